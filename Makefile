@@ -1,0 +1,83 @@
+# nttrace. `make demo` and `make check` are the two commands README.md
+# promises; the rest are their parts. Kernel-side building goes through
+# scripts/ (test kernels are cached outside the tree, see README.md); this
+# file builds the user-space side, for 64-bit and for 32-bit (-m32), static
+# so that the programs run in the test VM's bare initramfs.
+
+BUILD ?= build
+CC ?= gcc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE
+LDFLAGS_VM := -static -pthread
+
+LIB_SRCS := userlib/nt.c userlib/ntstatus.c
+TOOLS := nttrace
+VM_TESTS := abi_test
+
+.PHONY: all user check demo kernels modules host-tests clean clean-cache
+
+all: user
+
+# ---- user space, 64-bit (u64) and 32-bit (u32) ----
+define abi_rules
+$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/include/nttrace/*.h tests/vm/*.h) | $(BUILD)/$(1)/obj
+	@mkdir -p $$(dir $$@)
+	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
+
+$(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
+	$(AR) rcs $$@ $$^
+
+$(BUILD)/$(1)/%: $(BUILD)/$(1)/obj/userlib/tools/%.o $(BUILD)/$(1)/libnttrace.a
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+
+$(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
+	@mkdir -p $$(dir $$@)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+
+$(BUILD)/$(1)/obj:
+	mkdir -p $$@
+
+user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
+      $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
+endef
+$(eval $(call abi_rules,u64,-m64))
+$(eval $(call abi_rules,u32,-m32))
+
+.SECONDARY:
+
+# ---- host tests (no VM) ----
+$(BUILD)/host/uapi_layout-%: tests/host/uapi_layout.c uapi/nttrace.h
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $<
+
+$(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^
+
+host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
+	    $(BUILD)/host/status_names
+
+# ---- kernels, module, the two commands ----
+kernels:
+	scripts/deps
+	scripts/build-kernel debug
+	scripts/build-kernel bench
+	scripts/build-kernel debian
+
+modules:
+	scripts/build-module debug
+	scripts/build-module bench
+	scripts/build-module debian
+
+check:
+	scripts/check
+
+demo:
+	scripts/demo
+
+clean:
+	rm -rf $(BUILD)
+
+clean-cache:
+	. scripts/common.sh && rm -rf "$$NTTRACE_CACHE"

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nttrace: the Windows NtTraceEvent system service as a Linux misc device.
+ *
+ * /dev/nttrace takes the ioctls of uapi/nttrace.h. This file holds the
+ * device and the ioctl decoding; each call's work lives in its own file.
+ */
+#include <linux/compat.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+
+#include "ntevent.h"
+
+/*
+ * Read a size-first ioctl struct. Its size is read once, checked, and then
+ * the struct is copied with copy_struct_from_user(); the size member of the
+ * copy is overwritten with the value checked, so a caller changing it between
+ * the two reads changes nothing.
+ */
+static int nttrace_read_args(void *dst, size_t ksize, u32 min_size,
+			     const void __user *src, u32 *usize)
+{
+	int ret;
+
+	if (get_user(*usize, (const u32 __user *)src))
+		return -EFAULT;
+	if (*usize < min_size || *usize > PAGE_SIZE)
+		return -EINVAL;
+	ret = copy_struct_from_user(dst, ksize, src, *usize);
+	if (ret)
+		return ret;
+	*(u32 *)dst = *usize;
+	return 0;
+}
+
+static long nttrace_ioc_version(void __user *uarg)
+{
+	struct nttrace_version v = {};
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&v, sizeof(v), NTTRACE_VERSION_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+
+	/* Every member is an output but size: set each one. */
+	v.abi_version = NTTRACE_ABI_VERSION;
+	v.features = 0;
+	v.types = nttrace_types_implemented();
+	/* A longer struct's tail was checked to be zero: leave it so. */
+	if (copy_to_user(uarg, &v, min_t(size_t, usize, sizeof(v))))
+		return -EFAULT;
+	return 0;
+}
+
+static long nttrace_ioc_trace_event(void __user *uarg)
+{
+	struct nttrace_trace_event __user *u = uarg;
+	struct nttrace_trace_event a;
+	struct nttrace_call call;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&a, sizeof(a), NTTRACE_TRACE_EVENT_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+
+	call.trace_handle = a.trace_handle;
+	call.flags = a.flags;
+	call.field_size = a.field_size;
+	call.fields = u64_to_user_ptr(a.fields);
+	call.compat = in_compat_syscall();
+
+	if (put_user(nttrace_trace_event(&call), &u->status))
+		return -EFAULT;
+	return 0;
+}
+
+static long nttrace_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+
+	/* Commands match by magic, direction and number; see uapi/nttrace.h. */
+	if (_IOC_TYPE(cmd) != NTTRACE_IOC_MAGIC ||
+	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
+		return -ENOTTY;
+
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(NTTRACE_IOC_VERSION):
+		return nttrace_ioc_version(uarg);
+	case _IOC_NR(NTTRACE_IOC_TRACE_EVENT):
+		return nttrace_ioc_trace_event(uarg);
+	}
+	return -ENOTTY;
+}
+
+static const struct file_operations nttrace_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = nttrace_ioctl,
+	/* Every struct has one layout for 32- and 64-bit callers. */
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+/*
+ * Any user may write events, as any Windows process may call NtTraceEvent;
+ * what a caller may do to a session is checked per call.
+ */
+static struct miscdevice nttrace_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "nttrace",
+	.fops = &nttrace_fops,
+	.mode = 0666,
+};
+
+static int __init nttrace_init(void)
+{
+	return misc_register(&nttrace_misc);
+}
+
+static void __exit nttrace_exit(void)
+{
+	misc_deregister(&nttrace_misc);
+}
+
+module_init(nttrace_init);
+module_exit(nttrace_exit);
+
+MODULE_DESCRIPTION("Windows NtTraceEvent event tracing for Linux");
+MODULE_AUTHOR("nttrace developers");
+MODULE_LICENSE("GPL");

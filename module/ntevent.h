@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NtTraceEvent's front door: Flags decoding, the table of event types, the
+ * user-mode defences and the dispatch to each type's handler.
+ */
+#ifndef NTTRACE_NTEVENT_H
+#define NTTRACE_NTEVENT_H
+
+#include <linux/types.h>
+#include <nttrace.h>
+
+/* One NtTraceEvent call as the front door receives it. */
+struct nttrace_call {
+	u64 trace_handle;
+	u32 flags;
+	u32 field_size;
+	const void __user *fields;
+	/* The caller is a 32-bit process (compat syscall). */
+	bool compat;
+};
+
+/* Flags taken apart as Windows 6.1 and higher does. */
+struct nttrace_flags {
+	u32 type;		/* Flags & ETW_NT_TRACE_TYPE_MASK */
+	u8 version;		/* Flags & ETW_SYSTEM_EVENT_VERSION_MASK */
+	u8 frames_to_skip;	/* (Flags & ETW_USER_FRAMES_TO_SKIP_MASK) >> 16 */
+	bool native_header;	/* ETW_NT_FLAGS_USE_NATIVE_HEADER */
+	bool wow64;		/* ETW_NT_FLAGS_WOW64_CALL */
+};
+
+/* The largest fixed part of Fields any type captures (EVENT_INSTANCE_GUID_HEADER). */
+#define NTTRACE_MAX_FIXED_SIZE	0x48
+
+struct nttrace_type;
+
+/*
+ * A type's handler. @fixed holds the first type->fixed_size bytes of Fields,
+ * already copied from user space once: the handler must not read them again
+ * from call->fields.
+ */
+typedef u32 (*nttrace_handler_t)(const struct nttrace_type *type,
+				 const struct nttrace_call *call,
+				 const struct nttrace_flags *flags,
+				 const void *fixed);
+
+struct nttrace_type {
+	u32 type;		/* an ETW_NT_FLAGS_TRACE_* value */
+	const char *name;
+	u32 align;		/* Fields must be aligned to this */
+	u32 fixed_size;		/* bytes of Fields captured before the handler */
+	nttrace_handler_t handler;	/* NULL: STATUS_NOT_IMPLEMENTED */
+};
+
+void nttrace_decode_flags(u32 flags, struct nttrace_flags *out);
+const struct nttrace_type *nttrace_find_type(u32 type);
+u64 nttrace_types_implemented(void);
+u32 nttrace_dispatch(const struct nttrace_type *type,
+		     const struct nttrace_call *call,
+		     const struct nttrace_flags *flags);
+u32 nttrace_trace_event(const struct nttrace_call *call);
+
+#endif /* NTTRACE_NTEVENT_H */

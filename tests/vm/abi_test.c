@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The /dev/nttrace ABI and NtTraceEvent's front door, seen from user space.
+ * Built twice, 64-bit and static 32-bit, and run in the test VM by
+ * scripts/check. Expectations come from seed 003 and uapi/nttrace.h, not
+ * from the module's code.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <nttrace/nt.h>
+#include "tap.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+
+static int fd;
+
+/* The valid types and the fixed part of Fields each reads (seed 003). */
+static const struct {
+	uint32_t type;
+	uint32_t fixed;
+} valid[] = {
+	{ ETW_NT_FLAGS_TRACE_HEADER, 0x30 },	/* EVENT_TRACE_HEADER */
+	{ ETW_NT_FLAGS_TRACE_MESSAGE, 0x28 },	/* MESSAGE_TRACE_USER */
+	{ ETW_NT_FLAGS_TRACE_EVENT, 4 },
+	{ ETW_NT_FLAGS_TRACE_SYSTEM, 4 },
+	{ ETW_NT_FLAGS_TRACE_SECURITY, 4 },
+	{ ETW_NT_FLAGS_TRACE_MARK, 4 },
+	{ ETW_NT_FLAGS_TRACE_EVENT_NOREG, 4 },
+	{ ETW_NT_FLAGS_TRACE_INSTANCE, 0x48 },	/* EVENT_INSTANCE_GUID_HEADER */
+	{ ETW_NT_FLAGS_TRACE_RAW, 4 },
+};
+#define NVALID (sizeof(valid) / sizeof(valid[0]))
+
+static int is_valid(uint32_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVALID; i++)
+		if (valid[i].type == type)
+			return 1;
+	return 0;
+}
+
+/* One raw call through the ioctl; returns the NTSTATUS, or ~0 on errno. */
+static uint32_t trace(uint32_t flags, uint64_t fields, uint32_t field_size)
+{
+	struct nttrace_trace_event a = {
+		.size = sizeof(a), .flags = flags, .trace_handle = 1,
+		.fields = fields, .field_size = field_size,
+		.status = 0xDEADBEEF,	/* must be overwritten */
+	};
+
+	if (ioctl(fd, NTTRACE_IOC_TRACE_EVENT, &a) < 0)
+		return ~0U;
+	return a.status;
+}
+
+static uint64_t addr(const void *p)
+{
+	return (uintptr_t)p;
+}
+
+static void test_version(uint64_t *types)
+{
+	struct nttrace_version v;
+	uint64_t valid_bits = 0;
+	unsigned int i;
+
+	memset(&v, 0xA5, sizeof(v));
+	v.size = sizeof(v);
+	tap_eq(ioctl(fd, NTTRACE_IOC_VERSION, &v), 0, "%d-bit: VERSION succeeds", BITS);
+	tap_eq(v.size, sizeof(v), "%d-bit: VERSION keeps size", BITS);
+	tap_eq(v.abi_version, NTTRACE_ABI_VERSION, "%d-bit: ABI version", BITS);
+	tap_eq(v.features, 0, "%d-bit: no feature bits yet", BITS);
+	for (i = 0; i < NVALID; i++)
+		valid_bits |= NTTRACE_TYPE_BIT(valid[i].type);
+	tap_eq(v.types & ~valid_bits, 0, "%d-bit: only valid types are implemented", BITS);
+	*types = v.types;
+}
+
+static void test_ioctl_decoding(void)
+{
+	struct {
+		struct nttrace_trace_event a;
+		uint64_t tail[2];
+	} big;
+	struct nttrace_version v = { .size = sizeof(v) };
+	char buf[64] = { 0 };
+	uint32_t tiny = 8;
+
+	/* Unknown commands. */
+	errno = 0;
+	tap_ok(ioctl(fd, _IOWR('x', 0, struct nttrace_version), &v) < 0 &&
+	       errno == ENOTTY, "%d-bit: other magic -> ENOTTY", BITS);
+	errno = 0;
+	tap_ok(ioctl(fd, _IOWR(NTTRACE_IOC_MAGIC, 0x7F, struct nttrace_version), &v) < 0 &&
+	       errno == ENOTTY, "%d-bit: unknown number -> ENOTTY", BITS);
+	errno = 0;
+	tap_ok(ioctl(fd, _IOR(NTTRACE_IOC_MAGIC, 0x00, struct nttrace_version), &v) < 0 &&
+	       errno == ENOTTY, "%d-bit: VERSION as _IOR -> ENOTTY", BITS);
+	errno = 0;
+	tap_ok(ioctl(fd, _IO(NTTRACE_IOC_MAGIC, 0x01), 0) < 0 && errno == ENOTTY,
+	       "%d-bit: TRACE_EVENT as _IO -> ENOTTY", BITS);
+
+	/* Sizes: too small, too large, a longer struct with zero or non-zero tail. */
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_VERSION, &tiny) < 0 && errno == EINVAL,
+	       "%d-bit: size 8 -> EINVAL", BITS);
+	memset(buf, 0, sizeof(buf));
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_TRACE_EVENT, buf) < 0 && errno == EINVAL,
+	       "%d-bit: size 0 -> EINVAL", BITS);
+	*(uint32_t *)buf = 4097;
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_TRACE_EVENT, buf) < 0 && errno == EINVAL,
+	       "%d-bit: size 4097 -> EINVAL", BITS);
+
+	memset(&big, 0, sizeof(big));
+	big.a.size = sizeof(big);
+	big.a.flags = 0xA00;	/* invalid type */
+	tap_ok(ioctl(fd, NTTRACE_IOC_TRACE_EVENT, &big) == 0 &&
+	       big.a.status == STATUS_INVALID_PARAMETER,
+	       "%d-bit: longer struct with zero tail is accepted", BITS);
+	big.tail[1] = 1;
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_TRACE_EVENT, &big) < 0 && errno == E2BIG,
+	       "%d-bit: longer struct with non-zero tail -> E2BIG", BITS);
+
+	/* The size encoded in the command is not what counts. */
+	memset(&big, 0, sizeof(big));
+	big.a.size = sizeof(big.a);
+	big.a.flags = 0xA00;
+	tap_ok(ioctl(fd, _IOWR(NTTRACE_IOC_MAGIC, 0x01, char[48]), &big) == 0 &&
+	       big.a.status == STATUS_INVALID_PARAMETER,
+	       "%d-bit: command matched by number, not encoded size", BITS);
+
+	/* Unreadable argument structs. */
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_TRACE_EVENT, NULL) < 0 && errno == EFAULT,
+	       "%d-bit: NULL argument -> EFAULT", BITS);
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_VERSION, (void *)16) < 0 && errno == EFAULT,
+	       "%d-bit: bad argument pointer -> EFAULT", BITS);
+}
+
+static void test_invalid_types(void *good)
+{
+	unsigned int bad_type = 0, bad_misaligned = 0, n = 0;
+	uint32_t type;
+
+	for (type = 0; type <= 0xFF00; type += 0x100) {
+		if (is_valid(type))
+			continue;
+		n++;
+		if (trace(type, addr(good), 0x28) != STATUS_INVALID_PARAMETER)
+			bad_type++;
+		/* The type is judged before the defences. */
+		if (trace(type | ETW_NT_FLAGS_WOW64_CALL, addr(good) + 1, 0x28) !=
+		    STATUS_INVALID_PARAMETER ||
+		    trace(type, 0, 0) != STATUS_INVALID_PARAMETER)
+			bad_misaligned++;
+	}
+	tap_eq(n, 256 - NVALID, "%d-bit: %u invalid types tried", BITS, 256 - (unsigned int)NVALID);
+	tap_eq(bad_type, 0, "%d-bit: each invalid type -> STATUS_INVALID_PARAMETER", BITS);
+	tap_eq(bad_misaligned, 0,
+	       "%d-bit: invalid type wins over misaligned or NULL Fields", BITS);
+}
+
+/* Every combination of the modifier fields leaves the type's answer alone. */
+static void test_valid_types(void *good, uint64_t implemented)
+{
+	static const uint32_t wow64[] = { 0, ETW_NT_FLAGS_WOW64_CALL };
+	static const uint32_t native[] = { 0, ETW_NT_FLAGS_USE_NATIVE_HEADER };
+	static const uint32_t frames[] = { 0, 0x00010000, 0x000F0000 };
+	static const uint32_t version[] = { 0, 0x01, 0xFF };
+	unsigned int i, a, b, c, d;
+
+	for (i = 0; i < NVALID; i++) {
+		uint32_t t = valid[i].type;
+		unsigned int wrong = 0, combos = 0;
+		uint32_t want = STATUS_NOT_IMPLEMENTED;
+
+		if (implemented & NTTRACE_TYPE_BIT(t))
+			continue;	/* handlers are tested on their own */
+		for (a = 0; a < 2; a++)
+			for (b = 0; b < 2; b++)
+				for (c = 0; c < 3; c++)
+					for (d = 0; d < 3; d++) {
+						uint32_t f = t | wow64[a] | native[b] |
+							     frames[c] | version[d];
+
+						combos++;
+						if (trace(f, addr(good), 0x28) != want)
+							wrong++;
+					}
+		tap_eq(wrong, 0, "%d-bit: %s x %u modifier combinations -> STATUS_NOT_IMPLEMENTED",
+		       BITS, nttrace_type_name(t), combos);
+	}
+}
+
+static void test_defences(char *page, char *none, uint64_t implemented)
+{
+	static const uint64_t kernel_addr = 0xFFFF888000000000ULL;
+	char *end = page + 2 * getpagesize();	/* followed by an unmapped page */
+	unsigned int i, off;
+
+	for (i = 0; i < NVALID; i++) {
+		uint32_t t = valid[i].type;
+		const char *name = nttrace_type_name(t);
+		uint32_t ok = implemented & NTTRACE_TYPE_BIT(t) ? 0 : STATUS_NOT_IMPLEMENTED;
+		unsigned int wrong = 0;
+
+		for (off = 1; off < 4; off++)
+			if (trace(t, addr(page) + off, 0x28) != STATUS_DATATYPE_MISALIGNMENT ||
+			    trace(t | ETW_NT_FLAGS_WOW64_CALL | ETW_NT_FLAGS_USE_NATIVE_HEADER,
+				  addr(page) + 4 * off + off, 0x28) !=
+			    STATUS_DATATYPE_MISALIGNMENT)
+				wrong++;
+		tap_eq(wrong, 0, "%d-bit: %s misaligned Fields -> STATUS_DATATYPE_MISALIGNMENT",
+		       BITS, name);
+		tap_eq(trace(t, 0, 0x28), STATUS_ACCESS_VIOLATION,
+		       "%d-bit: %s NULL Fields -> STATUS_ACCESS_VIOLATION", BITS, name);
+		tap_eq(trace(t, addr(none), 0x28), STATUS_ACCESS_VIOLATION,
+		       "%d-bit: %s PROT_NONE Fields -> STATUS_ACCESS_VIOLATION", BITS, name);
+		tap_eq(trace(t, addr(end), 0x28), STATUS_ACCESS_VIOLATION,
+		       "%d-bit: %s unmapped Fields -> STATUS_ACCESS_VIOLATION", BITS, name);
+		tap_eq(trace(t, kernel_addr, 0x28), STATUS_ACCESS_VIOLATION,
+		       "%d-bit: %s kernel-address Fields -> STATUS_ACCESS_VIOLATION", BITS, name);
+		if (ok) {
+			tap_eq(trace(t, addr(end - valid[i].fixed), 0x28), ok,
+			       "%d-bit: %s fixed part just inside mapped memory -> readable",
+			       BITS, name);
+			tap_eq(trace(t, addr(end - valid[i].fixed + 4), 0x28),
+			       STATUS_ACCESS_VIOLATION,
+			       "%d-bit: %s fixed part running into unmapped page -> STATUS_ACCESS_VIOLATION",
+			       BITS, name);
+		}
+	}
+}
+
+/* The library's NtTraceEvent gives the kernel's answers. */
+static void test_library(void *good)
+{
+	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, 0xA00, 0x28, good),
+	       STATUS_INVALID_PARAMETER, "%d-bit: NtTraceEvent invalid type", BITS);
+	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, ETW_NT_FLAGS_TRACE_RAW, 4,
+				      (char *)good + 2),
+	       STATUS_DATATYPE_MISALIGNMENT, "%d-bit: NtTraceEvent misaligned", BITS);
+	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, ETW_NT_FLAGS_TRACE_RAW, 4, NULL),
+	       STATUS_ACCESS_VIOLATION, "%d-bit: NtTraceEvent NULL Fields", BITS);
+	tap_ok(!NT_SUCCESS(STATUS_ACCESS_VIOLATION) && NT_SUCCESS(STATUS_SUCCESS),
+	       "%d-bit: NT_SUCCESS", BITS);
+}
+
+int main(void)
+{
+	long pg = getpagesize();
+	uint64_t implemented = 0;
+	char *page, *none;
+
+	fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
+	if (!tap_ok(fd >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
+		return tap_done();
+
+	/* Two readable pages, then an unmapped one; and a PROT_NONE page. */
+	page = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!tap_ok(page != MAP_FAILED && none != MAP_FAILED &&
+		    !munmap(page + 2 * pg, pg), "%d-bit: test memory", BITS))
+		return tap_done();
+
+	test_version(&implemented);
+	test_ioctl_decoding();
+	test_invalid_types(page);
+	test_valid_types(page, implemented);
+	test_defences(page, none, implemented);
+	test_library(page);
+	return tap_done();
+}

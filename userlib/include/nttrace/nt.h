@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: the NT layer. NtTraceEvent with its Windows
+ * signature over /dev/nttrace, and NTSTATUS names.
+ */
+#ifndef NTTRACE_NT_H
+#define NTTRACE_NT_H
+
+#include <stdint.h>
+#include <nttrace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int32_t NTSTATUS;
+typedef void *HANDLE;
+typedef void *PVOID;
+typedef uint32_t ULONG;
+
+#define NT_SUCCESS(status)	((NTSTATUS)(status) >= 0)
+
+/*
+ * NtTraceEvent as Windows declares it. Returns the kernel's NTSTATUS; when
+ * the device cannot be reached or refuses the ioctl, a status saying why:
+ * STATUS_NOT_SUPPORTED (no /dev/nttrace: module not loaded),
+ * STATUS_ACCESS_DENIED (device not openable), STATUS_INVALID_PARAMETER
+ * (ioctl rejected by an incompatible module).
+ */
+NTSTATUS NtTraceEvent(HANDLE TraceHandle, ULONG Flags, ULONG FieldSize,
+		      PVOID Fields);
+
+/* The file descriptor of /dev/nttrace, opened once per process; -errno. */
+int nttrace_device_fd(void);
+
+/* "STATUS_ACCESS_VIOLATION" and so on; NULL for a value we do not name. */
+const char *nttrace_status_name(NTSTATUS status);
+
+/* Each named NTSTATUS in turn, for i = 0, 1, ... until it returns 0. */
+int nttrace_status_at(unsigned int i, NTSTATUS *status, const char **name);
+
+/* The name of an ETW_NT_FLAGS_TRACE_* type ("TRACE_MESSAGE"), or NULL. */
+const char *nttrace_type_name(ULONG type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_NT_H */
