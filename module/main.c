@@ -11,7 +11,9 @@
 #include <linux/module.h>
 #include <linux/uaccess.h>
 
+#include "consumer.h"
 #include "ntevent.h"
+#include "session.h"
 
 /*
  * Read a size-first ioctl struct. Its size is read once, checked, and then
@@ -35,6 +37,18 @@ static int nttrace_read_args(void *dst, size_t ksize, u32 min_size,
 	return 0;
 }
 
+/*
+ * Hand a size-first struct back: as many bytes as the caller's struct has
+ * and we know of. A longer struct's tail was checked to be zero: leave it.
+ */
+static int nttrace_write_args(void __user *dst, const void *src, size_t ksize,
+			      u32 usize)
+{
+	if (copy_to_user(dst, src, min_t(size_t, usize, ksize)))
+		return -EFAULT;
+	return 0;
+}
+
 static long nttrace_ioc_version(void __user *uarg)
 {
 	struct nttrace_version v = {};
@@ -50,10 +64,58 @@ static long nttrace_ioc_version(void __user *uarg)
 	v.abi_version = NTTRACE_ABI_VERSION;
 	v.features = 0;
 	v.types = nttrace_types_implemented();
-	/* A longer struct's tail was checked to be zero: leave it so. */
-	if (copy_to_user(uarg, &v, min_t(size_t, usize, sizeof(v))))
+	return nttrace_write_args(uarg, &v, sizeof(v), usize);
+}
+
+static long nttrace_ioc_logger(void __user *uarg, bool start)
+{
+	struct nttrace_logger_info info;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&info, sizeof(info), NTTRACE_LOGGER_INFO_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	ret = start ? nt_session_start(&info) : nt_session_control(&info);
+	if (ret)
+		return ret;
+	info.size = usize;
+	return nttrace_write_args(uarg, &info, sizeof(info), usize);
+}
+
+static long nttrace_ioc_list(void __user *uarg)
+{
+	struct nttrace_logger_list l;
+	u32 ids[NTTRACE_MAX_LOGGERS], count, usize;
+	int ret;
+
+	ret = nttrace_read_args(&l, sizeof(l), NTTRACE_LOGGER_LIST_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	nt_session_list(ids, ARRAY_SIZE(ids), &count);
+	if (copy_to_user(u64_to_user_ptr(l.ids), ids,
+			 min(count, l.count) * sizeof(ids[0])))
 		return -EFAULT;
-	return 0;
+	l.count = count;
+	return nttrace_write_args(uarg, &l, sizeof(l), usize);
+}
+
+static long nttrace_ioc_attach(struct file *file, void __user *uarg)
+{
+	struct nttrace_attach a;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&a, sizeof(a), NTTRACE_ATTACH_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	ret = nt_file_attach(file, &a);
+	if (ret)
+		return ret;
+	return nttrace_write_args(uarg, &a, sizeof(a), usize);
 }
 
 static long nttrace_ioc_trace_event(void __user *uarg)
@@ -95,12 +157,35 @@ static long nttrace_ioctl(struct file *file, unsigned int cmd,
 		return nttrace_ioc_version(uarg);
 	case _IOC_NR(NTTRACE_IOC_TRACE_EVENT):
 		return nttrace_ioc_trace_event(uarg);
+	case _IOC_NR(NTTRACE_IOC_START_TRACE):
+		return nttrace_ioc_logger(uarg, true);
+	case _IOC_NR(NTTRACE_IOC_CONTROL_TRACE):
+		return nttrace_ioc_logger(uarg, false);
+	case _IOC_NR(NTTRACE_IOC_LIST_TRACES):
+		return nttrace_ioc_list(uarg);
+	case _IOC_NR(NTTRACE_IOC_ATTACH):
+		return nttrace_ioc_attach(file, uarg);
 	}
 	return -ENOTTY;
 }
 
+static int nttrace_open(struct inode *inode, struct file *file)
+{
+	return nt_file_open(file);
+}
+
+static int nttrace_release(struct inode *inode, struct file *file)
+{
+	nt_file_release(file);
+	return 0;
+}
+
 static const struct file_operations nttrace_fops = {
 	.owner = THIS_MODULE,
+	.open = nttrace_open,
+	.release = nttrace_release,
+	.mmap = nt_file_mmap,
+	.poll = nt_file_poll,
 	.unlocked_ioctl = nttrace_ioctl,
 	/* Every struct has one layout for 32- and 64-bit callers. */
 	.compat_ioctl = compat_ptr_ioctl,
@@ -125,6 +210,7 @@ static int __init nttrace_init(void)
 static void __exit nttrace_exit(void)
 {
 	misc_deregister(&nttrace_misc);
+	nt_sessions_stop_all();
 }
 
 module_init(nttrace_init);

@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 
+#include "message.h"
 #include "ntevent.h"
 
 void nttrace_decode_flags(u32 flags, struct nttrace_flags *out)
@@ -45,7 +46,8 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[ETW_NT_FLAGS_TRACE_MESSAGE >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_MESSAGE, .name = "TRACE_MESSAGE",
-		.align = ULONG_SIZE, .fixed_size = 0x28, /* MESSAGE_TRACE_USER */
+		.align = ULONG_SIZE, .fixed_size = MESSAGE_TRACE_USER_SIZE,
+		.handler = nt_trace_message,
 	},
 	[ETW_NT_FLAGS_TRACE_EVENT >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_EVENT, .name = "TRACE_EVENT",

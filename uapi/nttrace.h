@@ -120,9 +120,340 @@ struct nttrace_trace_event {
 };
 #define NTTRACE_TRACE_EVENT_SIZE_VER0	32
 
+/*
+ * ---- Messages (seeds 000, 001, 002) ----
+ * MESSAGE_TRACE_USER, the 0x28-byte Fields of ETW_NT_FLAGS_TRACE_MESSAGE
+ * (Windows 6.2 and higher; one layout for 32- and 64-bit callers).
+ */
+struct message_trace_user {
+	__u32 marker;		/* MessageHeader.Marker: ignored */
+	__u16 message_number;	/* MessageHeader.MessageNumber */
+	__u16 option_flags;	/* MessageHeader.OptionFlags: ignored */
+	__u8 message_guid[16];	/* a GUID, or a component ID in the first 4 */
+	__u32 message_flags;	/* TRACE_MESSAGE_* */
+	__u32 data_size;	/* bytes of the argument list, NULL included */
+	__u64 data;		/* user address of the argument list */
+};
+#define MESSAGE_TRACE_USER_SIZE		0x28
+
+/*
+ * MESSAGE_TRACE_HEADER, the 8 bytes before a message event's items. The
+ * Marker's high byte is TRACE_HEADER_FLAG | TRACE_MESSAGE (0x90).
+ */
+struct message_trace_header {
+	__u16 size;		/* header and items, before 8-byte padding */
+	__u8 reserved;
+	__u8 version;		/* the Marker's high byte */
+	__u16 message_number;
+	__u16 option_flags;	/* TRACE_MESSAGE_* */
+};
+#define TRACE_HEADER_FLAG		0x80000000U
+#define TRACE_HEADER_EVENT_TRACE	0x40000000U
+#define TRACE_MESSAGE			0x10000000U
+#define MESSAGE_TRACE_MARKER_BYTE	((TRACE_HEADER_FLAG | TRACE_MESSAGE) >> 24)
+
+/* MessageFlags / OptionFlags. */
+#define TRACE_MESSAGE_SEQUENCE			0x0001
+#define TRACE_MESSAGE_GUID			0x0002
+#define TRACE_MESSAGE_COMPONENTID		0x0004
+#define TRACE_MESSAGE_TIMESTAMP			0x0008
+#define TRACE_MESSAGE_PERFORMANCE_TIMESTAMP	0x0010
+#define TRACE_MESSAGE_SYSTEMINFO		0x0020
+#define TRACE_MESSAGE_POINTER32			0x0040
+#define TRACE_MESSAGE_POINTER64			0x0080
+#define TRACE_MESSAGE_FLAG_MASK			0x003F	/* what callers set */
+
+/*
+ * ---- Logger sessions ----
+ *
+ * A session (an ETW logger) has a unique name (compared without regard to
+ * ASCII case, as Windows does) and a 16-bit logger ID from 1 to
+ * NTTRACE_MAX_LOGGERS; 0 and 0xFFFF are never handed out. Its events go into
+ * per-CPU rings of fixed-size buffers, each buffer a WMI_BUFFER_HEADER
+ * followed by 8-byte-aligned records, so that a full buffer is already a
+ * valid ETL buffer.
+ */
+#define NTTRACE_MAX_LOGGERS		64
+#define NTTRACE_NAME_MAX		64	/* bytes, NUL included */
+
+/* EVENT_TRACE_PROPERTIES.LogFileMode bits, with their Windows values. */
+#define EVENT_TRACE_FILE_MODE_NONE		0x00000000U
+#define EVENT_TRACE_FILE_MODE_SEQUENTIAL	0x00000001U
+#define EVENT_TRACE_FILE_MODE_CIRCULAR		0x00000002U
+#define EVENT_TRACE_FILE_MODE_APPEND		0x00000004U
+#define EVENT_TRACE_FILE_MODE_NEWFILE		0x00000008U
+#define EVENT_TRACE_FILE_MODE_PREALLOCATE	0x00000020U
+#define EVENT_TRACE_NONSTOPPABLE_MODE		0x00000040U
+#define EVENT_TRACE_SECURE_MODE			0x00000080U
+#define EVENT_TRACE_REAL_TIME_MODE		0x00000100U
+#define EVENT_TRACE_DELAY_OPEN_FILE_MODE	0x00000200U
+#define EVENT_TRACE_BUFFERING_MODE		0x00000400U
+#define EVENT_TRACE_PRIVATE_LOGGER_MODE		0x00000800U
+#define EVENT_TRACE_ADD_HEADER_MODE		0x00001000U
+#define EVENT_TRACE_USE_KBYTES_FOR_SIZE		0x00002000U
+#define EVENT_TRACE_USE_GLOBAL_SEQUENCE		0x00004000U
+#define EVENT_TRACE_USE_LOCAL_SEQUENCE		0x00008000U
+#define EVENT_TRACE_RELOG_MODE			0x00010000U
+#define EVENT_TRACE_PRIVATE_IN_PROC		0x00020000U
+#define EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
+
+/*
+ * The modes a kernel session accepts; any other bit fails with -EINVAL, as
+ * do SEQUENTIAL with CIRCULAR, and GLOBAL with LOCAL sequence. The file
+ * modes are kept for the user-space logger that writes the file. CIRCULAR
+ * and BUFFERING make the rings overwrite their oldest unread buffer when
+ * full; otherwise a full ring drops new events and counts them.
+ * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
+ * of the user library, never to the kernel.
+ */
+#define NTTRACE_KERNEL_LOG_MODES (EVENT_TRACE_FILE_MODE_SEQUENTIAL | \
+	EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_APPEND | \
+	EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_FILE_MODE_PREALLOCATE | \
+	EVENT_TRACE_NONSTOPPABLE_MODE | EVENT_TRACE_SECURE_MODE | \
+	EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_DELAY_OPEN_FILE_MODE | \
+	EVENT_TRACE_BUFFERING_MODE | EVENT_TRACE_ADD_HEADER_MODE | \
+	EVENT_TRACE_USE_KBYTES_FOR_SIZE | EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
+	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_PAGED_MEMORY)
+
+/* Clock types (Wnode.ClientContext): what time stamps count. */
+#define EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
+#define EVENT_TRACE_CLOCK_SYSTEMTIME	2	/* FILETIME: 100 ns since 1601 */
+#define EVENT_TRACE_CLOCK_CPUCYCLE	3	/* the CPU's time-stamp counter */
+
+/* ControlTrace's codes. */
+#define EVENT_TRACE_CONTROL_QUERY	0
+#define EVENT_TRACE_CONTROL_STOP	1
+#define EVENT_TRACE_CONTROL_UPDATE	2
+#define EVENT_TRACE_CONTROL_FLUSH	3
+
+/* Limits, with the errors for going past them. */
+#define NTTRACE_MIN_BUFFER_KB		4	/* buffer_size_kb below: -EINVAL */
+#define NTTRACE_MAX_BUFFER_KB		1024	/* above: -EINVAL */
+#define NTTRACE_MIN_BUFFERS		2	/* per CPU; fewer: -EINVAL */
+#define NTTRACE_MAX_BUFFERS		1024	/* per CPU; more: -EINVAL */
+#define NTTRACE_DEFAULT_BUFFER_KB	64
+#define NTTRACE_DEFAULT_BUFFERS		16
+/*
+ * A session's rings may not exceed the module's max_session_mb (default 64)
+ * in all: -E2BIG. More than NTTRACE_MAX_LOGGERS sessions: -EMFILE. A name
+ * already in use: -EEXIST. No session with that ID or name: -ENOENT.
+ * Controlling another user's session without CAP_SYS_ADMIN: -EPERM.
+ */
+
+/**
+ * struct nttrace_logger_info - a session's properties and counters, as
+ * EVENT_TRACE_PROPERTIES carries them for StartTrace and ControlTrace.
+ *
+ * For NTTRACE_IOC_START_TRACE the "in" members describe the session (0
+ * picks the default); for NTTRACE_IOC_CONTROL_TRACE, @control, and
+ * @logger_id or (when it is 0) @name select the session and, for UPDATE,
+ * @flush_timer is the new value (other "in" members must be 0 or unchanged,
+ * else -EINVAL). Both fill in every "out" member; the values of "out"
+ * members on input are ignored.
+ *
+ * @size:            in: sizeof(struct nttrace_logger_info)
+ * @logger_id:       START: out; CONTROL: in (0: by @name), out
+ * @control:         CONTROL: in, an EVENT_TRACE_CONTROL_* code; START: 0
+ * @buffer_size_kb:  in (START), out: KB per buffer, rounded up to whole pages
+ * @min_buffers:     in (START), out: per CPU; 0 means NTTRACE_MIN_BUFFERS
+ * @max_buffers:     in (START), out: per CPU; 0 means NTTRACE_DEFAULT_BUFFERS.
+ *                   Rings are mapped into the consumer, so they do not grow:
+ *                   each CPU has @max_buffers from the start.
+ * @log_file_mode:   in (START), out: EVENT_TRACE_* mode bits
+ * @flush_timer:     in (START, UPDATE), out: seconds between flushes, 0: none
+ * @clock_type:      in (START), out: EVENT_TRACE_CLOCK_*; 0 means PERFCOUNTER
+ * @nr_cpus:         out: rings, one per possible CPU
+ * @number_of_buffers: out: buffers allocated, all CPUs
+ * @free_buffers:    out: buffers holding nothing unread, all CPUs
+ * @buffers_written: out: buffers completed (filled or flushed)
+ * @log_buffers_lost: out: buffers overwritten before being read
+ * @real_time_buffers_lost: out: 0: the consumer's mapping is the real-time
+ *                   delivery; what it misses shows in the two counters above
+ * @owner_uid:       out: the user who started the session
+ * @owner_pid:       out: the process that started it
+ * @pad:             must be 0
+ * @events_lost:     out: events refused because a ring was full
+ * @events_written:  out: events in the buffers (read or not)
+ * @events_overwritten: out: events in buffers overwritten before being read
+ * @clock_frequency: out: time-stamp ticks per second
+ * @start_time:      out: the session clock when it started
+ * @name:            START: in; CONTROL: in when @logger_id is 0; out. NUL-
+ *                   terminated, 1 to NTTRACE_NAME_MAX - 1 printable ASCII
+ *                   characters, zeros after the NUL.
+ */
+struct nttrace_logger_info {
+	__u32 size;
+	__u32 logger_id;
+	__u32 control;
+	__u32 buffer_size_kb;
+	__u32 min_buffers;
+	__u32 max_buffers;
+	__u32 log_file_mode;
+	__u32 flush_timer;
+	__u32 clock_type;
+	__u32 nr_cpus;
+	__u32 number_of_buffers;
+	__u32 free_buffers;
+	__u32 buffers_written;
+	__u32 log_buffers_lost;
+	__u32 real_time_buffers_lost;
+	__u32 owner_uid;
+	__u32 owner_pid;
+	__u32 pad;
+	__u64 events_lost;
+	__u64 events_written;
+	__u64 events_overwritten;
+	__u64 clock_frequency;
+	__u64 start_time;
+	__u8 name[NTTRACE_NAME_MAX];
+};
+#define NTTRACE_LOGGER_INFO_SIZE_VER0	176
+
+/**
+ * struct nttrace_logger_list - NTTRACE_IOC_LIST_TRACES: the running sessions.
+ * @size:  in: sizeof(struct nttrace_logger_list)
+ * @count: in: room in @ids; out: number of sessions (may exceed the room:
+ *         then only the first @count on input were written)
+ * @ids:   in: user address of a __u32 array; out: logger IDs, ascending
+ */
+struct nttrace_logger_list {
+	__u32 size;
+	__u32 count;
+	__u64 ids;
+};
+#define NTTRACE_LOGGER_LIST_SIZE_VER0	16
+
+/*
+ * ---- The consumer side ----
+ *
+ * NTTRACE_IOC_ATTACH binds the open file to a session (one consumer per
+ * session at a time: -EBUSY; the same rights as CONTROL). The file then
+ * maps three regions, each with mmap(offset, length) from
+ * struct nttrace_attach:
+ *
+ *   heads  read-only: struct nttrace_session_head, then one struct
+ *          nttrace_ring_head per CPU every head_stride bytes
+ *   acks   read-write, MAP_SHARED: one struct nttrace_ring_ack per CPU every
+ *          ack_stride bytes; the only memory the consumer writes
+ *   data   read-only: CPU c's ring at c * ring_stride, buffer with logical
+ *          index i at (i % buffers_per_cpu) * buffer_size within it
+ *
+ * Read-only regions refuse PROT_WRITE, and every region PROT_EXEC (-EPERM).
+ *
+ * Protocol, per CPU. Buffers have logical indexes 0, 1, 2, ...; the
+ * producer publishes them in order. The consumer keeps its position in
+ * ack->consumed (initially 0).
+ *   1. p = load-acquire(head->produced). Buffers [consumed, p) are complete.
+ *      (The kernel's store-release of produced, after writing the buffer,
+ *      pairs with this load.)
+ *   2. For each i in [max(consumed, head->oldest), p): copy buffer i out,
+ *      then read-barrier (acquire fence), then reread head->oldest. If it is
+ *      now above i, the buffer was overwritten while being copied (circular
+ *      modes only): drop the copy. (The kernel advances oldest, then issues
+ *      a write barrier, before it writes into a buffer it reuses: that
+ *      barrier pairs with this read-barrier.)
+ *   3. store-release(ack->consumed, p): the buffers are free again. (The
+ *      kernel's load-acquire of consumed, before it reuses a buffer, pairs
+ *      with this store, so the consumer's reads finish before the reuse.)
+ * The kernel reads ack->consumed but never trusts it: a value below the one
+ * it last accepted or above produced is ignored.
+ * When session->state becomes NTTRACE_SESSION_STOPPED (store-release after
+ * the final flush), every buffer is published: drain and finish.
+ * poll() reports EPOLLIN when a buffer is waiting and EPOLLHUP once the
+ * session has stopped.
+ */
+#define NTTRACE_SESSION_RUNNING		1
+#define NTTRACE_SESSION_STOPPED		2
+
+struct nttrace_session_head {
+	__u32 state;
+	__u32 logger_id;
+	__u64 pad[7];
+};
+
+struct nttrace_ring_head {
+	__u64 produced;		/* buffers published, ever */
+	__u64 oldest;		/* logical index of the oldest intact buffer */
+	__u64 events_written;	/* events committed into this ring */
+	__u64 events_lost;	/* events refused: ring full */
+	__u64 events_overwritten; /* events in buffers overwritten unread */
+	__u64 buffers_overwritten; /* buffers overwritten unread */
+	__u64 pad[2];
+};
+
+struct nttrace_ring_ack {
+	__u64 consumed;		/* written by the consumer */
+	__u64 pad[7];
+};
+
+/**
+ * struct nttrace_attach - NTTRACE_IOC_ATTACH: become a session's consumer.
+ * @size:      in: sizeof(struct nttrace_attach)
+ * @logger_id: in: the session
+ * The rest is out, and says how to map and walk the rings (see above).
+ */
+struct nttrace_attach {
+	__u32 size;
+	__u32 logger_id;
+	__u32 nr_cpus;
+	__u32 buffers_per_cpu;
+	__u32 buffer_size;
+	__u32 log_file_mode;
+	__u32 head_stride;
+	__u32 ack_stride;
+	__u64 heads_offset;
+	__u64 heads_size;
+	__u64 acks_offset;
+	__u64 acks_size;
+	__u64 data_offset;
+	__u64 data_size;
+	__u64 ring_stride;
+};
+#define NTTRACE_ATTACH_SIZE_VER0	88
+
+/*
+ * ---- Buffers ----
+ * WMI_BUFFER_HEADER, the 0x48 bytes at the start of every buffer, as ETL
+ * files have it (../shared/notes/etl-format.md). __u8 and __u16 members are
+ * where the NT layout has them.
+ */
+struct wmi_buffer_header {
+	__u32 buffer_size;	/* bytes in the buffer, header included */
+	__u32 saved_offset;	/* end of the last record */
+	__u32 current_offset;	/* the same */
+	__u32 reference_count;	/* 0 */
+	__u64 time_stamp;	/* when the buffer was completed, session clock */
+	__u64 sequence_number;	/* session-wide, increasing */
+	__u64 clock_type_frequency; /* ClockType:3 (low bits), Frequency:61 */
+	__u8 processor_number;	/* the CPU whose events fill the buffer */
+	__u8 alignment;
+	__u16 logger_id;
+	__u32 state;
+	__u32 offset;		/* the same as saved_offset */
+	__u16 buffer_flag;	/* WMI_BUFFER_FLAG_* */
+	__u16 buffer_type;	/* WMI_BUFFER_TYPE_* */
+	__u64 start_time;	/* ReferenceTime: session start, session clock */
+	__u64 start_perf_clock;
+};
+#define WMI_BUFFER_HEADER_SIZE		0x48
+#define WMI_BUFFER_FLAG_FLUSH_MARKER	0x0001
+#define WMI_BUFFER_FLAG_PROC_INDEX	0x0020
+#define WMI_BUFFER_TYPE_GENERIC		0
+#define WMI_BUFFER_TYPE_HEADER		4
+/* The unused tail of a buffer is filled with this byte. */
+#define WMI_BUFFER_FILL			0xFF
+
 #define NTTRACE_IOC_VERSION \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x00, struct nttrace_version)
 #define NTTRACE_IOC_TRACE_EVENT \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x01, struct nttrace_trace_event)
+#define NTTRACE_IOC_START_TRACE \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x10, struct nttrace_logger_info)
+#define NTTRACE_IOC_CONTROL_TRACE \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x11, struct nttrace_logger_info)
+#define NTTRACE_IOC_LIST_TRACES \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x12, struct nttrace_logger_list)
+#define NTTRACE_IOC_ATTACH \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x13, struct nttrace_attach)
 
 #endif /* _UAPI_NTTRACE_H */

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ETW_NT_FLAGS_TRACE_MESSAGE: a MESSAGE_TRACE_USER and its argument list
+ * become one message event in the session's buffer on this CPU (seeds 000,
+ * 001, 002, 003).
+ *
+ * Every user value is read once: the MESSAGE_TRACE_USER by the front door,
+ * the argument list here into a kernel array, and the argument bytes
+ * straight into the reserved record. That last copy runs with interrupts
+ * off and page faults disabled; if it faults, the reservation is discarded
+ * (nothing partial is ever committed) and the bytes are read again, this
+ * time with faults allowed, into a staging buffer that is then committed.
+ *
+ * Choices where the seeds are silent:
+ * - FieldSize other than 0x28: STATUS_INVALID_PARAMETER.
+ * - The logger ID is the low 16 bits of TraceHandle, as Windows takes it.
+ * - The argument list must be aligned to the caller's pointer size, and
+ *   must end with its NULL within DataSize (else STATUS_INVALID_PARAMETER);
+ *   DataSize 0 means no arguments. At most NT_MAX_ARGS arguments.
+ * - An event whose size overflows 16 bits: STATUS_INTEGER_OVERFLOW; one
+ *   that fits 16 bits but not the session's buffer: STATUS_BUFFER_OVERFLOW;
+ *   a full ring (the event is counted lost): STATUS_NO_MEMORY, which the
+ *   library turns into ERROR_NOT_ENOUGH_MEMORY as ETW does.
+ * - Thread and process IDs are those the session's owner sees: the IDs in
+ *   the PID namespace of the process that started the session, 0 for a
+ *   caller outside it (as perf reports IDs in its event's namespace).
+ * - The sequence number is logger-wide and taken only when the event is
+ *   committed, so a gap always means a lost event.
+ */
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "message.h"
+#include "session.h"
+
+#define NT_MAX_ARGS		256
+#define NT_FAST_ARGS		16	/* arguments kept on the stack */
+
+struct nt_arg {
+	u64 ptr;
+	u32 size;
+};
+
+struct nt_message {
+	const struct message_trace_user *m;
+	u16 option_flags;
+	u32 total;		/* the record's Size */
+	u32 items;		/* bytes of header and items before the data */
+	unsigned int nargs;
+	struct nt_arg *args;
+};
+
+/* Read the argument list once into msg->args; returns an NTSTATUS. */
+static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
+			bool ptr32)
+{
+	const struct message_trace_user *m = msg->m;
+	unsigned int psz = ptr32 ? 4 : 8, room = NT_FAST_ARGS, n = 0;
+	const u8 __user *list = u64_to_user_ptr(m->data);
+	u32 left = m->data_size, sum = 0;
+	u8 chunk[128];
+
+	msg->args = stack_args;
+	if (!left)
+		goto done;
+	if (left % psz)
+		return STATUS_INVALID_PARAMETER;
+	if (m->data & (psz - 1))
+		return STATUS_DATATYPE_MISALIGNMENT;
+
+	while (left) {
+		u32 len = min_t(u32, left, sizeof(chunk)), i;
+
+		/* Whole pairs only, unless this is the list's last word. */
+		if (len < left)
+			len -= len % (2 * psz);
+		if (copy_from_user(chunk, list, len))
+			return STATUS_ACCESS_VIOLATION;
+		list += len;
+		left -= len;
+		for (i = 0; i < len; i += 2 * psz) {
+			u64 ptr = ptr32 ? *(u32 *)(chunk + i) : *(u64 *)(chunk + i);
+			u64 size;
+
+			if (!ptr)
+				goto done;
+			if (i + 2 * psz > len)	/* a pointer with no size */
+				return STATUS_INVALID_PARAMETER;
+			size = ptr32 ? *(u32 *)(chunk + i + psz) :
+				       *(u64 *)(chunk + i + psz);
+			if (size > U16_MAX || check_add_overflow(sum, (u32)size, &sum))
+				return STATUS_INTEGER_OVERFLOW;
+			if (n == NT_MAX_ARGS)
+				return STATUS_INVALID_PARAMETER;
+			if (n == room) {
+				struct nt_arg *more;
+
+				room = NT_MAX_ARGS;
+				more = kmalloc_array(room, sizeof(*more), GFP_KERNEL);
+				if (!more)
+					return STATUS_NO_MEMORY;
+				memcpy(more, msg->args, n * sizeof(*more));
+				msg->args = more;
+			}
+			msg->args[n].ptr = ptr;
+			msg->args[n].size = size;
+			n++;
+		}
+	}
+	/* DataSize ran out before the NULL that ends the list. */
+	return STATUS_INVALID_PARAMETER;
+done:
+	msg->nargs = n;
+	msg->total = msg->items;
+	if (check_add_overflow(msg->total, sum, &msg->total) || msg->total > U16_MAX)
+		return STATUS_INTEGER_OVERFLOW;
+	return STATUS_SUCCESS;
+}
+
+/* Header and items, written once the data is in place. */
+static void nt_write_items(struct nt_session *s, const struct nt_message *msg,
+			   u8 *rec)
+{
+	const struct message_trace_user *m = msg->m;
+	struct message_trace_header *h = (void *)rec;
+	u16 f = msg->option_flags;
+	u8 *p = rec + sizeof(*h);
+
+	h->size = msg->total;
+	h->reserved = 0;
+	h->version = MESSAGE_TRACE_MARKER_BYTE;
+	h->message_number = m->message_number;
+	h->option_flags = f;
+	if (f & TRACE_MESSAGE_SEQUENCE) {
+		u32 seq = atomic_inc_return(&s->event_seq);
+
+		memcpy(p, &seq, 4);
+		p += 4;
+	}
+	if (f & TRACE_MESSAGE_COMPONENTID) {
+		memcpy(p, m->message_guid, 4);
+		p += 4;
+	} else if (f & TRACE_MESSAGE_GUID) {
+		memcpy(p, m->message_guid, 16);
+		p += 16;
+	}
+	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
+		u64 ts = (f & TRACE_MESSAGE_TIMESTAMP) ?
+			 nt_clock_now(s->conf.clock_type) : 0;
+
+		memcpy(p, &ts, 8);
+		p += 8;
+	}
+	if (f & TRACE_MESSAGE_SYSTEMINFO) {
+		u32 ids[2] = {
+			task_pid_nr_ns(current, s->pid_ns),
+			task_tgid_nr_ns(current, s->pid_ns),
+		};
+
+		memcpy(p, ids, 8);
+	}
+}
+
+/*
+ * Reserve, fill and commit with interrupts off. @staged holds the data
+ * already copied in, or is NULL to copy it from user space without
+ * faulting. Returns an NTSTATUS; -EFAULT (as u32) asks for the staged path.
+ */
+#define NT_RETRY_STAGED	((u32)-EFAULT)
+static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged)
+{
+	struct nt_session *s;
+	struct nt_ring *r;
+	unsigned long irq;
+	u32 status = STATUS_SUCCESS, off, i;
+	u8 *rec;
+
+	local_irq_save(irq);
+	s = nt_session_lookup_irqsoff(logger_id);
+	if (!s) {
+		status = STATUS_INVALID_HANDLE;
+		goto out;
+	}
+	if (msg->total > nt_ring_max_record(&s->conf)) {
+		status = STATUS_BUFFER_OVERFLOW;
+		goto out;
+	}
+	r = &s->rings[smp_processor_id()];
+	rec = nt_ring_reserve(r, msg->total);
+	if (!rec) {
+		status = STATUS_NO_MEMORY;
+		goto out;
+	}
+	off = msg->items;
+	if (staged) {
+		memcpy(rec + off, staged, msg->total - off);
+	} else {
+		for (i = 0; i < msg->nargs; off += msg->args[i].size, i++) {
+			if (copy_from_user_nofault(rec + off,
+						   u64_to_user_ptr(msg->args[i].ptr),
+						   msg->args[i].size)) {
+				nt_ring_discard(r);
+				status = NT_RETRY_STAGED;
+				goto out;
+			}
+		}
+	}
+	nt_write_items(s, msg, rec);
+	nt_ring_commit(r);
+out:
+	local_irq_restore(irq);
+	return status;
+}
+
+static u32 nt_emit_staged(u32 logger_id, const struct nt_message *msg)
+{
+	u32 len = msg->total - msg->items, off = 0, i, status;
+	u8 *staged = kmalloc(max(len, 1U), GFP_KERNEL);
+
+	if (!staged)
+		return STATUS_NO_MEMORY;
+	for (i = 0; i < msg->nargs; off += msg->args[i].size, i++) {
+		if (copy_from_user(staged + off, u64_to_user_ptr(msg->args[i].ptr),
+				   msg->args[i].size)) {
+			kfree(staged);
+			return STATUS_ACCESS_VIOLATION;
+		}
+	}
+	status = nt_emit(logger_id, msg, staged);
+	kfree(staged);
+	return status;
+}
+
+static u32 nt_items_size(u16 f)
+{
+	u32 n = sizeof(struct message_trace_header);
+
+	if (f & TRACE_MESSAGE_SEQUENCE)
+		n += 4;
+	if (f & TRACE_MESSAGE_COMPONENTID)
+		n += 4;
+	else if (f & TRACE_MESSAGE_GUID)
+		n += 16;
+	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
+		n += 8;
+	if (f & TRACE_MESSAGE_SYSTEMINFO)
+		n += 8;
+	return n;
+}
+
+u32 nt_trace_message(const struct nttrace_type *type,
+		     const struct nttrace_call *call,
+		     const struct nttrace_flags *flags, const void *fixed)
+{
+	struct nt_arg stack_args[NT_FAST_ARGS];
+	struct nt_message msg = { .m = fixed };
+	bool ptr32 = call->compat || flags->wow64;
+	u32 logger_id = call->trace_handle & 0xFFFF;
+	u32 status;
+
+	if (call->field_size != MESSAGE_TRACE_USER_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	if (!logger_id || logger_id == 0xFFFF)
+		return STATUS_INVALID_HANDLE;
+
+	msg.option_flags = (msg.m->message_flags & TRACE_MESSAGE_FLAG_MASK) |
+			   (ptr32 ? TRACE_MESSAGE_POINTER32 : TRACE_MESSAGE_POINTER64);
+	msg.items = nt_items_size(msg.option_flags);
+	status = nt_read_args(&msg, stack_args, ptr32);
+	if (status == STATUS_SUCCESS) {
+		status = nt_emit(logger_id, &msg, NULL);
+		if (status == NT_RETRY_STAGED)
+			status = nt_emit_staged(logger_id, &msg);
+	}
+	if (msg.args != stack_args)
+		kfree(msg.args);
+	return status;
+}

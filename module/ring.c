@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU rings of trace buffers. Every buffer is a WMI_BUFFER_HEADER and
+ * 8-byte-aligned records; a published buffer has its unused tail filled
+ * with WMI_BUFFER_FILL, so it can go into an ETL file as it is.
+ *
+ * Accounting, per ring: every committed event is in a buffer that is
+ * either still unread, or acknowledged by the consumer (read), or counted
+ * in head->events_overwritten; an event that finds no room is counted in
+ * head->events_lost and never written.
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/timex.h>
+#include <asm/tsc.h>
+
+#include "ring.h"
+
+/* 100 ns intervals from 1601-01-01 to 1970-01-01. */
+#define FILETIME_UNIX_EPOCH	116444736000000000ULL
+
+u64 nt_clock_now(u32 clock_type)
+{
+	switch (clock_type) {
+	case EVENT_TRACE_CLOCK_SYSTEMTIME:
+		return div_u64(ktime_get_real_fast_ns(), 100) + FILETIME_UNIX_EPOCH;
+	case EVENT_TRACE_CLOCK_CPUCYCLE:
+		return get_cycles();
+	default:
+		return ktime_get_mono_fast_ns();
+	}
+}
+
+u64 nt_clock_frequency(u32 clock_type)
+{
+	switch (clock_type) {
+	case EVENT_TRACE_CLOCK_SYSTEMTIME:
+		return 10000000;
+	case EVENT_TRACE_CLOCK_CPUCYCLE:
+		return (u64)tsc_khz * 1000;
+	default:
+		return NSEC_PER_SEC;
+	}
+}
+
+static struct wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 idx)
+{
+	return (struct wmi_buffer_header *)
+		(r->data + (size_t)(idx % r->conf->nbuf) * r->conf->bufsize);
+}
+
+int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,
+		 unsigned int cpu, struct nttrace_ring_head *head,
+		 struct nttrace_ring_ack *ack, u8 *data)
+{
+	memset(r, 0, sizeof(*r));
+	r->slot_events = kcalloc(conf->nbuf, sizeof(*r->slot_events), GFP_KERNEL);
+	if (!r->slot_events)
+		return -ENOMEM;
+	r->conf = conf;
+	r->cpu = cpu;
+	r->head = head;
+	r->ack = ack;
+	r->data = data;
+	return 0;
+}
+
+void nt_ring_destroy(struct nt_ring *r)
+{
+	kfree(r->slot_events);
+	r->slot_events = NULL;
+}
+
+/* The consumer's position, believed only within [last accepted, produced]. */
+static u64 nt_ring_consumed(struct nt_ring *r)
+{
+	/*
+	 * Pairs with the consumer's store-release of ack->consumed: its reads
+	 * of the buffers it acknowledges are done before we reuse them.
+	 */
+	u64 c = smp_load_acquire(&r->ack->consumed);
+
+	if (c > r->consumed && c <= r->produced)
+		r->consumed = c;
+	return r->consumed;
+}
+
+static void nt_ring_count(u64 *counter, u64 n)
+{
+	WRITE_ONCE(*counter, *counter + n);
+}
+
+/* Take the next slot as the current buffer; false if the ring is full. */
+static bool nt_ring_start(struct nt_ring *r)
+{
+	const struct nt_ring_conf *conf = r->conf;
+	u64 idx = r->produced;
+	u64 floor = max(nt_ring_consumed(r), r->oldest);
+	struct wmi_buffer_header *h;
+
+	if (idx - floor >= conf->nbuf) {
+		u64 victim = idx - conf->nbuf;	/* == floor: the oldest unread */
+
+		if (!conf->overwrite)
+			return false;
+		nt_ring_count(&r->head->events_overwritten,
+			      r->slot_events[victim % conf->nbuf]);
+		nt_ring_count(&r->head->buffers_overwritten, 1);
+		r->oldest = victim + 1;
+		WRITE_ONCE(r->head->oldest, r->oldest);
+		/*
+		 * Pairs with the read barrier a consumer issues after copying a
+		 * buffer and before rereading head->oldest: if it saw any byte
+		 * we write below, it sees the new oldest and drops its copy.
+		 */
+		smp_wmb();
+	}
+
+	h = nt_ring_buffer(r, idx);
+	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
+	h->buffer_size = conf->bufsize;
+	h->clock_type_frequency = (nt_clock_frequency(conf->clock_type) << 3) |
+				  (conf->clock_type & 7);
+	h->processor_number = r->cpu;
+	h->logger_id = conf->logger_id;
+	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
+	h->start_time = conf->start_time;
+	h->start_perf_clock = conf->start_perf;
+	r->offset = WMI_BUFFER_HEADER_SIZE;
+	r->cur_events = 0;
+	r->cur_valid = true;
+	return true;
+}
+
+/* Seal the current buffer and hand it to the consumer. */
+static void nt_ring_publish(struct nt_ring *r)
+{
+	struct nt_ring_conf *conf = r->conf;
+	struct wmi_buffer_header *h = nt_ring_buffer(r, r->produced);
+
+	memset((u8 *)h + r->offset, WMI_BUFFER_FILL, conf->bufsize - r->offset);
+	h->saved_offset = r->offset;
+	h->current_offset = r->offset;
+	h->offset = r->offset;
+	h->time_stamp = nt_clock_now(conf->clock_type);
+	h->sequence_number = atomic64_inc_return(&conf->buffer_seq) - 1;
+	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX;
+	r->slot_events[r->produced % conf->nbuf] = r->cur_events;
+	r->cur_valid = false;
+	r->produced++;
+	/*
+	 * Pairs with the consumer's load-acquire of head->produced: the whole
+	 * buffer is written before it can be seen as published.
+	 */
+	smp_store_release(&r->head->produced, r->produced);
+	if (conf->wake)
+		irq_work_queue(conf->wake);
+}
+
+void *nt_ring_reserve(struct nt_ring *r, u32 len)
+{
+	u32 alen = ALIGN(len, 8);
+	u8 *p;
+
+	lockdep_assert_irqs_disabled();
+	if (WARN_ON_ONCE(!len || len > nt_ring_max_record(r->conf)))
+		return NULL;
+	if (r->cur_valid && r->offset + alen > r->conf->bufsize)
+		nt_ring_publish(r);
+	if (!r->cur_valid && !nt_ring_start(r)) {
+		nt_ring_count(&r->head->events_lost, 1);
+		return NULL;
+	}
+	p = (u8 *)nt_ring_buffer(r, r->produced) + r->offset;
+	r->offset += alen;
+	r->pending = alen;
+	/* Zero the padding; the caller writes the first len bytes. */
+	memset(p + alen - 8, 0, 8);
+	return p;
+}
+
+void nt_ring_commit(struct nt_ring *r)
+{
+	r->pending = 0;
+	r->cur_events++;
+	nt_ring_count(&r->head->events_written, 1);
+}
+
+void nt_ring_discard(struct nt_ring *r)
+{
+	r->offset -= r->pending;
+	r->pending = 0;
+}
+
+bool nt_ring_flush(struct nt_ring *r)
+{
+	if (!r->cur_valid || r->offset == WMI_BUFFER_HEADER_SIZE)
+		return false;
+	nt_ring_publish(r);
+	return true;
+}
+
+u32 nt_ring_unread(struct nt_ring *r)
+{
+	u64 produced = READ_ONCE(r->head->produced);
+	u64 floor = max(READ_ONCE(r->ack->consumed), READ_ONCE(r->head->oldest));
+
+	return floor < produced ? min_t(u64, produced - floor, r->conf->nbuf) : 0;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One CPU's ring of trace buffers. The producer side runs only on the
+ * ring's CPU with interrupts off (or while no producer can run, at stop),
+ * so it needs no lock and no atomic operation; the consumer is user space,
+ * reading through the mapping and acknowledging through ack->consumed (see
+ * the protocol in uapi/nttrace.h).
+ */
+#ifndef NTTRACE_RING_H
+#define NTTRACE_RING_H
+
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/types.h>
+#include <nttrace.h>
+
+/* What all rings of one session share. */
+struct nt_ring_conf {
+	u32 nbuf;		/* buffers per CPU */
+	u32 bufsize;		/* bytes per buffer, a multiple of PAGE_SIZE */
+	bool overwrite;		/* full ring: overwrite oldest (else drop new) */
+	u16 logger_id;
+	u32 clock_type;		/* EVENT_TRACE_CLOCK_* */
+	u64 start_time;		/* session clock at start */
+	u64 start_perf;		/* performance counter at start */
+	atomic64_t buffer_seq;	/* next WMI_BUFFER_HEADER SequenceNumber */
+	struct irq_work *wake;	/* queued when a buffer is published; may be NULL */
+};
+
+struct nt_ring {
+	struct nt_ring_conf *conf;
+	unsigned int cpu;
+	struct nttrace_ring_head *head;	/* mapped read-only */
+	struct nttrace_ring_ack *ack;	/* mapped read-write */
+	u8 *data;			/* nbuf buffers, mapped read-only */
+	u32 *slot_events;		/* events in the buffer in each slot */
+
+	/* Producer state. */
+	u64 produced;		/* our copy of head->produced */
+	u64 oldest;		/* our copy of head->oldest */
+	u64 consumed;		/* the last valid ack->consumed seen */
+	u32 offset;		/* next free byte of the current buffer */
+	u32 cur_events;		/* events in the current buffer */
+	u32 pending;		/* size of the reservation not yet committed */
+	bool cur_valid;		/* a current buffer is being filled */
+};
+
+/* The session's clock and its frequency. */
+u64 nt_clock_now(u32 clock_type);
+u64 nt_clock_frequency(u32 clock_type);
+
+/* The largest record (before 8-byte padding) a buffer can take. */
+static inline u32 nt_ring_max_record(const struct nt_ring_conf *conf)
+{
+	return conf->bufsize - WMI_BUFFER_HEADER_SIZE;
+}
+
+int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,
+		 unsigned int cpu, struct nttrace_ring_head *head,
+		 struct nttrace_ring_ack *ack, u8 *data);
+void nt_ring_destroy(struct nt_ring *r);
+
+/*
+ * Producer side: interrupts off, on the ring's CPU.
+ * nt_ring_reserve() returns room for @len bytes (1 to nt_ring_max_record())
+ * in the current buffer, 8-byte aligned, its padding already zero; or NULL
+ * when the ring is full and drops events (the event is counted as lost).
+ * Then exactly one of nt_ring_commit() (the record is written) or
+ * nt_ring_discard() (as if never reserved) must follow before interrupts
+ * are enabled again.
+ */
+void *nt_ring_reserve(struct nt_ring *r, u32 len);
+void nt_ring_commit(struct nt_ring *r);
+void nt_ring_discard(struct nt_ring *r);
+
+/* Publish the current buffer if it holds a record. Same context rules. */
+bool nt_ring_flush(struct nt_ring *r);
+
+/* Buffers published but not yet acknowledged (or overwritten). */
+u32 nt_ring_unread(struct nt_ring *r);
+
+#endif /* NTTRACE_RING_H */

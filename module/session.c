@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Logger sessions. The table maps logger IDs 1..NTTRACE_MAX_LOGGERS to
+ * running sessions; control operations take nt_loggers_lock, producers find
+ * a session with interrupts off (an RCU read-side section), and stopping a
+ * session waits for them with synchronize_rcu() before the final flush.
+ *
+ * Choices where ETW differs or is silent:
+ * - Rings are mapped into the consumer, so they cannot grow: every CPU gets
+ *   max_buffers buffers at start; min_buffers is checked and reported.
+ * - buffer_size_kb is rounded up to whole pages, as ETW rounds sizes.
+ * - Session names compare without regard to ASCII case, as in Windows.
+ * - Only the session's owner (or CAP_SYS_ADMIN) may control or consume it.
+ */
+#include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cred.h>
+#include <linux/module.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "session.h"
+
+static unsigned int max_session_mb = 64;
+module_param(max_session_mb, uint, 0644);
+MODULE_PARM_DESC(max_session_mb, "Most memory one session's rings may take, in MiB");
+
+static DEFINE_MUTEX(nt_loggers_lock);
+static struct nt_session __rcu *nt_loggers[NTTRACE_MAX_LOGGERS + 1];
+
+static void nt_session_release(struct kref *ref)
+{
+	struct nt_session *s = container_of(ref, struct nt_session, ref);
+	unsigned int cpu;
+
+	if (s->rings)
+		for (cpu = 0; cpu < s->nr_rings; cpu++)
+			nt_ring_destroy(&s->rings[cpu]);
+	kfree(s->rings);
+	if (s->pid_ns)
+		put_pid_ns(s->pid_ns);
+	vfree(s->heads);
+	vfree(s->acks);
+	vfree(s->data);
+	kfree(s);
+}
+
+void nt_session_put(struct nt_session *s)
+{
+	kref_put(&s->ref, nt_session_release);
+}
+
+static void nt_session_wake(struct irq_work *work)
+{
+	struct nt_session *s = container_of(work, struct nt_session, wake_work);
+
+	wake_up_all(&s->wq);
+}
+
+static void nt_flush_on_cpu(void *ring)
+{
+	nt_ring_flush(ring);
+}
+
+void nt_session_flush(struct nt_session *s)
+{
+	unsigned int cpu;
+
+	mutex_lock(&s->flush_lock);
+	if (!s->stopped) {
+		/*
+		 * A ring's producer state belongs to its CPU, where producers
+		 * run with interrupts off: flush there, in the IPI handler.
+		 * A CPU that is offline has no producer, and cannot come up
+		 * while we hold the hotplug lock.
+		 */
+		cpus_read_lock();
+		for (cpu = 0; cpu < s->nr_rings; cpu++) {
+			if (cpu_online(cpu))
+				smp_call_function_single(cpu, nt_flush_on_cpu,
+							 &s->rings[cpu], 1);
+			else
+				nt_ring_flush(&s->rings[cpu]);
+		}
+		cpus_read_unlock();
+	}
+	mutex_unlock(&s->flush_lock);
+}
+
+static void nt_session_flush_timer(struct work_struct *work)
+{
+	struct nt_session *s = container_of(to_delayed_work(work),
+					    struct nt_session, flush_work);
+	u32 secs = READ_ONCE(s->flush_timer);
+
+	nt_session_flush(s);
+	if (secs)
+		schedule_delayed_work(&s->flush_work, secs * HZ);
+}
+
+bool nt_session_has_unread(struct nt_session *s)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < s->nr_rings; cpu++)
+		if (nt_ring_unread(&s->rings[cpu]))
+			return true;
+	return false;
+}
+
+/* Names: 1..63 printable ASCII characters, NUL, then zeros. */
+static int nt_check_name(const u8 *name)
+{
+	size_t len = strnlen(name, NTTRACE_NAME_MAX), i;
+
+	if (len == 0 || len == NTTRACE_NAME_MAX)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (name[i] < 0x20 || name[i] > 0x7E)
+			return -EINVAL;
+	for (; i < NTTRACE_NAME_MAX; i++)
+		if (name[i])
+			return -EINVAL;
+	return 0;
+}
+
+static int nt_check_mode(u32 mode)
+{
+	if (mode & ~NTTRACE_KERNEL_LOG_MODES)
+		return -EINVAL;
+	if ((mode & EVENT_TRACE_FILE_MODE_SEQUENTIAL) &&
+	    (mode & EVENT_TRACE_FILE_MODE_CIRCULAR))
+		return -EINVAL;
+	if ((mode & EVENT_TRACE_USE_GLOBAL_SEQUENCE) &&
+	    (mode & EVENT_TRACE_USE_LOCAL_SEQUENCE))
+		return -EINVAL;
+	return 0;
+}
+
+/* Apply defaults and limits to START's input; fills the sizes back in. */
+static int nt_check_start(struct nttrace_logger_info *in)
+{
+	u32 kb;
+	int ret;
+
+	if (in->control || in->pad)
+		return -EINVAL;
+	ret = nt_check_name(in->name);
+	if (ret)
+		return ret;
+	ret = nt_check_mode(in->log_file_mode);
+	if (ret)
+		return ret;
+
+	kb = in->buffer_size_kb ?: NTTRACE_DEFAULT_BUFFER_KB;
+	if (kb < NTTRACE_MIN_BUFFER_KB || kb > NTTRACE_MAX_BUFFER_KB)
+		return -EINVAL;
+	in->buffer_size_kb = ALIGN(kb, PAGE_SIZE / 1024);
+
+	if (!in->min_buffers)
+		in->min_buffers = NTTRACE_MIN_BUFFERS;
+	if (!in->max_buffers)
+		in->max_buffers = max_t(u32, NTTRACE_DEFAULT_BUFFERS, in->min_buffers);
+	if (in->min_buffers < NTTRACE_MIN_BUFFERS ||
+	    in->max_buffers > NTTRACE_MAX_BUFFERS ||
+	    in->min_buffers > in->max_buffers)
+		return -EINVAL;
+
+	if (!in->clock_type)
+		in->clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	if (in->clock_type > EVENT_TRACE_CLOCK_CPUCYCLE ||
+	    !nt_clock_frequency(in->clock_type))
+		return -EINVAL;
+
+	if ((u64)nr_cpu_ids * in->max_buffers * in->buffer_size_kb >
+	    (u64)max_session_mb * 1024)
+		return -E2BIG;
+	return 0;
+}
+
+static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
+{
+	struct nt_session *s;
+	unsigned int cpu;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	kref_init(&s->ref);
+	memcpy(s->name, in->name, NTTRACE_NAME_MAX);
+	s->log_file_mode = in->log_file_mode;
+	s->min_buffers = in->min_buffers;
+	s->flush_timer = in->flush_timer;
+	s->owner_uid = current_euid();
+	s->owner_pid = task_tgid_vnr(current);
+	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	init_irq_work(&s->wake_work, nt_session_wake);
+	init_waitqueue_head(&s->wq);
+	INIT_DELAYED_WORK(&s->flush_work, nt_session_flush_timer);
+	mutex_init(&s->flush_lock);
+
+	s->conf.nbuf = in->max_buffers;
+	s->conf.bufsize = in->buffer_size_kb * 1024;
+	s->conf.overwrite = !!(in->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR |
+						    EVENT_TRACE_BUFFERING_MODE));
+	s->conf.clock_type = in->clock_type;
+	s->conf.start_time = nt_clock_now(in->clock_type);
+	s->conf.start_perf = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	s->conf.wake = &s->wake_work;
+
+	s->nr_rings = nr_cpu_ids;
+	s->heads_size = PAGE_ALIGN(sizeof(struct nttrace_session_head) +
+				   s->nr_rings * NT_HEAD_STRIDE);
+	s->acks_size = PAGE_ALIGN(s->nr_rings * NT_ACK_STRIDE);
+	s->data_size = (size_t)s->nr_rings * s->conf.nbuf * s->conf.bufsize;
+	/* vmalloc_user() zeroes, and the areas can be mapped to user space. */
+	s->heads = vmalloc_user(s->heads_size);
+	s->acks = vmalloc_user(s->acks_size);
+	s->data = vmalloc_user(s->data_size);
+	s->rings = kcalloc(s->nr_rings, sizeof(*s->rings), GFP_KERNEL);
+	if (!s->heads || !s->acks || !s->data || !s->rings)
+		goto fail;
+	for (cpu = 0; cpu < s->nr_rings; cpu++) {
+		struct nttrace_ring_head *head = (void *)((u8 *)s->heads +
+			sizeof(struct nttrace_session_head) + cpu * NT_HEAD_STRIDE);
+
+		if (nt_ring_init(&s->rings[cpu], &s->conf, cpu, head,
+				 &s->acks[cpu],
+				 s->data + (size_t)cpu * s->conf.nbuf * s->conf.bufsize))
+			goto fail;
+	}
+	s->heads->state = NTTRACE_SESSION_RUNNING;
+	return s;
+
+fail:
+	nt_session_put(s);
+	return NULL;
+}
+
+static void nt_session_fill_info(struct nt_session *s,
+				 struct nttrace_logger_info *out)
+{
+	unsigned int cpu;
+	u32 unread = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	out->logger_id = s->id;
+	out->buffer_size_kb = s->conf.bufsize / 1024;
+	out->min_buffers = s->min_buffers;
+	out->max_buffers = s->conf.nbuf;
+	out->log_file_mode = s->log_file_mode;
+	out->flush_timer = READ_ONCE(s->flush_timer);
+	out->clock_type = s->conf.clock_type;
+	out->nr_cpus = s->nr_rings;
+	out->number_of_buffers = s->nr_rings * s->conf.nbuf;
+	out->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
+	out->owner_pid = s->owner_pid;
+	out->clock_frequency = nt_clock_frequency(s->conf.clock_type);
+	out->start_time = s->conf.start_time;
+	memcpy(out->name, s->name, NTTRACE_NAME_MAX);
+	for (cpu = 0; cpu < s->nr_rings; cpu++) {
+		struct nt_ring *r = &s->rings[cpu];
+
+		unread += nt_ring_unread(r);
+		out->buffers_written += READ_ONCE(r->head->produced);
+		out->log_buffers_lost += READ_ONCE(r->head->buffers_overwritten);
+		out->events_lost += READ_ONCE(r->head->events_lost);
+		out->events_written += READ_ONCE(r->head->events_written);
+		out->events_overwritten += READ_ONCE(r->head->events_overwritten);
+	}
+	out->free_buffers = out->number_of_buffers - unread;
+}
+
+static bool nt_may_control(struct nt_session *s)
+{
+	return uid_eq(current_euid(), s->owner_uid) || capable(CAP_SYS_ADMIN);
+}
+
+int nt_session_start(struct nttrace_logger_info *info)
+{
+	struct nt_session *s;
+	unsigned int id, free_id = 0;
+	int ret;
+
+	ret = nt_check_start(info);
+	if (ret)
+		return ret;
+	s = nt_session_alloc(info);
+	if (!s)
+		return -ENOMEM;
+
+	mutex_lock(&nt_loggers_lock);
+	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
+		struct nt_session *o = rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock));
+
+		if (!o) {
+			free_id = free_id ?: id;
+			continue;
+		}
+		if (!strncasecmp(o->name, s->name, NTTRACE_NAME_MAX)) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	if (!free_id) {
+		ret = -EMFILE;
+		goto unlock;
+	}
+	s->id = free_id;
+	s->conf.logger_id = free_id;
+	s->heads->logger_id = free_id;
+	rcu_assign_pointer(nt_loggers[free_id], s);
+	if (s->flush_timer)
+		schedule_delayed_work(&s->flush_work, s->flush_timer * HZ);
+	nt_session_fill_info(s, info);
+unlock:
+	mutex_unlock(&nt_loggers_lock);
+	if (ret)
+		nt_session_put(s);
+	return ret;
+}
+
+/* Find by ID, or by name when the ID is 0. Under nt_loggers_lock. */
+static struct nt_session *nt_session_find(u32 id, const u8 *name)
+{
+	unsigned int i;
+
+	if (id)
+		return id <= NTTRACE_MAX_LOGGERS ?
+			rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock)) : NULL;
+	if (nt_check_name(name))
+		return NULL;
+	for (i = 1; i <= NTTRACE_MAX_LOGGERS; i++) {
+		struct nt_session *s = rcu_dereference_protected(nt_loggers[i],
+				lockdep_is_held(&nt_loggers_lock));
+
+		if (s && !strncasecmp(s->name, name, NTTRACE_NAME_MAX))
+			return s;
+	}
+	return NULL;
+}
+
+/* Everything but the final put: no producer remains, all is published. */
+static void nt_session_stop(struct nt_session *s)
+{
+	unsigned int cpu;
+
+	cancel_delayed_work_sync(&s->flush_work);
+	/* Producers hold interrupts off while they use the session. */
+	synchronize_rcu();
+	mutex_lock(&s->flush_lock);
+	for (cpu = 0; cpu < s->nr_rings; cpu++)
+		nt_ring_flush(&s->rings[cpu]);
+	s->stopped = true;
+	/* Pairs with the consumer's load-acquire of state: all is published. */
+	smp_store_release(&s->heads->state, NTTRACE_SESSION_STOPPED);
+	mutex_unlock(&s->flush_lock);
+	irq_work_sync(&s->wake_work);
+	wake_up_all(&s->wq);
+}
+
+/* UPDATE may change the flush timer; anything else must stay as it is. */
+static int nt_session_update(struct nt_session *s,
+			     const struct nttrace_logger_info *in)
+{
+	if ((in->buffer_size_kb && in->buffer_size_kb != s->conf.bufsize / 1024) ||
+	    (in->min_buffers && in->min_buffers != s->min_buffers) ||
+	    (in->max_buffers && in->max_buffers != s->conf.nbuf) ||
+	    (in->log_file_mode && in->log_file_mode != s->log_file_mode) ||
+	    (in->clock_type && in->clock_type != s->conf.clock_type))
+		return -EINVAL;
+	WRITE_ONCE(s->flush_timer, in->flush_timer);
+	if (in->flush_timer)
+		mod_delayed_work(system_wq, &s->flush_work, in->flush_timer * HZ);
+	else
+		cancel_delayed_work(&s->flush_work);
+	return 0;
+}
+
+int nt_session_control(struct nttrace_logger_info *info)
+{
+	struct nt_session *s;
+	int ret = 0;
+
+	if (info->pad || info->control > EVENT_TRACE_CONTROL_FLUSH)
+		return -EINVAL;
+
+	mutex_lock(&nt_loggers_lock);
+	s = nt_session_find(info->logger_id, info->name);
+	if (!s) {
+		mutex_unlock(&nt_loggers_lock);
+		return -ENOENT;
+	}
+	if (info->control != EVENT_TRACE_CONTROL_QUERY && !nt_may_control(s)) {
+		mutex_unlock(&nt_loggers_lock);
+		return -EPERM;
+	}
+	kref_get(&s->ref);
+	switch (info->control) {
+	case EVENT_TRACE_CONTROL_STOP:
+		RCU_INIT_POINTER(nt_loggers[s->id], NULL);
+		break;
+	case EVENT_TRACE_CONTROL_UPDATE:
+		ret = nt_session_update(s, info);
+		break;
+	}
+	mutex_unlock(&nt_loggers_lock);
+
+	if (info->control == EVENT_TRACE_CONTROL_STOP) {
+		nt_session_stop(s);
+		nt_session_put(s);	/* the table's reference */
+	} else if (info->control == EVENT_TRACE_CONTROL_FLUSH) {
+		nt_session_flush(s);
+	}
+	if (!ret)
+		nt_session_fill_info(s, info);
+	nt_session_put(s);
+	return ret;
+}
+
+int nt_session_list(u32 *ids, u32 room, u32 *count)
+{
+	unsigned int id, n = 0;
+
+	mutex_lock(&nt_loggers_lock);
+	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
+		if (!rcu_access_pointer(nt_loggers[id]))
+			continue;
+		if (n < room)
+			ids[n] = id;
+		n++;
+	}
+	mutex_unlock(&nt_loggers_lock);
+	*count = n;
+	return 0;
+}
+
+struct nt_session *nt_session_get_controlled(u32 id)
+{
+	struct nt_session *s;
+
+	mutex_lock(&nt_loggers_lock);
+	s = id ? nt_session_find(id, NULL) : NULL;
+	if (!s)
+		s = ERR_PTR(-ENOENT);
+	else if (!nt_may_control(s))
+		s = ERR_PTR(-EPERM);
+	else
+		kref_get(&s->ref);
+	mutex_unlock(&nt_loggers_lock);
+	return s;
+}
+
+int nt_session_attach(struct nt_session *s)
+{
+	int ret = 0;
+
+	mutex_lock(&nt_loggers_lock);
+	if (s->consumer_attached)
+		ret = -EBUSY;
+	else
+		s->consumer_attached = true;
+	mutex_unlock(&nt_loggers_lock);
+	return ret;
+}
+
+void nt_session_detach(struct nt_session *s)
+{
+	mutex_lock(&nt_loggers_lock);
+	s->consumer_attached = false;
+	mutex_unlock(&nt_loggers_lock);
+}
+
+struct nt_session *nt_session_lookup_irqsoff(u32 id)
+{
+	lockdep_assert_irqs_disabled();
+	if (!id || id > NTTRACE_MAX_LOGGERS)
+		return NULL;
+	return rcu_dereference_sched(nt_loggers[id]);
+}
+
+void nt_sessions_stop_all(void)
+{
+	struct nt_session *s;
+	unsigned int id;
+
+	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
+		mutex_lock(&nt_loggers_lock);
+		s = rcu_dereference_protected(nt_loggers[id],
+					      lockdep_is_held(&nt_loggers_lock));
+		RCU_INIT_POINTER(nt_loggers[id], NULL);
+		mutex_unlock(&nt_loggers_lock);
+		if (s) {
+			nt_session_stop(s);
+			nt_session_put(s);
+		}
+	}
+}

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites for the per-CPU rings (module/ring.c): reservation, wrap,
+ * discard vs circular, flush of a partial buffer, the consumer's
+ * acknowledgement, the accounting invariant, and two CPUs producing at once
+ * while a consumer drains.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "ring.h"
+
+#define HDR	WMI_BUFFER_HEADER_SIZE
+
+struct ring_fixture {
+	struct nt_ring_conf conf;
+	struct nttrace_ring_head head;
+	struct nttrace_ring_ack ack;
+	struct nt_ring ring;
+	u8 *data;
+};
+
+static struct ring_fixture *make_ring(struct kunit *test, u32 nbuf, u32 bufsize,
+				      bool overwrite)
+{
+	struct ring_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->data = kunit_kzalloc(test, (size_t)nbuf * bufsize, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->data);
+	f->conf.nbuf = nbuf;
+	f->conf.bufsize = bufsize;
+	f->conf.overwrite = overwrite;
+	f->conf.logger_id = 7;
+	f->conf.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	atomic64_set(&f->conf.buffer_seq, 0);
+	KUNIT_ASSERT_EQ(test, nt_ring_init(&f->ring, &f->conf, 1, &f->head,
+					   &f->ack, f->data), 0);
+	return f;
+}
+
+static void free_ring(struct ring_fixture *f)
+{
+	nt_ring_destroy(&f->ring);
+}
+
+/* Write one record of @len bytes whose bytes are all @fill; true if written. */
+static bool put(struct ring_fixture *f, u32 len, u8 fill)
+{
+	unsigned long irq;
+	u8 *p;
+
+	local_irq_save(irq);
+	p = nt_ring_reserve(&f->ring, len);
+	if (p) {
+		memset(p, fill, len);
+		nt_ring_commit(&f->ring);
+	}
+	local_irq_restore(irq);
+	return p;
+}
+
+static bool flush(struct ring_fixture *f)
+{
+	unsigned long irq;
+	bool ret;
+
+	local_irq_save(irq);
+	ret = nt_ring_flush(&f->ring);
+	local_irq_restore(irq);
+	return ret;
+}
+
+static struct wmi_buffer_header *buf(struct ring_fixture *f, u64 idx)
+{
+	return (void *)(f->data + (idx % f->conf.nbuf) * f->conf.bufsize);
+}
+
+static void reserve_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 4, PAGE_SIZE, false);
+	struct wmi_buffer_header *h = buf(f, 0);
+	u8 *rec = (u8 *)h + HDR;
+	unsigned long irq;
+	u8 *p;
+
+	KUNIT_EXPECT_TRUE(test, put(f, 13, 0xAB));
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 0xCD));
+	/* Records start at the header's end, 8-byte aligned, padding zero. */
+	KUNIT_EXPECT_EQ(test, rec[0], 0xAB);
+	KUNIT_EXPECT_EQ(test, rec[12], 0xAB);
+	KUNIT_EXPECT_EQ(test, rec[13], 0);
+	KUNIT_EXPECT_EQ(test, rec[15], 0);
+	KUNIT_EXPECT_EQ(test, rec[16], 0xCD);
+	KUNIT_EXPECT_EQ(test, f->head.events_written, 2);
+	/* Nothing is visible before the buffer is published. */
+	KUNIT_EXPECT_EQ(test, f->head.produced, 0);
+
+	/* A discarded reservation leaves no trace. */
+	local_irq_save(irq);
+	p = nt_ring_reserve(&f->ring, 40);
+	nt_ring_discard(&f->ring);
+	local_irq_restore(irq);
+	KUNIT_EXPECT_PTR_EQ(test, p, rec + 24);
+	KUNIT_EXPECT_TRUE(test, put(f, 1, 0xEE));
+	KUNIT_EXPECT_EQ(test, rec[24], 0xEE);
+	KUNIT_EXPECT_EQ(test, f->head.events_written, 3);
+
+	/* The header describes the buffer. */
+	KUNIT_EXPECT_EQ(test, h->buffer_size, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, h->processor_number, 1);
+	KUNIT_EXPECT_EQ(test, h->logger_id, 7);
+	KUNIT_EXPECT_EQ(test, h->clock_type_frequency & 7, EVENT_TRACE_CLOCK_PERFCOUNTER);
+	KUNIT_EXPECT_EQ(test, h->clock_type_frequency >> 3, NSEC_PER_SEC);
+	free_ring(f);
+}
+
+/* Flush publishes a partial buffer: sealed, 0xFF-filled, sequence numbered. */
+static void flush_partial_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 4, PAGE_SIZE, false);
+	struct wmi_buffer_header *h = buf(f, 0);
+	u32 i;
+
+	KUNIT_EXPECT_FALSE(test, flush(f));	/* nothing to flush */
+	KUNIT_EXPECT_TRUE(test, put(f, 20, 1));
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_FALSE(test, flush(f));	/* no new record since */
+	KUNIT_EXPECT_EQ(test, f->head.produced, 1);
+	KUNIT_EXPECT_EQ(test, h->saved_offset, HDR + 24);
+	KUNIT_EXPECT_EQ(test, h->current_offset, HDR + 24);
+	KUNIT_EXPECT_EQ(test, h->offset, HDR + 24);
+	KUNIT_EXPECT_EQ(test, h->sequence_number, 0);
+	KUNIT_EXPECT_EQ(test, h->buffer_flag,
+			WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX);
+	for (i = HDR + 24; i < PAGE_SIZE; i++)
+		if (((u8 *)h)[i] != WMI_BUFFER_FILL)
+			break;
+	KUNIT_EXPECT_EQ(test, i, PAGE_SIZE);
+
+	/* The next record starts the next buffer, with the next sequence. */
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 2));
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, buf(f, 1)->sequence_number, 1);
+	KUNIT_EXPECT_EQ(test, f->head.produced, 2);
+	free_ring(f);
+}
+
+/* A record that does not fit the current buffer starts the next one. */
+static void wrap_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 4, PAGE_SIZE, false);
+	u32 per_buf = (PAGE_SIZE - HDR) / 64, i;
+
+	for (i = 0; i < per_buf; i++)
+		KUNIT_ASSERT_TRUE(test, put(f, 64, i));
+	KUNIT_EXPECT_EQ(test, f->head.produced, 0);
+	KUNIT_EXPECT_TRUE(test, put(f, 64, 0x77));
+	KUNIT_EXPECT_EQ(test, f->head.produced, 1);
+	KUNIT_EXPECT_EQ(test, buf(f, 0)->saved_offset, HDR + per_buf * 64);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 1))[HDR], 0x77);
+	/* The largest record fits an empty buffer; one byte more never does. */
+	KUNIT_EXPECT_TRUE(test, put(f, nt_ring_max_record(&f->conf), 3));
+	free_ring(f);
+}
+
+/* Discard mode: a full ring drops new events and counts them. */
+static void discard_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
+	u32 big = nt_ring_max_record(&f->conf);
+
+	KUNIT_EXPECT_TRUE(test, put(f, big, 1));	/* buffer 0 */
+	KUNIT_EXPECT_TRUE(test, put(f, big, 2));	/* buffer 1; 0 published */
+	KUNIT_EXPECT_FALSE(test, put(f, big, 3));	/* 1 published, no room */
+	KUNIT_EXPECT_FALSE(test, put(f, 8, 4));
+	KUNIT_EXPECT_EQ(test, f->head.produced, 2);
+	KUNIT_EXPECT_EQ(test, f->head.events_lost, 2);
+	KUNIT_EXPECT_EQ(test, f->head.events_written, 2);
+	KUNIT_EXPECT_EQ(test, f->head.oldest, 0);
+	/* What was published is intact. */
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 0))[HDR], 1);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 1))[HDR], 2);
+
+	/* The consumer frees buffer 0: writing resumes in its slot. */
+	f->ack.consumed = 1;
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 5));
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 2))[HDR], 5);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 1))[HDR], 2);
+	free_ring(f);
+}
+
+/* Circular mode: the oldest unread buffer is overwritten and counted. */
+static void circular_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 3, PAGE_SIZE, true);
+	u32 big = nt_ring_max_record(&f->conf), i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_TRUE(test, put(f, big, i));	/* 0, 1 published */
+	KUNIT_EXPECT_EQ(test, f->head.oldest, 0);
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 10));	/* 2 published; reuse 0's slot */
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 11));	/* same buffer */
+	KUNIT_EXPECT_EQ(test, f->head.oldest, 1);
+	KUNIT_EXPECT_EQ(test, f->head.buffers_overwritten, 1);
+	KUNIT_EXPECT_EQ(test, f->head.events_overwritten, 1);
+	KUNIT_EXPECT_EQ(test, f->head.events_lost, 0);
+	KUNIT_EXPECT_EQ(test, f->head.events_written, 5);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 3))[HDR], 10);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 3))[HDR + 8], 11);
+
+	/* A consumer that keeps up stops the overwriting. */
+	f->ack.consumed = 3;
+	KUNIT_EXPECT_TRUE(test, flush(f));	/* buffer 3 */
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 12));	/* buffer 4 in slot 1: free */
+	KUNIT_EXPECT_EQ(test, f->head.buffers_overwritten, 1);
+	free_ring(f);
+}
+
+/* The kernel believes ack->consumed only within its bounds. */
+static void bad_ack_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
+	u32 big = nt_ring_max_record(&f->conf);
+
+	KUNIT_EXPECT_TRUE(test, put(f, big, 1));
+	KUNIT_EXPECT_TRUE(test, put(f, big, 2));
+	f->ack.consumed = ~0ULL;		/* beyond produced: ignored */
+	KUNIT_EXPECT_FALSE(test, put(f, big, 3));
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 0))[HDR], 1);
+	f->ack.consumed = 1;
+	KUNIT_EXPECT_TRUE(test, put(f, big, 4));	/* buffer 2, in slot 0 */
+	KUNIT_EXPECT_FALSE(test, put(f, big, 5));	/* 2 published; no room */
+	f->ack.consumed = 0;			/* going back: ignored */
+	KUNIT_EXPECT_FALSE(test, put(f, big, 6));
+	KUNIT_EXPECT_EQ(test, f->head.events_lost, 3);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 1))[HDR], 2);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 2))[HDR], 4);
+	free_ring(f);
+}
+
+/*
+ * The accounting invariant over a long run with a slow consumer:
+ * written = read + overwritten + still unread, per ring, in both modes.
+ */
+static u32 count_records(struct wmi_buffer_header *h)
+{
+	u32 off = HDR, n = 0;
+
+	while (off < h->saved_offset) {
+		off += ALIGN(((u8 *)h)[off], 8);	/* size in the first byte */
+		n++;
+	}
+	return n;
+}
+
+static void accounting_run(struct kunit *test, bool overwrite)
+{
+	struct ring_fixture *f = make_ring(test, 3, PAGE_SIZE, overwrite);
+	u64 read = 0, i, pos = 0;
+	u32 rounds;
+
+	for (rounds = 0; rounds < 2000; rounds++) {
+		u8 len = 8 + (rounds * 37) % 200;
+
+		put(f, len, len);
+		if (rounds % 97 == 0) {	/* the consumer wakes now and then */
+			u64 p = f->head.produced;
+
+			pos = max(pos, f->head.oldest);
+			for (i = pos; i < p; i++)
+				read += count_records(buf(f, i));
+			f->ack.consumed = p;
+			pos = p;
+		}
+	}
+	flush(f);
+	pos = max(pos, f->head.oldest);
+	for (i = pos; i < f->head.produced; i++)
+		read += count_records(buf(f, i));
+	KUNIT_EXPECT_EQ(test, f->head.events_written,
+			read + f->head.events_overwritten);
+	KUNIT_EXPECT_EQ(test, f->head.events_written + f->head.events_lost, 2000);
+	if (overwrite)
+		KUNIT_EXPECT_GT(test, f->head.events_overwritten, 0);
+	else
+		KUNIT_EXPECT_GT(test, f->head.events_lost, 0);
+	free_ring(f);
+}
+
+static void accounting_discard_test(struct kunit *test)
+{
+	accounting_run(test, false);
+}
+
+static void accounting_circular_test(struct kunit *test)
+{
+	accounting_run(test, true);
+}
+
+/*
+ * Two producers, one bound to each CPU, write numbered records into their
+ * own ring while a consumer thread drains both; every record is seen
+ * exactly once, in order, or counted lost.
+ */
+#define N_EVENTS	20000
+
+struct mp_ctx {
+	struct nt_ring_conf conf;
+	struct nttrace_ring_head head[2];
+	struct nttrace_ring_ack ack[2];
+	struct nt_ring ring[2];
+	u8 *data[2];
+	atomic_t producers_done;
+	u64 seen[2], next[2], dup_or_reorder[2];
+};
+
+struct mp_producer {
+	struct mp_ctx *ctx;
+	unsigned int cpu;
+	struct completion done;
+};
+
+static int mp_produce(void *arg)
+{
+	struct mp_producer *p = arg;
+	struct nt_ring *r = &p->ctx->ring[p->cpu];
+	u32 n;
+
+	for (n = 0; n < N_EVENTS; n++) {
+		unsigned long irq;
+		u32 *rec;
+
+		local_irq_save(irq);
+		WARN_ON_ONCE(smp_processor_id() != p->cpu);
+		rec = nt_ring_reserve(r, 16);
+		if (rec) {
+			rec[0] = 16;	/* size, as count_records reads it */
+			rec[1] = p->cpu;
+			rec[2] = n;
+			nt_ring_commit(r);
+		}
+		local_irq_restore(irq);
+		if (n % 64 == 0)
+			cond_resched();
+	}
+	local_irq_disable();
+	nt_ring_flush(r);
+	local_irq_enable();
+	atomic_inc(&p->ctx->producers_done);
+	complete(&p->done);
+	return 0;
+}
+
+static void mp_drain(struct mp_ctx *ctx, unsigned int c)
+{
+	u64 p = smp_load_acquire(&ctx->head[c].produced), i;
+	u32 bufsize = ctx->conf.bufsize;
+
+	for (i = ctx->ack[c].consumed; i < p; i++) {
+		u8 *b = ctx->data[c] + (i % ctx->conf.nbuf) * bufsize;
+		struct wmi_buffer_header *h = (void *)b;
+		u32 off = HDR;
+
+		while (off < h->saved_offset) {
+			u32 *rec = (u32 *)(b + off);
+
+			if (rec[1] != c || rec[2] < ctx->next[c])
+				ctx->dup_or_reorder[c]++;
+			ctx->next[c] = rec[2] + 1;
+			ctx->seen[c]++;
+			off += 16;
+		}
+	}
+	smp_store_release(&ctx->ack[c].consumed, p);
+}
+
+static void two_cpus_test(struct kunit *test)
+{
+	struct mp_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct mp_producer prod[2];
+	unsigned int c;
+
+	if (num_online_cpus() < 2 || !cpu_online(0) || !cpu_online(1))
+		kunit_skip(test, "needs CPUs 0 and 1");
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->conf.nbuf = 4;
+	ctx->conf.bufsize = PAGE_SIZE;
+	ctx->conf.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	for (c = 0; c < 2; c++) {
+		ctx->data[c] = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ctx->data[c]);
+		KUNIT_ASSERT_EQ(test, nt_ring_init(&ctx->ring[c], &ctx->conf, c,
+						   &ctx->head[c], &ctx->ack[c],
+						   ctx->data[c]), 0);
+	}
+	for (c = 0; c < 2; c++) {
+		struct task_struct *t;
+
+		prod[c].ctx = ctx;
+		prod[c].cpu = c;
+		init_completion(&prod[c].done);
+		t = kthread_create(mp_produce, &prod[c], "nttrace-mp/%u", c);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		kthread_bind(t, c);
+		wake_up_process(t);
+	}
+	/* The consumer: this thread, on whichever CPU it runs. */
+	while (atomic_read(&ctx->producers_done) < 2) {
+		for (c = 0; c < 2; c++)
+			mp_drain(ctx, c);
+		usleep_range(50, 100);
+	}
+	for (c = 0; c < 2; c++) {
+		wait_for_completion(&prod[c].done);
+		mp_drain(ctx, c);
+		KUNIT_EXPECT_EQ(test, ctx->dup_or_reorder[c], 0);
+		KUNIT_EXPECT_EQ(test, ctx->seen[c], ctx->head[c].events_written);
+		KUNIT_EXPECT_EQ(test, ctx->seen[c] + ctx->head[c].events_lost,
+				N_EVENTS);
+		kunit_info(test, "cpu %u: %llu seen, %llu lost\n", c,
+			   ctx->seen[c], ctx->head[c].events_lost);
+		nt_ring_destroy(&ctx->ring[c]);
+	}
+}
+
+static void clock_test(struct kunit *test)
+{
+	u64 a = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	u64 b = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	u64 ft = nt_clock_now(EVENT_TRACE_CLOCK_SYSTEMTIME);
+
+	KUNIT_EXPECT_LE(test, a, b);
+	/* FILETIME after 2020-01-01 (132223104000000000). */
+	KUNIT_EXPECT_GT(test, ft, 132223104000000000ULL);
+	KUNIT_EXPECT_EQ(test, nt_clock_frequency(EVENT_TRACE_CLOCK_SYSTEMTIME), 10000000);
+	KUNIT_EXPECT_EQ(test, nt_clock_frequency(EVENT_TRACE_CLOCK_PERFCOUNTER), NSEC_PER_SEC);
+}
+
+static struct kunit_case nttrace_ring_cases[] = {
+	KUNIT_CASE(reserve_test),
+	KUNIT_CASE(flush_partial_test),
+	KUNIT_CASE(wrap_test),
+	KUNIT_CASE(discard_test),
+	KUNIT_CASE(circular_test),
+	KUNIT_CASE(bad_ack_test),
+	KUNIT_CASE(accounting_discard_test),
+	KUNIT_CASE(accounting_circular_test),
+	KUNIT_CASE(two_cpus_test),
+	KUNIT_CASE(clock_test),
+	{}
+};
+
+static struct kunit_suite nttrace_ring_suite = {
+	.name = "nttrace_ring",
+	.test_cases = nttrace_ring_cases,
+};
+
+kunit_test_suite(nttrace_ring_suite);
