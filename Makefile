@@ -11,9 +11,10 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE
 LDFLAGS_VM := -static -pthread
 
-LIB_SRCS := userlib/nt.c userlib/ntstatus.c
+LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c
 TOOLS := nttrace
-VM_TESTS := abi_test
+NTTRACE_OBJS := nttrace.o record.o
+VM_TESTS := abi_test session_test consumer_test
 
 .PHONY: all user check demo kernels modules host-tests clean clean-cache
 
@@ -21,14 +22,15 @@ all: user
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
-$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/include/nttrace/*.h tests/vm/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/include/nttrace/*.h userlib/tools/*.h tests/vm/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
 	$(AR) rcs $$@ $$^
 
-$(BUILD)/$(1)/%: $(BUILD)/$(1)/obj/userlib/tools/%.o $(BUILD)/$(1)/libnttrace.a
+$(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OBJS)) \
+		      $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
 
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a

@@ -174,29 +174,13 @@ static void nt_write_items(struct nt_session *s, const struct nt_message *msg,
 #define NT_RETRY_STAGED	((u32)-EFAULT)
 static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged)
 {
-	struct nt_session *s;
-	struct nt_ring *r;
-	unsigned long irq;
-	u32 status = STATUS_SUCCESS, off, i;
+	struct nttrace_reservation res;
+	u32 status, off = msg->items, i;
 	u8 *rec;
 
-	local_irq_save(irq);
-	s = nt_session_lookup_irqsoff(logger_id);
-	if (!s) {
-		status = STATUS_INVALID_HANDLE;
-		goto out;
-	}
-	if (msg->total > nt_ring_max_record(&s->conf)) {
-		status = STATUS_BUFFER_OVERFLOW;
-		goto out;
-	}
-	r = &s->rings[smp_processor_id()];
-	rec = nt_ring_reserve(r, msg->total);
-	if (!rec) {
-		status = STATUS_NO_MEMORY;
-		goto out;
-	}
-	off = msg->items;
+	rec = nttrace_reserve(logger_id, msg->total, &res, &status);
+	if (!rec)
+		return status;
 	if (staged) {
 		memcpy(rec + off, staged, msg->total - off);
 	} else {
@@ -204,17 +188,14 @@ static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged
 			if (copy_from_user_nofault(rec + off,
 						   u64_to_user_ptr(msg->args[i].ptr),
 						   msg->args[i].size)) {
-				nt_ring_discard(r);
-				status = NT_RETRY_STAGED;
-				goto out;
+				nttrace_discard(&res);
+				return NT_RETRY_STAGED;
 			}
 		}
 	}
-	nt_write_items(s, msg, rec);
-	nt_ring_commit(r);
-out:
-	local_irq_restore(irq);
-	return status;
+	nt_write_items(res.session, msg, rec);
+	nttrace_commit(&res);
+	return STATUS_SUCCESS;
 }
 
 static u32 nt_emit_staged(u32 logger_id, const struct nt_message *msg)

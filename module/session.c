@@ -479,13 +479,54 @@ void nt_session_detach(struct nt_session *s)
 	mutex_unlock(&nt_loggers_lock);
 }
 
-struct nt_session *nt_session_lookup_irqsoff(u32 id)
+void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status)
 {
-	lockdep_assert_irqs_disabled();
-	if (!id || id > NTTRACE_MAX_LOGGERS)
-		return NULL;
-	return rcu_dereference_sched(nt_loggers[id]);
+	struct nt_session *s;
+	void *rec;
+
+	local_irq_save(res->irq);
+	/*
+	 * Interrupts off make this an RCU read-side section: a session
+	 * being stopped waits in synchronize_rcu() until we are done.
+	 */
+	s = logger_id && logger_id <= NTTRACE_MAX_LOGGERS ?
+	    rcu_dereference_sched(nt_loggers[logger_id]) : NULL;
+	if (!s) {
+		*status = STATUS_INVALID_HANDLE;
+		goto fail;
+	}
+	if (!len || len > nt_ring_max_record(&s->conf)) {
+		*status = STATUS_BUFFER_OVERFLOW;
+		goto fail;
+	}
+	res->session = s;
+	res->ring = &s->rings[smp_processor_id()];
+	rec = nt_ring_reserve(res->ring, len);
+	if (!rec) {
+		*status = STATUS_NO_MEMORY;
+		goto fail;
+	}
+	return rec;
+fail:
+	local_irq_restore(res->irq);
+	return NULL;
 }
+EXPORT_SYMBOL_GPL(nttrace_reserve);
+
+void nttrace_commit(struct nttrace_reservation *res)
+{
+	nt_ring_commit(res->ring);
+	local_irq_restore(res->irq);
+}
+EXPORT_SYMBOL_GPL(nttrace_commit);
+
+void nttrace_discard(struct nttrace_reservation *res)
+{
+	nt_ring_discard(res->ring);
+	local_irq_restore(res->irq);
+}
+EXPORT_SYMBOL_GPL(nttrace_discard);
 
 void nt_sessions_stop_all(void)
 {

@@ -62,11 +62,27 @@ void nt_session_put(struct nt_session *s);
 int nt_session_attach(struct nt_session *s);
 void nt_session_detach(struct nt_session *s);
 
+
 /*
- * The running session with logger ID @id, or NULL. Call with interrupts
- * off: the session lives at least until they are enabled again.
+ * The kernel API for writing one event into a session, from any context
+ * but NMI: nttrace_reserve() finds the running session @logger_id, turns
+ * interrupts off and reserves @len bytes on this CPU's ring; then exactly
+ * one of nttrace_commit() or nttrace_discard() must follow, without
+ * sleeping, and turns interrupts back on. Returns the record, or NULL with
+ * *status set: STATUS_INVALID_HANDLE (no such session),
+ * STATUS_BUFFER_OVERFLOW (@len never fits a buffer), STATUS_NO_MEMORY (the
+ * ring is full; the event is counted lost).
  */
-struct nt_session *nt_session_lookup_irqsoff(u32 id);
+struct nttrace_reservation {
+	struct nt_session *session;
+	struct nt_ring *ring;
+	unsigned long irq;
+};
+
+void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status);
+void nttrace_commit(struct nttrace_reservation *res);
+void nttrace_discard(struct nttrace_reservation *res);
 
 void nt_session_flush(struct nt_session *s);
 bool nt_session_has_unread(struct nt_session *s);

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Logger sessions from user space: start, query, update, flush, stop, list,
+ * and every error path (uapi/nttrace.h says which errno each limit gives).
+ * Runs in the VM, 64-bit and 32-bit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "tap.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+
+static int start_with(const char *name, void (*tweak)(struct nttrace_logger_info *))
+{
+	struct nttrace_logger_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	nttrace_set_name(&info, name);
+	if (tweak)
+		tweak(&info);
+	ret = nttrace_start(&info);
+	if (!ret)
+		stop_session(info.logger_id);
+	return ret;
+}
+
+static void t_buf3(struct nttrace_logger_info *i) { i->buffer_size_kb = 3; }
+static void t_buf2048(struct nttrace_logger_info *i) { i->buffer_size_kb = 2048; }
+static void t_min1(struct nttrace_logger_info *i) { i->min_buffers = 1; }
+static void t_minmax(struct nttrace_logger_info *i) { i->min_buffers = 9; i->max_buffers = 8; }
+static void t_max1025(struct nttrace_logger_info *i) { i->max_buffers = 1025; }
+static void t_mode_bad(struct nttrace_logger_info *i) { i->log_file_mode = 0x80000000; }
+static void t_mode_priv(struct nttrace_logger_info *i)
+{
+	i->log_file_mode = EVENT_TRACE_PRIVATE_LOGGER_MODE;
+}
+static void t_mode_seqcirc(struct nttrace_logger_info *i)
+{
+	i->log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR;
+}
+static void t_mode_globloc(struct nttrace_logger_info *i)
+{
+	i->log_file_mode = EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE;
+}
+static void t_clock4(struct nttrace_logger_info *i) { i->clock_type = 4; }
+static void t_pad(struct nttrace_logger_info *i) { i->pad = 1; }
+static void t_huge(struct nttrace_logger_info *i)
+{
+	i->buffer_size_kb = 1024;
+	i->max_buffers = 1024;
+}
+static void t_name_tail(struct nttrace_logger_info *i) { i->name[40] = 'x'; }
+
+static void test_start_errors(void)
+{
+	char long_name[NTTRACE_NAME_MAX + 1];
+	struct nttrace_logger_info info;
+
+	tap_eq(-start_with("e1", t_buf3), EINVAL, "%d-bit: 3 KB buffers -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_buf2048), EINVAL, "%d-bit: 2048 KB buffers -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_min1), EINVAL, "%d-bit: 1 minimum buffer -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_minmax), EINVAL, "%d-bit: min > max -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_max1025), EINVAL, "%d-bit: 1025 buffers -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_bad), EINVAL, "%d-bit: unknown mode bit -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_priv), EINVAL,
+	       "%d-bit: private logger mode is the library's -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_seqcirc), EINVAL,
+	       "%d-bit: sequential with circular -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_globloc), EINVAL,
+	       "%d-bit: global with local sequence -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_clock4), EINVAL, "%d-bit: clock type 4 -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_pad), EINVAL, "%d-bit: non-zero pad -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_huge), E2BIG, "%d-bit: over the memory limit -> E2BIG", BITS);
+	tap_eq(-start_with("", NULL), EINVAL, "%d-bit: empty name -> EINVAL", BITS);
+	tap_eq(-start_with("bad\tname", NULL), EINVAL, "%d-bit: control character -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_name_tail), EINVAL,
+	       "%d-bit: bytes after the name's NUL -> EINVAL", BITS);
+
+	memset(&info, 0, sizeof(info));
+	memset(long_name, 'n', sizeof(long_name));
+	memcpy(info.name, long_name, NTTRACE_NAME_MAX);	/* no NUL */
+	info.size = sizeof(info);
+	errno = 0;
+	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
+	       errno == EINVAL, "%d-bit: unterminated name -> EINVAL", BITS);
+	memset(&info, 0, sizeof(info));
+	nttrace_set_name(&info, "e1");
+	info.size = sizeof(info);
+	info.control = EVENT_TRACE_CONTROL_STOP;
+	errno = 0;
+	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
+	       errno == EINVAL, "%d-bit: START with a control code -> EINVAL", BITS);
+}
+
+static void test_lifecycle(void)
+{
+	struct nttrace_logger_info a, b, q;
+	uint32_t ids[4], n = 0;
+
+	tap_eq(start_session("life", 0, 0, 0, &a), 0, "%d-bit: start with defaults", BITS);
+	tap_ok(a.logger_id >= 1 && a.logger_id <= NTTRACE_MAX_LOGGERS,
+	       "%d-bit: logger ID %u in 1..%d", BITS, a.logger_id, NTTRACE_MAX_LOGGERS);
+	tap_eq(a.buffer_size_kb, NTTRACE_DEFAULT_BUFFER_KB, "%d-bit: default buffer size", BITS);
+	tap_eq(a.min_buffers, NTTRACE_MIN_BUFFERS, "%d-bit: default minimum buffers", BITS);
+	tap_eq(a.max_buffers, NTTRACE_DEFAULT_BUFFERS, "%d-bit: default maximum buffers", BITS);
+	tap_eq(a.clock_type, EVENT_TRACE_CLOCK_PERFCOUNTER, "%d-bit: default clock", BITS);
+	tap_eq(a.clock_frequency, 1000000000ULL, "%d-bit: perf clock frequency", BITS);
+	tap_ok(a.nr_cpus >= 2, "%d-bit: a ring per CPU (%u)", BITS, a.nr_cpus);
+	tap_eq(a.number_of_buffers, a.nr_cpus * a.max_buffers, "%d-bit: buffers allocated", BITS);
+	tap_eq(a.free_buffers, a.number_of_buffers, "%d-bit: all buffers free", BITS);
+	tap_eq(a.owner_uid, getuid(), "%d-bit: owner uid", BITS);
+	tap_eq(a.owner_pid, getpid(), "%d-bit: owner pid", BITS);
+	tap_eq(strcmp((char *)a.name, "life"), 0, "%d-bit: name echoed", BITS);
+
+	tap_eq(-start_session("life", 0, 0, 0, &b), EEXIST, "%d-bit: same name -> EEXIST", BITS);
+	tap_eq(-start_session("LIFE", 0, 0, 0, &b), EEXIST,
+	       "%d-bit: names compare without case -> EEXIST", BITS);
+
+	memset(&q, 0, sizeof(q));
+	nttrace_set_name(&q, "Life");
+	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), 0, "%d-bit: query by name", BITS);
+	tap_eq(q.logger_id, a.logger_id, "%d-bit: query by name finds the ID", BITS);
+	memset(&q, 0, sizeof(q));
+	q.logger_id = a.logger_id;
+	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), 0, "%d-bit: query by ID", BITS);
+
+	tap_eq(nttrace_list(ids, 4, &n), 0, "%d-bit: list", BITS);
+	tap_ok(n >= 1 && ids[0] <= a.logger_id, "%d-bit: list has the session", BITS);
+	tap_eq(nttrace_list(ids, 0, &n), 0, "%d-bit: list with no room still counts", BITS);
+	tap_ok(n >= 1, "%d-bit: list count without room", BITS);
+
+	/* UPDATE: the flush timer may change; the rest may not. */
+	memset(&q, 0, sizeof(q));
+	q.logger_id = a.logger_id;
+	q.flush_timer = 5;
+	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_UPDATE), 0, "%d-bit: update flush timer", BITS);
+	tap_eq(q.flush_timer, 5, "%d-bit: flush timer updated", BITS);
+	memset(&q, 0, sizeof(q));
+	q.logger_id = a.logger_id;
+	q.buffer_size_kb = 128;
+	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_UPDATE), EINVAL,
+	       "%d-bit: update of the buffer size -> EINVAL", BITS);
+
+	memset(&q, 0, sizeof(q));
+	q.logger_id = a.logger_id;
+	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
+	tap_eq(-nttrace_control(&q, 4), EINVAL, "%d-bit: control code 4 -> EINVAL", BITS);
+
+	tap_eq(stop_session(a.logger_id), 0, "%d-bit: stop", BITS);
+	tap_eq(-stop_session(a.logger_id), ENOENT, "%d-bit: stop again -> ENOENT", BITS);
+	memset(&q, 0, sizeof(q));
+	q.logger_id = a.logger_id;
+	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), ENOENT,
+	       "%d-bit: query a stopped session -> ENOENT", BITS);
+	tap_eq(emit(a.logger_id, 0, 1, "x", 1), STATUS_INVALID_HANDLE,
+	       "%d-bit: message to a stopped session -> STATUS_INVALID_HANDLE", BITS);
+	memset(&q, 0, sizeof(q));
+	nttrace_set_name(&q, "nosuch");
+	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), ENOENT,
+	       "%d-bit: unknown name -> ENOENT", BITS);
+	memset(&q, 0, sizeof(q));
+	q.logger_id = 0xFFFF;
+	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), ENOENT,
+	       "%d-bit: ID 0xFFFF -> ENOENT", BITS);
+
+	/* Sizes round up to whole pages. */
+	tap_eq(start_session("round", 5, 2, 0, &b), 0, "%d-bit: start with 5 KB buffers", BITS);
+	tap_eq(b.buffer_size_kb, 8, "%d-bit: 5 KB rounds up to 8 KB", BITS);
+	stop_session(b.logger_id);
+}
+
+static void test_limits(void)
+{
+	struct nttrace_logger_info info;
+	uint32_t ids[NTTRACE_MAX_LOGGERS];
+	unsigned int n = 0, i, bad = 0;
+	char name[32];
+
+	for (i = 0; i < NTTRACE_MAX_LOGGERS + 1; i++) {
+		snprintf(name, sizeof(name), "many-%u", i);
+		if (start_session(name, 4, 2, 0, &info))
+			break;
+		ids[n++] = info.logger_id;
+		if (info.logger_id == 0 || info.logger_id == 0xFFFF)
+			bad++;
+	}
+	tap_eq(n, NTTRACE_MAX_LOGGERS, "%d-bit: %d sessions can run", BITS, NTTRACE_MAX_LOGGERS);
+	tap_eq(-start_session("one-too-many", 4, 2, 0, &info), EMFILE,
+	       "%d-bit: one more -> EMFILE", BITS);
+	tap_eq(bad, 0, "%d-bit: IDs 0 and 0xFFFF never handed out", BITS);
+	for (i = 0; i < n; i++)
+		if (stop_session(ids[i]))
+			bad++;
+	tap_eq(bad, 0, "%d-bit: all stopped", BITS);
+}
+
+/* Another user may query, but neither stop nor consume. */
+static void test_permissions(void)
+{
+	struct nttrace_logger_info info;
+	int status = -1;
+	pid_t pid;
+
+	if (getuid() != 0) {
+		tap_ok(1, "%d-bit: # SKIP permissions need root", BITS);
+		return;
+	}
+	tap_eq(start_session("owned", 4, 2, 0, &info), 0, "%d-bit: start as root", BITS);
+	pid = fork();
+	if (pid == 0) {
+		struct nttrace_logger_info q = { .logger_id = info.logger_id };
+		struct nttrace_consumer c;
+
+		if (setuid(65534))
+			_exit(10);
+		if (nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY))
+			_exit(11);
+		if (nttrace_control(&q, EVENT_TRACE_CONTROL_STOP) != -EPERM)
+			_exit(12);
+		if (nttrace_consumer_open(&c, info.logger_id) != -EPERM)
+			_exit(13);
+		if (emit(info.logger_id, 0, 1, "x", 1) != STATUS_SUCCESS)
+			_exit(14);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	tap_eq(WIFEXITED(status) ? WEXITSTATUS(status) : 99, 0,
+	       "%d-bit: other user: query yes, stop and attach EPERM, trace yes", BITS);
+	tap_eq(stop_session(info.logger_id), 0, "%d-bit: owner stops", BITS);
+}
+
+/* The flush timer publishes a partly filled buffer by itself. */
+static void test_flush_timer(void)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_consumer c;
+	int i;
+
+	memset(&info, 0, sizeof(info));
+	nttrace_set_name(&info, "timer");
+	info.flush_timer = 1;
+	tap_eq(nttrace_start(&info), 0, "%d-bit: start with a 1 s flush timer", BITS);
+	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
+	tap_eq(emit(info.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "tick", 4), STATUS_SUCCESS,
+	       "%d-bit: one event", BITS);
+	for (i = 0; i < 50 && !nttrace_consumer_head(&c, 0)->produced &&
+		    !nttrace_consumer_head(&c, 1)->produced; i++)
+		usleep(100000);
+	tap_ok(i < 50, "%d-bit: published by the timer within 5 s", BITS);
+	nttrace_consumer_close(&c);
+	stop_session(info.logger_id);
+}
+
+int main(void)
+{
+	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
+		return tap_done();
+	test_start_errors();
+	test_lifecycle();
+	test_limits();
+	test_permissions();
+	test_flush_timer();
+	return tap_done();
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: logger sessions and their consumer, over the
+ * ioctls of uapi/nttrace.h. Functions return 0 (or a count) on success and
+ * a negative errno on failure.
+ */
+#ifndef NTTRACE_SESSION_H
+#define NTTRACE_SESSION_H
+
+#include <stdint.h>
+#include <nttrace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Start a session from @info (name and properties); fills in the rest. */
+int nttrace_start(struct nttrace_logger_info *info);
+/* QUERY, STOP, UPDATE or FLUSH the session @info names (ID, or name). */
+int nttrace_control(struct nttrace_logger_info *info, uint32_t code);
+/* The running sessions' IDs: up to @room in @ids, all counted in @count. */
+int nttrace_list(uint32_t *ids, uint32_t room, uint32_t *count);
+/* Copy @name into a logger_info's name field; -EINVAL if too long. */
+int nttrace_set_name(struct nttrace_logger_info *info, const char *name);
+
+struct nttrace_consumer {
+	int fd;
+	struct nttrace_attach a;
+	uint8_t *heads, *acks, *data;
+	uint8_t *copy;		/* one buffer, copied out of the ring */
+	uint64_t buffers;	/* buffers delivered */
+	uint64_t overwritten;	/* buffers overwritten before or while read */
+};
+
+/* Attach to a session and map its rings. */
+int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id);
+void nttrace_consumer_close(struct nttrace_consumer *c);
+
+/*
+ * Deliver every published buffer, CPU by CPU and in order, to @fn (a copy,
+ * so the ring slot is free again once drain returns), then acknowledge
+ * them. Returns the number of buffers delivered, or @fn's first non-zero
+ * return value.
+ */
+typedef int (*nttrace_buffer_fn)(void *ctx, const void *buf, uint32_t size,
+				 unsigned int cpu);
+long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
+			    void *ctx);
+
+/* 1 once the session has stopped (drain once more, then all is read). */
+int nttrace_consumer_stopped(const struct nttrace_consumer *c);
+/* Wait for a buffer or the stop: 1 ready, 0 timed out, -errno. */
+int nttrace_consumer_wait(struct nttrace_consumer *c, int timeout_ms);
+const struct nttrace_ring_head *nttrace_consumer_head(
+	const struct nttrace_consumer *c, unsigned int cpu);
+
+/* The session's counters summed over the CPUs, read from the mapping. */
+struct nttrace_counts {
+	uint64_t events_written, events_lost, events_overwritten;
+	uint64_t buffers_written, buffers_overwritten;
+};
+void nttrace_consumer_counts(const struct nttrace_consumer *c,
+			     struct nttrace_counts *n);
+
+/* Events in a buffer: walks its records by their 16-bit sizes. */
+uint32_t nttrace_buffer_events(const void *buf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_SESSION_H */

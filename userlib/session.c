@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* Logger sessions and their consumer (see <nttrace/session.h>). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <nttrace/nt.h>
+#include <nttrace/session.h>
+
+static int ioctl_errno(unsigned long cmd, void *arg)
+{
+	int fd = nttrace_device_fd();
+
+	if (fd < 0)
+		return fd;
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+int nttrace_set_name(struct nttrace_logger_info *info, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len >= sizeof(info->name))
+		return -EINVAL;
+	memset(info->name, 0, sizeof(info->name));
+	memcpy(info->name, name, len);
+	return 0;
+}
+
+int nttrace_start(struct nttrace_logger_info *info)
+{
+	info->size = sizeof(*info);
+	info->control = 0;
+	return ioctl_errno(NTTRACE_IOC_START_TRACE, info);
+}
+
+int nttrace_control(struct nttrace_logger_info *info, uint32_t code)
+{
+	info->size = sizeof(*info);
+	info->control = code;
+	return ioctl_errno(NTTRACE_IOC_CONTROL_TRACE, info);
+}
+
+int nttrace_list(uint32_t *ids, uint32_t room, uint32_t *count)
+{
+	struct nttrace_logger_list l = {
+		.size = sizeof(l), .count = room, .ids = (uintptr_t)ids,
+	};
+	int ret = ioctl_errno(NTTRACE_IOC_LIST_TRACES, &l);
+
+	if (!ret)
+		*count = l.count;
+	return ret;
+}
+
+static void *map_region(int fd, uint64_t off, uint64_t size, int prot)
+{
+	void *p = mmap(NULL, size, prot, MAP_SHARED, fd, off);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void nttrace_consumer_close(struct nttrace_consumer *c)
+{
+	if (c->heads)
+		munmap(c->heads, c->a.heads_size);
+	if (c->acks)
+		munmap(c->acks, c->a.acks_size);
+	if (c->data)
+		munmap(c->data, c->a.data_size);
+	free(c->copy);
+	if (c->fd >= 0)
+		close(c->fd);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	/* A file of its own: attaching binds the file to the session. */
+	c->fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0)
+		return -errno;
+	c->a.size = sizeof(c->a);
+	c->a.logger_id = logger_id;
+	if (ioctl(c->fd, NTTRACE_IOC_ATTACH, &c->a) < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	c->heads = map_region(c->fd, c->a.heads_offset, c->a.heads_size, PROT_READ);
+	c->acks = map_region(c->fd, c->a.acks_offset, c->a.acks_size,
+			     PROT_READ | PROT_WRITE);
+	c->data = map_region(c->fd, c->a.data_offset, c->a.data_size, PROT_READ);
+	c->copy = malloc(c->a.buffer_size);
+	if (!c->heads || !c->acks || !c->data || !c->copy) {
+		ret = -errno ?: -ENOMEM;
+		goto fail;
+	}
+	return 0;
+fail:
+	nttrace_consumer_close(c);
+	return ret;
+}
+
+const struct nttrace_ring_head *nttrace_consumer_head(
+	const struct nttrace_consumer *c, unsigned int cpu)
+{
+	return (const void *)(c->heads + sizeof(struct nttrace_session_head) +
+			      (size_t)cpu * c->a.head_stride);
+}
+
+static struct nttrace_ring_ack *consumer_ack(const struct nttrace_consumer *c,
+					     unsigned int cpu)
+{
+	return (void *)(c->acks + (size_t)cpu * c->a.ack_stride);
+}
+
+int nttrace_consumer_stopped(const struct nttrace_consumer *c)
+{
+	const struct nttrace_session_head *s = (const void *)c->heads;
+
+	/* Pairs with the kernel's store-release after the final flush. */
+	return __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) ==
+	       NTTRACE_SESSION_STOPPED;
+}
+
+long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
+			    void *ctx)
+{
+	uint32_t bufsize = c->a.buffer_size, nbuf = c->a.buffers_per_cpu;
+	unsigned int cpu;
+	long n = 0;
+
+	for (cpu = 0; cpu < c->a.nr_cpus; cpu++) {
+		const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
+		struct nttrace_ring_ack *ack = consumer_ack(c, cpu);
+		const uint8_t *ring = c->data + cpu * c->a.ring_stride;
+		/* Pairs with the kernel's store-release of produced. */
+		uint64_t p = __atomic_load_n(&h->produced, __ATOMIC_ACQUIRE);
+		uint64_t i = ack->consumed;
+		uint64_t oldest = __atomic_load_n(&h->oldest, __ATOMIC_RELAXED);
+
+		if (i < oldest) {	/* overwritten before we came */
+			c->overwritten += oldest - i;
+			i = oldest;
+		}
+		for (; i < p; i++) {
+			int ret;
+
+			memcpy(c->copy, ring + (i % nbuf) * bufsize, bufsize);
+			/*
+			 * Pairs with the kernel's smp_wmb() between advancing
+			 * oldest and reusing a buffer: if the copy holds any
+			 * reused byte, oldest is seen above i.
+			 */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (__atomic_load_n(&h->oldest, __ATOMIC_RELAXED) > i) {
+				c->overwritten++;
+				continue;
+			}
+			ret = fn(ctx, c->copy, bufsize, cpu);
+			if (ret) {
+				__atomic_store_n(&ack->consumed, i + 1, __ATOMIC_RELEASE);
+				return ret;
+			}
+			c->buffers++;
+			n++;
+		}
+		/*
+		 * Pairs with the kernel's load-acquire of consumed: our reads
+		 * of these buffers are done before it may reuse them.
+		 */
+		__atomic_store_n(&ack->consumed, p, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+int nttrace_consumer_wait(struct nttrace_consumer *c, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	int ret = poll(&pfd, 1, timeout_ms);
+
+	if (ret < 0)
+		return -errno;
+	return ret > 0;
+}
+
+void nttrace_consumer_counts(const struct nttrace_consumer *c,
+			     struct nttrace_counts *n)
+{
+	unsigned int cpu;
+
+	memset(n, 0, sizeof(*n));
+	for (cpu = 0; cpu < c->a.nr_cpus; cpu++) {
+		const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
+
+		n->events_written += __atomic_load_n(&h->events_written, __ATOMIC_RELAXED);
+		n->events_lost += __atomic_load_n(&h->events_lost, __ATOMIC_RELAXED);
+		n->events_overwritten += __atomic_load_n(&h->events_overwritten,
+							 __ATOMIC_RELAXED);
+		n->buffers_written += __atomic_load_n(&h->produced, __ATOMIC_RELAXED);
+		n->buffers_overwritten += __atomic_load_n(&h->buffers_overwritten,
+							  __ATOMIC_RELAXED);
+	}
+}
+
+uint32_t nttrace_buffer_events(const void *buf)
+{
+	const struct wmi_buffer_header *h = buf;
+	const uint8_t *b = buf;
+	uint32_t off = WMI_BUFFER_HEADER_SIZE, n = 0, end = h->saved_offset;
+
+	if (end > h->buffer_size)
+		end = h->buffer_size;
+	while (off + 2 <= end) {
+		uint16_t size;
+
+		memcpy(&size, b + off, 2);
+		if (!size)
+			break;
+		off += (size + 7u) & ~7u;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nttrace record: attach to a session as its consumer and drain every
+ * CPU's buffers through the mapping into a file, each buffer unchanged.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+}
+
+struct record_ctx {
+	FILE *out;
+	uint64_t events, bytes;
+	int write_error;
+};
+
+static int write_buffer(void *arg, const void *buf, uint32_t size, unsigned int cpu)
+{
+	struct record_ctx *r = arg;
+
+	if (fwrite(buf, 1, size, r->out) != size) {
+		r->write_error = errno ?: EIO;
+		return -1;
+	}
+	r->events += nttrace_buffer_events(buf);
+	r->bytes += size;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nttrace record [--id] SESSION -o FILE [--duration SECONDS] [--quiet]\n\n"
+		"Attach to SESSION (a name, or a logger ID with --id) as its consumer and\n"
+		"write every buffer of every CPU to FILE as it is, until the session stops,\n"
+		"SECONDS pass, or SIGINT/SIGTERM. On a terminal a status line shows\n"
+		"events/s, events lost and buffers; a summary is printed at the end.\n"
+		"Events lost are the session's own count (ring full), plus buffers\n"
+		"overwritten before they could be read.\n");
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "id", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct nttrace_logger_info info;
+	struct record_ctx r = { 0 };
+	struct nttrace_consumer c;
+	struct nttrace_counts n;
+	const char *path = NULL;
+	double duration = 0, start, last = 0;
+	int by_id = 0, quiet = 0, opt, ret, status_line;
+	uint64_t last_events = 0;
+
+	while ((opt = getopt_long(argc, argv, "o:d:qh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': by_id = 1; break;
+		case 'o': path = optarg; break;
+		case 'd': duration = atof(optarg); break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || !path) {
+		usage(stderr);
+		return 2;
+	}
+	ret = cli_session_arg(argv[optind], by_id, &info);
+	if (ret)
+		return ret;
+	if (!info.logger_id) {
+		ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+		if (ret) {
+			fprintf(stderr, "nttrace: %s: %s\n", argv[optind], cli_strerror(ret));
+			return 1;
+		}
+	}
+	ret = nttrace_consumer_open(&c, info.logger_id);
+	if (ret) {
+		fprintf(stderr, "nttrace: attach to logger %u: %s\n", info.logger_id,
+			cli_strerror(ret));
+		return 1;
+	}
+	r.out = fopen(path, "wb");
+	if (!r.out) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
+		nttrace_consumer_close(&c);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	status_line = !quiet && isatty(STDERR_FILENO);
+	start = now_s();
+
+	for (;;) {
+		int stopped = nttrace_consumer_stopped(&c);
+
+		/* After the stop is seen, one more drain takes everything. */
+		if (nttrace_consumer_drain(&c, write_buffer, &r) < 0)
+			break;
+		if (stopped || interrupted ||
+		    (duration > 0 && now_s() - start >= duration))
+			break;
+		if (status_line && now_s() - last >= 0.5) {
+			double t = now_s();
+
+			nttrace_consumer_counts(&c, &n);
+			fprintf(stderr, "\r%llu events (%.0f/s), %llu lost, %llu buffers   ",
+				(unsigned long long)r.events,
+				last ? (r.events - last_events) / (t - last) : 0.0,
+				(unsigned long long)(n.events_lost + n.events_overwritten),
+				(unsigned long long)c.buffers);
+			last = t;
+			last_events = r.events;
+		}
+		nttrace_consumer_wait(&c, 200);
+	}
+	if (status_line)
+		fputc('\n', stderr);
+	if (fclose(r.out) && !r.write_error)
+		r.write_error = errno;
+
+	/* The counters live in the mapping, even once the session stopped. */
+	nttrace_consumer_counts(&c, &n);
+	printf("recorded %llu events in %llu buffers (%llu bytes) to %s\n",
+	       (unsigned long long)r.events, (unsigned long long)c.buffers,
+	       (unsigned long long)r.bytes, path);
+	printf("lost: %llu events refused by full rings, %llu events in %llu buffers "
+	       "overwritten before being read\n",
+	       (unsigned long long)n.events_lost,
+	       (unsigned long long)n.events_overwritten,
+	       (unsigned long long)n.buffers_overwritten);
+	nttrace_consumer_close(&c);
+	if (r.write_error) {
+		fprintf(stderr, "nttrace: writing %s: %s\n", path, strerror(r.write_error));
+		return 1;
+	}
+	return 0;
+}
