@@ -66,6 +66,7 @@ int nt_file_attach(struct file *file, struct nttrace_attach *a)
 		nt_session_put(s);
 		return ret;
 	}
+	/* Pairs with the load-acquire in nt_file_session(). */
 	smp_store_release(&f->session, s);
 	mutex_unlock(&f->lock);
 
@@ -87,6 +88,7 @@ int nt_file_attach(struct file *file, struct nttrace_attach *a)
 
 static void nt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 {
+/* vm_flags became read-only, with setters, in 6.3; Debian 12 runs 6.1. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 	vm_flags_clear(vma, flags);
 #else
@@ -109,13 +111,20 @@ int nt_file_mmap(struct file *file, struct vm_area_struct *vma)
 	off = vma->vm_pgoff << PAGE_SHIFT;
 
 	if (off < s->heads_size) {
-		area = s->heads, start = 0, size = s->heads_size, writable = false;
+		area = s->heads;
+		start = 0;
+		size = s->heads_size;
+		writable = false;
 	} else if (off - s->heads_size < s->acks_size) {
-		area = s->acks, start = s->heads_size, size = s->acks_size;
+		area = s->acks;
+		start = s->heads_size;
+		size = s->acks_size;
 		writable = true;
 	} else {
-		area = s->data, start = s->heads_size + s->acks_size;
-		size = s->data_size, writable = false;
+		area = s->data;
+		start = s->heads_size + s->acks_size;
+		size = s->data_size;
+		writable = false;
 	}
 	if (off < start || off - start >= size || len > size - (off - start))
 		return -EINVAL;
@@ -140,6 +149,7 @@ __poll_t nt_file_poll(struct file *file, poll_table *wait)
 	poll_wait(file, &s->wq, wait);
 	if (nt_session_has_unread(s))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	/* Pairs with the store-release in nt_session_stop(). */
 	if (smp_load_acquire(&s->heads->state) == NTTRACE_SESSION_STOPPED)
 		mask |= EPOLLHUP;
 	return mask;

@@ -357,6 +357,7 @@ static int mp_produce(void *arg)
 
 static void mp_drain(struct mp_ctx *ctx, unsigned int c)
 {
+	/* Pairs with the store-release in nt_ring_publish(). */
 	u64 p = smp_load_acquire(&ctx->head[c].produced), i;
 	u32 bufsize = ctx->conf.bufsize;
 
@@ -375,6 +376,7 @@ static void mp_drain(struct mp_ctx *ctx, unsigned int c)
 			off += 16;
 		}
 	}
+	/* Pairs with the load-acquire in nt_ring_consumed(). */
 	smp_store_release(&ctx->ack[c].consumed, p);
 }
 

@@ -7,6 +7,7 @@
  * Runs in the VM, 64-bit and 32-bit.
  */
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -99,6 +100,13 @@ static void test_attach_and_mmap(void)
 
 /* ---- Buffers and records ---- */
 
+static int poll_events(struct nttrace_consumer *c)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 ? pfd.revents : 0;
+}
+
 struct layout_ctx {
 	unsigned int buffers, bad_header, bad_fill, records;
 	uint32_t logger_id, nr_cpus;
@@ -158,18 +166,23 @@ static void test_layout(void)
 		       "%d-bit: message %d", BITS, i);
 	tap_eq(nttrace_consumer_drain(&c, check_buffer, &x), 0,
 	       "%d-bit: nothing published before a flush", BITS);
+	tap_eq(poll_events(&c), 0, "%d-bit: poll: nothing yet", BITS);
 	memset(&info, 0, sizeof(info));
 	info.logger_id = c.a.logger_id;
 	tap_eq(nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
 	x.logger_id = c.a.logger_id;
+	tap_eq(poll_events(&c), POLLIN, "%d-bit: poll: POLLIN after the flush", BITS);
 	tap_eq(nttrace_consumer_drain(&c, check_buffer, &x), 1, "%d-bit: one buffer published", BITS);
+	tap_eq(poll_events(&c), 0, "%d-bit: poll: nothing once drained", BITS);
 	tap_eq(x.bad_header, 0, "%d-bit: WMI_BUFFER_HEADER fields", BITS);
 	tap_eq(x.bad_fill, 0, "%d-bit: unused tail is 0xFF", BITS);
 	tap_eq(x.records, 3, "%d-bit: three records, in order, padded with zeros", BITS);
 	tap_eq(info.events_written, 3, "%d-bit: query counts 3 events", BITS);
 	tap_eq(info.buffers_written, 1, "%d-bit: query counts 1 buffer", BITS);
+	stop_session(c.a.logger_id);
+	tap_eq(poll_events(&c), POLLHUP, "%d-bit: poll: POLLHUP after the stop", BITS);
+	tap_ok(nttrace_consumer_stopped(&c), "%d-bit: the mapping says stopped", BITS);
 	nttrace_consumer_close(&c);
-	stop_session(c.a.logger_id ? c.a.logger_id : info.logger_id);
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	CPU_SET(1, &one);
@@ -190,7 +203,7 @@ struct mp {
 	uint32_t logger_id;
 	uint8_t *seen;			/* [thread][n]: times seen */
 	uint32_t *seqs;			/* sequence numbers seen */
-	uint64_t nseq, bad, ok_status, full_status, other_status;
+	uint64_t nseq, bad, ok_status, full_status, gone_status, other_status;
 	volatile int producers_left;
 };
 
@@ -206,7 +219,7 @@ static void *produce(void *arg)
 	uint32_t t = ((struct producer *)arg)->t;
 	struct payload p = { .thread = t };
 	cpu_set_t cpu;
-	uint64_t ok = 0, full = 0, other = 0;
+	uint64_t ok = 0, full = 0, gone = 0, other = 0;
 
 	CPU_ZERO(&cpu);
 	CPU_SET(t, &cpu);
@@ -218,11 +231,14 @@ static void *produce(void *arg)
 			ok++;
 		else if (s == STATUS_NO_MEMORY)
 			full++;
+		else if (s == STATUS_INVALID_HANDLE)
+			gone++;		/* the session was stopped */
 		else
 			other++;
 	}
 	__atomic_add_fetch(&m->ok_status, ok, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&m->full_status, full, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&m->gone_status, gone, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&m->other_status, other, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&m->producers_left, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -264,10 +280,13 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Drain until the session stops; a stop once producers finish. */
-static void drain_to_end(struct nttrace_consumer *c, struct mp *m)
+/*
+ * Drain until the session stops. The stop comes once the producers finish,
+ * or, with @stop_early, while they are still writing.
+ */
+static void drain_to_end(struct nttrace_consumer *c, struct mp *m, int stop_early)
 {
-	int stop_sent = 0;
+	int stop_sent = 0, rounds = 0;
 
 	for (;;) {
 		int stopped = nttrace_consumer_stopped(c);
@@ -275,7 +294,8 @@ static void drain_to_end(struct nttrace_consumer *c, struct mp *m)
 		nttrace_consumer_drain(c, take_buffer, m);
 		if (stopped)
 			break;
-		if (!stop_sent && !__atomic_load_n(&m->producers_left, __ATOMIC_ACQUIRE)) {
+		if (!stop_sent && ((stop_early && ++rounds == 2) ||
+				   !__atomic_load_n(&m->producers_left, __ATOMIC_ACQUIRE))) {
 			stop_session(m->logger_id);
 			stop_sent = 1;
 		}
@@ -302,11 +322,15 @@ static void account(struct mp *m, struct nttrace_consumer *c, const char *what)
 	tap_eq(m->bad, 0, "%d-bit: %s: every record well formed", BITS, what);
 	tap_eq(twice, 0, "%d-bit: %s: no event seen twice", BITS, what);
 	tap_eq(dup_seq, 0, "%d-bit: %s: sequence numbers unique", BITS, what);
-	tap_eq(m->other_status, 0, "%d-bit: %s: only SUCCESS or NO_MEMORY", BITS, what);
+	tap_eq(m->other_status, 0, "%d-bit: %s: only SUCCESS, NO_MEMORY or (after the stop) "
+	       "INVALID_HANDLE", BITS, what);
 	tap_eq(once + n.events_overwritten, n.events_written,
 	       "%d-bit: %s: written = seen + overwritten", BITS, what);
-	tap_eq(n.events_written + n.events_lost, (uint64_t)N_THREADS * N_PER_THREAD,
-	       "%d-bit: %s: written + lost = all events", BITS, what);
+	tap_eq(n.events_written, m->ok_status,
+	       "%d-bit: %s: each event told SUCCESS was written", BITS, what);
+	tap_eq(n.events_written + n.events_lost + m->gone_status,
+	       (uint64_t)N_THREADS * N_PER_THREAD,
+	       "%d-bit: %s: written + lost + refused after stop = all events", BITS, what);
 	tap_eq(n.events_lost, m->full_status,
 	       "%d-bit: %s: each lost event was told STATUS_NO_MEMORY", BITS, what);
 }
@@ -340,8 +364,11 @@ static void run_producers(struct mp *m, struct producer *p)
 	}
 }
 
-/* @late: the consumer reads only once the producers are done. */
-static void test_two_producers(uint32_t mode, int late, const char *what)
+/*
+ * @late: the consumer reads only once the producers are done.
+ * @stop_early: the session stops while the producers still write.
+ */
+static void test_two_producers(uint32_t mode, int late, int stop_early, const char *what)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_consumer c;
@@ -357,10 +384,12 @@ static void test_two_producers(uint32_t mode, int late, const char *what)
 		while (__atomic_load_n(&m->producers_left, __ATOMIC_ACQUIRE))
 			usleep(10000);
 	}
-	drain_to_end(&c, m);
+	drain_to_end(&c, m, stop_early);
 	for (t = 0; t < N_THREADS; t++)
 		pthread_join(prod[t].th, NULL);
 	account(m, &c, what);
+	if (stop_early)
+		tap_ok(m->gone_status > 0, "%d-bit: %s: stopped mid-run", BITS, what);
 	if (mode & EVENT_TRACE_BUFFERING_MODE)
 		tap_ok(m->full_status == 0, "%d-bit: %s: circular never refuses", BITS, what);
 	else if (late)
@@ -410,7 +439,7 @@ static void test_consumer_killed(void)
 	tap_ok(WIFSIGNALED(status), "%d-bit: killed: consumer died by SIGKILL", BITS);
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0,
 	       "%d-bit: killed: a new consumer attaches", BITS);
-	drain_to_end(&c, m);
+	drain_to_end(&c, m, 0);
 	for (t = 0; t < N_THREADS; t++)
 		pthread_join(prod[t].th, NULL);
 	nttrace_consumer_counts(&c, &n);
@@ -432,9 +461,10 @@ int main(void)
 		return tap_done();
 	test_attach_and_mmap();
 	test_layout();
-	test_two_producers(0, 0, "discard");
-	test_two_producers(0, 1, "discard-late");
-	test_two_producers(EVENT_TRACE_BUFFERING_MODE, 1, "circular");
+	test_two_producers(0, 0, 0, "discard");
+	test_two_producers(0, 1, 0, "discard-late");
+	test_two_producers(EVENT_TRACE_BUFFERING_MODE, 1, 0, "circular");
+	test_two_producers(0, 0, 1, "stop-mid-run");
 	test_consumer_killed();
 	return tap_done();
 }

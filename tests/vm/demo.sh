@@ -24,3 +24,23 @@ show u32/nttrace call 0x0200
 show u32/nttrace call 0x0A00
 show u32/nttrace call --misalign 0x0800
 show u32/nttrace call --null 0x0800
+echo
+echo "== A logger session: per-CPU ring buffers, drained through mmap"
+show u64/nttrace start demo --buffer-size 4 --max-buffers 8 --flush-timer 1
+id=$(u64/nttrace query demo | sed -n 's/^Logger ID: *//p')
+echo "\$ u64/nttrace record demo -o /tmp/demo.bin &"
+u64/nttrace record demo -o /tmp/demo.bin &
+rec=$!
+sleep 1
+echo "# 10 TRACE_MESSAGE events from a 64-bit and 10 from a 32-bit caller"
+i=0
+while [ $i -lt 10 ]; do
+	u64/nttrace call --handle "$id" 0x0200 > /dev/null
+	u32/nttrace call --handle "$id" 0x0200 > /dev/null
+	i=$((i + 1))
+done
+show u64/nttrace list
+show u64/nttrace stop demo
+wait $rec
+echo "# the file holds the buffers as the kernel wrote them (WMI_BUFFER_HEADER, records)"
+show hexdump -C /tmp/demo.bin | head -n 8
