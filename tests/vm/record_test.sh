@@ -4,14 +4,16 @@
 # whole buffers and the summary counts every event. Prints TAP.
 n=0
 fail=0
+# TAP goes to fd 3, so that a check's own redirections do not swallow it.
+exec 3>&1
 check() {	# check DESCRIPTION COMMAND...
 	desc=$1
 	shift
 	n=$((n + 1))
 	if "$@"; then
-		echo "ok $n - $desc"
+		echo "ok $n - $desc" >&3
 	else
-		echo "not ok $n - $desc"
+		echo "not ok $n - $desc" >&3
 		fail=1
 	fi
 }
