@@ -28,8 +28,8 @@ echo
 echo "== A logger session: per-CPU ring buffers, drained through mmap"
 show u64/nttrace start demo --buffer-size 4 --max-buffers 8 --flush-timer 1
 id=$(u64/nttrace query demo | sed -n 's/^Logger ID: *//p')
-echo "\$ u64/nttrace record demo -o /tmp/demo.bin &"
-u64/nttrace record demo -o /tmp/demo.bin &
+echo "\$ u64/nttrace record demo -o /tmp/demo.bin --quiet &"
+u64/nttrace record demo -o /tmp/demo.bin --quiet &
 rec=$!
 sleep 1
 echo "# 10 TRACE_MESSAGE events from a 64-bit and 10 from a 32-bit caller"
@@ -40,7 +40,9 @@ while [ $i -lt 10 ]; do
 	i=$((i + 1))
 done
 show u64/nttrace list
-show u64/nttrace stop demo
-wait $rec
+echo "\$ u64/nttrace stop demo"
+u64/nttrace stop demo > /tmp/stop.txt
+wait $rec	# the recorder prints its summary as it finishes
+cat /tmp/stop.txt
 echo "# the file holds the buffers as the kernel wrote them (WMI_BUFFER_HEADER, records)"
 show hexdump -C /tmp/demo.bin | head -n 8
