@@ -100,7 +100,7 @@ static void nt_session_flush_timer(struct work_struct *work)
 
 	nt_session_flush(s);
 	if (secs)
-		schedule_delayed_work(&s->flush_work, secs * HZ);
+		schedule_delayed_work(&s->flush_work, (unsigned long)secs * HZ);
 }
 
 bool nt_session_has_unread(struct nt_session *s)
@@ -318,7 +318,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 	s->heads->logger_id = free_id;
 	rcu_assign_pointer(nt_loggers[free_id], s);
 	if (s->flush_timer)
-		schedule_delayed_work(&s->flush_work, s->flush_timer * HZ);
+		schedule_delayed_work(&s->flush_work,
+				      (unsigned long)s->flush_timer * HZ);
 	nt_session_fill_info(s, info);
 unlock:
 	mutex_unlock(&nt_loggers_lock);
@@ -379,7 +380,8 @@ static int nt_session_update(struct nt_session *s,
 		return -EINVAL;
 	WRITE_ONCE(s->flush_timer, in->flush_timer);
 	if (in->flush_timer)
-		mod_delayed_work(system_wq, &s->flush_work, in->flush_timer * HZ);
+		mod_delayed_work(system_wq, &s->flush_work,
+				 (unsigned long)in->flush_timer * HZ);
 	else
 		cancel_delayed_work(&s->flush_work);
 	return 0;
