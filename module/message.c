@@ -54,6 +54,20 @@ struct nt_message {
 	struct nt_arg *args;
 };
 
+/* One pointer-sized word of the caller's argument list. */
+static u64 nt_word(const u8 *p, bool ptr32)
+{
+	u32 w32;
+	u64 w64;
+
+	if (ptr32) {
+		memcpy(&w32, p, 4);
+		return w32;
+	}
+	memcpy(&w64, p, 8);
+	return w64;
+}
+
 /* Read the argument list once into msg->args; returns an NTSTATUS. */
 static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 			bool ptr32)
@@ -83,15 +97,13 @@ static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 		list += len;
 		left -= len;
 		for (i = 0; i < len; i += 2 * psz) {
-			u64 ptr = ptr32 ? *(u32 *)(chunk + i) : *(u64 *)(chunk + i);
-			u64 size;
+			u64 ptr = nt_word(chunk + i, ptr32), size;
 
 			if (!ptr)
 				goto done;
 			if (i + 2 * psz > len)	/* a pointer with no size */
 				return STATUS_INVALID_PARAMETER;
-			size = ptr32 ? *(u32 *)(chunk + i + psz) :
-				       *(u64 *)(chunk + i + psz);
+			size = nt_word(chunk + i + psz, ptr32);
 			if (size > U16_MAX || check_add_overflow(sum, (u32)size, &sum))
 				return STATUS_INTEGER_OVERFLOW;
 			if (n == NT_MAX_ARGS)
