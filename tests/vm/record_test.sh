@@ -48,5 +48,8 @@ done
 for sub in start stop query list flush record version call; do
 	check "nttrace $sub --help" sh -c "u64/nttrace $sub --help >/dev/null"
 done
+check "nttrace query NAME --help is help, not an error" \
+	sh -c "u64/nttrace query rec --help >/dev/null"
+check "nttrace list with an argument is refused" sh -c "! u64/nttrace list x 2>/dev/null"
 echo "1..$n"
 exit $fail

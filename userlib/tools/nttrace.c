@@ -339,10 +339,11 @@ static int cmd_control(int argc, char **argv, uint32_t code)
 {
 	struct nttrace_logger_info info;
 	int by_id = argc == 3 && !strcmp(argv[1], "--id");
+	int help = cli_wants_help(argc, argv);
 	int ret;
 
-	if (cli_wants_help(argc, argv) || argc != 2 + by_id) {
-		fprintf(argc == 2 + by_id ? stdout : stderr,
+	if (help || argc != 2 + by_id) {
+		fprintf(help ? stdout : stderr,
 			"usage: nttrace %s NAME | --id N\n\n%s\n", argv[0],
 			code == EVENT_TRACE_CONTROL_STOP ?
 			"Stop the session (ControlTrace STOP): everything in its buffers is\n"
@@ -350,7 +351,7 @@ static int cmd_control(int argc, char **argv, uint32_t code)
 			code == EVENT_TRACE_CONTROL_FLUSH ?
 			"Publish every CPU's partly filled buffer to the consumer now." :
 			"Print the session's properties and counters (ControlTrace QUERY).");
-		return argc == 2 + by_id ? 0 : 2;
+		return help ? 0 : 2;
 	}
 	ret = cli_session_arg(argv[1 + by_id], by_id, &info);
 	if (ret)
@@ -371,8 +372,11 @@ static int cmd_list(int argc, char **argv)
 	int ret;
 
 	if (argc > 1) {
-		printf("usage: nttrace list\n\nOne line per running session, like `logman query`.\n");
-		return cli_wants_help(argc, argv) ? 0 : 2;
+		int help = cli_wants_help(argc, argv);
+
+		fprintf(help ? stdout : stderr,
+			"usage: nttrace list\n\nOne line per running session, like `logman query`.\n");
+		return help ? 0 : 2;
 	}
 	ret = nttrace_list(ids, NTTRACE_MAX_LOGGERS, &n);
 	if (ret) {
