@@ -11,10 +11,12 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE
 LDFLAGS_VM := -static -pthread
 
-LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c
+LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c userlib/win32.c \
+	    userlib/safecopy.c userlib/message.c userlib/umlogger.c \
+	    userlib/trace.c userlib/logfile.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o record.o
-VM_TESTS := abi_test session_test consumer_test
+VM_TESTS := abi_test session_test consumer_test message_test
 
 .PHONY: all user check demo kernels modules host-tests clean clean-cache
 
@@ -22,7 +24,7 @@ all: user
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
-$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/include/nttrace/*.h userlib/tools/*.h tests/vm/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h tests/vm/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
 

@@ -16,7 +16,8 @@
  * - The logger ID is the low 16 bits of TraceHandle, as Windows takes it.
  * - The argument list must be aligned to the caller's pointer size, and
  *   must end with its NULL within DataSize (else STATUS_INVALID_PARAMETER);
- *   DataSize 0 means no arguments. At most NT_MAX_ARGS arguments.
+ *   DataSize 0 means no arguments. At most NTTRACE_MESSAGE_MAX_ARGS
+ *   arguments.
  * - An event whose size overflows 16 bits: STATUS_INTEGER_OVERFLOW; one
  *   that fits 16 bits but not the session's buffer: STATUS_BUFFER_OVERFLOW;
  *   a full ring (the event is counted lost): STATUS_NO_MEMORY, which the
@@ -37,7 +38,6 @@
 #include "message.h"
 #include "session.h"
 
-#define NT_MAX_ARGS		256
 #define NT_FAST_ARGS		16	/* arguments kept on the stack */
 
 struct nt_arg {
@@ -106,12 +106,12 @@ static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 			size = nt_word(chunk + i + psz, ptr32);
 			if (size > U16_MAX || check_add_overflow(sum, (u32)size, &sum))
 				return STATUS_INTEGER_OVERFLOW;
-			if (n == NT_MAX_ARGS)
+			if (n == NTTRACE_MESSAGE_MAX_ARGS)
 				return STATUS_INVALID_PARAMETER;
 			if (n == room) {
 				struct nt_arg *more;
 
-				room = NT_MAX_ARGS;
+				room = NTTRACE_MESSAGE_MAX_ARGS;
 				more = kmalloc_array(room, sizeof(*more), GFP_KERNEL);
 				if (!more)
 					return STATUS_NO_MEMORY;

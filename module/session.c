@@ -148,7 +148,7 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	u32 kb;
 	int ret;
 
-	if (in->control || in->pad)
+	if (in->control || in->control_flags)
 		return -EINVAL;
 	ret = nt_check_name(in->name);
 	if (ret)
@@ -392,7 +392,9 @@ int nt_session_control(struct nttrace_logger_info *info)
 	struct nt_session *s;
 	int ret = 0;
 
-	if (info->pad || info->control > EVENT_TRACE_CONTROL_FLUSH)
+	if (info->control > EVENT_TRACE_CONTROL_FLUSH ||
+	    (info->control_flags & ~NTTRACE_CONTROL_FLAGS) ||
+	    (info->control_flags && info->control != EVENT_TRACE_CONTROL_STOP))
 		return -EINVAL;
 
 	mutex_lock(&nt_loggers_lock);
@@ -419,6 +421,9 @@ int nt_session_control(struct nttrace_logger_info *info)
 	if (info->control == EVENT_TRACE_CONTROL_STOP) {
 		nt_session_stop(s);
 		nt_session_put(s);	/* the table's reference */
+		/* Pairs with the wake_up_all() in nt_session_detach(). */
+		if (info->control_flags & NTTRACE_CONTROL_WAIT_CONSUMER)
+			wait_event_killable(s->wq, !READ_ONCE(s->consumer_attached));
 	} else if (info->control == EVENT_TRACE_CONTROL_FLUSH) {
 		nt_session_flush(s);
 	}
@@ -469,7 +474,7 @@ int nt_session_attach(struct nt_session *s)
 	if (s->consumer_attached)
 		ret = -EBUSY;
 	else
-		s->consumer_attached = true;
+		WRITE_ONCE(s->consumer_attached, true);
 	mutex_unlock(&nt_loggers_lock);
 	return ret;
 }
@@ -477,8 +482,10 @@ int nt_session_attach(struct nt_session *s)
 void nt_session_detach(struct nt_session *s)
 {
 	mutex_lock(&nt_loggers_lock);
-	s->consumer_attached = false;
+	WRITE_ONCE(s->consumer_attached, false);
 	mutex_unlock(&nt_loggers_lock);
+	/* A STOP with NTTRACE_CONTROL_WAIT_CONSUMER may be waiting. */
+	wake_up_all(&s->wq);
 }
 
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,

@@ -135,6 +135,8 @@ struct message_trace_user {
 	__u64 data;		/* user address of the argument list */
 };
 #define MESSAGE_TRACE_USER_SIZE		0x28
+/* More arguments in one list: STATUS_INVALID_PARAMETER. */
+#define NTTRACE_MESSAGE_MAX_ARGS	256
 
 /*
  * MESSAGE_TRACE_HEADER, the 8 bytes before a message event's items. The
@@ -271,7 +273,8 @@ struct message_trace_header {
  *                   delivery; what it misses shows in the two counters above
  * @owner_uid:       out: the user who started the session
  * @owner_pid:       out: the process that started it
- * @pad:             must be 0
+ * @control_flags:   CONTROL: in, NTTRACE_CONTROL_* bits; START: 0 (unknown
+ *                   bits: -EINVAL)
  * @events_lost:     out: events refused because a ring was full
  * @events_written:  out: events in the buffers (read or not)
  * @events_overwritten: out: events in buffers overwritten before being read
@@ -299,7 +302,7 @@ struct nttrace_logger_info {
 	__u32 real_time_buffers_lost;
 	__u32 owner_uid;
 	__u32 owner_pid;
-	__u32 pad;
+	__u32 control_flags;
 	__u64 events_lost;
 	__u64 events_written;
 	__u64 events_overwritten;
@@ -308,6 +311,16 @@ struct nttrace_logger_info {
 	__u8 name[NTTRACE_NAME_MAX];
 };
 #define NTTRACE_LOGGER_INFO_SIZE_VER0	176
+
+/*
+ * NTTRACE_CONTROL_WAIT_CONSUMER: with STOP, return only once the session's
+ * consumer (if one is attached) has let go of it, so that a logger writing
+ * a file has written the last buffer. The wait ends early only on SIGKILL.
+ * A consumer that stops its own session with this flag waits for itself:
+ * stop from another thread or process.
+ */
+#define NTTRACE_CONTROL_WAIT_CONSUMER	0x00000001U
+#define NTTRACE_CONTROL_FLAGS		NTTRACE_CONTROL_WAIT_CONSUMER
 
 /**
  * struct nttrace_logger_list - NTTRACE_IOC_LIST_TRACES: the running sessions.

@@ -51,7 +51,7 @@ static void t_mode_globloc(struct nttrace_logger_info *i)
 	i->log_file_mode = EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE;
 }
 static void t_clock4(struct nttrace_logger_info *i) { i->clock_type = 4; }
-static void t_pad(struct nttrace_logger_info *i) { i->pad = 1; }
+static void t_pad(struct nttrace_logger_info *i) { i->control_flags = 1; }
 static void t_huge(struct nttrace_logger_info *i)
 {
 	i->buffer_size_kb = 1024;
@@ -77,7 +77,7 @@ static void test_start_errors(void)
 	tap_eq(-start_with("e1", t_mode_globloc), EINVAL,
 	       "%d-bit: global with local sequence -> EINVAL", BITS);
 	tap_eq(-start_with("e1", t_clock4), EINVAL, "%d-bit: clock type 4 -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_pad), EINVAL, "%d-bit: non-zero pad -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_pad), EINVAL, "%d-bit: control_flags on START -> EINVAL", BITS);
 	tap_eq(-start_with("e1", t_huge), E2BIG, "%d-bit: over the memory limit -> E2BIG", BITS);
 	tap_eq(-start_with("", NULL), EINVAL, "%d-bit: empty name -> EINVAL", BITS);
 	tap_eq(-start_with("bad\tname", NULL), EINVAL, "%d-bit: control character -> EINVAL", BITS);

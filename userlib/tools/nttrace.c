@@ -347,7 +347,9 @@ static int cmd_control(int argc, char **argv, uint32_t code)
 			"usage: nttrace %s NAME | --id N\n\n%s\n", argv[0],
 			code == EVENT_TRACE_CONTROL_STOP ?
 			"Stop the session (ControlTrace STOP): everything in its buffers is\n"
-			"published to its consumer first. Prints its final counters." :
+			"published to its consumer first, and the command returns once the\n"
+			"consumer (nttrace record) has let go of the session, its file\n"
+			"complete. Prints the final counters." :
 			code == EVENT_TRACE_CONTROL_FLUSH ?
 			"Publish every CPU's partly filled buffer to the consumer now." :
 			"Print the session's properties and counters (ControlTrace QUERY).");
@@ -356,6 +358,8 @@ static int cmd_control(int argc, char **argv, uint32_t code)
 	ret = cli_session_arg(argv[1 + by_id], by_id, &info);
 	if (ret)
 		return ret;
+	if (code == EVENT_TRACE_CONTROL_STOP)
+		info.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;
 	ret = nttrace_control(&info, code);
 	if (ret) {
 		fprintf(stderr, "nttrace: %s %s: %s\n", argv[0], argv[1 + by_id],

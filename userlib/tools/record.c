@@ -20,25 +20,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-struct record_ctx {
-	FILE *out;
-	uint64_t events, bytes;
-	int write_error;
-};
-
-static int write_buffer(void *arg, const void *buf, uint32_t size, unsigned int cpu)
-{
-	struct record_ctx *r = arg;
-
-	if (fwrite(buf, 1, size, r->out) != size) {
-		r->write_error = errno ?: EIO;
-		return -1;
-	}
-	r->events += nttrace_buffer_events(buf);
-	r->bytes += size;
-	return 0;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -70,7 +51,7 @@ int cmd_record(int argc, char **argv)
 		{ 0 }
 	};
 	struct nttrace_logger_info info;
-	struct record_ctx r = { 0 };
+	struct nttrace_logfile r;
 	struct nttrace_consumer c;
 	struct nttrace_counts n;
 	const char *path = NULL;
@@ -108,9 +89,9 @@ int cmd_record(int argc, char **argv)
 			cli_strerror(ret));
 		return 1;
 	}
-	r.out = fopen(path, "wb");
-	if (!r.out) {
-		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
+	ret = nttrace_logfile_open(&r, path);
+	if (ret) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-ret));
 		nttrace_consumer_close(&c);
 		return 1;
 	}
@@ -123,7 +104,7 @@ int cmd_record(int argc, char **argv)
 		int stopped = nttrace_consumer_stopped(&c);
 
 		/* After the stop is seen, one more drain takes everything. */
-		if (nttrace_consumer_drain(&c, write_buffer, &r) < 0)
+		if (nttrace_consumer_drain(&c, nttrace_logfile_buffer, &r) < 0)
 			break;
 		if (stopped || interrupted ||
 		    (duration > 0 && now_s() - start >= duration))
@@ -144,13 +125,12 @@ int cmd_record(int argc, char **argv)
 	}
 	if (status_line)
 		fputc('\n', stderr);
-	if (fclose(r.out) && !r.write_error)
-		r.write_error = errno;
+	ret = nttrace_logfile_close(&r);
 
 	/* The counters live in the mapping, even once the session stopped. */
 	nttrace_consumer_counts(&c, &n);
 	printf("recorded %llu events in %llu buffers (%llu bytes) to %s\n",
-	       (unsigned long long)r.events, (unsigned long long)c.buffers,
+	       (unsigned long long)r.events, (unsigned long long)r.buffers,
 	       (unsigned long long)r.bytes, path);
 	printf("lost: %llu events refused by full rings, %llu events in %llu buffers "
 	       "overwritten before being read\n",
@@ -158,8 +138,9 @@ int cmd_record(int argc, char **argv)
 	       (unsigned long long)n.events_overwritten,
 	       (unsigned long long)n.buffers_overwritten);
 	nttrace_consumer_close(&c);
-	if (r.write_error) {
-		fprintf(stderr, "nttrace: writing %s: %s\n", path, strerror(r.write_error));
+	if (ret) {
+		fprintf(stderr, "nttrace: writing %s: %s (%llu buffers not written)\n",
+			path, strerror(-ret), (unsigned long long)r.failed);
 		return 1;
 	}
 	return 0;

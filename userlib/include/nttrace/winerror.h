@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: the Win32 error codes its Windows-style functions
+ * return (with their winerror.h values), the thread's last error, and the
+ * NTSTATUS to Win32 mapping.
+ */
+#ifndef NTTRACE_WINERROR_H
+#define NTTRACE_WINERROR_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t DWORD;
+
+#define ERROR_SUCCESS			0U
+#define ERROR_INVALID_FUNCTION		1U
+#define ERROR_FILE_NOT_FOUND		2U
+#define ERROR_PATH_NOT_FOUND		3U
+#define ERROR_TOO_MANY_OPEN_FILES	4U
+#define ERROR_ACCESS_DENIED		5U
+#define ERROR_INVALID_HANDLE		6U
+#define ERROR_NOT_ENOUGH_MEMORY		8U
+#define ERROR_BAD_LENGTH		24U
+#define ERROR_WRITE_FAULT		29U
+#define ERROR_NOT_SUPPORTED		50U
+#define ERROR_INVALID_PARAMETER		87U
+#define ERROR_BUFFER_OVERFLOW		111U
+#define ERROR_DISK_FULL			112U
+#define ERROR_INSUFFICIENT_BUFFER	122U
+#define ERROR_BAD_PATHNAME		161U
+#define ERROR_BUSY			170U
+#define ERROR_ALREADY_EXISTS		183U
+#define ERROR_MORE_DATA			234U
+#define ERROR_MR_MID_NOT_FOUND		317U
+#define ERROR_ARITHMETIC_OVERFLOW	534U
+#define ERROR_NOACCESS			998U
+#define ERROR_NO_SYSTEM_RESOURCES	1450U
+#define ERROR_INVALID_USER_BUFFER	1784U
+#define ERROR_WMI_INSTANCE_NOT_FOUND	4201U
+
+/* The calling thread's last error, as the Windows functions keep it. */
+DWORD GetLastError(void);
+void SetLastError(DWORD error);
+
+/*
+ * RtlNtStatusToDosError for the NTSTATUS values NtTraceEvent returns:
+ * STATUS_SUCCESS -> ERROR_SUCCESS, STATUS_ACCESS_VIOLATION and
+ * STATUS_DATATYPE_MISALIGNMENT -> ERROR_NOACCESS, STATUS_INVALID_HANDLE ->
+ * ERROR_INVALID_HANDLE, STATUS_NO_MEMORY -> ERROR_NOT_ENOUGH_MEMORY,
+ * STATUS_BUFFER_OVERFLOW -> ERROR_MORE_DATA, STATUS_INTEGER_OVERFLOW ->
+ * ERROR_ARITHMETIC_OVERFLOW, and so on; an exception code Windows keeps as
+ * it is (STATUS_ARRAY_BOUNDS_EXCEEDED) comes back unchanged, and a status
+ * without a mapping gives ERROR_MR_MID_NOT_FOUND, as on Windows.
+ */
+uint32_t RtlNtStatusToDosError(int32_t status);
+
+/* A negative errno from the session functions as a Win32 error. */
+uint32_t nttrace_errno_to_win32(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_WINERROR_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* Shared by the library's own files; not installed. */
+#ifndef NTTRACE_INTERNAL_H
+#define NTTRACE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <nttrace/evntrace.h>
+
+/* memcpy that returns -EFAULT for an unreadable @src (safecopy.c). */
+int nttrace_safe_copy(void *dst, const void *src, size_t len);
+
+/* One TraceMessage call, its va_list read into a NULL-ended pair list. */
+struct nttrace_msg {
+	uint32_t flags;		/* MessageFlags & TRACE_MESSAGE_FLAG_MASK */
+	uint16_t number;
+	uint8_t guid[16];	/* GUID, or component ID in the first 4 */
+	uint32_t nargs;
+	uint32_t data_size;	/* the arguments' bytes */
+	uintptr_t list[2 * NTTRACE_MESSAGE_MAX_ARGS + 1];
+};
+
+/* The user-mode logger (umlogger.c); Win32 errors. */
+ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m);
+ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
+		       PEVENT_TRACE_PROPERTIES props, const char *log_file);
+/*
+ * QUERY/STOP/UPDATE/FLUSH. Sets *mine when the handle or name is the
+ * user-mode logger's (or a user-mode handle at all), and then its name in
+ * @name_out (NTTRACE_NAME_MAX bytes).
+ */
+ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
+			 PEVENT_TRACE_PROPERTIES props, ULONG code, int *mine,
+			 char *name_out);
+
+/*
+ * The logger process that writes a kernel session's buffers to a file
+ * (logfile.c): started with the file already open as @fd; 0 or -errno.
+ */
+int nttrace_start_file_logger(uint32_t logger_id, int fd);
+
+#endif /* NTTRACE_INTERNAL_H */

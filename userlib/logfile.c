@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Log files of whole buffers (see <nttrace/session.h>), and the logger
+ * process StartTrace starts for a kernel session with a log file name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nttrace/session.h>
+#include "internal.h"
+
+void nttrace_logfile_init(struct nttrace_logfile *lf, int fd)
+{
+	memset(lf, 0, sizeof(*lf));
+	lf->fd = fd;
+}
+
+int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	nttrace_logfile_init(lf, fd);
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
+			   unsigned int cpu)
+{
+	struct nttrace_logfile *lf = ctx;
+	off_t at = lseek(lf->fd, 0, SEEK_CUR);
+	int ret = write_all(lf->fd, buf, size);
+
+	if (ret) {
+		/* Keep the file whole buffers only: cut a partial one off. */
+		if (at >= 0 && ftruncate(lf->fd, at) == 0)
+			lseek(lf->fd, at, SEEK_SET);
+		if (!lf->error)
+			lf->error = -ret;
+		lf->failed++;
+		return 0;
+	}
+	lf->buffers++;
+	lf->events += nttrace_buffer_events(buf);
+	lf->bytes += size;
+	return 0;
+}
+
+int nttrace_logfile_close(struct nttrace_logfile *lf)
+{
+	int ret = 0;
+
+	if (lf->fd < 0)
+		return 0;
+	if (fsync(lf->fd) && errno != EINVAL && errno != EROFS)
+		ret = -errno;
+	if (close(lf->fd) && !ret)
+		ret = -errno;
+	lf->fd = -1;
+	if (lf->error)
+		ret = -lf->error;
+	return ret;
+}
+
+/*
+ * The logger process: a grandchild of the caller (so that the caller never
+ * has to reap it), in a session of its own, holding nothing of the
+ * caller's but the log file. It attaches to the kernel session, reports
+ * the result through a pipe, then writes every buffer until the session
+ * stops. ControlTrace's STOP waits for it to let go (uapi:
+ * NTTRACE_CONTROL_WAIT_CONSUMER), so the file is complete when it returns.
+ */
+static void run_logger(uint32_t logger_id, int fd, int report)
+{
+	struct nttrace_consumer c;
+	struct nttrace_logfile lf;
+	sigset_t all;
+	int ret;
+
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	ret = nttrace_consumer_open(&c, logger_id);
+	if (write(report, &ret, sizeof(ret)) != sizeof(ret) || ret)
+		_exit(1);
+	close(report);
+	nttrace_logfile_init(&lf, fd);
+	for (;;) {
+		int stopped = nttrace_consumer_stopped(&c);
+
+		/* After the stop is seen, one more drain takes everything. */
+		nttrace_consumer_drain(&c, nttrace_logfile_buffer, &lf);
+		if (stopped)
+			break;
+		nttrace_consumer_wait(&c, 1000);
+	}
+	ret = nttrace_logfile_close(&lf);
+	nttrace_consumer_close(&c);
+	_exit(ret ? 1 : 0);
+}
+
+/* Only @fd and @report stay open, as 3 and 4; 0-2 go to /dev/null. */
+static int isolate_fds(int *fd, int *report)
+{
+	int null = open("/dev/null", O_RDWR);
+	int a = fcntl(*fd, F_DUPFD, 10), b = fcntl(*report, F_DUPFD, 10);
+	int i;
+
+	if (null < 0 || a < 0 || b < 0)
+		return -1;
+	for (i = 0; i < 3; i++)
+		dup2(null, i);
+	if (dup2(a, 3) < 0 || dup2(b, 4) < 0)
+		return -1;
+	if (close_range(5, ~0U, 0))
+		for (i = 5; i < 65536; i++)
+			close(i);
+	*fd = 3;
+	*report = 4;
+	return 0;
+}
+
+int nttrace_start_file_logger(uint32_t logger_id, int fd)
+{
+	int pipefd[2], ret = -EIO, status;
+	pid_t child;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	child = fork();
+	if (child < 0) {
+		ret = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return ret;
+	}
+	if (child == 0) {
+		int report = pipefd[1];
+
+		close(pipefd[0]);
+		setsid();
+		child = fork();
+		if (child != 0)
+			_exit(child < 0);
+		if (isolate_fds(&fd, &report))
+			_exit(1);
+		run_logger(logger_id, fd, report);
+	}
+	close(pipefd[1]);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	/* The logger's report, or EOF if it died first. */
+	do {
+		n = read(pipefd[0], &ret, sizeof(ret));
+	} while (n < 0 && errno == EINTR);
+	if (n != sizeof(ret))
+		ret = -EIO;
+	close(pipefd[0]);
+	return ret;
+}

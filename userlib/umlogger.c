@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The user-mode logger: one per process, started by StartTrace with
+ * EVENT_TRACE_PRIVATE_LOGGER_MODE (seed 002). Its buffers live in this
+ * process, TraceMessage to its handle (TRACE_USER_MODE_LOGGER_BIT) makes no
+ * system call, and the records and buffers are those the kernel writes:
+ * WMI_BUFFER_HEADER, then 8-byte-aligned MESSAGE_TRACE_HEADER records, the
+ * unused tail filled with WMI_BUFFER_FILL. A writer thread appends full
+ * buffers to the log file.
+ *
+ * Producers: each thread uses one of UM_SLOTS slots (round robin on its
+ * first event), each with its own mutex and current buffer, so threads
+ * rarely meet. An event is written under the slot's mutex: the handle is
+ * checked again, space taken in the slot's buffer (a full one goes to the
+ * writer's queue and a free one is taken; none free: the event is counted
+ * lost and the caller gets ERROR_NOT_ENOUGH_MEMORY), the arguments copied
+ * with nttrace_safe_copy() (a bad address: ERROR_NOACCESS, the space is
+ * given back), then the items, the sequence number last.
+ *
+ * Stop clears the handle, then takes every slot's mutex in turn and queues
+ * its partial buffer: after that no producer touches a buffer. The writer
+ * writes the queue out and ends; the file is complete when stop returns.
+ * The slots are static, so a late producer never touches freed memory.
+ *
+ * Choices: MaximumBuffers counts buffers in all (not per CPU); a buffer's
+ * processor_number is its slot, each slot's buffers being one time-ordered
+ * stream as a CPU's are; thread and process IDs are the process's own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include <nttrace/session.h>
+#include "internal.h"
+
+#define UM_SLOTS		64
+#define UM_DEFAULT_KB		64
+#define UM_DEFAULT_BUFFERS	16
+#define UM_MODES (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC | \
+	EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
+	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
+#define FILETIME_UNIX_EPOCH	116444736000000000ULL
+
+struct um_slot {
+	pthread_mutex_t lock;
+	uint8_t *buf;		/* current buffer, or NULL */
+	uint32_t offset;	/* its end of data */
+	uint64_t events;	/* events written through this slot */
+	uint64_t lost;		/* events refused: no free buffer */
+} __attribute__((aligned(64)));
+
+static struct um_slot slots[UM_SLOTS];
+
+static struct {
+	pthread_mutex_t control;	/* start, stop, query */
+	TRACEHANDLE handle;		/* 0: not running (atomic) */
+	uint32_t generation;
+	char name[NTTRACE_NAME_MAX];
+	uint32_t bufsize, nbuf, mode, flush_timer, clock_type;
+	uint64_t frequency, start_time, start_perf;
+	uint8_t *pool;
+	uint32_t event_seq;		/* atomic */
+	uint64_t buffer_seq;		/* atomic */
+
+	/* The free buffers and the writer's queue, under queue_lock. */
+	pthread_mutex_t queue_lock;
+	pthread_cond_t queue_cond;
+	uint32_t *free_list, nfree;
+	uint32_t *queue, qhead, qlen;
+	int stopping;
+	pthread_t writer;
+	pid_t writer_tid;
+	uint32_t written, failed;	/* the file's counts, for queries */
+	struct nttrace_logfile file;	/* the writer's */
+} um = {
+	.control = PTHREAD_MUTEX_INITIALIZER,
+	.queue_lock = PTHREAD_MUTEX_INITIALIZER,
+	.queue_cond = PTHREAD_COND_INITIALIZER,
+};
+
+static unsigned int next_slot;		/* atomic */
+static __thread int my_slot = -1;
+static __thread pid_t my_tid;
+static pid_t my_pid;
+
+static void after_fork(void)
+{
+	/* The child's IDs differ; its logger does not run (no writer). */
+	my_tid = 0;
+	my_pid = 0;
+	__atomic_store_n(&um.handle, 0, __ATOMIC_RELEASE);
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void register_fork(void)
+{
+	pthread_atfork(NULL, NULL, after_fork);
+}
+
+static uint64_t um_clock(uint32_t type)
+{
+	struct timespec ts;
+
+	switch (type) {
+	case EVENT_TRACE_CLOCK_SYSTEMTIME:
+		clock_gettime(CLOCK_REALTIME, &ts);
+		return (uint64_t)ts.tv_sec * 10000000 + ts.tv_nsec / 100 +
+		       FILETIME_UNIX_EPOCH;
+#if defined(__x86_64__) || defined(__i386__)
+	case EVENT_TRACE_CLOCK_CPUCYCLE:
+		return __rdtsc();
+#endif
+	default:
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
+}
+
+/* The TSC's rate, measured against CLOCK_MONOTONIC over 20 ms. */
+static uint64_t cycle_frequency(void)
+{
+	uint64_t t0 = um_clock(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	uint64_t c0 = um_clock(EVENT_TRACE_CLOCK_CPUCYCLE), t1, c1;
+	struct timespec pause = { 0, 20000000 };
+
+	nanosleep(&pause, NULL);
+	t1 = um_clock(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	c1 = um_clock(EVENT_TRACE_CLOCK_CPUCYCLE);
+	return t1 > t0 ? (c1 - c0) * 1000000000.0 / (t1 - t0) : 0;
+}
+
+static uint32_t items_size(uint32_t f)
+{
+	uint32_t n = sizeof(struct message_trace_header);
+
+	if (f & TRACE_MESSAGE_SEQUENCE)
+		n += 4;
+	if (f & TRACE_MESSAGE_COMPONENTID)
+		n += 4;
+	else if (f & TRACE_MESSAGE_GUID)
+		n += 16;
+	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
+		n += 8;
+	if (f & TRACE_MESSAGE_SYSTEMINFO)
+		n += 8;
+	return n;
+}
+
+/* ---- buffers ---- */
+
+static uint8_t *pool_buffer(uint32_t i)
+{
+	return um.pool + (size_t)i * um.bufsize;
+}
+
+/* Seal a buffer and queue it for the writer. Under its slot's lock. */
+static void queue_buffer(struct um_slot *s)
+{
+	struct wmi_buffer_header *h = (void *)s->buf;
+	uint32_t index = (s->buf - um.pool) / um.bufsize;
+
+	memset(s->buf + s->offset, WMI_BUFFER_FILL, um.bufsize - s->offset);
+	h->saved_offset = s->offset;
+	h->current_offset = s->offset;
+	h->offset = s->offset;
+	h->time_stamp = um_clock(um.clock_type);
+	h->sequence_number = __atomic_fetch_add(&um.buffer_seq, 1, __ATOMIC_RELAXED);
+	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX;
+	s->buf = NULL;
+
+	pthread_mutex_lock(&um.queue_lock);
+	um.queue[(um.qhead + um.qlen++) % um.nbuf] = index;
+	pthread_cond_signal(&um.queue_cond);
+	pthread_mutex_unlock(&um.queue_lock);
+}
+
+/* Give the slot a fresh buffer; 0, or -1 when none is free. */
+static int take_buffer(struct um_slot *s, unsigned int slot)
+{
+	struct wmi_buffer_header *h;
+	uint32_t index;
+
+	pthread_mutex_lock(&um.queue_lock);
+	if (!um.nfree) {
+		pthread_mutex_unlock(&um.queue_lock);
+		return -1;
+	}
+	index = um.free_list[--um.nfree];
+	pthread_mutex_unlock(&um.queue_lock);
+
+	s->buf = pool_buffer(index);
+	s->offset = WMI_BUFFER_HEADER_SIZE;
+	h = (void *)s->buf;
+	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
+	h->buffer_size = um.bufsize;
+	h->clock_type_frequency = (um.frequency << 3) | (um.clock_type & 7);
+	h->processor_number = slot;
+	h->logger_id = um.handle & 0xFFFF;
+	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
+	h->start_time = um.start_time;
+	h->start_perf_clock = um.start_perf;
+	return 0;
+}
+
+/* ---- the event ---- */
+
+static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *rec)
+{
+	struct message_trace_header h = {
+		.size = total,
+		.version = MESSAGE_TRACE_MARKER_BYTE,
+		.message_number = m->number,
+		.option_flags = m->flags | (sizeof(void *) == 4 ?
+			TRACE_MESSAGE_POINTER32 : TRACE_MESSAGE_POINTER64),
+	};
+	uint8_t *p = rec + sizeof(h);
+
+	memcpy(rec, &h, sizeof(h));
+	if (m->flags & TRACE_MESSAGE_SEQUENCE) {
+		uint32_t seq = __atomic_add_fetch(&um.event_seq, 1, __ATOMIC_RELAXED);
+
+		memcpy(p, &seq, 4);
+		p += 4;
+	}
+	if (m->flags & TRACE_MESSAGE_COMPONENTID) {
+		memcpy(p, m->guid, 4);
+		p += 4;
+	} else if (m->flags & TRACE_MESSAGE_GUID) {
+		memcpy(p, m->guid, 16);
+		p += 16;
+	}
+	if (m->flags & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
+		uint64_t ts = m->flags & TRACE_MESSAGE_TIMESTAMP ?
+			      um_clock(um.clock_type) : 0;
+
+		memcpy(p, &ts, 8);
+		p += 8;
+	}
+	if (m->flags & TRACE_MESSAGE_SYSTEMINFO) {
+		uint32_t ids[2];
+
+		if (!my_tid)
+			my_tid = syscall(SYS_gettid);
+		if (!my_pid)
+			my_pid = getpid();
+		ids[0] = my_tid;
+		ids[1] = my_pid;
+		memcpy(p, ids, 8);
+	}
+}
+
+ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
+{
+	uint32_t items = items_size(m->flags), total = items + m->data_size;
+	uint32_t alen = (total + 7) & ~7u, off, i;
+	struct um_slot *s;
+	ULONG err = ERROR_SUCCESS;
+	uint8_t *rec;
+	int slot;
+
+	if (!handle || __atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) != handle)
+		return ERROR_INVALID_HANDLE;
+	slot = my_slot;
+	if (slot < 0)
+		slot = my_slot = __atomic_fetch_add(&next_slot, 1,
+						    __ATOMIC_RELAXED) % UM_SLOTS;
+	s = &slots[slot];
+	pthread_mutex_lock(&s->lock);
+	/* Stop clears the handle before it takes the slots. */
+	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
+		err = ERROR_INVALID_HANDLE;
+		goto out;
+	}
+	if (alen > um.bufsize - WMI_BUFFER_HEADER_SIZE) {
+		err = ERROR_MORE_DATA;	/* as STATUS_BUFFER_OVERFLOW maps */
+		goto out;
+	}
+	if (s->buf && s->offset + alen > um.bufsize)
+		queue_buffer(s);
+	if (!s->buf && take_buffer(s, slot)) {
+		s->lost++;
+		err = ERROR_NOT_ENOUGH_MEMORY;
+		goto out;
+	}
+	rec = s->buf + s->offset;
+	off = items;
+	for (i = 0; i < m->nargs; i++) {
+		uint32_t len = m->list[2 * i + 1];
+
+		/* On a fault the offset stays: the space is given back. */
+		if (nttrace_safe_copy(rec + off, (const void *)m->list[2 * i], len)) {
+			err = ERROR_NOACCESS;
+			goto out;
+		}
+		off += len;
+	}
+	memset(rec + total, 0, alen - total);
+	write_items(m, total, rec);
+	s->offset += alen;
+	s->events++;
+out:
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+/* ---- the writer ---- */
+
+/* Queue every slot's partial buffer. */
+static void collect_partial(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < UM_SLOTS; i++) {
+		struct um_slot *s = &slots[i];
+
+		pthread_mutex_lock(&s->lock);
+		if (s->buf && s->offset > WMI_BUFFER_HEADER_SIZE)
+			queue_buffer(s);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	pthread_mutex_lock(&um.queue_lock);
+	um.writer_tid = syscall(SYS_gettid);
+	for (;;) {
+		uint32_t index;
+
+		while (!um.qlen && !um.stopping) {
+			if (um.flush_timer) {
+				struct timespec until;
+				int ret;
+
+				clock_gettime(CLOCK_REALTIME, &until);
+				until.tv_sec += um.flush_timer;
+				ret = pthread_cond_timedwait(&um.queue_cond,
+							     &um.queue_lock, &until);
+				if (ret == ETIMEDOUT && !um.qlen) {
+					/* Slot locks come before queue_lock. */
+					pthread_mutex_unlock(&um.queue_lock);
+					collect_partial();
+					pthread_mutex_lock(&um.queue_lock);
+				}
+			} else {
+				pthread_cond_wait(&um.queue_cond, &um.queue_lock);
+			}
+		}
+		if (!um.qlen)
+			break;		/* stopping, and all is written */
+		index = um.queue[um.qhead];
+		um.qhead = (um.qhead + 1) % um.nbuf;
+		um.qlen--;
+		pthread_mutex_unlock(&um.queue_lock);
+		nttrace_logfile_buffer(&um.file, pool_buffer(index), um.bufsize, 0);
+		pthread_mutex_lock(&um.queue_lock);
+		um.free_list[um.nfree++] = index;
+		um.written = um.file.buffers;
+		um.failed = um.file.failed;
+	}
+	pthread_mutex_unlock(&um.queue_lock);
+	return arg;
+}
+
+/* ---- control ---- */
+
+static void fill_props(PEVENT_TRACE_PROPERTIES p)
+{
+	uint64_t lost = 0;
+	unsigned int i;
+
+	for (i = 0; i < UM_SLOTS; i++)
+		lost += __atomic_load_n(&slots[i].lost, __ATOMIC_RELAXED);
+	p->Wnode.ClientContext = um.clock_type;
+	p->BufferSize = um.bufsize / 1024;
+	p->MinimumBuffers = um.nbuf;
+	p->MaximumBuffers = um.nbuf;
+	p->LogFileMode = um.mode;
+	p->FlushTimer = um.flush_timer;
+	pthread_mutex_lock(&um.queue_lock);
+	p->NumberOfBuffers = um.nbuf;
+	p->FreeBuffers = um.nfree;
+	p->BuffersWritten = um.written;
+	p->LogBuffersLost = um.failed;
+	pthread_mutex_unlock(&um.queue_lock);
+	p->EventsLost = lost;
+	p->RealTimeBuffersLost = 0;
+	p->LoggerThreadId = (HANDLE)(uintptr_t)um.writer_tid;
+}
+
+static void free_pool(void)
+{
+	free(um.pool);
+	free(um.free_list);
+	free(um.queue);
+	um.pool = NULL;
+	um.free_list = NULL;
+	um.queue = NULL;
+}
+
+ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
+		       PEVENT_TRACE_PROPERTIES p, const char *log_file)
+{
+	uint32_t kb = p->BufferSize ? p->BufferSize : UM_DEFAULT_KB;
+	uint32_t nbuf = p->MaximumBuffers ? p->MaximumBuffers : UM_DEFAULT_BUFFERS;
+	uint32_t clock = p->Wnode.ClientContext ?
+			 p->Wnode.ClientContext : EVENT_TRACE_CLOCK_PERFCOUNTER;
+	ULONG err = ERROR_SUCCESS;
+	unsigned int i;
+	int ret;
+
+	if (!log_file || !*log_file)
+		return ERROR_INVALID_PARAMETER;	/* its events go to a file */
+	if ((p->LogFileMode & ~UM_MODES) || strlen(name) >= NTTRACE_NAME_MAX ||
+	    kb < NTTRACE_MIN_BUFFER_KB || kb > NTTRACE_MAX_BUFFER_KB ||
+	    nbuf < NTTRACE_MIN_BUFFERS || nbuf > NTTRACE_MAX_BUFFERS ||
+	    p->MinimumBuffers > nbuf || clock > EVENT_TRACE_CLOCK_CPUCYCLE)
+		return ERROR_INVALID_PARAMETER;
+	pthread_once(&fork_once, register_fork);
+
+	pthread_mutex_lock(&um.control);
+	if (um.handle) {
+		err = ERROR_ALREADY_EXISTS;	/* one per process */
+		goto out;
+	}
+	memset(um.name, 0, sizeof(um.name));
+	strcpy(um.name, name);
+	um.bufsize = kb * 1024;
+	um.nbuf = nbuf;
+	um.mode = p->LogFileMode;
+	um.flush_timer = p->FlushTimer;
+	um.clock_type = clock;
+	um.frequency = clock == EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 :
+		       clock == EVENT_TRACE_CLOCK_CPUCYCLE ? cycle_frequency() :
+		       1000000000;
+	um.pool = malloc((size_t)nbuf * um.bufsize);
+	um.free_list = malloc(nbuf * sizeof(uint32_t));
+	um.queue = malloc(nbuf * sizeof(uint32_t));
+	if (!um.pool || !um.free_list || !um.queue) {
+		err = ERROR_NOT_ENOUGH_MEMORY;
+		goto fail;
+	}
+	for (i = 0; i < nbuf; i++)
+		um.free_list[i] = nbuf - 1 - i;
+	um.nfree = nbuf;
+	um.qhead = um.qlen = 0;
+	um.stopping = 0;
+	um.event_seq = 0;
+	um.buffer_seq = 0;
+	for (i = 0; i < UM_SLOTS; i++) {
+		slots[i].events = 0;
+		slots[i].lost = 0;
+	}
+	ret = nttrace_logfile_open(&um.file, log_file);
+	if (ret) {
+		err = nttrace_errno_to_win32(ret == -ENOENT ? -ENOTDIR : ret);
+		goto fail;
+	}
+	um.start_time = um_clock(clock);
+	um.start_perf = um_clock(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	um.generation++;
+	um.writer_tid = 0;
+	if (pthread_create(&um.writer, NULL, writer_main, NULL)) {
+		nttrace_logfile_close(&um.file);
+		err = ERROR_NO_SYSTEM_RESOURCES;
+		goto fail;
+	}
+	*handle = TRACE_USER_MODE_LOGGER_BIT | (um.generation & 0xFFFF);
+	/* Producers that see the handle see everything set up above. */
+	__atomic_store_n(&um.handle, *handle, __ATOMIC_RELEASE);
+	um.written = um.failed = 0;
+	fill_props(p);
+	p->Wnode.HistoricalContext = *handle;
+	goto out;
+fail:
+	free_pool();
+out:
+	pthread_mutex_unlock(&um.control);
+	return err;
+}
+
+ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
+			 PEVENT_TRACE_PROPERTIES p, ULONG code, int *mine,
+			 char *name_out)
+{
+	ULONG err = ERROR_SUCCESS;
+	int ret;
+
+	pthread_mutex_lock(&um.control);
+	*mine = um.handle && (handle ? handle == um.handle :
+			      name && !strcasecmp(name, um.name));
+	if (*mine)
+		memcpy(name_out, um.name, NTTRACE_NAME_MAX);
+	else {
+		pthread_mutex_unlock(&um.control);
+		/* A user-mode handle that is not running. */
+		return handle & TRACE_USER_MODE_LOGGER_BIT ?
+		       (*mine = 1, ERROR_INVALID_HANDLE) : ERROR_SUCCESS;
+	}
+	switch (code) {
+	case EVENT_TRACE_CONTROL_QUERY:
+		break;
+	case EVENT_TRACE_CONTROL_FLUSH:
+		collect_partial();
+		break;
+	case EVENT_TRACE_CONTROL_UPDATE:
+		pthread_mutex_lock(&um.queue_lock);
+		um.flush_timer = p->FlushTimer;
+		pthread_cond_signal(&um.queue_cond);
+		pthread_mutex_unlock(&um.queue_lock);
+		break;
+	case EVENT_TRACE_CONTROL_STOP:
+		handle = um.handle;
+		__atomic_store_n(&um.handle, 0, __ATOMIC_RELEASE);
+		collect_partial();
+		pthread_mutex_lock(&um.queue_lock);
+		um.stopping = 1;
+		pthread_cond_signal(&um.queue_cond);
+		pthread_mutex_unlock(&um.queue_lock);
+		pthread_join(um.writer, NULL);
+		ret = nttrace_logfile_close(&um.file);
+		fill_props(p);
+		p->Wnode.HistoricalContext = handle;
+		free_pool();
+		if (ret)
+			err = nttrace_errno_to_win32(ret);
+		pthread_mutex_unlock(&um.control);
+		return err;
+	default:
+		err = ERROR_INVALID_PARAMETER;
+		break;
+	}
+	fill_props(p);
+	p->Wnode.HistoricalContext = um.handle;
+	pthread_mutex_unlock(&um.control);
+	return err;
+}
