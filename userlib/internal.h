@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <nttrace/evntrace.h>
 
@@ -36,8 +37,9 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 
 /*
  * The logger process that writes a kernel session's buffers to a file
- * (logfile.c): started with the file already open as @fd; 0 or -errno.
+ * (logfile.c): started with the file already open as @fd; 0 or -errno,
+ * and its process ID in *@pid.
  */
-int nttrace_start_file_logger(uint32_t logger_id, int fd);
+int nttrace_start_file_logger(uint32_t logger_id, int fd, pid_t *pid);
 
 #endif /* NTTRACE_INTERNAL_H */

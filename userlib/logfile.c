@@ -99,13 +99,15 @@ static void run_logger(uint32_t logger_id, int fd, int report)
 	struct nttrace_consumer c;
 	struct nttrace_logfile lf;
 	sigset_t all;
-	int ret;
+	int ret, msg[2];
 
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	ret = nttrace_consumer_open(&c, logger_id);
-	if (write(report, &ret, sizeof(ret)) != sizeof(ret) || ret)
+	msg[0] = ret;
+	msg[1] = getpid();
+	if (write(report, msg, sizeof(msg)) != sizeof(msg) || ret)
 		_exit(1);
 	close(report);
 	nttrace_logfile_init(&lf, fd);
@@ -144,9 +146,9 @@ static int isolate_fds(int *fd, int *report)
 	return 0;
 }
 
-int nttrace_start_file_logger(uint32_t logger_id, int fd)
+int nttrace_start_file_logger(uint32_t logger_id, int fd, pid_t *pid)
 {
-	int pipefd[2], ret = -EIO, status;
+	int pipefd[2], ret = -EIO, status, msg[2];
 	pid_t child;
 	ssize_t n;
 
@@ -174,12 +176,14 @@ int nttrace_start_file_logger(uint32_t logger_id, int fd)
 	close(pipefd[1]);
 	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 		;
-	/* The logger's report, or EOF if it died first. */
+	/* The logger's report (result, pid), or EOF if it died first. */
 	do {
-		n = read(pipefd[0], &ret, sizeof(ret));
+		n = read(pipefd[0], msg, sizeof(msg));
 	} while (n < 0 && errno == EINTR);
-	if (n != sizeof(ret))
-		ret = -EIO;
+	if (n == sizeof(msg)) {
+		ret = msg[0];
+		*pid = msg[1];
+	}
 	close(pipefd[0]);
 	return ret;
 }

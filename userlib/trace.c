@@ -137,6 +137,7 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 {
 	struct nttrace_logger_info info;
 	struct nttrace_logfile lf;
+	pid_t logger_pid = 0;
 	int ret;
 
 	memset(&info, 0, sizeof(info));
@@ -152,7 +153,7 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 		if (ret == -ENOENT)
 			ret = -ENOTDIR;		/* ERROR_PATH_NOT_FOUND */
 		if (!ret) {
-			ret = nttrace_start_file_logger(info.logger_id, lf.fd);
+			ret = nttrace_start_file_logger(info.logger_id, lf.fd, &logger_pid);
 			close(lf.fd);
 		}
 		if (ret) {
@@ -162,7 +163,7 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 	}
 	*handle = info.logger_id;
 	props_from_info(p, &info);
-	p->LoggerThreadId = NULL;
+	p->LoggerThreadId = (HANDLE)(uintptr_t)logger_pid;
 	return ERROR_SUCCESS;
 }
 

@@ -73,10 +73,11 @@ static struct {
 
 	/* The free buffers and the writer's queue, under queue_lock. */
 	pthread_mutex_t queue_lock;
-	pthread_cond_t queue_cond;
+	pthread_cond_t queue_cond;	/* the writer waits for work */
+	pthread_cond_t written_cond;	/* FLUSH waits for the writer */
 	uint32_t *free_list, nfree;
 	uint32_t *queue, qhead, qlen;
-	int stopping;
+	int stopping, writing;
 	pthread_t writer;
 	pid_t writer_tid;
 	uint32_t written, failed;	/* the file's counts, for queries */
@@ -85,6 +86,7 @@ static struct {
 	.control = PTHREAD_MUTEX_INITIALIZER,
 	.queue_lock = PTHREAD_MUTEX_INITIALIZER,
 	.queue_cond = PTHREAD_COND_INITIALIZER,
+	.written_cond = PTHREAD_COND_INITIALIZER,
 };
 
 static unsigned int next_slot;		/* atomic */
@@ -335,6 +337,7 @@ static void *writer_main(void *arg)
 {
 	pthread_mutex_lock(&um.queue_lock);
 	um.writer_tid = syscall(SYS_gettid);
+	pthread_cond_broadcast(&um.written_cond);	/* start waits for it */
 	for (;;) {
 		uint32_t index;
 
@@ -362,12 +365,15 @@ static void *writer_main(void *arg)
 		index = um.queue[um.qhead];
 		um.qhead = (um.qhead + 1) % um.nbuf;
 		um.qlen--;
+		um.writing = 1;
 		pthread_mutex_unlock(&um.queue_lock);
 		nttrace_logfile_buffer(&um.file, pool_buffer(index), um.bufsize, 0);
 		pthread_mutex_lock(&um.queue_lock);
+		um.writing = 0;
 		um.free_list[um.nfree++] = index;
 		um.written = um.file.buffers;
 		um.failed = um.file.failed;
+		pthread_cond_broadcast(&um.written_cond);
 	}
 	pthread_mutex_unlock(&um.queue_lock);
 	return arg;
@@ -476,6 +482,11 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 		err = ERROR_NO_SYSTEM_RESOURCES;
 		goto fail;
 	}
+	/* LoggerThreadId is known when StartTrace returns. */
+	pthread_mutex_lock(&um.queue_lock);
+	while (!um.writer_tid)
+		pthread_cond_wait(&um.written_cond, &um.queue_lock);
+	pthread_mutex_unlock(&um.queue_lock);
 	*handle = TRACE_USER_MODE_LOGGER_BIT | (um.generation & 0xFFFF);
 	/* Producers that see the handle see everything set up above. */
 	__atomic_store_n(&um.handle, *handle, __ATOMIC_RELEASE);
@@ -512,7 +523,12 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 	case EVENT_TRACE_CONTROL_QUERY:
 		break;
 	case EVENT_TRACE_CONTROL_FLUSH:
+		/* Returns when what was traced before it is in the file. */
 		collect_partial();
+		pthread_mutex_lock(&um.queue_lock);
+		while (um.qlen || um.writing)
+			pthread_cond_wait(&um.written_cond, &um.queue_lock);
+		pthread_mutex_unlock(&um.queue_lock);
 		break;
 	case EVENT_TRACE_CONTROL_UPDATE:
 		pthread_mutex_lock(&um.queue_lock);

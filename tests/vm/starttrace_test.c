@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * StartTrace, ControlTrace and the Stop/Query/Flush/UpdateTrace calls, A and
+ * W, on kernel sessions: EVENT_TRACE_PROPERTIES in and out, Win32 errors,
+ * and a session started with a log file name whose file the library writes
+ * and which is complete when StopTrace returns. Runs in the VM, 64-bit and
+ * 32-bit.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <nttrace/evntrace.h>
+#include "expect.h"
+#include "tap.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+
+struct props {
+	EVENT_TRACE_PROPERTIES p;
+	char logger_name[128];
+	char log_file[128];
+};
+
+static void props_init(struct props *pr, const char *log_file)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->p.Wnode.BufferSize = sizeof(*pr);
+	pr->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
+	if (log_file) {
+		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
+		strcpy(pr->log_file, log_file);
+	}
+}
+
+/* ASCII to UTF-16 in @out. */
+static WCHAR *wide(const char *s, WCHAR *out)
+{
+	unsigned int i = 0;
+
+	do
+		out[i] = (uint8_t)s[i];
+	while (s[i++]);
+	return out;
+}
+
+static void test_properties(void)
+{
+	struct props pr, q;
+	TRACEHANDLE h, h2;
+	WCHAR wname[64], wout[64];
+	char name[32];
+
+	snprintf(name, sizeof(name), "st-%d", BITS);
+	props_init(&pr, NULL);
+	pr.p.BufferSize = 8;
+	pr.p.MaximumBuffers = 6;
+	pr.p.FlushTimer = 1;
+	if (!tap_eq(StartTraceA(&h, name, &pr.p), ERROR_SUCCESS, "%d-bit: StartTraceA", BITS))
+		return;
+	tap_ok(h > 0 && h < 0xFFFF, "%d-bit: the handle is the logger ID (%llu)", BITS,
+	       (unsigned long long)h);
+	tap_eq(pr.p.Wnode.HistoricalContext, h, "%d-bit: ... in Wnode.HistoricalContext too",
+	       BITS);
+	tap_eq(pr.p.BufferSize, 8, "%d-bit: BufferSize out", BITS);
+	tap_eq(pr.p.MaximumBuffers, 6, "%d-bit: MaximumBuffers out", BITS);
+	tap_ok(!strcmp(pr.logger_name, name), "%d-bit: LoggerName copied out", BITS);
+	props_init(&q, NULL);
+	tap_eq(StartTraceA(&h2, name, &q.p), ERROR_ALREADY_EXISTS,
+	       "%d-bit: the same name again -> ERROR_ALREADY_EXISTS", BITS);
+
+	props_init(&q, NULL);
+	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_SUCCESS, "%d-bit: QueryTraceA by handle", BITS);
+	tap_ok(!strcmp(q.logger_name, name), "%d-bit: ... its name", BITS);
+	tap_eq(q.p.FlushTimer, 1, "%d-bit: ... its FlushTimer", BITS);
+	props_init(&q, NULL);
+	tap_eq(QueryTraceW(0, wide(name, wname), &q.p), ERROR_SUCCESS,
+	       "%d-bit: QueryTraceW by name", BITS);
+	memcpy(wout, q.logger_name, sizeof(wout));
+	tap_ok(!memcmp(wout, wname, (strlen(name) + 1) * sizeof(WCHAR)),
+	       "%d-bit: ... its name in UTF-16", BITS);
+	tap_eq(q.p.Wnode.HistoricalContext, h, "%d-bit: ... its handle", BITS);
+
+	props_init(&q, NULL);
+	q.p.FlushTimer = 3;
+	tap_eq(UpdateTraceA(h, NULL, &q.p), ERROR_SUCCESS, "%d-bit: UpdateTrace", BITS);
+	tap_eq(q.p.FlushTimer, 3, "%d-bit: ... FlushTimer now 3", BITS);
+	props_init(&q, NULL);
+	tap_eq(FlushTraceA(h, NULL, &q.p), ERROR_SUCCESS, "%d-bit: FlushTrace", BITS);
+
+	/* Errors. */
+	props_init(&q, NULL);
+	tap_eq(ControlTraceA(h, NULL, &q.p, 99), ERROR_INVALID_PARAMETER,
+	       "%d-bit: an unknown ControlCode -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(ControlTraceA(0, NULL, &q.p, EVENT_TRACE_CONTROL_QUERY), ERROR_INVALID_PARAMETER,
+	       "%d-bit: neither handle nor name -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(QueryTraceA(0xFFFF, NULL, &q.p), ERROR_INVALID_HANDLE,
+	       "%d-bit: handle 0xFFFF -> ERROR_INVALID_HANDLE", BITS);
+	tap_eq(GetLastError(), ERROR_INVALID_HANDLE, "%d-bit: ... also the last error", BITS);
+	tap_eq(QueryTraceA(0, "no-such-session", &q.p), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: an unknown name -> ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
+	tap_eq(QueryTraceA(h, NULL, NULL), ERROR_INVALID_PARAMETER,
+	       "%d-bit: NULL Properties -> ERROR_INVALID_PARAMETER", BITS);
+	q.p.Wnode.BufferSize = 16;
+	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_BAD_LENGTH,
+	       "%d-bit: Wnode.BufferSize too small -> ERROR_BAD_LENGTH", BITS);
+	props_init(&q, NULL);
+	q.p.LoggerNameOffset = sizeof(q) - 2;
+	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_MORE_DATA,
+	       "%d-bit: no room for the name -> ERROR_MORE_DATA", BITS);
+	props_init(&q, NULL);
+	q.p.LoggerNameOffset = 8;
+	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_INVALID_PARAMETER,
+	       "%d-bit: LoggerNameOffset inside the structure -> ERROR_INVALID_PARAMETER",
+	       BITS);
+
+	props_init(&q, NULL);
+	tap_eq(StopTraceW(0, wname, &q.p), ERROR_SUCCESS, "%d-bit: StopTraceW by name", BITS);
+	props_init(&q, NULL);
+	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: the stopped session is gone", BITS);
+	tap_eq(TraceMessage(h, 0, NULL, 1, NULL), ERROR_INVALID_HANDLE,
+	       "%d-bit: TraceMessage to it -> ERROR_INVALID_HANDLE", BITS);
+}
+
+/* ---- a log file the library writes ---- */
+
+#define NTHREADS 2
+#define PER_THREAD 2000
+
+static TRACEHANDLE file_handle;
+static uint8_t seen[NTHREADS][PER_THREAD];
+static unsigned int ok_count[NTHREADS], refused[NTHREADS], other, bad;
+
+static void *produce(void *arg)
+{
+	unsigned int t = (uintptr_t)arg, i;
+
+	for (i = 0; i < PER_THREAD; i++) {
+		uint32_t id = t << 16 | i;
+		ULONG err = TraceMessage(file_handle, TRACE_MESSAGE_SEQUENCE, NULL, 5,
+					 &id, sizeof(id), NULL);
+
+		if (!err)
+			ok_count[t]++;
+		else if (err == ERROR_NOT_ENOUGH_MEMORY)
+			refused[t]++;
+		else
+			other++;
+	}
+	return NULL;
+}
+
+static void on_record(void *ctx, const uint8_t *rec, uint32_t size)
+{
+	uint32_t id = get_le(rec + 12, 4), t = id >> 16, i = id & 0xFFFF;
+
+	if (size != 16 || get_le(rec + 4, 2) != 5 || t >= NTHREADS || i >= PER_THREAD ||
+	    seen[t][i]++)
+		bad++;
+}
+
+static void test_log_file(void)
+{
+	char path[64], bad_path[64];
+	struct props pr, st;
+	unsigned int t, i, nread = 0, sent = 0, nomem = 0, nbuf = 0;
+	pthread_t th[NTHREADS];
+	uint8_t *buf;
+	struct stat sb;
+	int fd;
+
+	snprintf(bad_path, sizeof(bad_path), "/nonexistent-%d/x.etl", getpid());
+	props_init(&pr, bad_path);
+	tap_eq(StartTraceA(&file_handle, "st-file", &pr.p), ERROR_PATH_NOT_FOUND,
+	       "%d-bit: log file in a missing directory -> ERROR_PATH_NOT_FOUND", BITS);
+	props_init(&st, NULL);
+	tap_eq(QueryTraceA(0, "st-file", &st.p), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: ... and no session is left behind", BITS);
+
+	snprintf(path, sizeof(path), "/tmp/st-%d.bin", getpid());
+	props_init(&pr, path);
+	pr.p.BufferSize = 4;
+	pr.p.MaximumBuffers = 16;
+	if (!tap_eq(StartTraceA(&file_handle, "st-file", &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace with a log file", BITS))
+		return;
+	tap_ok(pr.p.LoggerThreadId != NULL, "%d-bit: LoggerThreadId is the logger's", BITS);
+	for (t = 0; t < NTHREADS; t++)
+		pthread_create(&th[t], NULL, produce, (void *)(uintptr_t)t);
+	for (t = 0; t < NTHREADS; t++)
+		pthread_join(th[t], NULL);
+	props_init(&st, NULL);
+	tap_eq(StopTraceA(file_handle, NULL, &st.p), ERROR_SUCCESS, "%d-bit: StopTrace", BITS);
+
+	/* StopTrace has returned: the file must be whole now. */
+	fd = open(path, O_RDONLY);
+	tap_ok(fd >= 0 && !fstat(fd, &sb) && sb.st_size > 0 && sb.st_size % 4096 == 0,
+	       "%d-bit: the file is whole buffers", BITS);
+	buf = malloc(4096);
+	while (fd >= 0 && read(fd, buf, 4096) == 4096) {
+		nbuf++;
+		if (expect_walk(buf, on_record, NULL) < 0)
+			bad++;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	unlink(path);
+	for (t = 0; t < NTHREADS; t++) {
+		sent += ok_count[t];
+		nomem += refused[t];
+		for (i = 0; i < PER_THREAD; i++)
+			nread += seen[t][i];
+	}
+	printf("# log file: %u buffers, %u events, %u refused, EventsLost %u\n", nbuf, nread,
+	       nomem, st.p.EventsLost);
+	tap_eq(other + bad, 0, "%d-bit: records whole, each once", BITS);
+	tap_eq(nread, sent, "%d-bit: every event traced is in the file", BITS);
+	tap_eq(nread + st.p.EventsLost, NTHREADS * PER_THREAD,
+	       "%d-bit: in the file + EventsLost = traced", BITS);
+}
+
+int main(void)
+{
+	test_properties();
+	test_log_file();
+	return tap_done();
+}
