@@ -59,6 +59,11 @@ $(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^
 
+# Compiled only: its checks are static asserts (scripts/check runs these).
+$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names
 
