@@ -15,7 +15,7 @@ LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c userlib/win32.c \
 	    userlib/safecopy.c userlib/message.c userlib/umlogger.c \
 	    userlib/trace.c userlib/logfile.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o record.o
+NTTRACE_OBJS := nttrace.o record.o dump.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test
 
 .PHONY: all user check demo kernels modules host-tests clean clean-cache
@@ -35,6 +35,10 @@ $(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OB
 		      $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
 
+$(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/userlib/sample/trace_sample.o \
+			    $(BUILD)/$(1)/libnttrace.a
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
@@ -43,6 +47,7 @@ $(BUILD)/$(1)/obj:
 	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
+      $(BUILD)/$(1)/trace_sample \
       $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
 endef
 $(eval $(call abi_rules,u64,-m64))

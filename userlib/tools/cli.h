@@ -15,5 +15,6 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
 const char *cli_strerror(int err);
 
 int cmd_record(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

@@ -411,6 +411,7 @@ static void usage(FILE *f)
 		   "  list      the running sessions\n"
 		   "  flush     publish partly filled buffers\n"
 		   "  record    drain a session's buffers into a file\n"
+		   "  dump      print the events of a log file\n"
 		   "  version   ABI version and implemented NtTraceEvent types\n"
 		   "  call      one raw NtTraceEvent call and its NTSTATUS\n");
 }
@@ -441,6 +442,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argc - 1, argv + 1);
 	fprintf(stderr, "nttrace: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
