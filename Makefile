@@ -56,9 +56,11 @@ $(eval $(call abi_rules,u32,-m32))
 .SECONDARY:
 
 # ---- host tests (no VM) ----
+# Static, so that the 32-bit one can run in the VM on a host that cannot
+# run 32-bit programs.
 $(BUILD)/host/uapi_layout-%: tests/host/uapi_layout.c uapi/nttrace.h
 	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $<
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $<
 
 $(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
