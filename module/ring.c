@@ -107,6 +107,7 @@ static bool nt_ring_start(struct nt_ring *r)
 		nt_ring_count(&r->head->events_overwritten,
 			      r->slot_events[victim % conf->nbuf]);
 		nt_ring_count(&r->head->buffers_overwritten, 1);
+		r->lost_flags |= WMI_BUFFER_FLAG_BUFFER_LOST;
 		r->oldest = victim + 1;
 		WRITE_ONCE(r->head->oldest, r->oldest);
 		/*
@@ -145,7 +146,14 @@ static void nt_ring_publish(struct nt_ring *r)
 	h->offset = r->offset;
 	h->time_stamp = nt_clock_now(conf->clock_type);
 	h->sequence_number = atomic64_inc_return(&conf->buffer_seq) - 1;
-	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX;
+	/*
+	 * A loss is marked on the buffer that follows it in this CPU's
+	 * stream: events are lost only while no buffer is current, and a
+	 * buffer overwritten is older than the one taking its slot.
+	 */
+	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
+			 r->lost_flags;
+	r->lost_flags = 0;
 	r->slot_events[r->produced % conf->nbuf] = r->cur_events;
 	r->cur_valid = false;
 	r->produced++;
@@ -170,6 +178,7 @@ void *nt_ring_reserve(struct nt_ring *r, u32 len)
 		nt_ring_publish(r);
 	if (!r->cur_valid && !nt_ring_start(r)) {
 		nt_ring_count(&r->head->events_lost, 1);
+		r->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
 		return NULL;
 	}
 	p = (u8 *)nt_ring_buffer(r, r->produced) + r->offset;

@@ -42,6 +42,7 @@ struct nt_ring {
 	u32 offset;		/* next free byte of the current buffer */
 	u32 cur_events;		/* events in the current buffer */
 	u32 pending;		/* size of the reservation not yet committed */
+	u16 lost_flags;		/* WMI_BUFFER_FLAG_*_LOST for the next buffer */
 	bool cur_valid;		/* a current buffer is being filled */
 };
 

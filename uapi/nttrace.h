@@ -450,6 +450,10 @@ struct wmi_buffer_header {
 };
 #define WMI_BUFFER_HEADER_SIZE		0x48
 #define WMI_BUFFER_FLAG_FLUSH_MARKER	0x0001
+/* Events were lost on this CPU just before this buffer's first event. */
+#define WMI_BUFFER_FLAG_EVENTS_LOST	0x0002
+/* A buffer of this CPU before this one was overwritten before being read. */
+#define WMI_BUFFER_FLAG_BUFFER_LOST	0x0004
 #define WMI_BUFFER_FLAG_PROC_INDEX	0x0020
 #define WMI_BUFFER_TYPE_GENERIC		0
 #define WMI_BUFFER_TYPE_HEADER		4

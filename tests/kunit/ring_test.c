@@ -190,6 +190,18 @@ static void discard_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, put(f, 8, 5));
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 2))[HDR], 5);
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 1))[HDR], 2);
+
+	/* The loss is marked on the buffer after it, and only there. */
+	KUNIT_EXPECT_EQ(test, buf(f, 1)->buffer_flag & WMI_BUFFER_FLAG_EVENTS_LOST, 0);
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, buf(f, 2)->buffer_flag,
+			WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
+			WMI_BUFFER_FLAG_EVENTS_LOST);
+	f->ack.consumed = 3;
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 6));
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, buf(f, 3)->buffer_flag,
+			WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX);
 	free_ring(f);
 }
 
@@ -211,12 +223,18 @@ static void circular_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->head.events_written, 5);
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 3))[HDR], 10);
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 3))[HDR + 8], 11);
+	/* Buffer 2 came before the overwrite; buffer 3 after it. */
+	KUNIT_EXPECT_EQ(test, buf(f, 2)->buffer_flag & WMI_BUFFER_FLAG_BUFFER_LOST, 0);
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, buf(f, 3)->buffer_flag & WMI_BUFFER_FLAG_BUFFER_LOST,
+			WMI_BUFFER_FLAG_BUFFER_LOST);
 
 	/* A consumer that keeps up stops the overwriting. */
-	f->ack.consumed = 3;
-	KUNIT_EXPECT_TRUE(test, flush(f));	/* buffer 3 */
+	f->ack.consumed = 4;
 	KUNIT_EXPECT_TRUE(test, put(f, 8, 12));	/* buffer 4 in slot 1: free */
 	KUNIT_EXPECT_EQ(test, f->head.buffers_overwritten, 1);
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, buf(f, 4)->buffer_flag & WMI_BUFFER_FLAG_BUFFER_LOST, 0);
 	free_ring(f);
 }
 
