@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <nttrace/evntrace.h>
+#include <nttrace/etl.h>
 
 /* memcpy that returns -EFAULT for an unreadable @src (safecopy.c). */
 int nttrace_safe_copy(void *dst, const void *src, size_t len);
@@ -37,9 +38,11 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 
 /*
  * The logger process that writes a kernel session's buffers to a file
- * (logfile.c): started with the file already open as @fd; 0 or -errno,
- * and its process ID in *@pid.
+ * (filelogger.c): it takes over @lf, open and with its header written
+ * (the caller closes its copy of the descriptor); 0 or -errno, and its
+ * process ID in *@pid.
  */
-int nttrace_start_file_logger(uint32_t logger_id, int fd, pid_t *pid);
+int nttrace_start_file_logger(uint32_t logger_id, struct nttrace_logfile *lf,
+			      pid_t *pid);
 
 #endif /* NTTRACE_INTERNAL_H */

@@ -211,23 +211,3 @@ void nttrace_consumer_counts(const struct nttrace_consumer *c,
 							  __ATOMIC_RELAXED);
 	}
 }
-
-uint32_t nttrace_buffer_events(const void *buf)
-{
-	const struct wmi_buffer_header *h = buf;
-	const uint8_t *b = buf;
-	uint32_t off = WMI_BUFFER_HEADER_SIZE, n = 0, end = h->saved_offset;
-
-	if (end > h->buffer_size)
-		end = h->buffer_size;
-	while (off + 2 <= end) {
-		uint16_t size;
-
-		memcpy(&size, b + off, 2);
-		if (!size)
-			break;
-		off += (size + 7u) & ~7u;
-		n++;
-	}
-	return n;
-}

@@ -148,12 +148,16 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 	if (ret)
 		return nttrace_errno_to_win32(ret);
 	if (*log_file) {
+		struct nttrace_etl_session s;
+
 		/* Opened here, so that its errors are the caller's to see. */
-		ret = nttrace_logfile_open(&lf, log_file);
+		nttrace_etl_from_info(&s, &info);
+		s.max_file_mb = p->MaximumFileSize;
+		ret = nttrace_logfile_open(&lf, log_file, &s);
 		if (ret == -ENOENT)
 			ret = -ENOTDIR;		/* ERROR_PATH_NOT_FOUND */
 		if (!ret) {
-			ret = nttrace_start_file_logger(info.logger_id, lf.fd, &logger_pid);
+			ret = nttrace_start_file_logger(info.logger_id, &lf, &logger_pid);
 			close(lf.fd);
 		}
 		if (ret) {

@@ -35,9 +35,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #include <nttrace/session.h>
 #include "internal.h"
@@ -48,7 +45,6 @@
 #define UM_MODES (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC | \
 	EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
 	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
-#define FILETIME_UNIX_EPOCH	116444736000000000ULL
 
 struct um_slot {
 	pthread_mutex_t lock;
@@ -56,6 +52,7 @@ struct um_slot {
 	uint32_t offset;	/* its end of data */
 	uint64_t events;	/* events written through this slot */
 	uint64_t lost;		/* events refused: no free buffer */
+	uint16_t lost_flags;	/* WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
 } __attribute__((aligned(64)));
 
 static struct um_slot slots[UM_SLOTS];
@@ -109,35 +106,16 @@ static void register_fork(void)
 	pthread_atfork(NULL, NULL, after_fork);
 }
 
-static uint64_t um_clock(uint32_t type)
-{
-	struct timespec ts;
-
-	switch (type) {
-	case EVENT_TRACE_CLOCK_SYSTEMTIME:
-		clock_gettime(CLOCK_REALTIME, &ts);
-		return (uint64_t)ts.tv_sec * 10000000 + ts.tv_nsec / 100 +
-		       FILETIME_UNIX_EPOCH;
-#if defined(__x86_64__) || defined(__i386__)
-	case EVENT_TRACE_CLOCK_CPUCYCLE:
-		return __rdtsc();
-#endif
-	default:
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	}
-}
-
 /* The TSC's rate, measured against CLOCK_MONOTONIC over 20 ms. */
 static uint64_t cycle_frequency(void)
 {
-	uint64_t t0 = um_clock(EVENT_TRACE_CLOCK_PERFCOUNTER);
-	uint64_t c0 = um_clock(EVENT_TRACE_CLOCK_CPUCYCLE), t1, c1;
+	uint64_t t0 = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	uint64_t c0 = nttrace_clock_now(EVENT_TRACE_CLOCK_CPUCYCLE), t1, c1;
 	struct timespec pause = { 0, 20000000 };
 
 	nanosleep(&pause, NULL);
-	t1 = um_clock(EVENT_TRACE_CLOCK_PERFCOUNTER);
-	c1 = um_clock(EVENT_TRACE_CLOCK_CPUCYCLE);
+	t1 = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	c1 = nttrace_clock_now(EVENT_TRACE_CLOCK_CPUCYCLE);
 	return t1 > t0 ? (c1 - c0) * 1000000000.0 / (t1 - t0) : 0;
 }
 
@@ -175,9 +153,12 @@ static void queue_buffer(struct um_slot *s)
 	h->saved_offset = s->offset;
 	h->current_offset = s->offset;
 	h->offset = s->offset;
-	h->time_stamp = um_clock(um.clock_type);
+	h->time_stamp = nttrace_clock_now(um.clock_type);
 	h->sequence_number = __atomic_fetch_add(&um.buffer_seq, 1, __ATOMIC_RELAXED);
-	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX;
+	/* A loss is marked on the buffer after it, as the kernel does. */
+	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
+			 s->lost_flags;
+	s->lost_flags = 0;
 	s->buf = NULL;
 
 	pthread_mutex_lock(&um.queue_lock);
@@ -244,7 +225,7 @@ static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *re
 	if (m->flags & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
 		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
 		uint64_t ts = m->flags & TRACE_MESSAGE_TIMESTAMP ?
-			      um_clock(um.clock_type) : 0;
+			      nttrace_clock_now(um.clock_type) : 0;
 
 		memcpy(p, &ts, 8);
 		p += 8;
@@ -292,6 +273,7 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 		queue_buffer(s);
 	if (!s->buf && take_buffer(s, slot)) {
 		s->lost++;
+		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
 		err = ERROR_NOT_ENOUGH_MEMORY;
 		goto out;
 	}
@@ -381,13 +363,19 @@ static void *writer_main(void *arg)
 
 /* ---- control ---- */
 
-static void fill_props(PEVENT_TRACE_PROPERTIES p)
+static uint64_t um_lost(void)
 {
 	uint64_t lost = 0;
 	unsigned int i;
 
 	for (i = 0; i < UM_SLOTS; i++)
 		lost += __atomic_load_n(&slots[i].lost, __ATOMIC_RELAXED);
+	return lost;
+}
+
+static void fill_props(PEVENT_TRACE_PROPERTIES p)
+{
+	uint64_t lost = um_lost();
 	p->Wnode.ClientContext = um.clock_type;
 	p->BufferSize = um.bufsize / 1024;
 	p->MinimumBuffers = um.nbuf;
@@ -422,6 +410,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	uint32_t nbuf = p->MaximumBuffers ? p->MaximumBuffers : UM_DEFAULT_BUFFERS;
 	uint32_t clock = p->Wnode.ClientContext ?
 			 p->Wnode.ClientContext : EVENT_TRACE_CLOCK_PERFCOUNTER;
+	struct nttrace_etl_session es;
 	ULONG err = ERROR_SUCCESS;
 	unsigned int i;
 	int ret;
@@ -467,18 +456,32 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	for (i = 0; i < UM_SLOTS; i++) {
 		slots[i].events = 0;
 		slots[i].lost = 0;
+		slots[i].lost_flags = 0;
 	}
-	ret = nttrace_logfile_open(&um.file, log_file);
+	um.start_time = nttrace_clock_now(clock);
+	um.start_perf = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	/* The file's processors are the slots (a buffer's processor_number). */
+	memset(&es, 0, sizeof(es));
+	es.buffer_size = um.bufsize;
+	es.nr_cpus = UM_SLOTS;
+	es.pointer_size = sizeof(void *);
+	es.log_file_mode = um.mode;
+	es.max_file_mb = p->MaximumFileSize;
+	es.clock_type = clock;
+	es.frequency = um.frequency;
+	es.start_clock = um.start_time;
+	es.logger_pid = getpid();
+	strcpy(es.name, name);
+	nttrace_etl_times(&es);
+	ret = nttrace_logfile_open(&um.file, log_file, &es);
 	if (ret) {
 		err = nttrace_errno_to_win32(ret == -ENOENT ? -ENOTDIR : ret);
 		goto fail;
 	}
-	um.start_time = um_clock(clock);
-	um.start_perf = um_clock(EVENT_TRACE_CLOCK_PERFCOUNTER);
 	um.generation++;
 	um.writer_tid = 0;
 	if (pthread_create(&um.writer, NULL, writer_main, NULL)) {
-		nttrace_logfile_close(&um.file);
+		nttrace_logfile_close(&um.file, 0, 0);
 		err = ERROR_NO_SYSTEM_RESOURCES;
 		goto fail;
 	}
@@ -545,7 +548,8 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		pthread_cond_signal(&um.queue_cond);
 		pthread_mutex_unlock(&um.queue_lock);
 		pthread_join(um.writer, NULL);
-		ret = nttrace_logfile_close(&um.file);
+		um.file.s.logger_tid = um.writer_tid;
+		ret = nttrace_logfile_close(&um.file, um_lost(), 0);
 		fill_props(p);
 		p->Wnode.HistoricalContext = handle;
 		free_pool();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nttrace record: attach to a session as its consumer and drain every
- * CPU's buffers through the mapping into a file, each buffer unchanged.
+ * CPU's buffers through the mapping into an ETL file: the header buffer,
+ * then each buffer unchanged (etl.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,10 +32,13 @@ static double now_s(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace record [--id] SESSION -o FILE [--duration SECONDS] [--quiet]\n\n"
+		"usage: nttrace record [--id] SESSION -o FILE [--max-size MB] [--duration SECONDS]\n"
+		"                      [--quiet]\n\n"
 		"Attach to SESSION (a name, or a logger ID with --id) as its consumer and\n"
-		"write every buffer of every CPU to FILE as it is, until the session stops,\n"
-		"SECONDS pass, or SIGINT/SIGTERM. On a terminal a status line shows\n"
+		"write an ETL file: a header buffer, then every buffer of every CPU as it is,\n"
+		"until the session stops, SECONDS pass, or SIGINT/SIGTERM. With --max-size\n"
+		"the file stays within MB megabytes: a circular session's file keeps the\n"
+		"newest buffers, a sequential one's stops growing and counts the rest lost. On a terminal a status line shows\n"
 		"events/s, events lost and buffers; a summary is printed at the end.\n"
 		"Events lost are the session's own count (ring full), plus buffers\n"
 		"overwritten before they could be read.\n");
@@ -46,21 +50,25 @@ int cmd_record(int argc, char **argv)
 		{ "id", no_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "max-size", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct nttrace_logger_info info;
+	struct nttrace_etl_session es;
 	struct nttrace_logfile r;
 	struct nttrace_consumer c;
 	struct nttrace_counts n;
 	const char *path = NULL;
 	double duration = 0, start, last = 0;
 	int by_id = 0, quiet = 0, opt, ret, status_line;
+	unsigned long max_mb = 0;
 	uint64_t last_events = 0;
 
-	while ((opt = getopt_long(argc, argv, "o:d:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:d:m:qh", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'm': max_mb = strtoul(optarg, NULL, 0); break;
 		case 'i': by_id = 1; break;
 		case 'o': path = optarg; break;
 		case 'd': duration = atof(optarg); break;
@@ -76,12 +84,11 @@ int cmd_record(int argc, char **argv)
 	ret = cli_session_arg(argv[optind], by_id, &info);
 	if (ret)
 		return ret;
-	if (!info.logger_id) {
-		ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
-		if (ret) {
-			fprintf(stderr, "nttrace: %s: %s\n", argv[optind], cli_strerror(ret));
-			return 1;
-		}
+	/* The file's header describes the session. */
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	if (ret) {
+		fprintf(stderr, "nttrace: %s: %s\n", argv[optind], cli_strerror(ret));
+		return 1;
 	}
 	ret = nttrace_consumer_open(&c, info.logger_id);
 	if (ret) {
@@ -89,7 +96,9 @@ int cmd_record(int argc, char **argv)
 			cli_strerror(ret));
 		return 1;
 	}
-	ret = nttrace_logfile_open(&r, path);
+	nttrace_etl_from_info(&es, &info);
+	es.max_file_mb = max_mb;
+	ret = nttrace_logfile_open(&r, path, &es);
 	if (ret) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-ret));
 		nttrace_consumer_close(&c);
@@ -125,10 +134,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (status_line)
 		fputc('\n', stderr);
-	ret = nttrace_logfile_close(&r);
-
 	/* The counters live in the mapping, even once the session stopped. */
 	nttrace_consumer_counts(&c, &n);
+	ret = nttrace_logfile_close(&r, n.events_lost + n.events_overwritten,
+				    n.buffers_overwritten);
+
 	printf("recorded %llu events in %llu buffers (%llu bytes) to %s\n",
 	       (unsigned long long)r.events, (unsigned long long)r.buffers,
 	       (unsigned long long)r.bytes, path);
@@ -139,8 +149,10 @@ int cmd_record(int argc, char **argv)
 	       (unsigned long long)n.buffers_overwritten);
 	nttrace_consumer_close(&c);
 	if (ret) {
-		fprintf(stderr, "nttrace: writing %s: %s (%llu buffers not written)\n",
-			path, strerror(-ret), (unsigned long long)r.failed);
+		fprintf(stderr, "nttrace: writing %s: %s (%llu buffers not written, "
+			"%llu events in them)\n", path, strerror(-ret),
+			(unsigned long long)(r.failed + r.dropped),
+			(unsigned long long)r.dropped_events);
 		return 1;
 	}
 	return 0;

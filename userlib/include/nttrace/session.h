@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <nttrace.h>
+#include <nttrace/etl.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,31 +62,6 @@ struct nttrace_counts {
 };
 void nttrace_consumer_counts(const struct nttrace_consumer *c,
 			     struct nttrace_counts *n);
-
-/*
- * A log file of whole buffers, as the kernel (or the user-mode logger)
- * wrote them. A buffer that cannot be written is counted in @failed and
- * its errno kept in @error; writing goes on with the next one.
- */
-struct nttrace_logfile {
-	int fd;
-	int error;		/* the first write error (errno), or 0 */
-	uint64_t buffers, events, bytes;
-	uint64_t failed;	/* buffers that could not be written */
-};
-
-/* Create (truncate) @path for writing; 0 or -errno. */
-int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path);
-/* Adopt an open file descriptor. */
-void nttrace_logfile_init(struct nttrace_logfile *lf, int fd);
-/* An nttrace_buffer_fn: append one buffer (@ctx is the logfile). */
-int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
-			   unsigned int cpu);
-/* Flush to disk and close; 0, or -errno of the first failure. */
-int nttrace_logfile_close(struct nttrace_logfile *lf);
-
-/* Events in a buffer: walks its records by their 16-bit sizes. */
-uint32_t nttrace_buffer_events(const void *buf);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Log files of whole buffers (see <nttrace/session.h>), and the logger
- * process StartTrace starts for a kernel session with a log file name.
+ * The logger process StartTrace starts for a kernel session with a log
+ * file name: it drains the session into the ETL file (etl.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,79 +13,6 @@
 #include <nttrace/session.h>
 #include "internal.h"
 
-void nttrace_logfile_init(struct nttrace_logfile *lf, int fd)
-{
-	memset(lf, 0, sizeof(*lf));
-	lf->fd = fd;
-}
-
-int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return -errno;
-	nttrace_logfile_init(lf, fd);
-	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
-			   unsigned int cpu)
-{
-	struct nttrace_logfile *lf = ctx;
-	off_t at = lseek(lf->fd, 0, SEEK_CUR);
-	int ret = write_all(lf->fd, buf, size);
-
-	if (ret) {
-		/* Keep the file whole buffers only: cut a partial one off. */
-		if (at >= 0 && ftruncate(lf->fd, at) == 0)
-			lseek(lf->fd, at, SEEK_SET);
-		if (!lf->error)
-			lf->error = -ret;
-		lf->failed++;
-		return 0;
-	}
-	lf->buffers++;
-	lf->events += nttrace_buffer_events(buf);
-	lf->bytes += size;
-	return 0;
-}
-
-int nttrace_logfile_close(struct nttrace_logfile *lf)
-{
-	int ret = 0;
-
-	if (lf->fd < 0)
-		return 0;
-	if (fsync(lf->fd) && errno != EINVAL && errno != EROFS)
-		ret = -errno;
-	if (close(lf->fd) && !ret)
-		ret = -errno;
-	lf->fd = -1;
-	if (lf->error)
-		ret = -lf->error;
-	return ret;
-}
-
 /*
  * The logger process: a grandchild of the caller (so that the caller never
  * has to reap it), in a session of its own, holding nothing of the
@@ -94,10 +21,10 @@ int nttrace_logfile_close(struct nttrace_logfile *lf)
  * stops. ControlTrace's STOP waits for it to let go (uapi:
  * NTTRACE_CONTROL_WAIT_CONSUMER), so the file is complete when it returns.
  */
-static void run_logger(uint32_t logger_id, int fd, int report)
+static void run_logger(uint32_t logger_id, struct nttrace_logfile *lf, int report)
 {
 	struct nttrace_consumer c;
-	struct nttrace_logfile lf;
+	struct nttrace_counts n;
 	sigset_t all;
 	int ret, msg[2];
 
@@ -110,17 +37,21 @@ static void run_logger(uint32_t logger_id, int fd, int report)
 	if (write(report, msg, sizeof(msg)) != sizeof(msg) || ret)
 		_exit(1);
 	close(report);
-	nttrace_logfile_init(&lf, fd);
+	lf->s.logger_pid = getpid();
+	lf->s.logger_tid = getpid();
 	for (;;) {
 		int stopped = nttrace_consumer_stopped(&c);
 
 		/* After the stop is seen, one more drain takes everything. */
-		nttrace_consumer_drain(&c, nttrace_logfile_buffer, &lf);
+		nttrace_consumer_drain(&c, nttrace_logfile_buffer, lf);
 		if (stopped)
 			break;
 		nttrace_consumer_wait(&c, 1000);
 	}
-	ret = nttrace_logfile_close(&lf);
+	/* The session has stopped: its counters are final. */
+	nttrace_consumer_counts(&c, &n);
+	ret = nttrace_logfile_close(lf, n.events_lost + n.events_overwritten,
+				    n.buffers_overwritten);
 	nttrace_consumer_close(&c);
 	_exit(ret ? 1 : 0);
 }
@@ -146,7 +77,7 @@ static int isolate_fds(int *fd, int *report)
 	return 0;
 }
 
-int nttrace_start_file_logger(uint32_t logger_id, int fd, pid_t *pid)
+int nttrace_start_file_logger(uint32_t logger_id, struct nttrace_logfile *lf, pid_t *pid)
 {
 	int pipefd[2], ret = -EIO, status, msg[2];
 	pid_t child;
@@ -169,9 +100,9 @@ int nttrace_start_file_logger(uint32_t logger_id, int fd, pid_t *pid)
 		child = fork();
 		if (child != 0)
 			_exit(child < 0);
-		if (isolate_fds(&fd, &report))
+		if (isolate_fds(&lf->fd, &report))
 			_exit(1);
-		run_logger(logger_id, fd, report);
+		run_logger(logger_id, lf, report);
 	}
 	close(pipefd[1]);
 	while (waitpid(child, &status, 0) < 0 && errno == EINTR)

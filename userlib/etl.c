@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Writing ETL files (<nttrace/etl.h>): the header buffer, the session's
+ * buffers in sequential or circular file mode, and the header rewritten
+ * with the final counts when the file is closed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include <nttrace/etl.h>
+
+static void put(uint8_t *p, uint64_t v, int bytes)
+{
+	while (bytes--) {
+		*p++ = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static uint64_t filetime_of(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 10000000 + ts.tv_nsec / 100;
+}
+
+uint64_t nttrace_clock_now(uint32_t clock_type)
+{
+	struct timespec ts;
+
+	switch (clock_type) {
+	case EVENT_TRACE_CLOCK_SYSTEMTIME:
+		return filetime_of(CLOCK_REALTIME) + FILETIME_UNIX_EPOCH;
+#if defined(__x86_64__) || defined(__i386__)
+	case EVENT_TRACE_CLOCK_CPUCYCLE:
+		return __rdtsc();
+#endif
+	default:
+		/* The kernel's ktime_get_mono_fast_ns(): CLOCK_MONOTONIC. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
+}
+
+void nttrace_etl_times(struct nttrace_etl_session *s)
+{
+	uint64_t now = filetime_of(CLOCK_REALTIME) + FILETIME_UNIX_EPOCH;
+	uint64_t clock = nttrace_clock_now(s->clock_type), ago = 0;
+
+	/* How long ago the session started, in 100 ns units. */
+	if (s->frequency && clock > s->start_clock)
+		ago = (uint64_t)((double)(clock - s->start_clock) * 1e7 / s->frequency);
+	s->start_time = now - ago;
+	s->boot_time = now - filetime_of(CLOCK_BOOTTIME);
+}
+
+void nttrace_etl_from_info(struct nttrace_etl_session *s,
+			   const struct nttrace_logger_info *info)
+{
+	memset(s, 0, sizeof(*s));
+	s->buffer_size = info->buffer_size_kb * 1024;
+	s->nr_cpus = info->nr_cpus;
+	s->pointer_size = 8;	/* the kernel's */
+	s->log_file_mode = info->log_file_mode;
+	s->clock_type = info->clock_type;
+	s->frequency = info->clock_frequency;
+	s->start_clock = info->start_time;
+	s->logger_pid = getpid();
+	s->logger_tid = syscall(SYS_gettid);
+	memcpy(s->name, info->name, sizeof(s->name));
+	s->name[sizeof(s->name) - 1] = 0;
+	nttrace_etl_times(s);
+}
+
+/* The kernel's tick in 100 ns units: the coarse clock's resolution. */
+static uint32_t timer_resolution(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res))
+		return 156250;
+	return res.tv_sec * 10000000 + res.tv_nsec / 100;
+}
+
+static uint32_t cpu_mhz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	double mhz = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (uint32_t)mhz;
+}
+
+/* Write @name as UTF-16LE with its NUL at @p; returns the bytes written. */
+static uint32_t put_utf16(uint8_t *p, const char *name, uint32_t room)
+{
+	uint32_t n = 0;
+
+	while (*name && n + 4 <= room) {
+		put(p + n, (uint8_t)*name++, 2);
+		n += 2;
+	}
+	put(p + n, 0, 2);
+	return n + 2;
+}
+
+void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
+			const char *path, uint64_t end_time, uint32_t buffers_written,
+			uint32_t events_lost, uint32_t buffers_lost)
+{
+	uint32_t psz = s->pointer_size == 4 ? 4 : 8, size = s->buffer_size;
+	uint8_t *rec = buf + WMI_BUFFER_HEADER_SIZE;
+	uint8_t *lf = rec + ETL_SYSTEM_HEADER_SIZE;
+	uint32_t names_room = size - WMI_BUFFER_HEADER_SIZE - ETL_SYSTEM_HEADER_SIZE -
+			      ETL_LF_SIZE(psz);
+	uint32_t len = ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz), end;
+	uint32_t clock = s->clock_type == EVENT_TRACE_CLOCK_SYSTEMTIME ? ETL_CLOCK_SYSTEM :
+			 s->clock_type == EVENT_TRACE_CLOCK_CPUCYCLE ? ETL_CLOCK_CYCLE :
+			 ETL_CLOCK_QPC;
+
+	memset(buf, 0, size);
+	/* The names: the session's, then the file's (cut to fit). */
+	len += put_utf16(lf + ETL_LF_SIZE(psz), s->name, names_room / 2);
+	len += put_utf16(buf + WMI_BUFFER_HEADER_SIZE + len, path ? path : "",
+			 size - WMI_BUFFER_HEADER_SIZE - len);
+	end = WMI_BUFFER_HEADER_SIZE + ((len + 7) & ~7u);
+
+	/* WMI_BUFFER_HEADER: a header buffer, CPU 0, sequence 0. */
+	put(buf + 0x00, size, 4);
+	put(buf + 0x04, end, 4);
+	put(buf + 0x08, end, 4);
+	put(buf + 0x10, s->start_clock, 8);
+	put(buf + 0x20, (s->frequency << 3) | (s->clock_type & 7), 8);
+	put(buf + 0x30, end, 4);
+	put(buf + 0x34, WMI_BUFFER_FLAG_FLUSH_MARKER, 2);
+	put(buf + 0x36, WMI_BUFFER_TYPE_HEADER, 2);
+	put(buf + 0x38, s->start_clock, 8);
+	put(buf + 0x40, s->start_clock, 8);
+
+	/* SYSTEM_TRACE_HEADER: the logfile header event (hook 0). */
+	put(rec + 0x00, ETL_SYSTEM_HEADER_MARKER, 4);
+	put(rec + 0x04, len, 2);
+	put(rec + 0x06, 0, 2);
+	put(rec + 0x08, s->logger_tid, 4);
+	put(rec + 0x0C, s->logger_pid, 4);
+	put(rec + 0x10, s->start_clock, 8);
+
+	/* TRACE_LOGFILE_HEADER. */
+	put(lf + ETL_LF_BUFFER_SIZE, size, 4);
+	put(lf + ETL_LF_VERSION, ETL_VERSION, 4);
+	put(lf + ETL_LF_PROVIDER_VERSION, ETL_PROVIDER_VERSION, 4);
+	put(lf + ETL_LF_NUMBER_OF_PROCESSORS, s->nr_cpus, 4);
+	put(lf + ETL_LF_END_TIME, end_time, 8);
+	put(lf + ETL_LF_TIMER_RESOLUTION, timer_resolution(), 4);
+	put(lf + ETL_LF_MAXIMUM_FILE_SIZE, s->max_file_mb, 4);
+	put(lf + ETL_LF_LOG_FILE_MODE, s->log_file_mode, 4);
+	put(lf + ETL_LF_BUFFERS_WRITTEN, buffers_written, 4);
+	put(lf + ETL_LF_START_BUFFERS, 1, 4);
+	put(lf + ETL_LF_POINTER_SIZE, psz, 4);
+	put(lf + ETL_LF_EVENTS_LOST, events_lost, 4);
+	put(lf + ETL_LF_CPU_SPEED, cpu_mhz(), 4);
+	/* LoggerName and LogFileName are pointers: zero on disk. */
+	put(lf + ETL_LF_BOOT_TIME(psz), s->boot_time, 8);
+	put(lf + ETL_LF_PERF_FREQ(psz), s->frequency, 8);
+	put(lf + ETL_LF_START_TIME(psz), s->start_time, 8);
+	put(lf + ETL_LF_RESERVED_FLAGS(psz), clock, 4);
+	put(lf + ETL_LF_BUFFERS_LOST(psz), buffers_lost, 4);
+
+	memset(buf + end, WMI_BUFFER_FILL, size - end);
+}
+
+static int pwrite_all(int fd, const void *buf, size_t len, off_t at)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+		at += n;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The first header is written in place (a pipe takes it too), the last at 0. */
+static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time,
+			uint64_t events_lost, uint64_t buffers_lost)
+{
+	uint8_t *hdr = malloc(lf->s.buffer_size);
+	int ret;
+
+	if (!hdr)
+		return -ENOMEM;
+	/* ULONG counters, as Windows has them: they saturate. */
+	nttrace_etl_header(hdr, &lf->s, lf->path, end_time, lf->buffers + 1 > UINT32_MAX ?
+			   UINT32_MAX : lf->buffers + 1,
+			   events_lost > UINT32_MAX ? UINT32_MAX : events_lost,
+			   buffers_lost > UINT32_MAX ? UINT32_MAX : buffers_lost);
+	if (first)
+		ret = write_all(lf->fd, hdr, lf->s.buffer_size);
+	else
+		ret = pwrite_all(lf->fd, hdr, lf->s.buffer_size, 0);
+	free(hdr);
+	return ret;
+}
+
+int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
+			 const struct nttrace_etl_session *s)
+{
+	uint64_t max = (uint64_t)s->max_file_mb << 20;
+
+	memset(lf, 0, sizeof(*lf));
+	lf->fd = fd;
+	lf->s = *s;
+	snprintf(lf->path, sizeof(lf->path), "%s", path ? path : "");
+	if (s->buffer_size < WMI_BUFFER_HEADER_SIZE + 0x200 || s->buffer_size % 8)
+		return -EINVAL;
+	if (max && max / s->buffer_size < 2)
+		return -EINVAL;		/* room for the header buffer and one more */
+	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR) && !max)
+		return -EINVAL;		/* circular needs a size, as on Windows */
+	if (max)
+		lf->slots = max / s->buffer_size - 1;
+	return write_header(lf, 1, 0, 0, 0);
+}
+
+int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
+			 const struct nttrace_etl_session *s)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = nttrace_logfile_init(lf, fd, path, s);
+	if (ret) {
+		close(fd);
+		lf->fd = -1;
+	}
+	return ret;
+}
+
+int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
+			   unsigned int cpu)
+{
+	struct nttrace_logfile *lf = ctx;
+	int circular = lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR;
+	off_t at = lseek(lf->fd, 0, SEEK_CUR);
+	int ret;
+
+	if (size != lf->s.buffer_size) {
+		ret = -EINVAL;
+		goto failed;
+	}
+	if (lf->slots && !circular && lf->buffers >= lf->slots) {
+		/* Sequential and full: counted, not written. */
+		lf->dropped++;
+		lf->dropped_events += nttrace_buffer_events(buf);
+		if (!lf->error)
+			lf->error = EFBIG;
+		return 0;
+	}
+	if (circular) {
+		at = (off_t)(1 + lf->buffers % lf->slots) * size;
+		ret = pwrite_all(lf->fd, buf, size, at);
+	} else {
+		ret = write_all(lf->fd, buf, size);
+	}
+	if (ret) {
+		/* Keep the file whole buffers only: cut a partial one off. */
+		if (!circular && at >= 0 && ftruncate(lf->fd, at) == 0)
+			lseek(lf->fd, at, SEEK_SET);
+		goto failed;
+	}
+	lf->buffers++;
+	lf->events += nttrace_buffer_events(buf);
+	lf->bytes += size;
+	return 0;
+failed:
+	if (!lf->error)
+		lf->error = -ret;
+	lf->failed++;
+	return 0;
+}
+
+int nttrace_logfile_close(struct nttrace_logfile *lf, uint64_t events_lost,
+			  uint64_t buffers_lost)
+{
+	int ret;
+
+	if (lf->fd < 0)
+		return 0;
+	ret = write_header(lf, 0, nttrace_clock_now(EVENT_TRACE_CLOCK_SYSTEMTIME),
+			   events_lost + lf->dropped_events,
+			   buffers_lost + lf->dropped + lf->failed);
+	if (ret == -ESPIPE)
+		ret = 0;	/* a pipe keeps its first header */
+	if (fsync(lf->fd) && errno != EINVAL && errno != EROFS && !ret)
+		ret = -errno;
+	if (close(lf->fd) && !ret)
+		ret = -errno;
+	lf->fd = -1;
+	if (lf->error)
+		ret = -lf->error;
+	return ret;
+}
+
+uint32_t nttrace_buffer_events(const void *buf)
+{
+	const uint8_t *b = buf;
+	uint32_t off = WMI_BUFFER_HEADER_SIZE, n = 0, end, size;
+
+	memcpy(&end, b + 0x04, 4);
+	memcpy(&size, b, 4);
+	if (end > size)
+		end = size;
+	while (off + 2 <= end) {
+		uint16_t len;
+
+		memcpy(&len, b + off, 2);
+		if (!len)
+			break;
+		off += (len + 7u) & ~7u;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: ETL files (../shared/notes/etl-format.md).
+ *
+ * A file is whole buffers of one size. Buffer 0 is the header buffer: one
+ * SYSTEM_TRACE_HEADER record whose payload is the TRACE_LOGFILE_HEADER and
+ * then the session and file names in UTF-16LE. The session's buffers follow
+ * as the kernel (or the user-mode logger) wrote them. Fields are written
+ * and read at their byte offsets, little-endian, not through C structs, so
+ * that the 64-bit and 32-bit layouts of TRACE_LOGFILE_HEADER (PointerSize
+ * 8 or 4) come out exact whatever the compiler.
+ */
+#ifndef NTTRACE_ETL_H
+#define NTTRACE_ETL_H
+
+#include <stdint.h>
+#include <nttrace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* SYSTEM_TRACE_HEADER of the logfile header event. */
+#define ETL_SYSTEM_HEADER_SIZE		0x20
+#define ETL_SYSTEM_HEADER_MARKER	0xC0020002U	/* 64-bit system header, v2 */
+
+/* TRACE_LOGFILE_HEADER, from the start of its payload. */
+#define ETL_LF_BUFFER_SIZE		0x00
+#define ETL_LF_VERSION			0x04
+#define ETL_LF_PROVIDER_VERSION		0x08
+#define ETL_LF_NUMBER_OF_PROCESSORS	0x0C
+#define ETL_LF_END_TIME			0x10
+#define ETL_LF_TIMER_RESOLUTION		0x18
+#define ETL_LF_MAXIMUM_FILE_SIZE	0x1C
+#define ETL_LF_LOG_FILE_MODE		0x20
+#define ETL_LF_BUFFERS_WRITTEN		0x24
+#define ETL_LF_START_BUFFERS		0x28
+#define ETL_LF_POINTER_SIZE		0x2C
+#define ETL_LF_EVENTS_LOST		0x30
+#define ETL_LF_CPU_SPEED		0x34
+#define ETL_LF_LOGGER_NAME		0x38	/* a pointer: 8 or 4 bytes */
+/* From here on the offsets depend on the pointer size: */
+#define ETL_LF_TIME_ZONE(p)		(0x38 + 2 * (p))
+#define ETL_TIME_ZONE_SIZE		0xAC
+#define ETL_LF_BOOT_TIME(p)		((p) == 8 ? 0xF8 : 0xF0)
+#define ETL_LF_PERF_FREQ(p)		(ETL_LF_BOOT_TIME(p) + 0x08)
+#define ETL_LF_START_TIME(p)		(ETL_LF_BOOT_TIME(p) + 0x10)
+#define ETL_LF_RESERVED_FLAGS(p)	(ETL_LF_BOOT_TIME(p) + 0x18)
+#define ETL_LF_BUFFERS_LOST(p)		(ETL_LF_BOOT_TIME(p) + 0x1C)
+#define ETL_LF_SIZE(p)			(ETL_LF_BOOT_TIME(p) + 0x20)
+
+/* ReservedFlags: the clock of the time stamps. */
+#define ETL_CLOCK_QPC		1	/* PerfFreq ticks per second */
+#define ETL_CLOCK_SYSTEM	2	/* FILETIME */
+#define ETL_CLOCK_CYCLE		3	/* CPU cycles */
+
+/* The Windows version whose formats we write: 6.2 (build 9200). */
+#define ETL_VERSION		0x00000206U	/* major 6, minor 2 */
+#define ETL_PROVIDER_VERSION	9200U
+
+#define FILETIME_UNIX_EPOCH	116444736000000000ULL
+
+/* What the header buffer says of the session. */
+struct nttrace_etl_session {
+	uint32_t buffer_size;	/* bytes per buffer */
+	uint32_t nr_cpus;
+	uint32_t pointer_size;	/* 8, or 4 for a 32-bit user-mode logger */
+	uint32_t log_file_mode;	/* EVENT_TRACE_* */
+	uint32_t max_file_mb;	/* 0: no limit (needed for circular) */
+	uint32_t clock_type;	/* EVENT_TRACE_CLOCK_* */
+	uint64_t frequency;	/* session clock ticks per second */
+	uint64_t start_clock;	/* the session clock at its start */
+	uint64_t start_time;	/* FILETIME (UTC) at its start */
+	uint64_t boot_time;	/* FILETIME of the boot */
+	uint32_t logger_pid, logger_tid;
+	char name[NTTRACE_NAME_MAX];
+};
+
+/*
+ * Fill in the times of @s: start_time from @s->start_clock (which must be
+ * set, with clock_type and frequency) and the clocks now; boot_time.
+ */
+void nttrace_etl_times(struct nttrace_etl_session *s);
+/* @s for a kernel session (as QUERY reports it), times included. */
+void nttrace_etl_from_info(struct nttrace_etl_session *s,
+			   const struct nttrace_logger_info *info);
+/* The session clock of @clock_type, now, as the kernel reads it. */
+uint64_t nttrace_clock_now(uint32_t clock_type);
+
+/*
+ * A log file being written. Sequential: buffers are appended; with
+ * max_file_mb, those that would pass the limit are not written but
+ * counted (@dropped, @dropped_events) and reported (-EFBIG). Circular
+ * (EVENT_TRACE_FILE_MODE_CIRCULAR with max_file_mb): the data buffers
+ * wrap after buffer 0, keeping the newest. A buffer that cannot be
+ * written (disk full, I/O error) is counted in @failed, its errno kept in
+ * @error, and the file is cut back to whole buffers.
+ */
+struct nttrace_logfile {
+	int fd;
+	int error;		/* the first error (errno), or 0 */
+	struct nttrace_etl_session s;
+	char path[256];		/* for the header's LogFileName (truncated) */
+	uint64_t slots;		/* circular: data buffers the file holds */
+	uint64_t buffers, events, bytes;	/* written (buffer 0 excluded) */
+	uint64_t failed;	/* buffers that could not be written */
+	uint64_t dropped, dropped_events;	/* past the maximum size */
+};
+
+/* Create (truncate) @path and write its header buffer; 0 or -errno. */
+int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
+			 const struct nttrace_etl_session *s);
+/* The same on an open file descriptor (the logfile owns it). */
+int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
+			 const struct nttrace_etl_session *s);
+/* An nttrace_buffer_fn: write one buffer (@ctx is the logfile). */
+int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
+			   unsigned int cpu);
+/*
+ * Rewrite the header buffer with the final EndTime, BuffersWritten,
+ * EventsLost (@events_lost plus the events dropped here) and BuffersLost
+ * (@buffers_lost plus the buffers not written here), flush and close.
+ * 0, or -errno of the first failure.
+ */
+int nttrace_logfile_close(struct nttrace_logfile *lf, uint64_t events_lost,
+			  uint64_t buffers_lost);
+
+/* The header buffer for @s, with these totals, into @buf (buffer_size). */
+void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
+			const char *path, uint64_t end_time, uint32_t buffers_written,
+			uint32_t events_lost, uint32_t buffers_lost);
+
+/* Events in a buffer: walks its records by their 16-bit sizes. */
+uint32_t nttrace_buffer_events(const void *buf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_ETL_H */
