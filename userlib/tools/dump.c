@@ -1,55 +1,124 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nttrace dump: print the message events of a log file written by
- * `nttrace record`, StartTrace's logger or the user-mode logger: whole
- * buffers (WMI_BUFFER_HEADER, records), read one at a time, so a file of
- * any size streams. Events come in file order, buffer by buffer (each
- * CPU's buffers are in time order; merging CPUs by time is left to the ETL
- * reader). A buffer that does not parse is reported with its byte offset
- * and skipped when its size is sane; otherwise the dump ends there.
+ * nttrace dump: an ETL file's header, then every event in time order across
+ * the CPUs (etlread.c merges the per-CPU buffers), as text or, with --json,
+ * one JSON object a line. Output streams: nothing is held but one buffer per
+ * CPU. Problems in the file are printed where they are met, with their byte
+ * offsets, and the exit status is then 1.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
-#define DUMP_MAX_BUFFER (1024 * 1024)
+static int json, problems;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace dump FILE\n\n"
-		"Print every message event in FILE (whole buffers as `nttrace record`\n"
-		"and the library's loggers write them): buffer, CPU, message number,\n"
-		"sequence, GUID or component ID, time since the session started,\n"
-		"thread and process, and the data (as text when it is text).\n");
+		"usage: nttrace dump [--json] FILE\n\n"
+		"Print the header of FILE (an ETL file) and then every event in time order\n"
+		"across the CPUs: time (UTC and since the start), CPU, message number,\n"
+		"sequence, GUID or component ID, thread and process, and the data (as text\n"
+		"when it is text). --json prints one JSON object per line instead. A\n"
+		"damaged part of the file is reported with its byte offset and skipped.\n");
 }
 
-static uint64_t get(const uint8_t *p, int bytes)
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void json_str(const char *s)
 {
-	uint64_t v = 0;
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
 
-	while (bytes--)
-		v = v << 8 | p[bytes];
-	return v;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c > 0x7E)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void on_problem(void *ctx, uint64_t offset, const char *what)
+{
+	problems++;
+	if (json) {
+		printf("{\"problem\":");
+		json_str(what);
+		printf(",\"offset\":%" PRIu64 "}\n", offset);
+	} else
+		printf("# offset %" PRIu64 ": %s\n", offset, what);
+}
+
+/* FILETIME as "YYYY-MM-DD HH:MM:SS.fffffff" (T and Z for JSON). */
+static void print_time(uint64_t ft)
+{
+	time_t secs = (time_t)((ft - FILETIME_UNIX_EPOCH) / 10000000);
+	struct tm tm;
+	char s[32];
+
+	if (ft < FILETIME_UNIX_EPOCH || !gmtime_r(&secs, &tm)) {
+		printf(json ? "null" : "-");
+		return;
+	}
+	strftime(s, sizeof(s), json ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
+	printf(json ? "\"%s.%07" PRIu64 "Z\"" : "%s.%07" PRIu64, s,
+	       (uint64_t)((ft - FILETIME_UNIX_EPOCH) % 10000000));
+}
+
+static void print_guid(const uint8_t *g)
+{
+	printf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+	       g[0] | g[1] << 8 | g[2] << 16 | (unsigned int)g[3] << 24, g[4] | g[5] << 8,
+	       g[6] | g[7] << 8, g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
+static int is_text(const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	if (!len || d[len - 1])
+		return 0;
+	for (i = 0; i < len; i++)
+		if (d[i] && (d[i] < 0x20 || d[i] > 0x7E))
+			return 0;
+	return 1;
 }
 
 static void print_data(const uint8_t *d, uint32_t len)
 {
-	uint32_t i, text = len > 0;
+	uint32_t i;
 
-	/* Text: printable bytes, each NUL ending a string. */
-	for (i = 0; i < len; i++)
-		if (d[i] && (d[i] < 0x20 || d[i] > 0x7E))
-			text = 0;
-	if (text && d[len - 1] == 0) {
+	if (json) {
+		printf(",\"data\":\"");
+		for (i = 0; i < len; i++)
+			printf("%02x", d[i]);
+		printf("\"");
+		if (is_text(d, len)) {
+			printf(",\"text\":\"");
+			for (i = 0; i + 1 < len; i++) {
+				if (!d[i])
+					printf("\\u0000");
+				else if (d[i] == '"' || d[i] == '\\')
+					printf("\\%c", d[i]);
+				else
+					putchar(d[i]);
+			}
+			printf("\"");
+		}
+		return;
+	}
+	if (is_text(d, len)) {
 		printf(" \"");
-		for (i = 0; i < len; i++) {
+		for (i = 0; i + 1 < len; i++) {
 			if (d[i])
 				putchar(d[i]);
-			else if (i + 1 < len)
+			else
 				fputs("\\0", stdout);
 		}
 		printf("\"");
@@ -62,138 +131,148 @@ static void print_data(const uint8_t *d, uint32_t len)
 		printf(" ...");
 }
 
-struct dump_state {
-	uint64_t buffers, events, bad;
-};
-
-/* One record at @off of @buf; its size, or 0 if it does not parse. */
-static uint32_t dump_record(const uint8_t *buf, uint32_t off, uint32_t end,
-			    uint64_t start, uint64_t freq, unsigned int cpu)
+static const char *clock_name(uint32_t clock)
 {
-	const uint8_t *r = buf + off;
-	uint32_t size = get(r, 2), flags, at = 8;
-
-	if (end - off < 8 || size < 8 || size > end - off || r[3] != MESSAGE_TRACE_MARKER_BYTE)
-		return 0;
-	flags = get(r + 6, 2);
-	printf("cpu %u #%u", cpu, (unsigned int)get(r + 4, 2));
-	if (flags & TRACE_MESSAGE_SEQUENCE) {
-		if (at + 4 > size)
-			return 0;
-		printf(" seq %u", (unsigned int)get(r + at, 4));
-		at += 4;
-	}
-	if (flags & TRACE_MESSAGE_COMPONENTID) {
-		if (at + 4 > size)
-			return 0;
-		printf(" component %u", (unsigned int)get(r + at, 4));
-		at += 4;
-	} else if (flags & TRACE_MESSAGE_GUID) {
-		const uint8_t *g = r + at;
-
-		if (at + 16 > size)
-			return 0;
-		printf(" {%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
-		       (unsigned int)get(g, 4), (unsigned int)get(g + 4, 2),
-		       (unsigned int)get(g + 6, 2), g[8], g[9], g[10], g[11], g[12],
-		       g[13], g[14], g[15]);
-		at += 16;
-	}
-	if (flags & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
-		uint64_t ts;
-
-		if (at + 8 > size)
-			return 0;
-		ts = get(r + at, 8);
-		if ((flags & TRACE_MESSAGE_TIMESTAMP) && freq && ts >= start)
-			printf(" +%.6fs", (double)(ts - start) / freq);
-		else if (flags & TRACE_MESSAGE_TIMESTAMP)
-			printf(" time %" PRIu64, ts);
-		at += 8;
-	}
-	if (flags & TRACE_MESSAGE_SYSTEMINFO) {
-		if (at + 8 > size)
-			return 0;
-		printf(" tid %u pid %u", (unsigned int)get(r + at, 4),
-		       (unsigned int)get(r + at + 4, 4));
-		at += 8;
-	}
-	printf(" %s", flags & TRACE_MESSAGE_POINTER32 ? "ptr32" : "ptr64");
-	print_data(r + at, size - at);
-	putchar('\n');
-	return (size + 7) & ~7u;
+	return clock == ETL_CLOCK_SYSTEM ? "system time" :
+	       clock == ETL_CLOCK_CYCLE ? "CPU cycles" : "QPC";
 }
 
-static void dump_buffer(struct dump_state *st, const uint8_t *buf, uint32_t size,
-			uint64_t file_off)
+static void print_header(const struct nttrace_etl_info *in, const char *path)
 {
-	uint32_t end = get(buf + 4, 4), off = WMI_BUFFER_HEADER_SIZE;
-	uint64_t ctf = get(buf + 0x20, 8), start = get(buf + 0x38, 8);
-	unsigned int cpu = buf[0x28];
-
-	if (end < WMI_BUFFER_HEADER_SIZE || end > size) {
-		printf("# offset %" PRIu64 ": buffer's SavedOffset %u is outside it; skipped\n",
-		       file_off, (unsigned int)end);
-		st->bad++;
+	if (json) {
+		printf("{\"header\":{\"file\":");
+		json_str(path);
+		printf(",\"logger\":");
+		json_str(in->logger_name);
+		printf(",\"has_header\":%s,"
+		       "\"buffer_size\":%u,\"buffers\":%" PRIu64 ",\"processors\":%u,"
+		       "\"pointer_size\":%u,\"log_file_mode\":%u,\"clock\":%u,"
+		       "\"perf_freq\":%" PRIu64 ",\"start\":",
+		       in->has_header ? "true" : "false", in->buffer_size,
+		       in->file_buffers, in->nr_cpus, in->pointer_size, in->log_file_mode,
+		       in->clock, in->perf_freq);
+		print_time(in->start_time);
+		printf(",\"end\":");
+		print_time(in->end_time);
+		printf(",\"boot\":");
+		print_time(in->boot_time);
+		printf(",\"buffers_written\":%u,\"events_lost\":%u,\"buffers_lost\":%u}}\n",
+		       in->buffers_written, in->events_lost, in->buffers_lost);
 		return;
 	}
-	while (off < end) {
-		uint32_t n = dump_record(buf, off, end, start, ctf >> 3, cpu);
+	printf("# %s: %" PRIu64 " buffers of %u bytes\n", path, in->file_buffers,
+	       in->buffer_size);
+	if (!in->has_header) {
+		printf("# no header buffer: times are relative only\n");
+		return;
+	}
+	printf("# session \"%s\", %u processors, pointer size %u, mode 0x%x, clock %s "
+	       "(%" PRIu64 " Hz)\n", in->logger_name, in->nr_cpus, in->pointer_size,
+	       in->log_file_mode, clock_name(in->clock), in->perf_freq);
+	printf("# started ");
+	print_time(in->start_time);
+	printf(" UTC, ended ");
+	print_time(in->end_time);
+	printf(" UTC; %u buffers written, %u events lost, %u buffers lost\n",
+	       in->buffers_written, in->events_lost, in->buffers_lost);
+}
 
-		if (!n) {
-			printf("# offset %" PRIu64 ": no valid record here; rest of the buffer "
-			       "skipped\n", file_off + off);
-			st->bad++;
+static void print_event(const struct nttrace_etl_event *ev)
+{
+	int ptr32 = ev->flags & TRACE_MESSAGE_POINTER32;
+
+	if (json) {
+		printf("{\"offset\":%" PRIu64 ",\"cpu\":%u,\"time\":", ev->offset, ev->cpu);
+		print_time(ev->filetime);
+		printf(",\"relative\":%.7f,\"timestamp\":%" PRIu64, ev->relative, ev->timestamp);
+		if (ev->lost)
+			printf(",\"lost_before\":true");
+		if (!ev->message) {
+			printf(",\"record\":\"other\",\"size\":%u}\n", ev->size);
 			return;
 		}
-		st->events++;
-		off += n;
+		printf(",\"number\":%u,\"flags\":%u", ev->number, ev->flags);
+		if (ev->flags & TRACE_MESSAGE_SEQUENCE)
+			printf(",\"sequence\":%u", ev->sequence);
+		if (ev->guid_len == 16) {
+			printf(",\"guid\":\"");
+			print_guid(ev->guid);
+			printf("\"");
+		} else if (ev->guid_len == 4) {
+			printf(",\"component\":%u", ev->guid[0] | ev->guid[1] << 8 |
+			       ev->guid[2] << 16 | (unsigned int)ev->guid[3] << 24);
+		}
+		if (ev->flags & TRACE_MESSAGE_SYSTEMINFO)
+			printf(",\"tid\":%u,\"pid\":%u", ev->tid, ev->pid);
+		printf(",\"pointer_size\":%d", ptr32 ? 4 : 8);
+		print_data(ev->data, ev->data_len);
+		printf("}\n");
+		return;
 	}
+	if (ev->lost)
+		printf("# cpu %u: %s before this event\n", ev->cpu,
+		       ev->lost & WMI_BUFFER_FLAG_BUFFER_LOST ? "buffers lost" : "events lost");
+	print_time(ev->filetime);
+	printf(" +%.6fs cpu %u", ev->relative, ev->cpu);
+	if (!ev->message) {
+		printf(" (not a message event: %u bytes)\n", ev->size);
+		return;
+	}
+	printf(" #%u", ev->number);
+	if (ev->flags & TRACE_MESSAGE_SEQUENCE)
+		printf(" seq %u", ev->sequence);
+	if (ev->guid_len == 16) {
+		printf(" {");
+		print_guid(ev->guid);
+		printf("}");
+	} else if (ev->guid_len == 4) {
+		printf(" component %u", ev->guid[0] | ev->guid[1] << 8 | ev->guid[2] << 16 |
+		       (unsigned int)ev->guid[3] << 24);
+	}
+	if (ev->flags & TRACE_MESSAGE_SYSTEMINFO)
+		printf(" tid %u pid %u", ev->tid, ev->pid);
+	printf(" %s", ptr32 ? "ptr32" : "ptr64");
+	print_data(ev->data, ev->data_len);
+	putchar('\n');
 }
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump_state st = { 0 };
-	uint64_t file_off = 0;
-	uint8_t *buf;
-	FILE *f;
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	uint64_t events = 0;
+	int opt, ret;
 
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': json = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
 	}
-	if (argc != 2) {
+	if (optind != argc - 1) {
 		usage(stderr);
 		return 2;
 	}
-	f = fopen(argv[1], "rb");
-	if (!f) {
-		fprintf(stderr, "nttrace dump: %s: %s\n", argv[1], strerror(errno));
+	ret = nttrace_etl_open(&r, argv[optind], on_problem, NULL);
+	if (ret) {
+		fprintf(stderr, "nttrace dump: %s: %s\n", argv[optind],
+			ret == -EINVAL ? "not an ETL file" : strerror(-ret));
 		return 1;
 	}
-	buf = malloc(DUMP_MAX_BUFFER);
-	for (;;) {
-		size_t n = fread(buf, 1, WMI_BUFFER_HEADER_SIZE, f);
-		uint32_t size;
-
-		if (n == 0)
-			break;
-		size = get(buf, 4);
-		if (n < WMI_BUFFER_HEADER_SIZE || size < WMI_BUFFER_HEADER_SIZE ||
-		    size > DUMP_MAX_BUFFER ||
-		    fread(buf + n, 1, size - n, f) != size - n) {
-			printf("# offset %" PRIu64 ": not a whole buffer; the dump ends here\n",
-			       file_off);
-			st.bad++;
-			break;
-		}
-		st.buffers++;
-		dump_buffer(&st, buf, size, file_off);
-		file_off += size;
+	print_header(nttrace_etl_info(r), argv[optind]);
+	while (nttrace_etl_next(r, &ev)) {
+		print_event(&ev);
+		events++;
 	}
-	free(buf);
-	fclose(f);
-	printf("# %" PRIu64 " buffers, %" PRIu64 " events%s\n", st.buffers, st.events,
-	       st.bad ? ", with errors (above)" : "");
-	return st.bad ? 1 : 0;
+	nttrace_etl_close(r);
+	if (!json)
+		printf("# %" PRIu64 " events%s\n", events,
+		       problems ? ", with problems (above)" : "");
+	return problems ? 1 : 0;
 }

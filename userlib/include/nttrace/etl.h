@@ -130,6 +130,53 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 			const char *path, uint64_t end_time, uint32_t buffers_written,
 			uint32_t events_lost, uint32_t buffers_lost);
 
+/* ---- reading (etlread.c) ---- */
+
+/* What a file's header buffer says; @has_header 0 when it has none. */
+struct nttrace_etl_info {
+	int has_header;
+	uint32_t buffer_size, version, provider_version, nr_cpus, pointer_size;
+	uint32_t log_file_mode, max_file_mb, buffers_written, events_lost;
+	uint32_t buffers_lost, clock, timer_resolution, cpu_mhz;
+	uint64_t end_time, boot_time, perf_freq, start_time;	/* FILETIME, Hz */
+	uint64_t file_buffers;	/* whole buffers in the file, header included */
+	char logger_name[NTTRACE_NAME_MAX], log_file_name[256];
+};
+
+/* One record, in time order across the CPUs. */
+struct nttrace_etl_event {
+	uint64_t offset;	/* in the file */
+	unsigned int cpu;
+	const uint8_t *rec;	/* the record, @size bytes, valid until next */
+	uint32_t size;
+	int message;		/* a MESSAGE_TRACE_HEADER record; else other */
+	uint16_t number, flags;	/* message number, OptionFlags */
+	uint32_t sequence;	/* when flags has TRACE_MESSAGE_SEQUENCE */
+	const uint8_t *guid;	/* 16 bytes (GUID) or 4 (component ID), or NULL */
+	uint32_t guid_len;
+	uint64_t timestamp;	/* its own, or the last of its CPU's stream */
+	int has_timestamp;
+	uint32_t tid, pid;	/* when flags has TRACE_MESSAGE_SYSTEMINFO */
+	const uint8_t *data;
+	uint32_t data_len;
+	uint16_t lost;		/* WMI_BUFFER_FLAG_*_LOST: a loss just before */
+	double relative;	/* seconds since the session started */
+	uint64_t filetime;	/* UTC, 0 if unknown */
+};
+
+/* Told of each problem in the file, with its byte offset; reading goes on. */
+typedef void (*nttrace_etl_problem_fn)(void *ctx, uint64_t offset, const char *what);
+
+struct nttrace_etl_reader;
+
+/* Open @path and index its buffers; 0 or -errno (-EINVAL: not ETL). */
+int nttrace_etl_open(struct nttrace_etl_reader **r, const char *path,
+		     nttrace_etl_problem_fn problem, void *ctx);
+const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader *r);
+/* The next event: 1, or 0 at the end. */
+int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev);
+void nttrace_etl_close(struct nttrace_etl_reader *r);
+
 /* Events in a buffer: walks its records by their 16-bit sizes. */
 uint32_t nttrace_buffer_events(const void *buf);
 

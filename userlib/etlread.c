@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reading ETL files (<nttrace/etl.h>): the header buffer, then every
+ * record in time order across the CPUs.
+ *
+ * Opening indexes the file: each buffer's header (0x48 bytes) is read and
+ * kept as (offset, CPU, sequence number); nothing else is loaded. Each
+ * CPU's buffers, sorted by sequence number (which also orders a circular
+ * file), form one time-ordered stream; reading merges the streams by time
+ * stamp with one buffer in memory per CPU, so a file of any size streams.
+ * A record without a time stamp takes the last one of its stream.
+ *
+ * Nothing in the file is trusted: a bad buffer header, a record that runs
+ * past its buffer or has no known marker is reported with its byte offset
+ * to the caller's problem function, and reading goes on with the next
+ * whole buffer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nttrace/etl.h>
+
+#define MAX_BUFFER	(16U << 20)	/* Windows' largest buffer size */
+
+struct buf_ref {
+	uint64_t offset, seq;
+	unsigned int cpu;
+};
+
+struct stream {
+	struct buf_ref *refs;	/* this CPU's buffers, by sequence */
+	size_t n, next;		/* next buffer to load */
+	uint8_t *buf;		/* the current one */
+	uint64_t buf_offset;
+	uint32_t pos, end;	/* next record, end of records */
+	uint16_t lost;		/* the current buffer's loss flags, until used */
+	uint64_t last_ts, ref_clock, frequency;
+	int have;		/* @ev holds this stream's next event */
+	struct nttrace_etl_event ev;
+};
+
+struct nttrace_etl_reader {
+	int fd;
+	struct nttrace_etl_info info;
+	nttrace_etl_problem_fn problem;
+	void *ctx;
+	struct buf_ref *refs;	/* every good buffer; the streams point in */
+	struct stream *streams;
+	unsigned int nstreams;
+};
+
+static uint64_t get(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
+static void problem(struct nttrace_etl_reader *r, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void problem(struct nttrace_etl_reader *r, uint64_t offset, const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->problem)
+		r->problem(r->ctx, offset, what);
+}
+
+static int read_at(int fd, void *buf, size_t len, uint64_t at)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+		at += n;
+	}
+	return 0;
+}
+
+/* UTF-16LE at @p (at most @room bytes) to ASCII in @out ('?' otherwise). */
+static uint32_t get_utf16(const uint8_t *p, uint32_t room, char *out, size_t out_room)
+{
+	uint32_t i = 0;
+	size_t o = 0;
+
+	for (; i + 2 <= room; i += 2) {
+		uint16_t c = get(p + i, 2);
+
+		if (!c) {
+			i += 2;
+			break;
+		}
+		if (o + 1 < out_room)
+			out[o++] = c < 0x80 && c >= 0x20 ? (char)c : '?';
+	}
+	out[o] = 0;
+	return i;
+}
+
+/* Buffer 0: the logfile header event. */
+static void read_header(struct nttrace_etl_reader *r, const uint8_t *b, uint32_t size)
+{
+	struct nttrace_etl_info *in = &r->info;
+	const uint8_t *rec = b + WMI_BUFFER_HEADER_SIZE, *lf = rec + ETL_SYSTEM_HEADER_SIZE;
+	uint32_t len, psz, names;
+
+	if (get(b + 0x36, 2) != WMI_BUFFER_TYPE_HEADER ||
+	    get(rec, 4) != ETL_SYSTEM_HEADER_MARKER) {
+		problem(r, 0, "no logfile header event in buffer 0");
+		return;
+	}
+	len = get(rec + 4, 2);
+	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
+	if ((psz != 4 && psz != 8) || len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
+	    WMI_BUFFER_HEADER_SIZE + len > size) {
+		problem(r, WMI_BUFFER_HEADER_SIZE, "logfile header event malformed");
+		return;
+	}
+	in->has_header = 1;
+	in->version = get(lf + ETL_LF_VERSION, 4);
+	in->provider_version = get(lf + ETL_LF_PROVIDER_VERSION, 4);
+	in->nr_cpus = get(lf + ETL_LF_NUMBER_OF_PROCESSORS, 4);
+	in->end_time = get(lf + ETL_LF_END_TIME, 8);
+	in->timer_resolution = get(lf + ETL_LF_TIMER_RESOLUTION, 4);
+	in->max_file_mb = get(lf + ETL_LF_MAXIMUM_FILE_SIZE, 4);
+	in->log_file_mode = get(lf + ETL_LF_LOG_FILE_MODE, 4);
+	in->buffers_written = get(lf + ETL_LF_BUFFERS_WRITTEN, 4);
+	in->pointer_size = psz;
+	in->events_lost = get(lf + ETL_LF_EVENTS_LOST, 4);
+	in->cpu_mhz = get(lf + ETL_LF_CPU_SPEED, 4);
+	in->boot_time = get(lf + ETL_LF_BOOT_TIME(psz), 8);
+	in->perf_freq = get(lf + ETL_LF_PERF_FREQ(psz), 8);
+	in->start_time = get(lf + ETL_LF_START_TIME(psz), 8);
+	in->clock = get(lf + ETL_LF_RESERVED_FLAGS(psz), 4);
+	in->buffers_lost = get(lf + ETL_LF_BUFFERS_LOST(psz), 4);
+	names = len - ETL_SYSTEM_HEADER_SIZE - ETL_LF_SIZE(psz);
+	lf += ETL_LF_SIZE(psz);
+	len = get_utf16(lf, names, in->logger_name, sizeof(in->logger_name));
+	get_utf16(lf + len, names - len, in->log_file_name, sizeof(in->log_file_name));
+}
+
+static int by_cpu_seq(const void *a, const void *b)
+{
+	const struct buf_ref *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* One pass over the buffer headers: the per-CPU streams. */
+static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
+{
+	uint32_t size = r->info.buffer_size;
+	uint64_t n = file_size / size, i, good = 0;
+	struct buf_ref *refs = calloc(n ? n : 1, sizeof(*refs));
+	unsigned int max_cpu = 0;
+	uint8_t h[WMI_BUFFER_HEADER_SIZE];
+
+	if (!refs)
+		return -ENOMEM;
+	if (file_size % size)
+		problem(r, n * size, "%llu bytes after the last whole buffer ignored",
+			(unsigned long long)(file_size % size));
+	for (i = r->info.has_header ? 1 : 0; i < n; i++) {
+		uint64_t off = i * size;
+		uint32_t end;
+
+		if (read_at(r->fd, h, sizeof(h), off)) {
+			problem(r, off, "cannot read the buffer header");
+			continue;
+		}
+		end = get(h + 4, 4);
+		if (get(h, 4) != size || end < WMI_BUFFER_HEADER_SIZE || end > size ||
+		    get(h + 0x36, 2) == WMI_BUFFER_TYPE_HEADER) {
+			problem(r, off, "not a valid buffer header; buffer skipped");
+			continue;
+		}
+		refs[good].offset = off;
+		refs[good].seq = get(h + 0x18, 8);
+		refs[good].cpu = h[0x28];
+		if (refs[good].cpu > max_cpu)
+			max_cpu = refs[good].cpu;
+		good++;
+	}
+	qsort(refs, good, sizeof(*refs), by_cpu_seq);
+	r->nstreams = good ? max_cpu + 1 : 0;
+	r->streams = calloc(r->nstreams ? r->nstreams : 1, sizeof(*r->streams));
+	if (!r->streams) {
+		free(refs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < good; i++) {
+		struct stream *s = &r->streams[refs[i].cpu];
+
+		if (!s->refs)
+			s->refs = &refs[i];
+		s->n++;
+	}
+	r->refs = refs;
+	return 0;
+}
+
+int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
+		     nttrace_etl_problem_fn fn, void *ctx)
+{
+	struct nttrace_etl_reader *r = calloc(1, sizeof(*r));
+	uint8_t *b0 = NULL;
+	struct stat st;
+	uint32_t size;
+	int ret = -EINVAL;
+
+	if (!r)
+		return -ENOMEM;
+	r->problem = fn;
+	r->ctx = ctx;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0 || fstat(r->fd, &st)) {
+		ret = -errno;
+		goto fail;
+	}
+	b0 = malloc(WMI_BUFFER_HEADER_SIZE);
+	if (!b0 || read_at(r->fd, b0, WMI_BUFFER_HEADER_SIZE, 0)) {
+		problem(r, 0, "shorter than a buffer header: not an ETL file");
+		goto fail;
+	}
+	size = get(b0, 4);
+	if (size < WMI_BUFFER_HEADER_SIZE + 8 || size > MAX_BUFFER || size % 8) {
+		problem(r, 0, "buffer size %u is not plausible: not an ETL file", size);
+		goto fail;
+	}
+	free(b0);
+	b0 = malloc(size);
+	if (!b0) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	r->info.buffer_size = size;
+	r->info.file_buffers = st.st_size / size;
+	if (!read_at(r->fd, b0, size, 0))
+		read_header(r, b0, size);
+	if (r->info.has_header && get(b0 + ETL_SYSTEM_HEADER_SIZE + WMI_BUFFER_HEADER_SIZE, 4)
+	    != size)
+		problem(r, WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE,
+			"header's BufferSize differs from buffer 0's; buffer 0's used");
+	free(b0);
+	b0 = NULL;
+	ret = index_buffers(r, st.st_size);
+	if (ret)
+		goto fail;
+	*rp = r;
+	return 0;
+fail:
+	free(b0);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r);
+	return ret;
+}
+
+const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader *r)
+{
+	return &r->info;
+}
+
+/* Load the stream's next good buffer; 0 when it has none left. */
+static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
+{
+	uint32_t size = r->info.buffer_size;
+
+	if (!s->buf)
+		s->buf = malloc(size);
+	while (s->buf && s->next < s->n) {
+		struct buf_ref *ref = &s->refs[s->next++];
+		uint64_t ctf;
+
+		if (read_at(r->fd, s->buf, size, ref->offset)) {
+			problem(r, ref->offset, "cannot read the buffer");
+			continue;
+		}
+		s->buf_offset = ref->offset;
+		s->pos = WMI_BUFFER_HEADER_SIZE;
+		s->end = get(s->buf + 4, 4);
+		s->lost = get(s->buf + 0x34, 2) &
+			  (WMI_BUFFER_FLAG_EVENTS_LOST | WMI_BUFFER_FLAG_BUFFER_LOST);
+		ctf = get(s->buf + 0x20, 8);
+		s->frequency = ctf >> 3;
+		s->ref_clock = get(s->buf + 0x38, 8);
+		return 1;
+	}
+	return 0;
+}
+
+/* The record size and kind at @p (@room bytes left); 0 if it has none. */
+static uint32_t record_size(const uint8_t *p, uint32_t room, int *message)
+{
+	uint32_t size;
+
+	if (room < 8 || !(p[3] & 0x80))
+		return 0;
+	*message = p[3] == MESSAGE_TRACE_MARKER_BYTE;
+	/* System, compact and perfinfo headers keep Size after a 4-byte marker. */
+	switch (*message ? 0 : p[2]) {
+	case 1: case 2: case 3: case 4: case 16: case 17:
+		size = get(p + 4, 2);
+		break;
+	default:
+		size = get(p, 2);
+	}
+	if (size < 8 || ((size + 7) & ~7u) > room)
+		return size >= 8 && size <= room ? size : 0;
+	return size;
+}
+
+/* Parse a message record's items into @ev; -1 if they overrun it. */
+static int parse_message(struct nttrace_etl_event *ev)
+{
+	const uint8_t *p = ev->rec;
+	uint32_t at = 8, f;
+
+	ev->number = get(p + 4, 2);
+	ev->flags = f = get(p + 6, 2);
+	if (f & TRACE_MESSAGE_SEQUENCE) {
+		if (at + 4 > ev->size)
+			return -1;
+		ev->sequence = get(p + at, 4);
+		at += 4;
+	}
+	if (f & (TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_GUID)) {
+		ev->guid_len = f & TRACE_MESSAGE_COMPONENTID ? 4 : 16;
+		if (at + ev->guid_len > ev->size)
+			return -1;
+		ev->guid = p + at;
+		at += ev->guid_len;
+	}
+	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+		if (at + 8 > ev->size)
+			return -1;
+		if (f & TRACE_MESSAGE_TIMESTAMP) {
+			ev->timestamp = get(p + at, 8);
+			ev->has_timestamp = 1;
+		}
+		at += 8;
+	}
+	if (f & TRACE_MESSAGE_SYSTEMINFO) {
+		if (at + 8 > ev->size)
+			return -1;
+		ev->tid = get(p + at, 4);
+		ev->pid = get(p + at + 4, 4);
+		at += 8;
+	}
+	ev->data = p + at;
+	ev->data_len = ev->size - at;
+	return 0;
+}
+
+/* Fill the stream's next event; 0 when the stream is done. */
+static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
+{
+	struct nttrace_etl_event *ev = &s->ev;
+
+	for (;;) {
+		uint32_t size;
+		int message = 0;
+
+		if (!s->buf || s->pos >= s->end) {
+			if (!load_buffer(r, s))
+				return 0;
+			continue;
+		}
+		size = record_size(s->buf + s->pos, s->end - s->pos, &message);
+		if (!size) {
+			problem(r, s->buf_offset + s->pos,
+				"no valid record here; rest of the buffer skipped");
+			s->pos = s->end;
+			continue;
+		}
+		memset(ev, 0, sizeof(*ev));
+		ev->offset = s->buf_offset + s->pos;
+		ev->cpu = s - r->streams;
+		ev->rec = s->buf + s->pos;
+		ev->size = size;
+		ev->message = message;
+		s->pos += (size + 7) & ~7u;
+		if (message && parse_message(ev)) {
+			problem(r, ev->offset, "message items run past the record; skipped");
+			continue;
+		}
+		if (ev->has_timestamp)
+			s->last_ts = ev->timestamp;
+		else
+			ev->timestamp = s->last_ts;
+		ev->lost = s->lost;
+		s->lost = 0;
+		if (r->info.clock == ETL_CLOCK_SYSTEM || (!r->info.has_header &&
+		    (get(s->buf + 0x20, 8) & 7) == EVENT_TRACE_CLOCK_SYSTEMTIME)) {
+			ev->filetime = ev->timestamp;
+			ev->relative = r->info.start_time && ev->timestamp >= r->info.start_time ?
+				       (ev->timestamp - r->info.start_time) / 1e7 : 0;
+		} else if (s->frequency && ev->timestamp >= s->ref_clock) {
+			ev->relative = (double)(ev->timestamp - s->ref_clock) / s->frequency;
+			if (r->info.start_time)
+				ev->filetime = r->info.start_time +
+					       (uint64_t)(ev->relative * 1e7);
+		}
+		return 1;
+	}
+}
+
+int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev)
+{
+	struct stream *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < r->nstreams; i++) {
+		struct stream *s = &r->streams[i];
+
+		if (!s->have)
+			s->have = stream_peek(r, s);
+		if (s->have && (!best || s->ev.timestamp < best->ev.timestamp))
+			best = s;
+	}
+	if (!best)
+		return 0;
+	*ev = best->ev;
+	best->have = 0;
+	/* @ev->rec points into the stream's buffer: the next peek reloads it. */
+	return 1;
+}
+
+void nttrace_etl_close(struct nttrace_etl_reader *r)
+{
+	unsigned int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nstreams; i++)
+		free(r->streams[i].buf);
+	free(r->refs);
+	free(r->streams);
+	close(r->fd);
+	free(r);
+}
