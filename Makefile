@@ -16,7 +16,7 @@ LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c userlib/win32.c \
 	    userlib/trace.c userlib/etl.c userlib/etlread.c userlib/filelogger.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o record.o dump.o
-VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test
+VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test
 
 .PHONY: all user check demo kernels modules host-tests clean clean-cache
 

@@ -205,6 +205,9 @@ static void test_log_file(void)
 	       "%d-bit: the file is whole buffers", BITS);
 	buf = malloc(4096);
 	while (fd >= 0 && read(fd, buf, 4096) == 4096) {
+		/* The ETL header buffer (BufferType 4) holds no events. */
+		if (get_le(buf + 0x36, 2) == 4 && !nbuf++)
+			continue;
 		nbuf++;
 		if (expect_walk(buf, on_record, NULL) < 0)
 			bad++;
