@@ -29,6 +29,7 @@ $(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/*.h userlib/include/nttra
 	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
+	rm -f $$@
 	$(AR) rcs $$@ $$^
 
 $(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OBJS)) \

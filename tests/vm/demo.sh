@@ -16,8 +16,8 @@ show u32/nttrace call --null 0x0200 || true
 echo
 echo "== TraceMessage into a kernel session, drained through mmap by the recorder"
 show u64/nttrace start demo --buffer-size 4 --max-buffers 8 --flush-timer 1
-echo "\$ u64/nttrace record demo -o /tmp/demo.bin --quiet &"
-u64/nttrace record demo -o /tmp/demo.bin --quiet &
+echo "\$ u64/nttrace record demo -o /tmp/demo.etl --quiet &"
+u64/nttrace record demo -o /tmp/demo.etl --quiet &
 rec=$!
 sleep 1
 echo "# the sample program (userlib/sample/trace_sample.c), built 64-bit and 32-bit"
@@ -27,15 +27,15 @@ echo "\$ u64/nttrace stop demo"
 u64/nttrace stop demo > /tmp/stop.txt
 wait $rec	# the recorder prints its summary as it finishes
 cat /tmp/stop.txt
-show u64/nttrace dump /tmp/demo.bin
+show u64/nttrace dump /tmp/demo.etl
 echo
 echo "== StartTrace with a log file: the library runs the logger; StopTrace leaves the file whole"
-show u64/trace_sample --file /tmp/file64.bin
-show u32/trace_sample --file /tmp/file32.bin
-show u64/nttrace dump /tmp/file32.bin
+show u64/trace_sample --file /tmp/file64.etl
+show u32/trace_sample --file /tmp/file32.etl
+show u64/nttrace dump /tmp/file32.etl
 echo
 echo "== The in-process user-mode logger (handle bit 0x01000000): no system call per event"
-show u64/trace_sample --private /tmp/private64.bin
-show u32/trace_sample --private /tmp/private32.bin
-show u64/nttrace dump /tmp/private64.bin
-show u64/nttrace dump /tmp/private32.bin
+show u64/trace_sample --private /tmp/private64.etl
+show u32/trace_sample --private /tmp/private32.etl
+show u64/nttrace dump /tmp/private64.etl
+show u64/nttrace dump /tmp/private32.etl
