@@ -184,12 +184,16 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 	memset(buf + end, WMI_BUFFER_FILL, size - end);
 }
 
-static int pwrite_all(int fd, const void *buf, size_t len, off_t at)
+/*
+ * Write all of @buf at @at, or at the file position when @at is negative
+ * (a pipe has no other); 0 or -errno.
+ */
+static int write_all(int fd, const void *buf, size_t len, off_t at)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, at);
+		ssize_t n = at < 0 ? write(fd, p, len) : pwrite(fd, p, len, at);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -199,26 +203,8 @@ static int pwrite_all(int fd, const void *buf, size_t len, off_t at)
 			return -EIO;
 		p += n;
 		len -= n;
-		at += n;
-	}
-	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
+		if (at >= 0)
+			at += n;
 	}
 	return 0;
 }
@@ -237,10 +223,7 @@ static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time
 			   UINT32_MAX : lf->buffers + 1,
 			   events_lost > UINT32_MAX ? UINT32_MAX : events_lost,
 			   buffers_lost > UINT32_MAX ? UINT32_MAX : buffers_lost);
-	if (first)
-		ret = write_all(lf->fd, hdr, lf->s.buffer_size);
-	else
-		ret = pwrite_all(lf->fd, hdr, lf->s.buffer_size, 0);
+	ret = write_all(lf->fd, hdr, lf->s.buffer_size, first ? -1 : 0);
 	free(hdr);
 	return ret;
 }
@@ -301,12 +284,9 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 			lf->error = EFBIG;
 		return 0;
 	}
-	if (circular) {
+	if (circular)
 		at = (off_t)(1 + lf->buffers % lf->slots) * size;
-		ret = pwrite_all(lf->fd, buf, size, at);
-	} else {
-		ret = write_all(lf->fd, buf, size);
-	}
+	ret = write_all(lf->fd, buf, size, circular ? at : -1);
 	if (ret) {
 		/* Keep the file whole buffers only: cut a partial one off. */
 		if (!circular && at >= 0 && ftruncate(lf->fd, at) == 0)
