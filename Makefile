@@ -13,10 +13,11 @@ LDFLAGS_VM := -static -pthread
 
 LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c userlib/win32.c \
 	    userlib/safecopy.c userlib/message.c userlib/umlogger.c \
-	    userlib/trace.c userlib/etl.c userlib/etlread.c userlib/filelogger.c
+	    userlib/trace.c userlib/etl.c userlib/etlread.c userlib/filelogger.c \
+	    userlib/wpp.c userlib/tmf.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o record.o dump.o
-VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test
+VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test
 
 .PHONY: all user check demo kernels modules host-tests clean clean-cache
 

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: message formats (Windows calls them TMF, trace
+ * message formats), to render message events as text.
+ *
+ * Formats come from binaries built with <nttrace/wpp.h> (their
+ * "nttrace_wpp" ELF section, 64- or 32-bit ELF) or from a format file,
+ * plain text, one format a line, for binaries built elsewhere:
+ *
+ *   # comments and blank lines are ignored
+ *   GUID NUMBER POINTER_SIZE TYPES FILE:LINE "FORMAT"
+ *   6a1b7c2d-3e4f-4a5b-8c9d-0e1f2a3b4c5d 12 8 sip sample.c:40 "%s %d at %p"
+ *
+ * TYPES are the argument types of <nttrace/wpp.h> ('-' for none); FORMAT
+ * is a C string literal (\\ \" \n \t \xHH escapes). `nttrace formats
+ * BINARY` prints a binary's formats in this form.
+ *
+ * Rendering follows printf: each conversion takes the next argument from
+ * the event's data, read in the argument's own type and size, then shown
+ * as the conversion (with its length modifier) would show a value of that
+ * size in C (widths and precisions are capped at 999). What does not fit (a missing argument, a string for %d) is
+ * shown in angle brackets and the event is reported as a mismatch.
+ */
+#ifndef NTTRACE_TMF_H
+#define NTTRACE_TMF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct nttrace_tmf_format {
+	uint8_t guid[16];	/* as a GUID is stored */
+	uint16_t number;
+	uint8_t ptr_size;	/* of the binary: for 'p' when the event says not */
+	uint32_t line;
+	char *types, *file, *format;
+	const char *source;	/* the path given to load: it must outlive @t */
+	size_t order;		/* load order: the first of a kind is kept */
+};
+
+struct nttrace_tmf {
+	struct nttrace_tmf_format *v;
+	size_t n, cap;
+	int sorted;
+};
+
+/* Told of each problem met while loading, with where it is. */
+typedef void (*nttrace_tmf_problem_fn)(void *ctx, const char *path, uint64_t offset,
+				       const char *what);
+
+/*
+ * Add the formats of @path (an ELF binary or a format file) to @t. Returns
+ * the number added (an ELF binary without the section adds 0), or -errno:
+ * -ENOENT and such from opening, -EINVAL for a file that is neither. A
+ * damaged entry or line is reported and skipped. The same format twice is
+ * kept once; two different ones under one GUID and number are reported and
+ * the first is kept.
+ */
+int nttrace_tmf_load(struct nttrace_tmf *t, const char *path,
+		     nttrace_tmf_problem_fn problem, void *ctx);
+/* The format for @guid (16 bytes) and @number, or NULL. */
+const struct nttrace_tmf_format *nttrace_tmf_find(struct nttrace_tmf *t,
+						  const uint8_t *guid, uint16_t number);
+void nttrace_tmf_free(struct nttrace_tmf *t);
+
+/* @f as one format file line (no newline) into @out; its length. */
+size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size);
+
+/*
+ * Render @f with the @len bytes of @data into @out (always NUL-terminated,
+ * cut with "..." when it does not fit). @ptr_size is the event's (4 or 8
+ * from its POINTER32/POINTER64 flag), 0 to take the format's. Returns 0,
+ * or -1 when the data did not match the format (rendered anyway).
+ */
+int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
+		       uint32_t len, unsigned int ptr_size, char *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_TMF_H */

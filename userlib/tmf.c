@@ -1,0 +1,796 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Message formats (<nttrace/tmf.h>): loading them from the "nttrace_wpp"
+ * section of ELF binaries and from format files, finding them by GUID and
+ * message number, and rendering an event's data through one.
+ *
+ * Everything read from a file is untrusted: every offset and size is
+ * checked against what was read before it is used, and a bad entry is
+ * reported and skipped.
+ */
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nttrace/tmf.h>
+#include <nttrace/wpp.h>
+
+#define TYPE_CHARS "bBhHiIqQfdps"
+/* A section larger than this is not one we wrote. */
+#define MAX_SECTION (64u << 20)
+
+struct loader {
+	struct nttrace_tmf *t;
+	const char *path;
+	nttrace_tmf_problem_fn problem;
+	void *ctx;
+	unsigned int added;
+};
+
+static void problem(struct loader *l, uint64_t offset, const char *what)
+{
+	if (l->problem)
+		l->problem(l->ctx, l->path, offset, what);
+}
+
+static int valid_types(const char *types)
+{
+	return strspn(types, TYPE_CHARS) == strlen(types);
+}
+
+static int add(struct loader *l, const uint8_t *guid, uint16_t number,
+	       uint8_t ptr_size, uint32_t line, const char *types,
+	       const char *file, const char *format)
+{
+	struct nttrace_tmf *t = l->t;
+	struct nttrace_tmf_format *f;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		void *v = realloc(t->v, cap * sizeof(*t->v));
+
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	f = &t->v[t->n];
+	memset(f, 0, sizeof(*f));
+	memcpy(f->guid, guid, 16);
+	f->number = number;
+	f->ptr_size = ptr_size;
+	f->line = line;
+	f->types = strdup(types);
+	f->file = strdup(file);
+	f->format = strdup(format);
+	f->source = l->path;
+	f->order = t->n;
+	if (!f->types || !f->file || !f->format) {
+		free(f->types);
+		free(f->file);
+		free(f->format);
+		return -ENOMEM;
+	}
+	t->n++;
+	t->sorted = 0;
+	l->added++;
+	return 0;
+}
+
+/* ---- ELF binaries ---- */
+
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pread(fd, buf, len, (off_t)off);
+
+	return n == (ssize_t)len ? 0 : -EINVAL;
+}
+
+/* The section entries, @len bytes read from file offset @base. */
+static int parse_section(struct loader *l, const uint8_t *s, uint64_t len,
+			 uint64_t base)
+{
+	uint64_t o = 0;
+	int searching = 0;	/* for the next entry after a bad one */
+
+	while (o + NTTRACE_WPP_ENTRY_SIZE <= len) {
+		struct nttrace_wpp_entry e;
+		const char *types, *file, *format, *end;
+		GUID guid;
+		int ret;
+
+		memcpy(&e, s + o, NTTRACE_WPP_ENTRY_SIZE);
+		if (e.magic == 0) {	/* padding between objects */
+			o += 8;
+			continue;
+		}
+		if (e.magic != NTTRACE_WPP_MAGIC || e.size > len - o ||
+		    e.size < NTTRACE_WPP_ENTRY_SIZE + e.nargs + 3u) {
+			if (!searching)
+				problem(l, base + o, "not a format entry; looking for the next");
+			searching = 1;
+			o += 8;
+			continue;
+		}
+		searching = 0;
+		types = (const char *)s + o + NTTRACE_WPP_ENTRY_SIZE;
+		end = (const char *)s + o + e.size;
+		file = types + e.nargs + 1;
+		format = memchr(file, 0, end - file);
+		if (types[e.nargs] || strlen(types) != e.nargs || !valid_types(types) ||
+		    !format || !memchr(format + 1, 0, end - format - 1) ||
+		    (e.ptr_size != 4 && e.ptr_size != 8)) {
+			problem(l, base + o, "damaged format entry skipped");
+			o += (e.size + 7) & ~7u;
+			continue;
+		}
+		format++;
+		/* The GUID is derived from the entry as DoTraceMessage does. */
+		nttrace_wpp_entry_guid((const struct nttrace_wpp_entry *)(s + o), &guid);
+		ret = add(l, (const uint8_t *)&guid, e.number, e.ptr_size, e.line,
+			  types, file, format);
+		if (ret)
+			return ret;
+		o += (e.size + 7) & ~7u;
+	}
+	return 0;
+}
+
+struct shdr {
+	uint64_t name, offset, size;
+	uint32_t type;
+};
+
+static int read_shdr(int fd, int is64, uint64_t at, struct shdr *sh)
+{
+	if (is64) {
+		Elf64_Shdr h;
+
+		if (read_at(fd, &h, sizeof(h), at))
+			return -EINVAL;
+		*sh = (struct shdr){ h.sh_name, h.sh_offset, h.sh_size, h.sh_type };
+	} else {
+		Elf32_Shdr h;
+
+		if (read_at(fd, &h, sizeof(h), at))
+			return -EINVAL;
+		*sh = (struct shdr){ h.sh_name, h.sh_offset, h.sh_size, h.sh_type };
+	}
+	return 0;
+}
+
+/* Find the section in a 32- or 64-bit little-endian ELF file. */
+static int load_elf(struct loader *l, int fd)
+{
+	unsigned char id[EI_NIDENT];
+	unsigned int shentsize, shnum, shstrndx, i;
+	struct shdr sh, strsh;
+	uint64_t shoff;
+	char *strtab = NULL;
+	uint8_t *sec = NULL;
+	int is64, ret;
+
+	if (read_at(fd, id, sizeof(id), 0) || id[EI_DATA] != ELFDATA2LSB ||
+	    (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64))
+		return -EINVAL;
+	is64 = id[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		Elf64_Ehdr h;
+
+		if (read_at(fd, &h, sizeof(h), 0))
+			return -EINVAL;
+		shoff = h.e_shoff;
+		shentsize = h.e_shentsize;
+		shnum = h.e_shnum;
+		shstrndx = h.e_shstrndx;
+	} else {
+		Elf32_Ehdr h;
+
+		if (read_at(fd, &h, sizeof(h), 0))
+			return -EINVAL;
+		shoff = h.e_shoff;
+		shentsize = h.e_shentsize;
+		shnum = h.e_shnum;
+		shstrndx = h.e_shstrndx;
+	}
+	if (shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
+	    shstrndx >= shnum || read_shdr(fd, is64, shoff + shstrndx * shentsize, &strsh) ||
+	    !strsh.size || strsh.size > MAX_SECTION) {
+		problem(l, 0, "ELF section headers not understood");
+		return -EINVAL;
+	}
+	ret = -ENOMEM;
+	strtab = malloc(strsh.size + 1);
+	if (!strtab)
+		goto out;
+	ret = -EINVAL;
+	if (read_at(fd, strtab, strsh.size, strsh.offset))
+		goto bad;
+	strtab[strsh.size] = 0;
+	for (i = 0; i < shnum; i++) {
+		if (read_shdr(fd, is64, shoff + (uint64_t)i * shentsize, &sh))
+			goto bad;
+		if (sh.type == SHT_PROGBITS && sh.name < strsh.size &&
+		    !strcmp(strtab + sh.name, NTTRACE_WPP_SECTION))
+			break;
+	}
+	ret = 0;
+	if (i == shnum || !sh.size)
+		goto out;		/* no formats in this binary */
+	ret = -EINVAL;
+	if (sh.size > MAX_SECTION)
+		goto bad;
+	ret = -ENOMEM;
+	sec = malloc(sh.size);
+	if (!sec)
+		goto out;
+	ret = -EINVAL;
+	if (read_at(fd, sec, sh.size, sh.offset))
+		goto bad;
+	ret = parse_section(l, sec, sh.size, sh.offset);
+	goto out;
+bad:
+	problem(l, 0, "ELF section headers or " NTTRACE_WPP_SECTION " cut short");
+out:
+	free(sec);
+	free(strtab);
+	return ret;
+}
+
+/* ---- format files ---- */
+
+static int parse_guid(const char *s, uint8_t *out)
+{
+	unsigned int d1, d2, d3, b[8], i;
+	int n = 0;
+	GUID g;
+
+	if (sscanf(s, "%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x%n", &d1, &d2, &d3,
+		   &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], &n) != 11 ||
+	    n != 36)
+		return -1;
+	g.Data1 = d1;
+	g.Data2 = d2;
+	g.Data3 = d3;
+	for (i = 0; i < 8; i++)
+		g.Data4[i] = b[i];
+	memcpy(out, &g, 16);
+	return 0;
+}
+
+/* A C string literal at *@p into @out (as long as the line); 0 or -1. */
+static int parse_quoted(const char **p, char *out)
+{
+	const char *s = *p;
+
+	if (*s++ != '"')
+		return -1;
+	while (*s && *s != '"') {
+		if (*s != '\\') {
+			*out++ = *s++;
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case '\\': case '"': *out++ = *s++; break;
+		case 'n': *out++ = '\n'; s++; break;
+		case 't': *out++ = '\t'; s++; break;
+		case 'r': *out++ = '\r'; s++; break;
+		case 'x': {
+			unsigned int v = 0, n = 0;
+
+			for (s++; n < 2 && isxdigit((unsigned char)*s); n++, s++)
+				v = v * 16 + (isdigit((unsigned char)*s) ? *s - '0' :
+					      (tolower((unsigned char)*s) - 'a' + 10));
+			if (!n || !v)
+				return -1;
+			*out++ = (char)v;
+			break;
+		}
+		default:
+			return -1;
+		}
+	}
+	if (*s != '"')
+		return -1;
+	*out = 0;
+	*p = s + 1;
+	return 0;
+}
+
+static int parse_line(struct loader *l, char *line)
+{
+	char guid_s[40], types[64], where[256], *colon, *format;
+	unsigned int number, ptr_size, lineno;
+	const char *p;
+	uint8_t guid[16];
+	int n = 0, ret;
+
+	if (sscanf(line, "%39s %u %u %63s %255s %n", guid_s, &number, &ptr_size,
+		   types, where, &n) != 5 || !n)
+		return -1;
+	colon = strrchr(where, ':');
+	if (parse_guid(guid_s, guid) || number > 0xFFFF ||
+	    (ptr_size != 4 && ptr_size != 8) || !colon ||
+	    sscanf(colon + 1, "%u", &lineno) != 1)
+		return -1;
+	*colon = 0;
+	if (!strcmp(types, "-"))
+		types[0] = 0;
+	if (!valid_types(types) || strlen(types) > NTTRACE_WPP_MAX_ARGS * 4)
+		return -1;
+	format = malloc(strlen(line) + 1);
+	if (!format)
+		return -ENOMEM;
+	p = line + n;
+	if (parse_quoted(&p, format) || p[strspn(p, " \t\r\n")]) {
+		free(format);
+		return -1;
+	}
+	ret = add(l, guid, number, ptr_size, lineno, types, where, format);
+	free(format);
+	return ret;
+}
+
+static int load_text(struct loader *l, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t offset = 0;
+	unsigned int bad = 0, good = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while ((n = getline(&line, &cap, f)) > 0) {
+		const char *s = line + strspn(line, " \t");
+
+		if (memchr(line, 0, n)) {
+			ret = -EINVAL;	/* binary, not a format file */
+			break;
+		}
+		if (*s && *s != '#' && *s != '\n' && *s != '\r') {
+			ret = parse_line(l, line);
+			if (ret == -ENOMEM)
+				break;
+			if (ret) {
+				problem(l, offset, "not a format line; skipped");
+				bad++;
+			} else {
+				good++;
+			}
+			ret = 0;
+		}
+		offset += n;
+	}
+	free(line);
+	if (!ret && bad && !good)
+		ret = -EINVAL;
+	return ret;
+}
+
+/* ---- the table ---- */
+
+static int cmp_key(const struct nttrace_tmf_format *a, const struct nttrace_tmf_format *b)
+{
+	int c = memcmp(a->guid, b->guid, 16);
+
+	if (c)
+		return c;
+	return (int)a->number - (int)b->number;
+}
+
+static int cmp_sort(const void *x, const void *y)
+{
+	const struct nttrace_tmf_format *a = x, *b = y;
+	int c = cmp_key(a, b);
+
+	if (c)
+		return c;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void free_format(struct nttrace_tmf_format *f)
+{
+	free(f->types);
+	free(f->file);
+	free(f->format);
+}
+
+/* Sort by key, keep the first of each key, report the ones that differ. */
+static void sort_unique(struct nttrace_tmf *t, struct loader *l)
+{
+	size_t i, j = 0;
+
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_sort);
+	for (i = 0; i < t->n; i++) {
+		struct nttrace_tmf_format *f = &t->v[i];
+
+		if (j && !cmp_key(&t->v[j - 1], f)) {
+			struct nttrace_tmf_format *k = &t->v[j - 1];
+
+			if (l && (strcmp(k->format, f->format) || strcmp(k->types, f->types))) {
+				char what[160];
+
+				snprintf(what, sizeof(what),
+					 "message %u of %s:%u differs from the one in %s; "
+					 "the first is kept", f->number, f->file, f->line,
+					 k->source);
+				problem(l, 0, what);
+			}
+			free_format(f);
+			continue;
+		}
+		t->v[j++] = *f;
+	}
+	t->n = j;
+	for (i = 0; i < t->n; i++)
+		t->v[i].order = i;
+	t->sorted = 1;
+}
+
+int nttrace_tmf_load(struct nttrace_tmf *t, const char *path,
+		     nttrace_tmf_problem_fn problem_fn, void *ctx)
+{
+	struct loader l = { t, path, problem_fn, ctx, 0 };
+	unsigned char magic[4] = { 0 };
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f)
+		return -errno;
+	if (fread(magic, 1, 4, f) == 4 && !memcmp(magic, ELFMAG, SELFMAG)) {
+		ret = load_elf(&l, fileno(f));
+	} else {
+		rewind(f);
+		ret = load_text(&l, f);
+	}
+	fclose(f);
+	sort_unique(t, &l);
+	return ret ? ret : (int)l.added;
+}
+
+const struct nttrace_tmf_format *nttrace_tmf_find(struct nttrace_tmf *t,
+						  const uint8_t *guid, uint16_t number)
+{
+	struct nttrace_tmf_format key;
+	size_t lo = 0, hi;
+
+	if (!t->sorted)
+		sort_unique(t, NULL);
+	memcpy(key.guid, guid, 16);
+	key.number = number;
+	hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(&key, &t->v[mid]);
+
+		if (!c)
+			return &t->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+void nttrace_tmf_free(struct nttrace_tmf *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free_format(&t->v[i]);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size)
+{
+	const uint8_t *g = f->guid;
+	size_t n;
+	const char *s;
+
+	n = snprintf(out, size,
+		     "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x"
+		     " %u %u %s %s:%u \"", g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6],
+		     g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15], f->number,
+		     f->ptr_size, *f->types ? f->types : "-", f->file, f->line);
+	for (s = f->format; *s && n < size; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			n += snprintf(out + n, size - n, "\\%c", c);
+		else if (c == '\n')
+			n += snprintf(out + n, size - n, "\\n");
+		else if (c == '\t')
+			n += snprintf(out + n, size - n, "\\t");
+		else if (c < 0x20 || c == 0x7F)
+			n += snprintf(out + n, size - n, "\\x%02x", c);
+		else
+			n += snprintf(out + n, size - n, "%c", c);
+	}
+	if (n < size)
+		n += snprintf(out + n, size - n, "\"");
+	return n;
+}
+
+/* ---- rendering ---- */
+
+struct out {
+	char *p;
+	size_t left;		/* room, the NUL included */
+	int cut;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (n >= o->left) {
+		n = o->left - 1;
+		o->cut = 1;
+	}
+	memcpy(o->p, s, n);
+	o->p += n;
+	o->left -= n;
+	*o->p = 0;
+}
+
+/* The next argument's value, by its type; 0 when there is none. */
+struct arg {
+	char type;
+	uint64_t u;		/* integers, sign-extended; pointers */
+	double d;
+	const char *s;
+	size_t s_len;
+};
+
+struct args {
+	const uint8_t *d;
+	uint32_t len, pos;
+	const char *types;
+	unsigned int ptr_size;
+	int bad;
+};
+
+static int next_arg(struct args *a, struct arg *v)
+{
+	static const char *const sizes = "b1B1h2H2i4I4q8Q8f4d8";
+	const char *sz;
+	unsigned int n;
+	uint8_t raw[8] = { 0 };
+
+	if (!*a->types) {
+		a->bad = 1;
+		return 0;
+	}
+	v->type = *a->types++;
+	if (v->type == 's') {
+		const uint8_t *nul = memchr(a->d + a->pos, 0, a->len - a->pos);
+
+		if (!nul) {
+			a->bad = 1;
+			a->pos = a->len;
+			return 0;
+		}
+		v->s = (const char *)a->d + a->pos;
+		v->s_len = nul - (a->d + a->pos);
+		a->pos += v->s_len + 1;
+		return 1;
+	}
+	sz = strchr(sizes, v->type);
+	n = v->type == 'p' ? a->ptr_size : (unsigned int)(sz[1] - '0');
+	if (a->len - a->pos < n) {
+		a->bad = 1;
+		a->pos = a->len;
+		return 0;
+	}
+	memcpy(raw, a->d + a->pos, n);
+	a->pos += n;
+	v->u = 0;
+	memcpy(&v->u, raw, n);	/* little-endian: the low bytes */
+	if (n < 8 && strchr("bhiq", v->type) && (v->u >> (8 * n - 1)) & 1)
+		v->u |= ~0ULL << (8 * n);
+	if (v->type == 'f') {
+		float f;
+
+		memcpy(&f, raw, 4);
+		v->d = f;
+	} else if (v->type == 'd') {
+		memcpy(&v->d, raw, 8);
+	}
+	return 1;
+}
+
+static int is_int(char type)
+{
+	return type && strchr("bBhHiIqQp", type);
+}
+
+/* Bits of an integer conversion's length modifier. */
+static unsigned int length_bits(const char *len, unsigned int ptr_size)
+{
+	if (!strcmp(len, "hh"))
+		return 8;
+	if (!strcmp(len, "h"))
+		return 16;
+	if (!strcmp(len, "l") || !strcmp(len, "z") || !strcmp(len, "Z") ||
+	    !strcmp(len, "t") || !strcmp(len, "I"))
+		return 8 * ptr_size;
+	if (!strcmp(len, "ll") || !strcmp(len, "q") || !strcmp(len, "j") ||
+	    !strcmp(len, "L") || !strcmp(len, "I64"))
+		return 64;
+	return 32;	/* none, I32 */
+}
+
+static void mismatch(struct out *o, struct args *a, const char *what)
+{
+	put(o, "<", 1);
+	put(o, what, strlen(what));
+	put(o, ">", 1);
+	a->bad = 1;
+}
+
+/* One conversion, @spec its "%flags width.precision" part. */
+static void convert(struct out *o, struct args *a, char *spec, const char *len,
+		    char conv)
+{
+	char buf[512], fmt[64];
+	struct arg v;
+	int n;
+
+	if (!next_arg(a, &v)) {
+		mismatch(o, a, "missing");
+		return;
+	}
+	if (conv == 'n')
+		return;		/* writes nothing, shows nothing */
+	if (strchr("diouxXc", conv)) {
+		unsigned int bits = length_bits(len, a->ptr_size);
+		uint64_t u = v.u;
+
+		if (!is_int(v.type)) {
+			mismatch(o, a, v.type == 's' ? "string" : "float");
+			return;
+		}
+		if (bits < 64) {
+			u &= (1ULL << bits) - 1;
+			if (strchr("di", conv) && (u >> (bits - 1)) & 1)
+				u |= ~0ULL << bits;
+		}
+		if (conv == 'c') {
+			snprintf(fmt, sizeof(fmt), "%sc", spec);
+			n = snprintf(buf, sizeof(buf), fmt, (int)(unsigned char)u);
+		} else {
+			snprintf(fmt, sizeof(fmt), "%sll%c", spec, conv);
+			n = snprintf(buf, sizeof(buf), fmt, (unsigned long long)u);
+		}
+	} else if (strchr("eEfFgGaA", conv)) {
+		if (v.type != 'f' && v.type != 'd') {
+			mismatch(o, a, v.type == 's' ? "string" : "integer");
+			return;
+		}
+		snprintf(fmt, sizeof(fmt), "%s%c", spec, conv);
+		n = snprintf(buf, sizeof(buf), fmt, v.d);
+	} else if (conv == 's') {
+		if (v.type != 's') {
+			mismatch(o, a, "not a string");
+			return;
+		}
+		snprintf(fmt, sizeof(fmt), "%s.*s", spec);
+		/* The precision: the format's, or the whole string. */
+		if (strchr(spec, '.')) {
+			snprintf(fmt, sizeof(fmt), "%ss", spec);
+			n = snprintf(buf, sizeof(buf), fmt, v.s);
+		} else {
+			n = snprintf(buf, sizeof(buf), fmt, (int)v.s_len, v.s);
+		}
+	} else if (conv == 'p') {
+		char hex[24];
+
+		if (!is_int(v.type)) {
+			mismatch(o, a, "not a pointer");
+			return;
+		}
+		if (a->ptr_size == 4)
+			v.u &= 0xFFFFFFFFu;
+		/* As glibc shows pointers; the width and '-' still apply. */
+		if (v.u)
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, v.u);
+		else
+			snprintf(hex, sizeof(hex), "(nil)");
+		snprintf(fmt, sizeof(fmt), "%ss", strchr(spec, '.') ?
+			 "%" : spec);	/* a precision means nothing for %p */
+		n = snprintf(buf, sizeof(buf), fmt, hex);
+	} else {
+		mismatch(o, a, "unknown conversion");
+		return;
+	}
+	if (n < 0) {
+		mismatch(o, a, "format");
+		return;
+	}
+	put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	if ((size_t)n >= sizeof(buf))
+		o->cut = 1;
+}
+
+int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
+		       uint32_t len, unsigned int ptr_size, char *outbuf, size_t size)
+{
+	struct args a = { data, len, 0, f->types, ptr_size ? ptr_size : f->ptr_size, 0 };
+	struct out o = { outbuf, size, 0 };
+	const char *p = f->format;
+
+	if (!size)
+		return -1;
+	*outbuf = 0;
+	while (*p) {
+		char spec[40], lenmod[4] = "";
+		size_t n = strcspn(p, "%");
+		unsigned int sn = 1, digits;
+
+		put(&o, p, n);
+		p += n;
+		if (!*p)
+			break;
+		if (p[1] == '%') {
+			put(&o, "%", 1);
+			p += 2;
+			continue;
+		}
+		/* %[flags][width][.precision][length]conversion */
+		spec[0] = '%';
+		for (p++; *p && strchr("-+ #0", *p) && sn < 8; p++)
+			spec[sn++] = *p;
+		for (int part = 0; part < 2; part++) {
+			if (part == 1) {
+				if (*p != '.')
+					break;
+				spec[sn++] = *p++;
+			}
+			if (*p == '*') {
+				struct arg w;
+
+				p++;
+				if (!next_arg(&a, &w) || !is_int(w.type)) {
+					mismatch(&o, &a, "missing width");
+					return -1;
+				}
+				/* As C takes it: an int; capped, as is the rest. */
+				sn += snprintf(spec + sn, sizeof(spec) - sn, "%d",
+					       (int)w.u < -999 ? -999 :
+					       (int)w.u > 999 ? 999 : (int)w.u);
+				continue;
+			}
+			for (digits = 0; isdigit((unsigned char)*p); p++)
+				if (digits++ < 3)
+					spec[sn++] = *p;
+		}
+		spec[sn] = 0;
+		if (!strncmp(p, "I64", 3) || !strncmp(p, "I32", 3)) {
+			memcpy(lenmod, p, 3);
+			p += 3;
+		} else if ((p[0] == 'h' || p[0] == 'l') && p[1] == p[0]) {
+			memcpy(lenmod, p, 2);
+			p += 2;
+		} else if (*p && strchr("hlLqjzZtI", *p)) {
+			lenmod[0] = *p++;
+		}
+		if (!*p) {
+			mismatch(&o, &a, "format ends in a conversion");
+			break;
+		}
+		convert(&o, &a, spec, lenmod, *p++);
+	}
+	if (a.pos != a.len || *a.types)
+		a.bad = 1;	/* data or arguments left over */
+	if (o.cut && size > 4)
+		memcpy(outbuf + size - 4, "...", 4);
+	return a.bad ? -1 : 0;
+}
