@@ -376,13 +376,17 @@ static int load_text(struct loader *l, FILE *f)
 
 /* ---- the table ---- */
 
+/* Formats are keyed by GUID, number and pointer size: a file built 32-
+ * and 64-bit has two formats a message (a long is 4 or 8 bytes). */
 static int cmp_key(const struct nttrace_tmf_format *a, const struct nttrace_tmf_format *b)
 {
 	int c = memcmp(a->guid, b->guid, 16);
 
 	if (c)
 		return c;
-	return (int)a->number - (int)b->number;
+	if (a->number != b->number)
+		return (int)a->number - (int)b->number;
+	return (int)a->ptr_size - (int)b->ptr_size;
 }
 
 static int cmp_sort(const void *x, const void *y)
@@ -419,9 +423,9 @@ static void sort_unique(struct nttrace_tmf *t, struct loader *l)
 				char what[160];
 
 				snprintf(what, sizeof(what),
-					 "message %u of %s:%u differs from the one in %s; "
-					 "the first is kept", f->number, f->file, f->line,
-					 k->source);
+					 "message %u of %s:%u (%u-bit) differs from the one "
+					 "in %s; the first is kept", f->number, f->file,
+					 f->line, 8 * f->ptr_size, k->source);
 				problem(l, 0, what);
 			}
 			free_format(f);
@@ -456,28 +460,42 @@ int nttrace_tmf_load(struct nttrace_tmf *t, const char *path,
 	return ret ? ret : (int)l.added;
 }
 
+/* The first format at or after @key in sort order (index), or t->n. */
+static size_t lower_bound(const struct nttrace_tmf *t, const struct nttrace_tmf_format *key)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_key(&t->v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const struct nttrace_tmf_format *nttrace_tmf_find(struct nttrace_tmf *t,
-						  const uint8_t *guid, uint16_t number)
+						  const uint8_t *guid, uint16_t number,
+						  unsigned int ptr_size)
 {
 	struct nttrace_tmf_format key;
-	size_t lo = 0, hi;
+	size_t i;
 
 	if (!t->sorted)
 		sort_unique(t, NULL);
 	memcpy(key.guid, guid, 16);
 	key.number = number;
-	hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_key(&key, &t->v[mid]);
-
-		if (!c)
-			return &t->v[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	key.ptr_size = ptr_size;
+	i = lower_bound(t, &key);
+	if (i < t->n && !cmp_key(&t->v[i], &key))
+		return &t->v[i];
+	/* No format for this pointer size: any for the GUID and number. */
+	key.ptr_size = 0;
+	i = lower_bound(t, &key);
+	if (i < t->n && !memcmp(t->v[i].guid, guid, 16) && t->v[i].number == number)
+		return &t->v[i];
 	return NULL;
 }
 

@@ -39,3 +39,8 @@ show u64/trace_sample --private /tmp/private64.etl
 show u32/trace_sample --private /tmp/private32.etl
 show u64/nttrace dump /tmp/private64.etl
 show u64/nttrace dump /tmp/private32.etl
+echo
+echo "== WPP-style messages (<nttrace/wpp.h>): formats from the binaries' ELF section"
+show u64/nttrace formats u64/trace_sample
+echo "# the kernel session's file from above, rendered as text (64-bit and 32-bit sample)"
+show u64/nttrace dump --formats u64/trace_sample,u32/trace_sample /tmp/demo.etl

@@ -121,7 +121,8 @@ static unsigned int render_all(const char *etl, struct nttrace_tmf *t, unsigned 
 		unsigned int k = (*events)++;
 
 		if (ev.message && ev.guid_len == 16)
-			f = nttrace_tmf_find(t, ev.guid, ev.number);
+			f = nttrace_tmf_find(t, ev.guid, ev.number,
+					     ev.flags & TRACE_MESSAGE_POINTER32 ? 4 : 8);
 		if (!f) {
 			printf("# event %u: no format for message %u\n", k, ev.number);
 			continue;
@@ -244,15 +245,15 @@ static void test_mismatch(void)
 	tap_eq(nttrace_tmf_load(&t, path, on_tmf_problem, (void *)1), 5,
 	       "%d-bit: format file: good lines load", BITS);
 	tap_eq(problems, 2, "%d-bit: ... bad ones are reported", BITS);
-	f = nttrace_tmf_find(&t, guid, 1);
+	f = nttrace_tmf_find(&t, guid, 1, 8);
 	tap_ok(f && nttrace_tmf_render(f, data, 4, 8, text, sizeof(text)) == -1 &&
 	       !strcmp(text, "5 and <missing>"), "%d-bit: a missing argument: \"%s\"", BITS,
 	       f ? text : "?");
-	f = nttrace_tmf_find(&t, guid, 2);
+	f = nttrace_tmf_find(&t, guid, 2, 8);
 	tap_ok(f && nttrace_tmf_render(f, data + 4, 3, 8, text, sizeof(text)) == -1 &&
 	       !strcmp(text, "<string>"), "%d-bit: a string for %%d: \"%s\"", BITS,
 	       f ? text : "?");
-	f = nttrace_tmf_find(&t, guid, 3);
+	f = nttrace_tmf_find(&t, guid, 3, 8);
 	tap_ok(f && nttrace_tmf_render(f, data, 6, 8, text, sizeof(text)) == -1,
 	       "%d-bit: a string without its NUL is a mismatch (\"%s\")", BITS,
 	       f ? text : "?");
@@ -262,13 +263,13 @@ static void test_mismatch(void)
 	tap_ok(f && nttrace_tmf_render(f, data, 7, 8, small, 4) == 0 && strlen(small) == 3,
 	       "%d-bit: output cut to the room given", BITS);
 	memcpy(data + 8, "\x78\x56\x34\x12", 4);
-	f = nttrace_tmf_find(&t, guid, 4);
+	f = nttrace_tmf_find(&t, guid, 4, 8);
 	tap_ok(f && nttrace_tmf_render(f, data + 8, 4, 0, text, sizeof(text)) == 0 &&
 	       !strcmp(text, "0x12345678"), "%d-bit: POINTER32 pointer from the format's size "
 	       "(\"%s\")", BITS, f ? text : "?");
 	tap_ok(f && nttrace_tmf_render(f, data + 8, 4, 8, text, sizeof(text)) == -1,
 	       "%d-bit: an event's POINTER64 wants 8 bytes", BITS);
-	f = nttrace_tmf_find(&t, guid, 6);
+	f = nttrace_tmf_find(&t, guid, 6, 8);
 	tap_ok(f && nttrace_tmf_render(f, data, 4, 8, text, sizeof(text)) == 0 &&
 	       !strcmp(text, "a\"b\\c\n5"), "%d-bit: escapes in a format file", BITS);
 	tap_ok(f && nttrace_tmf_line(f, text, sizeof(text)) > 0 &&

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * A TraceMessage provider as Windows code writes one: only
- * <nttrace/evntrace.h>, the Windows names and types, Win32 error results.
+ * <nttrace/evntrace.h> (and <nttrace/wpp.h> for WPP-style messages), the
+ * Windows names and types, Win32 error results.
  *
  *   trace_sample --session NAME     trace into a running kernel session
  *   trace_sample --file FILE        start a kernel session that writes
@@ -14,8 +15,10 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nttrace/evntrace.h>
+#include <nttrace/wpp.h>
 
 /* This program's message GUID (a WPP control GUID would go here). */
 static const GUID sample_guid = {
@@ -45,28 +48,34 @@ static void props_init(struct props *pr, const char *log_file, ULONG mode)
 	}
 }
 
-/* Three kinds of message, as a program would trace them. */
+/*
+ * Messages as a program would trace them: one with TraceMessage itself
+ * (its data is a string, shown as such), then WPP-style ones, whose
+ * formats this binary carries for `nttrace dump --formats` to render.
+ */
 static ULONG trace_some(TRACEHANDLE h)
 {
 	const char *who = sizeof(void *) == 8 ? "64-bit" : "32-bit";
 	char text[64];
-	ULONG err = ERROR_SUCCESS;
+	ULONG err;
 	int i;
 
 	snprintf(text, sizeof(text), "hello from a %s program", who);
 	err = TraceMessage(h, SAMPLE_FLAGS, &sample_guid, 1,
-			    text, strlen(text) + 1, NULL);
-	for (i = 1; i <= 3 && !err; i++) {
-		void *where = &i;
+			   text, strlen(text) + 1, NULL);
+	if (err)
+		return err;
+	DoTraceMessage(h, "%s sample started, pid %d", who, (int)getpid());
+	for (i = 1; i <= 3; i++) {
+		double share = i / 3.0;
 
-		err = TraceMessage(h, SAMPLE_FLAGS, &sample_guid, 2,
-				   "step", (size_t)5, &i, sizeof(i),
-				   &where, sizeof(where), NULL);
+		DoTraceMessage(h, "step %d of %d: %.1f%% done, state at %p", i, 3,
+			       100 * share, (void *)&share);
+		if (GetLastError())
+			return GetLastError();
 	}
-	if (!err)
-		err = TraceMessage(h, SAMPLE_FLAGS, &sample_guid, 3,
-				   "done", (size_t)5, NULL);
-	return err;
+	DoTraceMessage(h, "done: %zu bytes of greeting", strlen(text) + 1);
+	return GetLastError();
 }
 
 static int report(const char *what, ULONG err)

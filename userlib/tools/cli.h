@@ -16,5 +16,6 @@ const char *cli_strerror(int err);
 
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

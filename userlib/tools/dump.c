@@ -12,19 +12,24 @@
 #include <string.h>
 #include <time.h>
 
+#include <nttrace/tmf.h>
 #include "cli.h"
 
 static int json, problems;
+static struct nttrace_tmf formats;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace dump [--json] FILE\n\n"
+		"usage: nttrace dump [--json] [--formats PATH[,PATH...]]... FILE\n\n"
 		"Print the header of FILE (an ETL file) and then every event in time order\n"
 		"across the CPUs: time (UTC and since the start), CPU, message number,\n"
 		"sequence, GUID or component ID, thread and process, and the data (as text\n"
 		"when it is text). --json prints one JSON object per line instead. A\n"
-		"damaged part of the file is reported with its byte offset and skipped.\n");
+		"damaged part of the file is reported with its byte offset and skipped.\n\n"
+		"--formats takes binaries built with <nttrace/wpp.h> (their message formats)\n"
+		"or format files (`nttrace formats` writes them): a message whose GUID and\n"
+		"number have a format is shown as its text, with its source file and line.\n");
 }
 
 /* A JSON string: quotes, backslashes and control bytes escaped. */
@@ -131,6 +136,36 @@ static void print_data(const uint8_t *d, uint32_t len)
 		printf(" ...");
 }
 
+/* The event as text through its format: 1 if it has one. */
+static int print_formatted(const struct nttrace_etl_event *ev)
+{
+	const struct nttrace_tmf_format *f = NULL;
+	unsigned int ptr_size = ev->flags & TRACE_MESSAGE_POINTER32 ? 4 :
+				ev->flags & TRACE_MESSAGE_POINTER64 ? 8 : 0;
+	const char *base;
+	char text[4096];
+	int bad;
+
+	if (ev->guid_len == 16)
+		f = nttrace_tmf_find(&formats, ev->guid, ev->number, ptr_size);
+	if (!f)
+		return 0;
+	bad = nttrace_tmf_render(f, ev->data, ev->data_len, ptr_size, text, sizeof(text));
+	if (json) {
+		printf(",\"file\":");
+		json_str(f->file);
+		printf(",\"line\":%u,\"message\":", f->line);
+		json_str(text);
+		if (bad)
+			printf(",\"mismatch\":true");
+		return 1;
+	}
+	base = strrchr(f->file, '/');
+	printf(" [%s:%u] %s%s", base ? base + 1 : f->file, f->line, text,
+	       bad ? " (data does not match the format)" : "");
+	return 1;
+}
+
 static const char *clock_name(uint32_t clock)
 {
 	return clock == ETL_CLOCK_SYSTEM ? "system time" :
@@ -205,6 +240,7 @@ static void print_event(const struct nttrace_etl_event *ev)
 		if (ev->flags & TRACE_MESSAGE_SYSTEMINFO)
 			printf(",\"tid\":%u,\"pid\":%u", ev->tid, ev->pid);
 		printf(",\"pointer_size\":%d", ptr32 ? 4 : 8);
+		print_formatted(ev);
 		print_data(ev->data, ev->data_len);
 		printf("}\n");
 		return;
@@ -232,14 +268,73 @@ static void print_event(const struct nttrace_etl_event *ev)
 	if (ev->flags & TRACE_MESSAGE_SYSTEMINFO)
 		printf(" tid %u pid %u", ev->tid, ev->pid);
 	printf(" %s", ptr32 ? "ptr32" : "ptr64");
-	print_data(ev->data, ev->data_len);
+	if (!print_formatted(ev))
+		print_data(ev->data, ev->data_len);
 	putchar('\n');
+}
+
+static void on_format_problem(void *ctx, const char *path, uint64_t offset,
+			      const char *what)
+{
+	fprintf(stderr, "nttrace: %s: offset %" PRIu64 ": %s\n", path, offset, what);
+}
+
+/* Load each of a comma-separated list of binaries and format files. */
+static int load_formats(char *list)
+{
+	char *path, *save = NULL;
+
+	for (path = strtok_r(list, ",", &save); path; path = strtok_r(NULL, ",", &save)) {
+		int n = nttrace_tmf_load(&formats, path, on_format_problem, NULL);
+
+		if (n < 0) {
+			fprintf(stderr, "nttrace: %s: %s\n", path, n == -EINVAL ?
+				"neither an ELF binary nor a format file" : strerror(-n));
+			return -1;
+		}
+		if (n == 0)
+			fprintf(stderr, "nttrace: %s: no message formats in it\n", path);
+	}
+	return 0;
+}
+
+static void formats_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nttrace formats PATH...\n\n"
+		"Print the message formats of binaries built with <nttrace/wpp.h> (and of\n"
+		"format files) as a format file: one line a message, GUID, number, pointer\n"
+		"size, argument types, file:line and the format. `nttrace dump --formats`\n"
+		"takes such a file for binaries that are not at hand.\n");
+}
+
+int cmd_formats(int argc, char **argv)
+{
+	char line[8192];
+	size_t i;
+	int k;
+
+	if (argc < 2 || cli_wants_help(argc, argv)) {
+		formats_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (k = 1; k < argc; k++)
+		if (load_formats(argv[k]))
+			return 1;
+	printf("# nttrace message formats: GUID NUMBER POINTER_SIZE TYPES FILE:LINE \"FORMAT\"\n");
+	for (i = 0; i < formats.n; i++) {
+		nttrace_tmf_line(&formats.v[i], line, sizeof(line));
+		printf("%s\n", line);
+	}
+	nttrace_tmf_free(&formats);
+	return 0;
 }
 
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "formats", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -248,9 +343,13 @@ int cmd_dump(int argc, char **argv)
 	uint64_t events = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jf:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
+		case 'f':
+			if (load_formats(optarg))
+				return 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -271,6 +370,7 @@ int cmd_dump(int argc, char **argv)
 		events++;
 	}
 	nttrace_etl_close(r);
+	nttrace_tmf_free(&formats);
 	if (!json)
 		printf("# %" PRIu64 " events%s\n", events,
 		       problems ? ", with problems (above)" : "");

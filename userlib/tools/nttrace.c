@@ -412,6 +412,7 @@ static void usage(FILE *f)
 		   "  flush     publish partly filled buffers\n"
 		   "  record    drain a session's buffers into a file\n"
 		   "  dump      print the events of a log file\n"
+		   "  formats   print the message formats of binaries\n"
 		   "  version   ABI version and implemented NtTraceEvent types\n"
 		   "  call      one raw NtTraceEvent call and its NTSTATUS\n");
 }
@@ -444,6 +445,8 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))
 		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "formats"))
+		return cmd_formats(argc - 1, argv + 1);
 	fprintf(stderr, "nttrace: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

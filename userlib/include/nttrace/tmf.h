@@ -57,13 +57,19 @@ typedef void (*nttrace_tmf_problem_fn)(void *ctx, const char *path, uint64_t off
  * -ENOENT and such from opening, -EINVAL for a file that is neither. A
  * damaged entry or line is reported and skipped. The same format twice is
  * kept once; two different ones under one GUID and number are reported and
- * the first is kept.
+ * the first is kept (formats of one message from a 32-bit and a 64-bit
+ * build differ, and are both kept: they are told apart by pointer size).
  */
 int nttrace_tmf_load(struct nttrace_tmf *t, const char *path,
 		     nttrace_tmf_problem_fn problem, void *ctx);
-/* The format for @guid (16 bytes) and @number, or NULL. */
+/*
+ * The format for @guid (16 bytes) and @number from a binary of @ptr_size
+ * (the event's, by its POINTER32/POINTER64 flag), else of any pointer
+ * size; or NULL.
+ */
 const struct nttrace_tmf_format *nttrace_tmf_find(struct nttrace_tmf *t,
-						  const uint8_t *guid, uint16_t number);
+						  const uint8_t *guid, uint16_t number,
+						  unsigned int ptr_size);
 void nttrace_tmf_free(struct nttrace_tmf *t);
 
 /* @f as one format file line (no newline) into @out; its length. */
