@@ -301,6 +301,8 @@ failed:
 	if (!lf->error)
 		lf->error = -ret;
 	lf->failed++;
+	if (size == lf->s.buffer_size)
+		lf->failed_events += nttrace_buffer_events(buf);
 	return 0;
 }
 
@@ -312,7 +314,7 @@ int nttrace_logfile_close(struct nttrace_logfile *lf, uint64_t events_lost,
 	if (lf->fd < 0)
 		return 0;
 	ret = write_header(lf, 0, nttrace_clock_now(EVENT_TRACE_CLOCK_SYSTEMTIME),
-			   events_lost + lf->dropped_events,
+			   events_lost + lf->dropped_events + lf->failed_events,
 			   buffers_lost + lf->dropped + lf->failed);
 	if (ret == -ESPIPE)
 		ret = 0;	/* a pipe keeps its first header */

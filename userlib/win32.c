@@ -64,6 +64,8 @@ uint32_t nttrace_errno_to_win32(int err)
 	case -EBUSY: return ERROR_BUSY;
 	case -EFAULT: return ERROR_NOACCESS;
 	case -ENOSPC: return ERROR_DISK_FULL;
+	/* A log file at its MaximumFileSize (or the process's file size limit). */
+	case -EFBIG: return ERROR_LOG_FILE_FULL;
 	case -EIO: return ERROR_WRITE_FAULT;
 	case -ENOTDIR: return ERROR_PATH_NOT_FOUND;
 	case -ENAMETOOLONG: return ERROR_BAD_PATHNAME;

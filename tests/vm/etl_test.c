@@ -7,10 +7,14 @@
  * user-mode logger's part runs anywhere; the kernel session's part needs
  * /dev/nttrace. Runs in the VM (64- and 32-bit) and on the host (64-bit).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -322,6 +326,91 @@ static void test_limits(void)
 	unlink(path);
 }
 
+/*
+ * A log file that fills its disk: StopTrace says so, the file keeps whole
+ * buffers and reads without a problem, and every traced event is in it or
+ * counted in EventsLost. @how: "limit" (RLIMIT_FSIZE, EFBIG: runs
+ * anywhere) or "tmpfs" (a 64 KB tmpfs, ENOSPC: needs mount, so the VM).
+ */
+static void disk_full(const char *how, const char *dir, uint32_t want_err)
+{
+	char path[96];
+	struct props pr, st;
+	TRACEHANDLE h;
+	unsigned int i, n = 0;
+	uint8_t data[100], *f;
+	ULONG err;
+	size_t flen;
+
+	snprintf(path, sizeof(path), "%s/etl-full-%d.etl", dir, getpid());
+	memset(data, 3, sizeof(data));
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 0, 64);
+	if (!tap_eq(StartTraceA(&h, "etl-full", &pr.p), 0, "%d-bit %s: logger starts", BITS,
+		    how))
+		return;
+	for (i = 0; i < 2000; i++) {
+		TraceMessage(h, TRACE_MESSAGE_SEQUENCE, NULL, (USHORT)i, data, sizeof(data),
+			     NULL);
+		if (i % 20 == 0)
+			FlushTraceA(h, NULL, &st.p);
+	}
+	props_init(&st, NULL, 0, 0, 0);
+	err = StopTraceA(h, NULL, &st.p);
+	tap_eq(err, want_err, "%d-bit %s: StopTrace reports the full disk", BITS, how);
+	f = slurp(path, &flen);
+	tap_ok(flen >= 2 * BUF && flen % BUF == 0 && get_le(f + 0x48 + 0x20 + 0x24, 4) ==
+	       flen / BUF, "%d-bit %s: whole buffers (%zu bytes), BuffersWritten says so",
+	       BITS, how, flen);
+	if (f && flen >= BUF) {
+		uint32_t lost = get_le(f + 0x48 + 0x20 + 0x30, 4);
+		uint32_t blost = get_le(f + 0x48 + 0x20 + (PSZ == 8 ? 0x114 : 0x10C), 4);
+		struct nttrace_etl_reader *r;
+		struct nttrace_etl_event ev;
+
+		problems = 0;
+		if (!nttrace_etl_open(&r, path, on_problem, NULL)) {
+			while (nttrace_etl_next(r, &ev))
+				n++;
+			nttrace_etl_close(r);
+		}
+		tap_eq(problems, 0, "%d-bit %s: the file reads without a problem", BITS, how);
+		tap_eq(n + lost, 2000, "%d-bit %s: events in the file + EventsLost = traced "
+		       "(%u + %u)", BITS, how, n, lost);
+		tap_ok(blost > 0, "%d-bit %s: BuffersLost counts the unwritten (%u)", BITS, how,
+		       blost);
+	}
+	free(f);
+	unlink(path);
+}
+
+static void test_disk_full(void)
+{
+	struct rlimit old, lim = { 6 * BUF + 100, RLIM_INFINITY };
+	char dir[64];
+
+	/* Past the limit write() fails with EFBIG, once SIGXFSZ is ignored. */
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim.rlim_max = old.rlim_max;
+	if (setrlimit(RLIMIT_FSIZE, &lim) == 0) {
+		disk_full("file size limit", "/tmp", ERROR_LOG_FILE_FULL);
+		setrlimit(RLIMIT_FSIZE, &old);
+	} else {
+		tap_ok(0, "%d-bit: setrlimit(RLIMIT_FSIZE)", BITS);
+	}
+
+	snprintf(dir, sizeof(dir), "/tmp/etl-tmpfs-%d", getpid());
+	mkdir(dir, 0755);
+	if (mount("nttrace-test", dir, "tmpfs", 0, "size=64k") == 0) {
+		disk_full("64 KB tmpfs", dir, ERROR_DISK_FULL);
+		umount(dir);
+	} else {
+		printf("ok %u - %d-bit: no tmpfs here (%s) # SKIP\n", ++tap_n, BITS,
+		       strerror(errno));
+	}
+	rmdir(dir);
+}
+
 /* A kernel session with a log file: the same checks through the module. */
 static void test_kernel(void)
 {
@@ -358,6 +447,7 @@ int main(void)
 {
 	test_user_mode();
 	test_limits();
+	test_disk_full();
 	test_kernel();
 	return tap_done();
 }

@@ -152,7 +152,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "nttrace: writing %s: %s (%llu buffers not written, "
 			"%llu events in them)\n", path, strerror(-ret),
 			(unsigned long long)(r.failed + r.dropped),
-			(unsigned long long)r.dropped_events);
+			(unsigned long long)(r.dropped_events + r.failed_events));
 		return 1;
 	}
 	return 0;

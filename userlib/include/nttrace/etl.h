@@ -93,8 +93,10 @@ uint64_t nttrace_clock_now(uint32_t clock_type);
  * counted (@dropped, @dropped_events) and reported (-EFBIG). Circular
  * (EVENT_TRACE_FILE_MODE_CIRCULAR with max_file_mb): the data buffers
  * wrap after buffer 0, keeping the newest. A buffer that cannot be
- * written (disk full, I/O error) is counted in @failed, its errno kept in
- * @error, and the file is cut back to whole buffers.
+ * written (disk full, I/O error) is counted in @failed (its events in
+ * @failed_events), its errno kept in @error, and the file is cut back to
+ * whole buffers. Both kinds of loss go into the final header's EventsLost
+ * and BuffersLost.
  */
 struct nttrace_logfile {
 	int fd;
@@ -103,7 +105,7 @@ struct nttrace_logfile {
 	char path[256];		/* for the header's LogFileName (truncated) */
 	uint64_t slots;		/* circular: data buffers the file holds */
 	uint64_t buffers, events, bytes;	/* written (buffer 0 excluded) */
-	uint64_t failed;	/* buffers that could not be written */
+	uint64_t failed, failed_events;	/* could not be written */
 	uint64_t dropped, dropped_events;	/* past the maximum size */
 };
 
