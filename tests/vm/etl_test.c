@@ -260,6 +260,7 @@ static void test_limits(void)
 
 	snprintf(path, sizeof(path), "/tmp/etl-max-%d.etl", getpid());
 	memset(big, 7, sizeof(big));
+	props_init(&st, NULL, 0, 0, 0);
 	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 1, 64);
 	if (!tap_eq(StartTraceA(&h, "etl-max", &pr.p), 0, "%d-bit: 1 MB sequential", BITS))
 		return;
@@ -344,6 +345,7 @@ static void disk_full(const char *how, const char *dir, uint32_t want_err)
 
 	snprintf(path, sizeof(path), "%s/etl-full-%d.etl", dir, getpid());
 	memset(data, 3, sizeof(data));
+	props_init(&st, NULL, 0, 0, 0);
 	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 0, 64);
 	if (!tap_eq(StartTraceA(&h, "etl-full", &pr.p), 0, "%d-bit %s: logger starts", BITS,
 		    how))

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nttrace_bench: the cost of one 64-byte event through nttrace and through
+ * what a Linux user would use instead, measured side by side in one run
+ * (scripts/bench runs it in the bench kernel's VM and on the host, and
+ * tests/bench/report.awk makes the table). Times under QEMU TCG mean
+ * little on their own: compare the paths with each other.
+ *
+ *   nttrace_bench vm      in the guest: paths 1-5 below, 1 and 2 threads
+ *   nttrace_bench host    on the host: path 5 and LTTng-UST (when built
+ *                         with -DNTTRACE_BENCH_LTTNG)
+ *
+ * Paths (64 bytes of message data each):
+ *   tm_kernel     TraceMessage to a kernel session, SEQUENCE | TIMESTAMP |
+ *                 SYSTEMINFO, `nttrace record` draining it
+ *   tm_kernel_noseq  the same without SEQUENCE (the logger-wide counter)
+ *   user_events   a registered, enabled user_event written with writev
+ *   trace_marker  a write to tracefs' trace_marker, tracing on
+ *   ioctl_noop    NTTRACE_IOC_VERSION on /dev/nttrace: the cheapest ioctl
+ *   getppid       the cheapest system call
+ *   tm_umlogger   TraceMessage to the in-process user-mode logger
+ *   lttng_ust     an LTTng-UST tracepoint, a session recording it
+ *
+ * Output, one a line: "R PATH THREADS REP NS_PER_EVENT" for each repeat
+ * (with 2 threads: wall time over all events, so throughput), "I PATH KEY
+ * VALUE" for facts (events lost), "# ..." for comments.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nttrace.h>
+#include <nttrace/evntrace.h>
+#include <nttrace/session.h>
+
+#ifdef NTTRACE_BENCH_LTTNG
+#define LTTNG_UST_TRACEPOINT_CREATE_PROBES
+#define LTTNG_UST_TRACEPOINT_DEFINE
+#include "lttng_tp.h"
+#endif
+
+#define PAYLOAD 64
+#define TRACING "/sys/kernel/tracing"
+
+static unsigned int reps = 7;
+static long n_syscall = 20000, n_user = 200000;
+static uint8_t payload[PAYLOAD];
+
+/* ---- timing ---- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* One path: @fn(ctx, n) makes n events and returns how many failed. */
+typedef long (*path_fn)(void *ctx, long n);
+
+struct worker {
+	path_fn fn;
+	void *ctx;
+	long n, failed;
+	int cpu;
+	pthread_barrier_t *go;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pthread_barrier_wait(w->go);
+	w->failed = w->fn(w->ctx, w->n);
+	return NULL;
+}
+
+/* @reps runs of @n events on each of @threads CPUs: ns per event each. */
+static void measure(const char *name, path_fn fn, void *ctx, long n, int threads)
+{
+	long failed = 0;
+	unsigned int r;
+
+	fn(ctx, n / 10 + 1);	/* warm up: caches, first-time paths */
+	for (r = 0; r < reps; r++) {
+		struct worker w[2];
+		pthread_t t[2];
+		pthread_barrier_t go;
+		uint64_t t0, t1;
+		int i;
+
+		pthread_barrier_init(&go, NULL, threads + 1);
+		for (i = 0; i < threads; i++) {
+			w[i] = (struct worker){ fn, ctx, n, 0, i, &go };
+			pthread_create(&t[i], NULL, work, &w[i]);
+		}
+		pthread_barrier_wait(&go);
+		t0 = now_ns();
+		for (i = 0; i < threads; i++) {
+			pthread_join(t[i], NULL);
+			failed += w[i].failed;
+		}
+		t1 = now_ns();
+		pthread_barrier_destroy(&go);
+		printf("R %s %d %u %.1f\n", name, threads, r,
+		       (double)(t1 - t0) / ((double)n * threads));
+		fflush(stdout);
+	}
+	if (failed)
+		printf("I %s failed_%dt %ld\n", name, threads, failed);
+}
+
+/* ---- the paths ---- */
+
+struct tm_ctx {
+	TRACEHANDLE h;
+	ULONG flags;
+};
+
+static long path_trace_message(void *arg, long n)
+{
+	struct tm_ctx *c = arg;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += TraceMessage(c->h, c->flags, NULL, 1, payload, (size_t)PAYLOAD,
+				       NULL) != ERROR_SUCCESS;
+	return failed;
+}
+
+static long path_getppid(void *arg, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		getppid();
+	return 0;
+}
+
+static long path_ioctl(void *arg, long n)
+{
+	int fd = *(int *)arg;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		struct nttrace_version v = { .size = sizeof(v) };
+
+		failed += ioctl(fd, NTTRACE_IOC_VERSION, &v) != 0;
+	}
+	return failed;
+}
+
+static long path_write(void *arg, long n)
+{
+	int fd = *(int *)arg;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += write(fd, payload, PAYLOAD) != PAYLOAD;
+	return failed;
+}
+
+/* user_events (include/uapi/linux/user_events.h, 6.4 and later). */
+struct ue_reg {
+	uint32_t size;
+	uint8_t enable_bit, enable_size;
+	uint16_t flags;
+	uint64_t enable_addr, name_args;
+	uint32_t write_index;
+} __attribute__((packed));
+#define UE_IOCSREG _IOWR('*', 0, struct ue_reg *)
+
+struct ue_ctx {
+	int fd;
+	uint32_t index;
+	uint32_t enabled;	/* bit 0 set by the kernel when enabled */
+};
+
+static long path_user_events(void *arg, long n)
+{
+	struct ue_ctx *c = arg;
+	struct iovec iov[2] = {
+		{ &c->index, sizeof(c->index) }, { payload, PAYLOAD },
+	};
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&c->enabled, __ATOMIC_RELAXED) & 1)
+			failed += writev(c->fd, iov, 2) != sizeof(c->index) + PAYLOAD;
+		else
+			failed++;
+	return failed;
+}
+
+/* ---- setting up ---- */
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	int ok = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+struct props {
+	EVENT_TRACE_PROPERTIES p;
+	char logger_name[64];
+	char log_file[64];
+};
+
+static void props_init(struct props *pr, const char *log_file, ULONG mode)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->p.Wnode.BufferSize = sizeof(*pr);
+	pr->p.LogFileMode = mode;
+	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
+	if (log_file) {
+		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
+		snprintf(pr->log_file, sizeof(pr->log_file), "%s", log_file);
+	}
+}
+
+/* Paths 1: a kernel session with default buffers, `nttrace record` on it. */
+static void bench_kernel_session(const char *tool)
+{
+	static const ULONG flags[2] = {
+		TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO,
+		TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO,
+	};
+	static const char *const names[2] = { "tm_kernel", "tm_kernel_noseq" };
+	struct nttrace_logger_info info;
+	struct props pr;
+	struct tm_ctx c;
+	pid_t rec;
+	int k, threads;
+
+	props_init(&pr, NULL, 0);
+	if (StartTraceA(&c.h, "bench", &pr.p) != ERROR_SUCCESS) {
+		printf("# kernel session: StartTrace failed: %u\n", (unsigned)GetLastError());
+		return;
+	}
+	printf("# kernel session: %u KB buffers, %u of them\n", (unsigned)pr.p.BufferSize,
+	       (unsigned)pr.p.NumberOfBuffers);
+	rec = fork();
+	if (rec == 0) {
+		execl(tool, tool, "record", "bench", "-o", "/dev/null", "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	usleep(300000);		/* the recorder attaches */
+	for (k = 0; k < 2; k++) {
+		for (threads = 1; threads <= 2; threads++) {
+			c.flags = flags[k];
+			measure(names[k], path_trace_message, &c, n_syscall, threads);
+			if (k == 0 && threads == 1) {
+				/* The logger at the maximum single-producer rate. */
+				memset(&info, 0, sizeof(info));
+				info.size = sizeof(info);
+				nttrace_set_name(&info, "bench");
+				if (!nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
+					printf("I tm_kernel logger_1t %llu %llu %llu\n",
+					       (unsigned long long)info.events_written,
+					       (unsigned long long)info.events_lost,
+					       (unsigned long long)info.events_overwritten);
+			}
+		}
+	}
+	props_init(&pr, NULL, 0);
+	ControlTraceA(c.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	waitpid(rec, NULL, 0);
+}
+
+static void bench_user_events(void)
+{
+	struct ue_ctx c = { -1, 0, 0 };
+	struct ue_reg reg;
+	int threads;
+
+	c.fd = open(TRACING "/user_events_data", O_RDWR);
+	memset(&reg, 0, sizeof(reg));
+	reg.size = sizeof(reg);
+	reg.enable_bit = 0;
+	reg.enable_size = sizeof(c.enabled);
+	reg.enable_addr = (uintptr_t)&c.enabled;
+	reg.name_args = (uintptr_t)"nttrace_bench char[64] data";
+	if (c.fd < 0 || ioctl(c.fd, UE_IOCSREG, &reg) < 0) {
+		printf("# user_events: not available (%s)\n", strerror(errno));
+		return;
+	}
+	c.index = reg.write_index;
+	if (write_file(TRACING "/events/user_events/nttrace_bench/enable", "1") ||
+	    !(c.enabled & 1)) {
+		printf("# user_events: cannot enable the event\n");
+		return;
+	}
+	for (threads = 1; threads <= 2; threads++)
+		measure("user_events", path_user_events, &c, n_syscall, threads);
+	write_file(TRACING "/events/user_events/nttrace_bench/enable", "0");
+	close(c.fd);
+}
+
+static void bench_trace_marker(void)
+{
+	int fd = open(TRACING "/trace_marker", O_WRONLY);
+
+	if (fd < 0 || write_file(TRACING "/tracing_on", "1")) {
+		printf("# trace_marker: not available\n");
+		return;
+	}
+	measure("trace_marker", path_write, &fd, n_syscall, 1);
+	close(fd);
+}
+
+static void bench_floor(void)
+{
+	int fd = open("/dev/nttrace", O_RDWR);
+
+	if (fd >= 0)
+		measure("ioctl_noop", path_ioctl, &fd, n_syscall, 1);
+	measure("getppid", path_getppid, NULL, n_syscall, 1);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Path 5: the in-process user-mode logger, writing to /dev/null. */
+static void bench_umlogger(void)
+{
+	struct props pr;
+	struct tm_ctx c;
+
+	props_init(&pr, "/dev/null", EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (StartTraceA(&c.h, "bench-um", &pr.p) != ERROR_SUCCESS) {
+		printf("# user-mode logger: StartTrace failed: %u\n", (unsigned)GetLastError());
+		return;
+	}
+	c.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
+	measure("tm_umlogger", path_trace_message, &c, n_user, 1);
+	props_init(&pr, NULL, 0);
+	ControlTraceA(c.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	printf("I tm_umlogger lost %lu\n", (unsigned long)pr.p.EventsLost);
+}
+
+#ifdef NTTRACE_BENCH_LTTNG
+static long path_lttng(void *arg, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		lttng_ust_tracepoint(nttrace_bench, msg, (const char *)payload);
+	return 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	const char *tool = getenv("NTTRACE_TOOL");
+	int i;
+
+	for (i = 0; i < PAYLOAD; i++)
+		payload[i] = (uint8_t)i;
+	if (getenv("BENCH_REPS"))
+		reps = atoi(getenv("BENCH_REPS"));
+	if (getenv("BENCH_SCALE")) {
+		n_syscall = n_syscall * atoi(getenv("BENCH_SCALE")) / 100;
+		n_user = n_user * atoi(getenv("BENCH_SCALE")) / 100;
+	}
+	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "host"))) {
+		fprintf(stderr, "usage: nttrace_bench vm|host\n");
+		return 2;
+	}
+	printf("# nttrace_bench %s: %u repeats, %ld events a repeat (%ld without a "
+	       "system call), %d-byte payload\n", argv[1], reps, n_syscall, n_user, PAYLOAD);
+	if (!strcmp(argv[1], "vm")) {
+		bench_floor();
+		bench_kernel_session(tool ? tool : "u64/nttrace");
+		bench_user_events();
+		bench_trace_marker();
+		bench_umlogger();
+		return 0;
+	}
+	bench_umlogger();
+#ifdef NTTRACE_BENCH_LTTNG
+	measure("lttng_ust", path_lttng, NULL, n_user, 1);
+	bench_umlogger();	/* again: both sides of the LTTng run */
+#else
+	printf("# lttng_ust: not built in\n");
+#endif
+	return 0;
+}
