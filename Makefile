@@ -19,7 +19,7 @@ TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o record.o dump.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test
 
-.PHONY: all user check demo kernels modules host-tests clean clean-cache
+.PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
 all: user
 
@@ -41,6 +41,9 @@ $(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/userlib/sample/trace_sample.o \
 			    $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
 
+$(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o $(BUILD)/$(1)/libnttrace.a
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
@@ -49,7 +52,7 @@ $(BUILD)/$(1)/obj:
 	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
-      $(BUILD)/$(1)/trace_sample \
+      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/nttrace_bench \
       $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
 endef
 $(eval $(call abi_rules,u64,-m64))
@@ -93,6 +96,16 @@ check:
 
 demo:
 	scripts/demo
+
+# The host half of `make bench`: path 5 against LTTng-UST (scripts/bench
+# installs liblttng-ust-dev first; `make check` never builds this).
+$(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) -Itests/bench -DNTTRACE_BENCH_LTTNG $(CFLAGS) $(WARN) -o $@ \
+		tests/bench/bench.c $(BUILD)/u64/libnttrace.a -llttng-ust -ldl -pthread
+
+bench:
+	scripts/bench
 
 clean:
 	rm -rf $(BUILD)
