@@ -54,7 +54,7 @@
 #define TRACING "/sys/kernel/tracing"
 
 static unsigned int reps = 7;
-static long n_syscall = 20000, n_user = 200000;
+static long n_syscall = 100000, n_user = 1000000;
 static uint8_t payload[PAYLOAD];
 
 /* ---- timing ---- */

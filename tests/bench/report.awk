@@ -1,0 +1,141 @@
+# nttrace_bench's raw output (tests/bench/bench.c) into the report: a
+# markdown table of medians and spreads, the ratios the benchmark issue
+# asks for and its targets, on stdout; every number, raw samples included,
+# into the JSON file named by -v json=FILE. The first file is the VM run,
+# the second the host run (its paths are prefixed "host_").
+#
+#   awk -v json=bench.json -f report.awk vm.raw host.raw
+
+function sort(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+
+function median(key,    n, i, a) {
+	n = count[key]
+	if (!n)
+		return -1
+	for (i = 1; i <= n; i++)
+		a[i] = sample[key, i]
+	sort(a, n)
+	lo[key] = a[1]
+	hi[key] = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function ratio(x, y) {
+	return (x > 0 && y > 0) ? sprintf("%.2f", x / y) : "n/a"
+}
+
+FNR == 1 { host = (++nfile == 2) }
+
+$1 == "R" {
+	key = (host ? "host_" : "") $2 " " $3
+	if (!(key in count)) {
+		order[++nkeys] = key
+	}
+	count[key]++
+	sample[key, count[key]] = $5 + 0
+}
+
+$1 == "I" {
+	fact[(host ? "host_" : "") $2 " " $3] = $4 (NF > 4 ? " " $5 " " $6 : "")
+}
+
+$1 == "#" { sub(/^# /, ""); comment[++ncomments] = $0 }
+
+END {
+	for (k = 1; k <= nkeys; k++)
+		med[order[k]] = median(order[k])
+
+	p1 = med["tm_kernel 1"]; p2 = med["user_events 1"]; p3 = med["trace_marker 1"]
+	p4 = med["ioctl_noop 1"]; p4b = med["getppid 1"]
+	p5 = med["host_tm_umlogger 1"]; pl = med["host_lttng_ust 1"]
+
+	print "## nttrace benchmark"
+	print ""
+	for (k = 1; k <= ncomments; k++)
+		print "- " comment[k]
+	print ""
+	print "| path | threads | ns/event (median) | min - max |"
+	print "| --- | --- | --- | --- |"
+	for (k = 1; k <= nkeys; k++) {
+		split(order[k], w, " ")
+		printf "| %s | %s | %.0f | %.0f - %.0f |\n", w[1], w[2], med[order[k]],
+			lo[order[k]], hi[order[k]]
+	}
+	print ""
+	print "With 2 threads, ns/event is wall time over all events (throughput)."
+	print "Paths without \"host_\" ran in the bench kernel under QEMU TCG."
+	print ""
+
+	split(fact["tm_kernel logger_1t"], lg, " ")
+	loss = (lg[1] + lg[2] + lg[3] > 0) ? \
+		sprintf("%.3f", 100 * (lg[2] + lg[3]) / (lg[1] + lg[2])) : "n/a"
+	r12 = ratio(p1, p2); r14 = ratio(p1, p4); r5l = ratio(p5, pl)
+	t1 = ratio(med["tm_kernel 1"], med["tm_kernel 2"])
+	t2 = ratio(med["user_events 1"], med["user_events 2"])
+	tn = ratio(med["tm_kernel_noseq 1"], med["tm_kernel_noseq 2"])
+
+	print "| ratio | value | target |"
+	print "| --- | --- | --- |"
+	printf "| 1/2: TraceMessage (kernel) / user_events | %s | <= 1.0 %s |\n", r12,
+		mark(r12 != "n/a" && r12 + 0 <= 1.0)
+	printf "| 1/3: TraceMessage (kernel) / trace_marker | %s | |\n", ratio(p1, p3)
+	printf "| 1/4: TraceMessage (kernel) / no-op ioctl | %s | <= 2.0 %s |\n", r14,
+		mark(r14 != "n/a" && r14 + 0 <= 2.0)
+	printf "| 1/4b: TraceMessage (kernel) / getppid | %s | |\n", ratio(p1, p4b)
+	printf "| 5/LTTng-UST (host): user-mode logger / LTTng-UST | %s | <= 1.0 %s |\n", r5l,
+		mark(r5l != "n/a" && r5l + 0 <= 1.0)
+	printf "| 2 threads / 1 thread, TraceMessage (kernel) | %s | >= 1.8 %s |\n", t1,
+		mark(t1 != "n/a" && t1 + 0 >= 1.8)
+	printf "| 2 threads / 1 thread, TraceMessage without SEQUENCE | %s | |\n", tn
+	printf "| 2 threads / 1 thread, user_events | %s | |\n", t2
+	printf "| SEQUENCE's cost, 1 thread (with / without) | %s | |\n",
+		ratio(med["tm_kernel 1"], med["tm_kernel_noseq 1"])
+	printf "| SEQUENCE's cost, 2 threads (with / without) | %s | |\n",
+		ratio(med["tm_kernel 2"], med["tm_kernel_noseq 2"])
+	printf "| logger at the maximum 1-thread rate: events lost %% | %s | 0 %s |\n", loss,
+		mark(loss == "0.000")
+	printf "| user-mode logger (VM / host): events lost | %s / %s | |\n",
+		fact["tm_umlogger lost"] == "" ? "n/a" : fact["tm_umlogger lost"],
+		fact["host_tm_umlogger lost"] == "" ? "n/a" : fact["host_tm_umlogger lost"]
+	printf "| LTTng-UST: events discarded | %s | |\n",
+		fact["host_lttng_ust discarded"] == "" ? "n/a" : fact["host_lttng_ust discarded"]
+
+	if (json == "")
+		exit
+	printf "{\n  \"paths\": {\n" > json
+	for (k = 1; k <= nkeys; k++) {
+		key = order[k]
+		split(key, w, " ")
+		printf "    \"%s/%s\": {\"path\": \"%s\", \"threads\": %s, \"median_ns\": %.1f, " \
+			"\"min_ns\": %.1f, \"max_ns\": %.1f, \"samples_ns\": [", key_name(key),
+			w[2], w[1], w[2], med[key], lo[key], hi[key] > json
+		for (i = 1; i <= count[key]; i++)
+			printf("%s%.1f", (i > 1 ? ", " : ""), sample[key, i]) > json
+		printf("]}%s\n", (k < nkeys ? "," : "")) > json
+	}
+	printf "  },\n  \"ratios\": {\"1/2\": %s, \"1/3\": %s, \"1/4\": %s, \"1/4b\": %s, " \
+		"\"5/lttng_ust\": %s, \"2t/1t_tm_kernel\": %s, \"2t/1t_tm_kernel_noseq\": %s, " \
+		"\"2t/1t_user_events\": %s},\n", jnum(r12), jnum(ratio(p1, p3)), jnum(r14),
+		jnum(ratio(p1, p4b)), jnum(r5l), jnum(t1), jnum(tn), jnum(t2) > json
+	printf "  \"logger_1t\": {\"events_written\": %d, \"events_lost\": %d, " \
+		"\"events_overwritten\": %d, \"lost_percent\": %s},\n", lg[1], lg[2], lg[3],
+		jnum(loss) > json
+	printf "  \"notes\": [" > json
+	for (k = 1; k <= ncomments; k++) {
+		c = comment[k]
+		gsub(/\\/, "\\\\", c)
+		gsub(/"/, "\\\"", c)
+		printf("%s\"%s\"", (k > 1 ? ", " : ""), c) > json
+	}
+	printf "]\n}\n" > json
+	close(json)
+}
+
+function key_name(key) { sub(/ .*/, "", key); return key }
+function jnum(v) { return v == "n/a" ? "null" : v }
+function mark(ok) { return ok ? "(met)" : "(**not met**)" }
