@@ -136,6 +136,9 @@ long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
 			    void *ctx)
 {
 	uint32_t bufsize = c->a.buffer_size, nbuf = c->a.buffers_per_cpu;
+	/* As the kernel decides it (module/session.c). */
+	int overwrites = !!(c->a.log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR |
+						  EVENT_TRACE_BUFFERING_MODE));
 	unsigned int cpu;
 	long n = 0;
 
@@ -153,20 +156,31 @@ long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
 			i = oldest;
 		}
 		for (; i < p; i++) {
+			const uint8_t *buf = ring + (i % nbuf) * bufsize;
 			int ret;
 
-			memcpy(c->copy, ring + (i % nbuf) * bufsize, bufsize);
 			/*
-			 * Pairs with the kernel's smp_wmb() between advancing
-			 * oldest and reusing a buffer: if the copy holds any
-			 * reused byte, oldest is seen above i.
+			 * A session that never overwrites leaves a buffer alone
+			 * until we acknowledge it: @fn reads it in place. One
+			 * that overwrites may reuse it under us: copy it, then
+			 * check it was not.
 			 */
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (__atomic_load_n(&h->oldest, __ATOMIC_RELAXED) > i) {
-				c->overwritten++;
-				continue;
+			if (overwrites) {
+				memcpy(c->copy, buf, bufsize);
+				buf = c->copy;
+				/*
+				 * Pairs with the kernel's smp_wmb() between
+				 * advancing oldest and reusing a buffer: if
+				 * the copy holds any reused byte, oldest is
+				 * seen above i.
+				 */
+				__atomic_thread_fence(__ATOMIC_ACQUIRE);
+				if (__atomic_load_n(&h->oldest, __ATOMIC_RELAXED) > i) {
+					c->overwritten++;
+					continue;
+				}
 			}
-			ret = fn(ctx, c->copy, bufsize, cpu);
+			ret = fn(ctx, buf, bufsize, cpu);
 			if (ret) {
 				__atomic_store_n(&ack->consumed, i + 1, __ATOMIC_RELEASE);
 				return ret;

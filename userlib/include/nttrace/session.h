@@ -38,9 +38,10 @@ int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id);
 void nttrace_consumer_close(struct nttrace_consumer *c);
 
 /*
- * Deliver every published buffer, CPU by CPU and in order, to @fn (a copy,
- * so the ring slot is free again once drain returns), then acknowledge
- * them. Returns the number of buffers delivered, or @fn's first non-zero
+ * Deliver every published buffer, CPU by CPU and in order, to @fn, then
+ * acknowledge them. @fn reads the ring in place when the session never
+ * overwrites (the kernel leaves unacknowledged buffers alone), else a copy
+ * checked not to have been overwritten while it was taken. Returns the number of buffers delivered, or @fn's first non-zero
  * return value.
  */
 typedef int (*nttrace_buffer_fn)(void *ctx, const void *buf, uint32_t size,
