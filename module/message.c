@@ -169,11 +169,16 @@ static void nt_write_items(struct nt_session *s, const struct nt_message *msg,
 		p += 8;
 	}
 	if (f & TRACE_MESSAGE_SYSTEMINFO) {
-		u32 ids[2] = {
-			task_pid_nr_ns(current, s->pid_ns),
-			task_tgid_nr_ns(current, s->pid_ns),
-		};
+		u32 ids[2];
 
+		/* The initial namespace's IDs are the task's own: no lookup. */
+		if (s->pid_ns == &init_pid_ns) {
+			ids[0] = current->pid;
+			ids[1] = current->tgid;
+		} else {
+			ids[0] = task_pid_nr_ns(current, s->pid_ns);
+			ids[1] = task_tgid_nr_ns(current, s->pid_ns);
+		}
 		memcpy(p, ids, 8);
 	}
 }

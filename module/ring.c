@@ -119,6 +119,7 @@ static bool nt_ring_start(struct nt_ring *r)
 	}
 
 	h = nt_ring_buffer(r, idx);
+	r->cur = (u8 *)h;
 	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
 	h->buffer_size = conf->bufsize;
 	h->clock_type_frequency = (nt_clock_frequency(conf->clock_type) << 3) |
@@ -138,7 +139,7 @@ static bool nt_ring_start(struct nt_ring *r)
 static void nt_ring_publish(struct nt_ring *r)
 {
 	struct nt_ring_conf *conf = r->conf;
-	struct wmi_buffer_header *h = nt_ring_buffer(r, r->produced);
+	struct wmi_buffer_header *h = (void *)r->cur;
 
 	memset((u8 *)h + r->offset, WMI_BUFFER_FILL, conf->bufsize - r->offset);
 	h->saved_offset = r->offset;
@@ -181,7 +182,7 @@ void *nt_ring_reserve(struct nt_ring *r, u32 len)
 		r->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
 		return NULL;
 	}
-	p = (u8 *)nt_ring_buffer(r, r->produced) + r->offset;
+	p = r->cur + r->offset;
 	r->offset += alen;
 	r->pending = alen;
 	/* Zero the padding; the caller writes the first len bytes. */

@@ -39,6 +39,7 @@ struct nt_ring {
 	u64 produced;		/* our copy of head->produced */
 	u64 oldest;		/* our copy of head->oldest */
 	u64 consumed;		/* the last valid ack->consumed seen */
+	u8 *cur;		/* the current buffer (slot of produced) */
 	u32 offset;		/* next free byte of the current buffer */
 	u32 cur_events;		/* events in the current buffer */
 	u32 pending;		/* size of the reservation not yet committed */
