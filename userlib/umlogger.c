@@ -8,18 +8,24 @@
  * unused tail filled with WMI_BUFFER_FILL. A writer thread appends full
  * buffers to the log file.
  *
- * Producers: each thread uses one of UM_SLOTS slots (round robin on its
- * first event), each with its own mutex and current buffer, so threads
- * rarely meet. An event is written under the slot's mutex: the handle is
+ * Producers: each thread uses one of UM_SLOTS slots (a free one on its
+ * first event, and left at its exit), each with its own lock and current
+ * buffer, so threads
+ * rarely meet. An event is written under the slot's lock: the handle is
  * checked again, space taken in the slot's buffer (a full one goes to the
  * writer's queue and a free one is taken; none free: the event is counted
  * lost and the caller gets ERROR_NOT_ENOUGH_MEMORY), the arguments copied
  * with nttrace_safe_copy() (a bad address: ERROR_NOACCESS, the space is
  * given back), then the items, the sequence number last.
  *
- * Stop clears the handle, then takes every slot's mutex in turn and queues
+ * Stop clears the handle, then takes every slot's lock in turn and queues
  * its partial buffer: after that no producer touches a buffer. The writer
  * writes the queue out and ends; the file is complete when stop returns.
+ *
+ * The writer is woken when a quarter of the buffers wait (at least one) or
+ * fewer than that are free, not for each buffer: a wake-up is a system
+ * call in the producer's path. Fewer wait for the flush timer, FlushTrace
+ * or stop.
  * The slots are static, so a late producer never touches freed memory.
  *
  * Choices: MaximumBuffers counts buffers in all (not per CPU); a buffer's
@@ -29,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,7 +55,8 @@
 	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
 
 struct um_slot {
-	pthread_mutex_t lock;
+	int locked;		/* slot_lock() */
+	int users;		/* threads using the slot (atomic) */
 	uint8_t *buf;		/* current buffer, or NULL */
 	uint32_t offset;	/* its end of data */
 	uint64_t events;	/* events written through this slot */
@@ -57,6 +65,26 @@ struct um_slot {
 } __attribute__((aligned(64)));
 
 static struct um_slot slots[UM_SLOTS];
+
+/*
+ * A slot's lock is all but uncontended (stop, flush and threads beyond
+ * UM_SLOTS share it): one atomic exchange takes it, a release store gives
+ * it back, where a pthread mutex costs a second atomic to unlock. A waiter
+ * yields, so a holder that was preempted gets to finish.
+ */
+static void slot_lock(struct um_slot *s)
+{
+	/* Acquire: pairs with the release in slot_unlock(). */
+	while (__atomic_exchange_n(&s->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&s->locked, __ATOMIC_RELAXED))
+			sched_yield();
+}
+
+static void slot_unlock(struct um_slot *s)
+{
+	/* Release: the slot's buffer is written before the next holder looks. */
+	__atomic_store_n(&s->locked, 0, __ATOMIC_RELEASE);
+}
 
 static struct {
 	pthread_mutex_t control;	/* start, stop, query */
@@ -75,6 +103,7 @@ static struct {
 	pthread_cond_t written_cond;	/* FLUSH waits for the writer */
 	uint32_t *free_list, nfree;
 	uint32_t *queue, qhead, qlen;
+	uint32_t wake_at;		/* qlen that wakes the writer */
 	int stopping, writing;
 	pthread_t writer;
 	pid_t writer_tid;
@@ -89,6 +118,8 @@ static struct {
 
 static unsigned int next_slot;		/* atomic */
 static __thread int my_slot = -1;
+static pthread_key_t slot_key;		/* its destructor leaves the slot */
+static pthread_once_t slot_key_once = PTHREAD_ONCE_INIT;
 static __thread pid_t my_tid;
 static pid_t my_pid;
 
@@ -164,7 +195,9 @@ static void queue_buffer(struct um_slot *s)
 
 	pthread_mutex_lock(&um.queue_lock);
 	um.queue[(um.qhead + um.qlen++) % um.nbuf] = index;
-	pthread_cond_signal(&um.queue_cond);
+	/* Wake the writer for a batch, or when free buffers run short. */
+	if (um.qlen >= um.wake_at || um.nfree < um.wake_at)
+		pthread_cond_signal(&um.queue_cond);
 	pthread_mutex_unlock(&um.queue_lock);
 }
 
@@ -194,6 +227,56 @@ static int take_buffer(struct um_slot *s, unsigned int slot)
 	h->start_time = um.start_time;
 	h->start_perf_clock = um.start_perf;
 	return 0;
+}
+
+/*
+ * A thread that exits leaves its slot; the last to leave gives back the
+ * slot's buffer (queued if it holds events, else freed), so that threads
+ * that come and go do not hold buffers the living need.
+ */
+static void leave_slot(void *arg)
+{
+	struct um_slot *s = &slots[(uintptr_t)arg - 1];
+
+	if (__atomic_sub_fetch(&s->users, 1, __ATOMIC_ACQ_REL))
+		return;
+	slot_lock(s);
+	if (s->buf && s->offset > WMI_BUFFER_HEADER_SIZE) {
+		queue_buffer(s);
+	} else if (s->buf) {
+		pthread_mutex_lock(&um.queue_lock);
+		um.free_list[um.nfree++] = (s->buf - um.pool) / um.bufsize;
+		pthread_mutex_unlock(&um.queue_lock);
+		s->buf = NULL;
+	}
+	slot_unlock(s);
+}
+
+static void make_slot_key(void)
+{
+	pthread_key_create(&slot_key, leave_slot);
+}
+
+/* This thread's slot: one nobody uses if there is one, else shared. */
+static int join_slot(void)
+{
+	unsigned int start = __atomic_fetch_add(&next_slot, 1, __ATOMIC_RELAXED);
+	unsigned int i, k = start % UM_SLOTS;
+
+	for (i = 0; i < UM_SLOTS; i++) {
+		int none = 0;
+
+		if (__atomic_compare_exchange_n(&slots[(start + i) % UM_SLOTS].users, &none,
+						1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			k = (start + i) % UM_SLOTS;
+			break;
+		}
+	}
+	if (i == UM_SLOTS)
+		__atomic_add_fetch(&slots[k].users, 1, __ATOMIC_ACQ_REL);
+	pthread_once(&slot_key_once, make_slot_key);
+	pthread_setspecific(slot_key, (void *)(uintptr_t)(k + 1));
+	return my_slot = k;
 }
 
 /* ---- the event ---- */
@@ -257,10 +340,9 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 		return ERROR_INVALID_HANDLE;
 	slot = my_slot;
 	if (slot < 0)
-		slot = my_slot = __atomic_fetch_add(&next_slot, 1,
-						    __ATOMIC_RELAXED) % UM_SLOTS;
+		slot = join_slot();
 	s = &slots[slot];
-	pthread_mutex_lock(&s->lock);
+	slot_lock(s);
 	/* Stop clears the handle before it takes the slots. */
 	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
 		err = ERROR_INVALID_HANDLE;
@@ -295,7 +377,7 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 	s->offset += alen;
 	s->events++;
 out:
-	pthread_mutex_unlock(&s->lock);
+	slot_unlock(s);
 	return err;
 }
 
@@ -309,10 +391,10 @@ static void collect_partial(void)
 	for (i = 0; i < UM_SLOTS; i++) {
 		struct um_slot *s = &slots[i];
 
-		pthread_mutex_lock(&s->lock);
+		slot_lock(s);
 		if (s->buf && s->offset > WMI_BUFFER_HEADER_SIZE)
 			queue_buffer(s);
-		pthread_mutex_unlock(&s->lock);
+		slot_unlock(s);
 	}
 }
 
@@ -434,6 +516,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	strcpy(um.name, name);
 	um.bufsize = kb * 1024;
 	um.nbuf = nbuf;
+	um.wake_at = nbuf / 4 ? nbuf / 4 : 1;
 	um.mode = p->LogFileMode;
 	um.flush_timer = p->FlushTimer;
 	um.clock_type = clock;
@@ -530,6 +613,7 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		/* Returns when what was traced before it is in the file. */
 		collect_partial();
 		pthread_mutex_lock(&um.queue_lock);
+		pthread_cond_signal(&um.queue_cond);	/* whatever the batch */
 		while (um.qlen || um.writing)
 			pthread_cond_wait(&um.written_cond, &um.queue_lock);
 		pthread_mutex_unlock(&um.queue_lock);

@@ -339,22 +339,29 @@ static void bench_floor(void)
 		close(fd);
 }
 
-/* Path 5: the in-process user-mode logger, writing to /dev/null. */
-static void bench_umlogger(void)
+/*
+ * Path 5: the in-process user-mode logger, writing to /dev/null, with its
+ * default buffers (@nbuf 0) or @nbuf of them.
+ */
+static void bench_umlogger(const char *name, ULONG nbuf)
 {
 	struct props pr;
 	struct tm_ctx c;
 
 	props_init(&pr, "/dev/null", EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.MaximumBuffers = nbuf;
 	if (StartTraceA(&c.h, "bench-um", &pr.p) != ERROR_SUCCESS) {
 		printf("# user-mode logger: StartTrace failed: %u\n", (unsigned)GetLastError());
 		return;
 	}
+	if (nbuf)
+		printf("# %s: the user-mode logger with %u buffers of %u KB\n", name,
+		       (unsigned)pr.p.NumberOfBuffers, (unsigned)pr.p.BufferSize);
 	c.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
-	measure("tm_umlogger", path_trace_message, &c, n_user, 1);
+	measure(name, path_trace_message, &c, n_user, 1);
 	props_init(&pr, NULL, 0);
 	ControlTraceA(c.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
-	printf("I tm_umlogger lost %lu\n", (unsigned long)pr.p.EventsLost);
+	printf("I %s lost %lu\n", name, (unsigned long)pr.p.EventsLost);
 }
 
 #ifdef NTTRACE_BENCH_LTTNG
@@ -392,13 +399,16 @@ int main(int argc, char **argv)
 		bench_kernel_session(tool ? tool : "u64/nttrace");
 		bench_user_events();
 		bench_trace_marker();
-		bench_umlogger();
+		bench_umlogger("tm_umlogger", 0);
 		return 0;
 	}
-	bench_umlogger();
+	bench_umlogger("tm_umlogger", 0);
+	bench_umlogger("tm_umlogger_256buf", 256);
 #ifdef NTTRACE_BENCH_LTTNG
 	measure("lttng_ust", path_lttng, NULL, n_user, 1);
-	bench_umlogger();	/* again: both sides of the LTTng run */
+	/* Again, so that the LTTng run has nttrace's on both sides. */
+	bench_umlogger("tm_umlogger", 0);
+	bench_umlogger("tm_umlogger_256buf", 256);
 #else
 	printf("# lttng_ust: not built in\n");
 #endif

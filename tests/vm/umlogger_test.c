@@ -666,6 +666,43 @@ static void test_fork(void)
 	tap_eq(stop(h, NULL), ERROR_SUCCESS, "%d-bit: stop", BITS);
 }
 
+/* Threads that come and go: each leaves its buffer for the living. */
+static TRACEHANDLE churn_handle;
+
+static void *trace_once(void *arg)
+{
+	*(ULONG *)arg = TraceMessage(churn_handle, TRACE_MESSAGE_SEQUENCE, NULL, 7,
+				     big, (size_t)16, NULL);
+	return NULL;
+}
+
+static void test_thread_churn(void)
+{
+	unsigned int i, failed = 0;
+	uint8_t *file;
+	size_t len;
+
+	if (!tap_eq(start(&churn_handle, path, 4, 16), 0, "%d-bit: start for 100 threads",
+		    BITS))
+		return;
+	for (i = 0; i < 100; i++) {
+		pthread_t t;
+		ULONG err = 1;
+
+		pthread_create(&t, NULL, trace_once, &err);
+		pthread_join(t, NULL);
+		failed += err != ERROR_SUCCESS;
+	}
+	tap_eq(failed, 0, "%d-bit: 100 threads one after another, 16 buffers: none "
+	       "refused (an exiting thread gives its buffer back)", BITS);
+	stop(churn_handle, NULL);
+	file = slurp(path, &len);
+	counted = 0;
+	walk_file(file, len, count_record, NULL);
+	tap_eq(counted, 100, "%d-bit: ... and all 100 events are in the file", BITS);
+	free(file);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/um-test-%d.bin", getpid());
@@ -674,6 +711,7 @@ int main(void)
 	test_encoding();
 	test_no_syscall();
 	test_threads();
+	test_thread_churn();
 	test_loss();
 	test_fork();
 	unlink(path);
