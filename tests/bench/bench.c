@@ -53,8 +53,8 @@
 #define PAYLOAD 64
 #define TRACING "/sys/kernel/tracing"
 
-static unsigned int reps = 7;
-static long n_syscall = 100000, n_user = 1000000;
+static unsigned int reps = 11;
+static long n_syscall = 200000, n_user = 2000000;
 static uint8_t payload[PAYLOAD];
 
 /* ---- timing ---- */
@@ -91,39 +91,74 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* @reps runs of @n events on each of @threads CPUs: ns per event each. */
-static void measure(const char *name, path_fn fn, void *ctx, long n, int threads)
+/*
+ * The cases are run interleaved: repeat r of every case, then repeat r+1,
+ * so that whatever the emulator's host does meanwhile falls on all paths
+ * alike, and the ratios of medians compare like with like.
+ */
+struct bench_case {
+	const char *name;
+	path_fn fn;
+	void *ctx;
+	long n;
+	int threads;
+	long failed;
+};
+
+#define MAX_CASES 16
+static struct bench_case cases[MAX_CASES];
+static int ncases;
+
+static void add_case(const char *name, path_fn fn, void *ctx, long n, int threads)
 {
-	long failed = 0;
-	unsigned int r;
+	if (ncases < MAX_CASES)
+		cases[ncases++] = (struct bench_case){ name, fn, ctx, n, threads, 0 };
+}
 
-	fn(ctx, n / 10 + 1);	/* warm up: caches, first-time paths */
-	for (r = 0; r < reps; r++) {
-		struct worker w[2];
-		pthread_t t[2];
-		pthread_barrier_t go;
-		uint64_t t0, t1;
-		int i;
+/* One run of @c: @n events on each of @threads CPUs; ns per event. */
+static double run_once(struct bench_case *c)
+{
+	struct worker w[2];
+	pthread_t t[2];
+	pthread_barrier_t go;
+	uint64_t t0, t1;
+	int i;
 
-		pthread_barrier_init(&go, NULL, threads + 1);
-		for (i = 0; i < threads; i++) {
-			w[i] = (struct worker){ fn, ctx, n, 0, i, &go };
-			pthread_create(&t[i], NULL, work, &w[i]);
-		}
-		pthread_barrier_wait(&go);
-		t0 = now_ns();
-		for (i = 0; i < threads; i++) {
-			pthread_join(t[i], NULL);
-			failed += w[i].failed;
-		}
-		t1 = now_ns();
-		pthread_barrier_destroy(&go);
-		printf("R %s %d %u %.1f\n", name, threads, r,
-		       (double)(t1 - t0) / ((double)n * threads));
-		fflush(stdout);
+	pthread_barrier_init(&go, NULL, c->threads + 1);
+	for (i = 0; i < c->threads; i++) {
+		w[i] = (struct worker){ c->fn, c->ctx, c->n, 0, i, &go };
+		pthread_create(&t[i], NULL, work, &w[i]);
 	}
-	if (failed)
-		printf("I %s failed_%dt %ld\n", name, threads, failed);
+	pthread_barrier_wait(&go);
+	t0 = now_ns();
+	for (i = 0; i < c->threads; i++) {
+		pthread_join(t[i], NULL);
+		c->failed += w[i].failed;
+	}
+	t1 = now_ns();
+	pthread_barrier_destroy(&go);
+	return (double)(t1 - t0) / ((double)c->n * c->threads);
+}
+
+static void run_cases(void)
+{
+	unsigned int r;
+	int k;
+
+	for (k = 0; k < ncases; k++)	/* warm up: caches, first-time paths */
+		cases[k].fn(cases[k].ctx, cases[k].n / 10 + 1);
+	for (r = 0; r < reps; r++) {
+		for (k = 0; k < ncases; k++) {
+			printf("R %s %d %u %.1f\n", cases[k].name, cases[k].threads, r,
+			       run_once(&cases[k]));
+			fflush(stdout);
+		}
+	}
+	for (k = 0; k < ncases; k++)
+		if (cases[k].failed)
+			printf("I %s failed_%dt %ld\n", cases[k].name, cases[k].threads,
+			       cases[k].failed);
+	ncases = 0;
 }
 
 /* ---- the paths ---- */
@@ -239,129 +274,140 @@ static void props_init(struct props *pr, const char *log_file, ULONG mode)
 }
 
 /* Paths 1: a kernel session with default buffers, `nttrace record` on it. */
-static void bench_kernel_session(const char *tool)
+static struct tm_ctx kernel_seq, kernel_noseq;
+static pid_t recorder;
+
+static void setup_kernel_session(const char *tool)
 {
-	static const ULONG flags[2] = {
-		TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO,
-		TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO,
-	};
-	static const char *const names[2] = { "tm_kernel", "tm_kernel_noseq" };
-	struct nttrace_logger_info info;
 	struct props pr;
-	struct tm_ctx c;
-	pid_t rec;
-	int k, threads;
 
 	props_init(&pr, NULL, 0);
-	if (StartTraceA(&c.h, "bench", &pr.p) != ERROR_SUCCESS) {
+	if (StartTraceA(&kernel_seq.h, "bench", &pr.p) != ERROR_SUCCESS) {
 		printf("# kernel session: StartTrace failed: %u\n", (unsigned)GetLastError());
 		return;
 	}
 	printf("# kernel session: %u KB buffers, %u of them\n", (unsigned)pr.p.BufferSize,
 	       (unsigned)pr.p.NumberOfBuffers);
-	rec = fork();
-	if (rec == 0) {
+	recorder = fork();
+	if (recorder == 0) {
 		execl(tool, tool, "record", "bench", "-o", "/dev/null", "--quiet", (char *)NULL);
 		_exit(127);
 	}
 	usleep(300000);		/* the recorder attaches */
-	for (k = 0; k < 2; k++) {
-		for (threads = 1; threads <= 2; threads++) {
-			c.flags = flags[k];
-			measure(names[k], path_trace_message, &c, n_syscall, threads);
-			if (k == 0 && threads == 1) {
-				/* The logger at the maximum single-producer rate. */
-				memset(&info, 0, sizeof(info));
-				info.size = sizeof(info);
-				nttrace_set_name(&info, "bench");
-				if (!nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
-					printf("I tm_kernel logger_1t %llu %llu %llu\n",
-					       (unsigned long long)info.events_written,
-					       (unsigned long long)info.events_lost,
-					       (unsigned long long)info.events_overwritten);
-			}
-		}
-	}
-	props_init(&pr, NULL, 0);
-	ControlTraceA(c.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
-	waitpid(rec, NULL, 0);
+	kernel_seq.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
+			   TRACE_MESSAGE_SYSTEMINFO;
+	kernel_noseq.h = kernel_seq.h;
+	kernel_noseq.flags = TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
+	add_case("tm_kernel", path_trace_message, &kernel_seq, n_syscall, 1);
+	add_case("tm_kernel", path_trace_message, &kernel_seq, n_syscall, 2);
+	add_case("tm_kernel_noseq", path_trace_message, &kernel_noseq, n_syscall, 1);
+	add_case("tm_kernel_noseq", path_trace_message, &kernel_noseq, n_syscall, 2);
 }
 
-static void bench_user_events(void)
+/* Whether the logger kept up: its counters over all the runs. */
+static void stop_kernel_session(void)
 {
-	struct ue_ctx c = { -1, 0, 0 };
-	struct ue_reg reg;
-	int threads;
+	struct nttrace_logger_info info;
+	struct props pr;
 
-	c.fd = open(TRACING "/user_events_data", O_RDWR);
+	if (!recorder)
+		return;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	nttrace_set_name(&info, "bench");
+	if (!nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
+		printf("I tm_kernel logger %llu %llu %llu\n",
+		       (unsigned long long)info.events_written,
+		       (unsigned long long)info.events_lost,
+		       (unsigned long long)info.events_overwritten);
+	props_init(&pr, NULL, 0);
+	ControlTraceA(kernel_seq.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	waitpid(recorder, NULL, 0);
+}
+
+static struct ue_ctx user_events = { -1, 0, 0 };
+
+static void setup_user_events(void)
+{
+	struct ue_ctx *c = &user_events;
+	struct ue_reg reg;
+
+	c->fd = open(TRACING "/user_events_data", O_RDWR);
 	memset(&reg, 0, sizeof(reg));
 	reg.size = sizeof(reg);
 	reg.enable_bit = 0;
-	reg.enable_size = sizeof(c.enabled);
-	reg.enable_addr = (uintptr_t)&c.enabled;
+	reg.enable_size = sizeof(c->enabled);
+	reg.enable_addr = (uintptr_t)&c->enabled;
 	reg.name_args = (uintptr_t)"nttrace_bench char[64] data";
-	if (c.fd < 0 || ioctl(c.fd, UE_IOCSREG, &reg) < 0) {
+	if (c->fd < 0 || ioctl(c->fd, UE_IOCSREG, &reg) < 0) {
 		printf("# user_events: not available (%s)\n", strerror(errno));
 		return;
 	}
-	c.index = reg.write_index;
+	c->index = reg.write_index;
 	if (write_file(TRACING "/events/user_events/nttrace_bench/enable", "1") ||
-	    !(c.enabled & 1)) {
+	    !(c->enabled & 1)) {
 		printf("# user_events: cannot enable the event\n");
 		return;
 	}
-	for (threads = 1; threads <= 2; threads++)
-		measure("user_events", path_user_events, &c, n_syscall, threads);
-	write_file(TRACING "/events/user_events/nttrace_bench/enable", "0");
-	close(c.fd);
+	add_case("user_events", path_user_events, c, n_syscall, 1);
+	add_case("user_events", path_user_events, c, n_syscall, 2);
 }
 
-static void bench_trace_marker(void)
-{
-	int fd = open(TRACING "/trace_marker", O_WRONLY);
+static int marker_fd = -1, device_fd = -1;
 
-	if (fd < 0 || write_file(TRACING "/tracing_on", "1")) {
+static void setup_trace_marker(void)
+{
+	marker_fd = open(TRACING "/trace_marker", O_WRONLY);
+	if (marker_fd < 0 || write_file(TRACING "/tracing_on", "1")) {
 		printf("# trace_marker: not available\n");
 		return;
 	}
-	measure("trace_marker", path_write, &fd, n_syscall, 1);
-	close(fd);
+	add_case("trace_marker", path_write, &marker_fd, n_syscall, 1);
 }
 
-static void bench_floor(void)
+static void setup_floor(void)
 {
-	int fd = open("/dev/nttrace", O_RDWR);
-
-	if (fd >= 0)
-		measure("ioctl_noop", path_ioctl, &fd, n_syscall, 1);
-	measure("getppid", path_getppid, NULL, n_syscall, 1);
-	if (fd >= 0)
-		close(fd);
+	device_fd = open("/dev/nttrace", O_RDWR);
+	if (device_fd >= 0)
+		add_case("ioctl_noop", path_ioctl, &device_fd, n_syscall, 1);
+	add_case("getppid", path_getppid, NULL, n_syscall, 1);
 }
 
 /*
- * Path 5: the in-process user-mode logger, writing to /dev/null, with its
- * default buffers (@nbuf 0) or @nbuf of them.
+ * Path 5: the in-process user-mode logger (one a process), writing to
+ * /dev/null, with its default buffers (@nbuf 0) or @nbuf of them.
  */
-static void bench_umlogger(const char *name, ULONG nbuf)
+static struct tm_ctx umlogger;
+static const char *umlogger_name;
+
+static void setup_umlogger(const char *name, ULONG nbuf)
 {
 	struct props pr;
-	struct tm_ctx c;
 
 	props_init(&pr, "/dev/null", EVENT_TRACE_PRIVATE_LOGGER_MODE);
 	pr.p.MaximumBuffers = nbuf;
-	if (StartTraceA(&c.h, "bench-um", &pr.p) != ERROR_SUCCESS) {
+	if (StartTraceA(&umlogger.h, "bench-um", &pr.p) != ERROR_SUCCESS) {
 		printf("# user-mode logger: StartTrace failed: %u\n", (unsigned)GetLastError());
 		return;
 	}
-	if (nbuf)
-		printf("# %s: the user-mode logger with %u buffers of %u KB\n", name,
-		       (unsigned)pr.p.NumberOfBuffers, (unsigned)pr.p.BufferSize);
-	c.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
-	measure(name, path_trace_message, &c, n_user, 1);
+	printf("# %s: the user-mode logger with %u buffers of %u KB\n", name,
+	       (unsigned)pr.p.NumberOfBuffers, (unsigned)pr.p.BufferSize);
+	umlogger.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
+			 TRACE_MESSAGE_SYSTEMINFO;
+	umlogger_name = name;
+	add_case(name, path_trace_message, &umlogger, n_user, 1);
+}
+
+static void stop_umlogger(void)
+{
+	struct props pr;
+
+	if (!umlogger_name)
+		return;
 	props_init(&pr, NULL, 0);
-	ControlTraceA(c.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
-	printf("I %s lost %lu\n", name, (unsigned long)pr.p.EventsLost);
+	ControlTraceA(umlogger.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	printf("I %s lost %lu\n", umlogger_name, (unsigned long)pr.p.EventsLost);
+	umlogger_name = NULL;
 }
 
 #ifdef NTTRACE_BENCH_LTTNG
@@ -395,22 +441,31 @@ int main(int argc, char **argv)
 	printf("# nttrace_bench %s: %u repeats, %ld events a repeat (%ld without a "
 	       "system call), %d-byte payload\n", argv[1], reps, n_syscall, n_user, PAYLOAD);
 	if (!strcmp(argv[1], "vm")) {
-		bench_floor();
-		bench_kernel_session(tool ? tool : "u64/nttrace");
-		bench_user_events();
-		bench_trace_marker();
-		bench_umlogger("tm_umlogger", 0);
+		setup_floor();
+		setup_kernel_session(tool ? tool : "u64/nttrace");
+		setup_user_events();
+		setup_trace_marker();
+		setup_umlogger("tm_umlogger", 0);
+		run_cases();
+		stop_umlogger();
+		stop_kernel_session();
+		write_file(TRACING "/events/user_events/nttrace_bench/enable", "0");
 		return 0;
 	}
-	bench_umlogger("tm_umlogger", 0);
-	bench_umlogger("tm_umlogger_256buf", 256);
+	/* The user-mode logger is one a process: two rounds, LTTng in both. */
+	setup_umlogger("tm_umlogger", 0);
 #ifdef NTTRACE_BENCH_LTTNG
-	measure("lttng_ust", path_lttng, NULL, n_user, 1);
-	/* Again, so that the LTTng run has nttrace's on both sides. */
-	bench_umlogger("tm_umlogger", 0);
-	bench_umlogger("tm_umlogger_256buf", 256);
+	add_case("lttng_ust", path_lttng, NULL, n_user, 1);
 #else
 	printf("# lttng_ust: not built in\n");
 #endif
+	run_cases();
+	stop_umlogger();
+	setup_umlogger("tm_umlogger_256buf", 256);
+#ifdef NTTRACE_BENCH_LTTNG
+	add_case("lttng_ust", path_lttng, NULL, n_user, 1);
+#endif
+	run_cases();
+	stop_umlogger();
 	return 0;
 }

@@ -71,7 +71,7 @@ END {
 	print "Paths without \"host_\" ran in the bench kernel under QEMU TCG."
 	print ""
 
-	split(fact["tm_kernel logger_1t"], lg, " ")
+	split(fact["tm_kernel logger"], lg, " ")
 	loss = (lg[1] + lg[2] + lg[3] > 0) ? \
 		sprintf("%.3f", 100 * (lg[2] + lg[3]) / (lg[1] + lg[2])) : "n/a"
 	r12 = ratio(p1, p2); r14 = ratio(p1, p4); r5l = ratio(p5, pl)
@@ -89,6 +89,8 @@ END {
 	printf "| 1/4b: TraceMessage (kernel) / getppid | %s | |\n", ratio(p1, p4b)
 	printf "| 5/LTTng-UST (host): user-mode logger / LTTng-UST | %s | <= 1.0 %s |\n", r5l,
 		mark(r5l != "n/a" && r5l + 0 <= 1.0)
+	printf "| 5b: user-mode logger with 256 buffers / LTTng-UST | %s | |\n",
+		ratio(med["host_tm_umlogger_256buf 1"], pl)
 	printf "| 2 threads / 1 thread, TraceMessage (kernel) | %s | >= 1.8 %s |\n", t1,
 		mark(t1 != "n/a" && t1 + 0 >= 1.8)
 	printf "| 2 threads / 1 thread, TraceMessage without SEQUENCE | %s | |\n", tn
@@ -97,11 +99,11 @@ END {
 		ratio(med["tm_kernel 1"], med["tm_kernel_noseq 1"])
 	printf "| SEQUENCE's cost, 2 threads (with / without) | %s | |\n",
 		ratio(med["tm_kernel 2"], med["tm_kernel_noseq 2"])
-	printf "| logger at the maximum 1-thread rate: events lost %% | %s | 0 %s |\n", loss,
+	printf "| logger draining all tm_kernel runs: events lost %% | %s | 0 %s |\n", loss,
 		mark(loss == "0.000")
-	printf "| user-mode logger (VM / host): events lost | %s / %s | |\n",
-		fact["tm_umlogger lost"] == "" ? "n/a" : fact["tm_umlogger lost"],
-		fact["host_tm_umlogger lost"] == "" ? "n/a" : fact["host_tm_umlogger lost"]
+	printf "| user-mode logger, events lost: VM / host / host with 256 buffers | " \
+		"%s / %s / %s | |\n", nz(fact["tm_umlogger lost"]),
+		nz(fact["host_tm_umlogger lost"]), nz(fact["host_tm_umlogger_256buf lost"])
 	printf "| LTTng-UST: events discarded | %s | |\n",
 		fact["host_lttng_ust discarded"] == "" ? "n/a" : fact["host_lttng_ust discarded"]
 
@@ -122,7 +124,7 @@ END {
 		"\"5/lttng_ust\": %s, \"2t/1t_tm_kernel\": %s, \"2t/1t_tm_kernel_noseq\": %s, " \
 		"\"2t/1t_user_events\": %s},\n", jnum(r12), jnum(ratio(p1, p3)), jnum(r14),
 		jnum(ratio(p1, p4b)), jnum(r5l), jnum(t1), jnum(tn), jnum(t2) > json
-	printf "  \"logger_1t\": {\"events_written\": %d, \"events_lost\": %d, " \
+	printf "  \"logger\": {\"events_written\": %d, \"events_lost\": %d, " \
 		"\"events_overwritten\": %d, \"lost_percent\": %s},\n", lg[1], lg[2], lg[3],
 		jnum(loss) > json
 	printf "  \"notes\": [" > json
@@ -137,5 +139,6 @@ END {
 }
 
 function key_name(key) { sub(/ .*/, "", key); return key }
+function nz(v) { return v == "" ? "n/a" : v }
 function jnum(v) { return v == "n/a" ? "null" : v }
 function mark(ok) { return ok ? "(met)" : "(**not met**)" }
