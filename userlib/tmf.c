@@ -589,7 +589,8 @@ static int next_arg(struct args *a, struct arg *v)
 	}
 	v->type = *a->types++;
 	if (v->type == 's') {
-		const uint8_t *nul = memchr(a->d + a->pos, 0, a->len - a->pos);
+		const uint8_t *nul = a->pos < a->len ?
+				     memchr(a->d + a->pos, 0, a->len - a->pos) : NULL;
 
 		if (!nul) {
 			a->bad = 1;

@@ -22,6 +22,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>
 #include "expect.h"
+#include "files.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -48,23 +49,6 @@ static void props_init(struct props *pr, const char *log_file, uint32_t mode,
 		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
 		strcpy(pr->log_file, log_file);
 	}
-}
-
-static uint8_t *slurp(const char *file, size_t *len)
-{
-	struct stat st;
-	uint8_t *buf = NULL;
-	int fd = open(file, O_RDONLY);
-
-	*len = 0;
-	if (fd >= 0 && !fstat(fd, &st)) {
-		buf = malloc(st.st_size + 1);
-		if (buf && read(fd, buf, st.st_size) == st.st_size)
-			*len = st.st_size;
-	}
-	if (fd >= 0)
-		close(fd);
-	return buf;
 }
 
 /* ---- the header buffer, field by field (psz: the header's pointer size) ---- */

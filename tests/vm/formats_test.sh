@@ -3,20 +3,7 @@
 # and 32-bit tools: the sample program's WPP-style messages, traced by the
 # user-mode logger of its 64-bit and 32-bit builds, come back as text from
 # the binaries' formats, and the same from a format file. Prints TAP.
-n=0
-fail=0
-exec 3>&1
-check() {	# check DESCRIPTION COMMAND...
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc" >&3
-	else
-		echo "not ok $n - $desc" >&3
-		fail=1
-	fi
-}
+. tests/vm/tap.sh
 
 for bits in 64 32; do
 	check "$bits-bit sample traces to its user-mode logger" \
@@ -59,5 +46,4 @@ for bits in 64 32; do
 	check "$bits-bit: formats without a path is refused" \
 		sh -c "! $tool formats 2>/dev/null"
 done
-echo "1..$n"
-exit $fail
+tap_done

@@ -2,21 +2,7 @@
 # `nttrace record` end to end, for the 64-bit and 32-bit tool: a session,
 # a recorder draining it into a file, events, stop; then the file holds
 # whole buffers and the summary counts every event. Prints TAP.
-n=0
-fail=0
-# TAP goes to fd 3, so that a check's own redirections do not swallow it.
-exec 3>&1
-check() {	# check DESCRIPTION COMMAND...
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc" >&3
-	else
-		echo "not ok $n - $desc" >&3
-		fail=1
-	fi
-}
+. tests/vm/tap.sh
 
 for bits in 64 32; do
 	tool=u$bits/nttrace
@@ -45,11 +31,10 @@ for bits in 64 32; do
 	check "$bits-bit: record without -o is refused" sh -c "! $tool record rec 2>/dev/null"
 	check "$bits-bit: unknown session" sh -c "! $tool query nosuch 2>/dev/null"
 done
-for sub in start stop query list flush record version call; do
+for sub in start stop query list flush record dump formats version call; do
 	check "nttrace $sub --help" sh -c "u64/nttrace $sub --help >/dev/null"
 done
 check "nttrace query NAME --help is help, not an error" \
 	sh -c "u64/nttrace query rec --help >/dev/null"
 check "nttrace list with an argument is refused" sh -c "! u64/nttrace list x 2>/dev/null"
-echo "1..$n"
-exit $fail
+tap_done

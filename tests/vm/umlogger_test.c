@@ -25,6 +25,7 @@
 
 #include <nttrace/evntrace.h>
 #include "expect.h"
+#include "files.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -80,23 +81,6 @@ static ULONG stop(TRACEHANDLE h, struct props *out)
 	else
 		*out = pr;
 	return StopTraceA(h, NULL, &out->p);
-}
-
-/* The whole log file; its size in *len. */
-static uint8_t *slurp(const char *file, size_t *len)
-{
-	struct stat st;
-	uint8_t *buf;
-	int fd = open(file, O_RDONLY);
-
-	*len = 0;
-	if (fd < 0 || fstat(fd, &st))
-		return NULL;
-	buf = malloc(st.st_size + 1);
-	if (buf && read(fd, buf, st.st_size) == st.st_size)
-		*len = st.st_size;
-	close(fd);
-	return buf;
 }
 
 /* Walk every buffer of a file; -1 if a buffer is not whole. */

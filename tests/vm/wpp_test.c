@@ -20,6 +20,7 @@
 #include <nttrace/etl.h>
 #include <nttrace/tmf.h>
 #include <nttrace/wpp.h>
+#include "files.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -138,33 +139,6 @@ static unsigned int render_all(const char *etl, struct nttrace_tmf *t, unsigned 
 	}
 	nttrace_etl_close(r);
 	return same;
-}
-
-static uint8_t *slurp(const char *file, size_t *len)
-{
-	struct stat st;
-	uint8_t *buf = NULL;
-	int fd = open(file, O_RDONLY);
-
-	*len = 0;
-	if (fd >= 0 && !fstat(fd, &st)) {
-		buf = malloc(st.st_size + 1);
-		if (buf && read(fd, buf, st.st_size) == st.st_size)
-			*len = st.st_size;
-	}
-	if (fd >= 0)
-		close(fd);
-	return buf;
-}
-
-static void spew(const char *file, const void *buf, size_t len)
-{
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len)
-		printf("# could not write %s\n", file);
-	if (fd >= 0)
-		close(fd);
 }
 
 static void test_round_trip(const char *etl, const char *tmf_path)
