@@ -10,8 +10,7 @@
  *
  * Producers: each thread uses one of UM_SLOTS slots (a free one on its
  * first event, and left at its exit), each with its own lock and current
- * buffer, so threads
- * rarely meet. An event is written under the slot's lock: the handle is
+ * buffer, so threads rarely meet. An event is written under the slot's lock: the handle is
  * checked again, space taken in the slot's buffer (a full one goes to the
  * writer's queue and a free one is taken; none free: the event is counted
  * lost and the caller gets ERROR_NOT_ENOUGH_MEMORY), the arguments copied
@@ -25,8 +24,7 @@
  * The writer is woken when a quarter of the buffers wait (at least one) or
  * fewer than that are free, not for each buffer: a wake-up is a system
  * call in the producer's path. Fewer wait for the flush timer, FlushTrace
- * or stop.
- * The slots are static, so a late producer never touches freed memory.
+ * or stop. The slots are static, so a late producer never touches freed memory.
  *
  * Choices: MaximumBuffers counts buffers in all (not per CPU); a buffer's
  * processor_number is its slot, each slot's buffers being one time-ordered
@@ -234,13 +232,10 @@ static int take_buffer(struct um_slot *s, unsigned int slot)
  * slot's buffer (queued if it holds events, else freed), so that threads
  * that come and go do not hold buffers the living need.
  */
-static void leave_slot(void *arg)
+/* The slot's buffer to the writer if it holds events, else back to the
+ * free list (an event that faulted can leave one empty). Under its lock. */
+static void release_buffer(struct um_slot *s)
 {
-	struct um_slot *s = &slots[(uintptr_t)arg - 1];
-
-	if (__atomic_sub_fetch(&s->users, 1, __ATOMIC_ACQ_REL))
-		return;
-	slot_lock(s);
 	if (s->buf && s->offset > WMI_BUFFER_HEADER_SIZE) {
 		queue_buffer(s);
 	} else if (s->buf) {
@@ -249,6 +244,16 @@ static void leave_slot(void *arg)
 		pthread_mutex_unlock(&um.queue_lock);
 		s->buf = NULL;
 	}
+}
+
+static void leave_slot(void *arg)
+{
+	struct um_slot *s = &slots[(uintptr_t)arg - 1];
+
+	if (__atomic_sub_fetch(&s->users, 1, __ATOMIC_ACQ_REL))
+		return;
+	slot_lock(s);
+	release_buffer(s);
 	slot_unlock(s);
 }
 
@@ -383,7 +388,10 @@ out:
 
 /* ---- the writer ---- */
 
-/* Queue every slot's partial buffer. */
+/*
+ * Queue every slot's partial buffer, and free the empty ones: after a
+ * stop no slot may keep a buffer of the pool about to be freed.
+ */
 static void collect_partial(void)
 {
 	unsigned int i;
@@ -392,8 +400,7 @@ static void collect_partial(void)
 		struct um_slot *s = &slots[i];
 
 		slot_lock(s);
-		if (s->buf && s->offset > WMI_BUFFER_HEADER_SIZE)
-			queue_buffer(s);
+		release_buffer(s);
 		slot_unlock(s);
 	}
 }

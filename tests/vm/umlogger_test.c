@@ -687,6 +687,35 @@ static void test_thread_churn(void)
 	free(file);
 }
 
+/*
+ * An event that faults as the first of a buffer leaves it empty; the stop
+ * must take it back, or the next session's first event lands in freed
+ * memory.
+ */
+static void test_restart_after_fault(void)
+{
+	TRACEHANDLE h;
+	uint8_t *file;
+	size_t len;
+	ULONG err;
+
+	if (!tap_eq(start(&h, path, 4, 16), 0, "%d-bit: start (fault then stop)", BITS))
+		return;
+	err = TraceMessage(h, 0, NULL, 1, (void *)16, (size_t)8, NULL);
+	tap_eq(err, ERROR_NOACCESS, "%d-bit: a bad pointer as a buffer's first event", BITS);
+	stop(h, NULL);
+	if (!tap_eq(start(&h, path, 4, 16), 0, "%d-bit: start again", BITS))
+		return;
+	err = TraceMessage(h, 0, NULL, 2, big, (size_t)8, NULL);
+	stop(h, NULL);
+	file = slurp(path, &len);
+	counted = 0;
+	walk_file(file, len, count_record, NULL);
+	tap_ok(err == ERROR_SUCCESS && counted == 1,
+	       "%d-bit: the next session's event is in its file (%u)", BITS, counted);
+	free(file);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/um-test-%d.bin", getpid());
@@ -696,6 +725,7 @@ int main(void)
 	test_no_syscall();
 	test_threads();
 	test_thread_churn();
+	test_restart_after_fault();
 	test_loss();
 	test_fork();
 	unlink(path);
