@@ -147,6 +147,30 @@ struct shdr {
 	uint32_t type;
 };
 
+/* The ELF header fields we need, from either class. */
+struct ehdr {
+	uint64_t shoff;
+	unsigned int shentsize, shnum, shstrndx;
+};
+
+static int read_ehdr(int fd, int is64, struct ehdr *e)
+{
+	if (is64) {
+		Elf64_Ehdr h;
+
+		if (read_at(fd, &h, sizeof(h), 0))
+			return -EINVAL;
+		*e = (struct ehdr){ h.e_shoff, h.e_shentsize, h.e_shnum, h.e_shstrndx };
+	} else {
+		Elf32_Ehdr h;
+
+		if (read_at(fd, &h, sizeof(h), 0))
+			return -EINVAL;
+		*e = (struct ehdr){ h.e_shoff, h.e_shentsize, h.e_shnum, h.e_shstrndx };
+	}
+	return 0;
+}
+
 static int read_shdr(int fd, int is64, uint64_t at, struct shdr *sh)
 {
 	if (is64) {
@@ -169,9 +193,9 @@ static int read_shdr(int fd, int is64, uint64_t at, struct shdr *sh)
 static int load_elf(struct loader *l, int fd)
 {
 	unsigned char id[EI_NIDENT];
-	unsigned int shentsize, shnum, shstrndx, i;
+	unsigned int i;
 	struct shdr sh, strsh;
-	uint64_t shoff;
+	struct ehdr eh;
 	char *strtab = NULL;
 	uint8_t *sec = NULL;
 	int is64, ret;
@@ -180,27 +204,11 @@ static int load_elf(struct loader *l, int fd)
 	    (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64))
 		return -EINVAL;
 	is64 = id[EI_CLASS] == ELFCLASS64;
-	if (is64) {
-		Elf64_Ehdr h;
-
-		if (read_at(fd, &h, sizeof(h), 0))
-			return -EINVAL;
-		shoff = h.e_shoff;
-		shentsize = h.e_shentsize;
-		shnum = h.e_shnum;
-		shstrndx = h.e_shstrndx;
-	} else {
-		Elf32_Ehdr h;
-
-		if (read_at(fd, &h, sizeof(h), 0))
-			return -EINVAL;
-		shoff = h.e_shoff;
-		shentsize = h.e_shentsize;
-		shnum = h.e_shnum;
-		shstrndx = h.e_shstrndx;
-	}
-	if (shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
-	    shstrndx >= shnum || read_shdr(fd, is64, shoff + shstrndx * shentsize, &strsh) ||
+	if (read_ehdr(fd, is64, &eh))
+		return -EINVAL;
+	if (eh.shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
+	    eh.shstrndx >= eh.shnum ||
+	    read_shdr(fd, is64, eh.shoff + eh.shstrndx * eh.shentsize, &strsh) ||
 	    !strsh.size || strsh.size > MAX_SECTION) {
 		problem(l, 0, "ELF section headers not understood");
 		return -EINVAL;
@@ -213,15 +221,15 @@ static int load_elf(struct loader *l, int fd)
 	if (read_at(fd, strtab, strsh.size, strsh.offset))
 		goto bad;
 	strtab[strsh.size] = 0;
-	for (i = 0; i < shnum; i++) {
-		if (read_shdr(fd, is64, shoff + (uint64_t)i * shentsize, &sh))
+	for (i = 0; i < eh.shnum; i++) {
+		if (read_shdr(fd, is64, eh.shoff + (uint64_t)i * eh.shentsize, &sh))
 			goto bad;
 		if (sh.type == SHT_PROGBITS && sh.name < strsh.size &&
 		    !strcmp(strtab + sh.name, NTTRACE_WPP_SECTION))
 			break;
 	}
 	ret = 0;
-	if (i == shnum || !sh.size)
+	if (i == eh.shnum || !sh.size)
 		goto out;		/* no formats in this binary */
 	ret = -EINVAL;
 	if (sh.size > MAX_SECTION)
@@ -509,17 +517,23 @@ void nttrace_tmf_free(struct nttrace_tmf *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void nttrace_guid_string(const uint8_t *g, char out[NTTRACE_GUID_STRING])
+{
+	snprintf(out, NTTRACE_GUID_STRING,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6],
+		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
 size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size)
 {
-	const uint8_t *g = f->guid;
+	char guid[NTTRACE_GUID_STRING];
 	size_t n;
 	const char *s;
 
-	n = snprintf(out, size,
-		     "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x"
-		     " %u %u %s %s:%u \"", g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6],
-		     g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15], f->number,
-		     f->ptr_size, *f->types ? f->types : "-", f->file, f->line);
+	nttrace_guid_string(f->guid, guid);
+	n = snprintf(out, size, "%s %u %u %s %s:%u \"", guid, f->number, f->ptr_size,
+		     *f->types ? f->types : "-", f->file, f->line);
 	for (s = f->format; *s && n < size; s++) {
 		unsigned char c = *s;
 

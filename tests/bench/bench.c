@@ -16,9 +16,11 @@
  *   tm_kernel_noseq  the same without SEQUENCE (the logger-wide counter)
  *   user_events   a registered, enabled user_event written with writev
  *   trace_marker  a write to tracefs' trace_marker, tracing on
- *   ioctl_noop    NTTRACE_IOC_VERSION on /dev/nttrace: the cheapest ioctl
+ *   ioctl_noop    NTTRACE_IOC_VERSION on /dev/nttrace: an ioctl that copies
+ *                 a size-first struct in and out and traces nothing
  *   getppid       the cheapest system call
- *   tm_umlogger   TraceMessage to the in-process user-mode logger
+ *   tm_umlogger   TraceMessage to the in-process user-mode logger, its
+ *                 default buffers (tm_umlogger_256buf: 256 of them)
  *   lttng_ust     an LTTng-UST tracepoint, a session recording it
  *
  * Output, one a line: "R PATH THREADS REP NS_PER_EVENT" for each repeat

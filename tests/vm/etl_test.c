@@ -113,6 +113,21 @@ static void on_problem(void *ctx, uint64_t offset, const char *what)
 	printf("# problem at %llu: %s\n", (unsigned long long)offset, what);
 }
 
+/* Read @path through to the end; its events (problems go to on_problem). */
+static unsigned int read_all(const char *path)
+{
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned int n = 0;
+
+	if (!nttrace_etl_open(&r, path, on_problem, NULL)) {
+		while (nttrace_etl_next(r, &ev))
+			n++;
+		nttrace_etl_close(r);
+	}
+	return n;
+}
+
 static uint32_t trace_one(TRACEHANDLE h, unsigned int i, uint8_t *data, uint32_t *len)
 {
 	unsigned int k;
@@ -211,16 +226,7 @@ static void test_user_mode(void)
 				k = 99;
 			close(fd);
 			problems = 0;
-			{
-				struct nttrace_etl_reader *r;
-				struct nttrace_etl_event ev;
-
-				if (!nttrace_etl_open(&r, path, on_problem, NULL)) {
-					while (nttrace_etl_next(r, &ev))
-						;
-					nttrace_etl_close(r);
-				}
-			}
+			read_all(path);
 			found += problems > 0;
 			free(g);
 		}
@@ -260,15 +266,8 @@ static void test_limits(void)
 	       BITS, flen);
 	if (f && flen >= BUF) {
 		uint32_t lost = get_le(f + 0x48 + 0x20 + 0x30, 4);
-		struct nttrace_etl_reader *r;
-		struct nttrace_etl_event ev;
-		unsigned int n = 0;
+		unsigned int n = read_all(path);
 
-		if (!nttrace_etl_open(&r, path, on_problem, NULL)) {
-			while (nttrace_etl_next(r, &ev))
-				n++;
-			nttrace_etl_close(r);
-		}
 		/* Refused events (no free buffer) are in EventsLost too. */
 		tap_eq(n + lost, 3000, "%d-bit: events in the file + EventsLost = traced "
 		       "(%u + %u; %u accepted)", BITS, n, lost, ok);
@@ -314,8 +313,9 @@ static void test_limits(void)
 /*
  * A log file that fills its disk: StopTrace says so, the file keeps whole
  * buffers and reads without a problem, and every traced event is in it or
- * counted in EventsLost. @how: "limit" (RLIMIT_FSIZE, EFBIG: runs
- * anywhere) or "tmpfs" (a 64 KB tmpfs, ENOSPC: needs mount, so the VM).
+ * counted in EventsLost. @dir is where the limit is: under RLIMIT_FSIZE
+ * (EFBIG: runs anywhere) or a 64 KB tmpfs (ENOSPC: needs mount, so the
+ * VM or a root host); @how names it.
  */
 static void disk_full(const char *how, const char *dir, uint32_t want_err)
 {
@@ -350,15 +350,9 @@ static void disk_full(const char *how, const char *dir, uint32_t want_err)
 	if (f && flen >= BUF) {
 		uint32_t lost = get_le(f + 0x48 + 0x20 + 0x30, 4);
 		uint32_t blost = get_le(f + 0x48 + 0x20 + (PSZ == 8 ? 0x114 : 0x10C), 4);
-		struct nttrace_etl_reader *r;
-		struct nttrace_etl_event ev;
 
 		problems = 0;
-		if (!nttrace_etl_open(&r, path, on_problem, NULL)) {
-			while (nttrace_etl_next(r, &ev))
-				n++;
-			nttrace_etl_close(r);
-		}
+		n = read_all(path);
 		tap_eq(problems, 0, "%d-bit %s: the file reads without a problem", BITS, how);
 		tap_eq(n + lost, 2000, "%d-bit %s: events in the file + EventsLost = traced "
 		       "(%u + %u)", BITS, how, n, lost);

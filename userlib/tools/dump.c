@@ -78,9 +78,10 @@ static void print_time(uint64_t ft)
 
 static void print_guid(const uint8_t *g)
 {
-	printf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-	       g[0] | g[1] << 8 | g[2] << 16 | (unsigned int)g[3] << 24, g[4] | g[5] << 8,
-	       g[6] | g[7] << 8, g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+	char s[NTTRACE_GUID_STRING];
+
+	nttrace_guid_string(g, s);
+	fputs(s, stdout);
 }
 
 static int is_text(const uint8_t *d, uint32_t len)

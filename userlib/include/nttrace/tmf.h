@@ -72,6 +72,10 @@ const struct nttrace_tmf_format *nttrace_tmf_find(struct nttrace_tmf *t,
 						  unsigned int ptr_size);
 void nttrace_tmf_free(struct nttrace_tmf *t);
 
+/* A GUID as stored (16 bytes) in its usual text form, lower case. */
+#define NTTRACE_GUID_STRING	37	/* 36 characters and the NUL */
+void nttrace_guid_string(const uint8_t *guid, char out[NTTRACE_GUID_STRING]);
+
 /* @f as one format file line (no newline) into @out; its length. */
 size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size);
 
