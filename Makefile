@@ -16,8 +16,8 @@ LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c userlib/win32.c \
 	    userlib/trace.c userlib/etl.c userlib/etlread.c userlib/filelogger.c \
 	    userlib/wpp.c userlib/tmf.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o record.o dump.o
-VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o
+VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -76,8 +76,13 @@ $(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
+# The library and the tool without the module (no /dev/nttrace on the host).
+$(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
-	    $(BUILD)/host/status_names
+	    $(BUILD)/host/status_names $(BUILD)/host/no_module
 
 # ---- kernels, module, the two commands ----
 kernels:

@@ -55,7 +55,7 @@ int nt_file_attach(struct file *file, struct nttrace_attach *a)
 	struct nt_session *s;
 	int ret;
 
-	s = nt_session_get_controlled(a->logger_id);
+	s = nt_session_get_consumable(a->logger_id);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 

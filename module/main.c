@@ -6,6 +6,7 @@
  * device and the ioctl decoding; each call's work lives in its own file.
  */
 #include <linux/compat.h>
+#include <linux/cpuhotplug.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -193,7 +194,7 @@ static const struct file_operations nttrace_fops = {
 
 /*
  * Any user may write events, as any Windows process may call NtTraceEvent;
- * what a caller may do to a session is checked per call.
+ * what a caller may do to a session is checked per call (module/policy.c).
  */
 static struct miscdevice nttrace_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
@@ -202,14 +203,38 @@ static struct miscdevice nttrace_misc = {
 	.mode = 0666,
 };
 
+static enum cpuhp_state nttrace_cpuhp;
+
+/* A CPU going down publishes its partly filled buffers (on that CPU). */
+static int nttrace_cpu_down(unsigned int cpu)
+{
+	nt_sessions_cpu_offline(cpu);
+	return 0;
+}
+
 static int __init nttrace_init(void)
 {
-	return misc_register(&nttrace_misc);
+	int ret;
+
+	/*
+	 * A CPU coming up needs nothing: every possible CPU has its ring
+	 * from the session's start.
+	 */
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "nttrace:online",
+					NULL, nttrace_cpu_down);
+	if (ret < 0)
+		return ret;
+	nttrace_cpuhp = ret;
+	ret = misc_register(&nttrace_misc);
+	if (ret)
+		cpuhp_remove_state_nocalls(nttrace_cpuhp);
+	return ret;
 }
 
 static void __exit nttrace_exit(void)
 {
 	misc_deregister(&nttrace_misc);
+	cpuhp_remove_state_nocalls(nttrace_cpuhp);
 	nt_sessions_stop_all();
 }
 

@@ -25,9 +25,14 @@
  * - Thread and process IDs are those the session's owner sees: the IDs in
  *   the PID namespace of the process that started the session, 0 for a
  *   caller outside it (as perf reports IDs in its event's namespace).
- * - The sequence number is logger-wide and taken only when the event is
+ * - The sequence number is logger-wide (or global, in
+ *   EVENT_TRACE_USE_GLOBAL_SEQUENCE mode) and taken only when the event is
  *   committed, so a gap always means a lost event.
+ * - A secure session (EVENT_TRACE_SECURE_MODE) takes events only from its
+ *   owner or a privileged caller (module/policy.c); others get
+ *   STATUS_ACCESS_DENIED and nothing is written or counted.
  */
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/overflow.h>
 #include <linux/pid_namespace.h>
@@ -36,6 +41,7 @@
 #include <linux/uaccess.h>
 
 #include "message.h"
+#include "policy.h"
 #include "session.h"
 
 #define NT_FAST_ARGS		16	/* arguments kept on the stack */
@@ -52,6 +58,7 @@ struct nt_message {
 	u32 items;		/* bytes of header and items before the data */
 	unsigned int nargs;
 	struct nt_arg *args;
+	bool privileged;	/* nt_privileged(), once a secure session asked */
 };
 
 /* One pointer-sized word of the caller's argument list. */
@@ -148,7 +155,7 @@ static void nt_write_items(struct nt_session *s, const struct nt_message *msg,
 	h->message_number = m->message_number;
 	h->option_flags = f;
 	if (f & TRACE_MESSAGE_SEQUENCE) {
-		u32 seq = atomic_inc_return(&s->event_seq);
+		u32 seq = atomic_inc_return(s->event_seq);
 
 		memcpy(p, &seq, 4);
 		p += 4;
@@ -195,7 +202,7 @@ static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged
 	u32 status, off = msg->items, i;
 	u8 *rec;
 
-	rec = nttrace_reserve(logger_id, msg->total, &res, &status);
+	rec = nt_reserve_user(logger_id, msg->total, &res, &status, msg->privileged);
 	if (!rec)
 		return status;
 	if (staged) {
@@ -272,6 +279,14 @@ u32 nt_trace_message(const struct nttrace_type *type,
 	status = nt_read_args(&msg, stack_args, ptr32);
 	if (status == STATUS_SUCCESS) {
 		status = nt_emit(logger_id, &msg, NULL);
+		/*
+		 * A secure session took us for a stranger: check privilege
+		 * (which may sleep, so not with interrupts off) and try again.
+		 */
+		if (status == STATUS_ACCESS_DENIED && nt_privileged()) {
+			msg.privileged = true;
+			status = nt_emit(logger_id, &msg, NULL);
+		}
 		if (status == NT_RETRY_STAGED)
 			status = nt_emit_staged(logger_id, &msg);
 	}
@@ -279,3 +294,4 @@ u32 nt_trace_message(const struct nttrace_type *type,
 		kfree(msg.args);
 	return status;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_trace_message);

@@ -20,7 +20,9 @@
  *   works from that copy. Types whose input no seed describes yet check a
  *   single ULONG until their handler defines more.
  */
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
+#include <linux/nospec.h>
 #include <linux/uaccess.h>
 
 #include "message.h"
@@ -35,6 +37,7 @@ void nttrace_decode_flags(u32 flags, struct nttrace_flags *out)
 	out->native_header = !!(flags & ETW_NT_FLAGS_USE_NATIVE_HEADER);
 	out->wow64 = !!(flags & ETW_NT_FLAGS_WOW64_CALL);
 }
+EXPORT_SYMBOL_IF_KUNIT(nttrace_decode_flags);
 
 #define ULONG_SIZE	4
 
@@ -87,10 +90,12 @@ const struct nttrace_type *nttrace_find_type(u32 type)
 
 	if (type & ~ETW_NT_TRACE_TYPE_MASK || idx >= ARRAY_SIZE(nttrace_types))
 		return NULL;
+	idx = array_index_nospec(idx, ARRAY_SIZE(nttrace_types));
 	if (!nttrace_types[idx].type)
 		return NULL;
 	return &nttrace_types[idx];
 }
+EXPORT_SYMBOL_IF_KUNIT(nttrace_find_type);
 
 u64 nttrace_types_implemented(void)
 {
@@ -102,6 +107,7 @@ u64 nttrace_types_implemented(void)
 			bits |= NTTRACE_TYPE_BIT(nttrace_types[i].type);
 	return bits;
 }
+EXPORT_SYMBOL_IF_KUNIT(nttrace_types_implemented);
 
 /* The user-mode defences, then the handler. */
 u32 nttrace_dispatch(const struct nttrace_type *type,
@@ -120,6 +126,7 @@ u32 nttrace_dispatch(const struct nttrace_type *type,
 		return STATUS_NOT_IMPLEMENTED;
 	return type->handler(type, call, flags, fixed);
 }
+EXPORT_SYMBOL_IF_KUNIT(nttrace_dispatch);
 
 u32 nttrace_trace_event(const struct nttrace_call *call)
 {
@@ -132,3 +139,4 @@ u32 nttrace_trace_event(const struct nttrace_call *call)
 		return STATUS_INVALID_PARAMETER;
 	return nttrace_dispatch(type, call, &flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(nttrace_trace_event);

@@ -9,11 +9,14 @@
  * in head->events_overwritten; an event that finds no room is counted in
  * head->events_lost and never written.
  */
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
+#ifdef CONFIG_X86
 #include <asm/tsc.h>
+#endif
 
 #include "ring.h"
 
@@ -31,6 +34,7 @@ u64 nt_clock_now(u32 clock_type)
 		return ktime_get_mono_fast_ns();
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_clock_now);
 
 u64 nt_clock_frequency(u32 clock_type)
 {
@@ -38,11 +42,17 @@ u64 nt_clock_frequency(u32 clock_type)
 	case EVENT_TRACE_CLOCK_SYSTEMTIME:
 		return 10000000;
 	case EVENT_TRACE_CLOCK_CPUCYCLE:
+#ifdef CONFIG_X86
 		return (u64)tsc_khz * 1000;
+#else
+		/* No known cycle-counter frequency: the clock is refused. */
+		return 0;
+#endif
 	default:
 		return NSEC_PER_SEC;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_clock_frequency);
 
 static struct wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 idx)
 {
@@ -65,12 +75,14 @@ int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,
 	r->data = data;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_init);
 
 void nt_ring_destroy(struct nt_ring *r)
 {
 	kfree(r->slot_events);
 	r->slot_events = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_destroy);
 
 /* The consumer's position, believed only within [last accepted, produced]. */
 static u64 nt_ring_consumed(struct nt_ring *r)
@@ -124,14 +136,16 @@ static bool nt_ring_start(struct nt_ring *r)
 	h->buffer_size = conf->bufsize;
 	h->clock_type_frequency = (nt_clock_frequency(conf->clock_type) << 3) |
 				  (conf->clock_type & 7);
-	h->processor_number = r->cpu;
+	/* 16 bits, with WMI_BUFFER_FLAG_PROC_INDEX: CPUs past 255 too. */
+	h->processor_index = r->cpu;
 	h->logger_id = conf->logger_id;
 	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
 	h->start_time = conf->start_time;
 	h->start_perf_clock = conf->start_perf;
-	r->offset = WMI_BUFFER_HEADER_SIZE;
+	WRITE_ONCE(r->offset, WMI_BUFFER_HEADER_SIZE);
 	r->cur_events = 0;
-	r->cur_valid = true;
+	/* nt_ring_has_partial() reads these two from other CPUs. */
+	WRITE_ONCE(r->cur_valid, true);
 	return true;
 }
 
@@ -156,7 +170,7 @@ static void nt_ring_publish(struct nt_ring *r)
 			 r->lost_flags;
 	r->lost_flags = 0;
 	r->slot_events[r->produced % conf->nbuf] = r->cur_events;
-	r->cur_valid = false;
+	WRITE_ONCE(r->cur_valid, false);
 	r->produced++;
 	/*
 	 * Pairs with the consumer's load-acquire of head->produced: the whole
@@ -183,32 +197,51 @@ void *nt_ring_reserve(struct nt_ring *r, u32 len)
 		return NULL;
 	}
 	p = r->cur + r->offset;
-	r->offset += alen;
+	WRITE_ONCE(r->offset, r->offset + alen);
 	r->pending = alen;
 	/* Zero the padding; the caller writes the first len bytes. */
 	memset(p + alen - 8, 0, 8);
 	return p;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_reserve);
 
 void nt_ring_commit(struct nt_ring *r)
 {
+	lockdep_assert_irqs_disabled();
 	r->pending = 0;
 	r->cur_events++;
 	nt_ring_count(&r->head->events_written, 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_commit);
 
 void nt_ring_discard(struct nt_ring *r)
 {
-	r->offset -= r->pending;
+	lockdep_assert_irqs_disabled();
+	WRITE_ONCE(r->offset, r->offset - r->pending);
 	r->pending = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_discard);
 
 bool nt_ring_flush(struct nt_ring *r)
 {
+	lockdep_assert_irqs_disabled();
 	if (!r->cur_valid || r->offset == WMI_BUFFER_HEADER_SIZE)
 		return false;
 	nt_ring_publish(r);
 	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_flush);
+
+bool nt_ring_has_partial(struct nt_ring *r)
+{
+	/*
+	 * Racy by design, from another CPU: an event committed before the
+	 * caller asked for a flush is seen (program order on its CPU, or
+	 * the caller's own synchronization with the writer); one being
+	 * written now may be missed, as it may be by any flush.
+	 */
+	return READ_ONCE(r->cur_valid) &&
+	       READ_ONCE(r->offset) > WMI_BUFFER_HEADER_SIZE;
 }
 
 u32 nt_ring_unread(struct nt_ring *r)
@@ -218,3 +251,4 @@ u32 nt_ring_unread(struct nt_ring *r)
 
 	return floor < produced ? min_t(u64, produced - floor, r->conf->nbuf) : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_unread);

@@ -75,8 +75,15 @@ void *nt_ring_reserve(struct nt_ring *r, u32 len);
 void nt_ring_commit(struct nt_ring *r);
 void nt_ring_discard(struct nt_ring *r);
 
-/* Publish the current buffer if it holds a record. Same context rules. */
+/*
+ * Publish the current buffer if it holds a record. Interrupts off, on the
+ * ring's CPU or while no producer can run on it (CPU offline, session
+ * stopped).
+ */
 bool nt_ring_flush(struct nt_ring *r);
+
+/* From any CPU: does the ring hold a partly filled buffer to flush? */
+bool nt_ring_has_partial(struct nt_ring *r);
 
 /* Buffers published but not yet acknowledged (or overwritten). */
 u32 nt_ring_unread(struct nt_ring *r);

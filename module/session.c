@@ -4,34 +4,46 @@
  * running sessions; control operations take nt_loggers_lock, producers find
  * a session with interrupts off (an RCU read-side section), and stopping a
  * session waits for them with synchronize_rcu() before the final flush.
+ * Who may do what, and the limits, are in module/policy.c.
+ *
+ * Lock order: cpu_hotplug_lock, then nt_start_lock, nt_loggers_lock, then a
+ * session's flush_lock.
  *
  * Choices where ETW differs or is silent:
  * - Rings are mapped into the consumer, so they cannot grow: every CPU gets
  *   max_buffers buffers at start; min_buffers is checked and reported.
+ *   Left at 0, max_buffers is NTTRACE_DEFAULT_BUFFERS, or fewer (not below
+ *   min_buffers) when that would not fit max_session_mb: so the defaults
+ *   start a session on a machine with many possible CPUs.
  * - buffer_size_kb is rounded up to whole pages, as ETW rounds sizes.
  * - Session names compare without regard to ASCII case, as in Windows.
- * - Only the session's owner (or CAP_SYS_ADMIN) may control or consume it.
+ * - TRACE_MESSAGE_SEQUENCE numbers come from one counter for all sessions
+ *   in EVENT_TRACE_USE_GLOBAL_SEQUENCE mode, else from the session's own
+ *   (EVENT_TRACE_USE_LOCAL_SEQUENCE, and the default: Windows leaves the
+ *   number unspecified there; counting per session is the useful choice).
  */
+#include <kunit/visibility.h>
 #include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/cred.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include <linux/vmalloc.h>
 
+#include "policy.h"
 #include "session.h"
 
-static unsigned int max_session_mb = 64;
-module_param(max_session_mb, uint, 0644);
-MODULE_PARM_DESC(max_session_mb, "Most memory one session's rings may take, in MiB");
-
+/* Starts are serialized: a name and ID found free stay free until used. */
+static DEFINE_MUTEX(nt_start_lock);
 static DEFINE_MUTEX(nt_loggers_lock);
 static struct nt_session __rcu *nt_loggers[NTTRACE_MAX_LOGGERS + 1];
+static atomic_t nt_global_seq = ATOMIC_INIT(0);
 
 static void nt_session_release(struct kref *ref)
 {
@@ -44,9 +56,11 @@ static void nt_session_release(struct kref *ref)
 	kfree(s->rings);
 	if (s->pid_ns)
 		put_pid_ns(s->pid_ns);
-	vfree(s->heads);
-	vfree(s->acks);
-	vfree(s->data);
+	put_pid(s->owner_pid);
+	nt_area_free(&s->heads_area);
+	nt_area_free(&s->acks_area);
+	nt_area_free(&s->data_area);
+	nt_mem_unreserve(s->mem_reserved);
 	kfree(s);
 }
 
@@ -54,6 +68,7 @@ void nt_session_put(struct nt_session *s)
 {
 	kref_put(&s->ref, nt_session_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_put);
 
 static void nt_session_wake(struct irq_work *work)
 {
@@ -67,30 +82,45 @@ static void nt_flush_on_cpu(void *ring)
 	nt_ring_flush(ring);
 }
 
+/* A ring's CPU is offline or going down: no producer runs on it. */
+static void nt_flush_here(struct nt_ring *r)
+{
+	unsigned long irq;
+
+	local_irq_save(irq);
+	nt_ring_flush(r);
+	local_irq_restore(irq);
+}
+
 void nt_session_flush(struct nt_session *s)
 {
 	unsigned int cpu;
 
+	/*
+	 * A ring's producer state belongs to its CPU, where producers run
+	 * with interrupts off: flush there, in an IPI handler, and only a
+	 * ring with a partly filled buffer (no IPI for nothing). An offline
+	 * CPU has no producer, and cannot come up while we hold the hotplug
+	 * lock.
+	 */
+	cpus_read_lock();
 	mutex_lock(&s->flush_lock);
 	if (!s->stopped) {
-		/*
-		 * A ring's producer state belongs to its CPU, where producers
-		 * run with interrupts off: flush there, in the IPI handler.
-		 * A CPU that is offline has no producer, and cannot come up
-		 * while we hold the hotplug lock.
-		 */
-		cpus_read_lock();
 		for (cpu = 0; cpu < s->nr_rings; cpu++) {
+			struct nt_ring *r = &s->rings[cpu];
+
+			if (!nt_ring_has_partial(r))
+				continue;
 			if (cpu_online(cpu))
-				smp_call_function_single(cpu, nt_flush_on_cpu,
-							 &s->rings[cpu], 1);
+				smp_call_function_single(cpu, nt_flush_on_cpu, r, 1);
 			else
-				nt_ring_flush(&s->rings[cpu]);
+				nt_flush_here(r);
 		}
-		cpus_read_unlock();
 	}
 	mutex_unlock(&s->flush_lock);
+	cpus_read_unlock();
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_flush);
 
 static void nt_session_flush_timer(struct work_struct *work)
 {
@@ -112,6 +142,7 @@ bool nt_session_has_unread(struct nt_session *s)
 			return true;
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_has_unread);
 
 /* Names: 1..63 printable ASCII characters, NUL, then zeros. */
 static int nt_check_name(const u8 *name)
@@ -142,10 +173,24 @@ static int nt_check_mode(u32 mode)
 	return 0;
 }
 
-/* Apply defaults and limits to START's input; fills the sizes back in. */
+/* The memory a session's three regions take. */
+static size_t nt_session_bytes(u32 bufsize, u32 nbuf)
+{
+	size_t heads = PAGE_ALIGN(sizeof(struct nttrace_session_head) +
+				  nr_cpu_ids * NT_HEAD_STRIDE);
+	size_t acks = PAGE_ALIGN(nr_cpu_ids * NT_ACK_STRIDE);
+
+	return heads + acks + (size_t)nr_cpu_ids * nbuf * bufsize;
+}
+
+/*
+ * Apply defaults and limits to START's input; fills the sizes back in.
+ * Everything is checked here, before anything is allocated.
+ */
 static int nt_check_start(struct nttrace_logger_info *in)
 {
-	u32 kb;
+	size_t cap = nt_max_session_bytes();
+	u32 kb, bufsize, fit;
 	int ret;
 
 	if (in->control || in->control_flags)
@@ -161,14 +206,24 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	if (kb < NTTRACE_MIN_BUFFER_KB || kb > NTTRACE_MAX_BUFFER_KB)
 		return -EINVAL;
 	in->buffer_size_kb = ALIGN(kb, PAGE_SIZE / 1024);
+	bufsize = in->buffer_size_kb * 1024;
 
 	if (!in->min_buffers)
 		in->min_buffers = NTTRACE_MIN_BUFFERS;
-	if (!in->max_buffers)
-		in->max_buffers = max_t(u32, NTTRACE_DEFAULT_BUFFERS, in->min_buffers);
 	if (in->min_buffers < NTTRACE_MIN_BUFFERS ||
-	    in->max_buffers > NTTRACE_MAX_BUFFERS ||
-	    in->min_buffers > in->max_buffers)
+	    in->min_buffers > NTTRACE_MAX_BUFFERS ||
+	    in->max_buffers > NTTRACE_MAX_BUFFERS)
+		return -EINVAL;
+	if (!in->max_buffers) {
+		size_t fixed = nt_session_bytes(bufsize, 0);
+
+		fit = cap > fixed ? min_t(size_t, (cap - fixed) / nr_cpu_ids / bufsize,
+					  NTTRACE_MAX_BUFFERS) : 0;
+		in->max_buffers = clamp_t(u32, fit, in->min_buffers,
+					  max_t(u32, NTTRACE_DEFAULT_BUFFERS,
+						in->min_buffers));
+	}
+	if (in->min_buffers > in->max_buffers)
 		return -EINVAL;
 
 	if (!in->clock_type)
@@ -177,28 +232,31 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	    !nt_clock_frequency(in->clock_type))
 		return -EINVAL;
 
-	if ((u64)nr_cpu_ids * in->max_buffers * in->buffer_size_kb >
-	    (u64)max_session_mb * 1024)
+	if (nt_session_bytes(bufsize, in->max_buffers) > cap)
 		return -E2BIG;
 	return 0;
 }
 
-static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
+static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in,
+					   size_t bytes)
 {
 	struct nt_session *s;
 	unsigned int cpu;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
 	kref_init(&s->ref);
 	memcpy(s->name, in->name, NTTRACE_NAME_MAX);
 	s->log_file_mode = in->log_file_mode;
+	s->secure = !!(in->log_file_mode & EVENT_TRACE_SECURE_MODE);
 	s->min_buffers = in->min_buffers;
 	s->flush_timer = in->flush_timer;
 	s->owner_uid = current_euid();
-	s->owner_pid = task_tgid_vnr(current);
+	s->owner_pid = get_task_pid(current, PIDTYPE_TGID);
 	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	s->event_seq = (in->log_file_mode & EVENT_TRACE_USE_GLOBAL_SEQUENCE) ?
+		       &nt_global_seq : &s->local_seq;
 	init_irq_work(&s->wake_work, nt_session_wake);
 	init_waitqueue_head(&s->wq);
 	INIT_DELAYED_WORK(&s->flush_work, nt_session_flush_timer);
@@ -213,17 +271,27 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->conf.start_perf = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s->conf.wake = &s->wake_work;
 
+	/* Reserved first: the release below gives it back on failure. */
+	if (nt_mem_reserve(bytes)) {
+		nt_session_put(s);
+		return ERR_PTR(-ENOBUFS);
+	}
+	s->mem_reserved = bytes;
+
 	s->nr_rings = nr_cpu_ids;
 	s->heads_size = PAGE_ALIGN(sizeof(struct nttrace_session_head) +
 				   s->nr_rings * NT_HEAD_STRIDE);
 	s->acks_size = PAGE_ALIGN(s->nr_rings * NT_ACK_STRIDE);
 	s->data_size = (size_t)s->nr_rings * s->conf.nbuf * s->conf.bufsize;
-	/* vmalloc_user() zeroes, and the areas can be mapped to user space. */
-	s->heads = vmalloc_user(s->heads_size);
-	s->acks = vmalloc_user(s->acks_size);
-	s->data = vmalloc_user(s->data_size);
-	s->rings = kcalloc(s->nr_rings, sizeof(*s->rings), GFP_KERNEL);
-	if (!s->heads || !s->acks || !s->data || !s->rings)
+	if (nt_area_alloc(&s->heads_area, s->heads_size) ||
+	    nt_area_alloc(&s->acks_area, s->acks_size) ||
+	    nt_area_alloc(&s->data_area, s->data_size))
+		goto fail;
+	s->heads = s->heads_area.addr;
+	s->acks = s->acks_area.addr;
+	s->data = s->data_area.addr;
+	s->rings = kcalloc(s->nr_rings, sizeof(*s->rings), GFP_KERNEL_ACCOUNT);
+	if (!s->rings)
 		goto fail;
 	for (cpu = 0; cpu < s->nr_rings; cpu++) {
 		struct nttrace_ring_head *head = (void *)((u8 *)s->heads +
@@ -239,7 +307,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 
 fail:
 	nt_session_put(s);
-	return NULL;
+	return ERR_PTR(-ENOMEM);
 }
 
 static void nt_session_fill_info(struct nt_session *s,
@@ -259,8 +327,9 @@ static void nt_session_fill_info(struct nt_session *s,
 	out->clock_type = s->conf.clock_type;
 	out->nr_cpus = s->nr_rings;
 	out->number_of_buffers = s->nr_rings * s->conf.nbuf;
+	/* As the reader's namespaces see them (0 or overflowuid if not). */
 	out->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
-	out->owner_pid = s->owner_pid;
+	out->owner_pid = pid_vnr(s->owner_pid);
 	out->clock_frequency = nt_clock_frequency(s->conf.clock_type);
 	out->start_time = s->conf.start_time;
 	memcpy(out->name, s->name, NTTRACE_NAME_MAX);
@@ -277,66 +346,89 @@ static void nt_session_fill_info(struct nt_session *s,
 	out->free_buffers = out->number_of_buffers - unread;
 }
 
-static bool nt_may_control(struct nt_session *s)
+/*
+ * What START checks in the table before allocating: the name is free, an
+ * ID is free, the user has fewer than max_user_sessions. Under both locks.
+ */
+static int nt_check_table(const u8 *name, kuid_t uid, u32 *free_id)
 {
-	return uid_eq(current_euid(), s->owner_uid) || capable(CAP_SYS_ADMIN);
-}
+	unsigned int id, mine = 0;
 
-int nt_session_start(struct nttrace_logger_info *info)
-{
-	struct nt_session *s;
-	unsigned int id, free_id = 0;
-	int ret;
-
-	ret = nt_check_start(info);
-	if (ret)
-		return ret;
-	s = nt_session_alloc(info);
-	if (!s)
-		return -ENOMEM;
-
-	mutex_lock(&nt_loggers_lock);
+	lockdep_assert_held(&nt_start_lock);
+	lockdep_assert_held(&nt_loggers_lock);
+	*free_id = 0;
 	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
 		struct nt_session *o = rcu_dereference_protected(nt_loggers[id],
 				lockdep_is_held(&nt_loggers_lock));
 
 		if (!o) {
-			free_id = free_id ?: id;
+			*free_id = *free_id ?: id;
 			continue;
 		}
-		if (!strncasecmp(o->name, s->name, NTTRACE_NAME_MAX)) {
-			ret = -EEXIST;
-			goto unlock;
-		}
+		if (!strncasecmp(o->name, name, NTTRACE_NAME_MAX))
+			return -EEXIST;
+		if (uid_eq(o->owner_uid, uid))
+			mine++;
 	}
-	if (!free_id) {
-		ret = -EMFILE;
-		goto unlock;
+	if (!*free_id)
+		return -EMFILE;
+	return mine >= nt_max_user_sessions() ? -EDQUOT : 0;
+}
+
+int nt_session_start(struct nttrace_logger_info *info)
+{
+	struct nt_session *s;
+	u32 id;
+	int ret;
+
+	if (!nt_privileged())
+		return -EPERM;
+	ret = nt_check_start(info);
+	if (ret)
+		return ret;
+	if (mutex_lock_killable(&nt_start_lock))
+		return -EINTR;
+	mutex_lock(&nt_loggers_lock);
+	ret = nt_check_table(info->name, current_euid(), &id);
+	mutex_unlock(&nt_loggers_lock);
+	if (ret)
+		goto out;
+
+	s = nt_session_alloc(info, nt_session_bytes(info->buffer_size_kb * 1024,
+						    info->max_buffers));
+	if (IS_ERR(s)) {
+		ret = PTR_ERR(s);
+		goto out;
 	}
-	s->id = free_id;
-	s->conf.logger_id = free_id;
-	s->heads->logger_id = free_id;
-	rcu_assign_pointer(nt_loggers[free_id], s);
+	mutex_lock(&nt_loggers_lock);
+	s->id = id;
+	s->conf.logger_id = id;
+	s->heads->logger_id = id;
+	rcu_assign_pointer(nt_loggers[id], s);
 	if (s->flush_timer)
 		schedule_delayed_work(&s->flush_work,
 				      (unsigned long)s->flush_timer * HZ);
 	nt_session_fill_info(s, info);
-unlock:
 	mutex_unlock(&nt_loggers_lock);
-	if (ret)
-		nt_session_put(s);
+out:
+	mutex_unlock(&nt_start_lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_start);
 
 /* Find by ID, or by name when the ID is 0. Under nt_loggers_lock. */
 static struct nt_session *nt_session_find(u32 id, const u8 *name)
 {
 	unsigned int i;
 
-	if (id)
-		return id <= NTTRACE_MAX_LOGGERS ?
-			rcu_dereference_protected(nt_loggers[id],
-				lockdep_is_held(&nt_loggers_lock)) : NULL;
+	lockdep_assert_held(&nt_loggers_lock);
+	if (id) {
+		if (id > NTTRACE_MAX_LOGGERS)
+			return NULL;
+		id = array_index_nospec(id, NTTRACE_MAX_LOGGERS + 1);
+		return rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock));
+	}
 	if (nt_check_name(name))
 		return NULL;
 	for (i = 1; i <= NTTRACE_MAX_LOGGERS; i++) {
@@ -359,7 +451,7 @@ static void nt_session_stop(struct nt_session *s)
 	synchronize_rcu();
 	mutex_lock(&s->flush_lock);
 	for (cpu = 0; cpu < s->nr_rings; cpu++)
-		nt_ring_flush(&s->rings[cpu]);
+		nt_flush_here(&s->rings[cpu]);
 	s->stopped = true;
 	/* Pairs with the consumer's load-acquire of state: all is published. */
 	smp_store_release(&s->heads->state, NTTRACE_SESSION_STOPPED);
@@ -396,16 +488,14 @@ int nt_session_control(struct nttrace_logger_info *info)
 	    (info->control_flags & ~NTTRACE_CONTROL_FLAGS) ||
 	    (info->control_flags && info->control != EVENT_TRACE_CONTROL_STOP))
 		return -EINVAL;
+	if (info->control != EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
+		return -EPERM;
 
 	mutex_lock(&nt_loggers_lock);
 	s = nt_session_find(info->logger_id, info->name);
 	if (!s) {
 		mutex_unlock(&nt_loggers_lock);
 		return -ENOENT;
-	}
-	if (info->control != EVENT_TRACE_CONTROL_QUERY && !nt_may_control(s)) {
-		mutex_unlock(&nt_loggers_lock);
-		return -EPERM;
 	}
 	kref_get(&s->ref);
 	switch (info->control) {
@@ -432,6 +522,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 	nt_session_put(s);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_control);
 
 int nt_session_list(u32 *ids, u32 room, u32 *count)
 {
@@ -449,22 +540,27 @@ int nt_session_list(u32 *ids, u32 room, u32 *count)
 	*count = n;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_list);
 
-struct nt_session *nt_session_get_controlled(u32 id)
+struct nt_session *nt_session_get_consumable(u32 id)
 {
 	struct nt_session *s;
 
+	if (!nt_privileged())
+		return ERR_PTR(-EPERM);
 	mutex_lock(&nt_loggers_lock);
 	s = id ? nt_session_find(id, NULL) : NULL;
 	if (!s)
 		s = ERR_PTR(-ENOENT);
-	else if (!nt_may_control(s))
-		s = ERR_PTR(-EPERM);
+	else if (s->pid_ns != task_active_pid_ns(current))
+		/* Its events carry IDs another namespace would misread. */
+		s = ERR_PTR(-EXDEV);
 	else
 		kref_get(&s->ref);
 	mutex_unlock(&nt_loggers_lock);
 	return s;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_get_consumable);
 
 int nt_session_attach(struct nt_session *s)
 {
@@ -488,10 +584,10 @@ void nt_session_detach(struct nt_session *s)
 	wake_up_all(&s->wq);
 }
 
-void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
-		      u32 *status)
+static void *nt_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+			u32 *status, bool user, bool privileged)
 {
-	struct nt_session *s;
+	struct nt_session *s = NULL;
 	void *rec;
 
 	local_irq_save(res->irq);
@@ -499,10 +595,17 @@ void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 	 * Interrupts off make this an RCU read-side section: a session
 	 * being stopped waits in synchronize_rcu() until we are done.
 	 */
-	s = logger_id && logger_id <= NTTRACE_MAX_LOGGERS ?
-	    rcu_dereference_sched(nt_loggers[logger_id]) : NULL;
+	if (logger_id && logger_id <= NTTRACE_MAX_LOGGERS) {
+		logger_id = array_index_nospec(logger_id, NTTRACE_MAX_LOGGERS + 1);
+		s = rcu_dereference_sched(nt_loggers[logger_id]);
+	}
 	if (!s) {
 		*status = STATUS_INVALID_HANDLE;
+		goto fail;
+	}
+	if (user && s->secure && !privileged &&
+	    !uid_eq(current_euid(), s->owner_uid)) {
+		*status = STATUS_ACCESS_DENIED;
 		goto fail;
 	}
 	if (!len || len > nt_ring_max_record(&s->conf)) {
@@ -521,7 +624,19 @@ fail:
 	local_irq_restore(res->irq);
 	return NULL;
 }
+
+void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status)
+{
+	return nt_reserve(logger_id, len, res, status, false, true);
+}
 EXPORT_SYMBOL_GPL(nttrace_reserve);
+
+void *nt_reserve_user(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status, bool privileged)
+{
+	return nt_reserve(logger_id, len, res, status, true, privileged);
+}
 
 void nttrace_commit(struct nttrace_reservation *res)
 {
@@ -552,5 +667,35 @@ void nt_sessions_stop_all(void)
 			nt_session_stop(s);
 			nt_session_put(s);
 		}
+	}
+}
+
+void nt_sessions_cpu_offline(unsigned int cpu)
+{
+	struct nt_session *live[NTTRACE_MAX_LOGGERS];
+	unsigned int id, n = 0, i;
+
+	mutex_lock(&nt_loggers_lock);
+	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
+		struct nt_session *s = rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock));
+
+		if (s) {
+			kref_get(&s->ref);
+			live[n++] = s;
+		}
+	}
+	mutex_unlock(&nt_loggers_lock);
+
+	for (i = 0; i < n; i++) {
+		struct nt_session *s = live[i];
+
+		mutex_lock(&s->flush_lock);
+		if (!s->stopped && cpu < s->nr_rings)
+			nt_flush_here(&s->rings[cpu]);
+		mutex_unlock(&s->flush_lock);
+		/* The irq_work may not run on a CPU going down: wake here. */
+		wake_up_all(&s->wq);
+		nt_session_put(s);
 	}
 }

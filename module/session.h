@@ -12,6 +12,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "area.h"
 #include "ring.h"
 
 struct nt_session {
@@ -21,16 +22,20 @@ struct nt_session {
 	u32 log_file_mode;
 	u32 min_buffers;
 	u32 flush_timer;	/* seconds; under nt_loggers_lock */
+	bool secure;		/* EVENT_TRACE_SECURE_MODE: see nt_reserve() */
 	kuid_t owner_uid;
-	pid_t owner_pid;
+	struct pid *owner_pid;		/* reported in the reader's namespace */
 	struct pid_namespace *pid_ns;	/* the IDs events carry are from here */
+	size_t mem_reserved;		/* nt_mem_reserve()d, given back at release */
 
 	struct nt_ring_conf conf;
 	struct nt_ring *rings;		/* one per possible CPU */
 	unsigned int nr_rings;
-	atomic_t event_seq;		/* TRACE_MESSAGE_SEQUENCE numbers */
+	atomic_t local_seq;		/* this session's sequence */
+	atomic_t *event_seq;		/* TRACE_MESSAGE_SEQUENCE numbers: local or global */
 
 	/* The three mapped regions (see struct nttrace_attach). */
+	struct nt_area heads_area, acks_area, data_area;
 	struct nttrace_session_head *heads;
 	size_t heads_size;
 	struct nttrace_ring_ack *acks;
@@ -54,14 +59,19 @@ int nt_session_control(struct nttrace_logger_info *info);
 int nt_session_list(u32 *ids, u32 room, u32 *count);
 void nt_sessions_stop_all(void);
 
-/* A reference to a session the caller may control, or an ERR_PTR. */
-struct nt_session *nt_session_get_controlled(u32 id);
+/*
+ * A reference to a session the caller may consume (privileged, and in the
+ * session's PID namespace), or an ERR_PTR.
+ */
+struct nt_session *nt_session_get_consumable(u32 id);
 void nt_session_put(struct nt_session *s);
+
+/* CPU hotplug: @cpu is going down; publish what its rings hold. */
+void nt_sessions_cpu_offline(unsigned int cpu);
 
 /* Consumer attachment, one at a time: 0 or -EBUSY. */
 int nt_session_attach(struct nt_session *s);
 void nt_session_detach(struct nt_session *s);
-
 
 /*
  * The kernel API for writing one event into a session, from any context
@@ -81,6 +91,14 @@ struct nttrace_reservation {
 
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		      u32 *status);
+/*
+ * The same for an event from user space: a secure session refuses it with
+ * STATUS_ACCESS_DENIED unless the caller is the session's owner or
+ * @privileged (the caller checks nt_privileged() only when refused, so
+ * the common path makes no capability check).
+ */
+void *nt_reserve_user(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status, bool privileged);
 void nttrace_commit(struct nttrace_reservation *res);
 void nttrace_discard(struct nttrace_reservation *res);
 

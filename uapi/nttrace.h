@@ -200,22 +200,28 @@ struct message_trace_header {
 #define EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
 
 /*
- * The modes a kernel session accepts; any other bit fails with -EINVAL, as
- * do SEQUENTIAL with CIRCULAR, and GLOBAL with LOCAL sequence. The file
- * modes are kept for the user-space logger that writes the file. CIRCULAR
- * and BUFFERING make the rings overwrite their oldest unread buffer when
- * full; otherwise a full ring drops new events and counts them.
+ * The modes a kernel session accepts, each doing what it does on Windows;
+ * any other bit fails with -EINVAL (until it does), as do SEQUENTIAL with
+ * CIRCULAR, and GLOBAL with LOCAL sequence.
+ * - SEQUENTIAL, CIRCULAR: how the user-space logger writes the file;
+ *   CIRCULAR and BUFFERING also make the rings overwrite their oldest
+ *   unread buffer when full; otherwise a full ring drops new events and
+ *   counts them.
+ * - SECURE: only the session's owner (the effective UID that started it)
+ *   or a privileged caller may write to it; others get
+ *   STATUS_ACCESS_DENIED.
+ * - REAL_TIME: the events are for a live consumer; every session delivers
+ *   them through the consumer's mapping (see "The consumer side").
+ * - GLOBAL_SEQUENCE: TRACE_MESSAGE_SEQUENCE numbers come from one counter
+ *   shared by all such sessions; LOCAL_SEQUENCE (and neither): from the
+ *   session's own counter, starting at 1.
  * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
  * of the user library, never to the kernel.
  */
 #define NTTRACE_KERNEL_LOG_MODES (EVENT_TRACE_FILE_MODE_SEQUENTIAL | \
-	EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_APPEND | \
-	EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_FILE_MODE_PREALLOCATE | \
-	EVENT_TRACE_NONSTOPPABLE_MODE | EVENT_TRACE_SECURE_MODE | \
-	EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_DELAY_OPEN_FILE_MODE | \
-	EVENT_TRACE_BUFFERING_MODE | EVENT_TRACE_ADD_HEADER_MODE | \
-	EVENT_TRACE_USE_KBYTES_FOR_SIZE | EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
-	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_PAGED_MEMORY)
+	EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_SECURE_MODE | \
+	EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_BUFFERING_MODE | \
+	EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE)
 
 /* Clock types (Wnode.ClientContext): what time stamps count. */
 #define EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
@@ -236,10 +242,21 @@ struct message_trace_header {
 #define NTTRACE_DEFAULT_BUFFER_KB	64
 #define NTTRACE_DEFAULT_BUFFERS		16
 /*
- * A session's rings may not exceed the module's max_session_mb (default 64)
- * in all: -E2BIG. More than NTTRACE_MAX_LOGGERS sessions: -EMFILE. A name
- * already in use: -EEXIST. No session with that ID or name: -ENOENT.
- * Controlling another user's session without CAP_SYS_ADMIN: -EPERM.
+ * Who may do what (module/policy.c): START, CONTROL's STOP, UPDATE and
+ * FLUSH, and ATTACH need CAP_PERFMON, CAP_SYS_ADMIN or membership of the
+ * module's control_gid group (else -EPERM); QUERY, LIST and writing events
+ * to a session that is not secure are open to anyone who can open the
+ * device.
+ *
+ * Errors of START, in the order checked (nothing is allocated before all
+ * pass): not privileged: -EPERM; a bad member: -EINVAL; a session whose
+ * rings and heads would exceed the module's max_session_mb (default 64):
+ * -E2BIG; a name already in use: -EEXIST; all NTTRACE_MAX_LOGGERS IDs
+ * taken: -EMFILE; the caller's effective UID already has
+ * max_user_sessions (default 8) running: -EDQUOT; all sessions' memory would pass
+ * max_total_mb (default 256): -ENOBUFS; the memory cannot be had (it is
+ * charged to the caller's memory cgroup): -ENOMEM. CONTROL: no session
+ * with that ID or name: -ENOENT.
  */
 
 /**
@@ -258,7 +275,9 @@ struct message_trace_header {
  * @control:         CONTROL: in, an EVENT_TRACE_CONTROL_* code; START: 0
  * @buffer_size_kb:  in (START), out: KB per buffer, rounded up to whole pages
  * @min_buffers:     in (START), out: per CPU; 0 means NTTRACE_MIN_BUFFERS
- * @max_buffers:     in (START), out: per CPU; 0 means NTTRACE_DEFAULT_BUFFERS.
+ * @max_buffers:     in (START), out: per CPU; 0 means NTTRACE_DEFAULT_BUFFERS,
+ *                   or fewer (not below @min_buffers) where that would not
+ *                   fit max_session_mb: many possible CPUs.
  *                   Rings are mapped into the consumer, so they do not grow:
  *                   each CPU has @max_buffers from the start.
  * @log_file_mode:   in (START), out: EVENT_TRACE_* mode bits
@@ -271,8 +290,10 @@ struct message_trace_header {
  * @log_buffers_lost: out: buffers overwritten before being read
  * @real_time_buffers_lost: out: 0: the consumer's mapping is the real-time
  *                   delivery; what it misses shows in the two counters above
- * @owner_uid:       out: the user who started the session
- * @owner_pid:       out: the process that started it
+ * @owner_uid:       out: the user who started the session, as the caller's
+ *                   user namespace sees it
+ * @owner_pid:       out: the process that started it, as the caller's PID
+ *                   namespace sees it (0: not visible there)
  * @control_flags:   CONTROL: in, NTTRACE_CONTROL_* bits; START: 0 (unknown
  *                   bits: -EINVAL)
  * @events_lost:     out: events refused because a ring was full
@@ -340,7 +361,9 @@ struct nttrace_logger_list {
  * ---- The consumer side ----
  *
  * NTTRACE_IOC_ATTACH binds the open file to a session (one consumer per
- * session at a time: -EBUSY; the same rights as CONTROL). The file then
+ * session at a time: -EBUSY; the same rights as CONTROL's STOP: -EPERM).
+ * The consumer must be in the PID namespace of the session's starter,
+ * whose IDs the events carry (else -EXDEV). The file then
  * maps three regions, each with mmap(offset, length) from
  * struct nttrace_attach:
  *
@@ -438,8 +461,15 @@ struct wmi_buffer_header {
 	__u64 time_stamp;	/* when the buffer was completed, session clock */
 	__u64 sequence_number;	/* session-wide, increasing */
 	__u64 clock_type_frequency; /* ClockType:3 (low bits), Frequency:61 */
-	__u8 processor_number;	/* the CPU whose events fill the buffer */
-	__u8 alignment;
+	union {
+		struct {
+			/* the CPU whose events fill the buffer (low 8 bits) */
+			__u8 processor_number;
+			__u8 alignment;
+		};
+		/* with WMI_BUFFER_FLAG_PROC_INDEX: the whole CPU number */
+		__u16 processor_index;
+	};
 	__u16 logger_id;
 	__u32 state;
 	__u32 offset;		/* the same as saved_offset */

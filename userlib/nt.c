@@ -18,8 +18,18 @@ int nttrace_device_fd(void)
 	if (fd >= 0)
 		return fd;
 	fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/*
+		 * No node (ENOENT), or a node with no driver behind it (ENXIO,
+		 * ENODEV): either way the module is not loaded. One errno for
+		 * it, which no ioctl of the module returns, so that callers
+		 * can tell it from the module's own -ENOENT ("no such
+		 * session"); session.c does the same for a consumer's open.
+		 */
+		if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
+			return -ENODEV;
 		return -errno;
+	}
 	/* Two threads may race to open: one fd wins, the other is closed. */
 	if (!__atomic_compare_exchange_n(&device_fd, &expected, fd, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {

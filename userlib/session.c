@@ -87,8 +87,12 @@ int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
 	memset(c, 0, sizeof(*c));
 	/* A file of its own: attaching binds the file to the session. */
 	c->fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
-	if (c->fd < 0)
-		return -errno;
+	if (c->fd < 0) {
+		/* The module is not loaded: -ENODEV, as nttrace_device_fd(). */
+		ret = errno == ENOENT || errno == ENXIO ? -ENODEV : -errno;
+		c->fd = -1;
+		return ret;
+	}
 	c->a.size = sizeof(c->a);
 	c->a.logger_id = logger_id;
 	if (ioctl(c->fd, NTTRACE_IOC_ATTACH, &c->a) < 0) {

@@ -18,7 +18,10 @@
  * - The session ioctls' errors become: -EEXIST ERROR_ALREADY_EXISTS,
  *   -EMFILE and -E2BIG ERROR_NO_SYSTEM_RESOURCES, -ENOENT
  *   ERROR_WMI_INSTANCE_NOT_FOUND, -EPERM ERROR_ACCESS_DENIED, -EINVAL
- *   ERROR_INVALID_PARAMETER; no /dev/nttrace: ERROR_NOT_SUPPORTED.
+ *   ERROR_INVALID_PARAMETER; the module not loaded (no /dev/nttrace):
+ *   ERROR_SERVICE_NOT_ACTIVE, the tracing service (the module) not
+ *   started, so that it is not taken for "no such session". A private
+ *   (user-mode) logger needs no module.
  */
 #include <errno.h>
 #include <string.h>

@@ -57,6 +57,11 @@ uint32_t nttrace_errno_to_win32(int err)
 	case -EEXIST: return ERROR_ALREADY_EXISTS;
 	case -EMFILE: return ERROR_NO_SYSTEM_RESOURCES;
 	case -E2BIG: return ERROR_NO_SYSTEM_RESOURCES;
+	/* The module's limits: sessions per user, all sessions' memory. */
+	case -EDQUOT: return ERROR_NO_SYSTEM_RESOURCES;
+	case -ENOBUFS: return ERROR_NO_SYSTEM_RESOURCES;
+	/* A consumer outside the session's PID namespace. */
+	case -EXDEV: return ERROR_ACCESS_DENIED;
 	case -ENOMEM: return ERROR_NOT_ENOUGH_MEMORY;
 	case -EPERM: return ERROR_ACCESS_DENIED;
 	case -EACCES: return ERROR_ACCESS_DENIED;
@@ -69,7 +74,15 @@ uint32_t nttrace_errno_to_win32(int err)
 	case -EIO: return ERROR_WRITE_FAULT;
 	case -ENOTDIR: return ERROR_PATH_NOT_FOUND;
 	case -ENAMETOOLONG: return ERROR_BAD_PATHNAME;
-	case -ENODEV:
+	/*
+	 * The module not loaded (no /dev/nttrace; the library's -ENODEV).
+	 * Windows has no such case: its tracing is always there. Our tracing
+	 * service is the module, so "the service has not been started" says
+	 * it, and tells it from ERROR_WMI_INSTANCE_NOT_FOUND (no such
+	 * session), which it used to be mistaken for, and from
+	 * ERROR_NOT_SUPPORTED (a module that does not know the request).
+	 */
+	case -ENODEV: return ERROR_SERVICE_NOT_ACTIVE;
 	case -ENXIO:
 	case -ENOTTY: return ERROR_NOT_SUPPORTED;
 	default: return ERROR_INVALID_FUNCTION;

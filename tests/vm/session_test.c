@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "params.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -38,10 +39,6 @@ static void t_min1(struct nttrace_logger_info *i) { i->min_buffers = 1; }
 static void t_minmax(struct nttrace_logger_info *i) { i->min_buffers = 9; i->max_buffers = 8; }
 static void t_max1025(struct nttrace_logger_info *i) { i->max_buffers = 1025; }
 static void t_mode_bad(struct nttrace_logger_info *i) { i->log_file_mode = 0x80000000; }
-static void t_mode_priv(struct nttrace_logger_info *i)
-{
-	i->log_file_mode = EVENT_TRACE_PRIVATE_LOGGER_MODE;
-}
 static void t_mode_seqcirc(struct nttrace_logger_info *i)
 {
 	i->log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR;
@@ -51,6 +48,101 @@ static void t_mode_globloc(struct nttrace_logger_info *i)
 	i->log_file_mode = EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE;
 }
 static void t_clock4(struct nttrace_logger_info *i) { i->clock_type = 4; }
+static uint32_t mode_bits;
+static void t_mode(struct nttrace_logger_info *i) { i->log_file_mode = mode_bits; }
+
+/* Modes the kernel takes do what Windows does; the rest are refused. */
+static void test_modes(void)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+		int ok;
+	} modes[] = {
+		{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, "SEQUENTIAL", 1 },
+		{ EVENT_TRACE_FILE_MODE_CIRCULAR, "CIRCULAR", 1 },
+		{ EVENT_TRACE_SECURE_MODE, "SECURE", 1 },
+		{ EVENT_TRACE_REAL_TIME_MODE, "REAL_TIME", 1 },
+		{ EVENT_TRACE_BUFFERING_MODE, "BUFFERING", 1 },
+		{ EVENT_TRACE_USE_GLOBAL_SEQUENCE, "GLOBAL_SEQUENCE", 1 },
+		{ EVENT_TRACE_USE_LOCAL_SEQUENCE, "LOCAL_SEQUENCE", 1 },
+		{ EVENT_TRACE_FILE_MODE_APPEND, "APPEND", 0 },
+		{ EVENT_TRACE_FILE_MODE_NEWFILE, "NEWFILE", 0 },
+		{ EVENT_TRACE_FILE_MODE_PREALLOCATE, "PREALLOCATE", 0 },
+		{ EVENT_TRACE_NONSTOPPABLE_MODE, "NONSTOPPABLE", 0 },
+		{ EVENT_TRACE_DELAY_OPEN_FILE_MODE, "DELAY_OPEN_FILE", 0 },
+		{ EVENT_TRACE_PRIVATE_LOGGER_MODE, "PRIVATE_LOGGER", 0 },
+		{ EVENT_TRACE_ADD_HEADER_MODE, "ADD_HEADER", 0 },
+		{ EVENT_TRACE_USE_KBYTES_FOR_SIZE, "USE_KBYTES_FOR_SIZE", 0 },
+		{ EVENT_TRACE_RELOG_MODE, "RELOG", 0 },
+		{ EVENT_TRACE_PRIVATE_IN_PROC, "PRIVATE_IN_PROC", 0 },
+		{ EVENT_TRACE_USE_PAGED_MEMORY, "USE_PAGED_MEMORY", 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		mode_bits = modes[i].bit;
+		tap_eq(-start_with("modes", t_mode), modes[i].ok ? 0 : EINVAL,
+		       "%d-bit: mode %s -> %s", BITS, modes[i].name,
+		       modes[i].ok ? "accepted" : "EINVAL");
+	}
+}
+
+/*
+ * The sequence numbers of session @id's messages, all CPUs: stops the
+ * session, then walks the first buffer of each CPU. Returns how many.
+ */
+static unsigned int read_seqs(uint32_t id, uint32_t *seqs, unsigned int room)
+{
+	struct nttrace_consumer c;
+	unsigned int cpu, n = 0;
+
+	if (nttrace_consumer_open(&c, id))
+		return 0;
+	stop_session(id);
+	for (cpu = 0; cpu < c.a.nr_cpus; cpu++) {
+		const uint8_t *buf = c.data + cpu * c.a.ring_stride;
+		const struct wmi_buffer_header *h = (const void *)buf;
+		uint32_t off = WMI_BUFFER_HEADER_SIZE;
+
+		if (!nttrace_consumer_head(&c, cpu)->produced)
+			continue;
+		while (off + 12 <= h->saved_offset && n < room) {
+			const struct message_trace_header *m = (const void *)(buf + off);
+
+			memcpy(&seqs[n++], buf + off + 8, 4);
+			off += (m->size + 7) & ~7U;
+		}
+	}
+	nttrace_consumer_close(&c);
+	return n;
+}
+
+/* GLOBAL_SEQUENCE numbers run across sessions; LOCAL ones per session. */
+static void test_sequence_modes(void)
+{
+	struct nttrace_logger_info g1, g2, l1;
+	uint32_t s1[4] = { 0 }, s2[4] = { 0 }, sl[4] = { 0 }, lo, hi;
+	unsigned int n1, n2, nl;
+
+	start_session("glob1", 4, 2, EVENT_TRACE_USE_GLOBAL_SEQUENCE, &g1);
+	start_session("glob2", 4, 2, EVENT_TRACE_USE_GLOBAL_SEQUENCE, &g2);
+	start_session("local1", 4, 2, EVENT_TRACE_USE_LOCAL_SEQUENCE, &l1);
+	emit(g1.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "a", 1);
+	emit(g2.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "b", 1);
+	emit(g1.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "c", 1);
+	emit(l1.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "d", 1);
+	n1 = read_seqs(g1.logger_id, s1, 4);
+	n2 = read_seqs(g2.logger_id, s2, 4);
+	nl = read_seqs(l1.logger_id, sl, 4);
+	lo = s1[0] < s1[1] ? s1[0] : s1[1];
+	hi = s1[0] < s1[1] ? s1[1] : s1[0];
+	tap_ok(n1 == 2 && n2 == 1 && hi == lo + 2 && s2[0] == lo + 1,
+	       "%d-bit: global sequence runs across sessions (%u, %u, %u)",
+	       BITS, lo, s2[0], hi);
+	tap_ok(nl == 1 && sl[0] == 1, "%d-bit: local sequence starts at 1 per session", BITS);
+}
+
 static void t_pad(struct nttrace_logger_info *i) { i->control_flags = 1; }
 static void t_huge(struct nttrace_logger_info *i)
 {
@@ -70,8 +162,6 @@ static void test_start_errors(void)
 	tap_eq(-start_with("e1", t_minmax), EINVAL, "%d-bit: min > max -> EINVAL", BITS);
 	tap_eq(-start_with("e1", t_max1025), EINVAL, "%d-bit: 1025 buffers -> EINVAL", BITS);
 	tap_eq(-start_with("e1", t_mode_bad), EINVAL, "%d-bit: unknown mode bit -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_mode_priv), EINVAL,
-	       "%d-bit: private logger mode is the library's -> EINVAL", BITS);
 	tap_eq(-start_with("e1", t_mode_seqcirc), EINVAL,
 	       "%d-bit: sequential with circular -> EINVAL", BITS);
 	tap_eq(-start_with("e1", t_mode_globloc), EINVAL,
@@ -179,10 +269,48 @@ static void test_lifecycle(void)
 
 static void test_limits(void)
 {
-	struct nttrace_logger_info info;
+	struct nttrace_logger_info info, more, third;
 	uint32_t ids[NTTRACE_MAX_LOGGERS];
 	unsigned int n = 0, i, bad = 0;
+	long old_user, old_total, old_session;
 	char name[32];
+
+	/* A user's sessions: at most max_user_sessions. */
+	old_user = set_param("max_user_sessions", 2);
+	start_session("quota-1", 4, 2, 0, &info);
+	start_session("quota-2", 4, 2, 0, &more);
+	tap_eq(-start_session("quota-3", 4, 2, 0, &third), EDQUOT,
+	       "%d-bit: a third session of one user, limit 2 -> EDQUOT", BITS);
+	stop_session(info.logger_id);
+	stop_session(more.logger_id);
+
+	/* All sessions' memory: at most max_total_mb. */
+	old_total = set_param("max_total_mb", 3);
+	tap_eq(start_session("total-1", 128, 8, 0, &info), 0,
+	       "%d-bit: one session of 2 MB under a 3 MB total", BITS);
+	if (!tap_eq(-start_session("total-2", 128, 8, 0, &more), ENOBUFS,
+		    "%d-bit: a second one past the total -> ENOBUFS", BITS))
+		stop_session(more.logger_id);
+	stop_session(info.logger_id);
+	tap_eq(start_session("total-2", 128, 8, 0, &more), 0,
+	       "%d-bit: memory given back at stop", BITS);
+	stop_session(more.logger_id);
+	set_param("max_total_mb", old_total);
+
+	/* Defaults scale down to fit max_session_mb (many possible CPUs). */
+	old_session = set_param("max_session_mb", 1);
+	tap_eq(start_session("scaled", 0, 0, 0, &info), 0,
+	       "%d-bit: defaults start under a 1 MB session limit", BITS);
+	tap_ok(info.max_buffers >= NTTRACE_MIN_BUFFERS &&
+	       info.max_buffers < NTTRACE_DEFAULT_BUFFERS &&
+	       (uint64_t)info.nr_cpus * info.max_buffers * info.buffer_size_kb <= 1024,
+	       "%d-bit: default buffers scaled to %u per CPU", BITS, info.max_buffers);
+	stop_session(info.logger_id);
+	tap_eq(-start_session("scaled", 0, 16, 0, &info), E2BIG,
+	       "%d-bit: asking for 16 buffers still -> E2BIG", BITS);
+	set_param("max_session_mb", old_session);
+
+	set_param("max_user_sessions", NTTRACE_MAX_LOGGERS);
 
 	for (i = 0; i < NTTRACE_MAX_LOGGERS + 1; i++) {
 		snprintf(name, sizeof(name), "many-%u", i);
@@ -200,6 +328,7 @@ static void test_limits(void)
 		if (stop_session(ids[i]))
 			bad++;
 	tap_eq(bad, 0, "%d-bit: all stopped", BITS);
+	set_param("max_user_sessions", old_user);
 }
 
 /* Another user may query, but neither stop nor consume. */
@@ -264,6 +393,8 @@ int main(void)
 	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
 	test_start_errors();
+	test_modes();
+	test_sequence_modes();
 	test_lifecycle();
 	test_limits();
 	test_permissions();

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared by the nttrace tool's subcommands. */
+/*
+ * The nttrace tool: what its subcommands share (cli.c), and the
+ * subcommands that live in files of their own. Exit statuses: 0 done,
+ * 1 the operation failed, 2 a usage error (a bad option or value).
+ */
 #ifndef NTTRACE_CLI_H
 #define NTTRACE_CLI_H
 
@@ -8,11 +12,44 @@
 
 #include <nttrace/session.h>
 
+#define CLI_USAGE	2
+
+/* What the tool says when the module is not loaded (-ENODEV). */
+#define CLI_NOT_LOADED \
+	"the nttrace kernel module is not loaded (" NTTRACE_DEVICE " not found)"
+
 /* True when argv holds --help or -h: the subcommand prints its usage. */
 int cli_wants_help(int argc, char **argv);
-/* Select a session by NAME or --id N into @info; 0 or prints why and 2. */
+
+/*
+ * Print "nttrace: WHAT: why" for a session function's -errno (-ENOENT:
+ * "no such session", ...), or only that the module is not loaded
+ * (-ENODEV); returns 1, the exit status.
+ */
+__attribute__((format(printf, 2, 3)))
+int cli_fail(int err, const char *fmt, ...);
+
+/* cli_uint() flags: 0 is allowed besides [min, max] ("the default"). */
+#define CLI_ZERO_DEFAULT	1
+
+/*
+ * The one parser of the tool's numbers: @arg, the value of @what (an
+ * option, "--buffer-size", or an argument, "FLAGS"), an unsigned integer in
+ * C notation (decimal, 0x hex, 0 octal) with nothing after it, in [@min,
+ * @max] (or 0 with CLI_ZERO_DEFAULT). Returns 0 with *@val set, or says
+ * what is wrong and returns CLI_USAGE. Signs, spaces, suffixes and empty
+ * values are refused: "-1" is not read as a huge number, "12x" not as 12.
+ */
+int cli_uint(const char *what, const char *arg, uint64_t min, uint64_t max,
+	     unsigned int flags, uint64_t *val);
+/* The same for a time in seconds, fractions allowed ("0.5"), 0 to @max. */
+int cli_seconds(const char *what, const char *arg, double max, double *val);
+
+/*
+ * Select a session by NAME, or by a logger ID when @by_id, into @info
+ * (zeroed first); 0, or prints why and returns CLI_USAGE.
+ */
 int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info);
-const char *cli_strerror(int err);
 
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <nttrace/tmf.h>
@@ -32,21 +33,108 @@ static void usage(FILE *f)
 		"number have a format is shown as its text, with its source file and line.\n");
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
+/*
+ * The length of the UTF-8 sequence at @s (2 to 4) and its code point in
+ * *@cp, or 0 if @s does not start one: a stray continuation byte, an
+ * overlong form, a surrogate, past U+10FFFF, or cut short (by the NUL, too).
+ */
+static int utf8_seq(const unsigned char *s, uint32_t *cp)
+{
+	unsigned int n, i;
+	uint32_t c, min;
+
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		n = 2, c = s[0] & 0x1F, min = 0x80;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		n = 3, c = s[0] & 0x0F, min = 0x800;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/*
+ * Code points that are not text to show as they are: C0 and C1 controls
+ * and DEL (a terminal obeys them), the line and paragraph separators
+ * (they break a line where there is none), and the bidirectional
+ * embeddings, overrides and isolates (they reorder what follows).
+ */
+static int unprintable(uint32_t c)
+{
+	return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+	       (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/*
+ * Text that came from the file (a traced string, a message rendered with
+ * it, names) printed so that it shows what it holds and cannot act on the
+ * terminal or break the one-event-a-line output. Printable ASCII and valid
+ * UTF-8 go out unchanged; the rest is escaped.
+ *
+ * As text: \n \t \r and \xNN for a control character or a byte that is not
+ * UTF-8 (as format files write them), \uXXXX for another code point from
+ * unprintable(). A backslash stays one: text is for reading and kept as it
+ * is (--json is exact).
+ *
+ * As a JSON string (@json): quotes and backslashes escaped too, and every
+ * escape is \uXXXX. A byte that is not UTF-8 has no JSON form: it becomes
+ * \u00NN, its value as a code point (the event's "data" has the bytes).
+ */
+static void put_text(const char *str, int json)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t c;
+	int n;
+
+	if (json)
+		putchar('"');
+	while (*s) {
+		if (*s >= 0x20 && *s < 0x7F) {
+			if (json && (*s == '"' || *s == '\\'))
+				putchar('\\');
+			putchar(*s++);
+			continue;
+		}
+		n = *s < 0x80 ? 1 : utf8_seq(s, &c);
+		if (n > 1 && !unprintable(c)) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+			continue;
+		}
+		if (n <= 1)
+			c = *s, n = 1;
+		if (json)
+			printf("\\u%04x", c);
+		else if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c == '\t')
+			fputs("\\t", stdout);
+		else if (c == '\r')
+			fputs("\\r", stdout);
+		else if (n == 1)
+			printf("\\x%02x", c);
+		else
+			printf("\\u%04x", c);
+		s += n;
+	}
+	if (json)
+		putchar('"');
+}
+
+/* A JSON string (see put_text()). */
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c > 0x7E)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	put_text(s, 1);
 }
 
 static void on_problem(void *ctx, uint64_t offset, const char *what)
@@ -162,8 +250,12 @@ static int print_formatted(const struct nttrace_etl_event *ev)
 		return 1;
 	}
 	base = strrchr(f->file, '/');
-	printf(" [%s:%u] %s%s", base ? base + 1 : f->file, f->line, text,
-	       bad ? " (data does not match the format)" : "");
+	printf(" [");
+	put_text(base ? base + 1 : f->file, 0);
+	printf(":%u] ", f->line);
+	put_text(text, 0);
+	if (bad)
+		printf(" (data does not match the format)");
 	return 1;
 }
 
@@ -196,14 +288,17 @@ static void print_header(const struct nttrace_etl_info *in, const char *path)
 		       in->buffers_written, in->events_lost, in->buffers_lost);
 		return;
 	}
-	printf("# %s: %" PRIu64 " buffers of %u bytes\n", path, in->file_buffers,
-	       in->buffer_size);
+	printf("# ");
+	put_text(path, 0);
+	printf(": %" PRIu64 " buffers of %u bytes\n", in->file_buffers, in->buffer_size);
 	if (!in->has_header) {
 		printf("# no header buffer: times are relative only\n");
 		return;
 	}
-	printf("# session \"%s\", %u processors, pointer size %u, mode 0x%x, clock %s "
-	       "(%" PRIu64 " Hz)\n", in->logger_name, in->nr_cpus, in->pointer_size,
+	printf("# session \"");
+	put_text(in->logger_name, 0);
+	printf("\", %u processors, pointer size %u, mode 0x%x, clock %s "
+	       "(%" PRIu64 " Hz)\n", in->nr_cpus, in->pointer_size,
 	       in->log_file_mode, clock_name(in->clock), in->perf_freq);
 	printf("# started ");
 	print_time(in->start_time);
@@ -280,13 +375,32 @@ static void on_format_problem(void *ctx, const char *path, uint64_t offset,
 	fprintf(stderr, "nttrace: %s: offset %" PRIu64 ": %s\n", path, offset, what);
 }
 
+/*
+ * 0, or says that @path is a directory and returns -1: reading one would
+ * fail with EISDIR (or find it empty) and say something less clear. Other
+ * problems (no such file) are left to the open that follows.
+ */
+static int not_a_directory(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	fprintf(stderr, "nttrace: %s is a directory\n", path);
+	return -1;
+}
+
 /* Load each of a comma-separated list of binaries and format files. */
 static int load_formats(char *list)
 {
 	char *path, *save = NULL;
 
 	for (path = strtok_r(list, ",", &save); path; path = strtok_r(NULL, ",", &save)) {
-		int n = nttrace_tmf_load(&formats, path, on_format_problem, NULL);
+		int n;
+
+		if (not_a_directory(path))
+			return -1;
+		n = nttrace_tmf_load(&formats, path, on_format_problem, NULL);
 
 		if (n < 0) {
 			fprintf(stderr, "nttrace: %s: %s\n", path, n == -EINVAL ?
@@ -317,7 +431,7 @@ int cmd_formats(int argc, char **argv)
 
 	if (argc < 2 || cli_wants_help(argc, argv)) {
 		formats_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+		return argc < 2 ? CLI_USAGE : 0;
 	}
 	for (k = 1; k < argc; k++)
 		if (load_formats(argv[k]))
@@ -352,13 +466,15 @@ int cmd_dump(int argc, char **argv)
 				return 1;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: usage(stderr); return CLI_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
-		return 2;
+		return CLI_USAGE;
 	}
+	if (not_a_directory(argv[optind]))
+		return 1;
 	ret = nttrace_etl_open(&r, argv[optind], on_problem, NULL);
 	if (ret) {
 		fprintf(stderr, "nttrace dump: %s: %s\n", argv[optind],

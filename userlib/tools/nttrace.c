@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nttrace: the command-line logger and tool. `nttrace --help` lists the
- * subcommands; each takes --help.
+ * subcommands; each takes --help (and `nttrace help COMMAND` prints it).
+ * This file has main and the session and raw-call subcommands; record.c
+ * and dump.c have the others, cli.c what they all use.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,9 +27,13 @@ static int device_or_die(void)
 {
 	int fd = nttrace_device_fd();
 
+	if (fd == -ENODEV) {
+		fprintf(stderr, "nttrace: %s\n", CLI_NOT_LOADED);
+		exit(1);
+	}
 	if (fd < 0) {
-		fprintf(stderr, "nttrace: %s: %s (is nttrace.ko loaded?)\n",
-			NTTRACE_DEVICE, strerror(-fd));
+		/* Not cli_fail(): its words are for the session ioctls. */
+		fprintf(stderr, "nttrace: %s: %s\n", NTTRACE_DEVICE, strerror(-fd));
 		exit(1);
 	}
 	return fd;
@@ -39,10 +45,13 @@ static int cmd_version(int argc, char **argv)
 	unsigned int type;
 
 	if (argc > 1) {
-		printf("usage: nttrace version\n\n"
-		       "Print the ABI version of the loaded nttrace module and the\n"
-		       "NtTraceEvent types it implements.\n");
-		return strcmp(argv[1], "--help") ? 2 : 0;
+		int help = cli_wants_help(argc, argv);
+
+		fprintf(help ? stdout : stderr,
+			"usage: nttrace version\n\n"
+			"Print the ABI version of the loaded nttrace module and the\n"
+			"NtTraceEvent types it implements.\n");
+		return help ? 0 : CLI_USAGE;
 	}
 	if (ioctl(device_or_die(), NTTRACE_IOC_VERSION, &v) < 0) {
 		perror("nttrace: NTTRACE_IOC_VERSION");
@@ -62,155 +71,206 @@ static int cmd_version(int argc, char **argv)
 	return 0;
 }
 
+#define CALL_BUF_WORDS	512
+#define CALL_MAX_SIZE	(CALL_BUF_WORDS * 8 - 1)	/* room for --misalign */
+
 static void call_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nttrace call [--handle N] [--size N] [--misalign | --null] FLAGS\n\n"
 		"Call NtTraceEvent(TraceHandle, Flags, FieldSize, Fields) once and print\n"
 		"the NTSTATUS. Fields points to FieldSize zeroed bytes (default 0x28, a\n"
-		"MESSAGE_TRACE_USER) unless --misalign (one byte past an aligned buffer)\n"
-		"or --null (a NULL Fields) is given. FLAGS and N take C notation.\n");
+		"MESSAGE_TRACE_USER; at most %u) unless --misalign (one byte past an\n"
+		"aligned buffer) or --null (a NULL Fields) is given. FLAGS and N take C\n"
+		"notation.\n", CALL_MAX_SIZE);
 }
 
 static int cmd_call(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "handle", required_argument, NULL, 'h' },
+		{ "handle", required_argument, NULL, 'H' },
 		{ "size", required_argument, NULL, 's' },
 		{ "misalign", no_argument, NULL, 'm' },
 		{ "null", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, '?' + 256 },
+		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	unsigned long long handle = 1;
-	unsigned long size = 0x28, flags;
+	uint64_t handle = 1, size = 0x28, flags;
 	int misalign = 0, null = 0, c;
-	uint64_t buf[512] = { 0 };
-	char *fields, *end;
+	uint64_t buf[CALL_BUF_WORDS] = { 0 };
+	char *fields;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h': handle = strtoull(optarg, NULL, 0); break;
-		case 's': size = strtoul(optarg, NULL, 0); break;
+		case 'H':
+			/* A HANDLE: pointer-sized. */
+			if (cli_uint("--handle", optarg, 0, UINTPTR_MAX, 0, &handle))
+				return CLI_USAGE;
+			break;
+		case 's':
+			if (cli_uint("--size", optarg, 0, CALL_MAX_SIZE, 0, &size))
+				return CLI_USAGE;
+			break;
 		case 'm': misalign = 1; break;
 		case 'n': null = 1; break;
-		case '?' + 256: call_usage(stdout); return 0;
-		default: call_usage(stderr); return 2;
+		case 'h': call_usage(stdout); return 0;
+		default: call_usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 1 || size > sizeof(buf) - 1) {
+	if (optind != argc - 1) {
 		call_usage(stderr);
-		return 2;
+		return CLI_USAGE;
 	}
-	errno = 0;
-	flags = strtoul(argv[optind], &end, 0);
-	if (errno || *end || flags > 0xFFFFFFFFUL) {
-		fprintf(stderr, "nttrace: bad FLAGS '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (cli_uint("FLAGS", argv[optind], 0, UINT32_MAX, 0, &flags))
+		return CLI_USAGE;
 	device_or_die();
 	fields = null ? NULL : (char *)buf + misalign;
-	printf("NtTraceEvent(%llu, 0x%08lX <%s>, 0x%lX, %s) = ", handle, flags,
+	printf("NtTraceEvent(%llu, 0x%08X <%s>, 0x%X, %s) = ",
+	       (unsigned long long)handle, (uint32_t)flags,
 	       nttrace_type_name(flags & ETW_NT_TRACE_TYPE_MASK) ?: "invalid type",
-	       size, null ? "NULL" : misalign ? "misaligned" : "buffer");
+	       (uint32_t)size, null ? "NULL" : misalign ? "misaligned" : "buffer");
 	print_status(NtTraceEvent((HANDLE)(uintptr_t)handle, flags, size, fields));
 	return 0;
 }
 
-int cli_wants_help(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
-}
-
-const char *cli_strerror(int err)
-{
-	switch (-err) {
-	case ENOENT: return "no such session";
-	case EEXIST: return "a session of that name is running";
-	case EMFILE: return "too many sessions running";
-	case E2BIG: return "rings would exceed the per-session memory limit (module parameter max_session_mb)";
-	case EPERM: return "the session belongs to another user";
-	case EBUSY: return "the session already has a consumer";
-	case ENODEV: case ENXIO: return "nttrace.ko is not loaded";
-	default: return strerror(-err);
-	}
-}
-
-int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info)
-{
-	char *end;
-
-	memset(info, 0, sizeof(*info));
-	if (by_id) {
-		unsigned long id = strtoul(arg, &end, 0);
-
-		if (*end || !id || id > 0xFFFF) {
-			fprintf(stderr, "nttrace: bad logger ID '%s'\n", arg);
-			return 2;
-		}
-		info->logger_id = id;
-		return 0;
-	}
-	if (nttrace_set_name(info, arg)) {
-		fprintf(stderr, "nttrace: session name too long (most %d bytes)\n",
-			NTTRACE_NAME_MAX - 1);
-		return 2;
-	}
-	return 0;
-}
-
+/*
+ * Log file modes by name, in bit order; @start marks those `nttrace start`
+ * offers: the modes the kernel takes for a kernel session. The others are
+ * named only to show a session's mode. PRIVATE_LOGGER_MODE and
+ * PRIVATE_IN_PROC make the user-mode logger instead, which lives in the
+ * process that calls StartTrace: started by this tool, it would end with
+ * it.
+ */
 static const struct {
 	const char *name;
 	uint32_t bit;
+	int start;
 } mode_names[] = {
-	{ "sequential", EVENT_TRACE_FILE_MODE_SEQUENTIAL },
-	{ "circular", EVENT_TRACE_FILE_MODE_CIRCULAR },
-	{ "append", EVENT_TRACE_FILE_MODE_APPEND },
-	{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE },
-	{ "preallocate", EVENT_TRACE_FILE_MODE_PREALLOCATE },
-	{ "nonstoppable", EVENT_TRACE_NONSTOPPABLE_MODE },
-	{ "secure", EVENT_TRACE_SECURE_MODE },
-	{ "realtime", EVENT_TRACE_REAL_TIME_MODE },
-	{ "delay-open", EVENT_TRACE_DELAY_OPEN_FILE_MODE },
-	{ "buffering", EVENT_TRACE_BUFFERING_MODE },
-	{ "private", EVENT_TRACE_PRIVATE_LOGGER_MODE },
-	{ "add-header", EVENT_TRACE_ADD_HEADER_MODE },
-	{ "kbytes", EVENT_TRACE_USE_KBYTES_FOR_SIZE },
-	{ "global-sequence", EVENT_TRACE_USE_GLOBAL_SEQUENCE },
-	{ "local-sequence", EVENT_TRACE_USE_LOCAL_SEQUENCE },
-	{ "relog", EVENT_TRACE_RELOG_MODE },
-	{ "private-in-proc", EVENT_TRACE_PRIVATE_IN_PROC },
-	{ "paged", EVENT_TRACE_USE_PAGED_MEMORY },
+	{ "sequential", EVENT_TRACE_FILE_MODE_SEQUENTIAL, 1 },
+	{ "circular", EVENT_TRACE_FILE_MODE_CIRCULAR, 1 },
+	{ "append", EVENT_TRACE_FILE_MODE_APPEND, 0 },
+	{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE, 0 },
+	{ "preallocate", EVENT_TRACE_FILE_MODE_PREALLOCATE, 0 },
+	{ "nonstoppable", EVENT_TRACE_NONSTOPPABLE_MODE, 0 },
+	{ "secure", EVENT_TRACE_SECURE_MODE, 1 },
+	{ "realtime", EVENT_TRACE_REAL_TIME_MODE, 1 },
+	{ "delay-open", EVENT_TRACE_DELAY_OPEN_FILE_MODE, 0 },
+	{ "buffering", EVENT_TRACE_BUFFERING_MODE, 1 },
+	{ "private", EVENT_TRACE_PRIVATE_LOGGER_MODE, 0 },
+	{ "add-header", EVENT_TRACE_ADD_HEADER_MODE, 0 },
+	{ "kbytes", EVENT_TRACE_USE_KBYTES_FOR_SIZE, 0 },
+	{ "global-sequence", EVENT_TRACE_USE_GLOBAL_SEQUENCE, 1 },
+	{ "local-sequence", EVENT_TRACE_USE_LOCAL_SEQUENCE, 1 },
+	{ "relog", EVENT_TRACE_RELOG_MODE, 0 },
+	{ "private-in-proc", EVENT_TRACE_PRIVATE_IN_PROC, 0 },
+	{ "paged", EVENT_TRACE_USE_PAGED_MEMORY, 0 },
 };
 #define N_MODES (sizeof(mode_names) / sizeof(mode_names[0]))
 
-/* "realtime,circular" or a number; -1 if a name is unknown. */
-static int64_t parse_mode(const char *arg)
+/* Pairs the kernel refuses together (module/session.c). */
+static const uint32_t exclusive_modes[][2] = {
+	{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ EVENT_TRACE_USE_GLOBAL_SEQUENCE, EVENT_TRACE_USE_LOCAL_SEQUENCE },
+};
+
+static uint32_t start_modes(void)
 {
-	char buf[256], *tok, *save, *end;
-	uint32_t mode = 0;
+	uint32_t bits = 0;
 	unsigned int i;
 
-	if (arg[0] >= '0' && arg[0] <= '9') {
-		unsigned long v = strtoul(arg, &end, 0);
+	for (i = 0; i < N_MODES; i++)
+		if (mode_names[i].start)
+			bits |= mode_names[i].bit;
+	return bits;
+}
 
-		return *end || v > 0xFFFFFFFFUL ? -1 : (int64_t)v;
-	}
-	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < N_MODES; i++)
-			if (!strcmp(tok, mode_names[i].name))
+static const char *mode_name(uint32_t bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_MODES; i++)
+		if (mode_names[i].bit == bit)
+			return mode_names[i].name;
+	return "?";
+}
+
+/* The names `start` takes, "a, b, c", after @prefix, then a newline. */
+static void print_start_modes(FILE *f, const char *prefix)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	fputs(prefix, f);
+	for (i = 0; i < N_MODES; i++)
+		if (mode_names[i].start) {
+			fprintf(f, "%s%s", sep, mode_names[i].name);
+			sep = ", ";
+		}
+	fputc('\n', f);
+}
+
+static int bad_mode(const char *arg, const char *why, const char *name)
+{
+	fprintf(stderr, "nttrace: --mode '%s': %s", arg, why);
+	if (name)
+		fprintf(stderr, " '%s'", name);
+	print_start_modes(stderr, "; kernel sessions take: ");
+	if (name && (!strcmp(name, "private") || !strcmp(name, "private-in-proc")))
+		fprintf(stderr, "nttrace: (the user-mode logger is started by StartTrace "
+			"in the traced process itself)\n");
+	return CLI_USAGE;
+}
+
+/* "realtime,circular", or a number made of those bits, into *@mode. */
+static int parse_mode(const char *arg, uint32_t *mode)
+{
+	const char *tok = arg, *end;
+	unsigned int i;
+	uint64_t v;
+	int ret;
+
+	*mode = 0;
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		ret = cli_uint("--mode", arg, 0, UINT32_MAX, 0, &v);
+		if (ret)
+			return ret;
+		if (v & ~start_modes()) {
+			char bits[16];
+
+			snprintf(bits, sizeof(bits), "0x%x", (uint32_t)(v & ~start_modes()));
+			return bad_mode(arg, "not modes of kernel sessions:", bits);
+		}
+		*mode = v;
+	} else {
+		for (;;) {
+			char name[32];
+			size_t len;
+
+			end = strchr(tok, ',');
+			len = end ? (size_t)(end - tok) : strlen(tok);
+			if (!len)
+				return bad_mode(arg, "an empty name", NULL);
+			snprintf(name, sizeof(name), "%.*s", (int)len, tok);
+			for (i = 0; i < N_MODES; i++)
+				if (mode_names[i].start && len == strlen(mode_names[i].name) &&
+				    !strncmp(tok, mode_names[i].name, len))
+					break;
+			if (i == N_MODES)
+				return bad_mode(arg, "not a mode of kernel sessions:", name);
+			*mode |= mode_names[i].bit;
+			if (!end)
 				break;
-		if (i == N_MODES)
-			return -1;
-		mode |= mode_names[i].bit;
+			tok = end + 1;
+		}
 	}
-	return mode;
+	for (i = 0; i < sizeof(exclusive_modes) / sizeof(exclusive_modes[0]); i++)
+		if ((*mode & exclusive_modes[i][0]) && (*mode & exclusive_modes[i][1])) {
+			fprintf(stderr, "nttrace: --mode '%s': %s and %s exclude each other\n",
+				arg, mode_name(exclusive_modes[i][0]),
+				mode_name(exclusive_modes[i][1]));
+			return CLI_USAGE;
+		}
+	return 0;
 }
 
 static void print_mode(uint32_t mode)
@@ -263,13 +323,20 @@ static void start_usage(FILE *f)
 		"usage: nttrace start NAME [--buffer-size KB] [--min-buffers N]\n"
 		"                          [--max-buffers N] [--mode MODES]\n"
 		"                          [--flush-timer SECONDS] [--clock perf|system|cycle]\n\n"
-		"Start a logger session (StartTrace). Buffers are per CPU; 0 or an option\n"
-		"left out takes the default (64 KB, 2 min, 16 max). MODES is a comma list\n"
-		"of: sequential circular append newfile preallocate nonstoppable secure\n"
-		"realtime delay-open buffering add-header kbytes global-sequence\n"
-		"local-sequence paged, or a number. circular and buffering make full rings\n"
-		"overwrite their oldest buffer; otherwise new events are dropped and\n"
-		"counted. Prints the session as `query` does.\n");
+		"Start a logger session in the kernel (StartTrace) and print it as `query`\n"
+		"does. Buffers are per CPU: KB from %u to %u, N from %u to %u; 0 or an\n"
+		"option left out takes the default (%u KB, %u min, %u max). MODES is a\n"
+		"comma list of these, or a number made of their bits:\n",
+		NTTRACE_MIN_BUFFER_KB, NTTRACE_MAX_BUFFER_KB, NTTRACE_MIN_BUFFERS,
+		NTTRACE_MAX_BUFFERS, NTTRACE_DEFAULT_BUFFER_KB, NTTRACE_MIN_BUFFERS,
+		NTTRACE_DEFAULT_BUFFERS);
+	print_start_modes(f, "    ");
+	fprintf(f,
+		"circular and buffering make full rings overwrite their oldest buffer;\n"
+		"otherwise new events are dropped and counted. sequential and circular\n"
+		"exclude each other, as do global-sequence and local-sequence. (The\n"
+		"in-process user-mode logger is started by StartTrace in the traced\n"
+		"program itself.) Numbers take C notation; --option=VALUE works too.\n");
 }
 
 static int cmd_start(int argc, char **argv)
@@ -285,89 +352,132 @@ static int cmd_start(int argc, char **argv)
 		{ 0 }
 	};
 	struct nttrace_logger_info info;
-	int64_t mode;
+	uint64_t v = 0;
 	int opt, ret;
 	unsigned int i;
 
 	memset(&info, 0, sizeof(info));
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		ret = 0;
 		switch (opt) {
-		case 'b': info.buffer_size_kb = strtoul(optarg, NULL, 0); break;
-		case 'n': info.min_buffers = strtoul(optarg, NULL, 0); break;
-		case 'x': info.max_buffers = strtoul(optarg, NULL, 0); break;
-		case 'f': info.flush_timer = strtoul(optarg, NULL, 0); break;
+		case 'b':
+			ret = cli_uint("--buffer-size", optarg, NTTRACE_MIN_BUFFER_KB,
+				       NTTRACE_MAX_BUFFER_KB, CLI_ZERO_DEFAULT, &v);
+			info.buffer_size_kb = v;
+			break;
+		case 'n':
+			ret = cli_uint("--min-buffers", optarg, NTTRACE_MIN_BUFFERS,
+				       NTTRACE_MAX_BUFFERS, CLI_ZERO_DEFAULT, &v);
+			info.min_buffers = v;
+			break;
+		case 'x':
+			ret = cli_uint("--max-buffers", optarg, NTTRACE_MIN_BUFFERS,
+				       NTTRACE_MAX_BUFFERS, CLI_ZERO_DEFAULT, &v);
+			info.max_buffers = v;
+			break;
+		case 'f':
+			/* 0: no flush timer. */
+			ret = cli_uint("--flush-timer", optarg, 0, UINT32_MAX, 0, &v);
+			info.flush_timer = v;
+			break;
 		case 'm':
-			mode = parse_mode(optarg);
-			if (mode < 0) {
-				fprintf(stderr, "nttrace: bad mode '%s'\n", optarg);
-				return 2;
-			}
-			info.log_file_mode = mode;
+			ret = parse_mode(optarg, &info.log_file_mode);
 			break;
 		case 'c':
+			info.clock_type = 0;
 			for (i = 1; i <= EVENT_TRACE_CLOCK_CPUCYCLE; i++)
 				if (!strcmp(optarg, clock_names[i]))
 					info.clock_type = i;
 			if (!info.clock_type) {
-				fprintf(stderr, "nttrace: bad clock '%s'\n", optarg);
-				return 2;
+				fprintf(stderr, "nttrace: --clock '%s': "
+					"not perf, system or cycle\n", optarg);
+				ret = CLI_USAGE;
 			}
 			break;
 		case 'h': start_usage(stdout); return 0;
-		default: start_usage(stderr); return 2;
+		default: start_usage(stderr); return CLI_USAGE;
 		}
+		if (ret)
+			return ret;
 	}
 	if (optind != argc - 1) {
 		start_usage(stderr);
-		return 2;
+		return CLI_USAGE;
 	}
 	if (nttrace_set_name(&info, argv[optind])) {
-		fprintf(stderr, "nttrace: session name too long\n");
-		return 2;
+		fprintf(stderr, "nttrace: session name too long (most %d bytes)\n",
+			NTTRACE_NAME_MAX - 1);
+		return CLI_USAGE;
 	}
 	ret = nttrace_start(&info);
-	if (ret) {
-		fprintf(stderr, "nttrace: start %s: %s\n", argv[optind], cli_strerror(ret));
-		return 1;
-	}
+	if (ret)
+		return cli_fail(ret, "start %s", argv[optind]);
 	print_info(&info);
 	return 0;
 }
 
-/* query, stop, flush: one session by NAME or --id N. */
+static void control_usage(FILE *f, const char *cmd, uint32_t code)
+{
+	fprintf(f, "usage: nttrace %s NAME | --id N\n\n%s\n", cmd,
+		code == EVENT_TRACE_CONTROL_STOP ?
+		"Stop the session (ControlTrace STOP): everything in its buffers is\n"
+		"published to its consumer first, and the command returns once the\n"
+		"consumer (nttrace record) has let go of the session, its file\n"
+		"complete. Prints the final counters." :
+		code == EVENT_TRACE_CONTROL_FLUSH ?
+		"Publish every CPU's partly filled buffer to the consumer now." :
+		"Print the session's properties and counters (ControlTrace QUERY).");
+}
+
+/* query, stop, flush: one session by NAME or --id N (--id=N). */
 static int cmd_control(int argc, char **argv, uint32_t code)
 {
+	static const struct option opts[] = {
+		{ "id", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
 	struct nttrace_logger_info info;
-	int by_id = argc == 3 && !strcmp(argv[1], "--id");
-	int help = cli_wants_help(argc, argv);
-	int ret;
+	const char *id = NULL, *what;
+	int opt, ret;
 
-	if (help || argc != 2 + by_id) {
-		fprintf(help ? stdout : stderr,
-			"usage: nttrace %s NAME | --id N\n\n%s\n", argv[0],
-			code == EVENT_TRACE_CONTROL_STOP ?
-			"Stop the session (ControlTrace STOP): everything in its buffers is\n"
-			"published to its consumer first, and the command returns once the\n"
-			"consumer (nttrace record) has let go of the session, its file\n"
-			"complete. Prints the final counters." :
-			code == EVENT_TRACE_CONTROL_FLUSH ?
-			"Publish every CPU's partly filled buffer to the consumer now." :
-			"Print the session's properties and counters (ControlTrace QUERY).");
-		return help ? 0 : 2;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': id = optarg; break;
+		case 'h': control_usage(stdout, argv[0], code); return 0;
+		default: control_usage(stderr, argv[0], code); return CLI_USAGE;
+		}
 	}
-	ret = cli_session_arg(argv[1 + by_id], by_id, &info);
+	if (optind != argc - !id) {
+		control_usage(stderr, argv[0], code);
+		return CLI_USAGE;
+	}
+	what = id ? id : argv[optind];
+	ret = cli_session_arg(what, !!id, &info);
 	if (ret)
 		return ret;
 	if (code == EVENT_TRACE_CONTROL_STOP)
 		info.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;
 	ret = nttrace_control(&info, code);
-	if (ret) {
-		fprintf(stderr, "nttrace: %s %s: %s\n", argv[0], argv[1 + by_id],
-			cli_strerror(ret));
-		return 1;
-	}
+	if (ret)
+		return cli_fail(ret, "%s %s%s", argv[0], id ? "--id " : "", what);
 	print_info(&info);
 	return 0;
+}
+
+static int cmd_query(int argc, char **argv)
+{
+	return cmd_control(argc, argv, EVENT_TRACE_CONTROL_QUERY);
+}
+
+static int cmd_stop(int argc, char **argv)
+{
+	return cmd_control(argc, argv, EVENT_TRACE_CONTROL_STOP);
+}
+
+static int cmd_flush(int argc, char **argv)
+{
+	return cmd_control(argc, argv, EVENT_TRACE_CONTROL_FLUSH);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -379,14 +489,13 @@ static int cmd_list(int argc, char **argv)
 		int help = cli_wants_help(argc, argv);
 
 		fprintf(help ? stdout : stderr,
-			"usage: nttrace list\n\nOne line per running session, like `logman query`.\n");
-		return help ? 0 : 2;
+			"usage: nttrace list\n\n"
+			"One line per running session, like `logman query`.\n");
+		return help ? 0 : CLI_USAGE;
 	}
 	ret = nttrace_list(ids, NTTRACE_MAX_LOGGERS, &n);
-	if (ret) {
-		fprintf(stderr, "nttrace: list: %s\n", cli_strerror(ret));
-		return 1;
-	}
+	if (ret)
+		return cli_fail(ret, "list");
 	printf("%-4s %-32s %12s %10s %10s\n", "ID", "Name", "Events", "Lost", "Buffers");
 	for (i = 0; i < n && i < NTTRACE_MAX_LOGGERS; i++) {
 		struct nttrace_logger_info info = { .logger_id = ids[i] };
@@ -402,52 +511,88 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *what;
+} commands[] = {
+	{ "start", cmd_start, "start a logger session" },
+	{ "stop", cmd_stop, "stop a session" },
+	{ "query", cmd_query, "a session's properties and counters" },
+	{ "list", cmd_list, "the running sessions" },
+	{ "flush", cmd_flush, "publish partly filled buffers" },
+	{ "record", cmd_record, "drain a session's buffers into a file" },
+	{ "dump", cmd_dump, "print the events of a log file" },
+	{ "formats", cmd_formats, "print the message formats of binaries" },
+	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
+	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nttrace COMMAND [ARGS]   (COMMAND --help for more)\n\n"
-		   "  start     start a logger session\n"
-		   "  stop      stop a session\n"
-		   "  query     a session's properties and counters\n"
-		   "  list      the running sessions\n"
-		   "  flush     publish partly filled buffers\n"
-		   "  record    drain a session's buffers into a file\n"
-		   "  dump      print the events of a log file\n"
-		   "  formats   print the message formats of binaries\n"
-		   "  version   ABI version and implemented NtTraceEvent types\n"
-		   "  call      one raw NtTraceEvent call and its NTSTATUS\n");
+	unsigned int i;
+
+	fprintf(f, "usage: nttrace COMMAND [ARGS]\n"
+		   "       nttrace help COMMAND   (or COMMAND --help)\n\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].what);
+}
+
+static int find_command(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return i;
+	return -1;
+}
+
+/* `nttrace help TOPIC`: TOPIC's own --help. */
+static int cmd_help(int argc, char **argv)
+{
+	char help[] = "--help";
+	char *args[] = { argv[1], help, NULL };
+	int i;
+
+	if (argc == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "usage: nttrace help [COMMAND]\n");
+		return CLI_USAGE;
+	}
+	if (!strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	i = find_command(argv[1]);
+	if (i < 0) {
+		fprintf(stderr, "nttrace: help: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	return commands[i].fn(2, args);
 }
 
 int main(int argc, char **argv)
 {
+	int i;
+
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return CLI_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "version"))
-		return cmd_version(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "call"))
-		return cmd_call(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "start"))
-		return cmd_start(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "stop"))
-		return cmd_control(argc - 1, argv + 1, EVENT_TRACE_CONTROL_STOP);
-	if (!strcmp(argv[1], "query"))
-		return cmd_control(argc - 1, argv + 1, EVENT_TRACE_CONTROL_QUERY);
-	if (!strcmp(argv[1], "flush"))
-		return cmd_control(argc - 1, argv + 1, EVENT_TRACE_CONTROL_FLUSH);
-	if (!strcmp(argv[1], "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "record"))
-		return cmd_record(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "dump"))
-		return cmd_dump(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "formats"))
-		return cmd_formats(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(1, argv + 1);
+	if (!strcmp(argv[1], "help"))
+		return cmd_help(argc - 1, argv + 1);
+	i = find_command(argv[1]);
+	if (i >= 0)
+		return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "nttrace: unknown command '%s'\n", argv[1]);
 	usage(stderr);
-	return 2;
+	return CLI_USAGE;
 }

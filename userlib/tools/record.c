@@ -32,22 +32,24 @@ static double now_s(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace record [--id] SESSION -o FILE [--max-size MB] [--duration SECONDS]\n"
-		"                      [--quiet]\n\n"
-		"Attach to SESSION (a name, or a logger ID with --id) as its consumer and\n"
-		"write an ETL file: a header buffer, then every buffer of every CPU as it is,\n"
-		"until the session stops, SECONDS pass, or SIGINT/SIGTERM. With --max-size\n"
-		"the file stays within MB megabytes: a circular session's file keeps the\n"
-		"newest buffers, a sequential one's stops growing and counts the rest lost. On a terminal a status line shows\n"
-		"events/s, events lost and buffers; a summary is printed at the end.\n"
-		"Events lost are the session's own count (ring full), plus buffers\n"
-		"overwritten before they could be read.\n");
+		"usage: nttrace record NAME | --id N  -o FILE [--max-size MB]\n"
+		"                      [--duration SECONDS] [--quiet]\n\n"
+		"Attach to a session (by NAME, or by logger ID with --id N) as its\n"
+		"consumer and write an ETL file: a header buffer, then every buffer of\n"
+		"every CPU as it is, until the session stops, SECONDS pass (fractions\n"
+		"allowed; 0: no limit), or SIGINT/SIGTERM. With --max-size the file stays\n"
+		"within MB megabytes (0: no limit): a circular session's file keeps the\n"
+		"newest buffers, a sequential one's stops growing and counts the rest\n"
+		"lost. On a terminal a status line shows events/s, events lost and\n"
+		"buffers; a summary is printed at the end. Events lost are the session's\n"
+		"own count (ring full), plus buffers overwritten before they could be\n"
+		"read. --output FILE is -o FILE; --option=VALUE works too.\n");
 }
 
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "id", no_argument, NULL, 'i' },
+		{ "id", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-size", required_argument, NULL, 'm' },
@@ -60,42 +62,45 @@ int cmd_record(int argc, char **argv)
 	struct nttrace_logfile r;
 	struct nttrace_consumer c;
 	struct nttrace_counts n;
-	const char *path = NULL;
+	const char *path = NULL, *id = NULL, *session;
 	double duration = 0, start, last = 0;
-	int by_id = 0, quiet = 0, opt, ret, status_line;
-	unsigned long max_mb = 0;
-	uint64_t last_events = 0;
+	int quiet = 0, opt, ret, status_line;
+	uint64_t max_mb = 0, last_events = 0;
 
 	while ((opt = getopt_long(argc, argv, "o:d:m:qh", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'm': max_mb = strtoul(optarg, NULL, 0); break;
-		case 'i': by_id = 1; break;
+		case 'm':
+			/* The file header's MaximumFileSize: a ULONG of MB. */
+			if (cli_uint("--max-size", optarg, 0, UINT32_MAX, 0, &max_mb))
+				return CLI_USAGE;
+			break;
+		case 'i': id = optarg; break;
 		case 'o': path = optarg; break;
-		case 'd': duration = atof(optarg); break;
+		case 'd':
+			/* A billion seconds: "no limit" has its own value, 0. */
+			if (cli_seconds("--duration", optarg, 1e9, &duration))
+				return CLI_USAGE;
+			break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 1 || !path) {
+	if (optind != argc - !id || !path) {
 		usage(stderr);
-		return 2;
+		return CLI_USAGE;
 	}
-	ret = cli_session_arg(argv[optind], by_id, &info);
+	session = id ? id : argv[optind];
+	ret = cli_session_arg(session, !!id, &info);
 	if (ret)
 		return ret;
 	/* The file's header describes the session. */
 	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
-	if (ret) {
-		fprintf(stderr, "nttrace: %s: %s\n", argv[optind], cli_strerror(ret));
-		return 1;
-	}
+	if (ret)
+		return cli_fail(ret, "%s%s", id ? "--id " : "", session);
 	ret = nttrace_consumer_open(&c, info.logger_id);
-	if (ret) {
-		fprintf(stderr, "nttrace: attach to logger %u: %s\n", info.logger_id,
-			cli_strerror(ret));
-		return 1;
-	}
+	if (ret)
+		return cli_fail(ret, "attach to logger %u", info.logger_id);
 	nttrace_etl_from_info(&es, &info);
 	es.max_file_mb = max_mb;
 	ret = nttrace_logfile_open(&r, path, &es);

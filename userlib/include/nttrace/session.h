@@ -2,7 +2,9 @@
 /*
  * nttrace user library: logger sessions and their consumer, over the
  * ioctls of uapi/nttrace.h. Functions return 0 (or a count) on success and
- * a negative errno on failure.
+ * a negative errno on failure: the module's (uapi/nttrace.h), or -ENODEV
+ * when the module is not loaded (/dev/nttrace missing, or no driver behind
+ * it), which the module itself never returns.
  */
 #ifndef NTTRACE_SESSION_H
 #define NTTRACE_SESSION_H

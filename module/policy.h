@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Who may do what, and how much: the permission model and the limits that
+ * make nttrace safe to load on a machine other people use.
+ */
+#ifndef NTTRACE_POLICY_H
+#define NTTRACE_POLICY_H
+
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+/*
+ * Controlling sessions (start, stop, update, flush, attach as consumer)
+ * and writing to another user's secure session need this: CAP_PERFMON,
+ * CAP_SYS_ADMIN, or membership of the module's control_gid group (the
+ * "Performance Log Users" of this system). May sleep (audit); call with
+ * interrupts on.
+ */
+bool nt_privileged(void);
+
+/* Limits; each is a module parameter, read once per check. */
+size_t nt_max_session_bytes(void);
+unsigned int nt_max_user_sessions(void);
+
+/*
+ * All sessions' ring memory together stays within max_total_mb: reserve
+ * before allocating (-ENOBUFS past the cap), give back at release.
+ */
+int nt_mem_reserve(size_t bytes);
+void nt_mem_unreserve(size_t bytes);
+
+#endif /* NTTRACE_POLICY_H */

@@ -1,0 +1,284 @@
+#!/bin/sh
+# The nttrace tool's command line: help, numbers, --opt=value, directories
+# given as files, escaping in `dump --formats`, `start --mode`, and the
+# message for a module that is not loaded. Prints TAP.
+#
+# In the VM (cwd /nttrace, the module loaded) it tests u64/nttrace and
+# u32/nttrace. On a host without /dev/nttrace the checks that need the
+# module are left out and those for a module not loaded run instead:
+#
+#   NTTRACE_TOOLS=build/u64/nttrace sh tests/vm/cli_test.sh
+#
+# trace_sample is taken from each tool's own directory.
+. tests/vm/tap.sh
+
+tools=${NTTRACE_TOOLS:-"u64/nttrace u32/nttrace"}
+tmp=${TMPDIR:-/tmp}/cli-test.$$
+mkdir -p "$tmp"
+module=0
+[ -e /dev/nttrace ] && module=1
+subs="start stop query list flush record dump formats version call"
+modes="sequential circular secure realtime buffering global-sequence local-sequence"
+others="append newfile preallocate nonstoppable delay-open private add-header
+	kbytes relog private-in-proc paged"
+notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"
+
+# run CMD...: stdout in $tmp/out, stderr in $tmp/err, exit status in $rc.
+run() {
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+}
+
+# say WHAT: a diagnostic line in the TAP output.
+say() {
+	echo "# $*" | head -n 3 >&3
+}
+
+# exits N PATTERN CMD...: CMD exits N and its stderr matches PATTERN
+# (an extended regular expression; "" matches anything).
+exits() {
+	want=$1
+	pat=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -eq "$want" ] && { [ -z "$pat" ] || grep -Eq -- "$pat" "$tmp/err"; }; then
+		return 0
+	fi
+	say "$*: exit $rc, stderr: $(head -c 200 "$tmp/err")"
+	return 1
+}
+
+# refused PATTERN CMD...: a usage error (exit 2) saying PATTERN, nothing on
+# stdout.
+refused() {
+	exits 2 "$@" && [ ! -s "$tmp/out" ]
+}
+
+# helps TOOL SUB: `SUB --help`, `SUB -h` and `help SUB` all print SUB's usage
+# on stdout, nothing on stderr, and exit 0.
+helps() {
+	run $1 $2 --help
+	[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		head -n 1 "$tmp/out" | grep -q "^usage: nttrace $2" || {
+		say "$1 $2 --help: exit $rc"
+		return 1
+	}
+	cp "$tmp/out" "$tmp/help"
+	run $1 $2 -h
+	[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/out" "$tmp/help" || {
+		say "$1 $2 -h: exit $rc"
+		return 1
+	}
+	run $1 help $2
+	[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/out" "$tmp/help" || {
+		say "$1 help $2: exit $rc"
+		return 1
+	}
+}
+
+# not_started TOOL NAME: no session NAME is running (and none is left).
+not_started() {
+	[ $module -eq 0 ] && return 0
+	if $1 query "$2" > /dev/null 2>&1; then
+		$1 stop "$2" > /dev/null 2>&1
+		return 1
+	fi
+}
+
+# The value of a "Field:   value" line of the last `query` output.
+field() {
+	sed -n "s/^$1: *//p" "$tmp/out"
+}
+
+# shows FIELD PATTERN: that value matches PATTERN.
+shows() {
+	field "$1" | grep -Eq -- "$2" && return 0
+	say "$1: $(field "$1")"
+	return 1
+}
+
+for tool in $tools; do
+	dir=$(dirname "$tool")
+	b=$(basename "$dir")
+	word=${b#u}-bit		# trace_sample's "64-bit" or "32-bit"
+	s=cli-$b-$$
+	rm -f "$tmp/r.etl"
+
+	# ---- help ----
+	for h in -h --help help; do
+		run $tool $h
+		check "$b: nttrace $h prints the usage and exits 0" \
+			sh -c "[ $rc -eq 0 ] && grep -q '^usage: nttrace COMMAND' '$tmp/out'"
+	done
+	for sub in $subs; do
+		check "$b: $sub --help, $sub -h and help $sub" helps $tool $sub
+	done
+	check "$b: help on an unknown topic" refused "unknown.*nosuch" $tool help nosuch
+	check "$b: help takes one topic" refused "" $tool help start stop
+	check "$b: query NAME --help is help" exits 0 "" $tool query somename --help
+
+	# ---- numbers ----
+	for arg in "--buffer-size abc" "--buffer-size 12x" "--max-buffers 12x" \
+		   "--buffer-size -4" "--max-buffers 5000" "--min-buffers 1" \
+		   "--buffer-size 2" "--buffer-size 4294967297" "--flush-timer -1" \
+		   "--flush-timer 99999999999999999999" "--buffer-size= " \
+		   "--max-buffers=" "--min-buffers 0x" "--buffer-size 1e3"; do
+		opt=${arg%%[ =]*}
+		check "$b: start $arg is refused" refused "$opt" $tool start $s $arg
+		check "$b: ... and starts nothing" not_started $tool $s
+	done
+	check "$b: start accepts C notation" refused "out of range" \
+		$tool start $s --buffer-size 0x1000
+	for arg in "--max-size abc" "--max-size -1" "--max-size 4294967296" \
+		   "--duration abc" "--duration -1" "--duration 1s" "--duration nan" \
+		   "--duration inf" "--id 0" "--id 65" "--id abc" "--id -1"; do
+		opt=${arg%% *}
+		if [ "$opt" = --id ]; then
+			check "$b: record $arg is refused" \
+				refused "logger ID '${arg#--id }'" $tool record $arg -o "$tmp/r.etl"
+		else
+			check "$b: record $arg is refused" refused "$opt" \
+				$tool record $s -o "$tmp/r.etl" $arg
+		fi
+	done
+	check "$b: record refused: no file made" test ! -e "$tmp/r.etl"
+	for sub in query stop flush; do
+		for id in 0 65 abc -1 3x ""; do
+			check "$b: $sub --id '$id' is refused" \
+				refused "logger ID '$id'" $tool $sub --id "$id"
+		done
+	done
+	check "$b: call --size abc" refused "size" $tool call --size abc 0x200
+	check "$b: call --size 5000" refused "size" $tool call --size 5000 0x200
+	check "$b: call --handle -1" refused "handle" $tool call --handle -1 0x200
+	check "$b: call --handle x" refused "handle" $tool call --handle x 0x200
+	check "$b: call FLAGS 0x100000000" refused "FLAGS" $tool call 0x100000000
+	check "$b: call FLAGS -1" refused "FLAGS" $tool call -- -1
+
+	# ---- --opt=value ----
+	for sub in query stop flush; do
+		check "$b: $sub --id=0 is the option, not a name" \
+			refused "logger ID '0'" $tool $sub --id=0
+	done
+	check "$b: record --id=0 is the option" refused "logger ID '0'" \
+		$tool record --id=0 -o "$tmp/r.etl"
+	check "$b: start --buffer-size=abc" refused "--buffer-size" \
+		$tool start $s --buffer-size=abc
+	check "$b: record --duration=x" refused "--duration" \
+		$tool record $s --output="$tmp/r.etl" --duration=x
+	check "$b: call --size=abc" refused "size" $tool call --size=abc 0x200
+
+	# ---- start --mode: the kernel's modes only ----
+	run $tool start --help
+	cp "$tmp/out" "$tmp/start-help"
+	for m in $modes; do
+		check "$b: start --help lists mode $m" grep -qw -- "$m" "$tmp/start-help"
+	done
+	for m in $others; do
+		check "$b: start --help does not offer $m" \
+			sh -c "! grep -qw -- '$m' '$tmp/start-help'"
+		check "$b: start --mode $m is refused, naming the accepted" \
+			refused "$(echo $modes | sed 's/ /, /g')" $tool start $s --mode $m
+		check "$b: ... and starts nothing" not_started $tool $s
+	done
+	check "$b: start --mode with an unknown name among good ones" \
+		refused "'bogus'" $tool start $s --mode circular,bogus
+	check "$b: start --mode 0x4 (append as a number)" refused "mode" \
+		$tool start $s --mode 0x4
+	check "$b: start --mode sequential,circular" refused "sequential.*circular" \
+		$tool start $s --mode sequential,circular
+	check "$b: start --mode global-sequence,local-sequence" \
+		refused "global-sequence.*local-sequence" \
+		$tool start $s --mode global-sequence,local-sequence
+	check "$b: start --mode ''" refused "mode" $tool start $s --mode ""
+	check "$b: start --mode circular,,realtime" refused "mode" \
+		$tool start $s --mode circular,,realtime
+	check "$b: ... nothing started" not_started $tool $s
+
+	# ---- directories ----
+	check "$b: dump DIR" exits 1 "$tmp is a directory" $tool dump "$tmp"
+	check "$b: dump --formats DIR FILE" exits 1 "$tmp is a directory" \
+		$tool dump --formats "$tmp" "$tmp/none.etl"
+	check "$b: formats DIR" exits 1 "$tmp is a directory" $tool formats "$tmp"
+	check "$b: formats FILE DIR" exits 1 "$tmp is a directory" \
+		$tool formats "$dir/trace_sample" "$tmp"
+	check "$b: dump of a missing file" exits 1 "No such file" \
+		$tool dump "$tmp/none.etl"
+
+	# ---- dump --formats escapes what is not printable ----
+	etl=$tmp/sample-$b.etl
+	check "$b: trace_sample --private" \
+		sh -c "'$dir/trace_sample' --private '$etl' > /dev/null"
+	$tool formats "$dir/trace_sample" > "$tmp/sample.tmf"
+	prefix=$(sed -n 's/^\([0-9a-f-]* 10 [48] si [^ ]*\) .*/\1/p' "$tmp/sample.tmf")
+	# An escape sequence, tab, newline, DEL, bytes that are not UTF-8,
+	# UTF-8 text, a C1 control, a bidi override, a backslash (as the format
+	# file writes them).
+	fmt='[START] %s \x1b[31mred\x1b[0m tab\there nl\nend cr\rdel\x7f bad\xff\xfe utf8 é ok c1\xc2\x9b bidi\xe2\x80\xae trunc\xe2\x80 long\xc0\xaf back\\slash, pid %d'
+	printf '%s "%s"\n' "$prefix" "$fmt" > "$tmp/esc.tmf"
+	run $tool dump --formats "$tmp/esc.tmf" "$etl"
+	check "$b: dump --formats with control characters exits 0" test $rc -eq 0
+	grep -F '[START]' "$tmp/out" > "$tmp/line"
+	check "$b: ... the message is one line" test "$(wc -l < "$tmp/line")" -eq 1
+	want='[START] '$word' \x1b[31mred\x1b[0m tab\there nl\nend cr\rdel\x7f bad\xff\xfe utf8 é ok c1\u009b bidi\u202e trunc\xe2\x80 long\xc0\xaf back\slash, pid '
+	check "$b: ... control characters and bad bytes escaped, text kept" \
+		grep -qF -- "$want" "$tmp/line"
+	# Only the two bytes of "é" are outside printable ASCII.
+	check "$b: ... no raw control or non-UTF-8 byte in the output" \
+		test "$(tr -d '\n\040-\176' < "$tmp/out" | wc -c)" -eq 2
+	run $tool dump --json --formats="$tmp/esc.tmf" "$etl"
+	want='"message":"[START] '$word' \u001b[31mred\u001b[0m tab\u0009here nl\u000aend cr\u000ddel\u007f bad\u00ff\u00fe utf8 é ok c1\u009b bidi\u202e trunc\u00e2\u0080 long\u00c0\u00af back\\slash, pid '
+	check "$b: dump --json: the same escaped as JSON, UTF-8 kept" \
+		grep -qF -- "$want" "$tmp/out"
+	check "$b: dump --json: no raw control or non-UTF-8 byte" \
+		test "$(tr -d '\n\040-\176' < "$tmp/out" | wc -c)" -eq 2
+	run $tool dump --formats "$dir/trace_sample" "$etl"
+	check "$b: printable messages unchanged" \
+		grep -q "\] $word sample started, pid [0-9]*\$" "$tmp/out"
+
+	# ---- with the module ----
+	if [ $module -eq 1 ]; then
+		check "$b: start with --opt=value" exits 0 "" $tool start $s \
+			--buffer-size=8 --min-buffers=2 --max-buffers=4 \
+			--flush-timer=3 --clock=system --mode=circular,global-sequence
+		run $tool query $s
+		check "$b: ... buffer size" shows 'Buffer size' '^8 KB$'
+		check "$b: ... buffers" shows 'Buffers per CPU' '^2 min, 4 max'
+		check "$b: ... flush timer" shows 'Flush timer' '^3 s$'
+		check "$b: ... mode" shows 'Log file mode' '[(]circular,global-sequence[)]$'
+		check "$b: ... clock" shows Clock '^system'
+		id=$(field 'Logger ID')
+		check "$b: query --id=$id" exits 0 "" $tool query --id=$id
+		check "$b: ... is the session" shows Name "^$s\$"
+		check "$b: query --id $id" exits 0 "" $tool query --id $id
+		check "$b: flush --id=$id" exits 0 "" $tool flush --id=$id
+		check "$b: record --id=$id --output= --duration= --max-size=" \
+			exits 0 "" $tool record --id=$id --output="$tmp/r.etl" \
+			--duration=0.5 --max-size=1 --quiet
+		check "$b: ... a file was written" test -s "$tmp/r.etl"
+		check "$b: stop --id=$id" exits 0 "" $tool stop --id=$id
+		check "$b: ... stopped" not_started $tool $s
+		for m in $modes; do
+			check "$b: start --mode $m works" exits 0 "" \
+				$tool start $s --mode=$m
+			check "$b: ... and stops" exits 0 "" $tool stop $s
+		done
+		check "$b: start --mode 0x102 (circular,realtime as a number)" \
+			exits 0 "" $tool start $s --mode 0x102
+		run $tool query $s
+		check "$b: ... mode" shows 'Log file mode' '[(]circular,realtime[)]$'
+		check "$b: ... and stops" exits 0 "" $tool stop $s
+		check "$b: query of no such session" exits 1 "no such session" \
+			$tool query $s
+	else
+		for cmd in list "query $s" "stop $s" "flush $s" "start $s" \
+			   "record $s -o $tmp/r.etl" version "call 0x200"; do
+			run $tool $cmd
+			check "$b: $cmd without the module: says so" \
+				sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/out' ] &&
+				       [ \"\$(cat '$tmp/err')\" = '$notloaded' ]"
+		done
+	fi
+done
+rm -rf "$tmp"
+tap_done

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The permission model (README, "Who may do what"), cell by cell: each
+ * operation is tried by each kind of caller, in a child that takes that
+ * identity, and must give the result the table says. Runs in the VM as
+ * root (64-bit and 32-bit); the callers are made with setuid, setgroups
+ * and capset.
+ *
+ *   root     uid 0, every capability
+ *   perfmon  uid 65534 with only CAP_PERFMON
+ *   group    uid 65533 in the module's control_gid group, no capability
+ *   user     uid 65534, nothing
+ *   owner    uid 1000, the owner of a secure session (started while in the
+ *            group), now without the group
+ */
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nttrace/evntrace.h>
+
+#include "emit.h"
+#include "params.h"
+#include "tap.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#define CONTROL_GID 4242
+
+enum role { ROOT, PERFMON, GROUP, USER, OWNER, NROLES };
+static const char *const role_names[] = { "root", "perfmon", "group", "user", "owner" };
+
+static int become(enum role r)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct caps[2];
+	gid_t group = CONTROL_GID;
+	uid_t uid = r == GROUP ? 65533 : r == OWNER ? 1000 : 65534;
+
+	if (r == ROOT)
+		return 0;
+	if (prctl(PR_SET_KEEPCAPS, r == PERFMON, 0, 0, 0) ||
+	    setgroups(r == GROUP, &group) || setgid(65534) || setuid(uid))
+		return -1;
+	memset(caps, 0, sizeof(caps));
+	if (r == PERFMON) {
+		caps[CAP_PERFMON / 32].effective = 1U << (CAP_PERFMON % 32);
+		caps[CAP_PERFMON / 32].permitted = 1U << (CAP_PERFMON % 32);
+	}
+	return syscall(SYS_capset, &hdr, caps);
+}
+
+/* Run @op as @r in a child; its int result comes back through @shared. */
+static int *shared;
+
+static int as(enum role r, int (*op)(uint32_t), uint32_t arg)
+{
+	int status;
+	pid_t pid;
+
+	*shared = 0x7FFFFFFF;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (become(r))
+			_exit(1);
+		*shared = op(arg);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		printf("# %s: child failed to take its identity\n", role_names[r]);
+	return *shared;
+}
+
+static int op_start(uint32_t unused)
+{
+	struct nttrace_logger_info info;
+	int ret = start_session("perm-new", 4, 2, 0, &info);
+
+	if (!ret)
+		stop_session(info.logger_id);
+	return ret;
+}
+
+static int op_stop(uint32_t id)
+{
+	return stop_session(id);
+}
+
+static int op_control(uint32_t id, uint32_t code)
+{
+	struct nttrace_logger_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = id;
+	return nttrace_control(&info, code);
+}
+
+static int op_query(uint32_t id) { return op_control(id, EVENT_TRACE_CONTROL_QUERY); }
+static int op_update(uint32_t id) { return op_control(id, EVENT_TRACE_CONTROL_UPDATE); }
+static int op_flush(uint32_t id) { return op_control(id, EVENT_TRACE_CONTROL_FLUSH); }
+
+static int op_list(uint32_t id)
+{
+	uint32_t ids[NTTRACE_MAX_LOGGERS], n = 0, i;
+	int ret = nttrace_list(ids, NTTRACE_MAX_LOGGERS, &n);
+
+	for (i = 0; !ret && i < n; i++)
+		if (ids[i] == id)
+			return 0;
+	return ret ? ret : -ENOENT;
+}
+
+static int op_attach(uint32_t id)
+{
+	struct nttrace_consumer c;
+	int ret = nttrace_consumer_open(&c, id);
+
+	if (!ret)
+		nttrace_consumer_close(&c);
+	return ret;
+}
+
+static int op_write(uint32_t id)
+{
+	return (int)emit(id, TRACE_MESSAGE_SEQUENCE, 7, "perm", 4);
+}
+
+/* The library's view: TraceMessage's Win32 error. */
+static int op_trace_message(uint32_t id)
+{
+	static const GUID guid = { 0x1, 0x2, 0x3, { 4, 5, 6, 7, 8, 9, 10, 11 } };
+
+	return (int)TraceMessage(id, TRACE_MESSAGE_SEQUENCE, &guid, 9, "x", 1, NULL);
+}
+
+static uint32_t target;	/* a running session started by root */
+
+static void restart_target(void)
+{
+	struct nttrace_logger_info info;
+
+	stop_session(target);
+	start_session("perm-target", 4, 2, 0, &info);
+	target = info.logger_id;
+}
+
+static void test_control_cells(void)
+{
+	static const struct {
+		const char *name;
+		int (*op)(uint32_t);
+	} ops[] = {
+		{ "start", op_start }, { "stop", op_stop }, { "update", op_update },
+		{ "flush", op_flush }, { "attach", op_attach },
+	};
+	enum role r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (r = ROOT; r <= USER; r++) {
+			int want = r == USER ? -EPERM : 0;
+
+			tap_eq(as(r, ops[i].op, target), want, "%d-bit: %s by %s -> %s",
+			       BITS, ops[i].name, role_names[r], want ? "EPERM" : "done");
+			if (ops[i].op == op_stop)
+				restart_target();
+		}
+	}
+	for (r = ROOT; r <= USER; r++) {
+		tap_eq(as(r, op_query, target), 0, "%d-bit: query by %s -> done",
+		       BITS, role_names[r]);
+		tap_eq(as(r, op_list, target), 0, "%d-bit: list by %s -> done",
+		       BITS, role_names[r]);
+		tap_eq((uint32_t)as(r, op_write, target), STATUS_SUCCESS,
+		       "%d-bit: write to a non-secure session by %s -> STATUS_SUCCESS",
+		       BITS, role_names[r]);
+	}
+}
+
+/* A secure session takes events from its owner and privileged callers. */
+static void test_secure_cells(void)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_counts counts;
+	struct nttrace_consumer c;
+	uint32_t written;
+	int status = -1;
+	enum role r;
+	pid_t pid;
+
+	/* uid 1000 starts it while in the group, then leaves the group. */
+	*shared = 0;
+	pid = fork();
+	if (pid == 0) {
+		gid_t group = CONTROL_GID;
+
+		if (setgroups(1, &group) || setgid(65534) || setuid(1000))
+			_exit(1);
+		*shared = start_session("perm-secure", 4, 2, EVENT_TRACE_SECURE_MODE, &info) ?
+			  0 : (int)info.logger_id;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	info.logger_id = *shared;
+	if (!tap_ok(info.logger_id, "%d-bit: uid 1000 in the group starts a secure session", BITS))
+		return;
+	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: root attaches", BITS);
+
+	written = 0;
+	for (r = ROOT; r < NROLES; r++) {
+		uint32_t want = r == USER ? STATUS_ACCESS_DENIED : STATUS_SUCCESS;
+
+		tap_eq((uint32_t)as(r, op_write, info.logger_id), want,
+		       "%d-bit: write to a secure session by %s -> %s", BITS,
+		       role_names[r], r == USER ? "STATUS_ACCESS_DENIED" : "STATUS_SUCCESS");
+		written += r != USER;
+		tap_eq(as(r, op_trace_message, info.logger_id),
+		       r == USER ? ERROR_ACCESS_DENIED : ERROR_SUCCESS,
+		       "%d-bit: TraceMessage to a secure session by %s -> %s", BITS,
+		       role_names[r], r == USER ? "ERROR_ACCESS_DENIED" : "ERROR_SUCCESS");
+		written += r != USER;
+	}
+	nttrace_consumer_counts(&c, &counts);
+	tap_eq(counts.events_written, written,
+	       "%d-bit: refused writes are neither written nor counted lost", BITS);
+	tap_eq(counts.events_lost, 0, "%d-bit: no event counted lost", BITS);
+	tap_eq(as(OWNER, op_stop, info.logger_id), -EPERM,
+	       "%d-bit: its owner, no longer in the group, may not stop it", BITS);
+	nttrace_consumer_close(&c);
+	stop_session(info.logger_id);
+}
+
+int main(void)
+{
+	struct nttrace_logger_info info;
+	long old_gid;
+
+	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
+		return tap_done();
+	if (getuid() != 0) {
+		tap_ok(1, "# SKIP the permission cells need root");
+		return tap_done();
+	}
+	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	old_gid = set_param("control_gid", CONTROL_GID);
+	tap_eq(start_session("perm-target", 4, 2, 0, &info), 0, "%d-bit: root starts a session", BITS);
+	target = info.logger_id;
+	test_control_cells();
+	test_secure_cells();
+	stop_session(target);
+	set_param("control_gid", old_gid);
+	return tap_done();
+}
