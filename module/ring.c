@@ -251,4 +251,3 @@ u32 nt_ring_unread(struct nt_ring *r)
 
 	return floor < produced ? min_t(u64, produced - floor, r->conf->nbuf) : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(nt_ring_unread);

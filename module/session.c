@@ -126,11 +126,17 @@ static void nt_session_flush_timer(struct work_struct *work)
 {
 	struct nt_session *s = container_of(to_delayed_work(work),
 					    struct nt_session, flush_work);
-	u32 secs = READ_ONCE(s->flush_timer);
 
 	nt_session_flush(s);
-	if (secs)
-		schedule_delayed_work(&s->flush_work, (unsigned long)secs * HZ);
+	/*
+	 * Read the period under the lock UPDATE sets it under: an UPDATE
+	 * that turned the timer off while we flushed is not undone here.
+	 */
+	mutex_lock(&nt_loggers_lock);
+	if (s->flush_timer)
+		schedule_delayed_work(&s->flush_work,
+				      (unsigned long)s->flush_timer * HZ);
+	mutex_unlock(&nt_loggers_lock);
 }
 
 bool nt_session_has_unread(struct nt_session *s)
