@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "emit.h"
+#include "files.h"
 #include "params.h"
 #include "tap.h"
 
@@ -366,6 +369,58 @@ static void test_permissions(void)
 	tap_eq(stop_session(info.logger_id), 0, "%d-bit: owner stops", BITS);
 }
 
+/*
+ * Ring memory is charged to the starter's memory cgroup: a session grows
+ * the group's memory.current by about its size, and one larger than the
+ * group's memory.max fails with ENOMEM (no OOM kill).
+ */
+#define CG "/sys/fs/cgroup"
+static void test_memcg(void)
+{
+	struct nttrace_logger_info info;
+	long before, during;
+	int status = -1;
+	pid_t pid;
+
+	mkdir(CG, 0755);
+	if (getuid() != 0 ||
+	    (access(CG "/cgroup.controllers", F_OK) &&
+	     mount("none", CG, "cgroup2", 0, NULL)) ||
+	    system("grep -qw memory " CG "/cgroup.controllers")) {
+		tap_ok(1, "%d-bit: # SKIP needs root and the memory controller", BITS);
+		return;
+	}
+	spew(CG "/cgroup.subtree_control", "+memory\n", 8);
+	rmdir(CG "/nttrace-test");
+	mkdir(CG "/nttrace-test", 0755);
+	spew(CG "/nttrace-test/memory.max", "8388608\n", 8);
+	pid = fork();
+	if (pid == 0) {
+		char me[32];
+		int n = snprintf(me, sizeof(me), "%d\n", getpid());
+
+		spew(CG "/nttrace-test/cgroup.procs", me, n);
+		before = read_number(CG "/nttrace-test/memory.current");
+		if (start_session("memcg-small", 64, 16, 0, &info))
+			_exit(10);
+		during = read_number(CG "/nttrace-test/memory.current");
+		stop_session(info.logger_id);
+		printf("# memory.current %ld -> %ld with a %u KB session\n", before,
+		       during, info.nr_cpus * info.max_buffers * info.buffer_size_kb);
+		if ((long long)during - before < (long long)info.nr_cpus *
+		    info.max_buffers * info.buffer_size_kb * 1024)
+			_exit(11);
+		if (start_session("memcg-big", 1024, 8, 0, &info) != -ENOMEM)
+			_exit(12);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	tap_eq(WIFEXITED(status) ? WEXITSTATUS(status) : 99, 0,
+	       "%d-bit: rings charged to the memory cgroup; past memory.max -> ENOMEM",
+	       BITS);
+	rmdir(CG "/nttrace-test");
+}
+
 /* The flush timer publishes a partly filled buffer by itself. */
 static void test_flush_timer(void)
 {
@@ -398,6 +453,7 @@ int main(void)
 	test_lifecycle();
 	test_limits();
 	test_permissions();
+	test_memcg();
 	test_flush_timer();
 	return tap_done();
 }
