@@ -58,13 +58,21 @@ static void install(void)
 
 int nttrace_safe_copy(void *dst, const void *src, size_t len)
 {
-	sigjmp_buf jump;
+	sigjmp_buf jump, *outer;
 
 	if (!len)
 		return 0;
 	pthread_once(&install_once, install);
-	if (sigsetjmp(jump, 0))
+	/*
+	 * A copy made by a signal handler that interrupted another copy on
+	 * this thread hands the outer copy's jump back when it is done, so
+	 * that a fault in the rest of the outer copy still returns an error.
+	 */
+	outer = fault_jump;
+	if (sigsetjmp(jump, 0)) {
+		fault_jump = outer;
 		return -EFAULT;
+	}
 	/*
 	 * Only this thread's signal handler reads fault_jump: compiler
 	 * barriers keep the copy between setting and clearing it.
@@ -73,6 +81,6 @@ int nttrace_safe_copy(void *dst, const void *src, size_t len)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	memcpy(dst, src, len);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	fault_jump = NULL;
+	fault_jump = outer;
 	return 0;
 }

@@ -29,11 +29,52 @@
  * Choices: MaximumBuffers counts buffers in all (not per CPU); a buffer's
  * processor_number is its slot, each slot's buffers being one time-ordered
  * stream as a CPU's are; thread and process IDs are the process's own.
+ *
+ * A call nested on one thread: a signal handler that interrupted the logger
+ * on its thread (TraceMessage, or ControlTrace holding a slot's lock) would
+ * wait for a lock its own thread holds, for ever. A thread-local flag marks
+ * a thread inside the logger; a TraceMessage that finds it set fails at once
+ * with ERROR_BUSY and is counted in EventsLost (and the slot's next buffer
+ * marked WMI_BUFFER_FLAG_EVENTS_LOST, as for any loss); a StartTrace or
+ * ControlTrace that finds it set also fails with ERROR_BUSY. Windows has no
+ * such case to copy (no signals; a user-mode APC runs only when its thread
+ * waits alertably), so the error is our choice: ERROR_BUSY ("The requested
+ * resource is in use") says that the handle and the arguments are good and
+ * a later call can succeed. ERROR_POSSIBLE_DEADLOCK was the other candidate,
+ * but Windows gives it for a critical section's wait that timed out, and
+ * here nothing waits. The writer thread blocks every signal, so that no
+ * handler runs on it while it holds the queue's lock (and a log file that
+ * is a pipe with no reader fails its buffers with EPIPE, counted in
+ * LogBuffersLost, rather than killing the process with SIGPIPE).
+ *
+ * fork(): a private logger belongs to one process (on Windows too: the
+ * handle means nothing in another process). The fork waits for a start or
+ * stop under way (the control lock is held across it), then the child
+ * drops its copy of the parent's logger: no handle runs there (the
+ * parent's is invalid), the slots are empty and unlocked whoever held them,
+ * the copy of the pool is freed and the log file's descriptor closed. The
+ * child may start its own. (fork() from a signal handler that interrupted
+ * the logger on its thread is not supported: fork is not async-signal-safe
+ * with fork handlers.)
+ *
+ * Exit: a logger still running when the process exits (exit(), or a return
+ * from main) is stopped as StopTrace stops it, its buffers written and the
+ * file's header finished, as NTDLL does for its private logger when the
+ * process ends. It is a destructor, not an atexit handler, so that it runs
+ * after the program's atexit handlers and keeps their events. It waits for
+ * a start or stop under way in another thread, for producers to leave their
+ * slots (they leave as soon as the handle is cleared) and for the writer to
+ * write the buffers out, as StopTrace does. It does nothing in a child of
+ * fork() that started no logger of its own, nor when exit() is called from
+ * a signal handler that interrupted the logger on its thread (that thread
+ * may hold the locks). _exit() and fatal signals lose what was buffered, as
+ * on Windows a killed process does.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -58,7 +99,9 @@ struct um_slot {
 	uint8_t *buf;		/* current buffer, or NULL */
 	uint32_t offset;	/* its end of data */
 	uint64_t events;	/* events written through this slot */
-	uint64_t lost;		/* events refused: no free buffer */
+	uint64_t lost;		/* events refused: no free buffer (atomic store) */
+	uint64_t busy;		/* nested calls refused (atomic: without the lock) */
+	uint64_t busy_seen;	/* busy when the last buffer was sealed */
 	uint16_t lost_flags;	/* WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
 } __attribute__((aligned(64)));
 
@@ -119,21 +162,32 @@ static __thread int my_slot = -1;
 static pthread_key_t slot_key;		/* its destructor leaves the slot */
 static pthread_once_t slot_key_once = PTHREAD_ONCE_INIT;
 static __thread pid_t my_tid;
-static pid_t my_pid;
+static pid_t my_pid;			/* atomic: threads fill it in */
+/* Nested calls refused before their thread had a slot (atomic). */
+static uint64_t busy_unslotted __attribute__((aligned(8)));
 
-static void after_fork(void)
+/*
+ * This thread is inside the logger (see "A call nested on one thread"
+ * above). Only a signal handler on the same thread reads it, so compiler
+ * barriers are all the ordering it needs: no atomic instruction.
+ */
+static __thread int in_logger;
+
+static void logger_enter(void)
 {
-	/* The child's IDs differ; its logger does not run (no writer). */
-	my_tid = 0;
-	my_pid = 0;
-	__atomic_store_n(&um.handle, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&in_logger, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-
-static void register_fork(void)
+static void logger_leave(void)
 {
-	pthread_atfork(NULL, NULL, after_fork);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&in_logger, 0, __ATOMIC_RELAXED);
+}
+
+static int logger_nested(void)
+{
+	return __atomic_load_n(&in_logger, __ATOMIC_RELAXED);
 }
 
 /* The TSC's rate, measured against CLOCK_MONOTONIC over 20 ms. */
@@ -173,12 +227,28 @@ static uint8_t *pool_buffer(uint32_t i)
 	return um.pool + (size_t)i * um.bufsize;
 }
 
+static void free_pool(void)
+{
+	free(um.pool);
+	free(um.free_list);
+	free(um.queue);
+	um.pool = NULL;
+	um.free_list = NULL;
+	um.queue = NULL;
+}
+
 /* Seal a buffer and queue it for the writer. Under its slot's lock. */
 static void queue_buffer(struct um_slot *s)
 {
 	struct wmi_buffer_header *h = (void *)s->buf;
 	uint32_t index = (s->buf - um.pool) / um.bufsize;
+	uint64_t busy = __atomic_load_n(&s->busy, __ATOMIC_RELAXED);
 
+	/* Nested calls refused while this buffer was the slot's: a loss. */
+	if (busy != s->busy_seen) {
+		s->busy_seen = busy;
+		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
+	}
 	memset(s->buf + s->offset, WMI_BUFFER_FILL, um.bufsize - s->offset);
 	h->saved_offset = s->offset;
 	h->current_offset = s->offset;
@@ -200,7 +270,7 @@ static void queue_buffer(struct um_slot *s)
 }
 
 /* Give the slot a fresh buffer; 0, or -1 when none is free. */
-static int take_buffer(struct um_slot *s, unsigned int slot)
+static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 {
 	struct wmi_buffer_header *h;
 	uint32_t index;
@@ -220,7 +290,7 @@ static int take_buffer(struct um_slot *s, unsigned int slot)
 	h->buffer_size = um.bufsize;
 	h->clock_type_frequency = (um.frequency << 3) | (um.clock_type & 7);
 	h->processor_number = slot;
-	h->logger_id = um.handle & 0xFFFF;
+	h->logger_id = handle & 0xFFFF;	/* the caller's: um.handle may be changing */
 	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
 	h->start_time = um.start_time;
 	h->start_perf_clock = um.start_perf;
@@ -250,11 +320,15 @@ static void leave_slot(void *arg)
 {
 	struct um_slot *s = &slots[(uintptr_t)arg - 1];
 
+	/* A later key destructor that traces joins afresh (and leaves again). */
+	my_slot = -1;
 	if (__atomic_sub_fetch(&s->users, 1, __ATOMIC_ACQ_REL))
 		return;
+	logger_enter();
 	slot_lock(s);
 	release_buffer(s);
 	slot_unlock(s);
+	logger_leave();
 }
 
 static void make_slot_key(void)
@@ -324,12 +398,30 @@ static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *re
 
 		if (!my_tid)
 			my_tid = syscall(SYS_gettid);
-		if (!my_pid)
-			my_pid = getpid();
+		/* Relaxed: a plain load or store, but threads fill it in at once. */
+		ids[1] = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
+		if (!ids[1]) {
+			ids[1] = getpid();
+			__atomic_store_n(&my_pid, ids[1], __ATOMIC_RELAXED);
+		}
 		ids[0] = my_tid;
-		ids[1] = my_pid;
 		memcpy(p, ids, 8);
 	}
+}
+
+/*
+ * A TraceMessage nested in one on the same thread (a signal handler): the
+ * interrupted call may hold the slot's lock. Counted without it, in the
+ * slot's own counter (or, before the thread had a slot, in one of its own),
+ * the only atomic read-modify-write on this path, as it is not the hot one.
+ */
+static ULONG refuse_nested(void)
+{
+	int slot = my_slot;
+
+	__atomic_fetch_add(slot >= 0 ? &slots[slot].busy : &busy_unslotted, 1,
+			   __ATOMIC_RELAXED);
+	return ERROR_BUSY;
 }
 
 ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
@@ -343,6 +435,9 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 
 	if (!handle || __atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) != handle)
 		return ERROR_INVALID_HANDLE;
+	if (logger_nested())
+		return refuse_nested();
+	logger_enter();
 	slot = my_slot;
 	if (slot < 0)
 		slot = join_slot();
@@ -359,8 +454,9 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 	}
 	if (s->buf && s->offset + alen > um.bufsize)
 		queue_buffer(s);
-	if (!s->buf && take_buffer(s, slot)) {
-		s->lost++;
+	if (!s->buf && take_buffer(s, slot, handle)) {
+		/* Only the lock's holder writes it; um_lost() reads it unlocked. */
+		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
 		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
 		err = ERROR_NOT_ENOUGH_MEMORY;
 		goto out;
@@ -383,6 +479,7 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 	s->events++;
 out:
 	slot_unlock(s);
+	logger_leave();
 	return err;
 }
 
@@ -459,8 +556,9 @@ static uint64_t um_lost(void)
 	unsigned int i;
 
 	for (i = 0; i < UM_SLOTS; i++)
-		lost += __atomic_load_n(&slots[i].lost, __ATOMIC_RELAXED);
-	return lost;
+		lost += __atomic_load_n(&slots[i].lost, __ATOMIC_RELAXED) +
+			__atomic_load_n(&slots[i].busy, __ATOMIC_RELAXED);
+	return lost + __atomic_load_n(&busy_unslotted, __ATOMIC_RELAXED);
 }
 
 static void fill_props(PEVENT_TRACE_PROPERTIES p)
@@ -483,15 +581,110 @@ static void fill_props(PEVENT_TRACE_PROPERTIES p)
 	p->LoggerThreadId = (HANDLE)(uintptr_t)um.writer_tid;
 }
 
-static void free_pool(void)
+/*
+ * Stop the running logger, under the control lock: no producer touches a
+ * buffer after collect_partial(), the writer writes the queue out and
+ * ends, the file's header is finished. Its Win32 error.
+ */
+static ULONG stop_locked(PEVENT_TRACE_PROPERTIES p)
 {
-	free(um.pool);
-	free(um.free_list);
-	free(um.queue);
-	um.pool = NULL;
-	um.free_list = NULL;
-	um.queue = NULL;
+	TRACEHANDLE handle = um.handle;
+	int ret;
+
+	__atomic_store_n(&um.handle, 0, __ATOMIC_RELEASE);
+	collect_partial();
+	pthread_mutex_lock(&um.queue_lock);
+	um.stopping = 1;
+	pthread_cond_signal(&um.queue_cond);
+	pthread_mutex_unlock(&um.queue_lock);
+	pthread_join(um.writer, NULL);
+	um.file.s.logger_tid = um.writer_tid;
+	ret = nttrace_logfile_close(&um.file, um_lost(), 0);
+	if (p) {
+		fill_props(p);
+		p->Wnode.HistoricalContext = handle;
+	}
+	free_pool();
+	return ret ? nttrace_errno_to_win32(ret) : ERROR_SUCCESS;
 }
+
+/* ---- fork and exit ---- */
+
+static __thread int fork_locked;	/* before_fork() took the control lock */
+
+static void before_fork(void)
+{
+	/*
+	 * A start or stop under way ends first: the child sees a logger
+	 * wholly running or wholly stopped, never a pool half freed.
+	 */
+	fork_locked = !logger_nested();
+	if (fork_locked)
+		pthread_mutex_lock(&um.control);
+}
+
+static void parent_after_fork(void)
+{
+	if (fork_locked)
+		pthread_mutex_unlock(&um.control);
+}
+
+/*
+ * The child has one thread, this one: whatever another thread held (a
+ * slot's lock, the queue's lock, a buffer) it holds no more, and the
+ * writer is not there. Drop the parent's logger; keep only this thread's
+ * place in its slot, which its thread-local state still names.
+ */
+static void child_after_fork(void)
+{
+	int running = um.handle != 0;
+
+	pthread_mutex_init(&um.control, NULL);
+	pthread_mutex_init(&um.queue_lock, NULL);
+	pthread_cond_init(&um.queue_cond, NULL);
+	pthread_cond_init(&um.written_cond, NULL);
+	__atomic_store_n(&um.handle, 0, __ATOMIC_RELAXED);
+	if (running) {
+		/* The parent's file: its descriptor is the parent's business. */
+		close(um.file.fd);
+		um.file.fd = -1;
+		free_pool();
+	}
+	um.nfree = um.qhead = um.qlen = 0;
+	um.stopping = um.writing = 0;
+	um.writer_tid = 0;
+	um.written = um.failed = 0;
+	memset(slots, 0, sizeof(slots));
+	if (my_slot >= 0)
+		slots[my_slot].users = 1;
+	busy_unslotted = 0;
+	fork_locked = 0;
+	/* The child's IDs differ. */
+	my_tid = 0;
+	my_pid = 0;
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void register_fork(void)
+{
+	pthread_atfork(before_fork, parent_after_fork, child_after_fork);
+}
+
+__attribute__((destructor)) static void stop_at_exit(void)
+{
+	/* Nothing runs (most processes), or this thread may hold the locks. */
+	if (!__atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) || logger_nested())
+		return;
+	logger_enter();
+	pthread_mutex_lock(&um.control);
+	if (um.handle)
+		stop_locked(NULL);
+	pthread_mutex_unlock(&um.control);
+	logger_leave();
+}
+
+/* ---- StartTrace, ControlTrace ---- */
 
 ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 		       PEVENT_TRACE_PROPERTIES p, const char *log_file)
@@ -502,6 +695,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 			 p->Wnode.ClientContext : EVENT_TRACE_CLOCK_PERFCOUNTER;
 	struct nttrace_etl_session es;
 	ULONG err = ERROR_SUCCESS;
+	sigset_t all, old;
 	unsigned int i;
 	int ret;
 
@@ -512,8 +706,11 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	    nbuf < NTTRACE_MIN_BUFFERS || nbuf > NTTRACE_MAX_BUFFERS ||
 	    p->MinimumBuffers > nbuf || clock > EVENT_TRACE_CLOCK_CPUCYCLE)
 		return ERROR_INVALID_PARAMETER;
+	if (logger_nested())
+		return ERROR_BUSY;	/* from a handler: see the file's head */
 	pthread_once(&fork_once, register_fork);
 
+	logger_enter();
 	pthread_mutex_lock(&um.control);
 	if (um.handle) {
 		err = ERROR_ALREADY_EXISTS;	/* one per process */
@@ -541,14 +738,18 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 		um.free_list[i] = nbuf - 1 - i;
 	um.nfree = nbuf;
 	um.qhead = um.qlen = 0;
-	um.stopping = 0;
+	um.stopping = um.writing = 0;
 	um.event_seq = 0;
 	um.buffer_seq = 0;
 	for (i = 0; i < UM_SLOTS; i++) {
 		slots[i].events = 0;
 		slots[i].lost = 0;
+		/* Atomic: a late nested call of the last session may count. */
+		__atomic_store_n(&slots[i].busy, 0, __ATOMIC_RELAXED);
+		slots[i].busy_seen = 0;
 		slots[i].lost_flags = 0;
 	}
+	__atomic_store_n(&busy_unslotted, 0, __ATOMIC_RELAXED);
 	um.start_time = nttrace_clock_now(clock);
 	um.start_perf = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
 	/* The file's processors are the slots (a buffer's processor_number). */
@@ -571,7 +772,17 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	}
 	um.generation++;
 	um.writer_tid = 0;
-	if (pthread_create(&um.writer, NULL, writer_main, NULL)) {
+	/* Before the writer runs: it updates them under queue_lock. */
+	um.written = um.failed = 0;
+	/*
+	 * The writer inherits a mask of every signal: no handler of the
+	 * program runs on it, where it could trace while it holds queue_lock.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&um.writer, NULL, writer_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
 		nttrace_logfile_close(&um.file, 0, 0);
 		err = ERROR_NO_SYSTEM_RESOURCES;
 		goto fail;
@@ -584,7 +795,6 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	*handle = TRACE_USER_MODE_LOGGER_BIT | (um.generation & 0xFFFF);
 	/* Producers that see the handle see everything set up above. */
 	__atomic_store_n(&um.handle, *handle, __ATOMIC_RELEASE);
-	um.written = um.failed = 0;
 	fill_props(p);
 	p->Wnode.HistoricalContext = *handle;
 	goto out;
@@ -592,6 +802,7 @@ fail:
 	free_pool();
 out:
 	pthread_mutex_unlock(&um.control);
+	logger_leave();
 	return err;
 }
 
@@ -600,8 +811,18 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 			 char *name_out)
 {
 	ULONG err = ERROR_SUCCESS;
-	int ret;
 
+	if (logger_nested()) {
+		/*
+		 * From a handler that interrupted the logger on this thread:
+		 * a kernel logger's handle goes on to the kernel, anything
+		 * that may be ours (a name cannot be compared unlocked) is
+		 * refused.
+		 */
+		*mine = !handle || (handle & TRACE_USER_MODE_LOGGER_BIT);
+		return *mine ? ERROR_BUSY : ERROR_SUCCESS;
+	}
+	logger_enter();
 	pthread_mutex_lock(&um.control);
 	*mine = um.handle && (handle ? handle == um.handle :
 			      name && !strcasecmp(name, um.name));
@@ -609,6 +830,7 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		memcpy(name_out, um.name, NTTRACE_NAME_MAX);
 	else {
 		pthread_mutex_unlock(&um.control);
+		logger_leave();
 		/* A user-mode handle that is not running. */
 		return handle & TRACE_USER_MODE_LOGGER_BIT ?
 		       (*mine = 1, ERROR_INVALID_HANDLE) : ERROR_SUCCESS;
@@ -632,22 +854,9 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		pthread_mutex_unlock(&um.queue_lock);
 		break;
 	case EVENT_TRACE_CONTROL_STOP:
-		handle = um.handle;
-		__atomic_store_n(&um.handle, 0, __ATOMIC_RELEASE);
-		collect_partial();
-		pthread_mutex_lock(&um.queue_lock);
-		um.stopping = 1;
-		pthread_cond_signal(&um.queue_cond);
-		pthread_mutex_unlock(&um.queue_lock);
-		pthread_join(um.writer, NULL);
-		um.file.s.logger_tid = um.writer_tid;
-		ret = nttrace_logfile_close(&um.file, um_lost(), 0);
-		fill_props(p);
-		p->Wnode.HistoricalContext = handle;
-		free_pool();
-		if (ret)
-			err = nttrace_errno_to_win32(ret);
+		err = stop_locked(p);
 		pthread_mutex_unlock(&um.control);
+		logger_leave();
 		return err;
 	default:
 		err = ERROR_INVALID_PARAMETER;
@@ -656,5 +865,6 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 	fill_props(p);
 	p->Wnode.HistoricalContext = um.handle;
 	pthread_mutex_unlock(&um.control);
+	logger_leave();
 	return err;
 }

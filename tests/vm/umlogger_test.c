@@ -5,8 +5,12 @@
  * byte for byte against the test's own encoder (expect.h) as read back from
  * the log file, no system call on the event path (counted with ptrace),
  * threads, FlushTrace, and loss that is
- * always counted. Needs no /dev/nttrace: runs in the VM and on the host,
- * 64-bit and 32-bit.
+ * always counted (also with QueryTrace and StopTrace called while threads
+ * trace); fork (a child starts clean, even with the parent's
+ * threads tracing), a call nested in TraceMessage by a signal handler
+ * (refused, never a hang), and a process that exits without StopTrace (its
+ * file finished all the same). Needs no /dev/nttrace: runs in the VM and on
+ * the host, 64-bit and 32-bit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,11 +22,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <nttrace/etl.h>
 #include <nttrace/evntrace.h>
 #include "expect.h"
 #include "files.h"
@@ -660,6 +666,30 @@ static void *trace_once(void *arg)
 	return NULL;
 }
 
+/*
+ * On a busy machine the writer can lag behind 100 thread starts: wait (up
+ * to 2 s, once) until it has written half the buffers back. A buffer a
+ * dead thread kept never comes back this way (a query does not collect the
+ * slots' buffers, as a flush would), so the test still sees that defect.
+ */
+static int writer_waited_out;
+
+static void wait_for_writer(TRACEHANDLE h, uint32_t want_free)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2000 && !writer_waited_out; i++) {
+		struct props q;
+
+		props_init(&q, NULL, 0, 0);
+		q.p.LogFileMode = 0;
+		if (QueryTraceA(h, NULL, &q.p) || q.p.FreeBuffers >= want_free)
+			return;
+		usleep(1000);
+	}
+	writer_waited_out = 1;
+}
+
 static void test_thread_churn(void)
 {
 	unsigned int i, failed = 0;
@@ -673,6 +703,7 @@ static void test_thread_churn(void)
 		pthread_t t;
 		ULONG err = 1;
 
+		wait_for_writer(churn_handle, 8);
 		pthread_create(&t, NULL, trace_once, &err);
 		pthread_join(t, NULL);
 		failed += err != ERROR_SUCCESS;
@@ -716,6 +747,670 @@ static void test_restart_after_fault(void)
 	free(file);
 }
 
+/* ---- children that must not hang: fork, signals, exit ---- */
+
+/*
+ * waitpid with a deadline: a child still running after @seconds is killed
+ * and -1 returned, so that a hang fails the test instead of the suite.
+ */
+static int wait_child(pid_t pid, unsigned int seconds)
+{
+	unsigned int i;
+	int status;
+
+	for (i = 0; i < seconds * 100; i++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return status;
+		if (r < 0)
+			return -1;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+static const char *child_status(int status)
+{
+	static char text[48];
+
+	if (status == -1)
+		return "hung, killed";
+	if (WIFSIGNALED(status))
+		snprintf(text, sizeof(text), "killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(text, sizeof(text), "exit %d", WEXITSTATUS(status));
+	return text;
+}
+
+/* Counters a child shares with its parent (MAP_SHARED). */
+static void *shared_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * An ETL file through the library's reader: its header in *@info, each
+ * event to @fn. The number of events, or -1 if the file cannot be read;
+ * the reader's problems are counted in etl_problems.
+ */
+typedef void (*etl_event_fn)(void *ctx, const struct nttrace_etl_event *ev);
+static unsigned int etl_problems;
+
+static void on_etl_problem(void *ctx, uint64_t offset, const char *what)
+{
+	etl_problems++;
+	printf("# problem at %llu: %s\n", (unsigned long long)offset, what);
+}
+
+static int read_etl(const char *file, struct nttrace_etl_info *info, etl_event_fn fn,
+		    void *ctx)
+{
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	int n = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (nttrace_etl_open(&r, file, on_etl_problem, NULL))
+		return -1;
+	*info = *nttrace_etl_info(r);
+	while (nttrace_etl_next(r, &ev)) {
+		fn(ctx, &ev);
+		n++;
+	}
+	nttrace_etl_close(r);
+	return n;
+}
+
+/* A finished file: EndTime set, BuffersWritten = its buffers, header included. */
+static int finished(const struct nttrace_etl_info *info)
+{
+	return info->has_header && info->end_time && info->file_buffers >= 2 &&
+	       info->buffers_written == info->file_buffers;
+}
+
+/*
+ * The events of one file by origin: an event's 4-byte payload is
+ * origin << 24 | index (message number @number), its sequence number
+ * unique.
+ */
+#define ORIGINS 8
+#define MAX_SEQ (1 << 22)
+
+struct tally {
+	uint16_t number;
+	pid_t pid;		/* SYSTEMINFO events: the process to expect */
+	unsigned int count[ORIGINS], bad, dups;
+	uint8_t *seq_seen;	/* MAX_SEQ + 1 */
+};
+
+static void tally_event(void *ctx, const struct nttrace_etl_event *ev)
+{
+	struct tally *t = ctx;
+	uint32_t id, origin;
+
+	if (!ev->message || ev->number != t->number || ev->data_len != 4 ||
+	    !(ev->flags & TRACE_MESSAGE_SEQUENCE) || !ev->sequence ||
+	    ev->sequence > MAX_SEQ ||
+	    (t->pid && (!(ev->flags & TRACE_MESSAGE_SYSTEMINFO) ||
+			ev->pid != (uint32_t)t->pid))) {
+		t->bad++;
+		return;
+	}
+	memcpy(&id, ev->data, 4);
+	origin = id >> 24;
+	if (origin >= ORIGINS) {
+		t->bad++;
+		return;
+	}
+	t->count[origin]++;
+	if (t->seq_seen[ev->sequence]++)
+		t->dups++;
+}
+
+static int tally_file(const char *file, struct tally *t, uint16_t number, pid_t pid,
+		      struct nttrace_etl_info *info)
+{
+	int n;
+
+	memset(t, 0, sizeof(*t));
+	t->number = number;
+	t->pid = pid;
+	t->seq_seen = calloc(MAX_SEQ + 1, 1);
+	etl_problems = 0;
+	n = read_etl(file, info, tally_event, t);
+	free(t->seq_seen);
+	t->seq_seen = NULL;
+	return n;
+}
+
+static ULONG trace_id(TRACEHANDLE h, ULONG flags, uint16_t number, uint32_t id)
+{
+	return TraceMessage(h, TRACE_MESSAGE_SEQUENCE | flags, NULL, number, &id,
+			    sizeof(id), NULL);
+}
+
+/*
+ * ---- fork while other threads trace ----
+ * The parent's producers hold slot locks and buffers of its pool at any
+ * moment; a child must have none of it. Children of three kinds: one
+ * starts its own logger, traces from two threads and stops it; one does
+ * the same but leaves by exit() without StopTrace (its file must be
+ * finished at exit); one starts nothing and calls exit() (the parent's
+ * logger must not be stopped or written by the child's exit). The parent's
+ * file must hold exactly its own events.
+ */
+#define FORK_PRODUCERS 3
+#define FORK_ROUNDS 5
+#define FORK_BURST 16
+#define BUSY_CAP 200000		/* events per producer, to bound the file */
+#define CHILD_EVENTS 400
+#define PARENT_NUMBER 21
+#define CHILD_NUMBER 22
+
+enum { CHILD_STOPS, CHILD_EXITS, CHILD_NO_LOGGER, CHILD_KINDS };
+
+static const char *const kind_name[CHILD_KINDS] = {
+	"started, traced and stopped its own logger",
+	"started its own logger, traced, exit() without StopTrace",
+	"started none and called exit()",
+};
+
+struct busy_producer {
+	pthread_t th;
+	TRACEHANDLE h;
+	uint32_t origin;
+	unsigned int attempted, ok, nomem, invalid, other;
+};
+
+static int busy_done;
+
+/* Trace in bursts until busy_done (or BUSY_CAP events). */
+static void *busy_produce(void *arg)
+{
+	struct busy_producer *b = arg;
+	struct timespec pause = { 0, 20000 };
+
+	while (!__atomic_load_n(&busy_done, __ATOMIC_RELAXED) && b->attempted < BUSY_CAP) {
+		unsigned int i;
+
+		for (i = 0; i < FORK_BURST; i++) {
+			ULONG err = trace_id(b->h, 0, PARENT_NUMBER,
+					     b->origin << 24 | b->attempted++);
+
+			if (!err)
+				b->ok++;
+			else if (err == ERROR_NOT_ENOUGH_MEMORY)
+				b->nomem++;
+			else if (err == ERROR_INVALID_HANDLE)
+				b->invalid++;	/* after the stop */
+			else
+				b->other++;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+struct child_tracer {
+	TRACEHANDLE h;
+	uint32_t origin, n, ok;
+};
+
+static void *child_trace(void *arg)
+{
+	struct child_tracer *c = arg;
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++)
+		c->ok += trace_id(c->h, TRACE_MESSAGE_SYSTEMINFO, CHILD_NUMBER,
+				  c->origin << 24 | i) == ERROR_SUCCESS;
+	return NULL;
+}
+
+/* The forked child: its exit status says what went wrong. */
+static int forked_child(TRACEHANDLE parent, int kind, const char *file)
+{
+	struct child_tracer main_part, thread_part;
+	struct props st;
+	TRACEHANDLE h;
+	pthread_t t;
+
+	if (TraceMessage(parent, 0, NULL, 1, NULL) != ERROR_INVALID_HANDLE)
+		return 10;
+	if (kind == CHILD_NO_LOGGER)
+		exit(0);	/* the exit handlers run: the parent's logger is not ours */
+	if (start(&h, file, BUF_KB, 8))
+		return 11;
+	if (h == parent || TraceMessage(parent, 0, NULL, 1, NULL) != ERROR_INVALID_HANDLE)
+		return 12;
+	main_part = (struct child_tracer){ h, 0, CHILD_EVENTS / 2, 0 };
+	thread_part = (struct child_tracer){ h, 1, CHILD_EVENTS - CHILD_EVENTS / 2, 0 };
+	if (pthread_create(&t, NULL, child_trace, &thread_part))
+		return 13;
+	child_trace(&main_part);
+	pthread_join(t, NULL);
+	if (main_part.ok + thread_part.ok != CHILD_EVENTS)
+		return 14;
+	if (kind == CHILD_EXITS)
+		exit(0);
+	if (stop(h, &st) || st.p.EventsLost)
+		return 15;
+	return 0;
+}
+
+/*
+ * ---- queries and a stop while threads trace ----
+ * The log file is a FIFO nobody reads at first: the buffers run out and
+ * the producers' events are refused while QueryTrace reads the counts;
+ * then the FIFO is read and the logger stopped with the producers still
+ * tracing. Every event reported written is in the file and nothing else,
+ * every refused one is in EventsLost, and after the stop the calls fail
+ * with ERROR_INVALID_HANDLE.
+ */
+#define LOAD_QUERIES 200
+
+static void test_stop_under_load(void)
+{
+	struct busy_producer prods[FORK_PRODUCERS];
+	unsigned int t, q, ok = 0, nomem = 0, other = 0, count_bad = 0, backwards = 0;
+	uint64_t last_lost = 0;
+	struct nttrace_etl_info info;
+	struct tally tl;
+	struct props st;
+	TRACEHANDLE h;
+	int n;
+
+	snprintf(fifo, sizeof(fifo), "/tmp/um-fifo-%d", getpid());
+	unlink(fifo);
+	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
+		return;
+	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	fifo_len = 0;
+	if (!tap_eq(start(&h, fifo, BUF_KB, 4), ERROR_SUCCESS, "%d-bit: start (stop under load)",
+		    BITS))
+		return;
+	__atomic_store_n(&busy_done, 0, __ATOMIC_RELAXED);
+	memset(prods, 0, sizeof(prods));
+	for (t = 0; t < FORK_PRODUCERS; t++) {
+		prods[t].h = h;
+		prods[t].origin = t;
+		pthread_create(&prods[t].th, NULL, busy_produce, &prods[t]);
+	}
+	for (q = 0; q < LOAD_QUERIES; q++) {
+		struct props qp;
+
+		props_init(&qp, NULL, 0, 0);
+		qp.p.LogFileMode = 0;
+		if (QueryTraceA(h, NULL, &qp.p) != ERROR_SUCCESS || qp.p.EventsLost < last_lost)
+			backwards++;
+		last_lost = qp.p.EventsLost;
+		usleep(100);
+	}
+	tap_eq(backwards, 0, "%d-bit: %u queries while 3 threads trace: EventsLost never goes "
+	       "back", BITS, LOAD_QUERIES);
+	start_reading();
+	usleep(5000);
+	tap_eq(stop(h, &st), ERROR_SUCCESS, "%d-bit: stop while they trace", BITS);
+	usleep(5000);
+	__atomic_store_n(&busy_done, 1, __ATOMIC_RELAXED);
+	for (t = 0; t < FORK_PRODUCERS; t++)
+		pthread_join(prods[t].th, NULL);
+	pthread_join(fifo_reader, NULL);
+	close(fifo_fd);
+	spew(path, fifo_data, fifo_len);
+	free(fifo_data);
+	unlink(fifo);
+	n = tally_file(path, &tl, PARENT_NUMBER, 0, &info);
+	for (t = 0; t < FORK_PRODUCERS; t++) {
+		ok += prods[t].ok;
+		nomem += prods[t].nomem;
+		other += prods[t].other;
+		count_bad += tl.count[t] != prods[t].ok;
+	}
+	printf("# %u traced, %u refused (no free buffer), %d read back, %u lost\n", ok, nomem,
+	       n, (unsigned int)st.p.EventsLost);
+	tap_ok(nomem > 0 && other == 0, "%d-bit: ... events refused, no error but "
+	       "ERROR_NOT_ENOUGH_MEMORY and, after the stop, ERROR_INVALID_HANDLE", BITS);
+	tap_ok(n >= 0 && (unsigned int)n == ok && !count_bad && !tl.bad && !tl.dups &&
+	       !etl_problems, "%d-bit: ... the file holds exactly the %u events written", BITS,
+	       ok);
+	tap_eq(st.p.EventsLost, nomem, "%d-bit: ... and EventsLost = the refused events", BITS);
+	unlink(path);
+}
+
+static void test_fork_busy(void)
+{
+	struct busy_producer prods[FORK_PRODUCERS];
+	unsigned int failed[CHILD_KINDS] = { 0 }, files_bad[CHILD_KINDS] = { 0 };
+	unsigned int round, kind, t, attempted = 0, ok = 0, nomem = 0, other = 0;
+	unsigned int count_bad = 0;
+	struct nttrace_etl_info info;
+	struct tally tl;
+	struct props st;
+	TRACEHANDLE h;
+	int n;
+
+	if (!tap_eq(start(&h, path, BUF_KB, 16), ERROR_SUCCESS, "%d-bit: start (fork under load)",
+		    BITS))
+		return;
+	__atomic_store_n(&busy_done, 0, __ATOMIC_RELAXED);
+	memset(prods, 0, sizeof(prods));
+	for (t = 0; t < FORK_PRODUCERS; t++) {
+		prods[t].h = h;
+		prods[t].origin = t;
+		pthread_create(&prods[t].th, NULL, busy_produce, &prods[t]);
+	}
+	for (round = 0; round < FORK_ROUNDS; round++) {
+		for (kind = 0; kind < CHILD_KINDS; kind++) {
+			char file[64];
+			int status;
+			pid_t pid;
+
+			/* Let the producers get going: slots locked, buffers half full. */
+			usleep(2000);
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0) {
+				snprintf(file, sizeof(file), "/tmp/um-child-%d.bin", getpid());
+				_exit(forked_child(h, kind, file));
+			}
+			snprintf(file, sizeof(file), "/tmp/um-child-%d.bin", pid);
+			status = wait_child(pid, 60);
+			if (status != 0) {
+				failed[kind]++;
+				printf("# round %u, child that %s: %s\n", round, kind_name[kind],
+				       child_status(status));
+			} else if (kind != CHILD_NO_LOGGER) {
+				/* Its own events, its own process ID, the file finished. */
+				n = tally_file(file, &tl, CHILD_NUMBER, pid, &info);
+				if (n != CHILD_EVENTS || tl.bad || tl.dups || etl_problems ||
+				    tl.count[0] != CHILD_EVENTS / 2 || !finished(&info) ||
+				    info.events_lost) {
+					files_bad[kind]++;
+					printf("# round %u, child that %s: %d events (%u bad, "
+					       "%u dups), end time %llu, %u of %llu buffers\n",
+					       round, kind_name[kind], n, tl.bad, tl.dups,
+					       (unsigned long long)info.end_time,
+					       info.buffers_written,
+					       (unsigned long long)info.file_buffers);
+				}
+			}
+			unlink(file);
+		}
+	}
+	__atomic_store_n(&busy_done, 1, __ATOMIC_RELAXED);
+	for (t = 0; t < FORK_PRODUCERS; t++)
+		pthread_join(prods[t].th, NULL);
+	for (kind = 0; kind < CHILD_KINDS; kind++) {
+		tap_eq(failed[kind], 0, "%d-bit: fork while 3 threads trace: %u children %s, "
+		       "none hung or failed", BITS, FORK_ROUNDS, kind_name[kind]);
+		if (kind != CHILD_NO_LOGGER)
+			tap_eq(files_bad[kind], 0, "%d-bit: ... each file holds the child's %u "
+			       "events, finished", BITS, CHILD_EVENTS);
+	}
+	tap_eq(stop(h, &st), ERROR_SUCCESS, "%d-bit: the parent's logger stops", BITS);
+	n = tally_file(path, &tl, PARENT_NUMBER, 0, &info);
+	for (t = 0; t < FORK_PRODUCERS; t++) {
+		attempted += prods[t].attempted;
+		ok += prods[t].ok;
+		nomem += prods[t].nomem;
+		other += prods[t].other + prods[t].invalid;
+		count_bad += tl.count[t] != prods[t].ok;
+	}
+	printf("# parent: %u traced, %u refused (no free buffer), %u read back\n", ok, nomem,
+	       n);
+	tap_ok(other == 0 && n >= 0 && !tl.bad && !tl.dups && !etl_problems && !count_bad &&
+	       (unsigned int)n == ok && finished(&info),
+	       "%d-bit: the parent's file holds exactly its own %u events, finished", BITS, ok);
+	tap_eq(st.p.EventsLost, nomem, "%d-bit: ... and EventsLost = the refused events", BITS);
+	unlink(path);
+}
+
+/*
+ * ---- a signal handler that traces, interrupting TraceMessage ----
+ * A child traces in a loop while a 100 us interval timer's SIGALRM handler
+ * traces too, on the same thread: some of the handler's calls land inside
+ * the loop's call. Those must fail at once (ERROR_BUSY), be counted in
+ * EventsLost, and never hang; the rest are written. A child hanging is
+ * killed by the parent's deadline.
+ */
+#define NEST_OUTER 11
+#define NEST_INNER 12
+#define NEST_WANT_BUSY 200
+#define NEST_MAX_EVENTS 300000
+
+struct nest_result {
+	unsigned int attempted, ok, nomem, other;		/* the loop's calls */
+	unsigned int sig_attempted, sig_ok, sig_busy, sig_nomem, sig_other;
+	unsigned int start_err, stop_err, lost, done;
+};
+
+static struct nest_result *nest;
+static TRACEHANDLE nest_handle;
+
+static void nest_on_alarm(int sig)
+{
+	int saved = errno;
+	ULONG err = trace_id(nest_handle, 0, NEST_INNER, 1u << 24 | nest->sig_attempted++);
+
+	if (!err)
+		nest->sig_ok++;
+	else if (err == ERROR_BUSY)
+		nest->sig_busy++;
+	else if (err == ERROR_NOT_ENOUGH_MEMORY)
+		nest->sig_nomem++;
+	else
+		nest->sig_other++;
+	errno = saved;
+}
+
+static void nest_child(void)
+{
+	struct itimerval fast = { { 0, 100 }, { 0, 100 } }, off;
+	uint64_t deadline = mono_ns() + 5000000000ull;
+	struct sigaction sa;
+	struct props st;
+
+	nest->start_err = start(&nest_handle, path, BUF_KB, 16);
+	if (nest->start_err)
+		_exit(1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = nest_on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &fast, NULL);
+	while (nest->sig_busy < NEST_WANT_BUSY && nest->attempted < NEST_MAX_EVENTS &&
+	       mono_ns() < deadline) {
+		ULONG err = trace_id(nest_handle, 0, NEST_OUTER, nest->attempted++);
+
+		if (!err)
+			nest->ok++;
+		else if (err == ERROR_NOT_ENOUGH_MEMORY)
+			nest->nomem++;
+		else
+			nest->other++;
+	}
+	memset(&off, 0, sizeof(off));
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGALRM, SIG_IGN);
+	nest->stop_err = stop(nest_handle, &st);
+	nest->lost = st.p.EventsLost;
+	nest->done = 1;
+	_exit(0);
+}
+
+static void test_nested(void)
+{
+	unsigned int attempted, read, problems_seen;
+	struct nttrace_etl_info info;
+	struct tally tl, inner;
+	int status, n;
+	pid_t pid;
+
+	nest = shared_alloc(sizeof(*nest));
+	if (!tap_ok(nest != NULL, "%d-bit: shared memory for the signal test", BITS))
+		return;
+	memset(nest, 0, sizeof(*nest));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		nest_child();
+	status = wait_child(pid, 60);
+	tap_ok(status == 0 && nest->done && !nest->start_err && !nest->stop_err,
+	       "%d-bit: TraceMessage from a signal handler that interrupted TraceMessage: "
+	       "no hang (%s)", BITS, child_status(status));
+	printf("# loop: %u traced, %u refused; handler: %u traced, %u busy, %u refused, "
+	       "%u other\n", nest->ok, nest->nomem, nest->sig_ok, nest->sig_busy,
+	       nest->sig_nomem, nest->sig_other);
+	tap_ok(nest->sig_busy > 0, "%d-bit: ... a nested call -> ERROR_BUSY (%u of %u)", BITS,
+	       nest->sig_busy, nest->sig_attempted);
+	tap_eq(nest->other + nest->sig_other, 0,
+	       "%d-bit: ... no other error (the loop's calls never ERROR_BUSY)", BITS);
+	/* Each number read on its own: the other's events count as bad. */
+	n = tally_file(path, &tl, NEST_OUTER, 0, &info);
+	problems_seen = etl_problems;
+	tally_file(path, &inner, NEST_INNER, 0, &info);
+	read = tl.count[0] + inner.count[1];
+	tap_ok(n >= 0 && tl.count[0] == nest->ok && inner.count[1] == nest->sig_ok &&
+	       tl.bad + inner.bad == (unsigned int)n && !tl.dups && !inner.dups &&
+	       !problems_seen && !etl_problems,
+	       "%d-bit: ... every call that succeeded is in the file (%u + %u)", BITS,
+	       tl.count[0], inner.count[1]);
+	tap_eq(nest->lost, nest->sig_busy + nest->sig_nomem + nest->nomem,
+	       "%d-bit: ... EventsLost = the nested calls refused + those with no buffer", BITS);
+	attempted = nest->attempted + nest->sig_attempted;
+	tap_eq(read + nest->lost, attempted,
+	       "%d-bit: ... events read back + EventsLost = events attempted (%u)", BITS,
+	       attempted);
+	munmap(nest, sizeof(*nest));
+	unlink(path);
+}
+
+/*
+ * ---- exit without StopTrace ----
+ * The process's buffered events reach the file and its header is finished,
+ * as NTDLL does for a private logger when the process ends: once from
+ * main's thread alone, once from a thread while three others trace (each
+ * call in flight at the exit may or may not be in the file).
+ */
+#define EXIT_EVENTS 100
+#define EXIT_THREADS 4
+#define EXIT_AFTER 2000
+#define EXIT_NUMBER 31
+
+struct exit_counts {
+	unsigned int attempted, ok, nomem, other;
+} __attribute__((aligned(64)));
+
+static struct exit_counts *exit_counts;
+static TRACEHANDLE exit_handle;
+
+static void *exit_produce(void *arg)
+{
+	uint32_t origin = (uintptr_t)arg;
+	struct exit_counts *c = &exit_counts[origin];
+
+	for (;;) {
+		ULONG err;
+
+		__atomic_store_n(&c->attempted, c->attempted + 1, __ATOMIC_RELAXED);
+		err = trace_id(exit_handle, 0, EXIT_NUMBER, origin << 24 | (c->attempted - 1));
+		if (!err)
+			__atomic_store_n(&c->ok, c->ok + 1, __ATOMIC_RELAXED);
+		else if (err == ERROR_NOT_ENOUGH_MEMORY)
+			__atomic_store_n(&c->nomem, c->nomem + 1, __ATOMIC_RELAXED);
+		else
+			__atomic_store_n(&c->other, c->other + 1, __ATOMIC_RELAXED);
+		/* The first thread ends the process while the others trace. */
+		if (origin == 0 && c->ok == EXIT_AFTER)
+			exit(0);
+	}
+	return NULL;
+}
+
+static void exit_child(int threads)
+{
+	pthread_t t;
+	unsigned int i;
+
+	if (start(&exit_handle, path, BUF_KB, 16))
+		_exit(1);
+	if (!threads) {
+		for (i = 0; i < EXIT_EVENTS; i++)
+			if (trace_id(exit_handle, 0, EXIT_NUMBER, i))
+				_exit(2);
+		exit(0);
+	}
+	for (i = 1; i < EXIT_THREADS; i++)
+		if (pthread_create(&t, NULL, exit_produce, (void *)(uintptr_t)i))
+			_exit(3);
+	exit_produce((void *)0);
+}
+
+static void test_exit(void)
+{
+	unsigned int i, ok = 0, nomem = 0, attempted = 0, in_range = 1, other = 0;
+	struct nttrace_etl_info info;
+	struct tally tl;
+	int status, n;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		exit_child(0);
+	status = wait_child(pid, 60);
+	tap_ok(status == 0, "%d-bit: a child traces %u events and calls exit() without "
+	       "StopTrace (%s)", BITS, EXIT_EVENTS, child_status(status));
+	n = tally_file(path, &tl, EXIT_NUMBER, 0, &info);
+	tap_ok(n == EXIT_EVENTS && tl.count[0] == EXIT_EVENTS && !tl.bad && !tl.dups &&
+	       !etl_problems, "%d-bit: ... all %u events are in its file (%d)", BITS,
+	       EXIT_EVENTS, n);
+	tap_ok(finished(&info) && !info.events_lost,
+	       "%d-bit: ... and the header is finished: EndTime %llu, BuffersWritten %u "
+	       "of %llu", BITS, (unsigned long long)info.end_time, info.buffers_written,
+	       (unsigned long long)info.file_buffers);
+	unlink(path);
+
+	exit_counts = shared_alloc(EXIT_THREADS * sizeof(*exit_counts));
+	if (!tap_ok(exit_counts != NULL, "%d-bit: shared memory for the exit test", BITS))
+		return;
+	memset(exit_counts, 0, EXIT_THREADS * sizeof(*exit_counts));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		exit_child(1);
+	status = wait_child(pid, 60);
+	tap_ok(status == 0, "%d-bit: exit() from a thread while %u others trace: no hang (%s)",
+	       BITS, EXIT_THREADS - 1, child_status(status));
+	n = tally_file(path, &tl, EXIT_NUMBER, 0, &info);
+	for (i = 0; i < EXIT_THREADS; i++) {
+		struct exit_counts *c = &exit_counts[i];
+
+		/* A call in flight when the process ended may be in the file. */
+		in_range &= tl.count[i] >= c->ok && tl.count[i] <= c->ok + 1;
+		ok += c->ok;
+		nomem += c->nomem;
+		attempted += c->attempted;
+		other += c->other;
+	}
+	printf("# %u attempted, %u traced, %u refused, %u after the stop; %d read back, "
+	       "%u lost\n", attempted, ok, nomem, other, n, info.events_lost);
+	tap_ok(n >= 0 && in_range && !tl.bad && !tl.dups && !etl_problems,
+	       "%d-bit: ... every event traced before the exit is in the file", BITS);
+	tap_ok(finished(&info) && info.events_lost >= nomem &&
+	       (unsigned int)n + info.events_lost <= attempted,
+	       "%d-bit: ... the header is finished, its EventsLost counts the refused", BITS);
+	munmap(exit_counts, EXIT_THREADS * sizeof(*exit_counts));
+	unlink(path);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/um-test-%d.bin", getpid());
@@ -728,6 +1423,10 @@ int main(void)
 	test_restart_after_fault();
 	test_loss();
 	test_fork();
+	test_stop_under_load();
+	test_fork_busy();
+	test_nested();
+	test_exit();
 	unlink(path);
 	return tap_done();
 }
