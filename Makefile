@@ -112,6 +112,12 @@ $(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(
 bench:
 	scripts/bench
 
+# Line coverage of module/ and userlib/ over make check's tests, per file
+# (scripts/coverage; output in build/coverage/).
+.PHONY: coverage
+coverage:
+	scripts/coverage
+
 clean:
 	rm -rf $(BUILD)
 
