@@ -112,6 +112,14 @@ $(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(
 bench:
 	scripts/bench
 
+# The library's file readers under libFuzzer (clang): build tests/fuzz/,
+# replay the kept crashes and the seeds, fuzz each target FUZZ_SECONDS
+# (0: build and replay only). See scripts/fuzz-lib.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz-lib
+fuzz-lib:
+	scripts/fuzz-lib $(FUZZ_SECONDS)
+
 # Line coverage of module/ and userlib/ over make check's tests, per file
 # (scripts/coverage; output in build/coverage/).
 .PHONY: coverage

@@ -13,8 +13,15 @@
  * Nothing in the file is trusted: a bad buffer header, a record that runs
  * past its buffer or has no known marker is reported with its byte offset
  * to the caller's problem function, and reading goes on with the next
- * whole buffer.
+ * whole buffer. Nor is the index: a buffer's header is read again with the
+ * buffer (the file may have changed since), and only it bounds the records.
+ * What a file can cost is capped (<nttrace/etl.h>, NTTRACE_ETL_MAX_*):
+ * problem reports, buffers indexed, and memory that follows the bytes the
+ * file holds (holes are skipped, buffers held only up to their SavedOffset).
  */
+/* 32-bit builds too read files past 2 GB (off_t, pread, fstat, lseek). */
+#define _FILE_OFFSET_BITS 64
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -36,7 +43,8 @@ struct buf_ref {
 struct stream {
 	struct buf_ref *refs;	/* this CPU's buffers, by sequence */
 	size_t n, next;		/* next buffer to load */
-	uint8_t *buf;		/* the current one */
+	uint8_t *buf;		/* the current one, up to its SavedOffset */
+	uint32_t buf_cap;	/* bytes allocated at @buf */
 	uint64_t buf_offset;
 	uint32_t pos, end;	/* next record, end of records */
 	uint16_t lost;		/* the current buffer's loss flags, until used */
@@ -53,6 +61,9 @@ struct nttrace_etl_reader {
 	struct buf_ref *refs;	/* every good buffer; the streams point in */
 	struct stream *streams;
 	unsigned int nstreams;
+	/* Problems reported, and those past NTTRACE_ETL_MAX_PROBLEMS not. */
+	unsigned int reported;
+	uint64_t suppressed, first_suppressed;
 };
 
 static uint64_t get(const uint8_t *p, int bytes)
@@ -72,11 +83,32 @@ static void problem(struct nttrace_etl_reader *r, uint64_t offset, const char *f
 	char what[200];
 	va_list ap;
 
+	/* A file of millions of bad buffers must not print millions of lines. */
+	if (r->reported >= NTTRACE_ETL_MAX_PROBLEMS) {
+		if (!r->suppressed++)
+			r->first_suppressed = offset;
+		return;
+	}
+	r->reported++;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (r->problem)
 		r->problem(r->ctx, offset, what);
+}
+
+/* The one report that counts the problems not reported, once reading ends. */
+static void problem_summary(struct nttrace_etl_reader *r)
+{
+	char what[80];
+
+	if (!r->suppressed)
+		return;
+	snprintf(what, sizeof(what), "%llu more problem%s not reported",
+		 (unsigned long long)r->suppressed, r->suppressed == 1 ? "" : "s");
+	r->suppressed = 0;
+	if (r->problem)
+		r->problem(r->ctx, r->first_suppressed, what);
 }
 
 static int read_at(int fd, void *buf, size_t len, uint64_t at)
@@ -129,6 +161,15 @@ static void read_header(struct nttrace_etl_reader *r, const uint8_t *b, uint32_t
 		problem(r, 0, "no logfile header event in buffer 0");
 		return;
 	}
+	/*
+	 * PointerSize, which tells the rest of the layout, is at 0x94 of the
+	 * buffer: nothing past the marker is read from a buffer too small for
+	 * the shorter (32-bit) header.
+	 */
+	if (size < WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(4)) {
+		problem(r, 0, "buffer 0 (%u bytes) is too small for a logfile header", size);
+		return;
+	}
 	len = get(rec + 4, 2);
 	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
 	if ((psz != 4 && psz != 8) || len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
@@ -170,17 +211,42 @@ static int by_cpu_seq(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* One pass over the buffer headers: the per-CPU streams. */
+/*
+ * The data region at or after @off: [*start, *end). -1 when there is
+ * none (the rest of the file is a hole). A file system without SEEK_DATA
+ * has the whole file as data.
+ */
+static int data_at(int fd, uint64_t off, uint64_t file_size, uint64_t *start,
+		   uint64_t *end)
+{
+	off_t d = lseek(fd, (off_t)off, SEEK_DATA), h;
+
+	if (d < 0) {
+		if (errno == ENXIO)
+			return -1;
+		*start = off;
+		*end = file_size;
+		return 0;
+	}
+	h = lseek(fd, d, SEEK_HOLE);
+	*start = d;
+	*end = h <= d || (uint64_t)h > file_size ? file_size : (uint64_t)h;
+	return 0;
+}
+
+/*
+ * One pass over the buffer headers: the per-CPU streams. The index grows
+ * with the valid buffers found (not with the file's apparent size), up to
+ * NTTRACE_ETL_MAX_BUFFERS, and holes are stepped over, not read.
+ */
 static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 {
 	uint32_t size = r->info.buffer_size;
-	uint64_t n = file_size / size, i, good = 0;
-	struct buf_ref *refs = calloc(n ? n : 1, sizeof(*refs));
+	uint64_t n = file_size / size, i, good = 0, cap = 0, dstart = 0, dend = 0;
+	struct buf_ref *refs = NULL;
 	unsigned int max_cpu = 0;
 	uint8_t h[WMI_BUFFER_HEADER_SIZE];
 
-	if (!refs)
-		return -ENOMEM;
 	if (file_size % size)
 		problem(r, n * size, "%llu bytes after the last whole buffer ignored",
 			(unsigned long long)(file_size % size));
@@ -188,6 +254,23 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 		uint64_t off = i * size;
 		uint32_t end;
 
+		if (off >= dend) {
+			if (data_at(r->fd, off, file_size, &dstart, &dend)) {
+				problem(r, off, "the rest of the file (%llu bytes) is a hole; "
+					"not read", (unsigned long long)(n * size - off));
+				break;
+			}
+			if (dstart > off) {
+				/* The first buffer that starts in data. */
+				uint64_t next = (dstart + size - 1) / size;
+
+				problem(r, off, "a hole of %llu bytes (%llu buffers); not read",
+					(unsigned long long)(dstart - off),
+					(unsigned long long)(next - i));
+				i = next - 1;
+				continue;
+			}
+		}
 		if (read_at(r->fd, h, sizeof(h), off)) {
 			problem(r, off, "cannot read the buffer header");
 			continue;
@@ -198,14 +281,41 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 			problem(r, off, "not a valid buffer header; buffer skipped");
 			continue;
 		}
+		if (off + end > dend) {
+			/* Zeros, and memory for them: not records. */
+			problem(r, off, "the buffer's records run into a hole; buffer skipped");
+			continue;
+		}
+		if (good == cap) {
+			size_t ncap = cap ? 2 * cap : 256;
+			struct buf_ref *v;
+
+			if (good >= NTTRACE_ETL_MAX_BUFFERS) {
+				problem(r, off, "more than %u buffers: the rest of the file is "
+					"not read", NTTRACE_ETL_MAX_BUFFERS);
+				break;
+			}
+			if (ncap > NTTRACE_ETL_MAX_BUFFERS)
+				ncap = NTTRACE_ETL_MAX_BUFFERS;
+			v = realloc(refs, ncap * sizeof(*refs));
+			if (!v) {
+				free(refs);
+				return -ENOMEM;
+			}
+			refs = v;
+			cap = ncap;
+		}
 		refs[good].offset = off;
 		refs[good].seq = get(h + 0x18, 8);
-		refs[good].cpu = h[0x28];
+		/* ProcessorIndex (16 bits) where the flag says so, else ProcessorNumber. */
+		refs[good].cpu = get(h + 0x34, 2) & WMI_BUFFER_FLAG_PROC_INDEX ?
+				 get(h + 0x28, 2) : h[0x28];
 		if (refs[good].cpu > max_cpu)
 			max_cpu = refs[good].cpu;
 		good++;
 	}
-	qsort(refs, good, sizeof(*refs), by_cpu_seq);
+	if (good)
+		qsort(refs, good, sizeof(*refs), by_cpu_seq);
 	r->nstreams = good ? max_cpu + 1 : 0;
 	r->streams = calloc(r->nstreams ? r->nstreams : 1, sizeof(*r->streams));
 	if (!r->streams) {
@@ -273,6 +383,7 @@ int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
 	*rp = r;
 	return 0;
 fail:
+	problem_summary(r);
 	free(b0);
 	if (r->fd >= 0)
 		close(r->fd);
@@ -285,29 +396,57 @@ const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader 
 	return &r->info;
 }
 
-/* Load the stream's next good buffer; 0 when it has none left. */
+/*
+ * Load the stream's next good buffer; 0 when it has none left. Its header
+ * is read again and checked as the index checked it: the file may have
+ * changed since, and the records are bounded by this header, the one read
+ * with them. Only the used part (up to SavedOffset) is read and held.
+ */
 static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 {
 	uint32_t size = r->info.buffer_size;
 
-	if (!s->buf)
-		s->buf = malloc(size);
-	while (s->buf && s->next < s->n) {
+	while (s->next < s->n) {
 		struct buf_ref *ref = &s->refs[s->next++];
+		uint8_t h[WMI_BUFFER_HEADER_SIZE];
+		uint32_t end;
 		uint64_t ctf;
 
-		if (read_at(r->fd, s->buf, size, ref->offset)) {
+		if (read_at(r->fd, h, sizeof(h), ref->offset)) {
+			problem(r, ref->offset, "cannot read the buffer");
+			continue;
+		}
+		end = get(h + 4, 4);
+		if (get(h, 4) != size || end < WMI_BUFFER_HEADER_SIZE || end > size ||
+		    get(h + 0x36, 2) == WMI_BUFFER_TYPE_HEADER) {
+			problem(r, ref->offset, "buffer header changed since the file was "
+				"indexed; buffer skipped");
+			continue;
+		}
+		if (end > s->buf_cap) {
+			uint8_t *b = realloc(s->buf, end);
+
+			if (!b) {
+				problem(r, ref->offset, "no memory for the buffer");
+				return 0;
+			}
+			s->buf = b;
+			s->buf_cap = end;
+		}
+		memcpy(s->buf, h, sizeof(h));
+		if (read_at(r->fd, s->buf + sizeof(h), end - sizeof(h),
+			    ref->offset + sizeof(h))) {
 			problem(r, ref->offset, "cannot read the buffer");
 			continue;
 		}
 		s->buf_offset = ref->offset;
 		s->pos = WMI_BUFFER_HEADER_SIZE;
-		s->end = get(s->buf + 4, 4);
-		s->lost = get(s->buf + 0x34, 2) &
+		s->end = end;
+		s->lost = get(h + 0x34, 2) &
 			  (WMI_BUFFER_FLAG_EVENTS_LOST | WMI_BUFFER_FLAG_BUFFER_LOST);
-		ctf = get(s->buf + 0x20, 8);
+		ctf = get(h + 0x20, 8);
 		s->frequency = ctf >> 3;
-		s->ref_clock = get(s->buf + 0x38, 8);
+		s->ref_clock = get(h + 0x38, 8);
 		return 1;
 	}
 	return 0;
@@ -376,6 +515,27 @@ static int parse_message(struct nttrace_etl_event *ev)
 	return 0;
 }
 
+/*
+ * @start plus @ticks of a @freq Hz clock, in FILETIME's 100 ns units; 0
+ * (unknown) past 2^64 (our choice: a FILETIME that large is no date). In
+ * integers: whole seconds, then the fraction, which is below 1e7 units,
+ * so that no value read from the file reaches a float-to-integer
+ * conversion out of range (undefined behaviour) or a wrapped sum.
+ */
+static uint64_t filetime_after(uint64_t start, uint64_t ticks, uint64_t freq)
+{
+	uint64_t secs = ticks / freq, frac, t;
+
+	if (secs > (UINT64_MAX - start) / 10000000)
+		return 0;
+	/* (ticks % freq) / freq is in [0, 1): its product with 1e7 fits. */
+	frac = (uint64_t)((double)(ticks % freq) / (double)freq * 1e7);
+	t = secs * 10000000;
+	if (frac > UINT64_MAX - start - t)
+		return 0;
+	return start + t + frac;
+}
+
 /* Fill the stream's next event; 0 when the stream is done. */
 static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 {
@@ -420,10 +580,12 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 			ev->relative = r->info.start_time && ev->timestamp >= r->info.start_time ?
 				       (ev->timestamp - r->info.start_time) / 1e7 : 0;
 		} else if (s->frequency && ev->timestamp >= s->ref_clock) {
-			ev->relative = (double)(ev->timestamp - s->ref_clock) / s->frequency;
+			uint64_t ticks = ev->timestamp - s->ref_clock;
+
+			ev->relative = (double)ticks / (double)s->frequency;
 			if (r->info.start_time)
-				ev->filetime = r->info.start_time +
-					       (uint64_t)(ev->relative * 1e7);
+				ev->filetime = filetime_after(r->info.start_time, ticks,
+							      s->frequency);
 		}
 		return 1;
 	}
@@ -442,8 +604,10 @@ int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev)
 		if (s->have && (!best || s->ev.timestamp < best->ev.timestamp))
 			best = s;
 	}
-	if (!best)
+	if (!best) {
+		problem_summary(r);
 		return 0;
+	}
 	*ev = best->ev;
 	best->have = 0;
 	/* @ev->rec points into the stream's buffer: the next peek reloads it. */
@@ -456,6 +620,7 @@ void nttrace_etl_close(struct nttrace_etl_reader *r)
 
 	if (!r)
 		return;
+	problem_summary(r);
 	for (i = 0; i < r->nstreams; i++)
 		free(r->streams[i].buf);
 	free(r->refs);

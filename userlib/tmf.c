@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,36 +313,115 @@ static int parse_quoted(const char **p, char *out)
 	return 0;
 }
 
-static int parse_line(struct loader *l, char *line)
+/* The next blank-separated field of *@p; its length (0 at the end). */
+static size_t field(const char **p)
 {
-	char guid_s[40], types[64], where[256], *colon, *format;
-	unsigned int number, ptr_size, lineno;
-	const char *p;
-	uint8_t guid[16];
-	int n = 0, ret;
+	*p += strspn(*p, " \t\r\n");
+	return strcspn(*p, " \t\r\n");
+}
 
-	if (sscanf(line, "%39s %u %u %63s %255s %n", guid_s, &number, &ptr_size,
-		   types, where, &n) != 5 || !n)
+/* Decimal digits, all @len of them, at most @max; 0 or -1. */
+static int parse_uint(const char *s, size_t len, uint32_t max, unsigned int *v)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	if (!len || len > 10)
 		return -1;
-	colon = strrchr(where, ':');
-	if (parse_guid(guid_s, guid) || number > 0xFFFF ||
-	    (ptr_size != 4 && ptr_size != 8) || !colon ||
-	    sscanf(colon + 1, "%u", &lineno) != 1)
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		n = n * 10 + (s[i] - '0');
+	}
+	if (n > max)
 		return -1;
-	*colon = 0;
+	*v = n;
+	return 0;
+}
+
+/*
+ * FILE:LINE at *@p into @file (room for the line) and @lineno. FILE is a C
+ * string literal when nttrace_tmf_line() had to quote it (blanks, control
+ * characters, a leading quote); else the field up to its last colon, as
+ * files written before quoting have it (and a Windows path "C:\x.c" keeps
+ * its colon).
+ */
+static int parse_where(const char **p, char *file, unsigned int *lineno)
+{
+	const char *s = *p, *colon;
+	size_t len;
+
+	if (*s == '"' && !parse_quoted(&s, file) && *s == ':') {
+		len = strcspn(s + 1, " \t\r\n");
+		if (!parse_uint(s + 1, len, UINT32_MAX, lineno)) {
+			*p = s + 1 + len;
+			return 0;
+		}
+	}
+	s = *p;
+	len = field(&s);
+	for (colon = s + len; colon > s && colon[-1] != ':'; colon--)
+		;
+	if (colon == s || parse_uint(colon, s + len - colon, UINT32_MAX, lineno))
+		return -1;
+	memcpy(file, s, colon - 1 - s);
+	file[colon - 1 - s] = 0;
+	*p = s + len;
+	return 0;
+}
+
+/* GUID NUMBER POINTER_SIZE TYPES FILE:LINE "FORMAT": fields of any length. */
+static int parse_line(struct loader *l, const char *line)
+{
+	/* Types as long as a section entry's (its count is a byte). */
+	char guid_s[NTTRACE_GUID_STRING], types[256];
+	char *file = NULL, *format = NULL;
+	unsigned int number, ptr_size, lineno;
+	const char *p = line;
+	uint8_t guid[16];
+	size_t len;
+	int ret = -1;
+
+	len = field(&p);
+	if (len != 36)
+		return -1;
+	memcpy(guid_s, p, 36);
+	guid_s[36] = 0;
+	p += len;
+	len = field(&p);
+	if (parse_guid(guid_s, guid) || parse_uint(p, len, 0xFFFF, &number))
+		return -1;
+	p += len;
+	len = field(&p);
+	if (parse_uint(p, len, 8, &ptr_size) || (ptr_size != 4 && ptr_size != 8))
+		return -1;
+	p += len;
+	len = field(&p);
+	if (!len || len >= sizeof(types))
+		return -1;
+	memcpy(types, p, len);
+	types[len] = 0;
+	p += len;
 	if (!strcmp(types, "-"))
 		types[0] = 0;
-	if (!valid_types(types) || strlen(types) > NTTRACE_WPP_MAX_ARGS * 4)
+	if (!valid_types(types))
 		return -1;
+	/* Neither can be longer than the line. */
+	file = malloc(strlen(line) + 1);
 	format = malloc(strlen(line) + 1);
-	if (!format)
-		return -ENOMEM;
-	p = line + n;
-	if (parse_quoted(&p, format) || p[strspn(p, " \t\r\n")]) {
-		free(format);
-		return -1;
+	if (!file || !format) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	ret = add(l, guid, number, ptr_size, lineno, types, where, format);
+	field(&p);
+	if (parse_where(&p, file, &lineno))
+		goto out;
+	field(&p);
+	if (parse_quoted(&p, format) || p[strspn(p, " \t\r\n")])
+		goto out;
+	ret = add(l, guid, number, ptr_size, lineno, types, file, format);
+out:
+	free(file);
 	free(format);
 	return ret;
 }
@@ -525,32 +605,76 @@ void nttrace_guid_string(const uint8_t *g, char out[NTTRACE_GUID_STRING])
 		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
 }
 
-size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size)
-{
-	char guid[NTTRACE_GUID_STRING];
-	size_t n;
-	const char *s;
+/* A line being written: as snprintf, @n counts what did not fit too. */
+struct line {
+	char *out;
+	size_t size, n;
+};
 
-	nttrace_guid_string(f->guid, guid);
-	n = snprintf(out, size, "%s %u %u %s %s:%u \"", guid, f->number, f->ptr_size,
-		     *f->types ? f->types : "-", f->file, f->line);
-	for (s = f->format; *s && n < size; s++) {
+static void line_add(struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	if (l->n < l->size)
+		k = vsnprintf(l->out + l->n, l->size - l->n, fmt, ap);
+	else
+		k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		l->n += k;
+}
+
+/* @s as a C string literal, quotes included, as parse_quoted() reads it. */
+static void line_quoted(struct line *l, const char *s)
+{
+	line_add(l, "\"");
+	for (; *s; s++) {
 		unsigned char c = *s;
 
 		if (c == '"' || c == '\\')
-			n += snprintf(out + n, size - n, "\\%c", c);
+			line_add(l, "\\%c", c);
 		else if (c == '\n')
-			n += snprintf(out + n, size - n, "\\n");
+			line_add(l, "\\n");
 		else if (c == '\t')
-			n += snprintf(out + n, size - n, "\\t");
+			line_add(l, "\\t");
 		else if (c < 0x20 || c == 0x7F)
-			n += snprintf(out + n, size - n, "\\x%02x", c);
+			line_add(l, "\\x%02x", c);
 		else
-			n += snprintf(out + n, size - n, "%c", c);
+			line_add(l, "%c", c);
 	}
-	if (n < size)
-		n += snprintf(out + n, size - n, "\"");
-	return n;
+	line_add(l, "\"");
+}
+
+size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size)
+{
+	struct line l = { out, size, 0 };
+	char guid[NTTRACE_GUID_STRING];
+	const char *s;
+
+	if (size)
+		*out = 0;
+	nttrace_guid_string(f->guid, guid);
+	line_add(&l, "%s %u %u %s ", guid, f->number, f->ptr_size,
+		 *f->types ? f->types : "-");
+	/*
+	 * FILE as it is, as it always was, unless that would not read back:
+	 * a blank or a control character in it, or a leading quote.
+	 */
+	for (s = f->file; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7F)
+			break;
+	if (*s || *f->file == '"')
+		line_quoted(&l, f->file);
+	else
+		line_add(&l, "%s", f->file);
+	line_add(&l, ":%u ", f->line);
+	line_quoted(&l, f->format);
+	return l.n;
 }
 
 /* ---- rendering ---- */
@@ -590,10 +714,21 @@ struct args {
 	int bad;
 };
 
+/* The size of an argument of @type (not 's'); 0 for no such type. */
+static unsigned int type_size(char type, unsigned int ptr_size)
+{
+	switch (type) {
+	case 'b': case 'B': return 1;
+	case 'h': case 'H': return 2;
+	case 'i': case 'I': case 'f': return 4;
+	case 'q': case 'Q': case 'd': return 8;
+	case 'p': return ptr_size;
+	default: return 0;
+	}
+}
+
 static int next_arg(struct args *a, struct arg *v)
 {
-	static const char *const sizes = "b1B1h2H2i4I4q8Q8f4d8";
-	const char *sz;
 	unsigned int n;
 	uint8_t raw[8] = { 0 };
 
@@ -616,9 +751,9 @@ static int next_arg(struct args *a, struct arg *v)
 		a->pos += v->s_len + 1;
 		return 1;
 	}
-	sz = strchr(sizes, v->type);
-	n = v->type == 'p' ? a->ptr_size : (unsigned int)(sz[1] - '0');
-	if (a->len - a->pos < n) {
+	/* Types are checked when loaded; a format made by hand may not be. */
+	n = type_size(v->type, a->ptr_size);
+	if (!n || a->len - a->pos < n) {
 		a->bad = 1;
 		a->pos = a->len;
 		return 0;
@@ -669,11 +804,49 @@ static void mismatch(struct out *o, struct args *a, const char *what)
 	a->bad = 1;
 }
 
+/*
+ * printf straight into the output, so that no conversion is cut short by
+ * a buffer of its own: what does not fit is cut where the output ends,
+ * and marked there.
+ */
+static int put_fmt(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int put_fmt(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->p, o->left, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*o->p = 0;
+		return -1;
+	}
+	if ((size_t)n >= o->left) {
+		n = o->left - 1;
+		o->cut = 1;
+	}
+	o->p += n;
+	o->left -= n;
+	return 0;
+}
+
+/* @spec without its precision: it means nothing for %c and %p. */
+static void no_precision(const char *spec, char *out)
+{
+	size_t n = strcspn(spec, ".");
+
+	memcpy(out, spec, n);
+	out[n] = 0;
+}
+
 /* One conversion, @spec its "%flags width.precision" part. */
 static void convert(struct out *o, struct args *a, char *spec, const char *len,
 		    char conv)
 {
-	char buf[512], fmt[64];
+	char fmt[64], bare[40];
 	struct arg v;
 	int n;
 
@@ -697,11 +870,21 @@ static void convert(struct out *o, struct args *a, char *spec, const char *len,
 				u |= ~0ULL << bits;
 		}
 		if (conv == 'c') {
-			snprintf(fmt, sizeof(fmt), "%sc", spec);
-			n = snprintf(buf, sizeof(buf), fmt, (int)(unsigned char)u);
+			no_precision(spec, bare);
+			/*
+			 * A NUL character would end the text there, unseen:
+			 * it is shown as \\0, as `nttrace dump` shows NULs in data.
+			 */
+			if (!(unsigned char)u) {
+				snprintf(fmt, sizeof(fmt), "%ss", bare);
+				n = put_fmt(o, fmt, "\\0");
+			} else {
+				snprintf(fmt, sizeof(fmt), "%sc", bare);
+				n = put_fmt(o, fmt, (int)(unsigned char)u);
+			}
 		} else {
 			snprintf(fmt, sizeof(fmt), "%sll%c", spec, conv);
-			n = snprintf(buf, sizeof(buf), fmt, (unsigned long long)u);
+			n = put_fmt(o, fmt, (unsigned long long)u);
 		}
 	} else if (strchr("eEfFgGaA", conv)) {
 		if (v.type != 'f' && v.type != 'd') {
@@ -709,19 +892,19 @@ static void convert(struct out *o, struct args *a, char *spec, const char *len,
 			return;
 		}
 		snprintf(fmt, sizeof(fmt), "%s%c", spec, conv);
-		n = snprintf(buf, sizeof(buf), fmt, v.d);
+		n = put_fmt(o, fmt, v.d);
 	} else if (conv == 's') {
 		if (v.type != 's') {
 			mismatch(o, a, "not a string");
 			return;
 		}
-		snprintf(fmt, sizeof(fmt), "%s.*s", spec);
 		/* The precision: the format's, or the whole string. */
 		if (strchr(spec, '.')) {
 			snprintf(fmt, sizeof(fmt), "%ss", spec);
-			n = snprintf(buf, sizeof(buf), fmt, v.s);
+			n = put_fmt(o, fmt, v.s);
 		} else {
-			n = snprintf(buf, sizeof(buf), fmt, (int)v.s_len, v.s);
+			snprintf(fmt, sizeof(fmt), "%s.*s", spec);
+			n = put_fmt(o, fmt, (int)v.s_len, v.s);
 		}
 	} else if (conv == 'p') {
 		char hex[24];
@@ -737,26 +920,24 @@ static void convert(struct out *o, struct args *a, char *spec, const char *len,
 			snprintf(hex, sizeof(hex), "0x%" PRIx64, v.u);
 		else
 			snprintf(hex, sizeof(hex), "(nil)");
-		snprintf(fmt, sizeof(fmt), "%ss", strchr(spec, '.') ?
-			 "%" : spec);	/* a precision means nothing for %p */
-		n = snprintf(buf, sizeof(buf), fmt, hex);
+		no_precision(spec, bare);
+		snprintf(fmt, sizeof(fmt), "%ss", bare);
+		n = put_fmt(o, fmt, hex);
 	} else {
 		mismatch(o, a, "unknown conversion");
 		return;
 	}
-	if (n < 0) {
+	if (n < 0)
 		mismatch(o, a, "format");
-		return;
-	}
-	put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-	if ((size_t)n >= sizeof(buf))
-		o->cut = 1;
 }
 
 int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
 		       uint32_t len, unsigned int ptr_size, char *outbuf, size_t size)
 {
-	struct args a = { data, len, 0, f->types, ptr_size ? ptr_size : f->ptr_size, 0 };
+	/* A pointer is 4 or 8 bytes: the event's, else the format's, else 8. */
+	unsigned int psz = ptr_size == 4 || ptr_size == 8 ? ptr_size :
+			   f->ptr_size == 4 ? 4 : 8;
+	struct args a = { data, len, 0, f->types, psz, 0 };
 	struct out o = { outbuf, size, 0 };
 	const char *p = f->format;
 
@@ -766,7 +947,7 @@ int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
 	while (*p) {
 		char spec[40], lenmod[4] = "";
 		size_t n = strcspn(p, "%");
-		unsigned int sn = 1, digits;
+		unsigned int sn = 1, v, digits;
 
 		put(&o, p, n);
 		p += n;
@@ -789,6 +970,7 @@ int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
 			}
 			if (*p == '*') {
 				struct arg w;
+				int iv;
 
 				p++;
 				if (!next_arg(&a, &w) || !is_int(w.type)) {
@@ -796,14 +978,24 @@ int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
 					return -1;
 				}
 				/* As C takes it: an int; capped, as is the rest. */
-				sn += snprintf(spec + sn, sizeof(spec) - sn, "%d",
-					       (int)w.u < -999 ? -999 :
-					       (int)w.u > 999 ? 999 : (int)w.u);
+				iv = (int)(uint32_t)w.u;
+				iv = iv < -999 ? -999 : iv > 999 ? 999 : iv;
+				/*
+				 * A negative width is '-' and the width; a
+				 * negative precision is as if there were none
+				 * (C11 7.21.6.1p5): not "%.-3d".
+				 */
+				if (part == 1 && iv < 0)
+					spec[--sn] = 0;
+				else
+					sn += snprintf(spec + sn, sizeof(spec) - sn, "%d", iv);
 				continue;
 			}
-			for (digits = 0; isdigit((unsigned char)*p); p++)
-				if (digits++ < 3)
-					spec[sn++] = *p;
+			/* Digits: their value, capped at 999 (not the first three). */
+			for (v = 0, digits = 0; isdigit((unsigned char)*p); p++, digits++)
+				v = v >= 100 ? 999 : v * 10 + (*p - '0');
+			if (digits)
+				sn += snprintf(spec + sn, sizeof(spec) - sn, "%u", v);
 		}
 		spec[sn] = 0;
 		if (!strncmp(p, "I64", 3) || !strncmp(p, "I32", 3)) {
@@ -823,6 +1015,7 @@ int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
 	}
 	if (a.pos != a.len || *a.types)
 		a.bad = 1;	/* data or arguments left over */
+	/* Cut: the output is full, and its last three characters say so. */
 	if (o.cut && size > 4)
 		memcpy(outbuf + size - 4, "...", 4);
 	return a.bad ? -1 : 0;

@@ -3,9 +3,11 @@
  * ETL files: the header buffer checked field by field at the offsets of
  * ../shared/notes/etl-format.md (written out here, not taken from the
  * library), events read back through the reader byte for byte, sequential
- * files with a maximum size, circular files, and damaged files. The
- * user-mode logger's part runs anywhere; the kernel session's part needs
- * /dev/nttrace. Runs in the VM (64- and 32-bit) and on the host (64-bit).
+ * files with a maximum size, circular files, and damaged files; hand-made
+ * files for the reader's defences (a tiny header buffer, a buffer changed
+ * after indexing, a sparse file, thousands of bad buffers, a hostile
+ * clock). The user-mode logger's part runs anywhere; the kernel session's
+ * part needs /dev/nttrace. Runs in the VM (64- and 32-bit) and on the host (64-bit).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -391,6 +393,339 @@ static void test_disk_full(void)
 	rmdir(dir);
 }
 
+/* ---- hand-made files: the reader's defences ---- */
+
+/* Problems counted, not printed (some files here have thousands). */
+struct seen {
+	const char *want;	/* a problem containing this sets @matched */
+	unsigned int n, matched;
+	uint64_t match_offset;
+	char match[200], last[200];
+};
+
+static void on_seen(void *ctx, uint64_t offset, const char *what)
+{
+	struct seen *s = ctx;
+
+	s->n++;
+	if (s->want && strstr(what, s->want) && !s->matched++) {
+		s->match_offset = offset;
+		snprintf(s->match, sizeof(s->match), "%s", what);
+	}
+	snprintf(s->last, sizeof(s->last), "%s", what);
+}
+
+/*
+ * A data buffer of @size bytes at @b: CPU @cpu, sequence @seq, clock word
+ * @ctf (ClockType:3, Frequency:61) and reference clock 0, then @n message
+ * records of @rec bytes (8: the bare header; 16: with a time stamp from
+ * @ts[]), 0xFF after them. Returns the records' end (SavedOffset).
+ */
+static uint32_t make_buffer(uint8_t *b, uint32_t size, unsigned int cpu, uint64_t seq,
+			    uint64_t ctf, unsigned int n, uint32_t rec, const uint64_t *ts)
+{
+	uint32_t at = 0x48, i;
+
+	memset(b, 0xFF, size);
+	memset(b, 0, 0x48);
+	for (i = 0; i < n && at + rec <= size; i++, at += rec) {
+		put_le(b + at, rec, 2);
+		b[at + 2] = 0;
+		b[at + 3] = 0x90;
+		put_le(b + at + 4, i, 2);
+		put_le(b + at + 6, rec == 16 ? TRACE_MESSAGE_TIMESTAMP : 0, 2);
+		if (rec == 16)
+			put_le(b + at + 8, ts ? ts[i] : seq * 1000 + i, 8);
+	}
+	put_le(b + 0x00, size, 4);
+	put_le(b + 0x04, at, 4);
+	put_le(b + 0x08, at, 4);
+	put_le(b + 0x18, seq, 8);
+	put_le(b + 0x20, ctf, 8);
+	b[0x28] = (uint8_t)cpu;
+	put_le(b + 0x30, at, 4);
+	put_le(b + 0x34, WMI_BUFFER_FLAG_FLUSH_MARKER, 2);
+	return at;
+}
+
+/* The header buffer of a session whose clock is QPC at 1 GHz, started at @start. */
+static void make_header(uint8_t *b, uint32_t size, uint64_t start)
+{
+	struct nttrace_etl_session s;
+
+	memset(&s, 0, sizeof(s));
+	s.buffer_size = size;
+	s.nr_cpus = 1;
+	s.pointer_size = 8;
+	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.frequency = 1000000000;
+	s.start_time = start;
+	s.boot_time = start - 1;
+	strcpy(s.name, "hand-made");
+	nttrace_etl_header(b, &s, "hand.etl", start, 1, 0, 0);
+}
+
+/* Open @path, count its events; -errno from opening in *@ret. */
+static unsigned int count_events(const char *path, struct seen *seen, int *ret)
+{
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned int n = 0;
+
+	*ret = nttrace_etl_open(&r, path, on_seen, seen);
+	if (*ret)
+		return 0;
+	while (nttrace_etl_next(r, &ev))
+		n++;
+	nttrace_etl_close(r);
+	return n;
+}
+
+/*
+ * Buffer 0 smaller than a logfile header (0x50 bytes: room for one 8-byte
+ * record): it is not read as one past its end. Under AddressSanitizer the
+ * old reader's overrun shows; without it, the problem it reports tells.
+ */
+static void test_tiny_header(const char *path)
+{
+	uint8_t f[2 * 0x50];
+	struct seen seen = { .want = "too small" };
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned int n = 0;
+
+	make_buffer(f, 0x50, 0, 0, 0, 0, 8, NULL);
+	put_le(f + 0x36, WMI_BUFFER_TYPE_HEADER, 2);
+	put_le(f + 0x48, 0xC0020002, 4);	/* a logfile header event's marker */
+	put_le(f + 0x4C, 0x138, 2);
+	make_buffer(f + 0x50, 0x50, 0, 1, 0, 1, 8, NULL);
+	spew(path, f, sizeof(f));
+	if (!tap_eq(nttrace_etl_open(&r, path, on_seen, &seen), 0,
+		    "%d-bit: 0x50-byte buffers: the reader opens", BITS))
+		return;
+	tap_ok(!nttrace_etl_info(r)->has_header && seen.matched,
+	       "%d-bit: ... buffer 0 is too small for a logfile header, and said so (%s)",
+	       BITS, seen.matched ? seen.match : seen.last);
+	while (nttrace_etl_next(r, &ev))
+		n++;
+	nttrace_etl_close(r);
+	tap_eq(n, 1, "%d-bit: ... the data buffer's event is read", BITS);
+}
+
+/*
+ * A buffer header changed after the file was indexed (another process
+ * writing it): the header read with the buffer bounds its records, and a
+ * buffer whose header no longer holds is reported and skipped.
+ */
+static void test_changed_buffer(const char *path)
+{
+	static const struct {
+		uint32_t size, saved;
+		const char *what;
+	} cases[] = {
+		{ BUF, 0xFFFFFFF8, "SavedOffset 0xFFFFFFF8" },
+		{ BUF, BUF + 64, "SavedOffset past the buffer" },
+		{ 2 * BUF, BUF + 2048, "BufferSize and SavedOffset doubled" },
+		{ BUF, 0x40, "SavedOffset inside the header" },
+	};
+	uint8_t *f = malloc(4 * BUF);
+	unsigned int k;
+
+	make_header(f, BUF, FILETIME_UNIX_EPOCH);
+	for (k = 1; k < 4; k++)
+		make_buffer(f + k * BUF, BUF, 0, k, (1000000000ULL << 3) | 1, 10, 16, NULL);
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct seen seen = { .want = "" };
+		struct nttrace_etl_reader *r;
+		struct nttrace_etl_event ev;
+		unsigned int n = 0, at = 0;
+		uint8_t h[8];
+		int fd;
+
+		spew(path, f, 4 * BUF);
+		if (nttrace_etl_open(&r, path, on_seen, &seen)) {
+			tap_ok(0, "%d-bit: changed buffer: the reader opens", BITS);
+			continue;
+		}
+		put_le(h, cases[k].size, 4);
+		put_le(h + 4, cases[k].saved, 4);
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || pwrite(fd, h, 8, 2 * BUF) != 8)
+			printf("# could not change %s\n", path);
+		close(fd);
+		seen.matched = 0;
+		while (nttrace_etl_next(r, &ev)) {
+			at += ev.offset >= 2 * BUF && ev.offset < 3 * BUF;
+			n++;
+		}
+		nttrace_etl_close(r);
+		tap_ok(n == 20 && !at && seen.matched && seen.match_offset == 2 * BUF,
+		       "%d-bit: %s after indexing: that buffer is reported and skipped "
+		       "(%u events, %u from it)", BITS, cases[k].what, n, at);
+	}
+	free(f);
+}
+
+/* The address space now, from /proc/self/statm; 0 if unknown. */
+static uint64_t address_space(void)
+{
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return (uint64_t)pages * sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * A sparse file of 1 GB in 128-byte buffers (8 million of them), 64 KB of
+ * real buffers at each end (whole blocks for any file system): the reader
+ * neither sizes its index by the file's apparent size nor reads the hole
+ * buffer by buffer. Opened under an address-space limit of what the
+ * process has plus 64 MB. And a file of 5000 bad buffers:
+ * NTTRACE_ETL_MAX_PROBLEMS reports, then one that counts the rest.
+ */
+static void test_caps(const char *path)
+{
+	const uint64_t size = 1 << 30;
+	struct seen seen = { .want = "hole" };
+	unsigned int n, more = 0, k;
+	uint8_t *g = malloc(5001 * 0x50);
+	int fd, ret;
+
+	for (k = 0; k < 512; k++)
+		make_buffer(g + k * 128, 128, 0, k, 0, 1, 8, NULL);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, g, 65536) != 65536 || ftruncate(fd, size)) {
+		tap_ok(0, "%d-bit: a 1 GB sparse file (%s)", BITS, strerror(errno));
+	} else {
+		struct rlimit old, lim;
+		uint64_t as = address_space();
+
+		for (k = 0; k < 512; k++)
+			make_buffer(g + k * 128, 128, 0, 512 + k, 0, 1, 8, NULL);
+		if (pwrite(fd, g, 65536, size - 65536) != 65536)
+			printf("# pwrite: %s\n", strerror(errno));
+		close(fd);
+		getrlimit(RLIMIT_AS, &old);
+		lim = old;
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+		if (as)
+			lim.rlim_cur = as + (64 << 20);
+#endif
+		setrlimit(RLIMIT_AS, &lim);
+		n = count_events(path, &seen, &ret);
+		setrlimit(RLIMIT_AS, &old);
+		/* The problems: no header, and the hole. */
+		tap_ok(ret == 0 && n == 1024 && seen.matched == 1 && seen.n == 2,
+		       "%d-bit: sparse 1 GB of 128-byte buffers: opens within 64 MB more, "
+		       "every event, the hole reported once (%d, %u events, %u problems: %s)",
+		       BITS, ret, n, seen.n, seen.last);
+	}
+	unlink(path);
+
+	make_buffer(g, 0x50, 0, 1, 0, 1, 8, NULL);
+	memset(g + 0x50, 0xEE, 5000 * 0x50);
+	spew(path, g, 5001 * 0x50);
+	free(g);
+	memset(&seen, 0, sizeof(seen));
+	n = count_events(path, &seen, &ret);
+	/* 5001 problems: no header, then each of the 5000 bad buffers. */
+	tap_ok(ret == 0 && n == 1 && seen.n == NTTRACE_ETL_MAX_PROBLEMS + 1 &&
+	       sscanf(seen.last, "%u more problems", &more) == 1 &&
+	       more == 5001 - NTTRACE_ETL_MAX_PROBLEMS,
+	       "%d-bit: 5000 bad buffers: %d problems reported, then one that says how "
+	       "many more (%u reported, the last \"%s\")", BITS, NTTRACE_ETL_MAX_PROBLEMS,
+	       seen.n, seen.last);
+	unlink(path);
+}
+
+/*
+ * A hostile clock: Frequency 1 Hz and time stamps up to 2^62 make
+ * FILETIMEs past 2^64. Times that do not fit are unknown (0), never a
+ * float-to-integer conversion out of range (undefined: UBSan's
+ * float-cast-overflow) or a wrapped sum.
+ */
+static void test_hostile_clock(const char *path)
+{
+	static const uint64_t ts[] = { 3, 1844000000000ULL, 1ULL << 62 };
+	const uint64_t start = FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	uint64_t got[3] = { 0 };
+	double rel[3] = { 0 };
+	struct seen seen = { .want = "" };
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	uint8_t f[2 * BUF];
+	unsigned int n = 0;
+
+	make_header(f, BUF, start);
+	make_buffer(f + BUF, BUF, 0, 1, (1ULL << 3) | 1, 3, 16, ts);
+	spew(path, f, sizeof(f));
+	if (!tap_eq(nttrace_etl_open(&r, path, on_seen, &seen), 0,
+		    "%d-bit: a 1 Hz clock: the reader opens", BITS))
+		return;
+	while (nttrace_etl_next(r, &ev)) {
+		if (n < 3) {
+			got[n] = ev.filetime;
+			rel[n] = ev.relative;
+		}
+		n++;
+	}
+	nttrace_etl_close(r);
+	tap_ok(n == 3 && got[0] == start + 30000000 && rel[0] == 3.0,
+	       "%d-bit: 1 Hz, 3 ticks: 3 s after the start", BITS);
+	tap_ok(got[1] == 0 && got[2] == 0 && rel[2] > 4e18,
+	       "%d-bit: FILETIMEs past 2^64 are unknown, not wrapped or converted out of "
+	       "range (0x%llx, 0x%llx)", BITS, (unsigned long long)got[1],
+	       (unsigned long long)got[2]);
+}
+
+/*
+ * CPUs past 255: a buffer with WMI_BUFFER_FLAG_PROC_INDEX carries the whole
+ * 16-bit processor index (the kernel's rings on a machine with many CPUs);
+ * one without it, only ProcessorNumber's 8 bits.
+ */
+static void test_proc_index(const char *path)
+{
+	uint8_t f[3 * 0x1000];
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned int cpus[4] = { 0 }, n = 0;
+
+	make_header(f, 0x1000, 1000);
+	make_buffer(f + 0x1000, 0x1000, 300 & 0xFF, 1, 0, 1, 8, NULL);
+	put_le(f + 0x1000 + 0x28, 300, 2);
+	put_le(f + 0x1000 + 0x34, WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX, 2);
+	make_buffer(f + 0x2000, 0x1000, 7, 2, 0, 1, 8, NULL);
+	f[0x2000 + 0x29] = 0xAB;	/* Alignment: not part of the CPU here */
+	spew(path, f, sizeof(f));
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0,
+		    "%d-bit: a file with CPU 300: the reader opens", BITS))
+		return;
+	while (n < 4 && nttrace_etl_next(r, &ev))
+		cpus[n++] = ev.cpu;
+	nttrace_etl_close(r);
+	tap_ok(n == 2 && ((cpus[0] == 300 && cpus[1] == 7) || (cpus[0] == 7 && cpus[1] == 300)),
+	       "%d-bit: ... 16-bit processor index with PROC_INDEX, 8 bits without (%u, %u)",
+	       BITS, cpus[0], cpus[1]);
+}
+
+static void test_hand_made(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/etl-hand-%d.etl", getpid());
+	test_tiny_header(path);
+	test_changed_buffer(path);
+	test_caps(path);
+	test_hostile_clock(path);
+	test_proc_index(path);
+	unlink(path);
+}
+
 /* A kernel session with a log file: the same checks through the module. */
 static void test_kernel(void)
 {
@@ -428,6 +763,7 @@ int main(void)
 	test_user_mode();
 	test_limits();
 	test_disk_full();
+	test_hand_made();
 	test_kernel();
 	return tap_done();
 }

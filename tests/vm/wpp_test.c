@@ -253,6 +253,176 @@ static void test_mismatch(void)
 	unlink(path);
 }
 
+/* Little-endian argument data, as DoTraceMessage lays it out. */
+static uint32_t pack(uint8_t *d, uint32_t at, const void *v, uint32_t n)
+{
+	memcpy(d + at, v, n);
+	return at + n;
+}
+
+static uint32_t pack_int(uint8_t *d, uint32_t at, int32_t v)
+{
+	return pack(d, at, &v, 4);
+}
+
+/* @f's text, @format and @types its own, from @len bytes of @data. */
+static int render_with(const char *format, const char *types, const uint8_t *data,
+		       uint32_t len, char *out, size_t size)
+{
+	struct nttrace_tmf_format f;
+	char t[16], fm[64];
+
+	memset(&f, 0, sizeof(f));
+	snprintf(t, sizeof(t), "%s", types);
+	snprintf(fm, sizeof(fm), "%s", format);
+	f.ptr_size = sizeof(void *);
+	f.types = t;
+	f.file = t;
+	f.format = fm;
+	return nttrace_tmf_render(&f, data, len, 0, out, size);
+}
+
+/*
+ * printf's corners. A negative '*' precision is taken as if it were
+ * omitted (C11 7.21.6.1p5), as snprintf takes it, not made into an
+ * invalid "%.-3d". A string longer than any buffer inside the renderer
+ * comes out whole; one longer than the output is cut with "..." at the
+ * end, where it shows. A %c of 0 does not end the text unseen. Widths
+ * past 999 are capped at 999, not cut to their first three digits.
+ */
+static void test_render_edges(void)
+{
+	char *text = malloc(8192), *want = malloc(8192), *big = malloc(5001);
+	uint8_t *data = malloc(6000);
+	double d = 2.5;
+	uint32_t n;
+	int ret, ok;
+
+	n = pack_int(data, 0, -3);
+	n = pack_int(data, n, 42);
+	ret = render_with("[%.*d]", "ii", data, n, text, 8192);
+	snprintf(want, 8192, "[%.*d]", -3, 42);
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: %%.*d with -3: \"%s\" as snprintf's "
+	       "\"%s\"", BITS, text, want);
+	n = pack_int(data, 0, -5);
+	n = pack_int(data, n, -2);
+	n = pack_int(data, n, 42);
+	ret = render_with("[%*.*d]", "iii", data, n, text, 8192);
+	snprintf(want, 8192, "[%*.*d]", -5, -2, 42);
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: %%*.*d with -5, -2: \"%s\" as "
+	       "snprintf's \"%s\"", BITS, text, want);
+	n = pack_int(data, 0, -1);
+	n = pack(data, n, "abc", 4);
+	ret = render_with("[%.*s]", "is", data, n, text, 8192);
+	snprintf(want, 8192, "[%.*s]", -1, "abc");
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: %%.*s with -1: \"%s\" as snprintf's "
+	       "\"%s\"", BITS, text, want);
+	n = pack_int(data, 0, -1);
+	n = pack(data, n, &d, 8);
+	ret = render_with("[%9.*f]", "id", data, n, text, 8192);
+	snprintf(want, 8192, "[%9.*f]", -1, d);
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: %%9.*f with -1: \"%s\" as snprintf's "
+	       "\"%s\"", BITS, text, want);
+
+	memset(big, 'a', 5000);
+	big[5000] = 0;
+	n = pack(data, 0, big + 4000, 1001);	/* 1000 a's and the NUL */
+	ret = render_with("[%s]", "s", data, n, text, 8192);
+	snprintf(want, 8192, "[%s]", big + 4000);
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: a 1000-character string renders "
+	       "whole (%zu characters)", BITS, strlen(text));
+	n = pack(data, n, big + 4000, 1001);	/* the same string twice */
+	ret = render_with("[%.700s|%-1100s|]", "ss", data, n, text, 8192);
+	snprintf(want, 8192, "[%.700s|%-999s|]", big + 4000, big + 4000);
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: %%.700s and %%-1100s (width capped "
+	       "at 999) of it as snprintf (%zu characters)", BITS, strlen(text));
+	n = pack(data, 0, big, 5001);
+	ret = render_with("[%s]", "s", data, n, text, 4096);
+	ok = strlen(text) == 4095 && !strcmp(text + 4092, "...") &&
+	     !strncmp(text, "[aaa", 4);
+	tap_ok(ret == 0 && ok, "%d-bit: a 5000-character string in 4096 bytes is cut with "
+	       "\"...\" at the end (%zu characters, ending \"%s\")", BITS, strlen(text),
+	       text + (strlen(text) > 5 ? strlen(text) - 5 : 0));
+	n = pack_int(data, 0, 0);
+	ret = render_with("[%c]", "i", data, n, text, 8192);
+	tap_ok(ret == 0 && !strcmp(text, "[\\0]"), "%d-bit: %%c of 0 shows as \\0, not as "
+	       "the end of the text (\"%s\")", BITS, text);
+	n = pack_int(data, 0, 7);
+	ret = render_with("[%1200d]", "i", data, n, text, 8192);
+	snprintf(want, 8192, "[%999d]", 7);
+	tap_ok(ret == 0 && !strcmp(text, want), "%d-bit: %%1200d is %%999d (%zu characters)",
+	       BITS, strlen(text));
+	free(text);
+	free(want);
+	free(big);
+	free(data);
+}
+
+/*
+ * `nttrace formats` writes FILE:LINE; a path with spaces, quotes,
+ * backslashes, control characters or of any length comes back from the
+ * format file as it was, and the old unquoted form still loads.
+ */
+static void test_paths(void)
+{
+	static const char *const paths[] = {
+		"my dir/a b.c", "q\"uote\\back\tslash.c", "C:\\src\\win.c",
+		"\"starts with a quote.c", "new\nline.c", "dir/caf\xc3\xa9.c", "plain/x.c",
+		"", NULL,
+	};
+	const char *path = "/tmp/wpp-paths.tmf";
+	struct nttrace_tmf t = { 0 };
+	struct nttrace_tmf_format f;
+	uint8_t guid[16] = { 2 };
+	char long_path[301], line[2048], types[] = "i", format[] = "%d";
+	unsigned int k, same = 0, count;
+	FILE *out = fopen(path, "w");
+
+	memset(long_path, 'p', 300);
+	long_path[300] = 0;
+	memset(&f, 0, sizeof(f));
+	memcpy(f.guid, guid, 16);
+	f.ptr_size = 8;
+	f.types = types;
+	f.format = format;
+	for (k = 0; k < 10; k++) {
+		f.file = (char *)(k < 9 ? paths[k] : long_path);
+		if (!f.file)
+			continue;
+		f.number = 100 + k;
+		f.line = 1000 + k;
+		nttrace_tmf_line(&f, line, sizeof(line));
+		fprintf(out, "%s\n", line);
+	}
+	fprintf(out, "00000002-0000-0000-0000-000000000000 120 8 i old/style.c:7 \"%%d\"\n");
+	fclose(out);
+	problems = 0;
+	count = nttrace_tmf_load(&t, path, on_tmf_problem, NULL);
+	for (k = 0; k < 10; k++) {
+		const char *want = k < 9 ? paths[k] : long_path;
+		const struct nttrace_tmf_format *g = nttrace_tmf_find(&t, guid, 100 + k, 8);
+
+		if (!want)
+			continue;
+		if (g && !strcmp(g->file, want) && g->line == 1000 + k)
+			same++;
+		else
+			printf("# path %u: got \"%s\"\n", k, g ? g->file : "(none)");
+	}
+	tap_ok(count == 10 && same == 9 && problems == 0,
+	       "%d-bit: file paths with spaces, quotes, backslashes, control characters, "
+	       "300 characters round-trip through a format file (%u loaded, %u the same)",
+	       BITS, count, same);
+	{
+		const struct nttrace_tmf_format *g = nttrace_tmf_find(&t, guid, 120, 8);
+
+		tap_ok(g && !strcmp(g->file, "old/style.c") && g->line == 7,
+		       "%d-bit: ... and an unquoted FILE:LINE still loads", BITS);
+	}
+	nttrace_tmf_free(&t);
+	unlink(path);
+}
+
 /* Damaged binaries and junk: reported, never a crash. */
 static void test_damaged(void)
 {
@@ -334,6 +504,8 @@ int main(void)
 		test_round_trip(etl, tmf);
 	}
 	test_mismatch();
+	test_render_edges();
+	test_paths();
 	test_damaged();
 	unlink(etl);
 	unlink(tmf);

@@ -166,6 +166,29 @@ struct nttrace_etl_event {
 	uint64_t filetime;	/* UTC, 0 if unknown */
 };
 
+/*
+ * What a damaged or hostile file can make the reader do is bounded (these
+ * limits are nttrace's choice: Windows' readers document none):
+ *
+ * NTTRACE_ETL_MAX_PROBLEMS: problems passed to the problem function per
+ * reader. Past it they are only counted, and one last report, "N more
+ * problems not reported" (at the offset of the first of them), comes when
+ * reading ends (nttrace_etl_next() returns 0) or at nttrace_etl_close(),
+ * whichever is first.
+ *
+ * NTTRACE_ETL_MAX_BUFFERS: buffers indexed (24 bytes of index each, 20 on
+ * 32-bit: 96 MB at most); the rest of a larger file is reported and not
+ * read. 4 Mi buffers are 256 GB of 64 KB buffers. The index grows only
+ * with the valid buffers found, and holes in a sparse file (SEEK_DATA,
+ * SEEK_HOLE) are skipped unread with one report each, so the index and
+ * the time to build it follow the bytes the file really holds, not its
+ * apparent size. A buffer whose used part (up to its SavedOffset) runs
+ * into a hole is skipped, and only the used part of a buffer is held in
+ * memory: one per CPU (at most 256 CPUs).
+ */
+#define NTTRACE_ETL_MAX_PROBLEMS	100
+#define NTTRACE_ETL_MAX_BUFFERS		(1U << 22)
+
 /* Told of each problem in the file, with its byte offset; reading goes on. */
 typedef void (*nttrace_etl_problem_fn)(void *ctx, uint64_t offset, const char *what);
 

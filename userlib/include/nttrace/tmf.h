@@ -12,14 +12,20 @@
  *   6a1b7c2d-3e4f-4a5b-8c9d-0e1f2a3b4c5d 12 8 sip sample.c:40 "%s %d at %p"
  *
  * TYPES are the argument types of <nttrace/wpp.h> ('-' for none); FORMAT
- * is a C string literal (\\ \" \n \t \xHH escapes). `nttrace formats
- * BINARY` prints a binary's formats in this form.
+ * is a C string literal (\\ \" \n \t \r \xHH escapes). FILE is written as
+ * it is, unless it has a blank or a control character or starts with a
+ * quote: then as a C string literal, "my dir/a.c":40. A line can be of any
+ * length, and a FILE without quotes ends at its last colon (C:\x.c:40).
+ * `nttrace formats BINARY` prints a binary's formats in this form.
  *
  * Rendering follows printf: each conversion takes the next argument from
  * the event's data, read in the argument's own type and size, then shown
  * as the conversion (with its length modifier) would show a value of that
- * size in C (widths and precisions are capped at 999). What does not fit (a missing argument, a string for %d) is
- * shown in angle brackets and the event is reported as a mismatch.
+ * size in C. Widths and precisions are capped at 999 (a larger one is
+ * 999); a negative '*' width is '-' and its value, a negative '*'
+ * precision is as if there were none, as C says. A %c of 0 shows as \0.
+ * What does not fit (a missing argument, a string for %d) is shown in
+ * angle brackets and the event is reported as a mismatch.
  */
 #ifndef NTTRACE_TMF_H
 #define NTTRACE_TMF_H
@@ -76,14 +82,21 @@ void nttrace_tmf_free(struct nttrace_tmf *t);
 #define NTTRACE_GUID_STRING	37	/* 36 characters and the NUL */
 void nttrace_guid_string(const uint8_t *guid, char out[NTTRACE_GUID_STRING]);
 
-/* @f as one format file line (no newline) into @out; its length. */
+/*
+ * @f as one format file line (no newline) into @out, always NUL-terminated
+ * when @size > 0. Returns the whole line's length, as snprintf does: when
+ * it is @size or more, the line was cut and will not load back.
+ */
 size_t nttrace_tmf_line(const struct nttrace_tmf_format *f, char *out, size_t size);
 
 /*
- * Render @f with the @len bytes of @data into @out (always NUL-terminated,
- * cut with "..." when it does not fit). @ptr_size is the event's (4 or 8
- * from its POINTER32/POINTER64 flag), 0 to take the format's. Returns 0,
- * or -1 when the data did not match the format (rendered anyway).
+ * Render @f with the @len bytes of @data into @out (always NUL-terminated
+ * when @size > 0). Nothing is cut but at the end of @out: text that does
+ * not fit is cut there, and then its last three characters are "..."
+ * (when @size > 4). @ptr_size is the event's (4 or 8 from its
+ * POINTER32/POINTER64 flag), 0 (or any other value) to take the format's.
+ * Returns 0, or -1 when the data did not match the format (rendered
+ * anyway).
  */
 int nttrace_tmf_render(const struct nttrace_tmf_format *f, const uint8_t *data,
 		       uint32_t len, unsigned int ptr_size, char *out, size_t size);

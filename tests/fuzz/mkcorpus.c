@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Makes the seed corpus of the libFuzzer harnesses (tests/fuzz/corpus/),
+ * with the library itself: `scripts/fuzz-lib --make-corpus` builds this
+ * against build/u64/libnttrace.a and runs it as `mkcorpus DIR`, DIR
+ * holding one directory per target. It writes:
+ *
+ *   etl_fuzz/umlogger.etl        the user-mode logger (4 KB buffers, the
+ *                                smallest it takes): WPP-style messages of
+ *                                every argument type, and TraceMessage
+ *                                with a component ID and no flags
+ *   etl_fuzz/two-cpus.etl        nttrace_logfile_* with 1 KB buffers: two
+ *                                CPUs' streams to merge, a buffer flagged
+ *                                EVENTS_LOST, QPC clock, 64-bit header
+ *   etl_fuzz/systime-ptr32.etl   the same with the system clock and the
+ *                                32-bit header layout
+ *   etl_fuzz/no-header.etl       128-byte data buffers, no header buffer
+ *   tmf_load_fuzz/formats.tmf    this program's formats as `nttrace
+ *                                formats` writes them, a quoted path, an
+ *                                old unquoted Windows path, a comment
+ *   tmf_render_fuzz/event-N      each message of umlogger.etl with its
+ *                                format, as tmf_render_fuzz.c reads them
+ *
+ * The ELF seeds (tmf_load_fuzz/wpp64.o, wpp32.o) are this file compiled
+ * with -c, 64- and 32-bit, cut down to its "nttrace_wpp" section by
+ * objcopy: scripts/fuzz-lib does that part.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nttrace/evntrace.h>
+#include <nttrace/etl.h>
+#include <nttrace/tmf.h>
+#include <nttrace/wpp.h>
+#include "expect.h"
+#include "files.h"
+
+struct props {
+	EVENT_TRACE_PROPERTIES p;
+	char logger_name[64];
+	char log_file[256];
+};
+
+static const char *dir;
+
+static void path_of(char *out, size_t size, const char *name)
+{
+	snprintf(out, size, "%s/%s", dir, name);
+}
+
+static int umlogger_file(const char *etl)
+{
+	struct props pr, st;
+	TRACEHANDLE h;
+	const char *name = "fuzz";
+	double d = -1.25e-3;
+	long long ll = -(1LL << 40);
+	unsigned short us = 65535;
+	void *p = &pr;
+	int i;
+
+	memset(&pr, 0, sizeof(pr));
+	pr.p.Wnode.BufferSize = sizeof(pr);
+	pr.p.LogFileMode = EVENT_TRACE_PRIVATE_LOGGER_MODE;
+	pr.p.BufferSize = 4;
+	pr.p.MaximumBuffers = 2;
+	pr.p.LoggerNameOffset = offsetof(struct props, logger_name);
+	pr.p.LogFileNameOffset = offsetof(struct props, log_file);
+	snprintf(pr.log_file, sizeof(pr.log_file), "%s", etl);
+	if (StartTraceA(&h, "nttrace-mkcorpus", &pr.p)) {
+		fprintf(stderr, "mkcorpus: StartTrace failed\n");
+		return -1;
+	}
+	DoTraceMessage(h, "started %s, pid %d", name, (int)getpid());
+	DoTraceMessage(h, "[%*d] [%-*.*s] [%.*f]", 5, 42, 8, 3, name, 2, d);
+	DoTraceMessage(h, "%lld %llx %hu %c%c", ll, (unsigned long long)ll, us, 'o', 'k');
+	DoTraceMessage(h, "%p %#o %e %g %%", p, 8, d, 0.5f);
+	for (i = 0; i < 3; i++)
+		DoTraceMessage(h, "step %u of %zu: %5.1f%%", i, (size_t)3, 100.0 * i / 3);
+	TraceMessage(h, TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_SEQUENCE, NULL, 7,
+		     "component", (size_t)10, NULL);
+	TraceMessage(h, 0, NULL, 8, NULL);
+	memset(&st, 0, sizeof(st));
+	st.p.Wnode.BufferSize = sizeof(st);
+	st.p.LoggerNameOffset = offsetof(struct props, logger_name);
+	return StopTraceA(h, NULL, &st.p) ? -1 : 0;
+}
+
+/* A data buffer of @size: @n message records with time stamps from @ts. */
+static void data_buffer(uint8_t *b, uint32_t size, unsigned int cpu, uint64_t seq,
+			uint64_t ctf, uint16_t flags, unsigned int n, uint64_t ts)
+{
+	uint8_t payload[24];
+	uint32_t at = 0x48, i;
+
+	memset(b, 0xFF, size);
+	memset(b, 0, 0x48);
+	for (i = 0; i < n; i++) {
+		struct expect e;
+		uint32_t len;
+
+		memset(&e, 0, sizeof(e));
+		e.number = 10 + i;
+		e.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
+			  TRACE_MESSAGE_SYSTEMINFO;
+		e.seq = seq * 100 + i;
+		e.ts = ts + i * 1000;
+		e.tid = 100 + cpu;
+		e.pid = 100;
+		memset(payload, 'a' + i, sizeof(payload));
+		payload[i % sizeof(payload)] = 0;
+		e.data = payload;
+		e.len = 4 + i % 20;
+		if (at + 64 > size)
+			break;
+		len = expect_encode(&e, b + at);
+		memset(b + at + len, 0, ((len + 7) & ~7u) - len);
+		at += (len + 7) & ~7u;
+	}
+	put_le(b + 0x00, size, 4);
+	put_le(b + 0x04, at, 4);
+	put_le(b + 0x08, at, 4);
+	put_le(b + 0x10, ts, 8);
+	put_le(b + 0x18, seq, 8);
+	put_le(b + 0x20, ctf, 8);
+	b[0x28] = (uint8_t)cpu;
+	put_le(b + 0x30, at, 4);
+	put_le(b + 0x34, flags, 2);
+}
+
+/* Buffers of two CPUs through the library's log file writer. */
+static int logfile(const char *path, uint32_t clock, uint32_t psz)
+{
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	uint64_t start = clock == EVENT_TRACE_CLOCK_SYSTEMTIME ?
+			 FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000 : 5000;
+	uint64_t freq = clock == EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 : 1000000000;
+	uint8_t b[1024];
+	unsigned int k;
+
+	memset(&s, 0, sizeof(s));
+	s.buffer_size = sizeof(b);
+	s.nr_cpus = 2;
+	s.pointer_size = psz;
+	s.clock_type = clock;
+	s.frequency = freq;
+	s.start_clock = start;
+	s.start_time = FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	s.boot_time = s.start_time - 10000000ULL * 3600;
+	strcpy(s.name, "two-cpus");
+	if (nttrace_logfile_open(&lf, path, &s))
+		return -1;
+	for (k = 0; k < 4; k++) {
+		data_buffer(b, sizeof(b), k & 1, k + 1, freq << 3 | clock,
+			    WMI_BUFFER_FLAG_FLUSH_MARKER |
+			    (k == 2 ? WMI_BUFFER_FLAG_EVENTS_LOST : 0), 3 + k, start + k * 10000);
+		put_le(b + 0x38, start, 8);
+		if (nttrace_logfile_buffer(&lf, b, sizeof(b), k & 1))
+			return -1;
+	}
+	return nttrace_logfile_close(&lf, 5, 1);
+}
+
+static void no_header(const char *path)
+{
+	uint8_t b[4 * 128];
+	unsigned int k;
+
+	for (k = 0; k < 4; k++)
+		data_buffer(b + 128 * k, 128, k % 3, k, 1, WMI_BUFFER_FLAG_FLUSH_MARKER, 1,
+			    k * 10);
+	spew(path, b, sizeof(b));
+}
+
+static int format_file(const char *path)
+{
+	struct nttrace_tmf t = { 0 };
+	char line[1024];
+	size_t i;
+	FILE *f;
+
+	if (nttrace_tmf_load(&t, "/proc/self/exe", NULL, NULL) <= 0)
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# nttrace message formats: GUID NUMBER POINTER_SIZE TYPES FILE:LINE "
+		"\"FORMAT\"\n");
+	for (i = 0; i < t.n; i++) {
+		nttrace_tmf_line(&t.v[i], line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	fprintf(f, "6a1b7c2d-3e4f-4a5b-8c9d-0e1f2a3b4c5d 12 4 sip \"my dir/a b.c\":40 "
+		"\"%%s %%d at %%p\\n\"\n");
+	fprintf(f, "6a1b7c2d-3e4f-4a5b-8c9d-0e1f2a3b4c5d 13 8 - C:\\src\\old.c:7 "
+		"\"tab\\there \\x41\\\\ \\\"q\\\"\"\n");
+	fclose(f);
+	nttrace_tmf_free(&t);
+	return 0;
+}
+
+/* Each message of @etl with its format, as tmf_render_fuzz.c takes them. */
+static int render_inputs(const char *etl)
+{
+	struct nttrace_tmf t = { 0 };
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned int n = 0;
+	uint8_t *in;
+
+	if (nttrace_tmf_load(&t, "/proc/self/exe", NULL, NULL) <= 0 ||
+	    nttrace_etl_open(&r, etl, NULL, NULL))
+		return -1;
+	in = malloc(65536);
+	while (nttrace_etl_next(r, &ev)) {
+		const struct nttrace_tmf_format *f;
+		char path[512], name[32];
+		size_t len = 3, k;
+
+		if (!ev.message || ev.guid_len != 16)
+			continue;
+		f = nttrace_tmf_find(&t, ev.guid, ev.number, 8);
+		if (!f)
+			continue;
+		/* Event pointer size 8 (2), format's 8 (1); 4096 bytes, or 40. */
+		in[0] = 2 | 1 << 2;
+		put_le(in + 1, n % 3 == 2 ? 40 : 4096, 2);
+		k = strlen(f->types) + 1;
+		memcpy(in + len, f->types, k);
+		len += k;
+		k = strlen(f->file) + 1;
+		memcpy(in + len, f->file, k);
+		len += k;
+		k = strlen(f->format) + 1;
+		memcpy(in + len, f->format, k);
+		len += k;
+		memcpy(in + len, ev.data, ev.data_len);
+		len += ev.data_len;
+		snprintf(name, sizeof(name), "tmf_render_fuzz/event-%u", n++);
+		path_of(path, sizeof(path), name);
+		spew(path, in, len);
+	}
+	free(in);
+	nttrace_etl_close(r);
+	nttrace_tmf_free(&t);
+	return n ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	char etl[512], path[512];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkcorpus DIR\n");
+		return 2;
+	}
+	dir = argv[1];
+	path_of(etl, sizeof(etl), "etl_fuzz/umlogger.etl");
+	if (umlogger_file(etl))
+		return 1;
+	path_of(path, sizeof(path), "etl_fuzz/two-cpus.etl");
+	if (logfile(path, EVENT_TRACE_CLOCK_PERFCOUNTER, 8))
+		return 1;
+	path_of(path, sizeof(path), "etl_fuzz/systime-ptr32.etl");
+	if (logfile(path, EVENT_TRACE_CLOCK_SYSTEMTIME, 4))
+		return 1;
+	path_of(path, sizeof(path), "etl_fuzz/no-header.etl");
+	no_header(path);
+	path_of(path, sizeof(path), "tmf_load_fuzz/formats.tmf");
+	if (format_file(path) || render_inputs(etl))
+		return 1;
+	return 0;
+}
