@@ -251,7 +251,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in,
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&s->ref);
 	memcpy(s->name, in->name, NTTRACE_NAME_MAX);
 	s->log_file_mode = in->log_file_mode;
