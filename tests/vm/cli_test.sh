@@ -236,6 +236,16 @@ for tool in $tools; do
 	check "$b: printable messages unchanged" \
 		grep -q "\] $word sample started, pid [0-9]*\$" "$tmp/out"
 
+	# ---- formats: a line longer than 8 KB comes out whole ----
+	long=$(head -c 9000 /dev/zero | tr '\0' A)
+	printf '%s "%s"\n' "$prefix" "$long" > "$tmp/long.tmf"
+	run $tool formats "$tmp/long.tmf"
+	check "$b: formats: a 9000-character format printed whole" \
+		grep -qF "\"$long\"" "$tmp/out"
+	cp "$tmp/out" "$tmp/long2.tmf"
+	run $tool formats "$tmp/long2.tmf"
+	check "$b: ... and it loads back the same" cmp -s "$tmp/out" "$tmp/long2.tmf"
+
 	# ---- with the module ----
 	if [ $module -eq 1 ]; then
 		check "$b: start with --opt=value" exits 0 "" $tool start $s \

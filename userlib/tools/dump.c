@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -438,8 +439,14 @@ int cmd_formats(int argc, char **argv)
 			return 1;
 	printf("# nttrace message formats: GUID NUMBER POINTER_SIZE TYPES FILE:LINE \"FORMAT\"\n");
 	for (i = 0; i < formats.n; i++) {
-		nttrace_tmf_line(&formats.v[i], line, sizeof(line));
-		printf("%s\n", line);
+		/* A line longer than the buffer (a long path or format) whole. */
+		size_t need = nttrace_tmf_line(&formats.v[i], line, sizeof(line));
+		char *big = need >= sizeof(line) ? malloc(need + 1) : NULL;
+
+		if (big)
+			nttrace_tmf_line(&formats.v[i], big, need + 1);
+		printf("%s\n", big ? big : line);
+		free(big);
 	}
 	nttrace_tmf_free(&formats);
 	return 0;
