@@ -5,6 +5,7 @@
  * Runs in the VM, 64-bit and 32-bit.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +422,54 @@ static void test_memcg(void)
 	rmdir(CG "/nttrace-test");
 }
 
+/*
+ * PID namespaces: a query reports the owner's PID as the caller's
+ * namespace sees it (0 when it cannot), and only a consumer in the
+ * starter's namespace, whose IDs the events carry, may attach.
+ */
+static void test_pid_namespace(void)
+{
+	struct nttrace_logger_info info;
+	int status = -1;
+	pid_t pid;
+
+	if (getuid() != 0) {
+		tap_ok(1, "%d-bit: # SKIP namespaces need root", BITS);
+		return;
+	}
+	tap_eq(start_session("pidns", 4, 2, 0, &info), 0, "%d-bit: start", BITS);
+	pid = fork();
+	if (pid == 0) {
+		struct nttrace_logger_info q;
+		struct nttrace_consumer c;
+		int st = -1;
+		pid_t inner;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(errno == EINVAL ? 77 : 10);	/* no CONFIG_PID_NS */
+		inner = fork();	/* the first child is PID 1 of the new namespace */
+		if (inner == 0) {
+			memset(&q, 0, sizeof(q));
+			q.logger_id = info.logger_id;
+			if (nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY) || q.owner_pid != 0)
+				_exit(11);
+			if (nttrace_consumer_open(&c, info.logger_id) != -EXDEV)
+				_exit(12);
+			_exit(getpid() == 1 ? 0 : 13);
+		}
+		waitpid(inner, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 14);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		tap_ok(1, "%d-bit: # SKIP this kernel has no PID namespaces", BITS);
+	else
+		tap_eq(WIFEXITED(status) ? WEXITSTATUS(status) : 99, 0,
+		       "%d-bit: from a child PID namespace: owner PID 0, attach -> EXDEV",
+		       BITS);
+	stop_session(info.logger_id);
+}
+
 /* The flush timer publishes a partly filled buffer by itself. */
 static void test_flush_timer(void)
 {
@@ -454,6 +503,7 @@ int main(void)
 	test_limits();
 	test_permissions();
 	test_memcg();
+	test_pid_namespace();
 	test_flush_timer();
 	return tap_done();
 }
