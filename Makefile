@@ -44,6 +44,9 @@ $(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/userlib/sample/trace_sample.o \
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
 
+$(BUILD)/$(1)/nttrace_fuzz: $(BUILD)/$(1)/obj/tests/fuzz/syscall_fuzz.o
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
@@ -52,7 +55,7 @@ $(BUILD)/$(1)/obj:
 	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
-      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/nttrace_bench \
+      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/nttrace_fuzz \
       $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
 endef
 $(eval $(call abi_rules,u64,-m64))
@@ -112,6 +115,19 @@ $(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(
 bench:
 	scripts/bench
 
+# Line coverage of module/ and userlib/ over make check's tests, per file
+# (scripts/coverage; output in build/coverage/).
+.PHONY: coverage
+coverage:
+	scripts/coverage
+
+# `make fuzz`: the system-call fuzzer in the debug kernel (at least a
+# million calls, under 30 minutes), then the libFuzzer harnesses.
+.PHONY: fuzz
+fuzz:
+	scripts/fuzz-kernel
+	scripts/fuzz-lib $(FUZZ_SECONDS)
+
 # The library's file readers under libFuzzer (clang): build tests/fuzz/,
 # replay the kept crashes and the seeds, fuzz each target FUZZ_SECONDS
 # (0: build and replay only). See scripts/fuzz-lib.
@@ -119,12 +135,6 @@ FUZZ_SECONDS ?= 60
 .PHONY: fuzz-lib
 fuzz-lib:
 	scripts/fuzz-lib $(FUZZ_SECONDS)
-
-# Line coverage of module/ and userlib/ over make check's tests, per file
-# (scripts/coverage; output in build/coverage/).
-.PHONY: coverage
-coverage:
-	scripts/coverage
 
 clean:
 	rm -rf $(BUILD)
