@@ -179,14 +179,27 @@ static int nt_check_mode(u32 mode)
 	return 0;
 }
 
+/* The sizes of a session's three regions (see struct nttrace_attach). */
+static size_t nt_heads_size(void)
+{
+	return PAGE_ALIGN(sizeof(struct nttrace_session_head) +
+			  nr_cpu_ids * NT_HEAD_STRIDE);
+}
+
+static size_t nt_acks_size(void)
+{
+	return PAGE_ALIGN(nr_cpu_ids * NT_ACK_STRIDE);
+}
+
+static size_t nt_data_size(u32 bufsize, u32 nbuf)
+{
+	return (size_t)nr_cpu_ids * nbuf * bufsize;
+}
+
 /* The memory a session's three regions take. */
 static size_t nt_session_bytes(u32 bufsize, u32 nbuf)
 {
-	size_t heads = PAGE_ALIGN(sizeof(struct nttrace_session_head) +
-				  nr_cpu_ids * NT_HEAD_STRIDE);
-	size_t acks = PAGE_ALIGN(nr_cpu_ids * NT_ACK_STRIDE);
-
-	return heads + acks + (size_t)nr_cpu_ids * nbuf * bufsize;
+	return nt_heads_size() + nt_acks_size() + nt_data_size(bufsize, nbuf);
 }
 
 /*
@@ -243,9 +256,9 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	return 0;
 }
 
-static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in,
-					   size_t bytes)
+static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 {
+	size_t bytes;
 	struct nt_session *s;
 	unsigned int cpu;
 
@@ -277,18 +290,18 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in,
 	s->conf.start_perf = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s->conf.wake = &s->wake_work;
 
+	s->nr_rings = nr_cpu_ids;
+	s->heads_size = nt_heads_size();
+	s->acks_size = nt_acks_size();
+	s->data_size = nt_data_size(s->conf.bufsize, s->conf.nbuf);
+
 	/* Reserved first: the release below gives it back on failure. */
+	bytes = s->heads_size + s->acks_size + s->data_size;
 	if (nt_mem_reserve(bytes)) {
 		nt_session_put(s);
 		return ERR_PTR(-ENOBUFS);
 	}
 	s->mem_reserved = bytes;
-
-	s->nr_rings = nr_cpu_ids;
-	s->heads_size = PAGE_ALIGN(sizeof(struct nttrace_session_head) +
-				   s->nr_rings * NT_HEAD_STRIDE);
-	s->acks_size = PAGE_ALIGN(s->nr_rings * NT_ACK_STRIDE);
-	s->data_size = (size_t)s->nr_rings * s->conf.nbuf * s->conf.bufsize;
 	if (nt_area_alloc(&s->heads_area, s->heads_size) ||
 	    nt_area_alloc(&s->acks_area, s->acks_size) ||
 	    nt_area_alloc(&s->data_area, s->data_size))
@@ -400,8 +413,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 	if (ret)
 		goto out;
 
-	s = nt_session_alloc(info, nt_session_bytes(info->buffer_size_kb * 1024,
-						    info->max_buffers));
+	s = nt_session_alloc(info);
 	if (IS_ERR(s)) {
 		ret = PTR_ERR(s);
 		goto out;
