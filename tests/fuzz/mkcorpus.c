@@ -120,15 +120,7 @@ static void data_buffer(uint8_t *b, uint32_t size, unsigned int cpu, uint64_t se
 		memset(b + at + len, 0, ((len + 7) & ~7u) - len);
 		at += (len + 7) & ~7u;
 	}
-	put_le(b + 0x00, size, 4);
-	put_le(b + 0x04, at, 4);
-	put_le(b + 0x08, at, 4);
-	put_le(b + 0x10, ts, 8);
-	put_le(b + 0x18, seq, 8);
-	put_le(b + 0x20, ctf, 8);
-	b[0x28] = (uint8_t)cpu;
-	put_le(b + 0x30, at, 4);
-	put_le(b + 0x34, flags, 2);
+	expect_buffer_header(b, size, at, ts, seq, ctf, cpu, flags);
 }
 
 /* Buffers of two CPUs through the library's log file writer. */

@@ -21,30 +21,11 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
 #include <nttrace/session.h>
+#include "../vm/props.h"
 #include "../vm/tap.h"
 
 #define NOT_LOADED \
 	"nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)\n"
-
-struct props {
-	EVENT_TRACE_PROPERTIES p;
-	char logger_name[64];
-	char log_file[256];
-};
-
-static void props_init(struct props *pr, const char *log_file, ULONG mode)
-{
-	memset(pr, 0, sizeof(*pr));
-	pr->p.Wnode.BufferSize = sizeof(*pr);
-	pr->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	pr->p.LogFileMode = mode;
-	pr->p.BufferSize = 4;
-	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
-	if (log_file) {
-		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
-		snprintf(pr->log_file, sizeof(pr->log_file), "%s", log_file);
-	}
-}
 
 /* The tool's stderr and stdout for @args, and its exit status. */
 static int tool(const char *path, const char *args, char *out, size_t size)
@@ -96,6 +77,7 @@ int main(int argc, char **argv)
 	tap_eq(-nttrace_consumer_open(&c, 1), ENODEV, "nttrace_consumer_open: -ENODEV");
 
 	props_init(&pr, NULL, 0);
+	pr.p.BufferSize = 4;
 	SetLastError(0);
 	err = StartTraceA(&h, "no-module", &pr.p);
 	tap_eq(err, ERROR_SERVICE_NOT_ACTIVE, "StartTrace: ERROR_SERVICE_NOT_ACTIVE");
@@ -103,6 +85,7 @@ int main(int argc, char **argv)
 	tap_eq(h, 0, "... and no handle");
 
 	props_init(&pr, file, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	pr.p.BufferSize = 4;
 	tap_eq(StartTraceA(&h, "no-module", &pr.p), ERROR_SERVICE_NOT_ACTIVE,
 	       "StartTrace with a log file: ERROR_SERVICE_NOT_ACTIVE");
 	tap_ok(access(file, F_OK) != 0, "... and no file made");
@@ -118,6 +101,7 @@ int main(int argc, char **argv)
 
 	/* The user-mode logger lives in the process: it needs no module. */
 	props_init(&pr, private_file, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.BufferSize = 4;
 	if (tap_eq(StartTraceA(&h, "no-module-private", &pr.p), ERROR_SUCCESS,
 		   "StartTrace of a private logger works without the module")) {
 		props_init(&pr, NULL, 0);

@@ -25,32 +25,21 @@
 #include <nttrace/etl.h>
 #include "expect.h"
 #include "files.h"
+#include "props.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define PSZ ((int)sizeof(void *))
 #define BUF 4096
 
-struct props {
-	EVENT_TRACE_PROPERTIES p;
-	char logger_name[64];
-	char log_file[128];
-};
-
-static void props_init(struct props *pr, const char *log_file, uint32_t mode,
-		       uint32_t max_mb, uint32_t nbuf)
+/* A session of BUF-sized buffers: @nbuf of them, files up to @max_mb. */
+static void etl_props(struct props *pr, const char *log_file, uint32_t mode,
+		      uint32_t max_mb, uint32_t nbuf)
 {
-	memset(pr, 0, sizeof(*pr));
-	pr->p.Wnode.BufferSize = sizeof(*pr);
-	pr->p.LogFileMode = mode;
+	props_init(pr, log_file, mode);
 	pr->p.BufferSize = BUF / 1024;
 	pr->p.MaximumBuffers = nbuf;
 	pr->p.MaximumFileSize = max_mb;
-	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
-	if (log_file) {
-		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
-		strcpy(pr->log_file, log_file);
-	}
 }
 
 /* ---- the header buffer, field by field (psz: the header's pointer size) ---- */
@@ -198,12 +187,12 @@ static void test_user_mode(void)
 
 	snprintf(path, sizeof(path), "/tmp/etl-um-%d.etl", getpid());
 	snprintf(name, sizeof(name), "etl-um-%d", BITS);
-	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 0, 8);
+	etl_props(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 0, 8);
 	if (!tap_eq(StartTraceA(&h, name, &pr.p), 0, "%d-bit: user-mode logger starts", BITS))
 		return;
 	for (i = 0; i < N_EVENTS; i++)
 		errs += trace_one(h, i, data, &len) != 0;
-	props_init(&st, NULL, 0, 0, 0);
+	etl_props(&st, NULL, 0, 0, 0);
 	tap_eq(StopTraceA(h, NULL, &st.p) + errs, 0, "%d-bit: traced and stopped", BITS);
 	f = slurp(path, &flen);
 	check_header("user-mode", f, flen, PSZ, name, path, EVENT_TRACE_PRIVATE_LOGGER_MODE,
@@ -252,8 +241,8 @@ static void test_limits(void)
 
 	snprintf(path, sizeof(path), "/tmp/etl-max-%d.etl", getpid());
 	memset(big, 7, sizeof(big));
-	props_init(&st, NULL, 0, 0, 0);
-	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 1, 64);
+	etl_props(&st, NULL, 0, 0, 0);
+	etl_props(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 1, 64);
 	if (!tap_eq(StartTraceA(&h, "etl-max", &pr.p), 0, "%d-bit: 1 MB sequential", BITS))
 		return;
 	for (i = 0; i < 3000; i++) {
@@ -261,7 +250,7 @@ static void test_limits(void)
 		if (i % 64 == 0)
 			FlushTraceA(h, NULL, &st.p);
 	}
-	props_init(&st, NULL, 0, 0, 0);
+	etl_props(&st, NULL, 0, 0, 0);
 	StopTraceA(h, NULL, &st.p);
 	f = slurp(path, &flen);
 	tap_ok(flen <= 1 << 20 && flen % BUF == 0, "%d-bit: the file stays within 1 MB (%zu)",
@@ -278,7 +267,7 @@ static void test_limits(void)
 	free(f);
 
 	/* Circular: the newest data within the size. */
-	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_FILE_MODE_CIRCULAR,
+	etl_props(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_FILE_MODE_CIRCULAR,
 		   1, 16);
 	if (!tap_eq(StartTraceA(&h, "etl-circ", &pr.p), 0, "%d-bit: 1 MB circular", BITS))
 		return;
@@ -287,7 +276,7 @@ static void test_limits(void)
 		if (i % 20 == 0)
 			FlushTraceA(h, NULL, &st.p);
 	}
-	props_init(&st, NULL, 0, 0, 0);
+	etl_props(&st, NULL, 0, 0, 0);
 	StopTraceA(h, NULL, &st.p);
 	f = slurp(path, &flen);
 	tap_ok(flen <= 1 << 20, "%d-bit: circular file within 1 MB (%zu)", BITS, flen);
@@ -331,8 +320,8 @@ static void disk_full(const char *how, const char *dir, uint32_t want_err)
 
 	snprintf(path, sizeof(path), "%s/etl-full-%d.etl", dir, getpid());
 	memset(data, 3, sizeof(data));
-	props_init(&st, NULL, 0, 0, 0);
-	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 0, 64);
+	etl_props(&st, NULL, 0, 0, 0);
+	etl_props(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE, 0, 64);
 	if (!tap_eq(StartTraceA(&h, "etl-full", &pr.p), 0, "%d-bit %s: logger starts", BITS,
 		    how))
 		return;
@@ -342,7 +331,7 @@ static void disk_full(const char *how, const char *dir, uint32_t want_err)
 		if (i % 20 == 0)
 			FlushTraceA(h, NULL, &st.p);
 	}
-	props_init(&st, NULL, 0, 0, 0);
+	etl_props(&st, NULL, 0, 0, 0);
 	err = StopTraceA(h, NULL, &st.p);
 	tap_eq(err, want_err, "%d-bit %s: StopTrace reports the full disk", BITS, how);
 	f = slurp(path, &flen);
@@ -437,14 +426,7 @@ static uint32_t make_buffer(uint8_t *b, uint32_t size, unsigned int cpu, uint64_
 		if (rec == 16)
 			put_le(b + at + 8, ts ? ts[i] : seq * 1000 + i, 8);
 	}
-	put_le(b + 0x00, size, 4);
-	put_le(b + 0x04, at, 4);
-	put_le(b + 0x08, at, 4);
-	put_le(b + 0x18, seq, 8);
-	put_le(b + 0x20, ctf, 8);
-	b[0x28] = (uint8_t)cpu;
-	put_le(b + 0x30, at, 4);
-	put_le(b + 0x34, WMI_BUFFER_FLAG_FLUSH_MARKER, 2);
+	expect_buffer_header(b, size, at, 0, seq, ctf, cpu, WMI_BUFFER_FLAG_FLUSH_MARKER);
 	return at;
 }
 
@@ -743,12 +725,12 @@ static void test_kernel(void)
 	}
 	snprintf(path, sizeof(path), "/tmp/etl-k-%d.etl", getpid());
 	snprintf(name, sizeof(name), "etl-k-%d", BITS);
-	props_init(&pr, path, 0, 0, 16);
+	etl_props(&pr, path, 0, 0, 16);
 	if (!tap_eq(StartTraceA(&h, name, &pr.p), 0, "%d-bit: kernel session starts", BITS))
 		return;
 	for (i = 0; i < N_EVENTS; i++)
 		errs += trace_one(h, i, data, &len) != 0;
-	props_init(&st, NULL, 0, 0, 0);
+	etl_props(&st, NULL, 0, 0, 0);
 	tap_eq(StopTraceA(h, NULL, &st.p) + errs, 0, "%d-bit: traced and stopped", BITS);
 	f = slurp(path, &flen);
 	check_header("kernel", f, flen, 8, name, path, 0, get_le(f + 0x48 + 0x20 + 0x0C, 4));

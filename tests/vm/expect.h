@@ -133,4 +133,25 @@ static inline int expect_walk(const uint8_t *buf, expect_record_fn fn, void *ctx
 	return n;
 }
 
+/*
+ * The WMI_BUFFER_HEADER fields a hand-made buffer of @size bytes needs,
+ * at their offsets: records end at @end (SavedOffset, CurrentOffset,
+ * Offset), TimeStamp @ts, SequenceNumber @seq, ClockType/Frequency word
+ * @ctf, ProcessorNumber @cpu, BufferFlag @flags. The rest is left as is.
+ */
+static inline void expect_buffer_header(uint8_t *b, uint32_t size, uint32_t end,
+					uint64_t ts, uint64_t seq, uint64_t ctf,
+					unsigned int cpu, uint16_t flags)
+{
+	put_le(b + 0x00, size, 4);
+	put_le(b + 0x04, end, 4);
+	put_le(b + 0x08, end, 4);
+	put_le(b + 0x10, ts, 8);
+	put_le(b + 0x18, seq, 8);
+	put_le(b + 0x20, ctf, 8);
+	b[0x28] = (uint8_t)cpu;
+	put_le(b + 0x30, end, 4);
+	put_le(b + 0x34, flags, 2);
+}
+
 #endif /* NTTRACE_TEST_EXPECT_H */

@@ -17,27 +17,10 @@
 
 #include <nttrace/evntrace.h>
 #include "expect.h"
+#include "props.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
-
-struct props {
-	EVENT_TRACE_PROPERTIES p;
-	char logger_name[128];
-	char log_file[128];
-};
-
-static void props_init(struct props *pr, const char *log_file)
-{
-	memset(pr, 0, sizeof(*pr));
-	pr->p.Wnode.BufferSize = sizeof(*pr);
-	pr->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
-	if (log_file) {
-		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
-		strcpy(pr->log_file, log_file);
-	}
-}
 
 /* ASCII to UTF-16 in @out. */
 static WCHAR *wide(const char *s, WCHAR *out)
@@ -58,7 +41,7 @@ static void test_properties(void)
 	char name[32];
 
 	snprintf(name, sizeof(name), "st-%d", BITS);
-	props_init(&pr, NULL);
+	props_init(&pr, NULL, 0);
 	pr.p.BufferSize = 8;
 	pr.p.MaximumBuffers = 6;
 	pr.p.FlushTimer = 1;
@@ -71,15 +54,15 @@ static void test_properties(void)
 	tap_eq(pr.p.BufferSize, 8, "%d-bit: BufferSize out", BITS);
 	tap_eq(pr.p.MaximumBuffers, 6, "%d-bit: MaximumBuffers out", BITS);
 	tap_ok(!strcmp(pr.logger_name, name), "%d-bit: LoggerName copied out", BITS);
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(StartTraceA(&h2, name, &q.p), ERROR_ALREADY_EXISTS,
 	       "%d-bit: the same name again -> ERROR_ALREADY_EXISTS", BITS);
 
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_SUCCESS, "%d-bit: QueryTraceA by handle", BITS);
 	tap_ok(!strcmp(q.logger_name, name), "%d-bit: ... its name", BITS);
 	tap_eq(q.p.FlushTimer, 1, "%d-bit: ... its FlushTimer", BITS);
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(QueryTraceW(0, wide(name, wname), &q.p), ERROR_SUCCESS,
 	       "%d-bit: QueryTraceW by name", BITS);
 	memcpy(wout, q.logger_name, sizeof(wout));
@@ -87,15 +70,15 @@ static void test_properties(void)
 	       "%d-bit: ... its name in UTF-16", BITS);
 	tap_eq(q.p.Wnode.HistoricalContext, h, "%d-bit: ... its handle", BITS);
 
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	q.p.FlushTimer = 3;
 	tap_eq(UpdateTraceA(h, NULL, &q.p), ERROR_SUCCESS, "%d-bit: UpdateTrace", BITS);
 	tap_eq(q.p.FlushTimer, 3, "%d-bit: ... FlushTimer now 3", BITS);
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(FlushTraceA(h, NULL, &q.p), ERROR_SUCCESS, "%d-bit: FlushTrace", BITS);
 
 	/* Errors. */
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(ControlTraceA(h, NULL, &q.p, 99), ERROR_INVALID_PARAMETER,
 	       "%d-bit: an unknown ControlCode -> ERROR_INVALID_PARAMETER", BITS);
 	tap_eq(ControlTraceA(0, NULL, &q.p, EVENT_TRACE_CONTROL_QUERY), ERROR_INVALID_PARAMETER,
@@ -110,19 +93,19 @@ static void test_properties(void)
 	q.p.Wnode.BufferSize = 16;
 	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_BAD_LENGTH,
 	       "%d-bit: Wnode.BufferSize too small -> ERROR_BAD_LENGTH", BITS);
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	q.p.LoggerNameOffset = sizeof(q) - 2;
 	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_MORE_DATA,
 	       "%d-bit: no room for the name -> ERROR_MORE_DATA", BITS);
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	q.p.LoggerNameOffset = 8;
 	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_INVALID_PARAMETER,
 	       "%d-bit: LoggerNameOffset inside the structure -> ERROR_INVALID_PARAMETER",
 	       BITS);
 
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(StopTraceW(0, wname, &q.p), ERROR_SUCCESS, "%d-bit: StopTraceW by name", BITS);
-	props_init(&q, NULL);
+	props_init(&q, NULL, 0);
 	tap_eq(QueryTraceA(h, NULL, &q.p), ERROR_WMI_INSTANCE_NOT_FOUND,
 	       "%d-bit: the stopped session is gone", BITS);
 	tap_eq(TraceMessage(h, 0, NULL, 1, NULL), ERROR_INVALID_HANDLE,
@@ -177,15 +160,15 @@ static void test_log_file(void)
 	int fd;
 
 	snprintf(bad_path, sizeof(bad_path), "/nonexistent-%d/x.etl", getpid());
-	props_init(&pr, bad_path);
+	props_init(&pr, bad_path, 0);
 	tap_eq(StartTraceA(&file_handle, "st-file", &pr.p), ERROR_PATH_NOT_FOUND,
 	       "%d-bit: log file in a missing directory -> ERROR_PATH_NOT_FOUND", BITS);
-	props_init(&st, NULL);
+	props_init(&st, NULL, 0);
 	tap_eq(QueryTraceA(0, "st-file", &st.p), ERROR_WMI_INSTANCE_NOT_FOUND,
 	       "%d-bit: ... and no session is left behind", BITS);
 
 	snprintf(path, sizeof(path), "/tmp/st-%d.bin", getpid());
-	props_init(&pr, path);
+	props_init(&pr, path, 0);
 	pr.p.BufferSize = 4;
 	pr.p.MaximumBuffers = 16;
 	if (!tap_eq(StartTraceA(&file_handle, "st-file", &pr.p), ERROR_SUCCESS,
@@ -196,7 +179,7 @@ static void test_log_file(void)
 		pthread_create(&th[t], NULL, produce, (void *)(uintptr_t)t);
 	for (t = 0; t < NTHREADS; t++)
 		pthread_join(th[t], NULL);
-	props_init(&st, NULL);
+	props_init(&st, NULL, 0);
 	tap_eq(StopTraceA(file_handle, NULL, &st.p), ERROR_SUCCESS, "%d-bit: StopTrace", BITS);
 
 	/* StopTrace has returned: the file must be whole now. */

@@ -32,6 +32,7 @@
 #include <nttrace/evntrace.h>
 #include "expect.h"
 #include "files.h"
+#include "props.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -46,33 +47,20 @@ static char path[64];
 static uint8_t big[9000];
 
 /* EVENT_TRACE_PROPERTIES with room for both names after it. */
-struct props {
-	EVENT_TRACE_PROPERTIES p;
-	char logger_name[64];
-	char log_file[128];
-};
-
-static void props_init(struct props *pr, const char *log_file, uint32_t kb,
-		       uint32_t nbuf)
+/* A user-mode logger of @nbuf buffers of @kb KB writing @log_file. */
+static void um_props(struct props *pr, const char *log_file, uint32_t kb,
+		     uint32_t nbuf)
 {
-	memset(pr, 0, sizeof(*pr));
-	pr->p.Wnode.BufferSize = sizeof(*pr);
-	pr->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-	pr->p.LogFileMode = EVENT_TRACE_PRIVATE_LOGGER_MODE;
+	props_init(pr, log_file, EVENT_TRACE_PRIVATE_LOGGER_MODE);
 	pr->p.BufferSize = kb;
 	pr->p.MaximumBuffers = nbuf;
-	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
-	if (log_file) {
-		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
-		strcpy(pr->log_file, log_file);
-	}
 }
 
 static ULONG start(TRACEHANDLE *h, const char *log_file, uint32_t kb, uint32_t nbuf)
 {
 	struct props pr;
 
-	props_init(&pr, log_file, kb, nbuf);
+	um_props(&pr, log_file, kb, nbuf);
 	return StartTraceA(h, "um-test", &pr.p);
 }
 
@@ -80,7 +68,7 @@ static ULONG stop(TRACEHANDLE h, struct props *out)
 {
 	struct props pr;
 
-	props_init(&pr, NULL, 0, 0);
+	um_props(&pr, NULL, 0, 0);
 	pr.p.LogFileMode = 0;
 	if (!out)
 		out = &pr;
@@ -124,32 +112,32 @@ static void test_control(void)
 	struct props pr, q;
 	char bad[64];
 
-	props_init(&pr, NULL, BUF_KB, 8);
+	um_props(&pr, NULL, BUF_KB, 8);
 	tap_eq(StartTraceA(&h, "um-test", &pr.p), ERROR_INVALID_PARAMETER,
 	       "%d-bit: private logger without a log file -> ERROR_INVALID_PARAMETER", BITS);
-	props_init(&pr, path, BUF_KB, 8);
+	um_props(&pr, path, BUF_KB, 8);
 	pr.p.Wnode.BufferSize = sizeof(EVENT_TRACE_PROPERTIES) - 1;
 	tap_eq(StartTraceA(&h, "um-test", &pr.p), ERROR_BAD_LENGTH,
 	       "%d-bit: Wnode.BufferSize too small -> ERROR_BAD_LENGTH", BITS);
-	props_init(&pr, path, BUF_KB, 8);
+	um_props(&pr, path, BUF_KB, 8);
 	tap_eq(StartTraceA(NULL, "um-test", &pr.p), ERROR_INVALID_PARAMETER,
 	       "%d-bit: NULL SessionHandle -> ERROR_INVALID_PARAMETER", BITS);
 	snprintf(bad, sizeof(bad), "/nonexistent-%d/x.etl", getpid());
-	props_init(&pr, bad, BUF_KB, 8);
+	um_props(&pr, bad, BUF_KB, 8);
 	tap_eq(StartTraceA(&h, "um-test", &pr.p), ERROR_PATH_NOT_FOUND,
 	       "%d-bit: log file in a missing directory -> ERROR_PATH_NOT_FOUND", BITS);
 	tap_eq(GetLastError(), ERROR_PATH_NOT_FOUND, "%d-bit: ... also the last error", BITS);
 
-	props_init(&pr, path, BUF_KB, 8);
+	um_props(&pr, path, BUF_KB, 8);
 	tap_eq(StartTraceA(&h, "um-test", &pr.p), ERROR_SUCCESS, "%d-bit: start", BITS);
 	tap_ok(h & TRACE_USER_MODE_LOGGER_BIT, "%d-bit: the handle has 0x01000000", BITS);
 	tap_ok(!strcmp(pr.logger_name, "um-test"), "%d-bit: LoggerName copied out", BITS);
 	tap_eq(pr.p.Wnode.HistoricalContext, h, "%d-bit: Wnode.HistoricalContext = handle", BITS);
-	props_init(&q, path, BUF_KB, 8);
+	um_props(&q, path, BUF_KB, 8);
 	tap_eq(StartTraceA(&h2, "um-other", &q.p), ERROR_ALREADY_EXISTS,
 	       "%d-bit: a second user-mode logger -> ERROR_ALREADY_EXISTS", BITS);
 
-	props_init(&q, NULL, 0, 0);
+	um_props(&q, NULL, 0, 0);
 	q.p.LogFileMode = 0;
 	tap_eq(QueryTraceA(0, "UM-TEST", &q.p), ERROR_SUCCESS,
 	       "%d-bit: QueryTrace by name (case-insensitive)", BITS);
@@ -314,7 +302,7 @@ static void test_encoding(void)
 			tap_eq(FlushTraceA(h, NULL, &st.p), ERROR_BAD_LENGTH,
 			       "%d-bit: FlushTrace with unset properties -> ERROR_BAD_LENGTH",
 			       BITS);
-			props_init(&st, NULL, 0, 0);
+			um_props(&st, NULL, 0, 0);
 			tap_eq(FlushTraceA(h, NULL, &st.p), ERROR_SUCCESS,
 			       "%d-bit: FlushTrace", BITS);
 			flushed = stat(path, &sb) ? 0 : sb.st_size;
@@ -681,7 +669,7 @@ static void wait_for_writer(TRACEHANDLE h, uint32_t want_free)
 	for (i = 0; i < 2000 && !writer_waited_out; i++) {
 		struct props q;
 
-		props_init(&q, NULL, 0, 0);
+		um_props(&q, NULL, 0, 0);
 		q.p.LogFileMode = 0;
 		if (QueryTraceA(h, NULL, &q.p) || q.p.FreeBuffers >= want_free)
 			return;
@@ -956,6 +944,29 @@ static void *busy_produce(void *arg)
 	return NULL;
 }
 
+/* FORK_PRODUCERS threads tracing to @h until stop_busy(). */
+static void start_busy(struct busy_producer *prods, TRACEHANDLE h)
+{
+	unsigned int t;
+
+	__atomic_store_n(&busy_done, 0, __ATOMIC_RELAXED);
+	memset(prods, 0, FORK_PRODUCERS * sizeof(*prods));
+	for (t = 0; t < FORK_PRODUCERS; t++) {
+		prods[t].h = h;
+		prods[t].origin = t;
+		pthread_create(&prods[t].th, NULL, busy_produce, &prods[t]);
+	}
+}
+
+static void stop_busy(struct busy_producer *prods)
+{
+	unsigned int t;
+
+	__atomic_store_n(&busy_done, 1, __ATOMIC_RELAXED);
+	for (t = 0; t < FORK_PRODUCERS; t++)
+		pthread_join(prods[t].th, NULL);
+}
+
 struct child_tracer {
 	TRACEHANDLE h;
 	uint32_t origin, n, ok;
@@ -1034,17 +1045,11 @@ static void test_stop_under_load(void)
 	if (!tap_eq(start(&h, fifo, BUF_KB, 4), ERROR_SUCCESS, "%d-bit: start (stop under load)",
 		    BITS))
 		return;
-	__atomic_store_n(&busy_done, 0, __ATOMIC_RELAXED);
-	memset(prods, 0, sizeof(prods));
-	for (t = 0; t < FORK_PRODUCERS; t++) {
-		prods[t].h = h;
-		prods[t].origin = t;
-		pthread_create(&prods[t].th, NULL, busy_produce, &prods[t]);
-	}
+	start_busy(prods, h);
 	for (q = 0; q < LOAD_QUERIES; q++) {
 		struct props qp;
 
-		props_init(&qp, NULL, 0, 0);
+		um_props(&qp, NULL, 0, 0);
 		qp.p.LogFileMode = 0;
 		if (QueryTraceA(h, NULL, &qp.p) != ERROR_SUCCESS || qp.p.EventsLost < last_lost)
 			backwards++;
@@ -1057,9 +1062,7 @@ static void test_stop_under_load(void)
 	usleep(5000);
 	tap_eq(stop(h, &st), ERROR_SUCCESS, "%d-bit: stop while they trace", BITS);
 	usleep(5000);
-	__atomic_store_n(&busy_done, 1, __ATOMIC_RELAXED);
-	for (t = 0; t < FORK_PRODUCERS; t++)
-		pthread_join(prods[t].th, NULL);
+	stop_busy(prods);
 	pthread_join(fifo_reader, NULL);
 	close(fifo_fd);
 	spew(path, fifo_data, fifo_len);
@@ -1098,13 +1101,7 @@ static void test_fork_busy(void)
 	if (!tap_eq(start(&h, path, BUF_KB, 16), ERROR_SUCCESS, "%d-bit: start (fork under load)",
 		    BITS))
 		return;
-	__atomic_store_n(&busy_done, 0, __ATOMIC_RELAXED);
-	memset(prods, 0, sizeof(prods));
-	for (t = 0; t < FORK_PRODUCERS; t++) {
-		prods[t].h = h;
-		prods[t].origin = t;
-		pthread_create(&prods[t].th, NULL, busy_produce, &prods[t]);
-	}
+	start_busy(prods, h);
 	for (round = 0; round < FORK_ROUNDS; round++) {
 		for (kind = 0; kind < CHILD_KINDS; kind++) {
 			char file[64];
@@ -1143,9 +1140,7 @@ static void test_fork_busy(void)
 			unlink(file);
 		}
 	}
-	__atomic_store_n(&busy_done, 1, __ATOMIC_RELAXED);
-	for (t = 0; t < FORK_PRODUCERS; t++)
-		pthread_join(prods[t].th, NULL);
+	stop_busy(prods);
 	for (kind = 0; kind < CHILD_KINDS; kind++) {
 		tap_eq(failed[kind], 0, "%d-bit: fork while 3 threads trace: %u children %s, "
 		       "none hung or failed", BITS, FORK_ROUNDS, kind_name[kind]);

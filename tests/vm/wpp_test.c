@@ -22,6 +22,7 @@
 #include <nttrace/wpp.h>
 #include "files.h"
 #include "tap.h"
+#include "props.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define MAX_EVENTS 64
@@ -37,25 +38,6 @@ static unsigned int n_traced, trace_errors;
 		snprintf(expected[n_traced++], sizeof(expected[0]), format, \
 			 ##__VA_ARGS__);				\
 	} while (0)
-
-struct props {
-	EVENT_TRACE_PROPERTIES p;
-	char logger_name[64];
-	char log_file[128];
-};
-
-static void props_init(struct props *pr, const char *log_file, uint32_t mode)
-{
-	memset(pr, 0, sizeof(*pr));
-	pr->p.Wnode.BufferSize = sizeof(*pr);
-	pr->p.LogFileMode = mode;
-	pr->p.BufferSize = 4;
-	pr->p.LoggerNameOffset = offsetof(struct props, logger_name);
-	if (log_file) {
-		pr->p.LogFileNameOffset = offsetof(struct props, log_file);
-		snprintf(pr->log_file, sizeof(pr->log_file), "%s", log_file);
-	}
-}
 
 static void trace_all(TRACEHANDLE h)
 {
@@ -495,6 +477,7 @@ int main(void)
 	snprintf(etl, sizeof(etl), "/tmp/wpp-%d.etl", getpid());
 	snprintf(tmf, sizeof(tmf), "/tmp/wpp-%d.tmf", getpid());
 	props_init(&pr, etl, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.BufferSize = 4;
 	if (tap_eq(StartTraceA(&h, BITS == 64 ? "wpp-64" : "wpp-32", &pr.p), 0,
 		   "%d-bit: user-mode logger starts", BITS)) {
 		trace_all(h);
