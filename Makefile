@@ -11,10 +11,12 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE
 LDFLAGS_VM := -static -pthread
 
-LIB_SRCS := userlib/nt.c userlib/ntstatus.c userlib/session.c userlib/win32.c \
-	    userlib/safecopy.c userlib/message.c userlib/umlogger.c \
-	    userlib/trace.c userlib/etl.c userlib/etlread.c userlib/filelogger.c \
-	    userlib/wpp.c userlib/tmf.c
+LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
+	    userlib/provider/message.c userlib/provider/wpp.c \
+	    userlib/controller/trace.c userlib/controller/session.c \
+	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
+	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/tmf.c \
+	    userlib/consumer/rings.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: the ETL reader (userlib/etlread.c).
+ * libFuzzer harness: the ETL reader (userlib/etl/etlread.c).
  *
  * Input: the bytes of an ETL file, as they would be on disk. Each input is
  * written to a memfd and read the way `nttrace dump` reads a file: open

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: the message-format loader (userlib/tmf.c), both of
+ * libFuzzer harness: the message-format loader (userlib/etl/tmf.c), both of
  * its inputs: ELF binaries (the "nttrace_wpp" section, 32- or 64-bit) and
  * text format files. The loader tells them apart by the ELF magic, as
  * `nttrace dump --formats` does.

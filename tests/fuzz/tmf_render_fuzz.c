@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: rendering an event's data through a message format
- * (nttrace_tmf_render, userlib/tmf.c), with formats the loader never
+ * (nttrace_tmf_render, userlib/etl/tmf.c), with formats the loader never
  * checked: any argument types, any printf format.
  *
  * Input, in order:

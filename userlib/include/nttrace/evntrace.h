@@ -4,10 +4,8 @@
  * with Windows' names, types and layouts, so that C code written for
  * TraceMessage and StartTrace/ControlTrace compiles unchanged.
  *
- * Types keep their Windows sizes: ULONG is 32 bits, WCHAR is 16 bits
- * (UTF-16, u"..." literals), HANDLE is pointer-sized, and 64-bit members are
- * 8-byte aligned in 32-bit builds too, as MSVC lays them out, so that
- * EVENT_TRACE_PROPERTIES is 0x78 bytes for both.
+ * Types keep their Windows sizes (<nttrace/winnt.h>), so that
+ * EVENT_TRACE_PROPERTIES is 0x78 bytes for 32- and 64-bit callers.
  *
  * Every function returns a Win32 error (ERROR_SUCCESS is 0) and also
  * stores it as the thread's last error (GetLastError).
@@ -20,53 +18,12 @@
 #include <stdint.h>
 
 #include <nttrace/nt.h>
+#include <nttrace/wmistr.h>
 #include <nttrace/winerror.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#ifndef WINAPI
-#define WINAPI
-#endif
-#ifndef WMIAPI
-#define WMIAPI
-#endif
-
-typedef uint8_t UCHAR, BOOLEAN;
-typedef uint16_t USHORT, WCHAR;
-typedef int32_t LONG;
-typedef int BOOL;
-typedef uint64_t ULONG64 __attribute__((aligned(8)));
-typedef uint64_t ULONGLONG __attribute__((aligned(8)));
-typedef int64_t LONGLONG __attribute__((aligned(8)));
-typedef uintptr_t ULONG_PTR;
-typedef size_t SIZE_T;
-typedef ULONG *PULONG;
-typedef char *LPSTR;
-typedef const char *LPCSTR;
-typedef WCHAR *LPWSTR;
-typedef const WCHAR *LPCWSTR;
-
-typedef union _LARGE_INTEGER {
-	struct {
-		ULONG LowPart;
-		LONG HighPart;
-	};
-	LONGLONG QuadPart;
-} LARGE_INTEGER, *PLARGE_INTEGER;
-
-#ifndef GUID_DEFINED
-#define GUID_DEFINED
-typedef struct _GUID {
-	ULONG Data1;
-	USHORT Data2;
-	USHORT Data3;
-	UCHAR Data4[8];
-} GUID;
-#endif
-typedef GUID *LPGUID;
-typedef const GUID *LPCGUID;
 
 typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 #define INVALID_TRACEHANDLE	((TRACEHANDLE)0)
@@ -80,28 +37,6 @@ typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 
 /* The handle bit of the in-process user-mode (private) logger. */
 #define TRACE_USER_MODE_LOGGER_BIT	0x01000000U
-
-#define WNODE_FLAG_TRACED_GUID		0x00020000U
-
-typedef struct _WNODE_HEADER {
-	ULONG BufferSize;	/* bytes of the whole EVENT_TRACE_PROPERTIES block */
-	ULONG ProviderId;
-	union {
-		ULONG64 HistoricalContext;	/* the session handle, out */
-		struct {
-			ULONG Version;
-			ULONG Linkage;
-		};
-	};
-	union {
-		ULONG CountLost;
-		HANDLE KernelHandle;
-		LARGE_INTEGER TimeStamp;
-	};
-	GUID Guid;		/* the session's GUID: kept, not interpreted */
-	ULONG ClientContext;	/* clock: EVENT_TRACE_CLOCK_*; 0 is PERFCOUNTER */
-	ULONG Flags;		/* WNODE_FLAG_TRACED_GUID */
-} WNODE_HEADER, *PWNODE_HEADER;
 
 /*
  * The session properties: this fixed part, then the session and log file

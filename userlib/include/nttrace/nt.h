@@ -8,15 +8,13 @@
 
 #include <stdint.h>
 #include <nttrace.h>
+#include <nttrace/winnt.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef int32_t NTSTATUS;
-typedef void *HANDLE;
-typedef void *PVOID;
-typedef uint32_t ULONG;
 
 #define NT_SUCCESS(status)	((NTSTATUS)(status) >= 0)
 

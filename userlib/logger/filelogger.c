@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "internal.h"
+#include "../internal.h"
 
 /*
  * The logger process: a grandchild of the caller (so that the caller never

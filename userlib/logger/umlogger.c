@@ -83,7 +83,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "internal.h"
+#include "../internal.h"
 
 #define UM_SLOTS		64
 #define UM_DEFAULT_KB		64

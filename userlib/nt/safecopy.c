@@ -19,7 +19,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 static __thread sigjmp_buf *fault_jump;
 static struct sigaction old_segv, old_bus;
