@@ -13,13 +13,19 @@ LDFLAGS_VM := -static -pthread
 
 LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
+	    userlib/provider/register.c userlib/provider/event.c \
+	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/tmf.c \
 	    userlib/consumer/rings.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o cli.o record.o dump.o
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
+VM_TESTS += classic_test
+VM_TESTS += provider_test
+VM_TESTS += traceevent_test
+VM_TESTS += kapi_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

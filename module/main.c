@@ -135,8 +135,9 @@ static long nttrace_ioc_trace_event(void __user *uarg)
 	call.trace_handle = a.trace_handle;
 	call.flags = a.flags;
 	call.field_size = a.field_size;
-	call.fields = u64_to_user_ptr(a.fields);
+	call.fields = a.fields;
 	call.compat = in_compat_syscall();
+	call.kernel_mode = false;
 
 	if (put_user(nttrace_trace_event(&call), &u->status))
 		return -EFAULT;

@@ -109,7 +109,10 @@ u64 nttrace_types_implemented(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(nttrace_types_implemented);
 
-/* The user-mode defences, then the handler. */
+/*
+ * The user-mode defences (a kernel-mode caller is trusted to align Fields;
+ * an unreadable one still gives STATUS_ACCESS_VIOLATION), then the handler.
+ */
 u32 nttrace_dispatch(const struct nttrace_type *type,
 		     const struct nttrace_call *call,
 		     const struct nttrace_flags *flags)
@@ -118,9 +121,9 @@ u32 nttrace_dispatch(const struct nttrace_type *type,
 
 	if (WARN_ON_ONCE(type->fixed_size > sizeof(fixed)))
 		return STATUS_INVALID_PARAMETER;
-	if ((unsigned long)call->fields & (type->align - 1))
+	if (!call->kernel_mode && (call->fields & (type->align - 1)))
 		return STATUS_DATATYPE_MISALIGNMENT;
-	if (copy_from_user(fixed, call->fields, type->fixed_size))
+	if (nt_copy_in(call, fixed, call->fields, type->fixed_size))
 		return STATUS_ACCESS_VIOLATION;
 	if (!type->handler)
 		return STATUS_NOT_IMPLEMENTED;

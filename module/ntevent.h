@@ -7,6 +7,7 @@
 #define NTTRACE_NTEVENT_H
 
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <nttrace.h>
 
 /* One NtTraceEvent call as the front door receives it. */
@@ -14,10 +15,44 @@ struct nttrace_call {
 	u64 trace_handle;
 	u32 flags;
 	u32 field_size;
-	const void __user *fields;
+	/*
+	 * Fields' address: a user address, or for a kernel-mode call a
+	 * kernel one (as is every address Fields holds).
+	 */
+	u64 fields;
 	/* The caller is a 32-bit process (compat syscall). */
 	bool compat;
+	/*
+	 * ZwTraceEvent from another module (module/kapi.c): no user-mode
+	 * defences, kernel addresses, the kernel-mode rules of seed 003.
+	 */
+	bool kernel_mode;
 };
+
+/*
+ * Copy @len bytes of the caller's memory at @src: user memory, or kernel
+ * memory for a kernel-mode call (read without faulting, so that a bad
+ * kernel pointer gives -EFAULT rather than an oops). 0 or -EFAULT.
+ */
+static inline int nt_copy_in(const struct nttrace_call *call, void *dst,
+			     u64 src, size_t len)
+{
+	if (call->kernel_mode)
+		return copy_from_kernel_nofault(dst, (const void *)(uintptr_t)src,
+						len) ? -EFAULT : 0;
+	return copy_from_user(dst, u64_to_user_ptr(src), len) ? -EFAULT : 0;
+}
+
+/* The same with interrupts off: never sleeps, never takes a page fault. */
+static inline int nt_copy_in_nofault(const struct nttrace_call *call,
+				     void *dst, u64 src, size_t len)
+{
+	if (call->kernel_mode)
+		return copy_from_kernel_nofault(dst, (const void *)(uintptr_t)src,
+						len) ? -EFAULT : 0;
+	return copy_from_user_nofault(dst, u64_to_user_ptr(src), len) ?
+	       -EFAULT : 0;
+}
 
 /* Flags taken apart as Windows 6.1 and higher does. */
 struct nttrace_flags {
@@ -28,15 +63,15 @@ struct nttrace_flags {
 	bool wow64;		/* ETW_NT_FLAGS_WOW64_CALL */
 };
 
-/* The largest fixed part of Fields any type captures (EVENT_INSTANCE_GUID_HEADER). */
+/* The largest fixed part any type captures (EVENT_INSTANCE_GUID_HEADER). */
 #define NTTRACE_MAX_FIXED_SIZE	0x48
 
 struct nttrace_type;
 
 /*
  * A type's handler. @fixed holds the first type->fixed_size bytes of Fields,
- * already copied from user space once: the handler must not read them again
- * from call->fields.
+ * already copied in once: the handler must not read them again from
+ * call->fields.
  */
 typedef u32 (*nttrace_handler_t)(const struct nttrace_type *type,
 				 const struct nttrace_call *call,

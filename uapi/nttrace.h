@@ -215,13 +215,18 @@ struct message_trace_header {
  * - GLOBAL_SEQUENCE: TRACE_MESSAGE_SEQUENCE numbers come from one counter
  *   shared by all such sessions; LOCAL_SEQUENCE (and neither): from the
  *   session's own counter, starting at 1.
+ * - USE_PAGED_MEMORY: on Windows, buffers from paged pool, which only
+ *   user-mode providers may write to. The buffers are the same here (ring
+ *   memory is never paged out), but the rule is kept: kernel-mode writers
+ *   (the kernel-mode API, module/kapi.c) get STATUS_NOT_SUPPORTED.
  * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
  * of the user library, never to the kernel.
  */
 #define NTTRACE_KERNEL_LOG_MODES (EVENT_TRACE_FILE_MODE_SEQUENTIAL | \
 	EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_SECURE_MODE | \
 	EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_BUFFERING_MODE | \
-	EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE)
+	EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE | \
+	EVENT_TRACE_USE_PAGED_MEMORY)
 
 /* Clock types (Wnode.ClientContext): what time stamps count. */
 #define EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
@@ -490,6 +495,299 @@ struct wmi_buffer_header {
 /* The unused tail of a buffer is filled with this byte. */
 #define WMI_BUFFER_FILL			0xFF
 
+/*
+ * ---- Classic events (seed 003) ----
+ * EVENT_TRACE_HEADER, the 0x30-byte Fields of ETW_NT_FLAGS_TRACE_HEADER, and
+ * EVENT_INSTANCE_GUID_HEADER, the 0x48-byte Fields of
+ * ETW_NT_FLAGS_TRACE_INSTANCE: one layout for 32- and 64-bit callers. On
+ * input, @size is the header and its data (or its MOF_FIELD array);
+ * @header_type and @marker_flags are ignored; @flags holds WNODE_FLAG_*
+ * bits. As written into a buffer the record begins with the same header:
+ * @size is the record's size before padding, @header_type
+ * TRACE_HEADER_TYPE_*, @marker_flags TRACE_HEADER_MARKER_BYTE, @thread_id,
+ * @process_id and @time_stamp filled in by the logger, and @flags's place
+ * zero (Windows keeps KernelTime and UserTime there: nttrace counts no
+ * per-thread CPU time, so both are zero).
+ */
+struct event_trace_header {
+	__u16 size;
+	__u8 header_type;
+	__u8 marker_flags;
+	__u8 class_type;	/* Class.Type: EVENT_TRACE_TYPE_* */
+	__u8 class_level;	/* Class.Level */
+	__u16 class_version;	/* Class.Version */
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 time_stamp;	/* in: kept with WNODE_FLAG_USE_TIMESTAMP */
+	union {
+		__u8 guid[16];	/* the event's (class) GUID */
+		__u64 guid_ptr;	/* in: with WNODE_FLAG_USE_GUID_PTR */
+	};
+	union {
+		struct {
+			__u32 client_context;	/* in: ignored */
+			__u32 flags;		/* in: WNODE_FLAG_* */
+		};
+		struct {
+			__u32 kernel_time;	/* out: 0 */
+			__u32 user_time;	/* out: 0 */
+		};
+	};
+};
+#define EVENT_TRACE_HEADER_SIZE		0x30
+
+struct event_instance_guid_header {
+	struct event_trace_header h;
+	__u32 instance_id;
+	__u32 parent_instance_id;
+	__u8 parent_guid[16];
+};
+#define EVENT_INSTANCE_GUID_HEADER_SIZE	0x48
+
+/* MOF_FIELD: one item of data, gathered with WNODE_FLAG_USE_MOF_PTR. */
+struct mof_field {
+	__u64 data_ptr;		/* a user address (kernel-mode callers: kernel) */
+	__u32 length;
+	__u32 data_type;	/* ignored */
+};
+#define MOF_FIELD_SIZE			16
+#define MAX_MOF_FIELDS			16	/* seed 003's 0x100 bytes */
+
+/* EVENT_TRACE_HEADER.Flags (wmistr.h). */
+#define WNODE_FLAG_USE_TIMESTAMP	0x00000200U
+#define WNODE_FLAG_TRACED_GUID		0x00020000U
+#define WNODE_FLAG_LOG_WNODE		0x00040000U
+#define WNODE_FLAG_USE_GUID_PTR		0x00080000U
+#define WNODE_FLAG_USE_MOF_PTR		0x00100000U
+#define WNODE_FLAG_NO_HEADER		0x00200000U
+
+/* The first ULONG of a classic record: 0xC0, the header type, the size. */
+#define TRACE_HEADER_MARKER_BYTE	((TRACE_HEADER_FLAG | \
+					  TRACE_HEADER_EVENT_TRACE) >> 24)
+#define TRACE_HEADER_TYPE_SYSTEM32	0x01
+#define TRACE_HEADER_TYPE_SYSTEM64	0x02
+#define TRACE_HEADER_TYPE_FULL_HEADER32	0x0A
+#define TRACE_HEADER_TYPE_INSTANCE32	0x0B
+#define TRACE_HEADER_TYPE_FULL_HEADER64	0x14
+#define TRACE_HEADER_TYPE_INSTANCE64	0x15
+#define TRACE_HEADER_TYPE_EVENT_HEADER32 0x12
+#define TRACE_HEADER_TYPE_EVENT_HEADER64 0x13
+
+/*
+ * A logger handle as a provider's control callback receives it
+ * (WNODE_HEADER.HistoricalContext), packed as Windows' TRACE_ENABLE_CONTEXT
+ * (ntwmi.h): bits 0-15 the logger ID, 16-23 the enable level, 24-31
+ * internal flags (TRACE_ENABLE_INTERNAL_PRIVATE: the process's user-mode
+ * logger), 32-63 the enable flags. GetTraceEnableFlags and
+ * GetTraceEnableLevel read it without a system call; NtTraceEvent takes
+ * the low 16 bits as the logger ID.
+ */
+#define NTTRACE_HANDLE(id, level, internal, flags) \
+	((__u64)(__u16)(id) | (__u64)(__u8)(level) << 16 | \
+	 (__u64)(__u8)(internal) << 24 | (__u64)(__u32)(flags) << 32)
+#define NTTRACE_HANDLE_LOGGER_ID(h)	((__u32)((h) & 0xFFFF))
+#define NTTRACE_HANDLE_LEVEL(h)		((__u32)(((h) >> 16) & 0xFF))
+#define NTTRACE_HANDLE_INTERNAL(h)	((__u32)(((h) >> 24) & 0xFF))
+#define NTTRACE_HANDLE_FLAGS(h)		((__u32)((h) >> 32))
+#define TRACE_ENABLE_INTERNAL_PRIVATE	0x01
+
+/*
+ * ---- Providers (seed 004) ----
+ *
+ * A process registers a provider GUID (RegisterTraceGuids, EventRegister)
+ * with NTTRACE_IOC_REGISTER on an open /dev/nttrace; the registration
+ * belongs to that open file and ends with NTTRACE_IOC_UNREGISTER or when
+ * the file is closed. Anyone may register (as any Windows process may); a
+ * registration pins the one page of the caller's memory that holds its
+ * struct nttrace_enable_info until it ends, so each effective UID may hold
+ * at most the module's max_user_registrations (default 1024; past it:
+ * -EDQUOT), each file at most NTTRACE_MAX_REGISTRATIONS (-EMFILE).
+ *
+ * Enabling is independent of registering: a controller (privileged, see
+ * "Who may do what") enables a GUID for a session with NTTRACE_IOC_ENABLE
+ * whether or not any provider has registered it; a provider registering
+ * later finds the enables made before. Each session keeps its own enable
+ * (level, flags, keywords) per GUID; a session that stops disables every
+ * GUID it enabled.
+ *
+ * The kernel keeps each registration's struct nttrace_enable_info, in the
+ * registering process's memory, up to date (as user_events writes its
+ * enable bit): the library answers "is this provider enabled, for which
+ * logger, with which flags and level" from it, with no system call. It is
+ * written under a sequence count:
+ *   kernel: sequence++ (now odd); smp_wmb(); the members; smp_wmb();
+ *           sequence++ (even again).
+ *   reader: s = load-acquire(sequence); if odd, retry; read the members;
+ *           read-barrier (acquire fence); if sequence != s, retry.
+ * (The kernel's first smp_wmb pairs with the reader's final read barrier,
+ * its second with the reader's load-acquire.)
+ * And every change queues a notification on the registering file: poll()
+ * reports EPOLLPRI while one is waiting, and NTTRACE_IOC_NOTIFICATION takes
+ * them one at a time, so that the library runs the provider's callback.
+ */
+#define NTTRACE_MAX_REGISTRATIONS	1024	/* per open file */
+
+/* Registration types (ETW_NOTIFICATION_TYPE's first values). */
+#define NTTRACE_REG_CLASSIC	1	/* RegisterTraceGuids: one logger at a time */
+#define NTTRACE_REG_EVENT	2	/* EventRegister: every enabling session */
+
+struct nttrace_enable_info {
+	__u32 sequence;		/* odd while the kernel updates */
+	__u32 sessions;		/* how many sessions enable the GUID; 0: none */
+	__u64 logger_handle;	/* NTTRACE_HANDLE() of the enable a classic
+				 * provider acts on (the latest); 0: none */
+	__u8 level;		/* the highest level any session enables */
+	__u8 pad[7];
+	__u64 match_any_keyword; /* the union over the sessions */
+	__u64 match_all_keyword; /* the intersection over the sessions */
+	__u64 loggers;		/* bit (id - 1) for each enabling session */
+};
+#define NTTRACE_ENABLE_INFO_SIZE	48
+
+/**
+ * struct nttrace_register - NTTRACE_IOC_REGISTER: register a provider GUID.
+ * @size:        in: sizeof(struct nttrace_register)
+ * @type:        in: NTTRACE_REG_* (else -EINVAL)
+ * @guid:        in: the provider's (control) GUID
+ * @enable_info: in: the user address of the struct nttrace_enable_info the
+ *               kernel keeps up to date; 8-byte aligned, writable (else
+ *               -EFAULT), not across a page boundary (-EINVAL). Written
+ *               before the call returns, with the enables already made.
+ * @context:     in: returned in this registration's notifications; opaque
+ * @handle:      out: the registration, for UNREGISTER; never 0
+ */
+struct nttrace_register {
+	__u32 size;
+	__u32 type;
+	__u8 guid[16];
+	__u64 enable_info;
+	__u64 context;
+	__u64 handle;
+};
+#define NTTRACE_REGISTER_SIZE_VER0	48
+
+/**
+ * struct nttrace_unregister - NTTRACE_IOC_UNREGISTER.
+ * @size:   in: sizeof(struct nttrace_unregister)
+ * @pad:    0
+ * @handle: in: from REGISTER on this file (else -ENOENT)
+ * No notification for the registration is delivered after it returns.
+ */
+struct nttrace_unregister {
+	__u32 size;
+	__u32 pad;
+	__u64 handle;
+};
+#define NTTRACE_UNREGISTER_SIZE_VER0	16
+
+/* EnableTraceEx2's ControlCode values; EnableTrace uses the first two. */
+#define EVENT_CONTROL_CODE_DISABLE_PROVIDER	0
+#define EVENT_CONTROL_CODE_ENABLE_PROVIDER	1
+#define EVENT_CONTROL_CODE_CAPTURE_STATE	2
+
+/**
+ * struct nttrace_enable - NTTRACE_IOC_ENABLE: a controller (privileged,
+ * else -EPERM) enables or disables a GUID for a session.
+ * @size:        in: sizeof(struct nttrace_enable)
+ * @logger_id:   in: a running session (else -ENOENT)
+ * @guid:        in: the provider GUID; need not be registered
+ * @control:     in: EVENT_CONTROL_CODE_* (else -EINVAL). DISABLE of a GUID
+ *               the session does not enable: -ENOENT. CAPTURE_STATE of a
+ *               GUID the session does not enable: -ENOENT.
+ * @level:       in: the enable level (ENABLE)
+ * @enable_flags: in: EnableFlag of EnableTrace (ENABLE)
+ * @match_any_keyword, @match_all_keyword: in: keywords (ENABLE)
+ * @registrations: out: how many registrations were notified
+ * Enabling a GUID a session already enables replaces its level, flags and
+ * keywords. A session may enable at most NTTRACE_MAX_ENABLES GUIDs
+ * (-ENOSPC).
+ */
+struct nttrace_enable {
+	__u32 size;
+	__u32 logger_id;
+	__u8 guid[16];
+	__u32 control;
+	__u32 level;
+	__u32 enable_flags;
+	__u32 registrations;
+	__u64 match_any_keyword;
+	__u64 match_all_keyword;
+};
+#define NTTRACE_ENABLE_SIZE_VER0	56
+#define NTTRACE_MAX_ENABLES		256	/* GUIDs per session */
+
+/**
+ * struct nttrace_notification - NTTRACE_IOC_NOTIFICATION: the oldest
+ * notification waiting on this file, or -EAGAIN when there is none.
+ * @size:          in: sizeof(struct nttrace_notification)
+ * @control:       out: EVENT_CONTROL_CODE_*: ENABLE (an enable, also one
+ *                 made before the registration), DISABLE (disabled by its
+ *                 controller, or its session stopped), CAPTURE_STATE
+ * @handle:        out: the registration it is for
+ * @context:       out: that registration's context
+ * @logger_handle: out: NTTRACE_HANDLE() of the session concerned
+ * @level, @enable_flags, @match_any_keyword, @match_all_keyword: out: that
+ *                 session's enable (DISABLE: the values it had)
+ * @logger_id:     out: the session concerned
+ * A notification waits until taken; if more than NTTRACE_MAX_NOTIFICATIONS
+ * wait on one file, the oldest are dropped (the enable info in memory is
+ * always current) and @dropped counts them.
+ */
+struct nttrace_notification {
+	__u32 size;
+	__u32 control;
+	__u64 handle;
+	__u64 context;
+	__u64 logger_handle;
+	__u32 level;
+	__u32 enable_flags;
+	__u64 match_any_keyword;
+	__u64 match_all_keyword;
+	__u32 logger_id;
+	__u32 dropped;
+};
+#define NTTRACE_NOTIFICATION_SIZE_VER0	64
+#define NTTRACE_MAX_NOTIFICATIONS	256
+
+/**
+ * struct nttrace_provider_row - one row of NTTRACE_IOC_LIST_PROVIDERS:
+ * either a registration (@logger_id 0) or a session's enable (@pid 0).
+ * @guid:       the provider GUID
+ * @pid:        the registering process, as the caller's PID namespace sees
+ *              it (0 for enable rows, or when not visible there)
+ * @type:       NTTRACE_REG_* (registration rows)
+ * @logger_id:  the enabling session (enable rows)
+ * @level, @enable_flags, @match_any_keyword, @match_all_keyword: its enable
+ */
+struct nttrace_provider_row {
+	__u8 guid[16];
+	__u32 pid;
+	__u32 type;
+	__u32 logger_id;
+	__u32 level;
+	__u32 enable_flags;
+	__u32 pad;
+	__u64 match_any_keyword;
+	__u64 match_all_keyword;
+};
+#define NTTRACE_PROVIDER_ROW_SIZE	56
+
+/**
+ * struct nttrace_provider_list - NTTRACE_IOC_LIST_PROVIDERS: what
+ * `logman query providers` shows. Open to anyone.
+ * @size:  in: sizeof(struct nttrace_provider_list)
+ * @count: in: room in @rows; out: rows there are (may exceed the room:
+ *         then only the first @count on input were written)
+ * @rows:  in: user address of a struct nttrace_provider_row array, sorted
+ *         by GUID, registrations before enables
+ */
+struct nttrace_provider_list {
+	__u32 size;
+	__u32 count;
+	__u64 rows;
+};
+#define NTTRACE_PROVIDER_LIST_SIZE_VER0	16
+
 #define NTTRACE_IOC_VERSION \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x00, struct nttrace_version)
 #define NTTRACE_IOC_TRACE_EVENT \
@@ -502,5 +800,15 @@ struct wmi_buffer_header {
 	_IOWR(NTTRACE_IOC_MAGIC, 0x12, struct nttrace_logger_list)
 #define NTTRACE_IOC_ATTACH \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x13, struct nttrace_attach)
+#define NTTRACE_IOC_REGISTER \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x20, struct nttrace_register)
+#define NTTRACE_IOC_UNREGISTER \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x21, struct nttrace_unregister)
+#define NTTRACE_IOC_ENABLE \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x22, struct nttrace_enable)
+#define NTTRACE_IOC_NOTIFICATION \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x23, struct nttrace_notification)
+#define NTTRACE_IOC_LIST_PROVIDERS \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x24, struct nttrace_provider_list)
 
 #endif /* _UAPI_NTTRACE_H */

@@ -45,4 +45,18 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 int nttrace_start_file_logger(uint32_t logger_id, struct nttrace_logfile *lf,
 			      pid_t *pid);
 
+/*
+ * What a TRACE_GUID_REGISTRATION's RegHandle points to: one class GUID of a
+ * RegisterTraceGuids registration (provider/register.c makes them and
+ * keeps them until UnregisterTraceGuids; provider/event.c reads them for
+ * TraceEventInstance and CreateTraceInstanceId).
+ */
+#define NTTRACE_GUID_REG_MAGIC	0x47726567U	/* "gerG": registered */
+struct nttrace_guid_reg {
+	uint32_t magic;		/* NTTRACE_GUID_REG_MAGIC while registered */
+	uint32_t next_instance;	/* CreateTraceInstanceId's counter (atomic) */
+	GUID guid;		/* the class GUID */
+	void *owner;		/* the registration (provider/register.c) */
+};
+
 #endif /* NTTRACE_INTERNAL_H */

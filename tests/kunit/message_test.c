@@ -635,7 +635,7 @@ static void handle_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)u, &m, sizeof(m)), 0);
 	call.trace_handle = ctx->k->id;
 	call.field_size = MESSAGE_TRACE_USER_SIZE;
-	call.fields = (const void __user *)u;
+	call.fields = (uintptr_t)u;
 	KUNIT_EXPECT_EQ(test, nttrace_trace_event(&call), STATUS_SUCCESS);
 	ctx->number += 3;
 

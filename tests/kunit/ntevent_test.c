@@ -172,7 +172,7 @@ static u32 call_type(u32 flags, unsigned long fields)
 		.trace_handle = 1,
 		.flags = flags,
 		.field_size = 0x28,
-		.fields = (const void __user *)fields,
+		.fields = (uintptr_t)fields,
 	};
 
 	return nttrace_trace_event(&call);
@@ -274,7 +274,7 @@ static void handler_test(struct kunit *test)
 	};
 	struct nttrace_call call = {
 		.trace_handle = 7, .flags = 0x00030200, .field_size = 0x28,
-		.fields = (const void __user *)ctx->page,
+		.fields = (uintptr_t)ctx->page,
 	};
 	struct nttrace_flags flags;
 	unsigned int i;
@@ -291,10 +291,10 @@ static void handler_test(struct kunit *test)
 
 	/* Defences come before the handler: it is not called. */
 	seen_call = NULL;
-	call.fields = (const void __user *)(ctx->page + 1);
+	call.fields = (uintptr_t)(ctx->page + 1);
 	KUNIT_EXPECT_EQ(test, nttrace_dispatch(&fake, &call, &flags),
 			STATUS_DATATYPE_MISALIGNMENT);
-	call.fields = (const void __user *)ctx->none;
+	call.fields = (uintptr_t)ctx->none;
 	KUNIT_EXPECT_EQ(test, nttrace_dispatch(&fake, &call, &flags),
 			STATUS_ACCESS_VIOLATION);
 	KUNIT_EXPECT_NULL(test, seen_call);

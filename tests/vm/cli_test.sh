@@ -18,9 +18,9 @@ mkdir -p "$tmp"
 module=0
 [ -e /dev/nttrace ] && module=1
 subs="start stop query list flush record dump formats version call"
-modes="sequential circular secure realtime buffering global-sequence local-sequence"
+modes="sequential circular secure realtime buffering global-sequence local-sequence paged"
 others="append newfile preallocate nonstoppable delay-open private add-header
-	kbytes relog private-in-proc paged"
+	kbytes relog private-in-proc"
 notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"
 
 # run CMD...: stdout in $tmp/out, stderr in $tmp/err, exit status in $rc.

@@ -163,7 +163,7 @@ static const struct {
 	{ "local-sequence", EVENT_TRACE_USE_LOCAL_SEQUENCE, 1 },
 	{ "relog", EVENT_TRACE_RELOG_MODE, 0 },
 	{ "private-in-proc", EVENT_TRACE_PRIVATE_IN_PROC, 0 },
-	{ "paged", EVENT_TRACE_USE_PAGED_MEMORY, 0 },
+	{ "paged", EVENT_TRACE_USE_PAGED_MEMORY, 1 },
 };
 #define N_MODES (sizeof(mode_names) / sizeof(mode_names[0]))
 

@@ -137,6 +137,12 @@ ULONG WMIAPI UpdateTraceA(TRACEHANDLE SessionHandle, LPCSTR SessionName,
 ULONG WMIAPI UpdateTraceW(TRACEHANDLE SessionHandle, LPCWSTR SessionName,
 			  PEVENT_TRACE_PROPERTIES Properties);
 
+/* ---- Classic events: TraceEvent, TraceEventInstance (provider/event.c) ---- */
+
+/* ---- Classic providers: RegisterTraceGuids (provider/register.c) ---- */
+
+/* ---- Controllers: EnableTrace (controller/enable.c) ---- */
+
 #ifdef UNICODE
 #define StartTrace	StartTraceW
 #define ControlTrace	ControlTraceW
