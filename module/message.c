@@ -52,6 +52,7 @@ struct nt_arg {
 };
 
 struct nt_message {
+	const struct nttrace_call *call;
 	const struct message_trace_user *m;
 	u16 option_flags;
 	u32 total;		/* the record's Size */
@@ -81,7 +82,7 @@ static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 {
 	const struct message_trace_user *m = msg->m;
 	unsigned int psz = ptr32 ? 4 : 8, room = NT_FAST_ARGS, n = 0;
-	const u8 __user *list = u64_to_user_ptr(m->data);
+	u64 list = m->data;
 	u32 left = m->data_size, sum = 0;
 	u8 chunk[128];
 
@@ -99,7 +100,7 @@ static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 		/* Whole pairs only, unless this is the list's last word. */
 		if (len < left)
 			len -= len % (2 * psz);
-		if (copy_from_user(chunk, list, len))
+		if (nt_copy_in(msg->call, chunk, list, len))
 			return STATUS_ACCESS_VIOLATION;
 		list += len;
 		left -= len;
@@ -119,7 +120,8 @@ static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 				struct nt_arg *more;
 
 				room = NTTRACE_MESSAGE_MAX_ARGS;
-				more = kmalloc_array(room, sizeof(*more), GFP_KERNEL);
+				more = kmalloc_array(room, sizeof(*more),
+						     nt_gfp(msg->call));
 				if (!more)
 					return STATUS_NO_MEMORY;
 				memcpy(more, msg->args, n * sizeof(*more));
@@ -202,18 +204,23 @@ static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged
 	u32 status, off = msg->items, i;
 	u8 *rec;
 
-	rec = nt_reserve_user(logger_id, msg->total, &res, &status, msg->privileged);
+	if (msg->call->kernel_mode)
+		rec = nttrace_reserve(logger_id, msg->total, &res, &status);
+	else
+		rec = nt_reserve_user(logger_id, msg->total, &res, &status,
+				      msg->privileged);
 	if (!rec)
 		return status;
 	if (staged) {
 		memcpy(rec + off, staged, msg->total - off);
 	} else {
 		for (i = 0; i < msg->nargs; off += msg->args[i].size, i++) {
-			if (copy_from_user_nofault(rec + off,
-						   u64_to_user_ptr(msg->args[i].ptr),
-						   msg->args[i].size)) {
+			if (nt_copy_in_nofault(msg->call, rec + off,
+					       msg->args[i].ptr, msg->args[i].size)) {
 				nttrace_discard(&res);
-				return NT_RETRY_STAGED;
+				/* Kernel memory does not fault in: it is bad. */
+				return msg->call->kernel_mode ?
+				       STATUS_ACCESS_VIOLATION : NT_RETRY_STAGED;
 			}
 		}
 	}
@@ -225,13 +232,13 @@ static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged
 static u32 nt_emit_staged(u32 logger_id, const struct nt_message *msg)
 {
 	u32 len = msg->total - msg->items, off = 0, i, status;
-	u8 *staged = kmalloc(max(len, 1U), GFP_KERNEL);
+	u8 *staged = kmalloc(max(len, 1U), nt_gfp(msg->call));
 
 	if (!staged)
 		return STATUS_NO_MEMORY;
 	for (i = 0; i < msg->nargs; off += msg->args[i].size, i++) {
-		if (copy_from_user(staged + off, u64_to_user_ptr(msg->args[i].ptr),
-				   msg->args[i].size)) {
+		if (nt_copy_in(msg->call, staged + off, msg->args[i].ptr,
+			       msg->args[i].size)) {
 			kfree(staged);
 			return STATUS_ACCESS_VIOLATION;
 		}
@@ -263,7 +270,7 @@ u32 nt_trace_message(const struct nttrace_type *type,
 		     const struct nttrace_flags *flags, const void *fixed)
 {
 	struct nt_arg stack_args[NT_FAST_ARGS];
-	struct nt_message msg = { .m = fixed };
+	struct nt_message msg = { .call = call, .m = fixed };
 	bool ptr32 = call->compat || flags->wow64;
 	u32 logger_id = call->trace_handle & 0xFFFF;
 	u32 status;

@@ -6,6 +6,7 @@
 #ifndef NTTRACE_NTEVENT_H
 #define NTTRACE_NTEVENT_H
 
+#include <linux/gfp.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <nttrace.h>
@@ -41,6 +42,15 @@ static inline int nt_copy_in(const struct nttrace_call *call, void *dst,
 		return copy_from_kernel_nofault(dst, (const void *)(uintptr_t)src,
 						len) ? -EFAULT : 0;
 	return copy_from_user(dst, u64_to_user_ptr(src), len) ? -EFAULT : 0;
+}
+
+/*
+ * Memory for a call: a kernel-mode call may come from any context
+ * (softirq, hardirq), a user-mode one only from its system call.
+ */
+static inline gfp_t nt_gfp(const struct nttrace_call *call)
+{
+	return call->kernel_mode ? GFP_ATOMIC | __GFP_NOWARN : GFP_KERNEL;
 }
 
 /* The same with interrupts off: never sleeps, never takes a page fault. */
