@@ -12,11 +12,13 @@
 #include <linux/vmalloc.h>
 
 #include "consumer.h"
+#include "provider.h"
 #include "session.h"
 
 struct nt_file {
 	struct mutex lock;		/* attaching */
 	struct nt_session *session;	/* set once, then constant */
+	struct nt_prov_file prov;	/* its provider registrations */
 };
 
 int nt_file_open(struct file *file)
@@ -26,6 +28,7 @@ int nt_file_open(struct file *file)
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
+	nt_prov_file_init(&f->prov);
 	file->private_data = f;
 	return 0;
 }
@@ -34,11 +37,19 @@ void nt_file_release(struct file *file)
 {
 	struct nt_file *f = file->private_data;
 
+	nt_prov_file_release(&f->prov);
 	if (f->session) {
 		nt_session_detach(f->session);
 		nt_session_put(f->session);
 	}
 	kfree(f);
+}
+
+struct nt_prov_file *nt_file_provider(struct file *file)
+{
+	struct nt_file *f = file->private_data;
+
+	return &f->prov;
 }
 
 static struct nt_session *nt_file_session(struct file *file)
@@ -141,11 +152,21 @@ int nt_file_mmap(struct file *file, struct vm_area_struct *vma)
 
 __poll_t nt_file_poll(struct file *file, poll_table *wait)
 {
+	struct nt_file *f = file->private_data;
 	struct nt_session *s = nt_file_session(file);
 	__poll_t mask = 0;
 
-	if (!s)
+	/*
+	 * A file that registered providers waits for their notifications
+	 * (EPOLLPRI); one that did neither that nor attach has nothing to
+	 * wait for.
+	 */
+	if (nt_prov_file_active(&f->prov))
+		mask = nt_prov_file_poll(file, &f->prov, wait);
+	else if (!s)
 		return EPOLLERR;
+	if (!s)
+		return mask;
 	poll_wait(file, &s->wq, wait);
 	if (nt_session_has_unread(s))
 		mask |= EPOLLIN | EPOLLRDNORM;

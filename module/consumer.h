@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The consumer side of /dev/nttrace: attach, mmap, poll. */
+/* An open /dev/nttrace: the consumer side (attach, mmap, poll), its providers. */
 #ifndef NTTRACE_CONSUMER_H
 #define NTTRACE_CONSUMER_H
 
@@ -12,5 +12,7 @@ void nt_file_release(struct file *file);
 int nt_file_attach(struct file *file, struct nttrace_attach *a);
 int nt_file_mmap(struct file *file, struct vm_area_struct *vma);
 __poll_t nt_file_poll(struct file *file, poll_table *wait);
+/* The file's provider state (module/provider.c). */
+struct nt_prov_file *nt_file_provider(struct file *file);
 
 #endif /* NTTRACE_CONSUMER_H */

@@ -14,6 +14,7 @@
 
 #include "consumer.h"
 #include "ntevent.h"
+#include "provider.h"
 #include "session.h"
 
 /*
@@ -144,6 +145,90 @@ static long nttrace_ioc_trace_event(void __user *uarg)
 	return 0;
 }
 
+static long nttrace_ioc_register(struct file *file, void __user *uarg)
+{
+	struct nttrace_register r;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&r, sizeof(r), NTTRACE_REGISTER_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	ret = nt_provider_register(nt_file_provider(file), &r);
+	if (ret)
+		return ret;
+	ret = nttrace_write_args(uarg, &r, sizeof(r), usize);
+	/* The caller cannot learn the handle: the registration is undone. */
+	if (ret)
+		nt_provider_unregister(nt_file_provider(file), r.handle);
+	return ret;
+}
+
+static long nttrace_ioc_unregister(struct file *file, void __user *uarg)
+{
+	struct nttrace_unregister u;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&u, sizeof(u), NTTRACE_UNREGISTER_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	if (u.pad)
+		return -EINVAL;
+	return nt_provider_unregister(nt_file_provider(file), u.handle);
+}
+
+static long nttrace_ioc_enable(void __user *uarg)
+{
+	struct nttrace_enable e;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&e, sizeof(e), NTTRACE_ENABLE_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	ret = nt_provider_enable(&e);
+	if (ret)
+		return ret;
+	return nttrace_write_args(uarg, &e, sizeof(e), usize);
+}
+
+static long nttrace_ioc_notification(struct file *file, void __user *uarg)
+{
+	struct nttrace_notification n;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&n, sizeof(n), NTTRACE_NOTIFICATION_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	/* Taken off the queue: a fault writing it back loses it. */
+	ret = nt_provider_notification(nt_file_provider(file), &n);
+	if (ret)
+		return ret;
+	return nttrace_write_args(uarg, &n, sizeof(n), usize);
+}
+
+static long nttrace_ioc_list_providers(void __user *uarg)
+{
+	struct nttrace_provider_list l;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&l, sizeof(l), NTTRACE_PROVIDER_LIST_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	ret = nt_provider_list(&l);
+	if (ret)
+		return ret;
+	return nttrace_write_args(uarg, &l, sizeof(l), usize);
+}
+
 static long nttrace_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -167,6 +252,16 @@ static long nttrace_ioctl(struct file *file, unsigned int cmd,
 		return nttrace_ioc_list(uarg);
 	case _IOC_NR(NTTRACE_IOC_ATTACH):
 		return nttrace_ioc_attach(file, uarg);
+	case _IOC_NR(NTTRACE_IOC_REGISTER):
+		return nttrace_ioc_register(file, uarg);
+	case _IOC_NR(NTTRACE_IOC_UNREGISTER):
+		return nttrace_ioc_unregister(file, uarg);
+	case _IOC_NR(NTTRACE_IOC_ENABLE):
+		return nttrace_ioc_enable(uarg);
+	case _IOC_NR(NTTRACE_IOC_NOTIFICATION):
+		return nttrace_ioc_notification(file, uarg);
+	case _IOC_NR(NTTRACE_IOC_LIST_PROVIDERS):
+		return nttrace_ioc_list_providers(uarg);
 	}
 	return -ENOTTY;
 }

@@ -25,6 +25,7 @@
 #include <linux/nospec.h>
 #include <linux/uaccess.h>
 
+#include "classic.h"
 #include "message.h"
 #include "ntevent.h"
 
@@ -46,6 +47,7 @@ static const struct nttrace_type nttrace_types[] = {
 	[ETW_NT_FLAGS_TRACE_HEADER >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_HEADER, .name = "TRACE_HEADER",
 		.align = ULONG_SIZE, .fixed_size = 0x30, /* EVENT_TRACE_HEADER */
+		.handler = nt_trace_header,
 	},
 	[ETW_NT_FLAGS_TRACE_MESSAGE >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_MESSAGE, .name = "TRACE_MESSAGE",
@@ -76,6 +78,7 @@ static const struct nttrace_type nttrace_types[] = {
 		.type = ETW_NT_FLAGS_TRACE_INSTANCE, .name = "TRACE_INSTANCE",
 		/* EVENT_INSTANCE_GUID_HEADER */
 		.align = ULONG_SIZE, .fixed_size = NTTRACE_MAX_FIXED_SIZE,
+		.handler = nt_trace_instance,
 	},
 	[ETW_NT_FLAGS_TRACE_RAW >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_RAW, .name = "TRACE_RAW",

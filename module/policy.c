@@ -9,6 +9,9 @@
  *   it as its consumer, need nt_privileged(): Windows gives these to
  *   Administrators and "Performance Log Users"; here CAP_PERFMON (or
  *   CAP_SYS_ADMIN, as perf_event_open accepts) or the group control_gid.
+ * - Enabling a provider GUID for a session (NTTRACE_IOC_ENABLE, EnableTrace)
+ *   is controlling it: nt_privileged(). Registering a provider and listing
+ *   providers are open to anyone, as any Windows process may register.
  * - A session started with EVENT_TRACE_SECURE_MODE takes events only from
  *   its owner (the effective UID that started it) or a privileged caller;
  *   anyone else gets STATUS_ACCESS_DENIED.
@@ -16,13 +19,18 @@
  * The limits keep a privileged but careless user (or a member of the
  * group) from taking the machine's memory: one session's rings at most
  * max_session_mb, all sessions' at most max_total_mb, each user at most
- * max_user_sessions running sessions. Ring memory is also charged to the
+ * max_user_sessions running sessions, each user at most
+ * max_user_registrations provider registrations (each pins one page of
+ * the registering process; counted per effective UID). Ring memory is also charged to the
  * starter's memory cgroup (module/area.c).
  */
 #include <linux/atomic.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/hashtable.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "policy.h"
 
@@ -42,6 +50,15 @@ MODULE_PARM_DESC(max_total_mb, "Most memory all sessions' rings may take togethe
 static unsigned int max_user_sessions = 8;
 module_param(max_user_sessions, uint, 0644);
 MODULE_PARM_DESC(max_user_sessions, "Most sessions one user may have running");
+
+/*
+ * A registration pins a page of its process until it ends (module/provider.c):
+ * each user may hold this many, as max_user_sessions bounds sessions.
+ */
+static unsigned int max_user_registrations = 1024;
+module_param(max_user_registrations, uint, 0644);
+MODULE_PARM_DESC(max_user_registrations,
+		 "Most provider registrations one user may hold (each pins a page)");
 
 static atomic_long_t nt_mem_pages = ATOMIC_LONG_INIT(0);
 
@@ -80,4 +97,65 @@ int nt_mem_reserve(size_t bytes)
 void nt_mem_unreserve(size_t bytes)
 {
 	atomic_long_sub(DIV_ROUND_UP(bytes, PAGE_SIZE), &nt_mem_pages);
+}
+
+/* Registrations per effective UID: a count per user that has any. */
+struct nt_reg_user {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned int count;
+};
+
+static DEFINE_SPINLOCK(nt_reg_users_lock);
+static DEFINE_HASHTABLE(nt_reg_users, 6);
+
+static struct nt_reg_user *nt_reg_user_find(kuid_t uid)
+{
+	struct nt_reg_user *u;
+
+	lockdep_assert_held(&nt_reg_users_lock);
+	hash_for_each_possible(nt_reg_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+int nt_user_reg_charge(kuid_t uid)
+{
+	struct nt_reg_user *u, *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	unsigned int max = READ_ONCE(max_user_registrations);
+	int ret = 0;
+
+	spin_lock(&nt_reg_users_lock);
+	u = nt_reg_user_find(uid);
+	if (!u && max) {
+		if (!fresh) {
+			spin_unlock(&nt_reg_users_lock);
+			return -ENOMEM;
+		}
+		u = fresh;
+		fresh = NULL;
+		u->uid = uid;
+		hash_add(nt_reg_users, &u->node, __kuid_val(uid));
+	}
+	if (!u || u->count >= max)
+		ret = -EDQUOT;
+	else
+		u->count++;
+	spin_unlock(&nt_reg_users_lock);
+	kfree(fresh);
+	return ret;
+}
+
+void nt_user_reg_uncharge(kuid_t uid)
+{
+	struct nt_reg_user *u;
+
+	spin_lock(&nt_reg_users_lock);
+	u = nt_reg_user_find(uid);
+	if (!WARN_ON_ONCE(!u || !u->count) && !--u->count) {
+		hash_del(&u->node);
+		kfree(u);
+	}
+	spin_unlock(&nt_reg_users_lock);
 }

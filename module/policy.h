@@ -23,6 +23,13 @@ size_t nt_max_session_bytes(void);
 unsigned int nt_max_user_sessions(void);
 
 /*
+ * Provider registrations per effective UID, at most max_user_registrations:
+ * charge before registering (-EDQUOT past it, -ENOMEM), uncharge at its end.
+ */
+int nt_user_reg_charge(kuid_t uid);
+void nt_user_reg_uncharge(kuid_t uid);
+
+/*
  * All sessions' ring memory together stays within max_total_mb: reserve
  * before allocating (-ENOBUFS past the cap), give back at release.
  */

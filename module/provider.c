@@ -1,2 +1,768 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: filled in by the classic-provider work (issue 14). */
+/*
+ * Providers (seed 004; uapi/nttrace.h, "Providers"). One table, keyed by
+ * provider GUID, holds two independent things: the registrations of the
+ * GUID (which open file, which process, which context, where its enable
+ * info lives) and the sessions that enable it (logger ID, level, flags,
+ * keywords). An enable needs no registration, so one made before the
+ * provider registers is found when it does; a session that stops drops its
+ * enables (nt_provider_session_stopped(), called from nt_session_stop()).
+ * A GUID's node goes when it has neither.
+ *
+ * The enable info. Each registration's struct nttrace_enable_info lives in
+ * the registering process; its page is pinned at REGISTER with
+ * pin_user_pages_fast(FOLL_WRITE | FOLL_LONGTERM) and written through
+ * kmap_local_page() until UNREGISTER or the file's release unpins it.
+ * user_events (kernel/trace/trace_events_user.c) pins its enable word for
+ * each write instead, under the mm's lock, and follows the mm across fork
+ * and munmap; we pin once because an enable is then a few stores with no
+ * mm lock, no fault and no failure, and a registration's memory is bounded
+ * by max_user_registrations pages per user. Consequences, documented in the
+ * uapi: after munmap the kernel writes the old page, harmlessly; after
+ * fork the parent keeps the pinned page (fork copies pinned anonymous
+ * pages for the child at once), so the child's copy is a snapshot that is
+ * never updated (the library disowns it in the child).
+ *
+ * Classic registrations (NTTRACE_REG_CLASSIC) act on one session at a
+ * time, as RegisterTraceGuids providers do on Windows (ETW lets a second
+ * session take a classic provider over): the enable made last. When that
+ * session disables it, the provider falls back to the latest enable still
+ * standing (Windows' behaviour here is not documented; falling back keeps
+ * every session's enable meaningful) and is notified with ENABLE for it;
+ * DISABLE comes only when no session enables the GUID. EventRegister
+ * registrations (NTTRACE_REG_EVENT) are notified of every session's
+ * changes.
+ *
+ * Locking: nt_provider_lock (a mutex) guards the table, every
+ * registration and enable, and each file's list of registrations; under
+ * it, a file's queue spinlock. Lock order: nt_provider_lock, then
+ * nt_loggers_lock (nt_session_list() in ENABLE), then a queue's lock.
+ * nt_session_stop() calls in with neither held. Nothing touches user
+ * memory under nt_provider_lock except through pinned pages, so a caller
+ * cannot stall it with a fault.
+ */
+#include <kunit/visibility.h>
+#include <linux/cred.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/pid.h>
+#include <linux/rbtree.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/uuid.h>
+
+#include "policy.h"
+#include "provider.h"
+#include "session.h"
+
+struct nt_guid {
+	struct rb_node node;		/* in nt_guids, ordered by memcmp */
+	u8 guid[16];
+	struct list_head regs;		/* struct nt_reg.guid_node */
+	struct list_head enables;	/* struct nt_enable, by logger ID */
+	struct nt_enable *acting;	/* the latest enable; NULL: none */
+};
+
+struct nt_enable {
+	struct list_head node;
+	u32 logger_id;
+	u32 level;
+	u32 flags;
+	u64 any, all;
+	u64 stamp;			/* when enabled: the latest acts */
+};
+
+struct nt_reg {
+	struct list_head guid_node;
+	struct list_head file_node;
+	struct nt_guid *g;
+	struct nt_prov_file *pf;
+	u64 handle;
+	u64 context;
+	u32 type;
+	u32 seq;			/* the enable info's sequence, ours */
+	struct page *page;		/* pinned; NULL for kernel info */
+	unsigned int offset;
+	struct nttrace_enable_info *kinfo;	/* KUnit's */
+	struct pid *pid;
+	kuid_t uid;			/* charged max_user_registrations */
+};
+
+static DEFINE_MUTEX(nt_provider_lock);
+static struct rb_root nt_guids = RB_ROOT;
+static u64 nt_enable_stamp;
+static u16 nt_enables_per_logger[NTTRACE_MAX_LOGGERS + 1];
+
+/* ---- the notification queue of a file ---- */
+
+void nt_prov_file_init(struct nt_prov_file *pf)
+{
+	spin_lock_init(&pf->lock);
+	init_waitqueue_head(&pf->wq);
+	pf->queue = NULL;
+	pf->head = 0;
+	pf->count = 0;
+	pf->dropped = 0;
+	INIT_LIST_HEAD(&pf->regs);
+	pf->nr_regs = 0;
+	pf->next_handle = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_init);
+
+bool nt_prov_file_active(struct nt_prov_file *pf)
+{
+	/* Pairs with the smp_store_release() in nt_prov_file_queue(). */
+	return smp_load_acquire(&pf->queue);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_active);
+
+__poll_t nt_prov_file_poll(struct file *file, struct nt_prov_file *pf,
+			   poll_table *wait)
+{
+	__poll_t mask = 0;
+
+	poll_wait(file, &pf->wq, wait);
+	spin_lock(&pf->lock);
+	if (pf->count)
+		mask = EPOLLPRI;
+	spin_unlock(&pf->lock);
+	return mask;
+}
+
+/* The queue, made at the file's first REGISTER and kept until release. */
+static int nt_prov_file_queue(struct nt_prov_file *pf)
+{
+	struct nttrace_notification *q;
+
+	if (nt_prov_file_active(pf))
+		return 0;
+	q = kvcalloc(NTTRACE_MAX_NOTIFICATIONS, sizeof(*q), GFP_KERNEL_ACCOUNT);
+	if (!q)
+		return -ENOMEM;
+	spin_lock(&pf->lock);
+	if (!pf->queue) {
+		/* Pairs with the smp_load_acquire() in nt_prov_file_active(). */
+		smp_store_release(&pf->queue, q);
+		q = NULL;
+	}
+	spin_unlock(&pf->lock);
+	kvfree(q);
+	return 0;
+}
+
+/* Queue @n on its registration's file; past the bound, drop the oldest. */
+static void nt_notify(struct nt_reg *r, const struct nttrace_notification *n)
+{
+	struct nt_prov_file *pf = r->pf;
+
+	spin_lock(&pf->lock);
+	if (pf->count == NTTRACE_MAX_NOTIFICATIONS) {
+		pf->head = (pf->head + 1) % NTTRACE_MAX_NOTIFICATIONS;
+		pf->count--;
+		pf->dropped++;
+	}
+	pf->queue[(pf->head + pf->count) % NTTRACE_MAX_NOTIFICATIONS] = *n;
+	pf->count++;
+	spin_unlock(&pf->lock);
+	wake_up_all(&pf->wq);
+}
+
+/* Forget what is queued for @handle: none is delivered after UNREGISTER. */
+static void nt_notify_purge(struct nt_prov_file *pf, u64 handle)
+{
+	unsigned int i, kept = 0;
+
+	spin_lock(&pf->lock);
+	for (i = 0; i < pf->count; i++) {
+		struct nttrace_notification *n =
+			&pf->queue[(pf->head + i) % NTTRACE_MAX_NOTIFICATIONS];
+
+		if (n->handle == handle)
+			continue;
+		if (kept != i)
+			pf->queue[(pf->head + kept) % NTTRACE_MAX_NOTIFICATIONS] = *n;
+		kept++;
+	}
+	pf->count = kept;
+	spin_unlock(&pf->lock);
+}
+
+int nt_provider_notification(struct nt_prov_file *pf,
+			     struct nttrace_notification *n)
+{
+	u32 size = n->size;
+	int ret = -EAGAIN;
+
+	if (!nt_prov_file_active(pf))
+		return -EAGAIN;
+	spin_lock(&pf->lock);
+	if (pf->count) {
+		*n = pf->queue[pf->head];
+		n->dropped = pf->dropped;
+		pf->dropped = 0;
+		pf->head = (pf->head + 1) % NTTRACE_MAX_NOTIFICATIONS;
+		pf->count--;
+		ret = 0;
+	}
+	spin_unlock(&pf->lock);
+	n->size = size;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_notification);
+
+/* ---- the GUID table ---- */
+
+static int nt_guid_cmp(const u8 *a, const struct rb_node *node)
+{
+	return memcmp(a, rb_entry(node, struct nt_guid, node)->guid, 16);
+}
+
+static struct nt_guid *nt_guid_find(const u8 *guid)
+{
+	struct rb_node *node = nt_guids.rb_node;
+
+	lockdep_assert_held(&nt_provider_lock);
+	while (node) {
+		int c = nt_guid_cmp(guid, node);
+
+		if (!c)
+			return rb_entry(node, struct nt_guid, node);
+		node = c < 0 ? node->rb_left : node->rb_right;
+	}
+	return NULL;
+}
+
+/* Find @guid, or insert *@fresh for it (and take it from the caller). */
+static struct nt_guid *nt_guid_get(const u8 *guid, struct nt_guid **fresh)
+{
+	struct rb_node **link = &nt_guids.rb_node, *parent = NULL;
+	struct nt_guid *g;
+
+	lockdep_assert_held(&nt_provider_lock);
+	while (*link) {
+		int c = nt_guid_cmp(guid, *link);
+
+		if (!c)
+			return rb_entry(*link, struct nt_guid, node);
+		parent = *link;
+		link = c < 0 ? &parent->rb_left : &parent->rb_right;
+	}
+	g = *fresh;
+	*fresh = NULL;
+	memcpy(g->guid, guid, 16);
+	INIT_LIST_HEAD(&g->regs);
+	INIT_LIST_HEAD(&g->enables);
+	g->acting = NULL;
+	rb_link_node(&g->node, parent, link);
+	rb_insert_color(&g->node, &nt_guids);
+	return g;
+}
+
+static void nt_guid_put_if_unused(struct nt_guid *g)
+{
+	lockdep_assert_held(&nt_provider_lock);
+	if (!list_empty(&g->regs) || !list_empty(&g->enables))
+		return;
+	rb_erase(&g->node, &nt_guids);
+	kfree(g);
+}
+
+static struct nt_enable *nt_enable_find(struct nt_guid *g, u32 logger_id)
+{
+	struct nt_enable *e;
+
+	list_for_each_entry(e, &g->enables, node)
+		if (e->logger_id == logger_id)
+			return e;
+	return NULL;
+}
+
+/* The latest enable still standing: what a classic provider acts on. */
+static struct nt_enable *nt_guid_latest(struct nt_guid *g)
+{
+	struct nt_enable *e, *best = NULL;
+
+	list_for_each_entry(e, &g->enables, node)
+		if (!best || e->stamp > best->stamp)
+			best = e;
+	return best;
+}
+
+static u64 nt_enable_handle(const struct nt_enable *e)
+{
+	return NTTRACE_HANDLE(e->logger_id, e->level, 0, e->flags);
+}
+
+/* The enable info of every registration of @g (all see the same). */
+static void nt_guid_info(struct nt_guid *g, struct nttrace_enable_info *v)
+{
+	struct nt_enable *e;
+
+	memset(v, 0, sizeof(*v));
+	list_for_each_entry(e, &g->enables, node) {
+		v->match_all_keyword = v->sessions ? v->match_all_keyword & e->all
+						   : e->all;
+		v->sessions++;
+		v->loggers |= 1ULL << (e->logger_id - 1);
+		v->level = max_t(u8, v->level, e->level);
+		v->match_any_keyword |= e->any;
+	}
+	if (g->acting)
+		v->logger_handle = nt_enable_handle(g->acting);
+}
+
+/*
+ * Write @v into @r's enable info under the uapi's sequence count. The
+ * sequence is ours (r->seq): what the process wrote there is ignored.
+ */
+static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v)
+{
+	struct nttrace_enable_info *dst;
+	void *base = NULL;
+
+	lockdep_assert_held(&nt_provider_lock);
+	if (r->page) {
+		base = kmap_local_page(r->page);
+		dst = base + r->offset;
+	} else {
+		dst = r->kinfo;
+	}
+	r->seq++;		/* odd: an update is under way */
+	WRITE_ONCE(dst->sequence, r->seq);
+	/* Pairs with the reader's read barrier before its final recheck. */
+	smp_wmb();
+	WRITE_ONCE(dst->sessions, v->sessions);
+	WRITE_ONCE(dst->logger_handle, v->logger_handle);
+	WRITE_ONCE(dst->level, v->level);
+	memset(dst->pad, 0, sizeof(dst->pad));
+	WRITE_ONCE(dst->match_any_keyword, v->match_any_keyword);
+	WRITE_ONCE(dst->match_all_keyword, v->match_all_keyword);
+	WRITE_ONCE(dst->loggers, v->loggers);
+	/* Pairs with the reader's load-acquire of the sequence. */
+	smp_wmb();
+	r->seq++;		/* even: consistent */
+	WRITE_ONCE(dst->sequence, r->seq);
+	if (base) {
+		flush_dcache_page(r->page);
+		kunmap_local(base);
+	}
+}
+
+static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable *e)
+{
+	struct nttrace_notification n = {
+		.size = sizeof(n),
+		.control = control,
+		.handle = r->handle,
+		.context = r->context,
+		.logger_handle = nt_enable_handle(e),
+		.level = e->level,
+		.enable_flags = e->flags,
+		.match_any_keyword = e->any,
+		.match_all_keyword = e->all,
+		.logger_id = e->logger_id,
+	};
+
+	nt_notify(r, &n);
+}
+
+/*
+ * Session @e->logger_id's enable of @g changed (@control; for DISABLE @e
+ * is already off the list, not yet freed). Publish the new info and
+ * notify: every EVENT registration of the change; a CLASSIC one when the
+ * enable it acts on changes or is enabled again, or when none is left.
+ * Returns the registrations notified.
+ */
+static u32 nt_guid_changed(struct nt_guid *g, u32 control,
+			   const struct nt_enable *e)
+{
+	struct nt_enable *was = g->acting;
+	struct nttrace_enable_info v;
+	struct nt_reg *r;
+	u32 notified = 0;
+
+	if (control != EVENT_CONTROL_CODE_CAPTURE_STATE)
+		g->acting = nt_guid_latest(g);
+	nt_guid_info(g, &v);
+	list_for_each_entry(r, &g->regs, guid_node) {
+		nt_reg_publish(r, &v);
+		if (r->type == NTTRACE_REG_EVENT) {
+			nt_reg_notify(r, control, e);
+			notified++;
+		} else if (control == EVENT_CONTROL_CODE_CAPTURE_STATE) {
+			continue;
+		} else if (g->acting && (g->acting != was || g->acting == e)) {
+			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting);
+			notified++;
+		} else if (!g->acting && was) {
+			nt_reg_notify(r, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e);
+			notified++;
+		}
+	}
+	return notified;
+}
+
+/* Take @e off @g, tell the registrations, free it (and @g if unused). */
+static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e)
+{
+	u32 notified;
+
+	list_del(&e->node);
+	nt_enables_per_logger[e->logger_id]--;
+	notified = nt_guid_changed(g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e);
+	kfree(e);
+	nt_guid_put_if_unused(g);
+	return notified;
+}
+
+/* ---- REGISTER, UNREGISTER ---- */
+
+static void nt_reg_free(struct nt_reg *r)
+{
+	if (r->page)
+		unpin_user_pages_dirty_lock(&r->page, 1, true);
+	nt_user_reg_uncharge(r->uid);
+	put_pid(r->pid);
+	kfree(r);
+}
+
+static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
+		       struct nttrace_enable_info *kinfo)
+{
+	struct nt_guid *fresh = NULL, *g;
+	struct nttrace_enable_info v;
+	struct nt_reg *r = NULL;
+	struct nt_enable *e;
+	int ret;
+
+	if (in->type != NTTRACE_REG_CLASSIC && in->type != NTTRACE_REG_EVENT)
+		return -EINVAL;
+	if (!kinfo && (in->enable_info % 8 ||
+		       (in->enable_info & ~PAGE_MASK) + sizeof(v) > PAGE_SIZE))
+		return -EINVAL;
+	ret = nt_prov_file_queue(pf);
+	if (ret)
+		return ret;
+
+	/* Reserve the file's slot first, so that racing REGISTERs count. */
+	mutex_lock(&nt_provider_lock);
+	if (pf->nr_regs >= NTTRACE_MAX_REGISTRATIONS) {
+		mutex_unlock(&nt_provider_lock);
+		return -EMFILE;
+	}
+	pf->nr_regs++;
+	mutex_unlock(&nt_provider_lock);
+
+	ret = nt_user_reg_charge(current_euid());
+	if (ret)
+		goto unreserve;
+	ret = -ENOMEM;
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	if (!r || !fresh)
+		goto uncharge;
+	r->uid = current_euid();
+	r->type = in->type;
+	r->context = in->context;
+	r->pf = pf;
+	r->kinfo = kinfo;
+	if (!kinfo) {
+		unsigned long addr = (unsigned long)in->enable_info;
+
+		if (in->enable_info != addr) {
+			ret = -EFAULT;
+			goto uncharge;
+		}
+		ret = pin_user_pages_fast(addr & PAGE_MASK, 1,
+					  FOLL_WRITE | FOLL_LONGTERM, &r->page);
+		if (ret != 1) {
+			r->page = NULL;
+			ret = ret < 0 ? ret : -EFAULT;
+			if (ret != -ENOMEM)
+				ret = -EFAULT;
+			goto uncharge;
+		}
+		r->offset = addr & ~PAGE_MASK;
+	}
+	r->pid = get_pid(task_tgid(current));
+
+	mutex_lock(&nt_provider_lock);
+	g = nt_guid_get(in->guid, &fresh);
+	r->g = g;
+	r->handle = ++pf->next_handle;
+	list_add_tail(&r->guid_node, &g->regs);
+	list_add_tail(&r->file_node, &pf->regs);
+	nt_guid_info(g, &v);
+	nt_reg_publish(r, &v);
+	/* The enables made before: ENABLE notifications, as for new ones. */
+	if (r->type == NTTRACE_REG_EVENT) {
+		list_for_each_entry(e, &g->enables, node)
+			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e);
+	} else if (g->acting) {
+		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting);
+	}
+	in->handle = r->handle;
+	mutex_unlock(&nt_provider_lock);
+	kfree(fresh);
+	return 0;
+
+uncharge:
+	kfree(fresh);
+	if (r && r->page)
+		unpin_user_pages_dirty_lock(&r->page, 1, false);
+	kfree(r);
+	nt_user_reg_uncharge(current_euid());
+unreserve:
+	mutex_lock(&nt_provider_lock);
+	pf->nr_regs--;
+	mutex_unlock(&nt_provider_lock);
+	return ret;
+}
+
+int nt_provider_register(struct nt_prov_file *pf, struct nttrace_register *r)
+{
+	return nt_register(pf, r, NULL);
+}
+
+int nt_provider_register_kernel(struct nt_prov_file *pf,
+				struct nttrace_register *r,
+				struct nttrace_enable_info *info)
+{
+	return nt_register(pf, r, info);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_register_kernel);
+
+/* Off the table and the file's list; the caller frees it unlocked. */
+static void nt_reg_unlink(struct nt_reg *r)
+{
+	lockdep_assert_held(&nt_provider_lock);
+	list_del(&r->guid_node);
+	list_del(&r->file_node);
+	r->pf->nr_regs--;
+	nt_guid_put_if_unused(r->g);
+}
+
+int nt_provider_unregister(struct nt_prov_file *pf, u64 handle)
+{
+	struct nt_reg *r, *found = NULL;
+
+	mutex_lock(&nt_provider_lock);
+	list_for_each_entry(r, &pf->regs, file_node) {
+		if (r->handle == handle) {
+			found = r;
+			nt_reg_unlink(r);
+			break;
+		}
+	}
+	mutex_unlock(&nt_provider_lock);
+	if (!found)
+		return -ENOENT;
+	nt_notify_purge(pf, handle);
+	nt_reg_free(found);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_unregister);
+
+void nt_prov_file_release(struct nt_prov_file *pf)
+{
+	struct nt_reg *r, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&nt_provider_lock);
+	list_for_each_entry_safe(r, tmp, &pf->regs, file_node) {
+		nt_reg_unlink(r);
+		list_add_tail(&r->file_node, &gone);
+	}
+	mutex_unlock(&nt_provider_lock);
+	list_for_each_entry_safe(r, tmp, &gone, file_node)
+		nt_reg_free(r);
+	kvfree(pf->queue);
+	pf->queue = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_release);
+
+/* ---- ENABLE ---- */
+
+static bool nt_logger_running(u32 logger_id)
+{
+	u32 ids[NTTRACE_MAX_LOGGERS], count, i;
+
+	nt_session_list(ids, ARRAY_SIZE(ids), &count);
+	for (i = 0; i < min_t(u32, count, ARRAY_SIZE(ids)); i++)
+		if (ids[i] == logger_id)
+			return true;
+	return false;
+}
+
+int nt_provider_enable(struct nttrace_enable *in)
+{
+	struct nt_enable *e, *fresh_e = NULL, *pos;
+	struct nt_guid *g, *fresh_g = NULL;
+	int ret = 0;
+
+	if (!nt_privileged())
+		return -EPERM;
+	if (in->control > EVENT_CONTROL_CODE_CAPTURE_STATE || in->level > 0xFF)
+		return -EINVAL;
+	in->registrations = 0;
+	if (!in->logger_id || in->logger_id > NTTRACE_MAX_LOGGERS)
+		return -ENOENT;
+	if (in->control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+		fresh_e = kzalloc(sizeof(*fresh_e), GFP_KERNEL_ACCOUNT);
+		fresh_g = kzalloc(sizeof(*fresh_g), GFP_KERNEL_ACCOUNT);
+		if (!fresh_e || !fresh_g) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+
+	mutex_lock(&nt_provider_lock);
+	/*
+	 * Checked under nt_provider_lock: a session's stop takes it after
+	 * taking the session off the table, so an enable either sees the
+	 * session gone or is dropped by the stop.
+	 */
+	if (!nt_logger_running(in->logger_id)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	g = nt_guid_find(in->guid);
+	e = g ? nt_enable_find(g, in->logger_id) : NULL;
+	switch (in->control) {
+	case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
+		if (!e) {
+			ret = -ENOENT;
+			break;
+		}
+		in->registrations = nt_enable_drop(g, e);
+		break;
+	case EVENT_CONTROL_CODE_CAPTURE_STATE:
+		if (!e) {
+			ret = -ENOENT;
+			break;
+		}
+		in->registrations = nt_guid_changed(g, in->control, e);
+		break;
+	default:
+		if (!e && nt_enables_per_logger[in->logger_id] >= NTTRACE_MAX_ENABLES) {
+			ret = -ENOSPC;
+			break;
+		}
+		if (!e) {
+			g = nt_guid_get(in->guid, &fresh_g);
+			e = fresh_e;
+			fresh_e = NULL;
+			e->logger_id = in->logger_id;
+			/* Kept in logger-ID order, as LIST_PROVIDERS reports. */
+			list_for_each_entry(pos, &g->enables, node)
+				if (pos->logger_id > e->logger_id)
+					break;
+			list_add_tail(&e->node, &pos->node);
+			nt_enables_per_logger[in->logger_id]++;
+		}
+		e->level = in->level;
+		e->flags = in->enable_flags;
+		e->any = in->match_any_keyword;
+		e->all = in->match_all_keyword;
+		e->stamp = ++nt_enable_stamp;
+		in->registrations = nt_guid_changed(g, in->control, e);
+		break;
+	}
+out:
+	mutex_unlock(&nt_provider_lock);
+out_free:
+	kfree(fresh_e);
+	kfree(fresh_g);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_enable);
+
+void nt_provider_session_stopped(u32 logger_id)
+{
+	struct rb_node *node, *next;
+
+	mutex_lock(&nt_provider_lock);
+	for (node = rb_first(&nt_guids); node; node = next) {
+		struct nt_guid *g = rb_entry(node, struct nt_guid, node);
+		struct nt_enable *e = nt_enable_find(g, logger_id);
+
+		/* Dropping the enable may free @g: step on first. */
+		next = rb_next(node);
+		if (e)
+			nt_enable_drop(g, e);
+	}
+	mutex_unlock(&nt_provider_lock);
+}
+
+/* ---- LIST_PROVIDERS ---- */
+
+u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room)
+{
+	struct rb_node *node;
+	u32 n = 0;
+
+	mutex_lock(&nt_provider_lock);
+	for (node = rb_first(&nt_guids); node; node = rb_next(node)) {
+		struct nt_guid *g = rb_entry(node, struct nt_guid, node);
+		struct nt_enable *e;
+		struct nt_reg *r;
+
+		list_for_each_entry(r, &g->regs, guid_node) {
+			if (n < room) {
+				memset(&rows[n], 0, sizeof(rows[n]));
+				memcpy(rows[n].guid, g->guid, 16);
+				rows[n].pid = pid_vnr(r->pid);
+				rows[n].type = r->type;
+			}
+			n++;
+		}
+		list_for_each_entry(e, &g->enables, node) {
+			if (n < room) {
+				memset(&rows[n], 0, sizeof(rows[n]));
+				memcpy(rows[n].guid, g->guid, 16);
+				rows[n].logger_id = e->logger_id;
+				rows[n].level = e->level;
+				rows[n].enable_flags = e->flags;
+				rows[n].match_any_keyword = e->any;
+				rows[n].match_all_keyword = e->all;
+			}
+			n++;
+		}
+	}
+	mutex_unlock(&nt_provider_lock);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_rows);
+
+/*
+ * Rows are gathered into kernel memory under the lock and copied out after
+ * it, so that a caller's page fault never holds the table. The room is
+ * bounded by the rows there are, counted first.
+ */
+int nt_provider_list(struct nttrace_provider_list *l)
+{
+	struct nttrace_provider_row *rows = NULL;
+	u32 room, total;
+	size_t bytes;
+	int ret = 0;
+
+	total = nt_provider_rows(NULL, 0);
+	room = min(l->count, total);
+	if (room) {
+		rows = kvmalloc_array(room, sizeof(*rows), GFP_KERNEL_ACCOUNT);
+		if (!rows)
+			return -ENOMEM;
+	}
+	total = nt_provider_rows(rows, room);
+	room = min(room, total);
+	if (check_mul_overflow((size_t)room, sizeof(*rows), &bytes))
+		ret = -EINVAL;
+	else if (room && copy_to_user(u64_to_user_ptr(l->rows), rows, bytes))
+		ret = -EFAULT;
+	kvfree(rows);
+	l->count = total;
+	return ret;
+}

@@ -37,6 +37,7 @@
 #include <linux/string.h>
 
 #include "policy.h"
+#include "provider.h"
 #include "session.h"
 
 /* Starts are serialized: a name and ID found free stay free until used. */
@@ -509,10 +510,19 @@ int nt_session_control(struct nttrace_logger_info *info)
 	if (info->control != EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
 		return -EPERM;
 
+	/*
+	 * A stop holds the start lock until the session's providers are
+	 * told, so that no new session takes its logger ID (and an enable
+	 * for that ID) before the old session's enables are dropped.
+	 */
+	if (info->control == EVENT_TRACE_CONTROL_STOP)
+		mutex_lock(&nt_start_lock);
 	mutex_lock(&nt_loggers_lock);
 	s = nt_session_find(info->logger_id, info->name);
 	if (!s) {
 		mutex_unlock(&nt_loggers_lock);
+		if (info->control == EVENT_TRACE_CONTROL_STOP)
+			mutex_unlock(&nt_start_lock);
 		return -ENOENT;
 	}
 	kref_get(&s->ref);
@@ -527,6 +537,9 @@ int nt_session_control(struct nttrace_logger_info *info)
 	mutex_unlock(&nt_loggers_lock);
 
 	if (info->control == EVENT_TRACE_CONTROL_STOP) {
+		/* Off the table: its providers are told before the flush. */
+		nt_provider_session_stopped(s->id);
+		mutex_unlock(&nt_start_lock);
 		nt_session_stop(s);
 		nt_session_put(s);	/* the table's reference */
 		/* Pairs with the wake_up_all() in nt_session_detach(). */
@@ -602,58 +615,18 @@ void nt_session_detach(struct nt_session *s)
 	wake_up_all(&s->wq);
 }
 
-static void *nt_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
-			u32 *status, bool user, bool privileged)
-{
-	struct nt_session *s = NULL;
-	void *rec;
-
-	local_irq_save(res->irq);
-	/*
-	 * Interrupts off make this an RCU read-side section: a session
-	 * being stopped waits in synchronize_rcu() until we are done.
-	 */
-	if (logger_id && logger_id <= NTTRACE_MAX_LOGGERS) {
-		logger_id = array_index_nospec(logger_id, NTTRACE_MAX_LOGGERS + 1);
-		s = rcu_dereference_sched(nt_loggers[logger_id]);
-	}
-	if (!s) {
-		*status = STATUS_INVALID_HANDLE;
-		goto fail;
-	}
-	if (user && s->secure && !privileged &&
-	    !uid_eq(current_euid(), s->owner_uid)) {
-		*status = STATUS_ACCESS_DENIED;
-		goto fail;
-	}
-	if (!len || len > nt_ring_max_record(&s->conf)) {
-		*status = STATUS_BUFFER_OVERFLOW;
-		goto fail;
-	}
-	res->session = s;
-	res->ring = &s->rings[smp_processor_id()];
-	rec = nt_ring_reserve(res->ring, len);
-	if (!rec) {
-		*status = STATUS_NO_MEMORY;
-		goto fail;
-	}
-	return rec;
-fail:
-	local_irq_restore(res->irq);
-	return NULL;
-}
-
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		      u32 *status)
 {
-	return nt_reserve(logger_id, len, res, status, false, true);
+	return nt_reserve_checked(logger_id, len, res, status, NT_WRITE_KERNEL);
 }
 EXPORT_SYMBOL_GPL(nttrace_reserve);
 
 void *nt_reserve_user(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		      u32 *status, bool privileged)
 {
-	return nt_reserve(logger_id, len, res, status, true, privileged);
+	return nt_reserve_checked(logger_id, len, res, status, NT_WRITE_USER |
+				  (privileged ? NT_WRITE_PRIVILEGED : 0));
 }
 
 void nttrace_commit(struct nttrace_reservation *res)
@@ -682,6 +655,8 @@ void nt_sessions_stop_all(void)
 		RCU_INIT_POINTER(nt_loggers[id], NULL);
 		mutex_unlock(&nt_loggers_lock);
 		if (s) {
+			/* No start can run: the device is gone. */
+			nt_provider_session_stopped(s->id);
 			nt_session_stop(s);
 			nt_session_put(s);
 		}
@@ -716,4 +691,78 @@ void nt_sessions_cpu_offline(unsigned int cpu)
 		wake_up_all(&s->wq);
 		nt_session_put(s);
 	}
+}
+
+/*
+ * ---- Writers and their rules ----
+ *
+ * nt_writer_check() and nt_reserve_checked() (which nttrace_reserve() and
+ * nt_reserve_user() are) apply the NT_WRITE_* rules to the running session
+ * @logger_id before anything is reserved, so that a refused event is
+ * neither written nor counted lost. The order is seed 003's for
+ * TRACE_INSTANCE: not running, then secure, then paged memory.
+ */
+static struct nt_session *nt_session_lookup_sched(u32 logger_id)
+{
+	if (!logger_id || logger_id > NTTRACE_MAX_LOGGERS)
+		return NULL;
+	logger_id = array_index_nospec(logger_id, NTTRACE_MAX_LOGGERS + 1);
+	return rcu_dereference_sched(nt_loggers[logger_id]);
+}
+
+static u32 nt_writer_rules(const struct nt_session *s, unsigned int rules)
+{
+	if (!s)
+		return STATUS_INVALID_HANDLE;
+	if (s->secure && (rules & NT_WRITE_NO_SECURE))
+		return STATUS_ACCESS_DENIED;
+	if (s->secure && (rules & NT_WRITE_USER) && !(rules & NT_WRITE_PRIVILEGED) &&
+	    !uid_eq(current_euid(), s->owner_uid))
+		return STATUS_ACCESS_DENIED;
+	if ((rules & NT_WRITE_KERNEL) && (s->log_file_mode & EVENT_TRACE_USE_PAGED_MEMORY))
+		return STATUS_NOT_SUPPORTED;
+	return STATUS_SUCCESS;
+}
+
+u32 nt_writer_check(u32 logger_id, unsigned int rules)
+{
+	u32 status;
+
+	/* The RCU-sched read side nt_reserve_checked() also uses: see nt_session_stop. */
+	rcu_read_lock_sched();
+	status = nt_writer_rules(nt_session_lookup_sched(logger_id), rules);
+	rcu_read_unlock_sched();
+	return status;
+}
+
+void *nt_reserve_checked(u32 logger_id, u32 len, struct nttrace_reservation *res,
+			 u32 *status, unsigned int rules)
+{
+	struct nt_session *s;
+	void *rec;
+
+	local_irq_save(res->irq);
+	/*
+	 * Interrupts off make this an RCU read-side section: a session
+	 * being stopped waits in synchronize_rcu() until we are done.
+	 */
+	s = nt_session_lookup_sched(logger_id);
+	*status = nt_writer_rules(s, rules);
+	if (*status != STATUS_SUCCESS)
+		goto fail;
+	if (!len || len > nt_ring_max_record(&s->conf)) {
+		*status = STATUS_BUFFER_OVERFLOW;
+		goto fail;
+	}
+	res->session = s;
+	res->ring = &s->rings[smp_processor_id()];
+	rec = nt_ring_reserve(res->ring, len);
+	if (!rec) {
+		*status = STATUS_NO_MEMORY;
+		goto fail;
+	}
+	return rec;
+fail:
+	local_irq_restore(res->irq);
+	return NULL;
 }

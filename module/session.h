@@ -22,7 +22,7 @@ struct nt_session {
 	u32 log_file_mode;
 	u32 min_buffers;
 	u32 flush_timer;	/* seconds; under nt_loggers_lock */
-	bool secure;		/* EVENT_TRACE_SECURE_MODE: see nt_reserve() */
+	bool secure;		/* EVENT_TRACE_SECURE_MODE: see nt_writer_rules() */
 	kuid_t owner_uid;
 	struct pid *owner_pid;		/* reported in the reader's namespace */
 	struct pid_namespace *pid_ns;	/* the IDs events carry are from here */
@@ -80,8 +80,10 @@ void nt_session_detach(struct nt_session *s);
  * one of nttrace_commit() or nttrace_discard() must follow, without
  * sleeping, and turns interrupts back on. Returns the record, or NULL with
  * *status set: STATUS_INVALID_HANDLE (no such session),
- * STATUS_BUFFER_OVERFLOW (@len never fits a buffer), STATUS_NO_MEMORY (the
- * ring is full; the event is counted lost).
+ * STATUS_NOT_SUPPORTED (an EVENT_TRACE_USE_PAGED_MEMORY session, which
+ * kernel-mode writers may not use), STATUS_BUFFER_OVERFLOW (@len never
+ * fits a buffer), STATUS_NO_MEMORY (the ring is full; the event is counted
+ * lost).
  */
 struct nttrace_reservation {
 	struct nt_session *session;
@@ -104,5 +106,39 @@ void nttrace_discard(struct nttrace_reservation *res);
 
 void nt_session_flush(struct nt_session *s);
 bool nt_session_has_unread(struct nt_session *s);
+
+/*
+ * The rules of a writer, for nt_writer_check() and nt_reserve_checked()
+ * (nttrace_reserve() is NT_WRITE_KERNEL, nt_reserve_user() NT_WRITE_USER):
+ * NT_WRITE_USER:       a user-mode caller: a secure session takes it only
+ *                      from its owner or with NT_WRITE_PRIVILEGED (the
+ *                      caller checked nt_privileged(), which may sleep)
+ * NT_WRITE_NO_SECURE:  a secure session refuses it from anyone
+ *                      (TRACE_INSTANCE, seed 003)
+ * NT_WRITE_KERNEL:     a kernel-mode caller: an EVENT_TRACE_USE_PAGED_MEMORY
+ *                      session refuses it (STATUS_NOT_SUPPORTED)
+ */
+#define NT_WRITE_USER		0x1U
+#define NT_WRITE_PRIVILEGED	0x2U
+#define NT_WRITE_NO_SECURE	0x4U
+#define NT_WRITE_KERNEL		0x8U
+
+/*
+ * Would session @logger_id take an event under @rules? STATUS_SUCCESS, or
+ * STATUS_INVALID_HANDLE (not running), STATUS_ACCESS_DENIED (secure),
+ * STATUS_NOT_SUPPORTED (paged memory, kernel-mode caller). Any context
+ * but NMI. The answer may change before nt_reserve_checked(), which checks
+ * again.
+ */
+u32 nt_writer_check(u32 logger_id, unsigned int rules);
+
+/*
+ * nttrace_reserve() under @rules: the same contract (commit or discard
+ * must follow), and *status as nt_writer_check() gives it, else
+ * STATUS_BUFFER_OVERFLOW or STATUS_NO_MEMORY as nttrace_reserve() does.
+ * The rules are checked before anything is reserved.
+ */
+void *nt_reserve_checked(u32 logger_id, u32 len, struct nttrace_reservation *res,
+			 u32 *status, unsigned int rules);
 
 #endif /* NTTRACE_SESSION_H */

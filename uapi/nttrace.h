@@ -634,8 +634,8 @@ struct mof_field {
 struct nttrace_enable_info {
 	__u32 sequence;		/* odd while the kernel updates */
 	__u32 sessions;		/* how many sessions enable the GUID; 0: none */
-	__u64 logger_handle;	/* NTTRACE_HANDLE() of the enable a classic
-				 * provider acts on (the latest); 0: none */
+	/* NTTRACE_HANDLE() of the latest enable (a classic provider acts on it); 0: none */
+	__u64 logger_handle;
 	__u8 level;		/* the highest level any session enables */
 	__u8 pad[7];
 	__u64 match_any_keyword; /* the union over the sessions */
@@ -650,9 +650,14 @@ struct nttrace_enable_info {
  * @type:        in: NTTRACE_REG_* (else -EINVAL)
  * @guid:        in: the provider's (control) GUID
  * @enable_info: in: the user address of the struct nttrace_enable_info the
- *               kernel keeps up to date; 8-byte aligned, writable (else
- *               -EFAULT), not across a page boundary (-EINVAL). Written
- *               before the call returns, with the enables already made.
+ *               kernel keeps up to date; 8-byte aligned and not across a
+ *               page boundary (else -EINVAL), writable memory of the
+ *               caller (else -EFAULT). Written before the call returns,
+ *               with the enables already made. Its page stays pinned until
+ *               the registration ends: the kernel writes that page, so
+ *               after munmap it writes the old page, and after fork only
+ *               the parent's (fork gives the child a copy of a pinned
+ *               page, which is never updated).
  * @context:     in: returned in this registration's notifications; opaque
  * @handle:      out: the registration, for UNREGISTER; never 0
  */
@@ -694,7 +699,7 @@ struct nttrace_unregister {
  * @control:     in: EVENT_CONTROL_CODE_* (else -EINVAL). DISABLE of a GUID
  *               the session does not enable: -ENOENT. CAPTURE_STATE of a
  *               GUID the session does not enable: -ENOENT.
- * @level:       in: the enable level (ENABLE)
+ * @level:       in: the enable level (ENABLE), at most 255 (else -EINVAL)
  * @enable_flags: in: EnableFlag of EnableTrace (ENABLE)
  * @match_any_keyword, @match_all_keyword: in: keywords (ENABLE)
  * @registrations: out: how many registrations were notified
@@ -722,7 +727,13 @@ struct nttrace_enable {
  * @size:          in: sizeof(struct nttrace_notification)
  * @control:       out: EVENT_CONTROL_CODE_*: ENABLE (an enable, also one
  *                 made before the registration), DISABLE (disabled by its
- *                 controller, or its session stopped), CAPTURE_STATE
+ *                 controller, or its session stopped), CAPTURE_STATE.
+ *                 A NTTRACE_REG_EVENT registration hears of every
+ *                 session's changes; a NTTRACE_REG_CLASSIC one acts on one
+ *                 session (enable_info.logger_handle: the latest enable
+ *                 still standing) and hears only of that: ENABLE when it
+ *                 changes or is enabled again, DISABLE when no session
+ *                 enables the GUID any more, never CAPTURE_STATE.
  * @handle:        out: the registration it is for
  * @context:       out: that registration's context
  * @logger_handle: out: NTTRACE_HANDLE() of the session concerned

@@ -41,7 +41,11 @@
  *   its abuse (partial munmap, mprotect, mremap, writes through
  *   /proc/self/mem), reading and acknowledging the rings, poll and epoll,
  *   open/close/dup, fork with the mappings and files inherited, a process
- *   exiting with calls in flight.
+ *   exiting with calls in flight; providers: REGISTER (the enable info in
+ *   good, read-only, racing, misaligned, page-crossing and bad memory),
+ *   UNREGISTER, ENABLE/DISABLE/CAPTURE_STATE of a few GUIDs for the
+ *   sessions seen running, NOTIFICATION and LIST_PROVIDERS, racing the
+ *   sessions' stops and the files' closes.
  * - The racer thread remaps, unmaps, re-protects and refills the pages
  *   that argument lists and argument data point into, so that the kernel's
  *   copies race with the pages going away; it also rewrites a "scribble"
@@ -120,22 +124,22 @@
 enum op {
 	OP_VERSION, OP_TRACE, OP_START, OP_CONTROL, OP_LIST, OP_ATTACH,
 	OP_MMAP, OP_MAPABUSE, OP_TOUCH, OP_POLL, OP_OPEN, OP_CLOSE, OP_BADCMD,
-	OP_FORK, OP_AFFINITY, NOPS
+	OP_FORK, OP_AFFINITY, OP_PROVIDER, NOPS
 };
 
 static const char *const op_names[NOPS] = {
 	"version", "trace", "start", "control", "list", "attach", "mmap",
 	"map-abuse", "touch", "poll", "open/dup", "close", "bad-cmd", "fork",
-	"affinity",
+	"affinity", "provider",
 };
 
 /* Out of 10000; OP_TOUCH and OP_AFFINITY make no counted call. */
 static const unsigned int op_weight[NOPS] = {
-	[OP_VERSION] = 350, [OP_TRACE] = 4000, [OP_START] = 380,
+	[OP_VERSION] = 350, [OP_TRACE] = 3400, [OP_START] = 380,
 	[OP_CONTROL] = 1150, [OP_LIST] = 300, [OP_ATTACH] = 450,
 	[OP_MMAP] = 500, [OP_MAPABUSE] = 350, [OP_TOUCH] = 600,
 	[OP_POLL] = 550, [OP_OPEN] = 300, [OP_CLOSE] = 100, [OP_BADCMD] = 750,
-	[OP_FORK] = 20, [OP_AFFINITY] = 200,
+	[OP_FORK] = 20, [OP_AFFINITY] = 200, [OP_PROVIDER] = 600,
 };
 
 static const int err_list[] = {
@@ -302,6 +306,7 @@ struct worker {
 	int race_dead[RACE_PAGES];	/* lost to another mapping */
 	uint8_t *scribble;		/* one page, rewritten by the racer */
 	int procmem;			/* /proc/self/mem, or -1 */
+	uint64_t handles[16];		/* REGISTER's answers, for UNREGISTER */
 	int in_grandchild;
 };
 
@@ -1318,7 +1323,9 @@ static void op_trace(struct thr *t)
 
 static void op_badcmd(struct thr *t)
 {
-	static const unsigned int known[] = { 0x00, 0x01, 0x10, 0x11, 0x12, 0x13 };
+	static const unsigned int known[] = {
+		0x00, 0x01, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21, 0x22, 0x23, 0x24,
+	};
 	static const unsigned long generic[] = {
 		FIONREAD, FIONBIO, FIOCLEX, FIONCLEX, FIOASYNC, 0x5401 /* TCGETS */,
 		0, ~0UL,
@@ -1760,6 +1767,132 @@ static void op_affinity(struct thr *t)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* ---- providers ---- */
+
+/* A few GUIDs, so that registrations and enables meet. */
+static void pick_guid(struct thr *t, uint8_t guid[16])
+{
+	uint32_t i;
+
+	memset(guid, 0, 16);
+	if (chance(&t->r, 10)) {
+		for (i = 0; i < 16; i++)
+			guid[i] = (uint8_t)rnd(&t->r);
+		return;
+	}
+	guid[0] = 0x6e;
+	guid[15] = (uint8_t)below(&t->r, 4);
+}
+
+/* Where a registration's enable info goes. */
+static uint64_t enable_info_addr(struct thr *t)
+{
+	struct arena *a = (BITS == 64 && chance(&t->r, 50)) ? &t->hi : &t->lo;
+
+	switch (below(&t->r, 12)) {
+	case 0:			/* the racer's pages: pinned, then unmapped */
+		return uptr(W.race) + 8 * below(&t->r, RACE_PAGES * (uint32_t)page / 8 - 6);
+	case 1:
+		return uptr(W.scribble) + 8 * below(&t->r, 8);
+	case 2:			/* read-only: FOLL_WRITE fails */
+		return t->ro ? uptr(t->ro) + 8 * below(&t->r, 8) : bad_addr(t);
+	case 3:
+		return bad_addr(t);
+	case 4:			/* misaligned */
+		return uptr(a->rw + (size_t)PG_DATA * page) + 1 + below(&t->r, 7);
+	case 5:			/* across a page, or just fitting */
+		return uptr(a->guard) - 48 + 8 * below(&t->r, 3) - (chance(&t->r, 50) ? page : 0);
+	default:
+		return uptr(a->rw + (size_t)PG_DATA * page) + 8 * below(&t->r, 64);
+	}
+}
+
+static void op_provider(struct thr *t)
+{
+	static const uint32_t counts[] = { 0, 1, 2, 7, 64, 1024, 0xFFFFFFFF };
+	struct arena *a = &t->lo;
+	union {
+		struct nttrace_register r;
+		struct nttrace_unregister u;
+		struct nttrace_enable e;
+		struct nttrace_notification n;
+		struct nttrace_provider_list l;
+	} k;
+	uint8_t *out;
+	uint64_t arg;
+	int slot, fd = pick_fd(t, &slot), exact = chance(&t->r, 70);
+	long ret;
+
+	memset(&k, 0, sizeof(k));
+	switch (below(&t->r, 10)) {
+	case 0: case 1: case 2:
+		k.r.type = chance(&t->r, 90) ? 1 + below(&t->r, 2) : pick_u32(&t->r);
+		pick_guid(t, k.r.guid);
+		k.r.enable_info = enable_info_addr(t);
+		k.r.context = pick_u64(&t->r);
+		if (chance(&t->r, 5))
+			k.r.handle = pick_u64(&t->r);
+		arg = place(t, &k.r, sizeof(k.r), NTTRACE_REGISTER_SIZE_VER0, exact, &out);
+		ret = fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_REGISTER, arg);
+		/* An exact placement is whole and ours: the handle can be read. */
+		if (ret == 0 && out && exact) {
+			uint64_t h;
+
+			memcpy(&h, out + offsetof(struct nttrace_register, handle), 8);
+			__atomic_store_n(&W.handles[below(&t->r, 16)], h, __ATOMIC_RELAXED);
+		}
+		return;
+	case 3:
+		k.u.handle = chance(&t->r, 80) ?
+			     __atomic_load_n(&W.handles[below(&t->r, 16)], __ATOMIC_RELAXED) :
+			     pick_u64(&t->r);
+		if (chance(&t->r, 5))
+			k.u.pad = pick_u32(&t->r);
+		arg = place(t, &k.u, sizeof(k.u), NTTRACE_UNREGISTER_SIZE_VER0, exact, &out);
+		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_UNREGISTER, arg);
+		return;
+	case 4: case 5: case 6:
+		k.e.logger_id = pick_id(t);
+		pick_guid(t, k.e.guid);
+		k.e.control = chance(&t->r, 95) ? below(&t->r, 3) : pick_u32(&t->r);
+		k.e.level = chance(&t->r, 90) ? below(&t->r, 256) : pick_u32(&t->r);
+		k.e.enable_flags = pick_u32(&t->r);
+		k.e.match_any_keyword = pick_u64(&t->r);
+		k.e.match_all_keyword = pick_u64(&t->r);
+		arg = place(t, &k.e, sizeof(k.e), NTTRACE_ENABLE_SIZE_VER0, exact, &out);
+		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_ENABLE, arg);
+		return;
+	case 7: case 8:
+		if (chance(&t->r, 10))
+			k.n.handle = pick_u64(&t->r);
+		arg = place(t, &k.n, sizeof(k.n), NTTRACE_NOTIFICATION_SIZE_VER0, exact, &out);
+		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_NOTIFICATION, arg);
+		return;
+	default:
+		k.l.count = chance(&t->r, 70) ? PICK(&t->r, counts) : pick_u32(&t->r);
+		switch (below(&t->r, 6)) {
+		case 0:		/* room for fewer rows than the count says, then the guard */
+			k.l.rows = uptr(a->guard - NTTRACE_PROVIDER_ROW_SIZE * below(&t->r, 9));
+			break;
+		case 1:
+			k.l.rows = t->ro ? uptr(t->ro) : bad_addr(t);
+			break;
+		case 2:
+			k.l.rows = bad_addr(t);
+			break;
+		case 3:
+			k.l.rows = uptr(W.race) + below(&t->r, (uint32_t)page);
+			break;
+		default:	/* 3 pages: 219 rows */
+			k.l.rows = uptr(a->rw + (size_t)PG_LIST * page);
+			if (k.l.count > 219 && chance(&t->r, 80))
+				k.l.count = 219;
+		}
+		arg = place(t, &k.l, sizeof(k.l), NTTRACE_PROVIDER_LIST_SIZE_VER0, exact, &out);
+		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_LIST_PROVIDERS, arg);
+	}
+}
+
 static void run_op(struct thr *t, enum op op);
 
 /*
@@ -1771,7 +1904,7 @@ static void op_fork(struct thr *t)
 {
 	static const enum op ops[] = {
 		OP_TRACE, OP_TRACE, OP_VERSION, OP_CONTROL, OP_ATTACH, OP_POLL,
-		OP_MMAP, OP_CLOSE, OP_BADCMD,
+		OP_MMAP, OP_CLOSE, OP_BADCMD, OP_PROVIDER,
 	};
 	unsigned int n, i;
 	pid_t pid;
@@ -1811,6 +1944,7 @@ static void run_op(struct thr *t, enum op op)
 	case OP_BADCMD: op_badcmd(t); break;
 	case OP_FORK: op_fork(t); break;
 	case OP_AFFINITY: op_affinity(t); break;
+	case OP_PROVIDER: op_provider(t); break;
 	default: break;
 	}
 	__atomic_fetch_add(&t->slot->beat, 1, __ATOMIC_RELAXED);

@@ -3,7 +3,8 @@
  * uapi/nttrace.h has one layout for 32- and 64-bit callers: built with -m32
  * and with -m64, this prints each struct's size and member offsets, and
  * scripts/check compares the two outputs. The static asserts pin the v1
- * sizes that the _SIZE_VER0 constants promise.
+ * sizes that the _SIZE_VER0 constants promise, and the classic event
+ * headers at Windows' offsets (seed 003, record-formats.md).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -15,6 +16,73 @@ _Static_assert(sizeof(struct nttrace_trace_event) == NTTRACE_TRACE_EVENT_SIZE_VE
 	       "trace_event size");
 _Static_assert(_IOC_SIZE(NTTRACE_IOC_TRACE_EVENT) == NTTRACE_TRACE_EVENT_SIZE_VER0,
 	       "command encodes v1 size");
+
+/*
+ * Classic events (seed 003, record-formats.md): Windows' offsets, the same
+ * for both pointer sizes, since the structs are read from and written to
+ * buffers that 32- and 64-bit code share.
+ */
+#define AT(s, m, off) _Static_assert(offsetof(struct s, m) == (off), #s "." #m " offset")
+_Static_assert(sizeof(struct event_trace_header) == EVENT_TRACE_HEADER_SIZE, "EVENT_TRACE_HEADER");
+_Static_assert(EVENT_TRACE_HEADER_SIZE == 0x30, "EVENT_TRACE_HEADER is 0x30 bytes");
+AT(event_trace_header, size, 0x00);
+AT(event_trace_header, header_type, 0x02);
+AT(event_trace_header, marker_flags, 0x03);
+AT(event_trace_header, class_type, 0x04);
+AT(event_trace_header, class_level, 0x05);
+AT(event_trace_header, class_version, 0x06);
+AT(event_trace_header, thread_id, 0x08);
+AT(event_trace_header, process_id, 0x0C);
+AT(event_trace_header, time_stamp, 0x10);
+AT(event_trace_header, guid, 0x18);
+AT(event_trace_header, guid_ptr, 0x18);
+AT(event_trace_header, client_context, 0x28);
+AT(event_trace_header, flags, 0x2C);
+AT(event_trace_header, kernel_time, 0x28);
+AT(event_trace_header, user_time, 0x2C);
+_Static_assert(sizeof(struct event_instance_guid_header) == EVENT_INSTANCE_GUID_HEADER_SIZE,
+	       "EVENT_INSTANCE_GUID_HEADER");
+_Static_assert(EVENT_INSTANCE_GUID_HEADER_SIZE == 0x48, "EVENT_INSTANCE_GUID_HEADER is 0x48");
+AT(event_instance_guid_header, instance_id, 0x30);
+AT(event_instance_guid_header, parent_instance_id, 0x34);
+AT(event_instance_guid_header, parent_guid, 0x38);
+_Static_assert(sizeof(struct mof_field) == MOF_FIELD_SIZE && MOF_FIELD_SIZE == 16, "MOF_FIELD");
+AT(mof_field, data_ptr, 0);
+AT(mof_field, length, 8);
+AT(mof_field, data_type, 12);
+_Static_assert(MAX_MOF_FIELDS * MOF_FIELD_SIZE == 0x100, "seed 003's 0x100-byte MOF array");
+_Static_assert(TRACE_HEADER_MARKER_BYTE == 0xC0, "classic records' marker byte");
+_Static_assert(NTTRACE_HANDLE(0x1234, 5, 1, 0xAABBCCDD) == 0xAABBCCDD01051234ULL,
+	       "TRACE_ENABLE_CONTEXT packing");
+_Static_assert(NTTRACE_HANDLE_LOGGER_ID(0xAABBCCDD01051234ULL) == 0x1234 &&
+	       NTTRACE_HANDLE_LEVEL(0xAABBCCDD01051234ULL) == 5 &&
+	       NTTRACE_HANDLE_INTERNAL(0xAABBCCDD01051234ULL) == 1 &&
+	       NTTRACE_HANDLE_FLAGS(0xAABBCCDD01051234ULL) == 0xAABBCCDD,
+	       "TRACE_ENABLE_CONTEXT unpacking");
+
+/* Providers (seed 004): the _SIZE constants and the ioctl sizes. */
+_Static_assert(sizeof(struct nttrace_enable_info) == NTTRACE_ENABLE_INFO_SIZE, "enable_info");
+AT(nttrace_enable_info, sequence, 0);
+AT(nttrace_enable_info, logger_handle, 8);
+AT(nttrace_enable_info, level, 16);
+AT(nttrace_enable_info, match_any_keyword, 24);
+AT(nttrace_enable_info, loggers, 40);
+_Static_assert(sizeof(struct nttrace_register) == NTTRACE_REGISTER_SIZE_VER0, "register");
+_Static_assert(_IOC_SIZE(NTTRACE_IOC_REGISTER) == NTTRACE_REGISTER_SIZE_VER0, "REGISTER size");
+_Static_assert(sizeof(struct nttrace_unregister) == NTTRACE_UNREGISTER_SIZE_VER0, "unregister");
+_Static_assert(_IOC_SIZE(NTTRACE_IOC_UNREGISTER) == NTTRACE_UNREGISTER_SIZE_VER0,
+	       "UNREGISTER size");
+_Static_assert(sizeof(struct nttrace_enable) == NTTRACE_ENABLE_SIZE_VER0, "enable");
+_Static_assert(_IOC_SIZE(NTTRACE_IOC_ENABLE) == NTTRACE_ENABLE_SIZE_VER0, "ENABLE size");
+_Static_assert(sizeof(struct nttrace_notification) == NTTRACE_NOTIFICATION_SIZE_VER0,
+	       "notification");
+_Static_assert(_IOC_SIZE(NTTRACE_IOC_NOTIFICATION) == NTTRACE_NOTIFICATION_SIZE_VER0,
+	       "NOTIFICATION size");
+_Static_assert(sizeof(struct nttrace_provider_row) == NTTRACE_PROVIDER_ROW_SIZE, "provider_row");
+_Static_assert(sizeof(struct nttrace_provider_list) == NTTRACE_PROVIDER_LIST_SIZE_VER0,
+	       "provider_list");
+_Static_assert(_IOC_SIZE(NTTRACE_IOC_LIST_PROVIDERS) == NTTRACE_PROVIDER_LIST_SIZE_VER0,
+	       "LIST_PROVIDERS size");
 
 #define MEMBER(s, m) printf("%s.%s %zu %zu\n", #s, #m, offsetof(struct s, m), \
 			    sizeof(((struct s *)0)->m))
@@ -35,5 +103,96 @@ int main(void)
 	MEMBER(nttrace_trace_event, status);
 	printf("ioctl VERSION 0x%08lx TRACE_EVENT 0x%08lx\n",
 	       (unsigned long)NTTRACE_IOC_VERSION, (unsigned long)NTTRACE_IOC_TRACE_EVENT);
+
+	/* Classic events. */
+	printf("event_trace_header %zu\n", sizeof(struct event_trace_header));
+	MEMBER(event_trace_header, size);
+	MEMBER(event_trace_header, header_type);
+	MEMBER(event_trace_header, marker_flags);
+	MEMBER(event_trace_header, class_type);
+	MEMBER(event_trace_header, class_level);
+	MEMBER(event_trace_header, class_version);
+	MEMBER(event_trace_header, thread_id);
+	MEMBER(event_trace_header, process_id);
+	MEMBER(event_trace_header, time_stamp);
+	MEMBER(event_trace_header, guid);
+	MEMBER(event_trace_header, guid_ptr);
+	MEMBER(event_trace_header, client_context);
+	MEMBER(event_trace_header, flags);
+	MEMBER(event_trace_header, kernel_time);
+	MEMBER(event_trace_header, user_time);
+	printf("event_instance_guid_header %zu\n", sizeof(struct event_instance_guid_header));
+	MEMBER(event_instance_guid_header, h);
+	MEMBER(event_instance_guid_header, instance_id);
+	MEMBER(event_instance_guid_header, parent_instance_id);
+	MEMBER(event_instance_guid_header, parent_guid);
+	printf("mof_field %zu\n", sizeof(struct mof_field));
+	MEMBER(mof_field, data_ptr);
+	MEMBER(mof_field, length);
+	MEMBER(mof_field, data_type);
+
+	/* Providers. */
+	printf("nttrace_enable_info %zu\n", sizeof(struct nttrace_enable_info));
+	MEMBER(nttrace_enable_info, sequence);
+	MEMBER(nttrace_enable_info, sessions);
+	MEMBER(nttrace_enable_info, logger_handle);
+	MEMBER(nttrace_enable_info, level);
+	MEMBER(nttrace_enable_info, pad);
+	MEMBER(nttrace_enable_info, match_any_keyword);
+	MEMBER(nttrace_enable_info, match_all_keyword);
+	MEMBER(nttrace_enable_info, loggers);
+	printf("nttrace_register %zu\n", sizeof(struct nttrace_register));
+	MEMBER(nttrace_register, size);
+	MEMBER(nttrace_register, type);
+	MEMBER(nttrace_register, guid);
+	MEMBER(nttrace_register, enable_info);
+	MEMBER(nttrace_register, context);
+	MEMBER(nttrace_register, handle);
+	printf("nttrace_unregister %zu\n", sizeof(struct nttrace_unregister));
+	MEMBER(nttrace_unregister, size);
+	MEMBER(nttrace_unregister, pad);
+	MEMBER(nttrace_unregister, handle);
+	printf("nttrace_enable %zu\n", sizeof(struct nttrace_enable));
+	MEMBER(nttrace_enable, size);
+	MEMBER(nttrace_enable, logger_id);
+	MEMBER(nttrace_enable, guid);
+	MEMBER(nttrace_enable, control);
+	MEMBER(nttrace_enable, level);
+	MEMBER(nttrace_enable, enable_flags);
+	MEMBER(nttrace_enable, registrations);
+	MEMBER(nttrace_enable, match_any_keyword);
+	MEMBER(nttrace_enable, match_all_keyword);
+	printf("nttrace_notification %zu\n", sizeof(struct nttrace_notification));
+	MEMBER(nttrace_notification, size);
+	MEMBER(nttrace_notification, control);
+	MEMBER(nttrace_notification, handle);
+	MEMBER(nttrace_notification, context);
+	MEMBER(nttrace_notification, logger_handle);
+	MEMBER(nttrace_notification, level);
+	MEMBER(nttrace_notification, enable_flags);
+	MEMBER(nttrace_notification, match_any_keyword);
+	MEMBER(nttrace_notification, match_all_keyword);
+	MEMBER(nttrace_notification, logger_id);
+	MEMBER(nttrace_notification, dropped);
+	printf("nttrace_provider_row %zu\n", sizeof(struct nttrace_provider_row));
+	MEMBER(nttrace_provider_row, guid);
+	MEMBER(nttrace_provider_row, pid);
+	MEMBER(nttrace_provider_row, type);
+	MEMBER(nttrace_provider_row, logger_id);
+	MEMBER(nttrace_provider_row, level);
+	MEMBER(nttrace_provider_row, enable_flags);
+	MEMBER(nttrace_provider_row, pad);
+	MEMBER(nttrace_provider_row, match_any_keyword);
+	MEMBER(nttrace_provider_row, match_all_keyword);
+	printf("nttrace_provider_list %zu\n", sizeof(struct nttrace_provider_list));
+	MEMBER(nttrace_provider_list, size);
+	MEMBER(nttrace_provider_list, count);
+	MEMBER(nttrace_provider_list, rows);
+	printf("ioctl REGISTER 0x%08lx UNREGISTER 0x%08lx ENABLE 0x%08lx\n",
+	       (unsigned long)NTTRACE_IOC_REGISTER, (unsigned long)NTTRACE_IOC_UNREGISTER,
+	       (unsigned long)NTTRACE_IOC_ENABLE);
+	printf("ioctl NOTIFICATION 0x%08lx LIST_PROVIDERS 0x%08lx\n",
+	       (unsigned long)NTTRACE_IOC_NOTIFICATION,
+	       (unsigned long)NTTRACE_IOC_LIST_PROVIDERS);
 	return 0;
 }

@@ -1,2 +1,322 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: filled in by the classic-provider work (issue 14). */
+/*
+ * KUnit suite nttrace_provider: the table of module/provider.c with
+ * registrations whose enable info is kernel memory: enable before
+ * register, several sessions (the aggregate level and keywords, the
+ * classic provider's latest session and its fall-back), a session that
+ * stops, the notifications and their bound, UNREGISTER, the rows of
+ * LIST_PROVIDERS, and the limits (per file, per user, per session).
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "kunit_util.h"
+#include "provider.h"
+
+#define BIT_OF(id)	(1ULL << ((id) - 1))
+
+static const u8 guid_x[16] = { 0x6e, 0x7a, 0x10, 1 };
+static const u8 guid_y[16] = { 0x6e, 0x7a, 0x10, 2 };
+
+/*
+ * Enable info that outlives the sessions: test-managed memory allocated
+ * before them is freed after their cleanup (which may still publish).
+ */
+static struct nttrace_enable_info *info_new(struct kunit *test)
+{
+	struct nttrace_enable_info *info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	return info;
+}
+
+/* A file's provider state, released at the test's end. */
+static void pf_release(void *pf)
+{
+	nt_prov_file_release(pf);
+	kfree(pf);
+}
+
+static struct nt_prov_file *pf_new(struct kunit *test)
+{
+	struct nt_prov_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pf);
+	nt_prov_file_init(pf);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pf_release, pf), 0);
+	return pf;
+}
+
+static struct ntk_session *start(struct kunit *test, const char *name)
+{
+	struct nttrace_logger_info info;
+
+	ntk_info(&info, name);
+	info.buffer_size_kb = 4;
+	info.max_buffers = 2;
+	return ntk_start(test, &info);
+}
+
+static int reg(struct nt_prov_file *pf, const u8 *guid, u32 type, u64 ctx,
+	       struct nttrace_enable_info *info, u64 *handle)
+{
+	struct nttrace_register r = { .size = sizeof(r), .type = type, .context = ctx };
+	int ret;
+
+	memcpy(r.guid, guid, 16);
+	ret = nt_provider_register_kernel(pf, &r, info);
+	if (!ret && handle)
+		*handle = r.handle;
+	return ret;
+}
+
+static int enable(u32 id, const u8 *guid, u32 control, u32 level, u32 flags,
+		  u64 any, u64 all, u32 *notified)
+{
+	struct nttrace_enable e = {
+		.size = sizeof(e), .logger_id = id, .control = control,
+		.level = level, .enable_flags = flags,
+		.match_any_keyword = any, .match_all_keyword = all,
+	};
+	int ret;
+
+	memcpy(e.guid, guid, 16);
+	ret = nt_provider_enable(&e);
+	if (notified)
+		*notified = e.registrations;
+	return ret;
+}
+
+static void expect_note(struct kunit *test, struct nt_prov_file *pf, u32 control,
+			u64 handle, u64 ctx, u32 id, u32 level, u32 flags)
+{
+	struct nttrace_notification n = { .size = sizeof(n) };
+
+	KUNIT_ASSERT_EQ(test, nt_provider_notification(pf, &n), 0);
+	KUNIT_EXPECT_EQ(test, n.control, control);
+	KUNIT_EXPECT_EQ(test, n.handle, handle);
+	KUNIT_EXPECT_EQ(test, n.context, ctx);
+	KUNIT_EXPECT_EQ(test, n.logger_id, id);
+	KUNIT_EXPECT_EQ(test, n.level, level);
+	KUNIT_EXPECT_EQ(test, n.enable_flags, flags);
+	KUNIT_EXPECT_EQ(test, n.logger_handle, NTTRACE_HANDLE(id, level, 0, flags));
+	KUNIT_EXPECT_EQ(test, n.dropped, 0U);
+	KUNIT_EXPECT_EQ(test, n.size, (u32)sizeof(n));
+}
+
+static void expect_none(struct kunit *test, struct nt_prov_file *pf)
+{
+	struct nttrace_notification n = { .size = sizeof(n) };
+
+	KUNIT_EXPECT_EQ(test, nt_provider_notification(pf, &n), -EAGAIN);
+}
+
+static void enable_before_register_test(struct kunit *test)
+{
+	struct nttrace_enable_info *info = info_new(test);
+	struct nt_prov_file *pf = pf_new(test);
+	struct ntk_session *k = start(test, "kp-before");
+	u32 notified = 99;
+	u64 h;
+
+	KUNIT_EXPECT_EQ(test, enable(k->id, guid_x, 1, 4, 0x11, 0xF0, 0x30, &notified), 0);
+	KUNIT_EXPECT_EQ(test, notified, 0U);
+	memset(info, 0xEE, sizeof(*info));
+	info->sequence = 0;
+	KUNIT_ASSERT_EQ(test, reg(pf, guid_x, NTTRACE_REG_CLASSIC, 5, info, &h), 0);
+	KUNIT_EXPECT_NE(test, h, 0ULL);
+	KUNIT_EXPECT_EQ(test, info->sequence, 2U);
+	KUNIT_EXPECT_EQ(test, info->sessions, 1U);
+	KUNIT_EXPECT_EQ(test, info->logger_handle, NTTRACE_HANDLE(k->id, 4, 0, 0x11));
+	KUNIT_EXPECT_EQ(test, info->level, 4);
+	KUNIT_EXPECT_EQ(test, info->pad[3], 0);
+	KUNIT_EXPECT_EQ(test, info->match_any_keyword, 0xF0ULL);
+	KUNIT_EXPECT_EQ(test, info->match_all_keyword, 0x30ULL);
+	KUNIT_EXPECT_EQ(test, info->loggers, BIT_OF(k->id));
+	KUNIT_EXPECT_TRUE(test, nt_prov_file_active(pf));
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, h, 5, k->id, 4, 0x11);
+	expect_none(test, pf);
+	KUNIT_EXPECT_EQ(test, nt_provider_unregister(pf, h), 0);
+	KUNIT_EXPECT_EQ(test, nt_provider_unregister(pf, h), -ENOENT);
+}
+
+static void several_sessions_test(struct kunit *test)
+{
+	struct nttrace_enable_info *ci = info_new(test), *ei = info_new(test);
+	struct nt_prov_file *pf = pf_new(test);
+	struct ntk_session *a = start(test, "kp-a"), *b = start(test, "kp-b");
+	u32 notified;
+	u64 hc, he;
+
+	KUNIT_ASSERT_EQ(test, reg(pf, guid_y, NTTRACE_REG_CLASSIC, 1, ci, &hc), 0);
+	KUNIT_ASSERT_EQ(test, reg(pf, guid_y, NTTRACE_REG_EVENT, 2, ei, &he), 0);
+	expect_none(test, pf);
+	KUNIT_EXPECT_EQ(test, ci->sessions, 0U);
+
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 1, 2, 0x1, 0x0F, 0x07, &notified), 0);
+	KUNIT_EXPECT_EQ(test, notified, 2U);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 2, 0x1);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, a->id, 2, 0x1);
+	KUNIT_EXPECT_EQ(test, enable(b->id, guid_y, 1, 5, 0x2, 0xF0, 0x0C, &notified), 0);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, b->id, 5, 0x2);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, b->id, 5, 0x2);
+	/* The aggregate: both, highest level, union and intersection. */
+	KUNIT_EXPECT_EQ(test, ci->sessions, 2U);
+	KUNIT_EXPECT_EQ(test, ci->level, 5);
+	KUNIT_EXPECT_EQ(test, ci->match_any_keyword, 0xFFULL);
+	KUNIT_EXPECT_EQ(test, ci->match_all_keyword, 0x04ULL);
+	KUNIT_EXPECT_EQ(test, ci->loggers, BIT_OF(a->id) | BIT_OF(b->id));
+	KUNIT_EXPECT_EQ(test, ci->logger_handle, NTTRACE_HANDLE(b->id, 5, 0, 0x2));
+	KUNIT_EXPECT_EQ(test, memcmp(ci, ei, sizeof(*ci)), 0);
+
+	/* DISABLE of one not acting: the classic one hears nothing. */
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 0, 0, 0, 0, 0, &notified), 0);
+	KUNIT_EXPECT_EQ(test, notified, 1U);
+	expect_note(test, pf, EVENT_CONTROL_CODE_DISABLE_PROVIDER, he, 2, a->id, 2, 0x1);
+	expect_none(test, pf);
+	KUNIT_EXPECT_EQ(test, ci->level, 5);
+	KUNIT_EXPECT_EQ(test, ci->match_all_keyword, 0x0CULL);
+	/* Again: -ENOENT. */
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 0, 0, 0, 0, 0, NULL), -ENOENT);
+
+	/* a again, then b goes: the classic falls back to a. */
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 1, 3, 0x9, 0, 0, NULL), 0);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 3, 0x9);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, a->id, 3, 0x9);
+	KUNIT_EXPECT_EQ(test, enable(b->id, guid_y, 1, 1, 0x4, 0, 0, NULL), 0);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, b->id, 1, 0x4);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, b->id, 1, 0x4);
+	KUNIT_EXPECT_EQ(test, enable(b->id, guid_y, 0, 0, 0, 0, 0, NULL), 0);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 3, 0x9);
+	expect_note(test, pf, EVENT_CONTROL_CODE_DISABLE_PROVIDER, he, 2, b->id, 1, 0x4);
+	KUNIT_EXPECT_EQ(test, ci->logger_handle, NTTRACE_HANDLE(a->id, 3, 0, 0x9));
+
+	/* CAPTURE_STATE: EVENT registrations only. */
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 2, 0, 0, 0, 0, &notified), 0);
+	KUNIT_EXPECT_EQ(test, notified, 1U);
+	expect_note(test, pf, EVENT_CONTROL_CODE_CAPTURE_STATE, he, 2, a->id, 3, 0x9);
+	expect_none(test, pf);
+
+	/* Errors. */
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 3, 0, 0, 0, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 1, 256, 0, 0, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, enable(0, guid_y, 1, 1, 0, 0, 0, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, enable(a->id, guid_x, 2, 0, 0, 0, 0, NULL), -ENOENT);
+}
+
+static void session_stop_test(struct kunit *test)
+{
+	struct nttrace_enable_info *info = info_new(test);
+	struct nt_prov_file *pf = pf_new(test);
+	struct ntk_session *k = start(test, "kp-stop");
+	u32 id = k->id;
+	u64 h;
+
+	KUNIT_ASSERT_EQ(test, reg(pf, guid_x, NTTRACE_REG_CLASSIC, 9, info, &h), 0);
+	KUNIT_EXPECT_EQ(test, enable(id, guid_x, 1, 2, 3, 0, 0, NULL), 0);
+	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, h, 9, id, 2, 3);
+	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
+	expect_note(test, pf, EVENT_CONTROL_CODE_DISABLE_PROVIDER, h, 9, id, 2, 3);
+	KUNIT_EXPECT_EQ(test, info->sessions, 0U);
+	KUNIT_EXPECT_EQ(test, info->logger_handle, 0ULL);
+	KUNIT_EXPECT_EQ(test, info->loggers, 0ULL);
+	KUNIT_EXPECT_EQ(test, info->sequence % 2, 0U);
+	/* The stopped session's enable is gone: none to disable, none to add. */
+	KUNIT_EXPECT_EQ(test, enable(id, guid_x, 0, 0, 0, 0, 0, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, enable(id, guid_x, 1, 0, 0, 0, 0, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, nt_provider_rows(NULL, 0), 1U);
+}
+
+static void rows_test(struct kunit *test)
+{
+	struct nttrace_provider_row rows[4];
+	struct nttrace_enable_info *info = info_new(test);
+	struct nt_prov_file *pf = pf_new(test);
+	struct ntk_session *k = start(test, "kp-rows");
+
+	KUNIT_EXPECT_EQ(test, nt_provider_rows(NULL, 0), 0U);
+	KUNIT_EXPECT_EQ(test, enable(k->id, guid_y, 1, 7, 0x70, 0x71, 0x72, NULL), 0);
+	KUNIT_ASSERT_EQ(test, reg(pf, guid_y, NTTRACE_REG_EVENT, 0, info, NULL), 0);
+	KUNIT_ASSERT_EQ(test, reg(pf, guid_x, NTTRACE_REG_CLASSIC, 0, info, NULL), 0);
+	memset(rows, 0xEE, sizeof(rows));
+	KUNIT_ASSERT_EQ(test, nt_provider_rows(rows, 4), 3U);
+	/* By GUID (x before y), registrations before enables. */
+	KUNIT_EXPECT_EQ(test, memcmp(rows[0].guid, guid_x, 16), 0);
+	KUNIT_EXPECT_EQ(test, rows[0].type, (u32)NTTRACE_REG_CLASSIC);
+	KUNIT_EXPECT_EQ(test, rows[0].logger_id, 0U);
+	KUNIT_EXPECT_EQ(test, rows[0].pad, 0U);
+	KUNIT_EXPECT_EQ(test, memcmp(rows[1].guid, guid_y, 16), 0);
+	KUNIT_EXPECT_EQ(test, rows[1].type, (u32)NTTRACE_REG_EVENT);
+	KUNIT_EXPECT_EQ(test, memcmp(rows[2].guid, guid_y, 16), 0);
+	KUNIT_EXPECT_EQ(test, rows[2].logger_id, k->id);
+	KUNIT_EXPECT_EQ(test, rows[2].pid, 0U);
+	KUNIT_EXPECT_EQ(test, rows[2].level, 7U);
+	KUNIT_EXPECT_EQ(test, rows[2].enable_flags, 0x70U);
+	KUNIT_EXPECT_EQ(test, rows[2].match_any_keyword, 0x71ULL);
+	KUNIT_EXPECT_EQ(test, rows[2].match_all_keyword, 0x72ULL);
+	KUNIT_EXPECT_EQ(test, rows[3].pad, 0xEEEEEEEEU);	/* beyond: untouched */
+	/* The file's release drops its registrations. */
+	nt_prov_file_release(pf);
+	KUNIT_EXPECT_EQ(test, nt_provider_rows(NULL, 0), 1U);
+}
+
+static void limits_test(struct kunit *test)
+{
+	struct nttrace_enable_info *info = info_new(test);
+	struct nt_prov_file *pf = pf_new(test), *pf2 = pf_new(test);
+	struct ntk_session *k = start(test, "kp-limits");
+	struct nttrace_notification n = { .size = sizeof(n) };
+	u8 g[16] = { 0x6e, 0x7b };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < NTTRACE_MAX_REGISTRATIONS && !ret; i++)
+		ret = reg(pf, guid_x, NTTRACE_REG_CLASSIC, i, info, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, reg(pf, guid_x, NTTRACE_REG_CLASSIC, 0, info, NULL), -EMFILE);
+	/* The bounded queue: one ENABLE each, the oldest dropped. */
+	KUNIT_EXPECT_EQ(test, enable(k->id, guid_x, 1, 1, 1, 0, 0, NULL), 0);
+	KUNIT_ASSERT_EQ(test, nt_provider_notification(pf, &n), 0);
+	KUNIT_EXPECT_EQ(test, n.dropped,
+			(u32)(NTTRACE_MAX_REGISTRATIONS - NTTRACE_MAX_NOTIFICATIONS));
+	KUNIT_EXPECT_EQ(test, n.context,
+			(u64)(NTTRACE_MAX_REGISTRATIONS - NTTRACE_MAX_NOTIFICATIONS));
+	nt_prov_file_release(pf);
+
+	/* Per user. */
+	if (ntk_set_param(test, "max_user_registrations", 1)) {
+		KUNIT_EXPECT_EQ(test, reg(pf2, guid_x, NTTRACE_REG_CLASSIC, 0, info, NULL), 0);
+		KUNIT_EXPECT_EQ(test, reg(pf2, guid_y, NTTRACE_REG_CLASSIC, 0, info, NULL),
+				-EDQUOT);
+	} else {
+		kunit_skip(test, "no sysfs to set max_user_registrations");
+	}
+
+	/* Per session (guid_x already counts). */
+	for (i = 1, ret = 0; i < NTTRACE_MAX_ENABLES && !ret; i++) {
+		g[15] = i;
+		g[14] = i >> 8;
+		ret = enable(k->id, g, 1, 1, 0, 0, 0, NULL);
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	g[13] = 1;
+	KUNIT_EXPECT_EQ(test, enable(k->id, g, 1, 1, 0, 0, 0, NULL), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, enable(k->id, guid_x, 1, 2, 0, 0, 0, NULL), 0);
+}
+
+static struct kunit_case nttrace_provider_cases[] = {
+	KUNIT_CASE(enable_before_register_test),
+	KUNIT_CASE(several_sessions_test),
+	KUNIT_CASE(session_stop_test),
+	KUNIT_CASE(rows_test),
+	KUNIT_CASE(limits_test),
+	{}
+};
+
+static struct kunit_suite nttrace_provider_suite = {
+	.name = "nttrace_provider",
+	.test_cases = nttrace_provider_cases,
+};
+kunit_test_suite(nttrace_provider_suite);
