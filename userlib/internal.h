@@ -59,4 +59,28 @@ struct nttrace_guid_reg {
 	void *owner;		/* the registration (provider/register.c) */
 };
 
+/*
+ * One TraceEvent or TraceEventInstance call, checked by provider/event.c,
+ * for the user-mode logger (umlogger.c): @hdr is the header as NtTraceEvent
+ * would take it (its first @hdr_size bytes: EVENT_TRACE_HEADER_SIZE, or
+ * EVENT_INSTANCE_GUID_HEADER_SIZE with the instance fields filled in), its
+ * guid already read from GuidPtr, its flags saying whether to keep its
+ * time stamp (WNODE_FLAG_USE_TIMESTAMP); the data are the @nmof items of
+ * @mof (inline data as one item), read while they are written. Returns a
+ * Win32 error, the same as the kernel's NTSTATUS would map to.
+ */
+ULONG nttrace_um_trace_event(TRACEHANDLE handle,
+			     const struct event_instance_guid_header *hdr,
+			     uint32_t hdr_size, const struct mof_field *mof,
+			     uint32_t nmof);
+
+/*
+ * EnableTrace with the user-mode logger's handle (controller/enable.c):
+ * enable or disable every registration of @guid in this process, with no
+ * system call; their callbacks get @handle (provider/register.c). Returns
+ * how many there were.
+ */
+unsigned int nttrace_private_enable(const GUID *guid, int enable,
+				    TRACEHANDLE handle);
+
 #endif /* NTTRACE_INTERNAL_H */

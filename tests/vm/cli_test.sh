@@ -17,7 +17,7 @@ tmp=${TMPDIR:-/tmp}/cli-test.$$
 mkdir -p "$tmp"
 module=0
 [ -e /dev/nttrace ] && module=1
-subs="start stop query list flush record dump formats version call"
+subs="start stop query list flush record dump formats version call enable disable providers"
 modes="sequential circular secure realtime buffering global-sequence local-sequence paged"
 others="append newfile preallocate nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
@@ -154,6 +154,21 @@ for tool in $tools; do
 	check "$b: call --handle x" refused "handle" $tool call --handle x 0x200
 	check "$b: call FLAGS 0x100000000" refused "FLAGS" $tool call 0x100000000
 	check "$b: call FLAGS -1" refused "FLAGS" $tool call -- -1
+	g=6e7a0c11-1111-4222-8300-0000000000c1
+	for arg in "nosuch" "{$g" "6e7a0c11-1111-4222-8300-0000000000c" \
+		   "6e7a0c11x1111-4222-8300-0000000000c1" \
+		   "6e7a0c11-1111-4222-8300-0000000000g1"; do
+		check "$b: enable GUID '$arg' is refused" refused "GUID '" \
+			$tool enable $s "$arg"
+	done
+	check "$b: enable --level 256" refused "--level" $tool enable $s $g --level 256
+	check "$b: enable --level -1" refused "--level" $tool enable $s $g --level -1
+	check "$b: enable --flags 0x100000000" refused "--flags" \
+		$tool enable $s $g --flags 0x100000000
+	check "$b: enable --id 65" refused "logger ID '65'" $tool enable --id 65 $g
+	check "$b: enable with no GUID" refused "usage" $tool enable $s
+	check "$b: disable --flags" refused "usage" $tool disable $s $g --flags 1
+	check "$b: providers takes no argument" refused "usage" $tool providers x
 
 	# ---- --opt=value ----
 	for sub in query stop flush; do
@@ -280,9 +295,34 @@ for tool in $tools; do
 		check "$b: ... and stops" exits 0 "" $tool stop $s
 		check "$b: query of no such session" exits 1 "no such session" \
 			$tool query $s
+
+		# ---- providers: enable, disable, providers ----
+		check "$b: enable for no such session" exits 1 "no such session" \
+			$tool enable $s $g
+		check "$b: start for enable" exits 0 "" $tool start $s
+		run $tool query $s
+		id=$(field 'Logger ID')
+		check "$b: enable SESSION GUID --flags --level" exits 0 "" \
+			$tool enable $s "{$g}" --flags 0x11 --level 4
+		check "$b: ... says so" grep -q "enabled {$g} for session $id (flags 0x00000011, level 4): 0 registrations notified" "$tmp/out"
+		run $tool providers
+		check "$b: providers lists the enable" \
+			grep -Eq "^$g +- +session $id $s: level 4, flags 0x00000011, any 0x11, all 0x0\$" "$tmp/out"
+		check "$b: enable --id=N GUID changes it" exits 0 "" \
+			$tool enable --id=$id $g --level=5
+		run $tool providers
+		check "$b: ... providers shows the change" \
+			grep -Eq "^$g +- +session $id $s: level 5, flags 0x00000000" "$tmp/out"
+		check "$b: disable SESSION GUID" exits 0 "" $tool disable $s $g
+		check "$b: disable again: not enabled" exits 1 "does not enable" \
+			$tool disable $s $g
+		run $tool providers
+		check "$b: providers no longer lists it" sh -c "! grep -q '$g' '$tmp/out'"
+		check "$b: stop" exits 0 "" $tool stop $s
 	else
 		for cmd in list "query $s" "stop $s" "flush $s" "start $s" \
-			   "record $s -o $tmp/r.etl" version "call 0x200"; do
+			   "record $s -o $tmp/r.etl" version "call 0x200" \
+			   "enable $s $g" "disable $s $g" providers; do
 			run $tool $cmd
 			check "$b: $cmd without the module: says so" \
 				sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/out' ] &&

@@ -44,3 +44,37 @@ echo "== WPP-style messages (<nttrace/wpp.h>): formats from the binaries' ELF se
 show u64/nttrace formats u64/trace_sample
 echo "# the kernel session's file from above, rendered as text (64-bit and 32-bit sample)"
 show u64/nttrace dump --formats u64/trace_sample,u32/trace_sample /tmp/demo.etl
+echo
+echo "== A classic provider (RegisterTraceGuids, TraceEvent), enabled from the command line"
+echo "# userlib/sample/classic_sample.c, 32-bit, registers and waits; the controller is nttrace"
+show u64/nttrace start classic --flush-timer 1
+echo "\$ u64/nttrace record classic -o /tmp/classic.etl --quiet &"
+u64/nttrace record classic -o /tmp/classic.etl --quiet &
+rec=$!
+echo "\$ u32/classic_sample --events 3 &"
+u32/classic_sample --events 3 &
+prov=$!
+sleep 1
+show u64/nttrace providers
+show u64/nttrace enable classic 3f0c9a4e-5d21-4b8a-a6e3-1c7d9b2f4e60 --flags 0x5 --level 4
+wait $prov
+show u64/nttrace providers
+echo "\$ u64/nttrace stop classic"
+u64/nttrace stop classic > /tmp/stop.txt
+wait $rec
+show u64/nttrace dump /tmp/classic.etl
+echo
+echo "== A driver: nttrace_sample.ko (module/sample_driver.c) traces with WmiTraceMessage"
+echo "== and ZwTraceEvent from process context, softirq and hardirq"
+show u64/nttrace start driver --flush-timer 1
+echo "\$ u64/nttrace record driver -o /tmp/driver.etl --quiet &"
+u64/nttrace record driver -o /tmp/driver.etl --quiet &
+rec=$!
+id=$(u64/nttrace query driver | sed -n 's/^Logger ID: *//p')
+show insmod /nttrace_sample.ko logger="$id" events=2
+show cat /sys/module/nttrace_sample/parameters/failures
+rmmod nttrace_sample
+echo "\$ u64/nttrace stop driver"
+u64/nttrace stop driver > /tmp/stop.txt
+wait $rec
+show u64/nttrace dump /tmp/driver.etl

@@ -516,6 +516,45 @@ static int parse_message(struct nttrace_etl_event *ev)
 }
 
 /*
+ * A full-header (TraceEvent) or instance (TraceEventInstance) record: its
+ * header's IDs, time stamp and GUID, and the data after it, into @ev; 0
+ * also for a record of another kind (left as it is), -1 if the header
+ * runs past the record.
+ */
+static int parse_classic(struct nttrace_etl_event *ev)
+{
+	const uint8_t *p = ev->rec;
+	uint32_t hsize;
+
+	if (p[3] != TRACE_HEADER_MARKER_BYTE)
+		return 0;
+	switch (p[2]) {
+	case TRACE_HEADER_TYPE_FULL_HEADER32:
+	case TRACE_HEADER_TYPE_FULL_HEADER64:
+		hsize = EVENT_TRACE_HEADER_SIZE;
+		break;
+	case TRACE_HEADER_TYPE_INSTANCE32:
+	case TRACE_HEADER_TYPE_INSTANCE64:
+		hsize = EVENT_INSTANCE_GUID_HEADER_SIZE;
+		break;
+	default:
+		return 0;
+	}
+	if (ev->size < hsize)
+		return -1;
+	ev->classic = hsize;
+	ev->tid = get(p + 0x08, 4);
+	ev->pid = get(p + 0x0C, 4);
+	ev->timestamp = get(p + 0x10, 8);
+	ev->has_timestamp = 1;
+	ev->guid = p + 0x18;
+	ev->guid_len = 16;
+	ev->data = p + hsize;
+	ev->data_len = ev->size - hsize;
+	return 0;
+}
+
+/*
  * @start plus @ticks of a @freq Hz clock, in FILETIME's 100 ns units; 0
  * (unknown) past 2^64 (our choice: a FILETIME that large is no date). In
  * integers: whole seconds, then the fraction, which is below 1e7 units,
@@ -566,6 +605,10 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 		s->pos += (size + 7) & ~7u;
 		if (message && parse_message(ev)) {
 			problem(r, ev->offset, "message items run past the record; skipped");
+			continue;
+		}
+		if (!message && parse_classic(ev)) {
+			problem(r, ev->offset, "event header runs past the record; skipped");
 			continue;
 		}
 		if (ev->has_timestamp)

@@ -2,10 +2,10 @@
 /*
  * The user-mode logger: one per process, started by StartTrace with
  * EVENT_TRACE_PRIVATE_LOGGER_MODE (seed 002). Its buffers live in this
- * process, TraceMessage to its handle (TRACE_USER_MODE_LOGGER_BIT) makes no
- * system call, and the records and buffers are those the kernel writes:
- * WMI_BUFFER_HEADER, then 8-byte-aligned MESSAGE_TRACE_HEADER records, the
- * unused tail filled with WMI_BUFFER_FILL. A writer thread appends full
+ * process, TraceMessage, TraceEvent and TraceEventInstance to its handle
+ * (TRACE_USER_MODE_LOGGER_BIT) make no system call, and the records and
+ * buffers are those the kernel writes: WMI_BUFFER_HEADER, then 8-byte-
+ * aligned MESSAGE_TRACE_HEADER and classic (0xC0) records, the unused tail filled with WMI_BUFFER_FILL. A writer thread appends full
  * buffers to the log file.
  *
  * Producers: each thread uses one of UM_SLOTS slots (a free one on its
@@ -360,6 +360,20 @@ static int join_slot(void)
 
 /* ---- the event ---- */
 
+/* This thread's ID and the process's, as the kernel writes them. */
+static void my_ids(uint32_t ids[2])
+{
+	if (!my_tid)
+		my_tid = syscall(SYS_gettid);
+	/* Relaxed: a plain load or store, but threads fill it in at once. */
+	ids[1] = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
+	if (!ids[1]) {
+		ids[1] = getpid();
+		__atomic_store_n(&my_pid, ids[1], __ATOMIC_RELAXED);
+	}
+	ids[0] = my_tid;
+}
+
 static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *rec)
 {
 	struct message_trace_header h = {
@@ -396,15 +410,7 @@ static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *re
 	if (m->flags & TRACE_MESSAGE_SYSTEMINFO) {
 		uint32_t ids[2];
 
-		if (!my_tid)
-			my_tid = syscall(SYS_gettid);
-		/* Relaxed: a plain load or store, but threads fill it in at once. */
-		ids[1] = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
-		if (!ids[1]) {
-			ids[1] = getpid();
-			__atomic_store_n(&my_pid, ids[1], __ATOMIC_RELAXED);
-		}
-		ids[0] = my_tid;
+		my_ids(ids);
 		memcpy(p, ids, 8);
 	}
 }
@@ -475,6 +481,115 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 	}
 	memset(rec + total, 0, alen - total);
 	write_items(m, total, rec);
+	s->offset += alen;
+	s->events++;
+out:
+	slot_unlock(s);
+	logger_leave();
+	return err;
+}
+
+/*
+ * TraceEvent and TraceEventInstance (provider/event.c checked the
+ * arguments): the record the kernel writes for ETW_NT_FLAGS_TRACE_HEADER
+ * and ETW_NT_FLAGS_TRACE_INSTANCE, 8-byte aligned:
+ *   0x00 Size (u16): the header and the data, before padding
+ *   0x02 HeaderType: FULL_HEADER64 0x14 / FULL_HEADER32 0x0A, or
+ *        INSTANCE64 0x15 / INSTANCE32 0x0B, by this process's pointer size
+ *   0x03 MarkerFlags: 0xC0
+ *   0x04 Class.Type, Class.Level, Class.Version (u16): the caller's
+ *   0x08 ThreadId, 0x0C ProcessId: this thread's and process's
+ *   0x10 TimeStamp: the logger's clock now, or the caller's with
+ *        WNODE_FLAG_USE_TIMESTAMP
+ *   0x18 Guid (16): the caller's, or read from GuidPtr, or the class's
+ *   0x28 KernelTime, 0x2C UserTime: 0
+ *   instance records: 0x30 InstanceId, 0x34 ParentInstanceId, 0x38
+ *        ParentGuid (16)
+ *   then the items' bytes, one after the other, and zeros to 8 bytes.
+ * Errors as the kernel's NTSTATUS would map: the handle not this running
+ * logger's: ERROR_INVALID_HANDLE; over 0xFFFF bytes or more than a buffer
+ * holds: ERROR_MORE_DATA; no free buffer: ERROR_NOT_ENOUGH_MEMORY (counted
+ * lost); an item unreadable: ERROR_NOACCESS (nothing written).
+ */
+ULONG nttrace_um_trace_event(TRACEHANDLE handle,
+			     const struct event_instance_guid_header *hdr,
+			     uint32_t hdr_size, const struct mof_field *mof,
+			     uint32_t nmof)
+{
+	struct event_instance_guid_header out;
+	uint64_t total = hdr_size;
+	uint32_t alen, off, i, ids[2];
+	struct um_slot *s;
+	ULONG err = ERROR_SUCCESS;
+	uint8_t *rec;
+	int slot;
+
+	/*
+	 * A provider's logger handle also carries the enable level (bits
+	 * 16-23) and flags (32-63) of its session (NTTRACE_HANDLE): the
+	 * logger is named by the rest.
+	 */
+	handle &= 0xFF00FFFFULL;
+	for (i = 0; i < nmof; i++)
+		total += mof[i].length;
+	if (!handle || __atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) != handle)
+		return ERROR_INVALID_HANDLE;
+	if (logger_nested())
+		return refuse_nested();
+	logger_enter();
+	slot = my_slot;
+	if (slot < 0)
+		slot = join_slot();
+	s = &slots[slot];
+	slot_lock(s);
+	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
+		err = ERROR_INVALID_HANDLE;
+		goto out;
+	}
+	/* Size is 16 bits; and an event never spans buffers. */
+	if (total > 0xFFFF || ((total + 7) & ~7ULL) > um.bufsize - WMI_BUFFER_HEADER_SIZE) {
+		err = ERROR_MORE_DATA;	/* as STATUS_BUFFER_OVERFLOW maps */
+		goto out;
+	}
+	alen = (total + 7) & ~7u;
+	if (s->buf && s->offset + alen > um.bufsize)
+		queue_buffer(s);
+	if (!s->buf && take_buffer(s, slot, handle)) {
+		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
+		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
+		err = ERROR_NOT_ENOUGH_MEMORY;
+		goto out;
+	}
+	rec = s->buf + s->offset;
+	off = hdr_size;
+	for (i = 0; i < nmof; i++) {
+		/* On a fault the offset stays: the space is given back. */
+		if (mof[i].data_ptr > UINTPTR_MAX ||
+		    nttrace_safe_copy(rec + off, (const void *)(uintptr_t)mof[i].data_ptr,
+				      mof[i].length)) {
+			err = ERROR_NOACCESS;
+			goto out;
+		}
+		off += mof[i].length;
+	}
+	memset(rec + total, 0, alen - total);
+	memcpy(&out, hdr, hdr_size);
+	out.h.size = total;
+	if (hdr_size == EVENT_INSTANCE_GUID_HEADER_SIZE)
+		out.h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_INSTANCE32 :
+				    TRACE_HEADER_TYPE_INSTANCE64;
+	else
+		out.h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_FULL_HEADER32 :
+				    TRACE_HEADER_TYPE_FULL_HEADER64;
+	out.h.marker_flags = TRACE_HEADER_MARKER_BYTE;
+	my_ids(ids);
+	out.h.thread_id = ids[0];
+	out.h.process_id = ids[1];
+	if (!(hdr->h.flags & WNODE_FLAG_USE_TIMESTAMP))
+		out.h.time_stamp = nttrace_clock_now(um.clock_type);
+	out.h.kernel_time = 0;
+	out.h.user_time = 0;
+	memcpy(rec, &out, hdr_size);
 	s->offset += alen;
 	s->events++;
 out:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the nttrace tool's subcommands share: help detection, errors in
- * words, the parsing of numbers and of a session argument (cli.h).
+ * words, the parsing of numbers, GUIDs and of a session argument (cli.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -146,6 +146,51 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
 		fprintf(stderr, "nttrace: session name too long (most %d bytes)\n",
 			NTTRACE_NAME_MAX - 1);
 		return CLI_USAGE;
+	}
+	return 0;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int cli_guid(const char *what, const char *arg, uint8_t out[16])
+{
+	/* Where each byte of the text form goes in the GUID's memory. */
+	static const uint8_t place[16] = { 3, 2, 1, 0, 5, 4, 7, 6,
+					   8, 9, 10, 11, 12, 13, 14, 15 };
+	size_t len = strlen(arg), i, b = 0;
+	const char *s = arg;
+
+	if (len == 38 && arg[0] == '{' && arg[37] == '}') {
+		s++;
+		len -= 2;
+	}
+	if (len != 36)
+		return bad_value(what, arg, "not a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+	for (i = 0; i < 36; ) {
+		int hi, lo;
+
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i++] != '-')
+				return bad_value(what, arg, "not a GUID "
+						 "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+			continue;
+		}
+		hi = hex_digit(s[i]);
+		lo = hex_digit(s[i + 1]);
+		if (hi < 0 || lo < 0)
+			return bad_value(what, arg, "not a GUID "
+					 "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+		out[place[b++]] = (uint8_t)(hi << 4 | lo);
+		i += 2;
 	}
 	return 0;
 }

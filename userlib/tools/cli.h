@@ -51,8 +51,18 @@ int cli_seconds(const char *what, const char *arg, double max, double *val);
  */
 int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info);
 
+/*
+ * A GUID as xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (hex digits, either case),
+ * with or without braces, into the 16 bytes of a Windows GUID; 0, or says
+ * what is wrong about @what and returns CLI_USAGE.
+ */
+int cli_guid(const char *what, const char *arg, uint8_t out[16]);
+
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
+int cmd_disable(int argc, char **argv);
+int cmd_providers(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

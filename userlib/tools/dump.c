@@ -27,7 +27,10 @@ static void usage(FILE *f)
 		"Print the header of FILE (an ETL file) and then every event in time order\n"
 		"across the CPUs: time (UTC and since the start), CPU, message number,\n"
 		"sequence, GUID or component ID, thread and process, and the data (as text\n"
-		"when it is text). --json prints one JSON object per line instead. A\n"
+		"when it is text); for TraceEvent and TraceEventInstance events, the class\n"
+		"GUID, type, level and version, the instance and parent IDs and the parent's\n"
+		"GUID, thread and process, and the data as hex. --json prints one JSON\n"
+		"object per line instead. A\n"
 		"damaged part of the file is reported with its byte offset and skipped.\n\n"
 		"--formats takes binaries built with <nttrace/wpp.h> (their message formats)\n"
 		"or format files (`nttrace formats` writes them): a message whose GUID and\n"
@@ -309,6 +312,76 @@ static void print_header(const struct nttrace_etl_info *in, const char *path)
 	       in->buffers_written, in->events_lost, in->buffers_lost);
 }
 
+/* Bytes as hex: all of them in JSON, the first 32 as text. */
+static void print_hex(const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	if (json) {
+		printf(",\"data\":\"");
+		for (i = 0; i < len; i++)
+			printf("%02x", d[i]);
+		printf("\"");
+		return;
+	}
+	printf(" [%" PRIu32 " bytes]", len);
+	for (i = 0; i < len && i < 32; i++)
+		printf(" %02x", d[i]);
+	if (len > 32)
+		printf(" ...");
+}
+
+/*
+ * A TraceEvent (full-header) or TraceEventInstance (instance) record: its
+ * kind and pointer size from the header type, the class GUID, Class.Type,
+ * Level and Version, thread and process, for an instance its instance ID
+ * and its parent's ID and GUID, and the data as hex (MOF data is
+ * structured: it is not guessed to be text).
+ */
+static void print_classic(const struct nttrace_etl_event *ev)
+{
+	const uint8_t *p = ev->rec;
+	int instance = ev->classic == EVENT_INSTANCE_GUID_HEADER_SIZE;
+	int ptr32 = p[2] == TRACE_HEADER_TYPE_FULL_HEADER32 ||
+		    p[2] == TRACE_HEADER_TYPE_INSTANCE32;
+	unsigned int version = p[6] | p[7] << 8;
+	uint32_t id = 0, parent = 0;
+
+	/* Only an instance header (0x48 bytes) has them. */
+	if (instance) {
+		id = p[0x30] | p[0x31] << 8 | p[0x32] << 16 | (uint32_t)p[0x33] << 24;
+		parent = p[0x34] | p[0x35] << 8 | p[0x36] << 16 | (uint32_t)p[0x37] << 24;
+	}
+
+	if (json) {
+		printf(",\"record\":\"%s\",\"size\":%u,\"pointer_size\":%d,\"guid\":\"",
+		       instance ? "instance" : "event", ev->size, ptr32 ? 4 : 8);
+		print_guid(ev->guid);
+		printf("\",\"type\":%u,\"level\":%u,\"version\":%u,\"tid\":%u,\"pid\":%u",
+		       p[4], p[5], version, ev->tid, ev->pid);
+		if (instance) {
+			printf(",\"instance_id\":%u,\"parent_instance_id\":%u,"
+			       "\"parent_guid\":\"", id, parent);
+			print_guid(p + 0x38);
+			printf("\"");
+		}
+		print_hex(ev->data, ev->data_len);
+		printf("}\n");
+		return;
+	}
+	printf(" %s {", instance ? "instance" : "event");
+	print_guid(ev->guid);
+	printf("} type %u level %u version %u", p[4], p[5], version);
+	if (instance) {
+		printf(" id %u parent %u {", id, parent);
+		print_guid(p + 0x38);
+		printf("}");
+	}
+	printf(" tid %u pid %u %s", ev->tid, ev->pid, ptr32 ? "ptr32" : "ptr64");
+	print_hex(ev->data, ev->data_len);
+	putchar('\n');
+}
+
 static void print_event(const struct nttrace_etl_event *ev)
 {
 	int ptr32 = ev->flags & TRACE_MESSAGE_POINTER32;
@@ -319,6 +392,10 @@ static void print_event(const struct nttrace_etl_event *ev)
 		printf(",\"relative\":%.7f,\"timestamp\":%" PRIu64, ev->relative, ev->timestamp);
 		if (ev->lost)
 			printf(",\"lost_before\":true");
+		if (ev->classic) {
+			print_classic(ev);
+			return;
+		}
 		if (!ev->message) {
 			printf(",\"record\":\"other\",\"size\":%u}\n", ev->size);
 			return;
@@ -347,6 +424,10 @@ static void print_event(const struct nttrace_etl_event *ev)
 		       ev->lost & WMI_BUFFER_FLAG_BUFFER_LOST ? "buffers lost" : "events lost");
 	print_time(ev->filetime);
 	printf(" +%.6fs cpu %u", ev->relative, ev->cpu);
+	if (ev->classic) {
+		print_classic(ev);
+		return;
+	}
 	if (!ev->message) {
 		printf(" (not a message event: %u bytes)\n", ev->size);
 		return;

@@ -2,8 +2,8 @@
 /*
  * nttrace: the command-line logger and tool. `nttrace --help` lists the
  * subcommands; each takes --help (and `nttrace help COMMAND` prints it).
- * This file has main and the session and raw-call subcommands; record.c
- * and dump.c have the others, cli.c what they all use.
+ * This file has main and the session and raw-call subcommands; record.c,
+ * dump.c and providers.c have the others, cli.c what they all use.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -524,6 +524,9 @@ static const struct {
 	{ "record", cmd_record, "drain a session's buffers into a file" },
 	{ "dump", cmd_dump, "print the events of a log file" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },
+	{ "enable", cmd_enable, "enable a provider GUID for a session" },
+	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },
+	{ "providers", cmd_providers, "registered providers and their sessions" },
 	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
 	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },
 };

@@ -1,2 +1,202 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: filled in by the classic-provider work (issue 14). */
+/*
+ * The provider subcommands: `nttrace enable`, `nttrace disable` (a
+ * controller's EnableTrace, over NTTRACE_IOC_ENABLE) and `nttrace
+ * providers` (NTTRACE_IOC_LIST_PROVIDERS: like `logman query providers`,
+ * the registered GUIDs, their processes, and the sessions enabling them).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include <nttrace/nt.h>
+#include <nttrace/tmf.h>
+
+#include "cli.h"
+
+static void enable_usage(FILE *f, const char *cmd)
+{
+	if (!strcmp(cmd, "disable")) {
+		fprintf(f,
+			"usage: nttrace disable SESSION GUID\n"
+			"       nttrace disable --id N GUID\n\n"
+			"Stop the session SESSION (a name, or a logger ID with --id) from\n"
+			"enabling the provider GUID; its providers' callbacks get\n"
+			"WMI_DISABLE_EVENTS. GUID as xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx,\n"
+			"braces allowed.\n");
+		return;
+	}
+	fprintf(f,
+		"usage: nttrace enable SESSION GUID [--flags N] [--level N]\n"
+		"       nttrace enable --id N GUID [--flags N] [--level N]\n\n"
+		"Enable the provider GUID for the session SESSION (a name, or a logger ID\n"
+		"with --id), as EnableTrace does: whether or not the provider has\n"
+		"registered yet. Its callbacks get WMI_ENABLE_EVENTS with the session's\n"
+		"logger handle; --flags (32 bits, also the keywords to match) and\n"
+		"--level (0 to 255) are what GetTraceEnableFlags and GetTraceEnableLevel\n"
+		"return; both 0 when left out. Enabling again changes them. The enable\n"
+		"lasts until `nttrace disable` or the session stops. Numbers take C\n"
+		"notation; --option=VALUE works too.\n");
+}
+
+/* @arg's session: by name (looked up) or ID; 0, else the exit status. */
+static int session_id(const char *arg, int by_id, const char *cmd, uint32_t *id)
+{
+	struct nttrace_logger_info info;
+	int ret = cli_session_arg(arg, by_id, &info);
+
+	if (ret)
+		return ret;
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	if (ret)
+		return cli_fail(ret, "%s %s%s", cmd, by_id ? "--id " : "", arg);
+	*id = info.logger_id;
+	return 0;
+}
+
+static int cmd_enable_disable(int argc, char **argv, int on)
+{
+	static const struct option opts[] = {
+		{ "id", required_argument, NULL, 'i' },
+		{ "flags", required_argument, NULL, 'f' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *id = NULL, *flags = NULL, *level = NULL, *session;
+	struct nttrace_enable e;
+	uint64_t v;
+	int opt, ret, fd;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': id = optarg; break;
+		case 'f': flags = optarg; break;
+		case 'l': level = optarg; break;
+		case 'h': enable_usage(stdout, argv[0]); return 0;
+		default: enable_usage(stderr, argv[0]); return CLI_USAGE;
+		}
+	}
+	if (optind != argc - 2 + !!id || (!on && (flags || level))) {
+		enable_usage(stderr, argv[0]);
+		return CLI_USAGE;
+	}
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.control = on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+			 EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+	session = id ? id : argv[optind];
+	ret = cli_guid("GUID", argv[argc - 1], e.guid);
+	if (!ret && flags && !(ret = cli_uint("--flags", flags, 0, UINT32_MAX, 0, &v)))
+		e.enable_flags = v;
+	if (!ret && level && !(ret = cli_uint("--level", level, 0, 255, 0, &v)))
+		e.level = v;
+	if (ret)
+		return ret;
+	e.match_any_keyword = e.enable_flags;
+	ret = session_id(session, !!id, argv[0], &e.logger_id);
+	if (ret)
+		return ret;
+	fd = nttrace_device_fd();
+	if (fd < 0)
+		return cli_fail(fd, "%s", argv[0]);
+	if (ioctl(fd, NTTRACE_IOC_ENABLE, &e) < 0) {
+		ret = -errno;
+		if (ret == -ENOENT && !on) {
+			fprintf(stderr, "nttrace: disable: session %u does not enable %s\n",
+				e.logger_id, argv[argc - 1]);
+			return 1;
+		}
+		if (ret == -ENOSPC) {
+			fprintf(stderr, "nttrace: enable: session %u already enables %u "
+				"providers, the most a session may\n", e.logger_id,
+				NTTRACE_MAX_ENABLES);
+			return 1;
+		}
+		return cli_fail(ret, "%s %s", argv[0], session);
+	}
+	printf("%s %s for session %u", on ? "enabled" : "disabled", argv[argc - 1],
+	       e.logger_id);
+	if (on)
+		printf(" (flags 0x%08x, level %u)", e.enable_flags, e.level);
+	printf(": %u registration%s notified\n", e.registrations,
+	       e.registrations == 1 ? "" : "s");
+	return 0;
+}
+
+int cmd_enable(int argc, char **argv)
+{
+	return cmd_enable_disable(argc, argv, 1);
+}
+
+int cmd_disable(int argc, char **argv)
+{
+	return cmd_enable_disable(argc, argv, 0);
+}
+
+int cmd_providers(int argc, char **argv)
+{
+	struct nttrace_provider_list l = { .size = sizeof(l) };
+	struct nttrace_provider_row *rows = NULL;
+	char guid[NTTRACE_GUID_STRING];
+	uint32_t i, room = 0;
+	int fd;
+
+	if (argc > 1) {
+		int help = cli_wants_help(argc, argv);
+
+		fprintf(help ? stdout : stderr,
+			"usage: nttrace providers\n\n"
+			"The provider GUIDs registered or enabled, like `logman query providers`:\n"
+			"per GUID, each registration (its process and kind: classic for\n"
+			"RegisterTraceGuids, event for EventRegister) and each session\n"
+			"enabling it (with its level, flags and keywords).\n");
+		return help ? 0 : CLI_USAGE;
+	}
+	fd = nttrace_device_fd();
+	if (fd < 0)
+		return cli_fail(fd, "providers");
+	/* Rows may come and go between the calls: grow until they fit. */
+	for (;;) {
+		l.count = room;
+		l.rows = (uintptr_t)rows;
+		if (ioctl(fd, NTTRACE_IOC_LIST_PROVIDERS, &l) < 0) {
+			free(rows);
+			return cli_fail(-errno, "providers");
+		}
+		if (l.count <= room)
+			break;
+		room = l.count + 16;
+		free(rows);
+		rows = calloc(room, sizeof(*rows));
+		if (!rows)
+			return cli_fail(-ENOMEM, "providers");
+	}
+	printf("%-36s  %-20s  %s\n", "Provider GUID", "Registered by", "Enabled by");
+	for (i = 0; i < l.count; i++) {
+		const struct nttrace_provider_row *r = &rows[i];
+
+		nttrace_guid_string(r->guid, guid);
+		if (!r->logger_id) {
+			printf("%-36s  pid %-8u %-7s\n", guid, r->pid,
+			       r->type == NTTRACE_REG_CLASSIC ? "classic" :
+			       r->type == NTTRACE_REG_EVENT ? "event" : "?");
+			continue;
+		}
+		{
+			struct nttrace_logger_info info = { .logger_id = r->logger_id };
+
+			if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
+				info.name[0] = 0;
+			printf("%-36s  %-20s  session %u %s: level %u, flags 0x%08x, "
+			       "any 0x%llx, all 0x%llx\n", guid, "-", r->logger_id,
+			       (const char *)info.name, r->level, r->enable_flags,
+			       (unsigned long long)r->match_any_keyword,
+			       (unsigned long long)r->match_all_keyword);
+		}
+	}
+	free(rows);
+	return 0;
+}

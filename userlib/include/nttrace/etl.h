@@ -152,13 +152,21 @@ struct nttrace_etl_event {
 	const uint8_t *rec;	/* the record, @size bytes, valid until next */
 	uint32_t size;
 	int message;		/* a MESSAGE_TRACE_HEADER record; else other */
+	/*
+	 * A full-header (EVENT_TRACE_HEADER) or instance
+	 * (EVENT_INSTANCE_GUID_HEADER) record: its header's size, 0x30 or
+	 * 0x48, at @rec; 0 for other records. Such a record has its GUID,
+	 * time stamp, thread and process IDs below, and the data after the
+	 * header; the class and instance fields are read at @rec.
+	 */
+	uint32_t classic;
 	uint16_t number, flags;	/* message number, OptionFlags */
 	uint32_t sequence;	/* when flags has TRACE_MESSAGE_SEQUENCE */
 	const uint8_t *guid;	/* 16 bytes (GUID) or 4 (component ID), or NULL */
 	uint32_t guid_len;
 	uint64_t timestamp;	/* its own, or the last of its CPU's stream */
 	int has_timestamp;
-	uint32_t tid, pid;	/* when flags has TRACE_MESSAGE_SYSTEMINFO */
+	uint32_t tid, pid;	/* with TRACE_MESSAGE_SYSTEMINFO, or @classic */
 	const uint8_t *data;
 	uint32_t data_len;
 	uint16_t lost;		/* WMI_BUFFER_FLAG_*_LOST: a loss just before */

@@ -139,9 +139,332 @@ ULONG WMIAPI UpdateTraceW(TRACEHANDLE SessionHandle, LPCWSTR SessionName,
 
 /* ---- Classic events: TraceEvent, TraceEventInstance (provider/event.c) ---- */
 
+/*
+ * EVENT_TRACE_HEADER.Class.Type: what the event marks (evntrace.h). A
+ * provider may define its own values above these.
+ */
+#define EVENT_TRACE_TYPE_INFO		0x00
+#define EVENT_TRACE_TYPE_START		0x01
+#define EVENT_TRACE_TYPE_END		0x02
+#define EVENT_TRACE_TYPE_STOP		0x02
+#define EVENT_TRACE_TYPE_DC_START	0x03
+#define EVENT_TRACE_TYPE_DC_END		0x04
+#define EVENT_TRACE_TYPE_EXTENSION	0x05
+#define EVENT_TRACE_TYPE_REPLY		0x06
+#define EVENT_TRACE_TYPE_DEQUEUE	0x07
+#define EVENT_TRACE_TYPE_RESUME		0x07
+#define EVENT_TRACE_TYPE_CHECKPOINT	0x08
+#define EVENT_TRACE_TYPE_SUSPEND	0x08
+#define EVENT_TRACE_TYPE_WINEVT_SEND	0x09
+#define EVENT_TRACE_TYPE_WINEVT_RECEIVE	0xF0
+
+/*
+ * The header of a TraceEvent event (0x30 bytes for 32- and 64-bit callers),
+ * followed by its data, or with WNODE_FLAG_USE_MOF_PTR by an array of
+ * MOF_FIELD (at most MAX_MOF_FIELDS) whose items are the data. The caller
+ * sets Size (header and what follows it), Flags (WNODE_FLAG_TRACED_GUID,
+ * and WNODE_FLAG_USE_GUID_PTR, WNODE_FLAG_USE_MOF_PTR,
+ * WNODE_FLAG_USE_TIMESTAMP as needed), Guid or GuidPtr, and Class. The
+ * logger fills in HeaderType, MarkerFlags, ThreadId, ProcessId, TimeStamp
+ * (kept with WNODE_FLAG_USE_TIMESTAMP) in the record it writes, where
+ * KernelTime and UserTime are zero (no per-thread CPU time is counted).
+ */
+typedef struct _EVENT_TRACE_HEADER {
+	USHORT Size;
+	union {
+		USHORT FieldTypeFlags;
+		struct {
+			UCHAR HeaderType;
+			UCHAR MarkerFlags;
+		};
+	};
+	union {
+		ULONG Version;	/* Class as one value: Type, Level, Version */
+		struct {
+			UCHAR Type;	/* EVENT_TRACE_TYPE_* or the provider's */
+			UCHAR Level;
+			USHORT Version;
+		} Class;
+	};
+	ULONG ThreadId;
+	ULONG ProcessId;
+	LARGE_INTEGER TimeStamp;
+	union {
+		GUID Guid;		/* the event trace class */
+		ULONGLONG GuidPtr;	/* with WNODE_FLAG_USE_GUID_PTR */
+	};
+	union {
+		struct {
+			ULONG KernelTime;
+			ULONG UserTime;
+		};
+		ULONG64 ProcessorTime;
+		struct {
+			ULONG ClientContext;
+			ULONG Flags;	/* WNODE_FLAG_* */
+		};
+	};
+} EVENT_TRACE_HEADER, *PEVENT_TRACE_HEADER;
+
+/*
+ * The header of a TraceEventInstance event (0x38 bytes for 32- and 64-bit
+ * callers), followed by its data or MOF_FIELD array as for
+ * EVENT_TRACE_HEADER. The class and parent come from the EVENT_INSTANCE_INFO
+ * arguments; RegHandle, InstanceId, ParentInstanceId and ParentRegHandle
+ * here are not read (the arguments win, as the documentation has callers
+ * pass the same values in both).
+ */
+typedef struct _EVENT_INSTANCE_HEADER {
+	USHORT Size;
+	union {
+		USHORT FieldTypeFlags;
+		struct {
+			UCHAR HeaderType;
+			UCHAR MarkerFlags;
+		};
+	};
+	union {
+		ULONG Version;
+		struct {
+			UCHAR Type;
+			UCHAR Level;
+			USHORT Version;
+		} Class;
+	};
+	ULONG ThreadId;
+	ULONG ProcessId;
+	LARGE_INTEGER TimeStamp;
+	ULONGLONG RegHandle;
+	ULONG InstanceId;
+	ULONG ParentInstanceId;
+	union {
+		struct {
+			ULONG KernelTime;
+			ULONG UserTime;
+		};
+		ULONG64 ProcessorTime;
+		struct {
+			ULONG EventId;
+			ULONG Flags;	/* WNODE_FLAG_* */
+		};
+	};
+	ULONGLONG ParentRegHandle;
+} EVENT_INSTANCE_HEADER, *PEVENT_INSTANCE_HEADER;
+
+/* A class registration (RegisterTraceGuids' RegHandle) and an instance. */
+typedef struct EVENT_INSTANCE_INFO {
+	HANDLE RegHandle;
+	ULONG InstanceId;
+} EVENT_INSTANCE_INFO, *PEVENT_INSTANCE_INFO;
+
+/* One item of event data, with WNODE_FLAG_USE_MOF_PTR (16 bytes). */
+typedef struct _MOF_FIELD {
+	ULONG64 DataPtr;	/* the item's address */
+	ULONG Length;		/* its bytes */
+	ULONG DataType;		/* reserved: not read */
+} MOF_FIELD, *PMOF_FIELD;
+
+#define DEFINE_TRACE_MOF_FIELD(M, P, LEN, TYP) \
+	((M)->DataPtr = (ULONG64)(ULONG_PTR)(P), (M)->Length = (ULONG)(LEN), \
+	 (M)->DataType = (ULONG)(TYP))
+
+/*
+ * TraceEvent: one event to the session TraceHandle names (a logger handle
+ * as GetTraceLoggerHandle gives it: the low 16 bits are the logger ID), or
+ * to the process's user-mode logger (TRACE_USER_MODE_LOGGER_BIT), which
+ * writes the same record without a system call. Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    TraceHandle 0, EventTrace NULL, Size below
+ *                              0x30, or with WNODE_FLAG_USE_MOF_PTR more
+ *                              than MAX_MOF_FIELDS items
+ *   ERROR_INVALID_HANDLE       logger 0 or 0xFFFF (the NT Kernel Logger),
+ *                              a session or user-mode logger not running
+ *   ERROR_INVALID_FLAG_NUMBER  Flags without WNODE_FLAG_TRACED_GUID
+ *   ERROR_NOACCESS             EventTrace, GuidPtr, the MOF_FIELD array or
+ *                              an item unreadable
+ *   ERROR_MORE_DATA            the record (0x30 + data) is over 0xFFFF
+ *                              bytes or does not fit in one buffer
+ *   ERROR_NOT_ENOUGH_MEMORY    no free buffer: the event is counted lost
+ *   ERROR_ACCESS_DENIED        a secure session the caller may not write
+ *   ERROR_NOT_SUPPORTED        /dev/nttrace missing (module not loaded)
+ * ERROR_OUTOFMEMORY, which Windows gives when it cannot grow a session's
+ * buffer pool, is never returned: buffers are allocated when the session
+ * starts. Nothing is allocated per event. The error is also the thread's
+ * last error.
+ */
+ULONG WMIAPI TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace);
+
+/*
+ * TraceEventInstance: as TraceEvent, an instance event: the record is an
+ * EVENT_INSTANCE_GUID_HEADER (0x48 bytes) whose Guid is the class of
+ * InstInfo->RegHandle and InstanceId InstInfo->InstanceId, with
+ * ParentInstInfo (may be NULL) its parent's GUID and instance ID. Returns
+ * ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    TraceHandle 0, EventTrace or InstInfo NULL,
+ *                              InstInfo->RegHandle or
+ *                              ParentInstInfo->RegHandle NULL, Size below
+ *                              0x38, more than MAX_MOF_FIELDS items
+ *   ERROR_INVALID_FLAGS        Flags without WNODE_FLAG_TRACED_GUID
+ *   ERROR_INVALID_HANDLE       logger 0 or 0xFFFF, a session or user-mode
+ *                              logger not running, or a RegHandle that is
+ *                              not a registered class (RegisterTraceGuids)
+ *   ERROR_NOACCESS             EventTrace, InstInfo, ParentInstInfo, the
+ *                              MOF_FIELD array or an item unreadable
+ *   ERROR_MORE_DATA, ERROR_NOT_ENOUGH_MEMORY, ERROR_ACCESS_DENIED,
+ *   ERROR_NOT_SUPPORTED        as for TraceEvent (the record is 0x48 + data)
+ * The caller's data is not copied before it reaches the logger.
+ */
+ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle,
+				PEVENT_INSTANCE_HEADER EventTrace,
+				PEVENT_INSTANCE_INFO InstInfo,
+				PEVENT_INSTANCE_INFO ParentInstInfo);
+
+/*
+ * CreateTraceInstanceId: the next instance ID of a registered class (a
+ * counter per class in this process, from 1, starting over at 1 after
+ * 0xFFFFFFFF) into InstInfo->InstanceId, and RegHandle into
+ * InstInfo->RegHandle. Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    RegHandle or InstInfo NULL
+ *   ERROR_INVALID_HANDLE       RegHandle not a registered class
+ *   ERROR_NOACCESS             InstInfo not writable
+ */
+ULONG WMIAPI CreateTraceInstanceId(HANDLE RegHandle, PEVENT_INSTANCE_INFO InstInfo);
+
 /* ---- Classic providers: RegisterTraceGuids (provider/register.c) ---- */
 
+/*
+ * A classic provider's ControlCallback: RequestCode WMI_ENABLE_EVENTS (an
+ * enable, or new flags or level) or WMI_DISABLE_EVENTS; Buffer points to a
+ * WNODE_HEADER whose HistoricalContext is the logger handle (pass it to
+ * GetTraceLoggerHandle); *BufferSize is its size. The return value is
+ * ignored except for an enable made before the provider registered: that
+ * callback runs inside RegisterTraceGuids, which returns its value.
+ */
+typedef ULONG (WINAPI *WMIDPREQUEST)(WMIDPREQUESTCODE RequestCode,
+				     PVOID RequestContext, ULONG *BufferSize,
+				     PVOID Buffer);
+
+/* An event class of a registration: Guid in, RegHandle out. */
+typedef struct _TRACE_GUID_REGISTRATION {
+	LPCGUID Guid;
+	HANDLE RegHandle;	/* for EVENT_INSTANCE_HEADER.RegHandle */
+} TRACE_GUID_REGISTRATION, *PTRACE_GUID_REGISTRATION;
+
+/*
+ * RegisterTraceGuids registers the provider ControlGuid (anyone may); its
+ * callback runs on a thread of the library, or on the caller's thread
+ * for an enable made before (see WMIDPREQUEST). TraceGuidReg may be NULL
+ * when GuidCount is 0; each element's RegHandle is set, valid until
+ * UnregisterTraceGuids. The MOF names are ignored (as on Windows).
+ * Returns ERROR_SUCCESS (or the callback's value, above), or:
+ *   ERROR_INVALID_PARAMETER    RequestAddress, ControlGuid or
+ *                              RegistrationHandle NULL; GuidCount with no
+ *                              TraceGuidReg; an element's Guid NULL
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory for the registration
+ *   ERROR_NO_SYSTEM_RESOURCES  too many registrations: this process's
+ *                              (NTTRACE_MAX_REGISTRATIONS) or this user's
+ *                              (the module's max_user_registrations)
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ * UnregisterTraceGuids: ERROR_SUCCESS, or ERROR_INVALID_HANDLE (not a
+ * registration of this process, or already unregistered). It waits for a
+ * callback of the registration running on another thread; from inside its
+ * own callback it returns at once.
+ * In a child of fork the parent's registrations are disabled copies that
+ * receive nothing; UnregisterTraceGuids frees them.
+ */
+ULONG WMIAPI RegisterTraceGuidsA(WMIDPREQUEST RequestAddress,
+				 PVOID RequestContext, LPCGUID ControlGuid,
+				 ULONG GuidCount,
+				 PTRACE_GUID_REGISTRATION TraceGuidReg,
+				 LPCSTR MofImagePath, LPCSTR MofResourceName,
+				 PTRACEHANDLE RegistrationHandle);
+ULONG WMIAPI RegisterTraceGuidsW(WMIDPREQUEST RequestAddress,
+				 PVOID RequestContext, LPCGUID ControlGuid,
+				 ULONG GuidCount,
+				 PTRACE_GUID_REGISTRATION TraceGuidReg,
+				 LPCWSTR MofImagePath, LPCWSTR MofResourceName,
+				 PTRACEHANDLE RegistrationHandle);
+ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle);
+
+/*
+ * From the callback's Buffer: the logger handle (TRACE_ENABLE_CONTEXT:
+ * logger ID, level, flags), for TraceEvent and the two below. No system
+ * call. Fails with (TRACEHANDLE)INVALID_HANDLE_VALUE (all ones) and the
+ * last error ERROR_INVALID_PARAMETER (Buffer NULL) or ERROR_INVALID_HANDLE
+ * (logger 0 or 0xFFFF).
+ */
+TRACEHANDLE WMIAPI GetTraceLoggerHandle(PVOID Buffer);
+/*
+ * The EnableFlag and EnableLevel of EnableTrace, from the handle, with no
+ * system call. On a bad handle (logger 0 or 0xFFFF) 0 and the last error
+ * ERROR_INVALID_HANDLE; on success the last error is left as it was, so
+ * that a caller may clear it first to tell a 0 apart, as Microsoft's
+ * documentation says.
+ */
+ULONG WMIAPI GetTraceEnableFlags(TRACEHANDLE TraceHandle);
+UCHAR WMIAPI GetTraceEnableLevel(TRACEHANDLE TraceHandle);
+
+/*
+ * nttrace's own: whether a registration is enabled, read from the enable
+ * info the kernel keeps in this process (no system call): *Info as the
+ * uapi's struct nttrace_enable_info (sessions, logger_handle: the session
+ * a classic provider writes to, level, keywords), and *PrivateHandle
+ * (may be NULL) the user-mode logger's enable of it (0: none). Returns
+ * ERROR_SUCCESS or ERROR_INVALID_HANDLE.
+ */
+ULONG nttrace_trace_guids_enabled(TRACEHANDLE RegistrationHandle,
+				  struct nttrace_enable_info *Info,
+				  TRACEHANDLE *PrivateHandle);
+
+#ifdef UNICODE
+#define RegisterTraceGuids	RegisterTraceGuidsW
+#else
+#define RegisterTraceGuids	RegisterTraceGuidsA
+#endif
+
 /* ---- Controllers: EnableTrace (controller/enable.c) ---- */
+
+#ifndef TRACE_LEVEL_NONE
+#define TRACE_LEVEL_NONE		0
+#define TRACE_LEVEL_CRITICAL		1
+#define TRACE_LEVEL_FATAL		1
+#define TRACE_LEVEL_ERROR		2
+#define TRACE_LEVEL_WARNING		3
+#define TRACE_LEVEL_INFORMATION		4
+#define TRACE_LEVEL_VERBOSE		5
+#endif
+
+/*
+ * EnableTrace enables (Enable non-zero) or disables the provider
+ * ControlGuid for the session SessionHandle, whether or not the provider
+ * has registered yet: one that registers later is enabled then. Enabling
+ * again changes the flags and level. The providers' callbacks get
+ * WMI_ENABLE_EVENTS (WMI_DISABLE_EVENTS) with the logger handle
+ * (SessionHandle's logger ID, EnableLevel, EnableFlag); EnableFlag is
+ * also the enable's MatchAnyKeyword. A classic provider writes to one
+ * session: the one that enabled it last (and, when that one disables it,
+ * the latest still enabling it). The enable lasts until disabled or until
+ * the session stops (which disables the provider), whatever becomes of the
+ * calling process.
+ * With the user-mode logger's handle (TRACE_USER_MODE_LOGGER_BIT) only
+ * this process's registrations of ControlGuid are enabled, without a
+ * system call; their callbacks' handles have TRACE_ENABLE_INTERNAL_PRIVATE.
+ * Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    ControlGuid NULL, SessionHandle 0,
+ *                              EnableLevel above 255
+ *   ERROR_INVALID_HANDLE       SessionHandle is no running session (nor the
+ *                              running user-mode logger of this process)
+ *   ERROR_ACCESS_DENIED        the caller may not control sessions (the
+ *                              permission model: CAP_PERFMON, CAP_SYS_ADMIN
+ *                              or the module's control_gid)
+ *   ERROR_NO_SYSTEM_RESOURCES  the session already enables
+ *                              NTTRACE_MAX_ENABLES providers
+ *   ERROR_WMI_GUID_NOT_FOUND   disabling a provider the session does not
+ *                              enable
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ */
+ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
+			 LPCGUID ControlGuid, TRACEHANDLE SessionHandle);
 
 #ifdef UNICODE
 #define StartTrace	StartTraceW

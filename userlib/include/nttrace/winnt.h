@@ -29,6 +29,10 @@ typedef uint8_t UCHAR, BOOLEAN;
 typedef uint16_t USHORT, WCHAR;
 typedef int32_t LONG;
 typedef int BOOL;
+#ifndef TRUE
+#define TRUE	1
+#define FALSE	0
+#endif
 typedef uint64_t ULONG64 __attribute__((aligned(8)));
 typedef uint64_t ULONGLONG __attribute__((aligned(8)));
 typedef int64_t LONGLONG __attribute__((aligned(8)));
