@@ -430,19 +430,30 @@ static ULONG refuse_nested(void)
 	return ERROR_BUSY;
 }
 
-ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
+/*
+ * What both record kinds share. um_write_begin() checks @handle, enters
+ * the logger (a call nested in one this thread is making, from a signal
+ * handler, is refused), takes this thread's slot and finds room for
+ * @total bytes, padded to 8, in its buffer: it returns the record's place
+ * with the slot locked, or NULL with *@err set and everything undone.
+ * Then um_write_end() commits the record (@err ERROR_SUCCESS: the caller
+ * wrote its @total bytes) or gives its room back, and leaves the logger.
+ */
+static uint8_t *um_write_begin(TRACEHANDLE handle, uint64_t total,
+			       struct um_slot **sp, ULONG *err)
 {
-	uint32_t items = items_size(m->flags), total = items + m->data_size;
-	uint32_t alen = (total + 7) & ~7u, off, i;
+	uint64_t alen = (total + 7) & ~7ULL;
 	struct um_slot *s;
-	ULONG err = ERROR_SUCCESS;
-	uint8_t *rec;
 	int slot;
 
-	if (!handle || __atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) != handle)
-		return ERROR_INVALID_HANDLE;
-	if (logger_nested())
-		return refuse_nested();
+	if (!handle || __atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) != handle) {
+		*err = ERROR_INVALID_HANDLE;
+		return NULL;
+	}
+	if (logger_nested()) {
+		*err = refuse_nested();
+		return NULL;
+	}
 	logger_enter();
 	slot = my_slot;
 	if (slot < 0)
@@ -451,12 +462,13 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 	slot_lock(s);
 	/* Stop clears the handle before it takes the slots. */
 	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
-		err = ERROR_INVALID_HANDLE;
-		goto out;
+		*err = ERROR_INVALID_HANDLE;
+		goto fail;
 	}
-	if (alen > um.bufsize - WMI_BUFFER_HEADER_SIZE) {
-		err = ERROR_MORE_DATA;	/* as STATUS_BUFFER_OVERFLOW maps */
-		goto out;
+	/* Size is 16 bits, and an event never spans buffers. */
+	if (total > 0xFFFF || alen > um.bufsize - WMI_BUFFER_HEADER_SIZE) {
+		*err = ERROR_MORE_DATA;	/* as STATUS_BUFFER_OVERFLOW maps */
+		goto fail;
 	}
 	if (s->buf && s->offset + alen > um.bufsize)
 		queue_buffer(s);
@@ -464,29 +476,51 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 		/* Only the lock's holder writes it; um_lost() reads it unlocked. */
 		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
 		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
-		err = ERROR_NOT_ENOUGH_MEMORY;
-		goto out;
+		*err = ERROR_NOT_ENOUGH_MEMORY;
+		goto fail;
 	}
-	rec = s->buf + s->offset;
+	*sp = s;
+	return s->buf + s->offset;
+fail:
+	slot_unlock(s);
+	logger_leave();
+	return NULL;
+}
+
+static ULONG um_write_end(struct um_slot *s, uint8_t *rec, uint32_t total, ULONG err)
+{
+	uint32_t alen = (total + 7) & ~7u;
+
+	/* On a failure the offset stays: the space is given back. */
+	if (err == ERROR_SUCCESS) {
+		memset(rec + total, 0, alen - total);
+		s->offset += alen;
+		s->events++;
+	}
+	slot_unlock(s);
+	logger_leave();
+	return err;
+}
+
+ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
+{
+	uint32_t items = items_size(m->flags), total = items + m->data_size, off, i;
+	struct um_slot *s;
+	ULONG err = ERROR_SUCCESS;
+	uint8_t *rec = um_write_begin(handle, total, &s, &err);
+
+	if (!rec)
+		return err;
 	off = items;
 	for (i = 0; i < m->nargs; i++) {
 		uint32_t len = m->list[2 * i + 1];
 
-		/* On a fault the offset stays: the space is given back. */
-		if (nttrace_safe_copy(rec + off, (const void *)m->list[2 * i], len)) {
-			err = ERROR_NOACCESS;
-			goto out;
-		}
+		if (nttrace_safe_copy(rec + off, (const void *)m->list[2 * i], len))
+			return um_write_end(s, rec, total, ERROR_NOACCESS);
 		off += len;
 	}
-	memset(rec + total, 0, alen - total);
 	write_items(m, total, rec);
-	s->offset += alen;
-	s->events++;
-out:
-	slot_unlock(s);
-	logger_leave();
-	return err;
+	return um_write_end(s, rec, total, ERROR_SUCCESS);
 }
 
 /*
@@ -518,11 +552,10 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 {
 	struct event_instance_guid_header out;
 	uint64_t total = hdr_size;
-	uint32_t alen, off, i, ids[2];
+	uint32_t off, i, ids[2];
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
 	uint8_t *rec;
-	int slot;
 
 	/*
 	 * A provider's logger handle also carries the enable level (bits
@@ -532,47 +565,17 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 	handle &= 0xFF00FFFFULL;
 	for (i = 0; i < nmof; i++)
 		total += mof[i].length;
-	if (!handle || __atomic_load_n(&um.handle, __ATOMIC_ACQUIRE) != handle)
-		return ERROR_INVALID_HANDLE;
-	if (logger_nested())
-		return refuse_nested();
-	logger_enter();
-	slot = my_slot;
-	if (slot < 0)
-		slot = join_slot();
-	s = &slots[slot];
-	slot_lock(s);
-	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
-		err = ERROR_INVALID_HANDLE;
-		goto out;
-	}
-	/* Size is 16 bits; and an event never spans buffers. */
-	if (total > 0xFFFF || ((total + 7) & ~7ULL) > um.bufsize - WMI_BUFFER_HEADER_SIZE) {
-		err = ERROR_MORE_DATA;	/* as STATUS_BUFFER_OVERFLOW maps */
-		goto out;
-	}
-	alen = (total + 7) & ~7u;
-	if (s->buf && s->offset + alen > um.bufsize)
-		queue_buffer(s);
-	if (!s->buf && take_buffer(s, slot, handle)) {
-		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
-		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
-		err = ERROR_NOT_ENOUGH_MEMORY;
-		goto out;
-	}
-	rec = s->buf + s->offset;
+	rec = um_write_begin(handle, total, &s, &err);
+	if (!rec)
+		return err;
 	off = hdr_size;
 	for (i = 0; i < nmof; i++) {
-		/* On a fault the offset stays: the space is given back. */
 		if (mof[i].data_ptr > UINTPTR_MAX ||
 		    nttrace_safe_copy(rec + off, (const void *)(uintptr_t)mof[i].data_ptr,
-				      mof[i].length)) {
-			err = ERROR_NOACCESS;
-			goto out;
-		}
+				      mof[i].length))
+			return um_write_end(s, rec, total, ERROR_NOACCESS);
 		off += mof[i].length;
 	}
-	memset(rec + total, 0, alen - total);
 	memcpy(&out, hdr, hdr_size);
 	out.h.size = total;
 	if (hdr_size == EVENT_INSTANCE_GUID_HEADER_SIZE)
@@ -590,12 +593,7 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 	out.h.kernel_time = 0;
 	out.h.user_time = 0;
 	memcpy(rec, &out, hdr_size);
-	s->offset += alen;
-	s->events++;
-out:
-	slot_unlock(s);
-	logger_leave();
-	return err;
+	return um_write_end(s, rec, total, ERROR_SUCCESS);
 }
 
 /* ---- the writer ---- */

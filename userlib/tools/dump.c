@@ -188,7 +188,8 @@ static int is_text(const uint8_t *d, uint32_t len)
 	return 1;
 }
 
-static void print_data(const uint8_t *d, uint32_t len)
+/* Bytes as hex: all of them in JSON, the first 32 as text. */
+static void print_hex(const uint8_t *d, uint32_t len)
 {
 	uint32_t i;
 
@@ -197,6 +198,22 @@ static void print_data(const uint8_t *d, uint32_t len)
 		for (i = 0; i < len; i++)
 			printf("%02x", d[i]);
 		printf("\"");
+		return;
+	}
+	printf(" [%" PRIu32 " bytes]", len);
+	for (i = 0; i < len && i < 32; i++)
+		printf(" %02x", d[i]);
+	if (len > 32)
+		printf(" ...");
+}
+
+/* A message's data: as hex, and as text too when it is text. */
+static void print_data(const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	if (json) {
+		print_hex(d, len);
 		if (is_text(d, len)) {
 			printf(",\"text\":\"");
 			for (i = 0; i + 1 < len; i++) {
@@ -222,11 +239,7 @@ static void print_data(const uint8_t *d, uint32_t len)
 		printf("\"");
 		return;
 	}
-	printf(" [%" PRIu32 " bytes]", len);
-	for (i = 0; i < len && i < 32; i++)
-		printf(" %02x", d[i]);
-	if (len > 32)
-		printf(" ...");
+	print_hex(d, len);
 }
 
 /* The event as text through its format: 1 if it has one. */
@@ -312,24 +325,6 @@ static void print_header(const struct nttrace_etl_info *in, const char *path)
 	       in->buffers_written, in->events_lost, in->buffers_lost);
 }
 
-/* Bytes as hex: all of them in JSON, the first 32 as text. */
-static void print_hex(const uint8_t *d, uint32_t len)
-{
-	uint32_t i;
-
-	if (json) {
-		printf(",\"data\":\"");
-		for (i = 0; i < len; i++)
-			printf("%02x", d[i]);
-		printf("\"");
-		return;
-	}
-	printf(" [%" PRIu32 " bytes]", len);
-	for (i = 0; i < len && i < 32; i++)
-		printf(" %02x", d[i]);
-	if (len > 32)
-		printf(" ...");
-}
 
 /*
  * A TraceEvent (full-header) or TraceEventInstance (instance) record: its

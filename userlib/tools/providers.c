@@ -174,28 +174,28 @@ int cmd_providers(int argc, char **argv)
 		if (!rows)
 			return cli_fail(-ENOMEM, "providers");
 	}
-	printf("%-36s  %-20s  %s\n", "Provider GUID", "Registered by", "Enabled by");
+	/* One line per registration, then one per session enabling the GUID. */
+	printf("%-38s  %-22s  %s\n", "Provider GUID", "Registered by", "Enabled by");
 	for (i = 0; i < l.count; i++) {
 		const struct nttrace_provider_row *r = &rows[i];
+		struct nttrace_logger_info info = { .logger_id = r->logger_id };
+		char who[32];
 
 		nttrace_guid_string(r->guid, guid);
 		if (!r->logger_id) {
-			printf("%-36s  pid %-8u %-7s\n", guid, r->pid,
-			       r->type == NTTRACE_REG_CLASSIC ? "classic" :
-			       r->type == NTTRACE_REG_EVENT ? "event" : "?");
+			snprintf(who, sizeof(who), "pid %u (%s)", r->pid,
+				 r->type == NTTRACE_REG_CLASSIC ? "classic" :
+				 r->type == NTTRACE_REG_EVENT ? "event" : "?");
+			printf("%-38s  %-22s  -\n", guid, who);
 			continue;
 		}
-		{
-			struct nttrace_logger_info info = { .logger_id = r->logger_id };
-
-			if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
-				info.name[0] = 0;
-			printf("%-36s  %-20s  session %u %s: level %u, flags 0x%08x, "
-			       "any 0x%llx, all 0x%llx\n", guid, "-", r->logger_id,
-			       (const char *)info.name, r->level, r->enable_flags,
-			       (unsigned long long)r->match_any_keyword,
-			       (unsigned long long)r->match_all_keyword);
-		}
+		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
+			info.name[0] = 0;
+		printf("%-38s  %-22s  session %u %s: level %u, flags 0x%08x, "
+		       "any 0x%llx, all 0x%llx\n", guid, "-", r->logger_id,
+		       (const char *)info.name, r->level, r->enable_flags,
+		       (unsigned long long)r->match_any_keyword,
+		       (unsigned long long)r->match_all_keyword);
 	}
 	free(rows);
 	return 0;
