@@ -7,8 +7,10 @@
  *
  *   etl_fuzz/umlogger.etl        the user-mode logger (4 KB buffers, the
  *                                smallest it takes): WPP-style messages of
- *                                every argument type, and TraceMessage
- *                                with a component ID and no flags
+ *                                every argument type, TraceMessage
+ *                                with a component ID and no flags, and
+ *                                TraceEvent full-header records (inline
+ *                                data; MOF items, GuidPtr, a time stamp)
  *   etl_fuzz/two-cpus.etl        nttrace_logfile_* with 1 KB buffers: two
  *                                CPUs' streams to merge, a buffer flagged
  *                                EVENTS_LOST, QPC clock, 64-bit header
@@ -51,6 +53,44 @@ static void path_of(char *out, size_t size, const char *name)
 	snprintf(out, size, "%s/%s", dir, name);
 }
 
+/* TraceEvent's full-header records: inline data, then MOF items. */
+static void classic_events(TRACEHANDLE h)
+{
+	static const GUID g = { 0x1234abcd, 0x1, 0x2, { 3, 4, 5, 6, 7, 8, 9, 10 } };
+	struct {
+		EVENT_TRACE_HEADER h;
+		uint32_t data[3];
+	} in;
+	struct {
+		EVENT_TRACE_HEADER h;
+		MOF_FIELD mof[2];
+	} mof;
+	static const char text[] = "mof item";
+	uint64_t n = 7;
+
+	memset(&in, 0, sizeof(in));
+	in.h.Size = sizeof(in);
+	in.h.Flags = WNODE_FLAG_TRACED_GUID;
+	in.h.Guid = g;
+	in.h.Class.Type = 1;
+	in.h.Class.Level = 4;
+	in.data[0] = 0xdeadbeef;
+	TraceEvent(h, &in.h);
+
+	memset(&mof, 0, sizeof(mof));
+	mof.h.Size = sizeof(mof);
+	mof.h.Flags = WNODE_FLAG_TRACED_GUID | WNODE_FLAG_USE_MOF_PTR |
+		      WNODE_FLAG_USE_GUID_PTR | WNODE_FLAG_USE_TIMESTAMP;
+	mof.h.GuidPtr = (ULONGLONG)(uintptr_t)&g;
+	mof.h.TimeStamp.QuadPart = 12345;
+	mof.h.Class.Type = 2;
+	mof.mof[0].DataPtr = (ULONGLONG)(uintptr_t)&n;
+	mof.mof[0].Length = sizeof(n);
+	mof.mof[1].DataPtr = (ULONGLONG)(uintptr_t)text;
+	mof.mof[1].Length = sizeof(text);
+	TraceEvent(h, &mof.h);
+}
+
 static int umlogger_file(const char *etl)
 {
 	struct props pr, st;
@@ -83,6 +123,7 @@ static int umlogger_file(const char *etl)
 	TraceMessage(h, TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_SEQUENCE, NULL, 7,
 		     "component", (size_t)10, NULL);
 	TraceMessage(h, 0, NULL, 8, NULL);
+	classic_events(h);
 	memset(&st, 0, sizeof(st));
 	st.p.Wnode.BufferSize = sizeof(st);
 	st.p.LoggerNameOffset = offsetof(struct props, logger_name);
