@@ -14,6 +14,7 @@ LDFLAGS_VM := -static -pthread
 LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
+	    userlib/provider/eventprov.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
@@ -26,6 +27,8 @@ VM_TESTS += classic_test
 VM_TESTS += provider_test
 VM_TESTS += traceevent_test
 VM_TESTS += kapi_test
+VM_TESTS += eventwrite_test
+VM_TESTS += eventprov_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

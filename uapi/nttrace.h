@@ -799,6 +799,131 @@ struct nttrace_provider_list {
 };
 #define NTTRACE_PROVIDER_LIST_SIZE_VER0	16
 
+/*
+ * ---- EventWrite: ETW_NT_FLAGS_TRACE_EVENT (issue 15) ----
+ *
+ * EVENT_DESCRIPTOR and EVENT_DATA_DESCRIPTOR as evntprov.h has them (one
+ * layout for 32- and 64-bit callers: Ptr is a ULONGLONG there too).
+ */
+struct event_descriptor {
+	__u16 id;
+	__u8 version;
+	__u8 channel;
+	__u8 level;
+	__u8 opcode;
+	__u16 task;
+	__u64 keyword;
+};
+#define EVENT_DESCRIPTOR_SIZE		16
+
+struct event_data_descriptor {
+	__u64 ptr;		/* a user address (kernel-mode callers: kernel) */
+	__u32 size;
+	__u32 reserved;		/* Windows' Reserved / Type: ignored */
+};
+#define EVENT_DATA_DESCRIPTOR_SIZE	16
+#define MAX_EVENT_DATA_DESCRIPTORS	128	/* evntprov.h */
+
+/*
+ * struct event_write_user - the Fields of ETW_NT_FLAGS_TRACE_EVENT.
+ *
+ * Windows' own Fields for this type are not public (the seeds name the
+ * type only), so this layout is nttrace's: what EventWriteTransfer and
+ * EventWriteEx pass, read once by the kernel. TraceHandle is the
+ * registration's handle (struct nttrace_register's @handle, an
+ * NTTRACE_REG_EVENT registration of the calling process); FieldSize must
+ * be EVENT_WRITE_USER_SIZE.
+ * @descriptor:   the event's EVENT_DESCRIPTOR
+ * @activity_id:  the event's activity ID (the header's ActivityId)
+ * @related_activity_id: with EVENT_WRITE_FLAG_RELATED_ACTIVITY, written as
+ *                an EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item
+ * @flags:        EVENT_WRITE_FLAG_* (others: STATUS_INVALID_PARAMETER)
+ * @data_count:   EVENT_DATA_DESCRIPTORs at @data, at most
+ *                MAX_EVENT_DATA_DESCRIPTORS
+ * @data:         the user address of the EVENT_DATA_DESCRIPTOR array
+ * @filter:       EventWriteEx's Filter: bit (id - 1) set for each session
+ *                (logger ID) that must not get the event
+ */
+struct event_write_user {
+	struct event_descriptor descriptor;
+	__u8 activity_id[16];
+	__u8 related_activity_id[16];
+	__u32 flags;
+	__u32 data_count;
+	__u64 data;
+	__u64 filter;
+};
+#define EVENT_WRITE_USER_SIZE		0x48
+#define EVENT_WRITE_FLAG_RELATED_ACTIVITY 0x0001U
+#define EVENT_WRITE_FLAG_STRING_ONLY	0x0002U	/* EventWriteString */
+
+/*
+ * EVENT_HEADER (evntcons.h), as an EventWrite record begins in a buffer:
+ * @size the record's size before padding, @header_type
+ * TRACE_HEADER_TYPE_EVENT_HEADER32 or 64 (by the caller's pointer size) with
+ * TRACE_HEADER_MARKER_BYTE above it (so the 16 bits read 0xC012 / 0xC013),
+ * @flags EVENT_HEADER_FLAG_*, @processor_time 0 (nttrace counts no
+ * per-thread CPU time: EVENT_HEADER_FLAG_NO_CPUTIME is set). With
+ * EVENT_HEADER_FLAG_EXTENDED_INFO, extended items follow the header, each
+ * a struct event_extended_item_header and its data padded to 8 bytes;
+ * then the user data (the data descriptors' bytes, one after the other).
+ */
+struct event_header {
+	__u16 size;
+	__u8 header_type;
+	__u8 marker_flags;
+	__u16 flags;
+	__u16 event_property;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 time_stamp;
+	__u8 provider_id[16];
+	struct event_descriptor descriptor;
+	__u64 processor_time;
+	__u8 activity_id[16];
+};
+#define EVENT_HEADER_SIZE		0x50
+
+#define EVENT_HEADER_FLAG_EXTENDED_INFO		0x0001
+#define EVENT_HEADER_FLAG_PRIVATE_SESSION	0x0002
+#define EVENT_HEADER_FLAG_STRING_ONLY		0x0004
+#define EVENT_HEADER_FLAG_TRACE_MESSAGE		0x0008
+#define EVENT_HEADER_FLAG_NO_CPUTIME		0x0010
+#define EVENT_HEADER_FLAG_32_BIT_HEADER		0x0020
+#define EVENT_HEADER_FLAG_64_BIT_HEADER		0x0040
+#define EVENT_HEADER_FLAG_CLASSIC_HEADER	0x0100
+#define EVENT_HEADER_FLAG_PROCESSOR_INDEX	0x0200
+
+/*
+ * One extended data item in a buffer. No SDK header gives this layout
+ * (EVENT_HEADER_EXTENDED_DATA_ITEM is the consumer's, with a pointer); as
+ * public ETL readers take it: @size the whole item, this header and its
+ * data padded to 8 bytes (nttrace's reading of Windows' Reserved1),
+ * @ext_type EVENT_HEADER_EXT_TYPE_*, @linkage 1 when another item follows
+ * (else 0), @data_size the data's bytes.
+ */
+struct event_extended_item_header {
+	__u16 size;
+	__u16 ext_type;
+	__u16 linkage;
+	__u16 data_size;
+};
+#define EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID	0x0001
+
+/*
+ * Whether a session enabled with @level, @any and @all wants an event of
+ * @event_level and @keyword: the rule of the SDK's generated
+ * McGenLevelKeywordEnabled (level 0 on either side: every level; keyword 0:
+ * every session; else some of @any and all of @all). The kernel applies
+ * it per session; struct nttrace_enable_info's aggregate (level: the
+ * highest, 0 counting as 255; any: the union; all: the intersection) gives
+ * EventEnabled a yes for every event some session wants.
+ */
+#define NTTRACE_LEVEL_KEYWORD_ENABLED(level, any, all, event_level, keyword) \
+	(((event_level) <= (level) || (level) == 0) && \
+	 ((keyword) == 0 || (((keyword) & (any)) && \
+			     (((keyword) & (all)) == (all)))))
+
 #define NTTRACE_IOC_VERSION \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x00, struct nttrace_version)
 #define NTTRACE_IOC_TRACE_EVENT \
