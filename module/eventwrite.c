@@ -1,2 +1,426 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: filled in by the EventWrite work (issue 15). */
+/*
+ * ETW_NT_FLAGS_TRACE_EVENT: EventWrite, EventWriteTransfer, EventWriteEx
+ * and EventWriteString of a registered provider (issue 15). Fields is a
+ * struct event_write_user (uapi/nttrace.h: nttrace's own layout, Windows'
+ * is not public), TraceHandle the registration's handle from
+ * NTTRACE_IOC_REGISTER. Every session that enables the provider's GUID
+ * and whose level and keywords take the event (NTTRACE_LEVEL_KEYWORD_ENABLED,
+ * per session) gets one record, as Windows writes it: an EVENT_HEADER
+ * (0x50 bytes), the extended items (the related activity ID), the user
+ * data, 8-byte aligned.
+ *
+ * Every user value is read once: the Fields by the front door, the data
+ * descriptor array here into kernel memory, and the data bytes straight
+ * into each reserved record, with interrupts off and page faults disabled.
+ * If that copy faults, the reservation is discarded (nothing partial is
+ * ever committed) and the bytes are read once more with faults allowed
+ * into a staging buffer, from which the sessions not yet written get the
+ * event (as module/classic.c does). A kernel-mode caller's memory does not
+ * fault in: for it a failed copy is STATUS_ACCESS_VIOLATION at once, and
+ * nothing sleeps or allocates but with GFP_ATOMIC.
+ *
+ * The registration and its GUID's sessions are found with no lock, under
+ * RCU (module/provider.c: a global handle table and a snapshot of each
+ * GUID's enables). A session's logger ID may be freed by a stop and taken
+ * by a new session between reading the snapshot and reserving: so once
+ * reserved, the snapshot is read again and the reservation discarded if
+ * the session no longer wants the event (see nt_ew_pass()).
+ *
+ * The checks, in order, and their status (the seeds name none of them;
+ * chosen as Windows' EventWrite reports them, ERROR_* in the library's
+ * mapping):
+ *  1. FieldSize not EVENT_WRITE_USER_SIZE (0x48): STATUS_INVALID_PARAMETER.
+ *     (The front door reads 0x48 bytes first: an unreadable Fields is
+ *     STATUS_ACCESS_VIOLATION before this.)
+ *  2. Fields.flags with a bit other than EVENT_WRITE_FLAG_*:
+ *     STATUS_INVALID_PARAMETER.
+ *  3. Fields.data_count above MAX_EVENT_DATA_DESCRIPTORS (128):
+ *     STATUS_INVALID_PARAMETER (EventWrite documents ERROR_INVALID_PARAMETER
+ *     for a UserDataCount it cannot take).
+ *  4. TraceHandle not an NTTRACE_REG_EVENT registration of the calling
+ *     process (unknown, unregistered, a classic registration's, another
+ *     process's, also after fork): STATUS_INVALID_HANDLE
+ *     (ERROR_INVALID_HANDLE, as for a bad REGHANDLE). A kernel-mode
+ *     NtTraceEvent (ZwTraceEvent) of this type too: modules write with
+ *     nt_event_write_kernel() and their own registration, never with a
+ *     process's handle.
+ *  5. No session wants the event (none enabled, level or keywords, or all
+ *     left out by Fields.filter): STATUS_SUCCESS, and nothing more is read:
+ *     a disabled event costs no copy (Windows: ERROR_SUCCESS).
+ *  6. The descriptor array unreadable: STATUS_ACCESS_VIOLATION.
+ *  7. Header, item and data over 0xFFFF bytes (the record's Size is 16
+ *     bits; the sum is taken in 64 bits, so 32-bit overflow is the same
+ *     case): STATUS_INTEGER_OVERFLOW (ERROR_ARITHMETIC_OVERFLOW, which
+ *     Microsoft documents for an event over the 64 KB maximum).
+ *  8. Per session, as nt_reserve_checked() applies its rules before
+ *     anything is reserved: fits 16 bits but not a buffer of the session,
+ *     STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA, documented for a buffer too
+ *     small); the ring full, STATUS_NO_MEMORY, the event counted lost
+ *     (ERROR_NOT_ENOUGH_MEMORY); a secure session, from a user-mode caller
+ *     neither its owner nor privileged, STATUS_ACCESS_DENIED (as messages;
+ *     kernel-mode callers are let in); a kernel-mode caller into an
+ *     EVENT_TRACE_USE_PAGED_MEMORY session, STATUS_NOT_SUPPORTED. A session
+ *     refusing does not keep the others from the event: the call returns
+ *     the status of the lowest logger ID that refused it, STATUS_SUCCESS
+ *     when all took it (Windows returns an error when a session lost the
+ *     event; which one of several is not documented).
+ *  9. A data descriptor's bytes unreadable: STATUS_ACCESS_VIOLATION, and
+ *     no session gets the event (unless the memory went away between two
+ *     sessions' copies: then those before keep theirs).
+ *
+ * Other choices where nothing public says:
+ * - The header type, and EVENT_HEADER_FLAG_32_BIT_HEADER or _64_BIT_HEADER,
+ *   are by the caller's pointer size: 32-bit for compat callers and for
+ *   ETW_NT_FLAGS_WOW64_CALL; kernel-mode callers are 64-bit.
+ * - EVENT_HEADER_FLAG_NO_CPUTIME is always set and ProcessorTime is 0: no
+ *   per-thread CPU time is kept. EventProperty is 0 (no manifest here).
+ * - EVENT_WRITE_FLAG_STRING_ONLY (EventWriteString) sets
+ *   EVENT_HEADER_FLAG_STRING_ONLY; the data is written as given.
+ * - Descriptors of no bytes are skipped; a descriptor's Reserved is
+ *   ignored. The time stamp is the session's clock when the record is
+ *   written; thread and process IDs are those of the session's PID
+ *   namespace, 0 for a caller outside it (as messages and classic events).
+ * - The related activity ID item is the only extended item: its header's
+ *   Linkage is 0.
+ */
+#include <kunit/visibility.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "eventwrite.h"
+#include "policy.h"
+#include "provider.h"
+#include "session.h"
+
+#define NT_RETRY_STAGED		((u32)-EFAULT)
+#define NT_EW_ITEM_SIZE		(sizeof(struct event_extended_item_header) + 16)
+#define NT_EW_FLAGS		(EVENT_WRITE_FLAG_RELATED_ACTIVITY | \
+				 EVENT_WRITE_FLAG_STRING_ONLY)
+
+struct nt_ew {
+	const struct nttrace_call *call;
+	const struct event_write_user *f;
+	struct nt_reg *kreg;	/* a kernel-mode provider's; else by handle */
+	bool ptr32;
+	unsigned int rules;	/* NT_WRITE_* */
+	u32 total;		/* the record's Size */
+	u32 data_off;		/* where the user data begins */
+	unsigned int ndesc;	/* descriptors with bytes */
+	struct event_data_descriptor *desc;
+	u64 done;		/* sessions written, or refused for good */
+	u64 denied;		/* secure sessions that took us for a stranger */
+	u32 fail_id;		/* the lowest logger ID that refused */
+	u32 fail_status;
+};
+
+/* The registration, under rcu_read_lock(). */
+static struct nt_reg *nt_ew_reg(const struct nt_ew *ew)
+{
+	return ew->kreg ? ew->kreg : nt_reg_lookup_rcu(ew->call->trace_handle);
+}
+
+static u64 nt_ew_wanted(const struct nt_ew *ew, const struct nt_reg *r)
+{
+	return nt_reg_wanted_rcu(r, ew->f->descriptor.level, ew->f->descriptor.keyword) &
+	       ~ew->f->filter;
+}
+
+static void nt_ew_fail(struct nt_ew *ew, u32 id, u32 status)
+{
+	if (!ew->fail_id || id < ew->fail_id) {
+		ew->fail_id = id;
+		ew->fail_status = status;
+	}
+}
+
+/* Everything but the data, once the data is in place. */
+static void nt_ew_write_header(const struct nt_session *s, const struct nt_ew *ew,
+			       const struct nt_reg *r, u8 *rec)
+{
+	const struct event_write_user *f = ew->f;
+	struct event_header h = {
+		.size = ew->total,
+		.header_type = ew->ptr32 ? TRACE_HEADER_TYPE_EVENT_HEADER32 :
+					   TRACE_HEADER_TYPE_EVENT_HEADER64,
+		.marker_flags = TRACE_HEADER_MARKER_BYTE,
+		.flags = EVENT_HEADER_FLAG_NO_CPUTIME |
+			 (ew->ptr32 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
+				      EVENT_HEADER_FLAG_64_BIT_HEADER),
+		.descriptor = f->descriptor,
+		.time_stamp = nt_clock_now(s->conf.clock_type),
+	};
+
+	if (f->flags & EVENT_WRITE_FLAG_STRING_ONLY)
+		h.flags |= EVENT_HEADER_FLAG_STRING_ONLY;
+	/* The initial namespace's IDs are the task's own: no lookup. */
+	if (s->pid_ns == &init_pid_ns) {
+		h.thread_id = current->pid;
+		h.process_id = current->tgid;
+	} else {
+		h.thread_id = task_pid_nr_ns(current, s->pid_ns);
+		h.process_id = task_tgid_nr_ns(current, s->pid_ns);
+	}
+	memcpy(h.provider_id, nt_reg_guid(r), 16);
+	memcpy(h.activity_id, f->activity_id, 16);
+	if (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY) {
+		struct event_extended_item_header item = {
+			.size = NT_EW_ITEM_SIZE,
+			.ext_type = EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID,
+			.linkage = 0,
+			.data_size = 16,
+		};
+
+		h.flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+		memcpy(rec + sizeof(h), &item, sizeof(item));
+		memcpy(rec + sizeof(h) + sizeof(item), f->related_activity_id, 16);
+	}
+	memcpy(rec, &h, sizeof(h));
+}
+
+/*
+ * One round over the sessions that want the event and have not had it:
+ * reserve, fill and commit each with interrupts off. @staged holds the
+ * data already copied in, or is NULL to copy it from the caller without
+ * faulting. Returns STATUS_SUCCESS (the refusals are in @ew),
+ * STATUS_INVALID_HANDLE, STATUS_ACCESS_VIOLATION (kernel-mode) or
+ * NT_RETRY_STAGED.
+ */
+static u32 nt_ew_pass(struct nt_ew *ew, const u8 *staged)
+{
+	struct nttrace_reservation res;
+	u32 status = STATUS_SUCCESS, st, off;
+	const struct nt_reg *r;
+	unsigned int i;
+	u64 want, bit;
+	u8 *rec;
+
+	rcu_read_lock();
+	r = nt_ew_reg(ew);
+	if (!r) {
+		status = STATUS_INVALID_HANDLE;
+		goto out;
+	}
+	want = nt_ew_wanted(ew, r) & ~ew->done;
+	while (want) {
+		u32 id = __ffs64(want) + 1;
+
+		bit = 1ULL << (id - 1);
+		want &= ~bit;
+		rec = nt_reserve_checked(id, ew->total, &res, &st, ew->rules);
+		if (!rec) {
+			if (st == STATUS_ACCESS_DENIED && (ew->rules & NT_WRITE_USER) &&
+			    !(ew->rules & NT_WRITE_PRIVILEGED)) {
+				ew->denied |= bit;
+				continue;
+			}
+			/* A session stopped since the snapshot wants nothing. */
+			if (st != STATUS_INVALID_HANDLE)
+				nt_ew_fail(ew, id, st);
+			ew->done |= bit;
+			continue;
+		}
+		/*
+		 * Reserving read the session from the logger table; a stop
+		 * publishes the GUID's snapshot without it before the ID can
+		 * be taken by a new session (nt_start_lock, then the new
+		 * session's rcu_assign_pointer()). Pairs with the release in
+		 * nt_guid_snapshot() (module/provider.c): if we found a new
+		 * session, we see the snapshot that dropped the old one.
+		 */
+		smp_rmb();
+		if (!(nt_ew_wanted(ew, r) & bit)) {
+			nttrace_discard(&res);
+			ew->done |= bit;
+			continue;
+		}
+		off = ew->data_off;
+		if (staged) {
+			memcpy(rec + off, staged, ew->total - off);
+		} else {
+			for (i = 0; i < ew->ndesc; off += ew->desc[i].size, i++) {
+				if (nt_copy_in_nofault(ew->call, rec + off, ew->desc[i].ptr,
+						       ew->desc[i].size)) {
+					nttrace_discard(&res);
+					/* Kernel memory does not fault in: it is bad. */
+					status = ew->call->kernel_mode ?
+						 STATUS_ACCESS_VIOLATION : NT_RETRY_STAGED;
+					goto out;
+				}
+			}
+		}
+		nt_ew_write_header(res.session, ew, r, rec);
+		nttrace_commit(&res);
+		ew->done |= bit;
+	}
+out:
+	rcu_read_unlock();
+	return status;
+}
+
+/* The data, copied with faults allowed (user-mode callers only). */
+static u32 nt_ew_stage(const struct nt_ew *ew, u8 **staged)
+{
+	u32 len = ew->total - ew->data_off, off = 0;
+	unsigned int i;
+	u8 *buf;
+
+	buf = kvmalloc(max(len, 1U), GFP_KERNEL);
+	if (!buf)
+		return STATUS_NO_MEMORY;
+	for (i = 0; i < ew->ndesc; off += ew->desc[i].size, i++) {
+		if (nt_copy_in(ew->call, buf + off, ew->desc[i].ptr, ew->desc[i].size)) {
+			kvfree(buf);
+			return STATUS_ACCESS_VIOLATION;
+		}
+	}
+	*staged = buf;
+	return STATUS_SUCCESS;
+}
+
+/* Write to every session that wants the event; returns an NTSTATUS. */
+static u32 nt_ew_emit(struct nt_ew *ew)
+{
+	u8 *staged = NULL;
+	u32 status;
+
+	for (;;) {
+		status = nt_ew_pass(ew, staged);
+		if (status == NT_RETRY_STAGED && !staged) {
+			status = nt_ew_stage(ew, &staged);
+			if (status != STATUS_SUCCESS)
+				break;
+			continue;
+		}
+		if (status != STATUS_SUCCESS)
+			break;
+		/*
+		 * A secure session took us for a stranger: check privilege
+		 * (which may sleep, so not with interrupts off) and offer the
+		 * event to those sessions again.
+		 */
+		if (ew->denied && !(ew->rules & NT_WRITE_PRIVILEGED) && nt_privileged()) {
+			ew->rules |= NT_WRITE_PRIVILEGED;
+			ew->denied = 0;
+			continue;
+		}
+		if (ew->denied)
+			nt_ew_fail(ew, __ffs64(ew->denied) + 1, STATUS_ACCESS_DENIED);
+		if (ew->fail_id)
+			status = ew->fail_status;
+		break;
+	}
+	kvfree(staged);
+	return status;
+}
+
+/*
+ * Read the descriptor array once (into @stack, or memory) and size the
+ * record. Returns an NTSTATUS.
+ */
+static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack)
+{
+	const struct event_write_user *f = ew->f;
+	u32 n = f->data_count, i;
+	u64 total;
+
+	ew->desc = stack;
+	if (n > NT_EW_STACK_DESCRIPTORS) {
+		ew->desc = kmalloc_array(n, sizeof(*ew->desc), nt_gfp(ew->call));
+		if (!ew->desc)
+			return STATUS_NO_MEMORY;
+	}
+	if (n && nt_copy_in(ew->call, ew->desc, f->data, n * sizeof(*ew->desc)))
+		return STATUS_ACCESS_VIOLATION;
+	/*
+	 * At most 128 sizes of 32 bits: a u64 sum cannot wrap. Descriptors
+	 * of no bytes are dropped, in place (the kept one is never ahead).
+	 */
+	ew->data_off = EVENT_HEADER_SIZE;
+	if (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY)
+		ew->data_off += NT_EW_ITEM_SIZE;
+	total = ew->data_off;
+	for (i = 0; i < n; i++) {
+		total += ew->desc[i].size;
+		if (ew->desc[i].size)
+			ew->desc[ew->ndesc++] = ew->desc[i];
+	}
+	if (total > U16_MAX)
+		return STATUS_INTEGER_OVERFLOW;
+	ew->total = total;
+	return STATUS_SUCCESS;
+}
+
+static u32 nt_ew_run(struct nt_ew *ew)
+{
+	struct event_data_descriptor stack[NT_EW_STACK_DESCRIPTORS];
+	const struct event_write_user *f = ew->f;
+	struct nt_reg *r;
+	u64 want = 0;
+	u32 status;
+
+	if (f->flags & ~NT_EW_FLAGS)
+		return STATUS_INVALID_PARAMETER;
+	if (f->data_count > MAX_EVENT_DATA_DESCRIPTORS)
+		return STATUS_INVALID_PARAMETER;
+	rcu_read_lock();
+	r = nt_ew_reg(ew);
+	if (r)
+		want = nt_ew_wanted(ew, r);
+	rcu_read_unlock();
+	if (!r)
+		return STATUS_INVALID_HANDLE;
+	if (!want)
+		return STATUS_SUCCESS;
+
+	ew->rules = ew->call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
+	status = nt_ew_read_data(ew, stack);
+	if (status == STATUS_SUCCESS)
+		status = nt_ew_emit(ew);
+	if (ew->desc != stack)
+		kfree(ew->desc);
+	return status;
+}
+
+u32 nt_event_write(const struct nttrace_type *type,
+		   const struct nttrace_call *call,
+		   const struct nttrace_flags *flags, const void *fixed)
+{
+	struct nt_ew ew = {
+		.call = call,
+		.f = fixed,
+		.ptr32 = !call->kernel_mode && (call->compat || flags->wow64),
+	};
+
+	if (call->field_size != EVENT_WRITE_USER_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	/* A kernel-mode NtTraceEvent (ZwTraceEvent) has no process handle. */
+	if (call->kernel_mode)
+		return STATUS_INVALID_HANDLE;
+	return nt_ew_run(&ew);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_event_write);
+
+u32 nt_event_write_kernel(struct nt_reg *reg, const struct event_write_user *fields)
+{
+	struct nttrace_call call = {
+		.flags = ETW_NT_FLAGS_TRACE_EVENT,
+		.field_size = EVENT_WRITE_USER_SIZE,
+		.fields = (uintptr_t)fields,
+		.kernel_mode = true,
+	};
+	struct nt_ew ew = {
+		.call = &call,
+		.f = fields,
+		.kreg = reg,
+	};
+
+	if (!reg)
+		return STATUS_INVALID_HANDLE;
+	return nt_ew_run(&ew);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_event_write_kernel);

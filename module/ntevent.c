@@ -26,6 +26,7 @@
 #include <linux/uaccess.h>
 
 #include "classic.h"
+#include "eventwrite.h"
 #include "message.h"
 #include "ntevent.h"
 
@@ -56,7 +57,8 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[ETW_NT_FLAGS_TRACE_EVENT >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_EVENT, .name = "TRACE_EVENT",
-		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
+		.align = ULONG_SIZE, .fixed_size = EVENT_WRITE_USER_SIZE,
+		.handler = nt_event_write,
 	},
 	[ETW_NT_FLAGS_TRACE_SYSTEM >> 8] = {
 		.type = ETW_NT_FLAGS_TRACE_SYSTEM, .name = "TRACE_SYSTEM",

@@ -40,6 +40,23 @@
  * nt_session_stop() calls in with neither held. Nothing touches user
  * memory under nt_provider_lock except through pinned pages, so a caller
  * cannot stall it with a fault.
+ *
+ * The hot path (EventWrite, module/eventwrite.c) takes no lock: it runs
+ * under rcu_read_lock(), possibly with interrupts off, and sees
+ *  - the registrations by handle in nt_reg_handles, a global xarray, so
+ *    that handles are unique across files (a process writes through an fd
+ *    other than the one it registered on). Handles are allocated
+ *    cyclically, so a stale handle does not soon name a new registration;
+ *    the registering process is checked at every write anyway.
+ *  - each GUID's sessions as an RCU-published snapshot (struct nt_snap:
+ *    logger ID, level, keywords), rebuilt under nt_provider_lock on every
+ *    change of its enables and freed with kfree_rcu().
+ * So a registration and a GUID node are freed only after a grace period
+ * (kfree_rcu(): no callback of ours outlives the module).
+ *
+ * Kernel registrations (nt_provider_register_kernel(), for EtwRegister)
+ * are EVENT registrations with a callback instead of a file, a page and a
+ * handle: not in nt_reg_handles, not charged to a user.
  */
 #include <kunit/visibility.h>
 #include <linux/cred.h>
@@ -53,10 +70,24 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
+#include <linux/xarray.h>
 
 #include "policy.h"
 #include "provider.h"
 #include "session.h"
+
+/* What the hot path sees of a GUID's enables: one entry per session. */
+struct nt_snap_entry {
+	u64 any, all;
+	u32 logger_id;
+	u8 level;
+};
+
+struct nt_snap {
+	struct rcu_head rcu;
+	unsigned int count;
+	struct nt_snap_entry e[] __counted_by(count);
+};
 
 struct nt_guid {
 	struct rb_node node;		/* in nt_guids, ordered by memcmp */
@@ -64,6 +95,9 @@ struct nt_guid {
 	struct list_head regs;		/* struct nt_reg.guid_node */
 	struct list_head enables;	/* struct nt_enable, by logger ID */
 	struct nt_enable *acting;	/* the latest enable; NULL: none */
+	/* Rebuilt under nt_provider_lock; NULL: no session enables it. */
+	struct nt_snap __rcu *snap;
+	struct rcu_head rcu;
 };
 
 struct nt_enable {
@@ -77,21 +111,26 @@ struct nt_enable {
 
 struct nt_reg {
 	struct list_head guid_node;
-	struct list_head file_node;
-	struct nt_guid *g;
-	struct nt_prov_file *pf;
-	u64 handle;
+	struct list_head file_node;	/* not for kernel registrations */
+	struct nt_guid *g;		/* for the registration's life */
+	struct nt_prov_file *pf;	/* NULL: a kernel registration */
+	nt_provider_cb_t cb;		/* a kernel registration's */
+	void *cb_ctx;
+	struct rcu_head rcu;
+	u64 handle;			/* in nt_reg_handles; 0: kernel */
 	u64 context;
 	u32 type;
 	u32 seq;			/* the enable info's sequence, ours */
 	struct page *page;		/* pinned; NULL for kernel info */
 	unsigned int offset;
 	struct nttrace_enable_info *kinfo;	/* KUnit's */
-	struct pid *pid;
+	struct pid *pid;		/* NULL: a kernel registration */
 	kuid_t uid;			/* charged max_user_registrations */
 };
 
 static DEFINE_MUTEX(nt_provider_lock);
+static DEFINE_XARRAY_ALLOC1(nt_reg_handles);
+static u32 nt_next_handle;		/* under nt_provider_lock */
 static struct rb_root nt_guids = RB_ROOT;
 static u64 nt_enable_stamp;
 static u16 nt_enables_per_logger[NTTRACE_MAX_LOGGERS + 1];
@@ -108,7 +147,6 @@ void nt_prov_file_init(struct nt_prov_file *pf)
 	pf->dropped = 0;
 	INIT_LIST_HEAD(&pf->regs);
 	pf->nr_regs = 0;
-	pf->next_handle = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_init);
 
@@ -256,6 +294,7 @@ static struct nt_guid *nt_guid_get(const u8 *guid, struct nt_guid **fresh)
 	INIT_LIST_HEAD(&g->regs);
 	INIT_LIST_HEAD(&g->enables);
 	g->acting = NULL;
+	RCU_INIT_POINTER(g->snap, NULL);
 	rb_link_node(&g->node, parent, link);
 	rb_insert_color(&g->node, &nt_guids);
 	return g;
@@ -267,7 +306,9 @@ static void nt_guid_put_if_unused(struct nt_guid *g)
 	if (!list_empty(&g->regs) || !list_empty(&g->enables))
 		return;
 	rb_erase(&g->node, &nt_guids);
-	kfree(g);
+	/* No enables: its snapshot is gone already. A writer may still look. */
+	WARN_ON_ONCE(rcu_access_pointer(g->snap));
+	kfree_rcu(g, rcu);
 }
 
 static struct nt_enable *nt_enable_find(struct nt_guid *g, u32 logger_id)
@@ -307,7 +348,8 @@ static void nt_guid_info(struct nt_guid *g, struct nttrace_enable_info *v)
 						   : e->all;
 		v->sessions++;
 		v->loggers |= 1ULL << (e->logger_id - 1);
-		v->level = max_t(u8, v->level, e->level);
+		/* Level 0 enables every level: it counts as the highest. */
+		v->level = max_t(u8, v->level, e->level ? e->level : 0xFF);
 		v->match_any_keyword |= e->any;
 	}
 	if (g->acting)
@@ -327,8 +369,10 @@ static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v
 	if (r->page) {
 		base = kmap_local_page(r->page);
 		dst = base + r->offset;
-	} else {
+	} else if (r->kinfo) {
 		dst = r->kinfo;
+	} else {
+		return;		/* a kernel registration asks the snapshot */
 	}
 	r->seq++;		/* odd: an update is under way */
 	WRITE_ONCE(dst->sequence, r->seq);
@@ -366,7 +410,52 @@ static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable 
 		.logger_id = e->logger_id,
 	};
 
+	/* A kernel registration's callback: process context, our mutex held. */
+	if (r->cb) {
+		r->cb(r->cb_ctx, control, e->level, e->any, e->all, e->logger_id);
+		return;
+	}
 	nt_notify(r, &n);
+}
+
+/*
+ * Publish @g's sessions for the hot path. The snapshot is small (one entry
+ * per session, at most NTTRACE_MAX_LOGGERS) and a change of enables (a
+ * session's stop among them) has no way to fail, so the allocation may
+ * not fail either.
+ */
+static void nt_guid_snapshot(struct nt_guid *g)
+{
+	struct nt_snap *old, *snap = NULL;
+	struct nt_enable *e;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&nt_provider_lock);
+	list_for_each_entry(e, &g->enables, node)
+		n++;
+	if (n) {
+		snap = kzalloc(struct_size(snap, e, n), GFP_KERNEL | __GFP_NOFAIL);
+		snap->count = n;
+		n = 0;
+		list_for_each_entry(e, &g->enables, node) {
+			snap->e[n].logger_id = e->logger_id;
+			snap->e[n].level = e->level;
+			snap->e[n].any = e->any;
+			snap->e[n].all = e->all;
+			n++;
+		}
+	}
+	old = rcu_replace_pointer(g->snap, snap, lockdep_is_held(&nt_provider_lock));
+	/*
+	 * rcu_replace_pointer() publishes with release semantics; it pairs
+	 * with the rcu_dereference() of nt_reg_wanted_rcu() and, through
+	 * nt_start_lock and the new session's rcu_assign_pointer() into the
+	 * logger table, with the smp_rmb() of module/eventwrite.c, which
+	 * rechecks the snapshot after reserving in a logger ID that a stop
+	 * may have freed for a new session.
+	 */
+	if (old)
+		kfree_rcu(old, rcu);
 }
 
 /*
@@ -384,12 +473,15 @@ static u32 nt_guid_changed(struct nt_guid *g, u32 control,
 	struct nt_reg *r;
 	u32 notified = 0;
 
-	if (control != EVENT_CONTROL_CODE_CAPTURE_STATE)
+	if (control != EVENT_CONTROL_CODE_CAPTURE_STATE) {
 		g->acting = nt_guid_latest(g);
+		nt_guid_snapshot(g);
+	}
 	nt_guid_info(g, &v);
 	list_for_each_entry(r, &g->regs, guid_node) {
 		nt_reg_publish(r, &v);
 		if (r->type == NTTRACE_REG_EVENT) {
+			/* Kernel registrations are EVENT ones too. */
 			nt_reg_notify(r, control, e);
 			notified++;
 		} else if (control == EVENT_CONTROL_CODE_CAPTURE_STATE) {
@@ -420,13 +512,21 @@ static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e)
 
 /* ---- REGISTER, UNREGISTER ---- */
 
+/*
+ * The hot path may still hold @r (found before it left nt_reg_handles):
+ * kfree_rcu(), which calls no code of ours, so that module unload need not
+ * wait. The pid may go at once: a writer compares r->pid with its own
+ * process's, which was alive, as this one was, when it found @r, so the
+ * two pointers are equal only if the objects are.
+ */
 static void nt_reg_free(struct nt_reg *r)
 {
 	if (r->page)
 		unpin_user_pages_dirty_lock(&r->page, 1, true);
-	nt_user_reg_uncharge(r->uid);
+	if (r->pf)
+		nt_user_reg_uncharge(r->uid);
 	put_pid(r->pid);
-	kfree(r);
+	kfree_rcu(r, rcu);
 }
 
 static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
@@ -436,6 +536,7 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	struct nttrace_enable_info v;
 	struct nt_reg *r = NULL;
 	struct nt_enable *e;
+	u32 id;
 	int ret;
 
 	if (in->type != NTTRACE_REG_CLASSIC && in->type != NTTRACE_REG_EVENT)
@@ -492,7 +593,16 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	mutex_lock(&nt_provider_lock);
 	g = nt_guid_get(in->guid, &fresh);
 	r->g = g;
-	r->handle = ++pf->next_handle;
+	/* Stored with release semantics: a lookup sees @r whole. */
+	ret = xa_alloc_cyclic(&nt_reg_handles, &id, r, xa_limit_32b,
+			      &nt_next_handle, GFP_KERNEL);
+	if (ret < 0) {
+		nt_guid_put_if_unused(g);
+		mutex_unlock(&nt_provider_lock);
+		ret = ret == -EBUSY ? -EMFILE : ret;
+		goto uncharge;
+	}
+	r->handle = id;
 	list_add_tail(&r->guid_node, &g->regs);
 	list_add_tail(&r->file_node, &pf->regs);
 	nt_guid_info(g, &v);
@@ -513,6 +623,8 @@ uncharge:
 	kfree(fresh);
 	if (r && r->page)
 		unpin_user_pages_dirty_lock(&r->page, 1, false);
+	if (r)
+		put_pid(r->pid);
 	kfree(r);
 	nt_user_reg_uncharge(current_euid());
 unreserve:
@@ -527,21 +639,25 @@ int nt_provider_register(struct nt_prov_file *pf, struct nttrace_register *r)
 	return nt_register(pf, r, NULL);
 }
 
-int nt_provider_register_kernel(struct nt_prov_file *pf,
-				struct nttrace_register *r,
-				struct nttrace_enable_info *info)
+int nt_provider_register_kinfo(struct nt_prov_file *pf,
+			       struct nttrace_register *r,
+			       struct nttrace_enable_info *info)
 {
 	return nt_register(pf, r, info);
 }
-EXPORT_SYMBOL_IF_KUNIT(nt_provider_register_kernel);
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_register_kinfo);
 
 /* Off the table and the file's list; the caller frees it unlocked. */
 static void nt_reg_unlink(struct nt_reg *r)
 {
 	lockdep_assert_held(&nt_provider_lock);
+	if (r->handle)
+		xa_erase(&nt_reg_handles, r->handle);
 	list_del(&r->guid_node);
-	list_del(&r->file_node);
-	r->pf->nr_regs--;
+	if (r->pf) {
+		list_del(&r->file_node);
+		r->pf->nr_regs--;
+	}
 	nt_guid_put_if_unused(r->g);
 }
 
@@ -549,13 +665,13 @@ int nt_provider_unregister(struct nt_prov_file *pf, u64 handle)
 {
 	struct nt_reg *r, *found = NULL;
 
+	if (!handle || handle > U32_MAX)
+		return -ENOENT;
 	mutex_lock(&nt_provider_lock);
-	list_for_each_entry(r, &pf->regs, file_node) {
-		if (r->handle == handle) {
-			found = r;
-			nt_reg_unlink(r);
-			break;
-		}
+	r = xa_load(&nt_reg_handles, handle);
+	if (r && r->pf == pf) {
+		found = r;
+		nt_reg_unlink(r);
 	}
 	mutex_unlock(&nt_provider_lock);
 	if (!found)
@@ -766,3 +882,97 @@ int nt_provider_list(struct nttrace_provider_list *l)
 	l->count = total;
 	return ret;
 }
+
+/* ---- the hot path and kernel registrations ---- */
+
+struct nt_reg *nt_reg_lookup_rcu(u64 handle)
+{
+	struct nt_reg *r;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "a registration outside RCU");
+	if (!handle || handle > U32_MAX)
+		return NULL;
+	r = xa_load(&nt_reg_handles, handle);
+	/* Only the registering process writes with its handle (see nt_reg_free). */
+	if (!r || r->type != NTTRACE_REG_EVENT || r->pid != task_tgid(current))
+		return NULL;
+	return r;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_reg_lookup_rcu);
+
+const u8 *nt_reg_guid(const struct nt_reg *r)
+{
+	return r->g->guid;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_reg_guid);
+
+u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword)
+{
+	const struct nt_snap *snap = rcu_dereference(r->g->snap);
+	u64 want = 0;
+	unsigned int i;
+
+	if (!snap)
+		return 0;
+	for (i = 0; i < snap->count; i++) {
+		const struct nt_snap_entry *e = &snap->e[i];
+
+		if (NTTRACE_LEVEL_KEYWORD_ENABLED(e->level, e->any, e->all, level, keyword))
+			want |= 1ULL << (e->logger_id - 1);
+	}
+	return want;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_reg_wanted_rcu);
+
+bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword)
+{
+	bool on;
+
+	rcu_read_lock();
+	on = nt_reg_wanted_rcu(r, level, keyword) != 0;
+	rcu_read_unlock();
+	return on;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_kernel_enabled);
+
+struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, void *ctx)
+{
+	struct nt_guid *fresh, *g;
+	struct nt_enable *e;
+	struct nt_reg *r;
+
+	might_sleep();
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	if (!r || !fresh) {
+		kfree(r);
+		kfree(fresh);
+		return ERR_PTR(-ENOMEM);
+	}
+	r->type = NTTRACE_REG_EVENT;
+	r->cb = cb;
+	r->cb_ctx = ctx;
+	mutex_lock(&nt_provider_lock);
+	g = nt_guid_get(guid, &fresh);
+	r->g = g;
+	list_add_tail(&r->guid_node, &g->regs);
+	/* The enables made before: ENABLE callbacks, as for new ones. */
+	if (cb)
+		list_for_each_entry(e, &g->enables, node)
+			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e);
+	mutex_unlock(&nt_provider_lock);
+	kfree(fresh);
+	return r;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_register_kernel);
+
+void nt_provider_unregister_kernel(struct nt_reg *r)
+{
+	if (IS_ERR_OR_NULL(r))
+		return;
+	mutex_lock(&nt_provider_lock);
+	nt_reg_unlink(r);
+	mutex_unlock(&nt_provider_lock);
+	nt_reg_free(r);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_unregister_kernel);

@@ -25,7 +25,6 @@ struct nt_prov_file {
 	/* Under nt_provider_lock (provider.c). */
 	struct list_head regs;
 	unsigned int nr_regs;			/* registered or being registered */
-	u64 next_handle;
 };
 
 void nt_prov_file_init(struct nt_prov_file *pf);
@@ -51,9 +50,9 @@ int nt_provider_list(struct nttrace_provider_list *l);
  * A registration whose enable info is kernel memory (KUnit): as
  * nt_provider_register(), but @info is written instead of a user page.
  */
-int nt_provider_register_kernel(struct nt_prov_file *pf,
-				struct nttrace_register *r,
-				struct nttrace_enable_info *info);
+int nt_provider_register_kinfo(struct nt_prov_file *pf,
+			       struct nttrace_register *r,
+			       struct nttrace_enable_info *info);
 /* The rows LIST_PROVIDERS reports, into kernel memory (KUnit). */
 u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room);
 
@@ -63,5 +62,63 @@ u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room);
  * Called with no nttrace lock held; may sleep.
  */
 void nt_provider_session_stopped(u32 logger_id);
+
+/*
+ * ---- For the hot path (module/eventwrite.c): no lock, any context ----
+ *
+ * A registration. Handles (NTTRACE_IOC_REGISTER's) are unique across all
+ * files, so a process may write through any open /dev/nttrace.
+ */
+struct nt_reg;
+
+/*
+ * Under rcu_read_lock(): the NTTRACE_REG_EVENT registration @handle made
+ * by the calling process, or NULL (no such handle, a classic registration,
+ * another process's). Valid until rcu_read_unlock().
+ */
+struct nt_reg *nt_reg_lookup_rcu(u64 handle);
+
+/* The registration's provider GUID (16 bytes), for its life. */
+const u8 *nt_reg_guid(const struct nt_reg *r);
+
+/*
+ * Under rcu_read_lock(): the sessions enabling @r's GUID that want an
+ * event of @level and @keyword by NTTRACE_LEVEL_KEYWORD_ENABLED, as a
+ * mask of bit (logger ID - 1), from the GUID's RCU-published snapshot.
+ * A session's stop takes it out of the snapshot before its logger ID can
+ * be reused (see the recheck in module/eventwrite.c).
+ */
+u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword);
+
+/*
+ * ---- Kernel registrations (EtwRegister) ----
+ *
+ * nt_provider_register_kernel(): register @guid for a kernel module, as
+ * EventRegister does for a process (an EVENT registration: every session's
+ * enables). Process context, may sleep. Returns the registration or
+ * ERR_PTR(-ENOMEM). @cb (may be NULL) is called with @ctx on every change
+ * of a session's enable of @guid, as a process's notifications are: ENABLE
+ * (also once per enable made before the registration, before this
+ * returns), DISABLE (disabled, or its session stopped), CAPTURE_STATE;
+ * with that session's level, keywords and logger ID. It runs in process
+ * context, under nt_provider_lock (a mutex) and no spinlock: it may sleep
+ * and may write events, but must not register, unregister or enable
+ * (deadlock), nor take a lock held around those calls.
+ *
+ * nt_provider_unregister_kernel(): process context; after it returns no
+ * callback runs. The caller must not write with @r once it is called (nor
+ * concurrently); @r is freed after an RCU grace period.
+ *
+ * nt_provider_kernel_enabled(): whether some session wants an event of
+ * @level and @keyword (the per-session rule, not the aggregate). Any
+ * context but NMI; no lock, no system call; a load of the snapshot and a
+ * loop over its sessions.
+ */
+typedef void (*nt_provider_cb_t)(void *ctx, u32 control, u8 level, u64 any,
+				 u64 all, u32 logger_id);
+
+struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, void *ctx);
+void nt_provider_unregister_kernel(struct nt_reg *r);
+bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword);
 
 #endif /* NTTRACE_PROVIDER_H */

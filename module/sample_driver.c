@@ -5,7 +5,9 @@
  * the three contexts a driver runs in (process context: its init; softirq:
  * a timer; hardirq: an irq_work, which x86 runs from a self-IPI), @events
  * message events with WmiTraceMessage and @events classic events with
- * ZwTraceEvent(ETW_NT_FLAGS_TRACE_HEADER), then stays loaded until
+ * ZwTraceEvent(ETW_NT_FLAGS_TRACE_HEADER), and, when a session enables its
+ * manifest-style provider (EtwRegister; GUID below, events of level 4,
+ * keyword 0x10), @events EtwWrite events; then stays loaded until
  * removed. Each event says which context it was really written from (as
  * the kernel saw it), so that a test can check the contexts were what
  * they should be.
@@ -14,7 +16,9 @@
  * one takes it as a parameter so that it needs nothing but the API.
  *
  * Read-only parameters report the outcome: failures (calls that did not
- * return STATUS_SUCCESS) and last_status (the last such status).
+ * return STATUS_SUCCESS), last_status (the last such status), and what
+ * the EtwRegister callback saw: etw_enables (ENABLE callbacks) and
+ * etw_level (the last level enabled).
  */
 #include <linux/completion.h>
 #include <linux/irq_work.h>
@@ -39,11 +43,24 @@ static uint last_status;
 module_param(last_status, uint, 0444);
 MODULE_PARM_DESC(last_status, "the status of the last failed call");
 
+static uint etw_enables;
+module_param(etw_enables, uint, 0444);
+MODULE_PARM_DESC(etw_enables, "ENABLE callbacks of the EtwRegister provider");
+
+static uint etw_level;
+module_param(etw_level, uint, 0444);
+MODULE_PARM_DESC(etw_level, "the level of the last ENABLE callback");
+
 /* {5c1a7e2d-0b4f-4e61-9a3c-6d2f8b7e1a90}: the sample's provider GUID. */
 static const guid_t sample_guid = GUID_INIT(0x5c1a7e2d, 0x0b4f, 0x4e61, 0x9a, 0x3c,
 					    0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x90);
 
-/* Message numbers and classic event types: the context written from. */
+/* {5c1a7e2d-0b4f-4e61-9a3c-6d2f8b7e1a91}: its EtwRegister provider. */
+static const guid_t sample_etw_guid = GUID_INIT(0x5c1a7e2d, 0x0b4f, 0x4e61, 0x9a, 0x3c,
+						0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x91);
+static u64 sample_etw;
+
+/* Message numbers, classic event types, event IDs: the context written from. */
 enum sample_context { SAMPLE_PROCESS = 1, SAMPLE_SOFTIRQ, SAMPLE_HARDIRQ, SAMPLE_OTHER };
 
 static const char *const context_names[] = {
@@ -80,6 +97,32 @@ static void check(u32 status)
 	}
 }
 
+/* An EtwWrite event: the index and the context's name. */
+static void trace_etw(enum sample_context ctx, u32 i)
+{
+	const char *name = context_names[ctx];
+	struct event_descriptor desc = {
+		.id = ctx, .version = 1, .level = 4, .keyword = 0x10,
+	};
+	struct event_data_descriptor data[2] = {
+		{ .ptr = (uintptr_t)&i, .size = sizeof(i) },
+		{ .ptr = (uintptr_t)name, .size = strlen(name) + 1 },
+	};
+
+	if (EtwEventEnabled(sample_etw, &desc))
+		check(EtwWrite(sample_etw, &desc, NULL, ARRAY_SIZE(data), data));
+}
+
+static void sample_etw_callback(const guid_t *source_id, u32 control_code, u8 level,
+				u64 match_any_keyword, u64 match_all_keyword,
+				void *filter_data, void *callback_context)
+{
+	if (control_code == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+		WRITE_ONCE(etw_enables, READ_ONCE(etw_enables) + 1);
+		WRITE_ONCE(etw_level, level);
+	}
+}
+
 static void trace_here(void)
 {
 	enum sample_context ctx = current_context();
@@ -102,6 +145,7 @@ static void trace_here(void)
 		ev.index = i;
 		strscpy(ev.context, name, sizeof(ev.context));
 		check(ZwTraceEvent(logger, ETW_NT_FLAGS_TRACE_HEADER, sizeof(ev), &ev));
+		trace_etw(ctx, i);
 	}
 }
 
@@ -123,6 +167,8 @@ static struct irq_work sample_irq_work = IRQ_WORK_INIT_HARD(sample_irq_work_fn);
 
 static int __init sample_init(void)
 {
+	/* Enables made before run the callback inside EtwRegister. */
+	check(EtwRegister(&sample_etw_guid, sample_etw_callback, NULL, &sample_etw));
 	trace_here();
 
 	timer_setup(&sample_timer, sample_timer_fn, 0);
@@ -137,6 +183,7 @@ static int __init sample_init(void)
 
 static void __exit sample_exit(void)
 {
+	EtwUnregister(sample_etw);
 }
 
 module_init(sample_init);

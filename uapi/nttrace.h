@@ -636,7 +636,8 @@ struct nttrace_enable_info {
 	__u32 sessions;		/* how many sessions enable the GUID; 0: none */
 	/* NTTRACE_HANDLE() of the latest enable (a classic provider acts on it); 0: none */
 	__u64 logger_handle;
-	__u8 level;		/* the highest level any session enables */
+	/* the highest level any session enables, an enable at 0 (every level) counting as 255 */
+	__u8 level;
 	__u8 pad[7];
 	__u64 match_any_keyword; /* the union over the sessions */
 	__u64 match_all_keyword; /* the intersection over the sessions */

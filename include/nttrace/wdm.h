@@ -46,4 +46,44 @@ u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
 		      const guid_t *message_guid, u16 message_number,
 		      va_list message_args);
 
+/*
+ * Manifest-based providers for drivers (wdm.h's EtwRegister family): a
+ * REGHANDLE is a u64, never 0 for a registration. EtwRegister may sleep
+ * (process context); the rest may be called from any context but NMI.
+ *
+ * The enable callback (PETWENABLECALLBACK) runs in process context with
+ * no nttrace lock held: for every enable, disable and capture-state of a
+ * session for the provider's GUID, and, before EtwRegister returns, for
+ * each enable made before it registered. @source_id is NULL (nttrace has
+ * no session GUIDs), @control_code an EVENT_CONTROL_CODE_*, @level and the
+ * keywords the session's; @filter_data is NULL. It must not call
+ * EtwUnregister for its own registration.
+ */
+typedef void (*etw_enable_callback_t)(const guid_t *source_id, u32 control_code,
+				      u8 level, u64 match_any_keyword,
+				      u64 match_all_keyword, void *filter_data,
+				      void *callback_context);
+
+/* STATUS_SUCCESS and *@reg_handle, STATUS_INVALID_PARAMETER, STATUS_NO_MEMORY. */
+u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback,
+		void *callback_context, u64 *reg_handle);
+/* STATUS_SUCCESS, STATUS_INVALID_HANDLE. No callback runs once it returns. */
+u32 EtwUnregister(u64 reg_handle);
+/* Does some session want this event (level and keywords)? A few loads. */
+bool EtwEventEnabled(u64 reg_handle, const struct event_descriptor *descriptor);
+bool EtwProviderEnabled(u64 reg_handle, u8 level, u64 keyword);
+/*
+ * One event to every session that wants it: an EVENT_HEADER record (the
+ * user-mode EventWrite's, 64-bit), @activity_id (NULL: zeros) in its
+ * header, @user_data_count descriptors' bytes (kernel addresses) after
+ * it. STATUS_SUCCESS (also when no session wants it), or the status of
+ * ETW_NT_FLAGS_TRACE_EVENT (README).
+ */
+u32 EtwWrite(u64 reg_handle, const struct event_descriptor *descriptor,
+	     const guid_t *activity_id, u32 user_data_count,
+	     const struct event_data_descriptor *user_data);
+u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
+		     const guid_t *activity_id, const guid_t *related_activity_id,
+		     u32 user_data_count, const struct event_data_descriptor *user_data);
+
 #endif /* _NTTRACE_WDM_H */

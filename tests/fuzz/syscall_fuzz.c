@@ -1807,6 +1807,85 @@ static uint64_t enable_info_addr(struct thr *t)
 	}
 }
 
+/*
+ * NtTraceEvent ETW_NT_FLAGS_TRACE_EVENT (EventWrite) with a handle from
+ * REGISTER (any process's, any type) or junk, and hostile Fields: flags,
+ * descriptor counts past 128, arrays running into the guard page or in the
+ * racer's pages, items with edge sizes and bad pointers, filters.
+ */
+static void trace_event_write(struct thr *t, int fd)
+{
+	static const uint32_t counts[] = { 0, 1, 2, 127, 128, 129, 0xFFFFFFFF };
+	struct arena *a = (BITS == 64 && chance(&t->r, 50)) ? &t->hi : &t->lo;
+	struct nttrace_trace_event ev;
+	struct event_write_user f;
+	uint8_t *descs = a->rw + (size_t)PG_LIST * page, *fields, *out;
+	unsigned int n, i, max = 3 * (uint32_t)page / EVENT_DATA_DESCRIPTOR_SIZE;
+	int good = chance(&t->r, 50);
+	uint64_t arg, sw;
+
+	memset(&ev, 0, sizeof(ev));
+	memset(&f, 0, sizeof(f));
+	f.descriptor.id = (uint16_t)rnd(&t->r);
+	f.descriptor.level = chance(&t->r, 70) ? below(&t->r, 6) : (uint8_t)rnd(&t->r);
+	f.descriptor.keyword = chance(&t->r, 50) ? 0 : pick_u64(&t->r);
+	f.flags = good || chance(&t->r, 70) ? below(&t->r, 4) : pick_u32(&t->r);
+	f.filter = chance(&t->r, 80) ? 0 : pick_u64(&t->r);
+	n = good || chance(&t->r, 60) ? below(&t->r, 9) : PICK(&t->r, counts);
+	f.data_count = n;
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		uint32_t sz = arg_size(t, 8, &sw);
+
+		if (good)
+			sz = below(&t->r, 129);
+		put_word(descs + 16 * i, 8, arg_ptr(t, sz, good, 8));
+		put_word(descs + 16 * i + 8, 4, sz);
+		put_word(descs + 16 * i + 12, 4, rnd(&t->r));
+	}
+	switch (good ? 0 : below(&t->r, 6)) {
+	case 1:			/* the array running into the guard page */
+		f.data = uptr(a->guard - 16 * below(&t->r, 4));
+		break;
+	case 2:
+		f.data = uptr(W.race) + below(&t->r, RACE_PAGES * (uint32_t)page);
+		break;
+	case 3:
+		f.data = bad_addr(t);
+		break;
+	default:
+		f.data = uptr(descs);
+	}
+	ev.trace_handle = chance(&t->r, 85) ?
+			  __atomic_load_n(&W.handles[below(&t->r, 16)], __ATOMIC_RELAXED) :
+			  pick_u64(&t->r);
+	ev.flags = ETW_NT_FLAGS_TRACE_EVENT;
+	if (chance(&t->r, 20))
+		ev.flags |= ETW_NT_FLAGS_WOW64_CALL;
+	ev.field_size = good || chance(&t->r, 80) ? EVENT_WRITE_USER_SIZE : pick_u32(&t->r);
+	switch (good ? 0 : below(&t->r, 8)) {
+	case 1:			/* cut by the guard page */
+		fields = a->guard - 8 * (1 + below(&t->r, 8));
+		memcpy(fields, &f, (size_t)(a->guard - fields));
+		ev.fields = uptr(fields);
+		break;
+	case 2:
+		ev.fields = bad_addr(t);
+		break;
+	case 3:
+		ev.fields = uptr(W.race) + 8 * below(&t->r, (uint32_t)page / 8 - 16);
+		break;
+	default:
+		fields = a->rw + (size_t)PG_FIELDS * page;
+		memcpy(fields, &f, sizeof(f));
+		ev.fields = uptr(fields);
+	}
+	arg = place(t, &ev, sizeof(ev), NTTRACE_TRACE_EVENT_SIZE_VER0,
+		    good || chance(&t->r, 70), &out);
+	fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg);
+}
+
 static void op_provider(struct thr *t)
 {
 	static const uint32_t counts[] = { 0, 1, 2, 7, 64, 1024, 0xFFFFFFFF };
@@ -1824,7 +1903,10 @@ static void op_provider(struct thr *t)
 	long ret;
 
 	memset(&k, 0, sizeof(k));
-	switch (below(&t->r, 10)) {
+	switch (below(&t->r, 13)) {
+	case 10: case 11: case 12:
+		trace_event_write(t, fd);
+		return;
 	case 0: case 1: case 2:
 		k.r.type = chance(&t->r, 90) ? 1 + below(&t->r, 2) : pick_u32(&t->r);
 		pick_guid(t, k.r.guid);

@@ -60,6 +60,50 @@ _Static_assert(NTTRACE_HANDLE_LOGGER_ID(0xAABBCCDD01051234ULL) == 0x1234 &&
 	       NTTRACE_HANDLE_FLAGS(0xAABBCCDD01051234ULL) == 0xAABBCCDD,
 	       "TRACE_ENABLE_CONTEXT unpacking");
 
+/* EventWrite (issue 15): EVENT_DESCRIPTOR, EVENT_DATA_DESCRIPTOR, the Fields, EVENT_HEADER. */
+_Static_assert(sizeof(struct event_descriptor) == EVENT_DESCRIPTOR_SIZE &&
+	       EVENT_DESCRIPTOR_SIZE == 16, "EVENT_DESCRIPTOR");
+AT(event_descriptor, id, 0);
+AT(event_descriptor, version, 2);
+AT(event_descriptor, channel, 3);
+AT(event_descriptor, level, 4);
+AT(event_descriptor, opcode, 5);
+AT(event_descriptor, task, 6);
+AT(event_descriptor, keyword, 8);
+_Static_assert(sizeof(struct event_data_descriptor) == EVENT_DATA_DESCRIPTOR_SIZE &&
+	       EVENT_DATA_DESCRIPTOR_SIZE == 16, "EVENT_DATA_DESCRIPTOR");
+AT(event_data_descriptor, ptr, 0);
+AT(event_data_descriptor, size, 8);
+AT(event_data_descriptor, reserved, 12);
+_Static_assert(sizeof(struct event_write_user) == EVENT_WRITE_USER_SIZE &&
+	       EVENT_WRITE_USER_SIZE == 0x48, "the Fields of TRACE_EVENT");
+AT(event_write_user, descriptor, 0);
+AT(event_write_user, activity_id, 0x10);
+AT(event_write_user, related_activity_id, 0x20);
+AT(event_write_user, flags, 0x30);
+AT(event_write_user, data_count, 0x34);
+AT(event_write_user, data, 0x38);
+AT(event_write_user, filter, 0x40);
+_Static_assert(sizeof(struct event_header) == EVENT_HEADER_SIZE && EVENT_HEADER_SIZE == 0x50,
+	       "EVENT_HEADER");
+AT(event_header, size, 0);
+AT(event_header, header_type, 2);
+AT(event_header, marker_flags, 3);
+AT(event_header, flags, 4);
+AT(event_header, event_property, 6);
+AT(event_header, thread_id, 8);
+AT(event_header, process_id, 0x0C);
+AT(event_header, time_stamp, 0x10);
+AT(event_header, provider_id, 0x18);
+AT(event_header, descriptor, 0x28);
+AT(event_header, processor_time, 0x38);
+AT(event_header, activity_id, 0x40);
+_Static_assert(sizeof(struct event_extended_item_header) == 8, "extended item header");
+AT(event_extended_item_header, size, 0);
+AT(event_extended_item_header, ext_type, 2);
+AT(event_extended_item_header, linkage, 4);
+AT(event_extended_item_header, data_size, 6);
+
 /* Providers (seed 004): the _SIZE constants and the ioctl sizes. */
 _Static_assert(sizeof(struct nttrace_enable_info) == NTTRACE_ENABLE_INFO_SIZE, "enable_info");
 AT(nttrace_enable_info, sequence, 0);
@@ -130,6 +174,46 @@ int main(void)
 	MEMBER(mof_field, data_ptr);
 	MEMBER(mof_field, length);
 	MEMBER(mof_field, data_type);
+
+	/* EventWrite. */
+	printf("event_descriptor %zu\n", sizeof(struct event_descriptor));
+	MEMBER(event_descriptor, id);
+	MEMBER(event_descriptor, version);
+	MEMBER(event_descriptor, channel);
+	MEMBER(event_descriptor, level);
+	MEMBER(event_descriptor, opcode);
+	MEMBER(event_descriptor, task);
+	MEMBER(event_descriptor, keyword);
+	printf("event_data_descriptor %zu\n", sizeof(struct event_data_descriptor));
+	MEMBER(event_data_descriptor, ptr);
+	MEMBER(event_data_descriptor, size);
+	MEMBER(event_data_descriptor, reserved);
+	printf("event_write_user %zu\n", sizeof(struct event_write_user));
+	MEMBER(event_write_user, descriptor);
+	MEMBER(event_write_user, activity_id);
+	MEMBER(event_write_user, related_activity_id);
+	MEMBER(event_write_user, flags);
+	MEMBER(event_write_user, data_count);
+	MEMBER(event_write_user, data);
+	MEMBER(event_write_user, filter);
+	printf("event_header %zu\n", sizeof(struct event_header));
+	MEMBER(event_header, size);
+	MEMBER(event_header, header_type);
+	MEMBER(event_header, marker_flags);
+	MEMBER(event_header, flags);
+	MEMBER(event_header, event_property);
+	MEMBER(event_header, thread_id);
+	MEMBER(event_header, process_id);
+	MEMBER(event_header, time_stamp);
+	MEMBER(event_header, provider_id);
+	MEMBER(event_header, descriptor);
+	MEMBER(event_header, processor_time);
+	MEMBER(event_header, activity_id);
+	printf("event_extended_item_header %zu\n", sizeof(struct event_extended_item_header));
+	MEMBER(event_extended_item_header, size);
+	MEMBER(event_extended_item_header, ext_type);
+	MEMBER(event_extended_item_header, linkage);
+	MEMBER(event_extended_item_header, data_size);
 
 	/* Providers. */
 	printf("nttrace_enable_info %zu\n", sizeof(struct nttrace_enable_info));

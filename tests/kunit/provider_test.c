@@ -66,7 +66,7 @@ static int reg(struct nt_prov_file *pf, const u8 *guid, u32 type, u64 ctx,
 	int ret;
 
 	memcpy(r.guid, guid, 16);
-	ret = nt_provider_register_kernel(pf, &r, info);
+	ret = nt_provider_register_kinfo(pf, &r, info);
 	if (!ret && handle)
 		*handle = r.handle;
 	return ret;

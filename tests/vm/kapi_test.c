@@ -5,7 +5,10 @@
  * handle, it traces from process context, softirq and hardirq with
  * WmiTraceMessage and ZwTraceEvent. Its events are checked in the ETL file
  * the session writes; then the kernel-mode rules: a paged-memory session
- * and logger 0 refuse every call, and nothing is written or lost.
+ * and logger 0 refuse every call, and nothing is written or lost. Then
+ * its EtwRegister provider: enabled before the driver registers (its
+ * callback sees the enable inside EtwRegister), its EtwWrite events in
+ * the file; enabled at a level below its events', none.
  * Needs root (insmod) and the module; skipped without them.
  */
 #include <errno.h>
@@ -31,6 +34,10 @@ static const uint8_t sample_guid[16] = {
 	0x2d, 0x7e, 0x1a, 0x5c, 0x4f, 0x0b, 0x61, 0x4e,
 	0x9a, 0x3c, 0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x90,
 };
+static const uint8_t sample_etw_guid[16] = {
+	0x2d, 0x7e, 0x1a, 0x5c, 0x4f, 0x0b, 0x61, 0x4e,
+	0x9a, 0x3c, 0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x91,
+};
 static const char *const contexts[] = { NULL, "process", "softirq", "hardirq" };
 #define SAMPLE_EVENT_SIZE	(0x30 + 4 + 12)
 
@@ -50,6 +57,8 @@ static unsigned long sample_param(const char *name)
 	return v;
 }
 
+static unsigned long etw_enables, etw_level;
+
 /* Load the sample with @logger, read its outcome, unload it. */
 static int run_sample(unsigned long logger, unsigned long *failures,
 		      unsigned long *last_status)
@@ -61,6 +70,8 @@ static int run_sample(unsigned long logger, unsigned long *failures,
 	ok = system(cmd) == 0;
 	*failures = sample_param("failures");
 	*last_status = sample_param("last_status");
+	etw_enables = sample_param("etw_enables");
+	etw_level = sample_param("etw_level");
 	if (system("rmmod nttrace_sample") != 0)
 		ok = 0;
 	return ok;
@@ -185,6 +196,69 @@ static void test_refused(const char *what, ULONG mode, int logger_zero, uint32_t
 	nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
 }
 
+/* An EtwWrite record of the sample: EVENT_HEADER, then index and name. */
+static int check_etw(const uint8_t *r, uint32_t len, unsigned int *count)
+{
+	uint16_t size, flags, id;
+	uint32_t index;
+	const char *name;
+
+	memcpy(&size, r, 2);
+	memcpy(&flags, r + 4, 2);
+	memcpy(&id, r + 0x28, 2);
+	if (len < 0x50 || r[2] != 0x13 || r[3] != 0xC0 || memcmp(r + 0x18, sample_etw_guid, 16))
+		return 0;	/* not the sample's */
+	if (id < 1 || id > 3)
+		return -1;
+	name = contexts[id];
+	memcpy(&index, r + 0x50, 4);
+	if (size != 0x50 + 4 + strlen(name) + 1 ||
+	    flags != (EVENT_HEADER_FLAG_64_BIT_HEADER | EVENT_HEADER_FLAG_NO_CPUTIME) ||
+	    r[0x2A] != 1 || r[0x2C] != 4 || index != count[id] || strcmp((const char *)r + 0x54, name))
+		return -1;
+	count[id]++;
+	return 1;
+}
+
+/* Enable the sample's EtwRegister provider at @level, load it, read the file. */
+static void test_etw(UCHAR level, unsigned int want)
+{
+	char path[64], name[32];
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned long failures, status;
+	unsigned int count[4] = { 0 }, bad = 0, i;
+	GUID g;
+	struct props pr;
+	TRACEHANDLE h;
+
+	memcpy(&g, sample_etw_guid, sizeof(g));
+	snprintf(path, sizeof(path), "/tmp/kapi-etw-%d.etl", BITS);
+	snprintf(name, sizeof(name), "kapi-etw-%d", BITS);
+	props_init(&pr, path, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	if (!tap_eq(StartTraceA(&h, name, &pr.p), ERROR_SUCCESS, "%d-bit: etw level %u: start", BITS,
+		    level))
+		return;
+	tap_eq(EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, level, 0x10, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: etw level %u: enable before the driver registers", BITS, level);
+	tap_ok(run_sample(0, &failures, &status), "%d-bit: etw level %u: load and unload", BITS, level);
+	tap_eq(etw_enables, 1, "%d-bit: etw level %u: the callback saw the enable in EtwRegister",
+	       BITS, level);
+	tap_eq(etw_level, level, "%d-bit: etw level %u: ... with its level", BITS, level);
+	tap_eq(StopTraceA(h, NULL, &pr.p), ERROR_SUCCESS, "%d-bit: etw level %u: stop", BITS, level);
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0, "%d-bit: etw: read the file", BITS))
+		return;
+	while (nttrace_etl_next(r, &ev) == 1)
+		if (!ev.message && check_etw(ev.rec, ev.size, count) < 0)
+			bad++;
+	nttrace_etl_close(r);
+	tap_eq(bad, 0, "%d-bit: etw level %u: every EtwWrite record as written", BITS, level);
+	for (i = 1; i <= 3; i++)
+		tap_eq(count[i], want, "%d-bit: etw level %u: EtwWrite from %s: %u events", BITS,
+		       level, contexts[i], want);
+	unlink(path);
+}
+
 int main(void)
 {
 	if (access("/dev/nttrace", F_OK) || access(SAMPLE_KO, F_OK) || geteuid()) {
@@ -194,5 +268,7 @@ int main(void)
 	test_file();
 	test_refused("paged", EVENT_TRACE_USE_PAGED_MEMORY, 0, STATUS_NOT_SUPPORTED);
 	test_refused("logger-0", 0, 1, STATUS_INVALID_HANDLE);
+	test_etw(5, EVENTS);
+	test_etw(3, 0);
 	return tap_done();
 }
