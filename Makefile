@@ -56,6 +56,10 @@ $(BUILD)/$(1)/classic_sample: $(BUILD)/$(1)/obj/userlib/sample/classic_sample.o 
 			      $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
 
+$(BUILD)/$(1)/event_sample: $(BUILD)/$(1)/obj/userlib/sample/event_sample.o \
+			    $(BUILD)/$(1)/libnttrace.a
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
 
@@ -70,7 +74,7 @@ $(BUILD)/$(1)/obj:
 	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
-      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/classic_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/nttrace_fuzz \
+      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/classic_sample $(BUILD)/$(1)/event_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/nttrace_fuzz \
       $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
 endef
 $(eval $(call abi_rules,u64,-m64))

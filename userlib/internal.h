@@ -83,4 +83,127 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 unsigned int nttrace_private_enable(const GUID *guid, int enable,
 				    TRACEHANDLE handle);
 
+/* ---- EventRegister's registrations (provider/register.c, eventprov.c) ---- */
+
+#include <string.h>
+
+#include <nttrace/evntprov.h>
+
+/*
+ * A struct nttrace_enable_info read under its sequence count (uapi: the
+ * writer's first write barrier pairs with our final acquire fence, its
+ * second with our load-acquire of the sequence). The same protocol serves
+ * the library's own copy of a private enable (register.c writes it).
+ */
+static inline void nttrace_read_enable_info(const struct nttrace_enable_info *src,
+					    struct nttrace_enable_info *out)
+{
+	uint32_t s;
+
+	for (;;) {
+		s = __atomic_load_n(&src->sequence, __ATOMIC_ACQUIRE);
+		if (s & 1)
+			continue;
+		out->sessions = __atomic_load_n(&src->sessions, __ATOMIC_RELAXED);
+		out->logger_handle = __atomic_load_n(&src->logger_handle, __ATOMIC_RELAXED);
+		out->level = __atomic_load_n(&src->level, __ATOMIC_RELAXED);
+		out->match_any_keyword = __atomic_load_n(&src->match_any_keyword,
+							 __ATOMIC_RELAXED);
+		out->match_all_keyword = __atomic_load_n(&src->match_all_keyword,
+							 __ATOMIC_RELAXED);
+		out->loggers = __atomic_load_n(&src->loggers, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&src->sequence, __ATOMIC_RELAXED) == s)
+			break;
+	}
+	out->sequence = s;
+	memset(out->pad, 0, sizeof(out->pad));
+}
+
+/*
+ * What EventRegister's REGHANDLE stands for: the first part of
+ * register.c's registration entry (seed 004's ETW_REGISTRATION_ENTRY),
+ * in a 64-byte aligned block so that @info never crosses a page.
+ * @info is written by the kernel; @priv by register.c (under its lock,
+ * with @priv.sequence as the uapi's sequence count): the process's
+ * user-mode logger's enable (@sessions 1, @logger_handle the handle its
+ * records go to, level and keywords; @loggers 0).
+ * The REGHANDLE is the entry's address with @gen in bits 48-63: entries
+ * of EventRegister are never freed, only reused, and @gen changes at
+ * each EventUnregister, so that a stale handle reads a disabled provider
+ * or is refused, never freed memory.
+ */
+#define NTTRACE_EVENT_REG_MAGIC		0x76457645U	/* "EvEv" */
+#define NTTRACE_REGHANDLE_GEN_SHIFT	48
+#define NTTRACE_REGHANDLE_PTR_MASK	((1ULL << NTTRACE_REGHANDLE_GEN_SHIFT) - 1)
+
+struct nttrace_event_reg {
+	struct nttrace_enable_info info;
+	struct nttrace_enable_info priv;
+	uint32_t magic;		/* NTTRACE_EVENT_REG_MAGIC while registered */
+	uint32_t gen;		/* the REGHANDLE's bits 48-63 */
+	uint64_t kernel_handle;	/* NtTraceEvent's TraceHandle; 0: no module */
+	GUID guid;		/* the provider's */
+};
+
+static inline struct nttrace_event_reg *nttrace_event_reg_of(uint64_t reghandle)
+{
+	return (struct nttrace_event_reg *)(uintptr_t)(reghandle &
+						      NTTRACE_REGHANDLE_PTR_MASK);
+}
+
+/* Whether @reghandle is @r's current handle (and @r registered). */
+static inline int nttrace_event_reg_live(const struct nttrace_event_reg *r,
+					 uint64_t reghandle)
+{
+	return __atomic_load_n(&r->magic, __ATOMIC_RELAXED) == NTTRACE_EVENT_REG_MAGIC &&
+	       (__atomic_load_n(&r->gen, __ATOMIC_RELAXED) & 0xFFFF) ==
+	       (reghandle >> NTTRACE_REGHANDLE_GEN_SHIFT);
+}
+
+/*
+ * EventRegister and EventUnregister's work (register.c, the machinery
+ * RegisterTraceGuids uses): Win32 errors, the last error not set.
+ */
+ULONG nttrace_event_register(LPCGUID guid, PENABLECALLBACK cb, void *ctx,
+			     uint64_t *reghandle);
+ULONG nttrace_event_unregister(uint64_t reghandle);
+
+/*
+ * EnableTraceEx2 with the user-mode logger's handle: @control
+ * (EVENT_CONTROL_CODE_*) for every registration of @guid in this process,
+ * with no system call; classic ones get @handle in their callbacks (not
+ * CAPTURE_STATE), EventRegister ones @level, @any, @all and @source.
+ * @handle: NTTRACE_HANDLE() of the logger with the level and flags, and
+ * TRACE_ENABLE_INTERNAL_PRIVATE. Returns how many registrations it
+ * concerned (DISABLE, CAPTURE_STATE: those the logger enabled).
+ */
+unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
+				       TRACEHANDLE handle, uint8_t level, uint64_t any,
+				       uint64_t all, const GUID *source);
+
+/*
+ * The user-mode logger stopped (umlogger.c, after its stop, no lock
+ * held): every private enable ends, and the callbacks hear of it.
+ */
+void nttrace_private_stop(void);
+
+/*
+ * An EventWrite record into the user-mode logger (umlogger.c): the
+ * EVENT_HEADER record the kernel writes for ETW_NT_FLAGS_TRACE_EVENT,
+ * with EVENT_HEADER_FLAG_PRIVATE_SESSION and @extra_flags
+ * (EVENT_HEADER_FLAG_STRING_ONLY), @related (16 bytes or NULL) as an
+ * EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item, the @count descriptors'
+ * bytes as its data. @handle: the private enable's logger handle.
+ * Errors: ERROR_INVALID_HANDLE (the logger is not running),
+ * ERROR_ARITHMETIC_OVERFLOW (over 0xFFFF bytes), ERROR_MORE_DATA (more
+ * than a buffer holds), ERROR_NOT_ENOUGH_MEMORY (no free buffer: counted
+ * lost), ERROR_NOACCESS (a descriptor's bytes unreadable), ERROR_BUSY.
+ */
+ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
+			     const struct event_descriptor *desc,
+			     const uint8_t activity[16], const uint8_t *related,
+			     uint16_t extra_flags, const struct event_data_descriptor *data,
+			     uint32_t count);
+
 #endif /* NTTRACE_INTERNAL_H */

@@ -22,6 +22,14 @@
  *   tm_umlogger   TraceMessage to the in-process user-mode logger, its
  *                 default buffers (tm_umlogger_256buf: 256 of them)
  *   lttng_ust     an LTTng-UST tracepoint, a session recording it
+ *   ew_kernel     EventWrite (one 64-byte data descriptor) of a provider a
+ *                 kernel session enables, the recorder draining it
+ *   ew_umlogger   EventWrite of a provider the user-mode logger enables
+ *   ew_disabled   EventWrite of a registered provider no session enables
+ *   ee_disabled   EventEnabled for it
+ *   ue_disabled   the check of a registered user_event that is not
+ *                 enabled (its enable word, a load and a branch)
+ *   lttng_disabled  an LTTng-UST tracepoint no session enables
  *
  * Output, one a line: "R PATH THREADS REP NS_PER_EVENT" for each repeat
  * (with 2 threads: wall time over all events, so throughput), "I PATH KEY
@@ -43,6 +51,7 @@
 #include <unistd.h>
 
 #include <nttrace.h>
+#include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/session.h>
 
@@ -245,6 +254,51 @@ static long path_user_events(void *arg, long n)
 	return failed;
 }
 
+/*
+ * Paths that make no system call when nothing is enabled: many more
+ * events, so that a nanosecond shows.
+ */
+static long n_fast = 20000000;
+
+/* An EventWrite provider: its registration, an event, its 64 bytes. */
+struct ew_ctx {
+	REGHANDLE h;
+	EVENT_DESCRIPTOR d;
+	EVENT_DATA_DESCRIPTOR data;
+};
+
+static long path_event_write(void *arg, long n)
+{
+	struct ew_ctx *c = arg;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += EventWrite(c->h, &c->d, 1, &c->data) != ERROR_SUCCESS;
+	return failed;
+}
+
+/* Counts as failed every time the answer is "enabled": it must not be. */
+static long path_event_enabled(void *arg, long n)
+{
+	struct ew_ctx *c = arg;
+	long i, on = 0;
+
+	for (i = 0; i < n; i++)
+		on += EventEnabled(c->h, &c->d);
+	return on;
+}
+
+static long path_ue_check(void *arg, long n)
+{
+	struct ue_ctx *c = arg;
+	long i, on = 0;
+
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&c->enabled, __ATOMIC_RELAXED) & 1)
+			on++;
+	return on;
+}
+
 /* ---- setting up ---- */
 
 static int write_file(const char *path, const char *s)
@@ -355,6 +409,80 @@ static void setup_user_events(void)
 	add_case("user_events", path_user_events, c, n_syscall, 2);
 }
 
+/* A second user_event, registered and never enabled: its check alone. */
+static struct ue_ctx ue_off = { -1, 0, 0 };
+
+static void setup_ue_disabled(void)
+{
+	struct ue_reg reg;
+
+	ue_off.fd = open(TRACING "/user_events_data", O_RDWR);
+	memset(&reg, 0, sizeof(reg));
+	reg.size = sizeof(reg);
+	reg.enable_size = sizeof(ue_off.enabled);
+	reg.enable_addr = (uintptr_t)&ue_off.enabled;
+	reg.name_args = (uintptr_t)"nttrace_bench_off char[64] data";
+	if (ue_off.fd < 0 || ioctl(ue_off.fd, UE_IOCSREG, &reg) < 0) {
+		printf("# ue_disabled: user_events not available\n");
+		return;
+	}
+	add_case("ue_disabled", path_ue_check, &ue_off, n_fast, 1);
+}
+
+/* {7d3b2a10-5c4e-4f6a-9b8c-1d2e3f405060} and the two after it. */
+static GUID bench_guid(unsigned char last)
+{
+	GUID g = { 0x7d3b2a10, 0x5c4e, 0x4f6a,
+		   { 0x9b, 0x8c, 0x1d, 0x2e, 0x3f, 0x40, 0x50, last } };
+
+	return g;
+}
+
+static int ew_register(struct ew_ctx *c, const char *name, unsigned char last)
+{
+	GUID g = bench_guid(last);
+	ULONG err = EventRegister(&g, NULL, NULL, &c->h);
+
+	if (err != ERROR_SUCCESS) {
+		printf("# %s: EventRegister failed: %u\n", name, (unsigned)err);
+		return -1;
+	}
+	memset(&c->d, 0, sizeof(c->d));
+	c->d.Id = 1;
+	c->d.Level = 4;
+	c->d.Keyword = 1;
+	EventDataDescCreate(&c->data, payload, PAYLOAD);
+	return 0;
+}
+
+/* @name's provider enabled by the session @session, then its path. */
+static void setup_event_write(struct ew_ctx *c, const char *name, unsigned char last,
+			      TRACEHANDLE session, long n)
+{
+	GUID g = bench_guid(last);
+	ULONG err;
+
+	if (ew_register(c, name, last))
+		return;
+	err = EnableTraceEx2(session, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, ~0ULL, 0, 0,
+			     NULL);
+	if (err != ERROR_SUCCESS || !EventEnabled(c->h, &c->d)) {
+		printf("# %s: could not enable the provider (%u)\n", name, (unsigned)err);
+		return;
+	}
+	add_case(name, path_event_write, c, n, 1);
+}
+
+static struct ew_ctx ew_off, ew_kernel, ew_um;
+
+static void setup_disabled(void)
+{
+	if (ew_register(&ew_off, "ew_disabled", 0x60))
+		return;
+	add_case("ew_disabled", path_event_write, &ew_off, n_fast, 1);
+	add_case("ee_disabled", path_event_enabled, &ew_off, n_fast, 1);
+}
+
 static int marker_fd = -1, device_fd = -1;
 
 static void setup_trace_marker(void)
@@ -421,6 +549,16 @@ static long path_lttng(void *arg, long n)
 		lttng_ust_tracepoint(nttrace_bench, msg, (const char *)payload);
 	return 0;
 }
+
+/* nttrace_bench:off: no session enables it (scripts/bench). */
+static long path_lttng_off(void *arg, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		lttng_ust_tracepoint(nttrace_bench, off, (const char *)payload);
+	return 0;
+}
 #endif
 
 int main(int argc, char **argv)
@@ -435,6 +573,7 @@ int main(int argc, char **argv)
 	if (getenv("BENCH_SCALE")) {
 		n_syscall = n_syscall * atoi(getenv("BENCH_SCALE")) / 100;
 		n_user = n_user * atoi(getenv("BENCH_SCALE")) / 100;
+		n_fast = n_fast * atoi(getenv("BENCH_SCALE")) / 100;
 	}
 	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "host"))) {
 		fprintf(stderr, "usage: nttrace_bench vm|host\n");
@@ -445,9 +584,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "vm")) {
 		setup_floor();
 		setup_kernel_session(tool ? tool : "u64/nttrace");
+		setup_event_write(&ew_kernel, "ew_kernel", 0x61, kernel_seq.h, n_syscall);
 		setup_user_events();
+		setup_ue_disabled();
 		setup_trace_marker();
 		setup_umlogger("tm_umlogger", 0);
+		setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
+		setup_disabled();
 		run_cases();
 		stop_umlogger();
 		stop_kernel_session();
@@ -456,8 +599,11 @@ int main(int argc, char **argv)
 	}
 	/* The user-mode logger is one a process: two rounds, LTTng in both. */
 	setup_umlogger("tm_umlogger", 0);
+	setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
+	setup_disabled();
 #ifdef NTTRACE_BENCH_LTTNG
 	add_case("lttng_ust", path_lttng, NULL, n_user, 1);
+	add_case("lttng_disabled", path_lttng_off, NULL, n_fast, 1);
 #else
 	printf("# lttng_ust: not built in\n");
 #endif

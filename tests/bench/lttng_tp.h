@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The LTTng-UST tracepoint nttrace_bench compares itself with: one event
- * carrying the same 64 bytes as the nttrace paths (lttng-ust 2.13 API).
+ * carrying the same 64 bytes as the nttrace paths (lttng-ust 2.13 API),
+ * and its twin that stays disabled.
  */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER nttrace_bench
@@ -15,6 +16,12 @@
 #include <lttng/tracepoint.h>
 
 LTTNG_UST_TRACEPOINT_EVENT(nttrace_bench, msg,
+	LTTNG_UST_TP_ARGS(const char *, data),
+	LTTNG_UST_TP_FIELDS(lttng_ust_field_array(char, data, data, 64))
+)
+
+/* The same event under another name, which no session enables. */
+LTTNG_UST_TRACEPOINT_EVENT(nttrace_bench, off,
 	LTTNG_UST_TP_ARGS(const char *, data),
 	LTTNG_UST_TP_FIELDS(lttng_ust_field_array(char, data, data, 64))
 )

@@ -63,8 +63,8 @@ END {
 	print "| --- | --- | --- | --- |"
 	for (k = 1; k <= nkeys; k++) {
 		split(order[k], w, " ")
-		printf "| %s | %s | %.0f | %.0f - %.0f |\n", w[1], w[2], med[order[k]],
-			lo[order[k]], hi[order[k]]
+		printf "| %s | %s | %s | %s - %s |\n", w[1], w[2], ns(med[order[k]]),
+			ns(lo[order[k]]), ns(hi[order[k]])
 	}
 	print ""
 	print "With 2 threads, ns/event is wall time over all events (throughput)."
@@ -107,6 +107,19 @@ END {
 	printf "| LTTng-UST: events discarded | %s | |\n",
 		fact["host_lttng_ust discarded"] == "" ? "n/a" : fact["host_lttng_ust discarded"]
 
+	ewd = med["host_ew_disabled 1"]; eed = med["host_ee_disabled 1"]
+	printf "| disabled EventWrite (host), ns | %s | <= 2 %s |\n", ns(ewd),
+		mark(ewd >= 0 && ewd <= 2)
+	printf "| disabled EventEnabled (host), ns | %s | <= 2 %s |\n", ns(eed),
+		mark(eed >= 0 && eed <= 2)
+	printf "| disabled LTTng-UST tracepoint (host), ns | %s | |\n", ns(med["host_lttng_disabled 1"])
+	printf "| disabled EventWrite / disabled user_events check (VM) | %s | |\n",
+		ratio(med["ew_disabled 1"], med["ue_disabled 1"])
+	printf "| EventWrite to the user-mode logger / LTTng-UST (host) | %s | |\n",
+		ratio(med["host_ew_umlogger 1"], pl)
+	printf "| EventWrite to a kernel session / user_events writev (VM) | %s | |\n",
+		ratio(med["ew_kernel 1"], p2)
+
 	if (json == "")
 		exit
 	printf "{\n  \"paths\": {\n" > json
@@ -139,6 +152,7 @@ END {
 }
 
 function key_name(key) { sub(/ .*/, "", key); return key }
+function ns(v) { return v < 0 || v == "" ? "n/a" : (v < 10 ? sprintf("%.2f", v) : sprintf("%.0f", v)) }
 function nz(v) { return v == "" ? "n/a" : v }
 function jnum(v) { return v == "n/a" ? "null" : v }
 function mark(ok) { return ok ? "(met)" : "(**not met**)" }

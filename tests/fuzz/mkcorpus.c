@@ -17,6 +17,11 @@
  *   etl_fuzz/systime-ptr32.etl   the same with the system clock and the
  *                                32-bit header layout
  *   etl_fuzz/no-header.etl       128-byte data buffers, no header buffer
+ *   etl_fuzz/eventwrite.etl      nttrace_logfile_* with 1 KB buffers: EventWrite
+ *                                (EVENT_HEADER) records on three CPUs, 32-
+ *                                and 64-bit, 0 to 3 extended items (the
+ *                                related activity ID first), EventWriteString
+ *                                text, one malformed item chain
  *   tmf_load_fuzz/formats.tmf    this program's formats as `nttrace
  *                                formats` writes them, a quoted path, an
  *                                old unquoted Windows path, a comment
@@ -209,6 +214,112 @@ static void no_header(const char *path)
 	spew(path, b, sizeof(b));
 }
 
+/*
+ * One EventWrite record (EVENT_HEADER, uapi/nttrace.h) at @out, byte by
+ * byte: 32- or 64-bit header type and flag, the provider GUID ending in
+ * @n, a descriptor from @n, an activity ID, @nitems extended items (the
+ * related activity ID first), then @len bytes of @data. @bad: the last
+ * item's Linkage says another follows (a malformed chain). Returns the
+ * record's size.
+ */
+static uint32_t event_header_record(uint8_t *out, unsigned int n, int ptr32, uint64_t ts,
+				    unsigned int nitems, int bad, uint16_t flags,
+				    const uint8_t *data, uint32_t len)
+{
+	static const uint8_t items[3][12] = {
+		{ 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xab },
+		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 },
+		{ 0x55, 0x66, 0x77 },
+	};
+	static const uint16_t types[3] = { 1, 0x0B, 0x0D }, sizes[3] = { 16, 12, 3 };
+	uint32_t at = 0x50, i;
+
+	memset(out, 0, 0x50);
+	out[2] = ptr32 ? 0x12 : 0x13;
+	out[3] = 0xC0;
+	put_le(out + 0x04, flags | (ptr32 ? 0x20 : 0x40) | 0x10 | (nitems ? 1 : 0), 2);
+	put_le(out + 0x08, 1000 + n, 4);
+	put_le(out + 0x0C, 77, 4);
+	put_le(out + 0x10, ts, 8);
+	memset(out + 0x18, 0x3c, 16);
+	out[0x18 + 15] = (uint8_t)n;
+	put_le(out + 0x28, 100 + n, 2);		/* Id */
+	out[0x2A] = 1;				/* Version */
+	out[0x2B] = 16;				/* Channel */
+	out[0x2C] = (uint8_t)(1 + n % 5);	/* Level */
+	out[0x2D] = (uint8_t)(n % 3);		/* Opcode */
+	put_le(out + 0x2E, 9, 2);		/* Task */
+	put_le(out + 0x30, 1ULL << (n % 64), 8);	/* Keyword */
+	memset(out + 0x40, n % 2 ? 0xac : 0, 16);	/* ActivityId */
+	for (i = 0; i < nitems && i < 3; i++) {
+		uint32_t pad = (sizes[i] + 7) & ~7u;
+
+		put_le(out + at, 8 + pad, 2);
+		put_le(out + at + 2, types[i], 2);
+		put_le(out + at + 4, i + 1 < nitems || bad, 2);
+		put_le(out + at + 6, sizes[i], 2);
+		memset(out + at + 8, 0, pad);
+		memcpy(out + at + 8, items[i], sizes[i] > 12 ? 12 : sizes[i]);
+		at += 8 + pad;
+	}
+	memcpy(out + at, data, len);
+	at += len;
+	put_le(out, at, 2);
+	return at;
+}
+
+/*
+ * EventWrite records in three CPUs' 1 KB buffers, through the library's
+ * log file writer: 32- and 64-bit headers, 0 to 3 extended items,
+ * EventWriteString's UTF-16 text, and one malformed item chain.
+ */
+static int eventwrite_file(const char *path)
+{
+	static const uint8_t wstr[] = { 'h', 0, 'i', 0, 0xE9, 0, 0x3D, 0xD8, 0x00, 0xDE, 0, 0 };
+	static const uint8_t bytes[24] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+					   16, 17, 18, 19, 20, 21, 22, 23, 24 };
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	uint8_t b[1024];
+	unsigned int k, i;
+
+	memset(&s, 0, sizeof(s));
+	s.buffer_size = sizeof(b);
+	s.nr_cpus = 3;
+	s.pointer_size = 8;
+	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.frequency = 1000000000;
+	s.start_clock = 5000;
+	s.start_time = FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	s.boot_time = s.start_time - 10000000ULL * 3600;
+	strcpy(s.name, "eventwrite");
+	if (nttrace_logfile_open(&lf, path, &s))
+		return -1;
+	for (k = 0; k < 3; k++) {
+		uint32_t at = 0x48;
+
+		memset(b, 0xFF, sizeof(b));
+		memset(b, 0, 0x48);
+		for (i = 0; i < 4; i++) {
+			unsigned int n = k * 4 + i;
+			int str = n % 4 == 1;
+			uint32_t len;
+
+			memset(b + at, 0, 0x100);
+			len = event_header_record(b + at, n, n % 2, 5000 + 1000 * i + 10 * k,
+						  n % 4, n == 7, str ? 0x0004 : 0,
+						  str ? wstr : bytes, str ? sizeof(wstr) : n % 24);
+			at += (len + 7) & ~7u;
+		}
+		expect_buffer_header(b, sizeof(b), at, 5000, k + 1, 1000000000ULL << 3 | 1, k,
+				     WMI_BUFFER_FLAG_FLUSH_MARKER);
+		put_le(b + 0x38, 5000, 8);
+		if (nttrace_logfile_buffer(&lf, b, sizeof(b), k))
+			return -1;
+	}
+	return nttrace_logfile_close(&lf, 0, 0);
+}
+
 static int format_file(const char *path)
 {
 	struct nttrace_tmf t = { 0 };
@@ -303,6 +414,9 @@ int main(int argc, char **argv)
 		return 1;
 	path_of(path, sizeof(path), "etl_fuzz/no-header.etl");
 	no_header(path);
+	path_of(path, sizeof(path), "etl_fuzz/eventwrite.etl");
+	if (eventwrite_file(path))
+		return 1;
 	path_of(path, sizeof(path), "tmf_load_fuzz/formats.tmf");
 	if (format_file(path) || render_inputs(etl))
 		return 1;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #include <nttrace/evntrace.h>
+#include <nttrace/evntcons.h>
+#include <nttrace/evntprov.h>
 
 #define AT(type, member, off64, off32)					\
 	_Static_assert(offsetof(type, member) ==			\
@@ -142,5 +144,62 @@ _Static_assert(WNODE_FLAG_TRACED_GUID == 0x20000 && WNODE_FLAG_USE_TIMESTAMP == 
 	       "WNODE_FLAG_* of classic events");
 _Static_assert(ERROR_OUTOFMEMORY == 14 && ERROR_INVALID_FLAG_NUMBER == 186 &&
 	       ERROR_INVALID_FLAGS == 1004, "classic events' Win32 errors");
+
+/* Manifest-based providers (evntprov.h, evntcons.h, evntrace.h). */
+SIZE(REGHANDLE, 8, 8);
+SIZE(EVENT_DESCRIPTOR, 0x10, 0x10);
+AT(EVENT_DESCRIPTOR, Id, 0x00, 0x00);
+AT(EVENT_DESCRIPTOR, Version, 0x02, 0x02);
+AT(EVENT_DESCRIPTOR, Channel, 0x03, 0x03);
+AT(EVENT_DESCRIPTOR, Level, 0x04, 0x04);
+AT(EVENT_DESCRIPTOR, Opcode, 0x05, 0x05);
+AT(EVENT_DESCRIPTOR, Task, 0x06, 0x06);
+AT(EVENT_DESCRIPTOR, Keyword, 0x08, 0x08);
+SIZE(EVENT_DATA_DESCRIPTOR, 0x10, 0x10);
+AT(EVENT_DATA_DESCRIPTOR, Ptr, 0x00, 0x00);
+AT(EVENT_DATA_DESCRIPTOR, Size, 0x08, 0x08);
+AT(EVENT_DATA_DESCRIPTOR, Reserved, 0x0C, 0x0C);
+SIZE(EVENT_FILTER_DESCRIPTOR, 0x10, 0x10);
+AT(EVENT_FILTER_DESCRIPTOR, Ptr, 0x00, 0x00);
+AT(EVENT_FILTER_DESCRIPTOR, Size, 0x08, 0x08);
+AT(EVENT_FILTER_DESCRIPTOR, Type, 0x0C, 0x0C);
+SIZE(EVENT_FILTER_HEADER, 0x18, 0x18);
+AT(EVENT_FILTER_HEADER, InstanceId, 0x08, 0x08);
+AT(EVENT_FILTER_HEADER, Size, 0x10, 0x10);
+AT(EVENT_FILTER_HEADER, NextOffset, 0x14, 0x14);
+SIZE(EVENT_HEADER, 0x50, 0x50);
+AT(EVENT_HEADER, Size, 0x00, 0x00);
+AT(EVENT_HEADER, HeaderType, 0x02, 0x02);
+AT(EVENT_HEADER, Flags, 0x04, 0x04);
+AT(EVENT_HEADER, EventProperty, 0x06, 0x06);
+AT(EVENT_HEADER, ThreadId, 0x08, 0x08);
+AT(EVENT_HEADER, ProcessId, 0x0C, 0x0C);
+AT(EVENT_HEADER, TimeStamp, 0x10, 0x10);
+AT(EVENT_HEADER, ProviderId, 0x18, 0x18);
+AT(EVENT_HEADER, EventDescriptor, 0x28, 0x28);
+AT(EVENT_HEADER, KernelTime, 0x38, 0x38);
+AT(EVENT_HEADER, UserTime, 0x3C, 0x3C);
+AT(EVENT_HEADER, ProcessorTime, 0x38, 0x38);
+AT(EVENT_HEADER, ActivityId, 0x40, 0x40);
+SIZE(EVENT_HEADER_EXTENDED_DATA_ITEM, 0x10, 0x10);
+AT(EVENT_HEADER_EXTENDED_DATA_ITEM, ExtType, 0x02, 0x02);
+AT(EVENT_HEADER_EXTENDED_DATA_ITEM, DataSize, 0x06, 0x06);
+AT(EVENT_HEADER_EXTENDED_DATA_ITEM, DataPtr, 0x08, 0x08);
+SIZE(ENABLE_TRACE_PARAMETERS, 0x30, 0x24);
+AT(ENABLE_TRACE_PARAMETERS, Version, 0x00, 0x00);
+AT(ENABLE_TRACE_PARAMETERS, EnableProperty, 0x04, 0x04);
+AT(ENABLE_TRACE_PARAMETERS, ControlFlags, 0x08, 0x08);
+AT(ENABLE_TRACE_PARAMETERS, SourceId, 0x0C, 0x0C);
+AT(ENABLE_TRACE_PARAMETERS, EnableFilterDesc, 0x20, 0x1C);
+AT(ENABLE_TRACE_PARAMETERS, FilterDescCount, 0x28, 0x20);
+SIZE(ENABLE_TRACE_PARAMETERS_V1, 0x28, 0x20);
+_Static_assert(EVENT_HEADER_FLAG_PRIVATE_SESSION == 0x2 &&
+	       EVENT_HEADER_FLAG_64_BIT_HEADER == 0x40 &&
+	       EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID == 1 &&
+	       EVENT_ACTIVITY_CTRL_CREATE_SET_ID == 5 && MAX_EVENT_DATA_DESCRIPTORS == 128 &&
+	       EVENT_CONTROL_CODE_CAPTURE_STATE == 2 &&
+	       EVENT_ENABLE_PROPERTY_IGNORE_KEYWORD_0 == 0x10 &&
+	       EventProviderUseDescriptorType == 3,
+	       "manifest providers' values as the SDK has them");
 
 int nttrace_evntrace_layout_checked;

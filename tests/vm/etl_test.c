@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nttrace/evntrace.h>
@@ -708,6 +711,555 @@ static void test_hand_made(void)
 	unlink(path);
 }
 
+/* ---- EventWrite (EVENT_HEADER) records, hand-encoded ---- */
+
+/*
+ * One EventWrite record as this test writes it, byte by byte at the
+ * offsets of ../shared/notes/record-formats.md and uapi/nttrace.h's
+ * comments (no struct of the library or the uapi): the 0x50-byte
+ * EVENT_HEADER, the extended items (each {Size: header and data padded
+ * to 8, ExtType, Linkage, DataSize}, then the data and zeros to 8), then
+ * the user data. @hdr_size and @items give malformed records.
+ */
+#define EH_AUTO 0x10000	/* an item's Size: its header and data padded to 8 */
+
+struct eh_item {
+	uint32_t size;		/* as written, or EH_AUTO */
+	uint16_t type, linkage, data_size;
+	const uint8_t *data;
+	uint32_t len;		/* bytes of @data written (padded to 8) */
+};
+
+struct eh {
+	int ptr32;
+	uint16_t flags, property;	/* flags as written (the test sets all) */
+	uint32_t tid, pid;
+	uint64_t ts;
+	uint8_t provider[16], activity[16];
+	uint16_t id, task;
+	uint8_t version, channel, level, opcode;
+	uint64_t keyword;
+	struct eh_item items[3];
+	unsigned int nitems;
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t size;		/* the record's Size if not 0 (else the sum) */
+	/* What the reader must make of it: */
+	int skipped;		/* not delivered (header past the record) */
+	uint32_t bad_at;	/* the malformed item's offset, or 0 */
+	unsigned int good_items;	/* items before it */
+	const uint8_t *related;	/* the related activity ID the reader finds */
+	const char *text;	/* STRING_ONLY data as UTF-8 */
+	uint32_t enc_size;	/* filled by eh_encode() */
+	uint64_t offset;	/* in the file, filled by eh_buffer() */
+	unsigned int cpu;
+};
+
+static uint32_t eh_encode(struct eh *e, uint8_t *out)
+{
+	uint32_t at = 0x50, i;
+
+	memset(out, 0, 0x50);
+	out[2] = e->ptr32 ? 0x12 : 0x13;
+	out[3] = 0xC0;
+	put_le(out + 0x04, e->flags, 2);
+	put_le(out + 0x06, e->property, 2);
+	put_le(out + 0x08, e->tid, 4);
+	put_le(out + 0x0C, e->pid, 4);
+	put_le(out + 0x10, e->ts, 8);
+	memcpy(out + 0x18, e->provider, 16);
+	put_le(out + 0x28, e->id, 2);
+	out[0x2A] = e->version;
+	out[0x2B] = e->channel;
+	out[0x2C] = e->level;
+	out[0x2D] = e->opcode;
+	put_le(out + 0x2E, e->task, 2);
+	put_le(out + 0x30, e->keyword, 8);
+	put_le(out + 0x38, 0, 8);
+	memcpy(out + 0x40, e->activity, 16);
+	for (i = 0; i < e->nitems; i++) {
+		const struct eh_item *it = &e->items[i];
+		uint32_t pad = (it->len + 7) & ~7u;
+
+		put_le(out + at, it->size == EH_AUTO ? 8 + pad : it->size, 2);
+		put_le(out + at + 2, it->type, 2);
+		put_le(out + at + 4, it->linkage, 2);
+		put_le(out + at + 6, it->data_size, 2);
+		memset(out + at + 8, 0, pad);
+		memcpy(out + at + 8, it->data, it->len);
+		at += 8 + pad;
+	}
+	memcpy(out + at, e->data, e->len);
+	at += e->len;
+	e->enc_size = e->size ? e->size : at;
+	put_le(out, e->enc_size, 2);
+	return e->enc_size;
+}
+
+/* A data buffer at @b of CPU @cpu with @n of the records @es (those of @cpu). */
+static void eh_buffer(uint8_t *b, uint64_t boff, unsigned int cpu, uint64_t seq,
+		      struct eh *es, unsigned int n)
+{
+	uint32_t at = 0x48, i;
+
+	memset(b, 0xFF, BUF);
+	memset(b, 0, 0x48);
+	for (i = 0; i < n; i++) {
+		uint32_t size;
+
+		if (es[i].cpu != cpu)
+			continue;
+		memset(b + at, 0, 0x200);
+		size = eh_encode(&es[i], b + at);
+		es[i].offset = boff + at;
+		at += (size + 7) & ~7u;
+	}
+	expect_buffer_header(b, BUF, at, 0, seq, (1000000000ULL << 3) | 1, cpu,
+			     WMI_BUFFER_FLAG_FLUSH_MARKER);
+}
+
+static const uint8_t eh_prov[16] = { 0x78, 0x56, 0x34, 0x12, 0xbc, 0x9a, 0xf0, 0xde,
+				     1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint8_t eh_act[16] = { 0xa1, 0xa2, 0xa3, 0xa4, 0xb1, 0xb2, 0xc1, 0xc2,
+				    0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8 };
+static const uint8_t eh_rel[16] = { 0xe1, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8,
+				    0xe9, 0xea, 0xeb, 0xec, 0xed, 0xee, 0xef, 0xf0 };
+static const uint8_t eh_x[5] = { 0x11, 0x22, 0x33, 0x44, 0x55 };
+static const uint8_t eh_bytes[40] = { 0x61, 0x62, 0x63, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+				      11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+				      24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36 };
+/* UTF-16LE: H, e-acute, a quote, a newline, the euro sign, U+1F600, NUL. */
+static const uint8_t eh_wstr[] = { 'H', 0, 0xE9, 0, '"', 0, '\n', 0, 0xAC, 0x20,
+				   0x3D, 0xD8, 0x00, 0xDE, 0, 0 };
+static const uint8_t eh_tail[8] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4 };
+
+#define EH_N 10
+#define EH_FLAGS64 (0x0040 | 0x0010)	/* 64_BIT_HEADER | NO_CPUTIME */
+#define EH_FLAGS32 (0x0020 | 0x0010)	/* 32_BIT_HEADER | NO_CPUTIME */
+
+/*
+ * The records: in time order, over two CPUs. The good ones first (@with_bad
+ * 0 writes only those), then the malformed: a header shorter than 0x50
+ * (skipped), and item chains broken five ways (delivered, no data).
+ */
+static unsigned int eh_records(struct eh *es, int with_bad)
+{
+	struct eh *e;
+	unsigned int i, n = with_bad ? EH_N : 3;
+
+	memset(es, 0, EH_N * sizeof(*es));
+	for (i = 0; i < EH_N; i++) {
+		e = &es[i];
+		e->ts = 1000 * (i + 1);
+		e->cpu = i % 2;
+		e->tid = 100 + i;
+		e->pid = 50;
+		memcpy(e->provider, eh_prov, 16);
+		e->provider[15] = (uint8_t)i;
+		e->id = 1000 + i;
+		e->version = 1;
+		e->channel = 16;
+		e->level = 4;
+		e->opcode = 1;
+		e->task = 7;
+		e->keyword = 0x8000000000000001ULL;
+		e->flags = EH_FLAGS64;
+	}
+	/* 0: 64-bit, no extended items, 5 bytes of data. */
+	e = &es[0];
+	e->data = eh_bytes;
+	e->len = 5;
+	e->property = 4;
+	/* 1: 32-bit, EventWriteString with a related activity ID. */
+	e = &es[1];
+	e->ptr32 = 1;
+	e->flags = EH_FLAGS32 | 0x0001 | 0x0004;	/* EXTENDED_INFO, STRING_ONLY */
+	e->level = 0;
+	e->keyword = 0;
+	e->items[0] = (struct eh_item){ EH_AUTO, 1, 0, 16, eh_rel, 16 };
+	e->nitems = 1;
+	e->related = eh_rel;
+	e->data = eh_wstr;
+	e->len = sizeof(eh_wstr);
+	e->text = "H\xc3\xa9\"\n\xe2\x82\xac\xf0\x9f\x98\x80";
+	/* 2: 64-bit, activity ID, related activity ID and another item. */
+	e = &es[2];
+	memcpy(e->activity, eh_act, 16);
+	e->flags |= 0x0001;
+	e->items[0] = (struct eh_item){ EH_AUTO, 1, 1, 16, eh_rel, 16 };
+	e->items[1] = (struct eh_item){ EH_AUTO, 0x000B, 0, 5, eh_x, 5 };
+	e->nitems = 2;
+	e->related = eh_rel;
+	e->data = eh_bytes;
+	e->len = 40;
+	/* 3: a header cut short (Size 0x40): skipped. */
+	e = &es[3];
+	e->size = 0x40;
+	e->skipped = 1;
+	/* 4: EXTENDED_INFO, and the record ends with the header. */
+	e = &es[4];
+	e->flags |= 0x0001;
+	e->bad_at = 0x50;
+	/* 5: an item runs past the record (Size 0x7FF8), after a good one. */
+	e = &es[5];
+	e->flags |= 0x0001;
+	e->items[0] = (struct eh_item){ EH_AUTO, 1, 1, 16, eh_rel, 16 };
+	e->items[1] = (struct eh_item){ 0x7FF8, 2, 0, 0x7FF0, eh_x, 5 };
+	e->nitems = 2;
+	e->data = eh_tail;
+	e->len = 8;
+	e->bad_at = 0x68;
+	e->good_items = 1;
+	e->related = eh_rel;
+	/* 6: Size 16 for 16 bytes of data (not header + data). */
+	e = &es[6];
+	e->flags |= 0x0001;
+	e->items[0] = (struct eh_item){ 16, 1, 0, 16, eh_rel, 16 };
+	e->nitems = 1;
+	e->data = eh_tail;
+	e->len = 8;
+	e->bad_at = 0x50;
+	/* 7: Linkage 1 on the last item, where the record ends. */
+	e = &es[7];
+	e->flags |= 0x0001;
+	e->items[0] = (struct eh_item){ EH_AUTO, 5, 1, 3, eh_x, 3 };
+	e->nitems = 1;
+	e->bad_at = 0x60;
+	e->good_items = 1;
+	/* 8: an item of Size 0 (a walker stepping by it would loop). */
+	e = &es[8];
+	e->flags |= 0x0001;
+	e->items[0] = (struct eh_item){ 0, 0, 1, 0, NULL, 0 };
+	e->nitems = 1;
+	e->data = eh_tail;
+	e->len = 8;
+	e->bad_at = 0x50;
+	/* 9: Size 24 for 3 bytes of data: more than its padding to 8. */
+	e = &es[9];
+	e->flags |= 0x0001;
+	e->items[0] = (struct eh_item){ 24, 5, 0, 3, eh_x, 3 };
+	e->nitems = 1;
+	e->data = eh_tail;
+	e->len = 8;
+	e->bad_at = 0x50;
+	return n;
+}
+
+static uint8_t eh_file_buf[3 * BUF];
+
+/* Write the records into @path: the header buffer, then CPU 0's and 1's. */
+static void eh_file(const char *path, struct eh *es, unsigned int n)
+{
+	uint8_t *f = eh_file_buf;
+
+	make_header(f, BUF, FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000);
+	eh_buffer(f + BUF, BUF, 0, 1, es, n);
+	eh_buffer(f + 2 * BUF, 2 * BUF, 1, 2, es, n);
+	spew(path, f, sizeof(eh_file_buf));
+}
+
+/* Problems with their offsets, for matching with the malformed records. */
+struct eh_problems {
+	unsigned int n;
+	uint64_t at[16];
+	char what[16][120];
+};
+
+static void on_eh_problem(void *ctx, uint64_t offset, const char *what)
+{
+	struct eh_problems *p = ctx;
+
+	printf("# problem at %llu: %s\n", (unsigned long long)offset, what);
+	if (p->n < 16) {
+		p->at[p->n] = offset;
+		snprintf(p->what[p->n], sizeof(p->what[0]), "%s", what);
+	}
+	p->n++;
+}
+
+/* Every field of @ev against @e; the number of mismatches (each said). */
+static unsigned int eh_check(const struct nttrace_etl_event *ev, const struct eh *e)
+{
+	struct nttrace_etl_ext it;
+	unsigned int bad = 0, k = 0;
+	uint32_t at = 0;
+#define EH_SAME(cond) do { if (!(cond)) { bad++; printf("# event %u: !(%s)\n", \
+					e->id - 1000, #cond); } } while (0)
+
+	EH_SAME(ev->event_header == 0x50 && !ev->message && !ev->classic);
+	EH_SAME(ev->offset == e->offset && ev->cpu == e->cpu && ev->size == e->enc_size);
+	EH_SAME(ev->rec[2] == (e->ptr32 ? 0x12 : 0x13) && ev->rec[3] == 0xC0);
+	EH_SAME(ev->header_flags == e->flags && ev->event_property == e->property);
+	EH_SAME(ev->tid == e->tid && ev->pid == e->pid);
+	EH_SAME(ev->has_timestamp && ev->timestamp == e->ts);
+	/* Within a rounding: x87 (32-bit) keeps more precision than a double. */
+	EH_SAME(ev->relative - e->ts / 1e9 < 1e-15 && e->ts / 1e9 - ev->relative < 1e-15);
+	EH_SAME(ev->guid_len == 16 && !memcmp(ev->guid, e->provider, 16));
+	EH_SAME(ev->descriptor.id == e->id && ev->descriptor.version == e->version &&
+		ev->descriptor.channel == e->channel && ev->descriptor.level == e->level &&
+		ev->descriptor.opcode == e->opcode && ev->descriptor.task == e->task &&
+		ev->descriptor.keyword == e->keyword);
+	EH_SAME(ev->processor_time == 0);
+	EH_SAME(!memcmp(ev->activity_id, e->activity, 16));
+	EH_SAME(e->related ? ev->related_activity_id &&
+		!memcmp(ev->related_activity_id, e->related, 16) : !ev->related_activity_id);
+	EH_SAME(ev->ext_bad == e->bad_at);
+	while (nttrace_etl_ext_next(ev, &at, &it)) {
+		const struct eh_item *w = &e->items[k];
+
+		EH_SAME(k < e->nitems && it.type == w->type && it.linkage == w->linkage &&
+			it.data_size == w->data_size && !memcmp(it.data, w->data, w->len));
+		k++;
+	}
+	EH_SAME(k == (e->bad_at ? e->good_items : e->nitems));
+	EH_SAME(ev->ext_count == k && (k ? ev->ext == ev->rec + 0x50 : 1));
+	if (e->bad_at)
+		EH_SAME(!ev->data && !ev->data_len);
+	else
+		EH_SAME(ev->data_len == e->len && !memcmp(ev->data, e->data, e->len) &&
+			ev->data + e->len == ev->rec + ev->size);
+#undef EH_SAME
+	return bad;
+}
+
+/* `nttrace dump [--json] @file`: the output and the exit status. */
+static char *eh_dump(const char *tool, const char *opt, const char *file, int *status)
+{
+	char cmd[1024], *out = malloc(1 << 16);
+	size_t len = 0, n;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s dump %s %s 2>&1", tool, opt, file);
+	f = popen(cmd, "r");
+	if (!f || !out) {
+		free(out);
+		return NULL;
+	}
+	while ((n = fread(out + len, 1, (1 << 16) - 1 - len, f)) > 0)
+		len += n;
+	out[len] = 0;
+	*status = pclose(f);
+	return out;
+}
+
+static void eh_guid(const uint8_t *g, char *s)
+{
+	sprintf(s, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6],
+		g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
+static size_t eh_hex(char *s, const uint8_t *d, uint32_t len, const char *sep)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		n += sprintf(s + n, "%s%02x", sep, d[i]);
+	return n;
+}
+
+/* The line `nttrace dump` must print for @e, as text, from " event_header". */
+static void eh_text_line(const struct eh *e, char *s)
+{
+	static const uint8_t zero[16];
+	char g[40];
+	size_t n;
+	unsigned int i;
+
+	eh_guid(e->provider, g);
+	n = sprintf(s, " event_header {%s} id %u version %u channel %u level %u opcode %u "
+		    "task %u keyword 0x%llx tid %u pid %u %s", g, e->id, e->version,
+		    e->channel, e->level, e->opcode, e->task, (unsigned long long)e->keyword,
+		    e->tid, e->pid, e->ptr32 ? "ptr32" : "ptr64");
+	if (memcmp(e->activity, zero, 16)) {
+		eh_guid(e->activity, g);
+		n += sprintf(s + n, " activity {%s}", g);
+	}
+	if (e->related) {
+		eh_guid(e->related, g);
+		n += sprintf(s + n, " related {%s}", g);
+	}
+	for (i = 0; i < (e->bad_at ? e->good_items : e->nitems); i++) {
+		if (e->items[i].type == 1)
+			continue;
+		n += sprintf(s + n, " ext %u [%u bytes]", e->items[i].type,
+			     e->items[i].data_size);
+		n += eh_hex(s + n, e->items[i].data, e->items[i].len, " ");
+	}
+	if (e->bad_at) {
+		uint8_t rec[0x200];
+		uint32_t len = eh_encode((struct eh *)e, rec) - e->bad_at;
+
+		n += sprintf(s + n, " extended items malformed at +%u, undecoded [%u bytes]",
+			     e->bad_at, len);
+		n += eh_hex(s + n, rec + e->bad_at, len < 32 ? len : 32, " ");
+		n += sprintf(s + n, "%s", len > 32 ? " ..." : "");
+	} else if (e->text) {
+		/* The newline escaped; the quote, UTF-8 as it is. */
+		n += sprintf(s + n, " \"H\xc3\xa9\"\\n\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	} else {
+		n += sprintf(s + n, " [%u bytes]", e->len);
+		n += eh_hex(s + n, e->data, e->len < 32 ? e->len : 32, " ");
+		n += sprintf(s + n, "%s", e->len > 32 ? " ..." : "");
+	}
+	sprintf(s + n, "\n");
+}
+
+/* ... and as JSON, from "record" to the end of the line. */
+static void eh_json_line(const struct eh *e, char *s)
+{
+	char g[40];
+	size_t n;
+	unsigned int i;
+
+	eh_guid(e->provider, g);
+	n = sprintf(s, "\"record\":\"event_header\",\"size\":%u,\"pointer_size\":%d,"
+		    "\"header_flags\":%u,\"event_property\":%u,\"provider\":\"%s\",\"id\":%u,"
+		    "\"version\":%u,\"channel\":%u,\"level\":%u,\"opcode\":%u,\"task\":%u,"
+		    "\"keyword\":\"0x%016llx\",\"tid\":%u,\"pid\":%u", e->enc_size,
+		    e->ptr32 ? 4 : 8, e->flags, e->property, g, e->id, e->version, e->channel,
+		    e->level, e->opcode, e->task, (unsigned long long)e->keyword, e->tid,
+		    e->pid);
+	eh_guid(e->activity, g);
+	n += sprintf(s + n, ",\"activity_id\":\"%s\"", g);
+	if (e->related) {
+		eh_guid(e->related, g);
+		n += sprintf(s + n, ",\"related_activity_id\":\"%s\"", g);
+	}
+	n += sprintf(s + n, ",\"extended\":[");
+	for (i = 0; i < (e->bad_at ? e->good_items : e->nitems); i++) {
+		n += sprintf(s + n, "%s{\"type\":%u,\"size\":%u,\"data\":\"", i ? "," : "",
+			     e->items[i].type, e->items[i].data_size);
+		n += eh_hex(s + n, e->items[i].data, e->items[i].len, "");
+		n += sprintf(s + n, "\"}");
+	}
+	n += sprintf(s + n, "]");
+	if (e->bad_at) {
+		uint8_t rec[0x200];
+		uint32_t len = eh_encode((struct eh *)e, rec) - e->bad_at;
+
+		n += sprintf(s + n, ",\"extended_malformed_at\":%u,\"undecoded\":\"",
+			     e->bad_at);
+		n += eh_hex(s + n, rec + e->bad_at, len, "");
+	} else {
+		n += sprintf(s + n, ",\"data\":\"");
+		n += eh_hex(s + n, e->data, e->len, "");
+	}
+	n += sprintf(s + n, "\"");
+	if (e->text)
+		n += sprintf(s + n, ",\"text\":\"H\xc3\xa9\\\"\\u000a\xe2\x82\xac"
+			     "\xf0\x9f\x98\x80\"");
+	sprintf(s + n, "}\n");
+}
+
+/* Each event's line in the dump's output, text and JSON. */
+static void eh_check_dump(const char *tool, const char *path, struct eh *es,
+			  unsigned int n, int with_bad)
+{
+	char *text, *js, want[2048];
+	unsigned int i, bad_text = 0, bad_json = 0;
+	int st_text = -1, st_json = -1;
+
+	text = eh_dump(tool, "", path, &st_text);
+	js = eh_dump(tool, "--json", path, &st_json);
+	if (!tap_ok(text && js, "%d-bit: nttrace dump and dump --json run (%s)", BITS, tool))
+		goto out;
+	/* A problem makes the exit status 1. */
+	tap_ok(WIFEXITED(st_text) && WEXITSTATUS(st_text) == with_bad &&
+	       WIFEXITED(st_json) && WEXITSTATUS(st_json) == with_bad,
+	       "%d-bit: dump exits %d %s", BITS, with_bad,
+	       with_bad ? "(problems in the file)" : "(a clean file)");
+	for (i = 0; i < n; i++) {
+		if (es[i].skipped)
+			continue;
+		eh_text_line(&es[i], want);
+		if (!strstr(text, want)) {
+			printf("# text: no \"%s\"\n", want);
+			bad_text++;
+		}
+		eh_json_line(&es[i], want);
+		if (!strstr(js, want)) {
+			printf("# json: no %s\n", want);
+			bad_json++;
+		}
+	}
+	tap_eq(bad_text, 0, "%d-bit: dump: each EventWrite event's line%s", BITS,
+	       with_bad ? ", malformed chains too" : "");
+	tap_eq(bad_json, 0, "%d-bit: dump --json: each EventWrite event's object%s", BITS,
+	       with_bad ? ", malformed chains too" : "");
+	if (with_bad) {
+		char g[40];
+
+		eh_guid(es[3].provider, g);
+		tap_ok(!strstr(text, g) && strstr(text, "event header runs past the record") &&
+		       strstr(js, "{\"problem\":\"an extended item runs past the record"),
+		       "%d-bit: dump: the cut-short header is only a problem line; the "
+		       "chains' problems are printed", BITS);
+	}
+out:
+	free(text);
+	free(js);
+}
+
+static void test_event_header(const char *tool)
+{
+	struct eh es[EH_N];
+	char path[64];
+	int with_bad;
+
+	snprintf(path, sizeof(path), "/tmp/etl-eh-%d.etl", getpid());
+	for (with_bad = 0; with_bad < 2; with_bad++) {
+		struct eh_problems pr = { 0 };
+		struct nttrace_etl_reader *r;
+		struct nttrace_etl_event ev;
+		unsigned int n = eh_records(es, with_bad), i = 0, got = 0, bad = 0, k;
+		const char *what = with_bad ? "malformed records" : "well-formed records";
+
+		eh_file(path, es, n);
+		if (!tap_eq(nttrace_etl_open(&r, path, on_eh_problem, &pr), 0,
+			    "%d-bit: EventWrite %s: the reader opens", BITS, what))
+			continue;
+		while (nttrace_etl_next(r, &ev)) {
+			while (i < n && es[i].skipped)
+				i++;
+			if (i >= n) {
+				bad++;
+				break;
+			}
+			/* In time order across the two CPUs: the records' own. */
+			bad += eh_check(&ev, &es[i]);
+			i++;
+			got++;
+		}
+		nttrace_etl_close(r);
+		tap_eq(got, with_bad ? n - 1 : n, "%d-bit: EventWrite %s: each delivered in "
+		       "time order across 2 CPUs%s", BITS, what,
+		       with_bad ? " (not the cut-short header)" : "");
+		tap_eq(bad, 0, "%d-bit: EventWrite %s: every field (IDs, time, provider, "
+		       "descriptor, activity IDs, extended items, data)", BITS, what);
+		if (!with_bad) {
+			tap_eq(pr.n, 0, "%d-bit: EventWrite %s: no problem", BITS, what);
+		} else {
+			/* One problem per malformed record, at the header or the bad item. */
+			unsigned int matched = 0;
+
+			for (i = 3; i < n; i++) {
+				uint64_t want = es[i].offset + es[i].bad_at;
+
+				for (k = 0; k < pr.n && k < 16; k++)
+					matched += pr.at[k] == want;
+			}
+			tap_ok(pr.n == n - 3 && matched == n - 3,
+			       "%d-bit: EventWrite %s: each reported once, at the record or "
+			       "its bad item (%u problems, %u at the right offset)", BITS, what,
+			       pr.n, matched);
+		}
+		eh_check_dump(tool, path, es, n, with_bad);
+	}
+	unlink(path);
+}
+
 /* A kernel session with a log file: the same checks through the module. */
 static void test_kernel(void)
 {
@@ -740,8 +1292,14 @@ static void test_kernel(void)
 	unlink(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	char self[PATH_MAX], tool[PATH_MAX];
+
+	/* The tool: u64/tests/etl_test -> u64/nttrace. */
+	snprintf(self, sizeof(self), "%s", argc ? argv[0] : "");
+	snprintf(tool, sizeof(tool), "%s/nttrace", dirname(dirname(self)));
+	test_event_header(tool);
 	test_user_mode();
 	test_limits();
 	test_disk_full();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * EnableTrace: a controller enables or disables a provider GUID for a
+ * EnableTrace, EnableTraceEx, EnableTraceEx2: a controller enables or
+ * disables (EnableTraceEx2: or asks the state of) a provider GUID for a
  * session (NTTRACE_IOC_ENABLE), or, with the process's user-mode logger
  * handle, this process's own registrations of it (no system call; seed
  * 004's private registrations, provider/register.c).
@@ -19,6 +20,8 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
+
+#include <nttrace/evntprov.h>
 
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
@@ -72,40 +75,42 @@ static ULONG enable_private(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 	return set_error(ERROR_SUCCESS);
 }
 
-ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
-			 LPCGUID ControlGuid, TRACEHANDLE SessionHandle)
+/*
+ * One NTTRACE_IOC_ENABLE (EnableTrace and EnableTraceEx2 share it), with
+ * its errors as Win32 errors: no such session, ERROR_INVALID_HANDLE; a
+ * DISABLE or CAPTURE_STATE of a provider the session does not enable,
+ * ERROR_WMI_GUID_NOT_FOUND; the session's enables full,
+ * ERROR_NO_SYSTEM_RESOURCES.
+ */
+static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t control,
+			   uint32_t level, uint32_t flags, uint64_t any, uint64_t all)
 {
 	struct nttrace_enable e;
 	int fd, err;
 
-	if (!ControlGuid || !SessionHandle || EnableLevel > 0xFF)
-		return set_error(ERROR_INVALID_PARAMETER);
-	if (SessionHandle & TRACE_USER_MODE_LOGGER_BIT)
-		return enable_private(Enable, EnableFlag, EnableLevel, ControlGuid,
-				      SessionHandle);
 	/* A kernel session's handle is its 16-bit logger ID, nothing more. */
 	if (SessionHandle > 0xFFFF || SessionHandle == 0xFFFF)
 		return set_error(ERROR_INVALID_HANDLE);
-
 	fd = nttrace_device_fd();
 	if (fd < 0)
 		return set_error(nttrace_errno_to_win32(fd));
 	memset(&e, 0, sizeof(e));
 	e.size = sizeof(e);
 	e.logger_id = (uint32_t)SessionHandle;
-	memcpy(e.guid, ControlGuid, 16);
-	e.control = Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
-			     EVENT_CONTROL_CODE_DISABLE_PROVIDER;
-	e.level = EnableLevel;
-	e.enable_flags = EnableFlag;
-	e.match_any_keyword = EnableFlag;
+	memcpy(e.guid, guid, 16);
+	e.control = control;
+	e.level = level;
+	e.enable_flags = flags;
+	e.match_any_keyword = any;
+	e.match_all_keyword = all;
 	if (ioctl(fd, NTTRACE_IOC_ENABLE, &e) == 0)
 		return set_error(ERROR_SUCCESS);
 	err = -errno;
 	switch (err) {
 	case -ENOENT:
 		/* No such session, or (disabling) no such enable in it. */
-		if (!Enable && session_running(e.logger_id))
+		if (control != EVENT_CONTROL_CODE_ENABLE_PROVIDER &&
+		    session_running(e.logger_id))
 			return set_error(ERROR_WMI_GUID_NOT_FOUND);
 		return set_error(ERROR_INVALID_HANDLE);
 	case -ENOSPC:
@@ -113,4 +118,118 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 	default:
 		return set_error(nttrace_errno_to_win32(err));
 	}
+}
+
+ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
+			 LPCGUID ControlGuid, TRACEHANDLE SessionHandle)
+{
+	if (!ControlGuid || !SessionHandle || EnableLevel > 0xFF)
+		return set_error(ERROR_INVALID_PARAMETER);
+	if (SessionHandle & TRACE_USER_MODE_LOGGER_BIT)
+		return enable_private(Enable, EnableFlag, EnableLevel, ControlGuid,
+				      SessionHandle);
+	return enable_kernel(SessionHandle, ControlGuid,
+			     Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+				      EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+			     EnableLevel, EnableFlag, EnableFlag, 0);
+}
+
+/*
+ * EnableTraceEx2 and EnableTraceEx. Choices where Microsoft is silent:
+ * - The enable flags a classic provider sees are MatchAnyKeyword's low 32
+ *   bits (as Windows passes them to classic providers).
+ * - Timeout: every enable here completes before the call returns (the
+ *   kernel notifies; the callbacks run on the provider's thread), so there
+ *   is nothing to wait for and any value is accepted.
+ * - ENABLE_TRACE_PARAMETERS: Version 1 or 2 (else ERROR_INVALID_PARAMETER);
+ *   ControlFlags is reserved (non-zero: ERROR_INVALID_PARAMETER);
+ *   EnableProperty may hold ENABLE_KEYWORD_0 only (keyword-0 events are
+ *   always delivered here); every other property (SID, TS_ID,
+ *   STACK_TRACE, IGNORE_KEYWORD_0, PROVIDER_GROUP, ...) asks for an
+ *   extended item or filtering the kernel does not do: ERROR_NOT_SUPPORTED,
+ *   as is a filter (EnableFilterDesc, FilterDescCount). SourceId reaches
+ *   the callbacks of the user-mode logger's enables; a kernel enable does
+ *   not carry it (the uapi has no room), so those callbacks get GUID_NULL.
+ * - DISABLE_PROVIDER and CAPTURE_STATE of a provider the session does not
+ *   enable: ERROR_WMI_GUID_NOT_FOUND, as EnableTrace.
+ */
+static ULONG check_params(const ENABLE_TRACE_PARAMETERS *p)
+{
+	if (!p)
+		return ERROR_SUCCESS;
+	if (p->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
+	    p->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
+		return ERROR_INVALID_PARAMETER;
+	if (p->ControlFlags)
+		return ERROR_INVALID_PARAMETER;
+	if (p->EnableProperty & ~(ULONG)EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0)
+		return ERROR_NOT_SUPPORTED;
+	if (p->EnableFilterDesc ||
+	    (p->Version == ENABLE_TRACE_PARAMETERS_VERSION_2 && p->FilterDescCount))
+		return ERROR_NOT_SUPPORTED;
+	return ERROR_SUCCESS;
+}
+
+/* The user-mode logger's enable (no system call), EnableTraceEx2's way. */
+static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG control,
+			       UCHAR level, ULONGLONG any, ULONGLONG all, const GUID *source)
+{
+	EVENT_TRACE_PROPERTIES props;
+	char name[NTTRACE_NAME_MAX];
+	ULONG err;
+	int mine = 0;
+
+	memset(&props, 0, sizeof(props));
+	props.Wnode.BufferSize = sizeof(props);
+	err = nttrace_um_control(SessionHandle, NULL, &props, EVENT_TRACE_CONTROL_QUERY,
+				 &mine, name);
+	if (!mine || err == ERROR_INVALID_HANDLE)
+		return set_error(ERROR_INVALID_HANDLE);
+	if (err)
+		return set_error(err);
+	SessionHandle = NTTRACE_HANDLE(SessionHandle & 0xFFFF, level,
+				       TRACE_ENABLE_INTERNAL_PRIVATE, (uint32_t)any);
+	if (!nttrace_private_enable_ex(guid, control, SessionHandle, level, any, all, source) &&
+	    control != EVENT_CONTROL_CODE_ENABLE_PROVIDER)
+		return set_error(ERROR_WMI_GUID_NOT_FOUND);
+	return set_error(ERROR_SUCCESS);
+}
+
+ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,
+			    UCHAR Level, ULONGLONG MatchAnyKeyword,
+			    ULONGLONG MatchAllKeyword, ULONG Timeout,
+			    PENABLE_TRACE_PARAMETERS EnableParameters)
+{
+	ULONG err;
+
+	(void)Timeout;
+	if (!ProviderId || !TraceHandle || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
+		return set_error(ERROR_INVALID_PARAMETER);
+	err = check_params(EnableParameters);
+	if (err)
+		return set_error(err);
+	if (TraceHandle & TRACE_USER_MODE_LOGGER_BIT)
+		return enable_private_ex(TraceHandle, ProviderId, ControlCode, Level,
+					 MatchAnyKeyword, MatchAllKeyword,
+					 EnableParameters ? &EnableParameters->SourceId : NULL);
+	return enable_kernel(TraceHandle, ProviderId, ControlCode, Level,
+			     (uint32_t)MatchAnyKeyword, MatchAnyKeyword, MatchAllKeyword);
+}
+
+ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE TraceHandle,
+			   ULONG IsEnabled, UCHAR Level, ULONGLONG MatchAnyKeyword,
+			   ULONGLONG MatchAllKeyword, ULONG EnableProperty,
+			   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc)
+{
+	ENABLE_TRACE_PARAMETERS p;
+
+	memset(&p, 0, sizeof(p));
+	p.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+	p.EnableProperty = EnableProperty;
+	if (SourceId)
+		p.SourceId = *SourceId;
+	p.EnableFilterDesc = EnableFilterDesc;
+	p.FilterDescCount = EnableFilterDesc ? 1 : 0;
+	return EnableTraceEx2(TraceHandle, ProviderId, IsEnabled, Level, MatchAnyKeyword,
+			      MatchAllKeyword, 0, &p);
 }

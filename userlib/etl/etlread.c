@@ -9,6 +9,8 @@
  * file), form one time-ordered stream; reading merges the streams by time
  * stamp with one buffer in memory per CPU, so a file of any size streams.
  * A record without a time stamp takes the last one of its stream.
+ * Message, full-header, instance and EventWrite (EVENT_HEADER) records are
+ * decoded into struct nttrace_etl_event; others are delivered whole.
  *
  * Nothing in the file is trusted: a bad buffer header, a record that runs
  * past its buffer or has no known marker is reported with its byte offset
@@ -34,6 +36,7 @@
 #include <nttrace/etl.h>
 
 #define MAX_BUFFER	(16U << 20)	/* Windows' largest buffer size */
+#define EXT_ITEM_HEADER	8	/* struct event_extended_item_header */
 
 struct buf_ref {
 	uint64_t offset, seq;
@@ -555,6 +558,122 @@ static int parse_classic(struct nttrace_etl_event *ev)
 }
 
 /*
+ * The extended item at @at of the record @p (@size bytes): NULL and
+ * *@item filled if it is whole, else what is wrong with it. The item's header
+ * (uapi/nttrace.h, struct event_extended_item_header) is four u16: Size
+ * (this header and the data, padded to 8), ExtType, Linkage, DataSize.
+ * Size must be exactly 8 + DataSize rounded up to 8 (our choice, strict:
+ * it is what the writers of uapi/nttrace.h put there, and any other
+ * value means the chain cannot be trusted to step by), so that a Size of
+ * 0 cannot loop and an item cannot claim data outside itself.
+ */
+static const char *ext_item(const uint8_t *p, uint32_t size, uint32_t at,
+			    struct nttrace_etl_ext *item)
+{
+	uint32_t isize, dsize;
+
+	if (size < at || size - at < EXT_ITEM_HEADER)
+		return "an extended item header runs past the record";
+	isize = get(p + at, 2);
+	dsize = get(p + at + 6, 2);
+	if (isize != EXT_ITEM_HEADER + ((dsize + 7) & ~7u))
+		return "an extended item's size is not its header and data padded to 8";
+	if (isize > size - at)
+		return "an extended item runs past the record";
+	item->type = get(p + at + 2, 2);
+	item->linkage = get(p + at + 4, 2);
+	item->offset = at;
+	item->data = p + at + EXT_ITEM_HEADER;
+	item->data_size = dsize;
+	return NULL;
+}
+
+int nttrace_etl_ext_next(const struct nttrace_etl_event *ev, uint32_t *at,
+			 struct nttrace_etl_ext *item)
+{
+	uint32_t base;
+
+	if (!ev->ext || *at >= ev->ext_len)
+		return 0;
+	/* Checked when the record was read; again, within @ext_len only. */
+	base = ev->ext - ev->rec;
+	if (ext_item(ev->rec, base + ev->ext_len, base + *at, item))
+		return 0;
+	*at += EXT_ITEM_HEADER + ((item->data_size + 7) & ~7u);
+	return 1;
+}
+
+/*
+ * An EventWrite record (EVENT_HEADER, 0x50 bytes, uapi/nttrace.h): its
+ * IDs, time stamp, provider GUID, descriptor and activity ID into @ev, its
+ * extended items walked (each bounded by the record), and the user data
+ * after them. 0 also for a record of another kind (left as it is); -1 if
+ * the header runs past the record (the record is skipped); else 0 with
+ * *@why set when the item chain is malformed: the event is delivered
+ * without user data, @ev->ext_bad at the bad item (<nttrace/etl.h>).
+ */
+static int parse_event_header(struct nttrace_etl_event *ev, const char **why)
+{
+	const uint8_t *p = ev->rec;
+	uint32_t at = EVENT_HEADER_SIZE;
+
+	*why = NULL;
+	if (p[3] != TRACE_HEADER_MARKER_BYTE || (p[2] != TRACE_HEADER_TYPE_EVENT_HEADER32 &&
+						 p[2] != TRACE_HEADER_TYPE_EVENT_HEADER64))
+		return 0;
+	if (ev->size < EVENT_HEADER_SIZE)
+		return -1;
+	ev->event_header = EVENT_HEADER_SIZE;
+	ev->header_flags = get(p + 0x04, 2);
+	ev->event_property = get(p + 0x06, 2);
+	ev->tid = get(p + 0x08, 4);
+	ev->pid = get(p + 0x0C, 4);
+	ev->timestamp = get(p + 0x10, 8);
+	ev->has_timestamp = 1;
+	ev->guid = p + 0x18;
+	ev->guid_len = 16;
+	ev->descriptor.id = get(p + 0x28, 2);
+	ev->descriptor.version = p[0x2A];
+	ev->descriptor.channel = p[0x2B];
+	ev->descriptor.level = p[0x2C];
+	ev->descriptor.opcode = p[0x2D];
+	ev->descriptor.task = get(p + 0x2E, 2);
+	ev->descriptor.keyword = get(p + 0x30, 8);
+	ev->processor_time = get(p + 0x38, 8);
+	ev->activity_id = p + 0x40;
+	if (ev->header_flags & EVENT_HEADER_FLAG_EXTENDED_INFO) {
+		struct nttrace_etl_ext item;
+
+		/*
+		 * Linkage's bit 0 says whether another item follows; its other
+		 * bits are Windows' Reserved2 and ignored. Each step moves by
+		 * at least 8 bytes within the record: the walk ends.
+		 */
+		ev->ext = p + at;
+		do {
+			*why = ext_item(p, ev->size, at, &item);
+			if (*why) {
+				ev->ext_bad = at;
+				if (!ev->ext_count)
+					ev->ext = NULL;
+				ev->data = NULL;
+				ev->data_len = 0;
+				return 0;
+			}
+			if (item.type == EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID &&
+			    item.data_size == 16 && !ev->related_activity_id)
+				ev->related_activity_id = item.data;
+			at += EXT_ITEM_HEADER + ((item.data_size + 7) & ~7u);
+			ev->ext_len = at - EVENT_HEADER_SIZE;
+			ev->ext_count++;
+		} while (item.linkage & 1);
+	}
+	ev->data = p + at;
+	ev->data_len = ev->size - at;
+	return 0;
+}
+
+/*
  * @start plus @ticks of a @freq Hz clock, in FILETIME's 100 ns units; 0
  * (unknown) past 2^64 (our choice: a FILETIME that large is no date). In
  * integers: whole seconds, then the fraction, which is below 1e7 units,
@@ -581,6 +700,7 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 	struct nttrace_etl_event *ev = &s->ev;
 
 	for (;;) {
+		const char *why = NULL;
 		uint32_t size;
 		int message = 0;
 
@@ -607,10 +727,13 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 			problem(r, ev->offset, "message items run past the record; skipped");
 			continue;
 		}
-		if (!message && parse_classic(ev)) {
+		if (!message && (parse_classic(ev) || parse_event_header(ev, &why))) {
 			problem(r, ev->offset, "event header runs past the record; skipped");
 			continue;
 		}
+		if (why)
+			problem(r, ev->offset + ev->ext_bad, "%s; the event has no user data",
+				why);
 		if (ev->has_timestamp)
 			s->last_ts = ev->timestamp;
 		else

@@ -3,7 +3,8 @@
  * The user-mode logger: one per process, started by StartTrace with
  * EVENT_TRACE_PRIVATE_LOGGER_MODE (seed 002). Its buffers live in this
  * process, TraceMessage, TraceEvent and TraceEventInstance to its handle
- * (TRACE_USER_MODE_LOGGER_BIT) make no system call, and the records and
+ * (TRACE_USER_MODE_LOGGER_BIT) make no system call, nor does EventWrite of
+ * a provider it enables (nttrace_um_event_write), and the records and
  * buffers are those the kernel writes: WMI_BUFFER_HEADER, then 8-byte-
  * aligned MESSAGE_TRACE_HEADER and classic (0xC0) records, the unused tail filled with WMI_BUFFER_FILL. A writer thread appends full
  * buffers to the log file.
@@ -596,6 +597,87 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 	return um_write_end(s, rec, total, ERROR_SUCCESS);
 }
 
+/*
+ * EventWrite into the user-mode logger (provider/eventprov.c checked the
+ * handle and arguments): the record the kernel writes for
+ * ETW_NT_FLAGS_TRACE_EVENT (uapi struct event_header), 8-byte aligned:
+ *   0x00 Size (u16): header, items and data, before padding
+ *   0x02 HeaderType 0x13 (64-bit) / 0x12 (32-bit), 0x03 MarkerFlags 0xC0
+ *   0x04 Flags: PRIVATE_SESSION | NO_CPUTIME | 64_BIT_HEADER or
+ *        32_BIT_HEADER, EXTENDED_INFO with an item, STRING_ONLY for
+ *        EventWriteString
+ *   0x06 EventProperty 0
+ *   0x08 ThreadId, 0x0C ProcessId: this thread's and process's
+ *   0x10 TimeStamp: the logger's clock
+ *   0x18 ProviderId, 0x28 EventDescriptor (16), 0x38 ProcessorTime 0
+ *   0x40 ActivityId
+ *   0x50 with a related activity ID: its item (struct
+ *        event_extended_item_header: size 0x18, type 1, linkage 0,
+ *        data size 16) and the 16 bytes
+ *   then the data descriptors' bytes, one after the other, and zeros to 8.
+ * Errors as the kernel's NTSTATUS would map; a record over 0xFFFF bytes is
+ * ERROR_ARITHMETIC_OVERFLOW (EventWrite's documented error for an event
+ * over 64 KB), checked before any buffer is touched.
+ */
+ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
+			     const struct event_descriptor *desc,
+			     const uint8_t activity[16], const uint8_t *related,
+			     uint16_t extra_flags, const struct event_data_descriptor *data,
+			     uint32_t count)
+{
+	struct event_extended_item_header item;
+	struct event_header h;
+	uint64_t total = EVENT_HEADER_SIZE + (related ? sizeof(item) + 16 : 0);
+	uint32_t off, i, ids[2];
+	struct um_slot *s;
+	ULONG err = ERROR_SUCCESS;
+	uint8_t *rec;
+
+	/* The logger is named by the handle without the enable's level/flags. */
+	handle &= 0xFF00FFFFULL;
+	for (i = 0; i < count; i++)
+		total += data[i].size;
+	if (total > 0xFFFF)
+		return ERROR_ARITHMETIC_OVERFLOW;
+	rec = um_write_begin(handle, total, &s, &err);
+	if (!rec)
+		return err;
+	off = EVENT_HEADER_SIZE + (related ? sizeof(item) + 16 : 0);
+	for (i = 0; i < count; i++) {
+		if (data[i].ptr > UINTPTR_MAX ||
+		    nttrace_safe_copy(rec + off, (const void *)(uintptr_t)data[i].ptr,
+				      data[i].size))
+			return um_write_end(s, rec, total, ERROR_NOACCESS);
+		off += data[i].size;
+	}
+	memset(&h, 0, sizeof(h));
+	h.size = total;
+	h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_EVENT_HEADER32 :
+			TRACE_HEADER_TYPE_EVENT_HEADER64;
+	h.marker_flags = TRACE_HEADER_MARKER_BYTE;
+	h.flags = EVENT_HEADER_FLAG_PRIVATE_SESSION | EVENT_HEADER_FLAG_NO_CPUTIME |
+		  (sizeof(void *) == 4 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
+		   EVENT_HEADER_FLAG_64_BIT_HEADER) |
+		  (related ? EVENT_HEADER_FLAG_EXTENDED_INFO : 0) | extra_flags;
+	my_ids(ids);
+	h.thread_id = ids[0];
+	h.process_id = ids[1];
+	h.time_stamp = nttrace_clock_now(um.clock_type);
+	memcpy(h.provider_id, provider, 16);
+	h.descriptor = *desc;
+	memcpy(h.activity_id, activity, 16);
+	memcpy(rec, &h, sizeof(h));
+	if (related) {
+		item.size = sizeof(item) + 16;
+		item.ext_type = EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID;
+		item.linkage = 0;
+		item.data_size = 16;
+		memcpy(rec + EVENT_HEADER_SIZE, &item, sizeof(item));
+		memcpy(rec + EVENT_HEADER_SIZE + sizeof(item), related, 16);
+	}
+	return um_write_end(s, rec, total, ERROR_SUCCESS);
+}
+
 /* ---- the writer ---- */
 
 /*
@@ -970,6 +1052,12 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		err = stop_locked(p);
 		pthread_mutex_unlock(&um.control);
 		logger_leave();
+		/*
+		 * Its private enables end with it (their callbacks run here,
+		 * with no lock of the logger held, so that they may trace).
+		 */
+		if (err == ERROR_SUCCESS)
+			nttrace_private_stop();
 		return err;
 	default:
 		err = ERROR_INVALID_PARAMETER;

@@ -1,2 +1,334 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* Placeholder: filled in by the EventWrite work (issue 15). */
+/*
+ * Manifest-based providers: EventRegister, EventUnregister, EventEnabled,
+ * EventProviderEnabled, EventWrite, EventWriteTransfer, EventWriteEx,
+ * EventWriteString, EventActivityIdControl, EventSetInformation.
+ *
+ * Registration is provider/register.c's machinery (the entry, the
+ * notification thread, the callbacks, fork): nttrace_event_register. The
+ * REGHANDLE is the entry's address with a generation in bits 48-63
+ * (internal.h), so that no lookup and no lock stand between a call and the
+ * entry's enable information: the kernel's (struct nttrace_enable_info, the
+ * union over kernel sessions) and the user-mode logger's private enable,
+ * both read under their sequence counts.
+ *
+ * The fast path: a disabled provider costs two loads of one cache line
+ * (the kernel's session count and the private one, ORed) and one branch:
+ * no system call, no lock, no atomic read-modify-write. An enabled one
+ * checks the event against each enable with NTTRACE_LEVEL_KEYWORD_ENABLED
+ * (McGenLevelKeywordEnabled's rule); kernel sessions get it through
+ * NtTraceEvent(ETW_NT_FLAGS_TRACE_EVENT) with a struct event_write_user
+ * built on the stack (the kernel applies each session's own level and
+ * keywords), the user-mode logger straight into its buffers.
+ *
+ * Choices where Microsoft is silent:
+ * - EventWrite* neither read nor set the last error (NTDLL's EtwEventWrite,
+ *   which they are on Windows, returns its error only); EventRegister,
+ *   EventUnregister, EventActivityIdControl and EventSetInformation set it
+ *   as this library's other functions do.
+ * - A RegHandle of 0 is ERROR_INVALID_HANDLE (EventWrite*, EventUnregister)
+ *   or FALSE (EventEnabled). A stale RegHandle (after EventUnregister) is
+ *   refused where the check is cheap: EventUnregister says
+ *   ERROR_INVALID_HANDLE; EventWrite* and EventEnabled read the entry,
+ *   which then reads disabled (ERROR_SUCCESS / FALSE), or, reused by a
+ *   later EventRegister, is refused by its generation (ERROR_INVALID_HANDLE /
+ *   FALSE). A value that never came from EventRegister is undefined, as on
+ *   Windows.
+ * - EventDescriptor NULL: ERROR_INVALID_PARAMETER (Windows would fault).
+ * - The activity ID EventActivityIdControl creates is locally unique: a
+ *   per-process random base (one getrandom, at the first CREATE) and a
+ *   counter, in GUID form with the version nibble 4 and variant bits 10.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nttrace/evntprov.h>
+#include <nttrace/evntrace.h>
+#include <nttrace/nt.h>
+
+#include "../internal.h"
+
+static ULONG set_error(ULONG error)
+{
+	SetLastError(error);
+	return error;
+}
+
+/* The thread's activity ID (EventActivityIdControl). */
+static __thread GUID thread_activity;
+
+ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+			    PVOID CallbackContext, PREGHANDLE RegHandle)
+{
+	uint64_t h = 0;
+	ULONG err;
+
+	if (RegHandle)
+		*RegHandle = 0;
+	if (!ProviderId || !RegHandle)
+		return set_error(ERROR_INVALID_PARAMETER);
+	err = nttrace_event_register(ProviderId, EnableCallback, CallbackContext, &h);
+	if (err == ERROR_SUCCESS)
+		*RegHandle = h;
+	return set_error(err);
+}
+
+ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
+{
+	return set_error(nttrace_event_unregister(RegHandle));
+}
+
+/* Whether an enable (kernel aggregate or private) takes @level, @keyword. */
+static int takes(const struct nttrace_enable_info *v, UCHAR level, ULONGLONG keyword)
+{
+	return v->sessions &&
+	       NTTRACE_LEVEL_KEYWORD_ENABLED(v->level, v->match_any_keyword,
+					     v->match_all_keyword, level, keyword);
+}
+
+/* Past the fast path: the whole rule. */
+static __attribute__((noinline)) BOOLEAN enabled_slow(const struct nttrace_event_reg *r,
+						      REGHANDLE h, UCHAR level,
+						      ULONGLONG keyword)
+{
+	struct nttrace_enable_info k, p;
+
+	if (!nttrace_event_reg_live(r, h))
+		return FALSE;
+	nttrace_read_enable_info(&r->info, &k);
+	if (takes(&k, level, keyword))
+		return TRUE;
+	nttrace_read_enable_info(&r->priv, &p);
+	return takes(&p, level, keyword);
+}
+
+/* No session at all: the load-and-branch every disabled call costs. */
+static inline int none_enabled(const struct nttrace_event_reg *r)
+{
+	return !(__atomic_load_n(&r->info.sessions, __ATOMIC_RELAXED) |
+		 __atomic_load_n(&r->priv.sessions, __ATOMIC_RELAXED));
+}
+
+BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword)
+{
+	const struct nttrace_event_reg *r = nttrace_event_reg_of(RegHandle);
+
+	if (__builtin_expect(!r || none_enabled(r), 1))
+		return FALSE;
+	return enabled_slow(r, RegHandle, Level, Keyword);
+}
+
+BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor)
+{
+	const struct nttrace_event_reg *r = nttrace_event_reg_of(RegHandle);
+
+	if (__builtin_expect(!r || none_enabled(r), 1) || !EventDescriptor)
+		return FALSE;
+	return enabled_slow(r, RegHandle, EventDescriptor->Level, EventDescriptor->Keyword);
+}
+
+/*
+ * An event some enable may want: each enable's own check, then the
+ * kernel's sessions (one NtTraceEvent) and the user-mode logger.
+ */
+static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg *r,
+						  REGHANDLE h, const EVENT_DESCRIPTOR *d,
+						  ULONG64 filter, const GUID *activity,
+						  const GUID *related, uint32_t wflags,
+						  ULONG count, const EVENT_DATA_DESCRIPTOR *data)
+{
+	struct nttrace_enable_info k, p;
+	struct event_write_user f;
+	ULONG err = ERROR_SUCCESS, err2;
+
+	if (!nttrace_event_reg_live(r, h))
+		return ERROR_INVALID_HANDLE;
+	if (count > MAX_EVENT_DATA_DESCRIPTORS || (count && !data))
+		return ERROR_INVALID_PARAMETER;
+	if (!activity)
+		activity = &thread_activity;
+	nttrace_read_enable_info(&r->info, &k);
+	nttrace_read_enable_info(&r->priv, &p);
+	/* EventWriteEx's Filter: bit (logger ID - 1) leaves that session out. */
+	if (takes(&k, d->Level, d->Keyword) && (k.loggers & ~filter) && r->kernel_handle) {
+		memset(&f, 0, sizeof(f));
+		memcpy(&f.descriptor, d, sizeof(f.descriptor));
+		memcpy(f.activity_id, activity, 16);
+		if (related) {
+			memcpy(f.related_activity_id, related, 16);
+			wflags |= EVENT_WRITE_FLAG_RELATED_ACTIVITY;
+		}
+		f.flags = wflags;
+		f.data_count = count;
+		f.data = (uintptr_t)data;
+		f.filter = filter;
+		err = RtlNtStatusToDosError(NtTraceEvent((HANDLE)(uintptr_t)r->kernel_handle,
+							 ETW_NT_FLAGS_TRACE_EVENT,
+							 EVENT_WRITE_USER_SIZE, &f));
+	}
+	if (takes(&p, d->Level, d->Keyword)) {
+		err2 = nttrace_um_event_write(p.logger_handle, &r->guid,
+					      (const struct event_descriptor *)d,
+					      (const uint8_t *)activity,
+					      (const uint8_t *)related,
+					      wflags & EVENT_WRITE_FLAG_STRING_ONLY ?
+					      EVENT_HEADER_FLAG_STRING_ONLY : 0,
+					      (const struct event_data_descriptor *)data, count);
+		if (err == ERROR_SUCCESS)
+			err = err2;
+	}
+	return err;
+}
+
+static inline ULONG write_event(REGHANDLE h, const EVENT_DESCRIPTOR *d, ULONG64 filter,
+				const GUID *activity, const GUID *related, uint32_t wflags,
+				ULONG count, const EVENT_DATA_DESCRIPTOR *data)
+{
+	const struct nttrace_event_reg *r = nttrace_event_reg_of(h);
+
+	if (!r)
+		return ERROR_INVALID_HANDLE;
+	if (!d)
+		return ERROR_INVALID_PARAMETER;
+	if (__builtin_expect(none_enabled(r), 1))
+		return ERROR_SUCCESS;
+	return write_slow(r, h, d, filter, activity, related, wflags, count, data);
+}
+
+ULONG EVNTAPI EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+			 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+{
+	return write_event(RegHandle, EventDescriptor, 0, NULL, NULL, 0, UserDataCount,
+			   UserData);
+}
+
+ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+				 LPCGUID ActivityId, LPCGUID RelatedActivityId,
+				 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+{
+	return write_event(RegHandle, EventDescriptor, 0, ActivityId, RelatedActivityId, 0,
+			   UserDataCount, UserData);
+}
+
+ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+			   ULONG64 Filter, ULONG Flags, LPCGUID ActivityId,
+			   LPCGUID RelatedActivityId, ULONG UserDataCount,
+			   PEVENT_DATA_DESCRIPTOR UserData)
+{
+	if (Flags & ~(ULONG)(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
+		return ERROR_INVALID_PARAMETER;
+	return write_event(RegHandle, EventDescriptor, Filter, ActivityId, RelatedActivityId,
+			   0, UserDataCount, UserData);
+}
+
+ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
+			       PCWSTR String)
+{
+	EVENT_DESCRIPTOR d = { .Level = Level, .Keyword = Keyword };
+	const struct nttrace_event_reg *r = nttrace_event_reg_of(RegHandle);
+	EVENT_DATA_DESCRIPTOR data;
+	size_t n = 0;
+
+	if (!r)
+		return ERROR_INVALID_HANDLE;
+	if (__builtin_expect(none_enabled(r), 1))
+		return ERROR_SUCCESS;
+	if (!String)
+		return ERROR_INVALID_PARAMETER;
+	/* The NUL too; a string past 64 KB is refused by the size check. */
+	while (String[n] && n < 0x10000)
+		n++;
+	EventDataDescCreate(&data, String, (ULONG)((n + 1) * sizeof(WCHAR)));
+	return write_slow(r, RegHandle, &d, 0, NULL, NULL, EVENT_WRITE_FLAG_STRING_ONLY, 1,
+			  &data);
+}
+
+/* ---- activity IDs ---- */
+
+static uint8_t activity_base[16];
+static uint64_t activity_counter;	/* atomic */
+static pthread_once_t activity_once = PTHREAD_ONCE_INIT;
+
+static void activity_init(void)
+{
+	struct timespec ts;
+	ssize_t got;
+
+	got = getrandom(activity_base, sizeof(activity_base), GRND_NONBLOCK);
+	if (got != (ssize_t)sizeof(activity_base)) {
+		/* No entropy yet: time and PID still make it unlikely to meet. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		memcpy(activity_base, &ts, sizeof(ts) < 16 ? sizeof(ts) : 16);
+		activity_base[15] ^= (uint8_t)getpid();
+		activity_base[14] ^= (uint8_t)(getpid() >> 8);
+	}
+}
+
+static void new_activity(GUID *g)
+{
+	uint64_t n = __atomic_add_fetch(&activity_counter, 1, __ATOMIC_RELAXED);
+	uint8_t b[16];
+	int i;
+
+	pthread_once(&activity_once, activity_init);
+	memcpy(b, activity_base, 16);
+	/* The counter into the last 8 bytes: unique within the process. */
+	for (i = 0; i < 8; i++)
+		b[8 + i] ^= (uint8_t)(n >> (8 * i));
+	memcpy(g, b, 16);
+	g->Data3 = (USHORT)((g->Data3 & 0x0FFF) | 0x4000);
+	g->Data4[0] = (UCHAR)((g->Data4[0] & 0x3F) | 0x80);
+}
+
+ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
+{
+	GUID prev;
+
+	if (!ActivityId)
+		return set_error(ERROR_INVALID_PARAMETER);
+	switch (ControlCode) {
+	case EVENT_ACTIVITY_CTRL_GET_ID:
+		*ActivityId = thread_activity;
+		break;
+	case EVENT_ACTIVITY_CTRL_SET_ID:
+		thread_activity = *ActivityId;
+		break;
+	case EVENT_ACTIVITY_CTRL_CREATE_ID:
+		new_activity(ActivityId);
+		break;
+	case EVENT_ACTIVITY_CTRL_GET_SET_ID:
+		prev = thread_activity;
+		thread_activity = *ActivityId;
+		*ActivityId = prev;
+		break;
+	case EVENT_ACTIVITY_CTRL_CREATE_SET_ID:
+		prev = thread_activity;
+		new_activity(&thread_activity);
+		*ActivityId = prev;
+		break;
+	default:
+		return set_error(ERROR_INVALID_PARAMETER);
+	}
+	return set_error(ERROR_SUCCESS);
+}
+
+ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
+				  PVOID EventInformation, ULONG InformationLength)
+{
+	const struct nttrace_event_reg *r = nttrace_event_reg_of(RegHandle);
+
+	if (!r || !nttrace_event_reg_live(r, RegHandle) ||
+	    (!EventInformation && InformationLength))
+		return set_error(ERROR_INVALID_PARAMETER);
+	switch (InformationClass) {
+	case EventProviderBinaryTrackInfo:
+		/* Nothing to track: no binary image is recorded here. */
+		return set_error(ERROR_SUCCESS);
+	default:
+		return set_error(ERROR_NOT_SUPPORTED);
+	}
+}

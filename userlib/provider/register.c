@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Classic providers: RegisterTraceGuids, UnregisterTraceGuids,
- * GetTraceLoggerHandle, GetTraceEnableFlags, GetTraceEnableLevel.
+ * GetTraceLoggerHandle, GetTraceEnableFlags, GetTraceEnableLevel; and the
+ * registration machinery EventRegister shares with them (eventprov.c calls
+ * nttrace_event_register and nttrace_event_unregister): one entry type, one
+ * notification file and thread, one callback runner, one fork handling.
  *
  * Per registration the library keeps what seed 004 says NTDLL keeps in an
  * ETW_REGISTRATION_ENTRY: the provider GUID, the callback and its context,
@@ -45,6 +48,16 @@
  *   library's functions do; GetTraceEnableFlags and GetTraceEnableLevel set
  *   it only on failure, so Microsoft's documented test (clear it, call,
  *   look) works.
+ * - EventRegister entries (NTTRACE_REG_EVENT) hear of every session: their
+ *   callback gets each session's enable, disable and capture state (see
+ *   <nttrace/evntprov.h>), and their private enable is kept as a second
+ *   struct nttrace_enable_info beside the kernel's, written under the
+ *   same sequence protocol, so that EventEnabled reads both without a lock.
+ *   They are never freed (see internal.h); without the module they
+ *   register in this process only.
+ * - The user-mode logger's stop ends its private enables: the callbacks
+ *   hear WMI_DISABLE_EVENTS / EVENT_CONTROL_CODE_DISABLE_PROVIDER, as a
+ *   kernel session's stop disables its providers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,14 +77,16 @@
 #define ENTRY_MAGIC	0x52656745U	/* "EgeR" */
 
 struct reg_entry {
-	/* First, in a 64-byte aligned block: never across a page. */
-	struct nttrace_enable_info info;	/* written by the kernel */
-	uint32_t magic;
-	uint32_t type;				/* NTTRACE_REG_CLASSIC */
-	GUID guid;				/* the control GUID */
-	WMIDPREQUEST callback;
+	/*
+	 * First, in a 64-byte aligned block: never across a page. pub.info is
+	 * written by the kernel; pub.magic is ENTRY_MAGIC (classic) or
+	 * NTTRACE_EVENT_REG_MAGIC (EventRegister) while registered.
+	 */
+	struct nttrace_event_reg pub;
+	uint32_t type;				/* NTTRACE_REG_* */
+	WMIDPREQUEST callback;			/* classic */
+	PENABLECALLBACK enable_cb;		/* EventRegister; may be NULL */
 	void *context;
-	uint64_t kernel_handle;
 	struct nttrace_guid_reg *classes;	/* the TRACE_GUID_REGISTRATIONs' */
 	ULONG nr_classes;
 	/* Under reg_lock: */
@@ -82,12 +97,25 @@ struct reg_entry {
 	unsigned int busy;		/* callbacks running */
 	int dead;			/* unregistered while busy: the last frees */
 	int orphan;			/* inherited across fork */
+	uint64_t cb_loggers;		/* EventRegister: sessions its callback saw */
 	struct reg_entry *next;
+};
+
+/* One callback's arguments: classic (code, handle) or EventRegister's. */
+struct cb_args {
+	WMIDPREQUESTCODE code;
+	uint64_t handle;
+	ULONG control;			/* EVENT_CONTROL_CODE_* */
+	UCHAR level;
+	uint64_t any, all;
+	const GUID *source;		/* NULL: GUID_NULL */
 };
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_idle = PTHREAD_COND_INITIALIZER;
 static struct reg_entry *entries;
+/* EventRegister entries unregistered, kept for reuse (see internal.h). */
+static struct reg_entry *free_events;
 static int notify_fd = -1;
 static int thread_running;
 static unsigned int pass_counter;
@@ -101,13 +129,20 @@ static ULONG set_error(ULONG error)
 	return error;
 }
 
+/* A live entry of this process with this handle (classic or EventRegister). */
 static struct reg_entry *find_entry(uint64_t handle)
 {
 	struct reg_entry *e;
 
-	for (e = entries; e; e = e->next)
-		if ((uintptr_t)e == handle && e->magic == ENTRY_MAGIC)
+	for (e = entries; e; e = e->next) {
+		if (e->type == NTTRACE_REG_CLASSIC) {
+			if ((uintptr_t)e == handle && e->pub.magic == ENTRY_MAGIC)
+				return e;
+		} else if ((uintptr_t)e == (handle & NTTRACE_REGHANDLE_PTR_MASK) &&
+			   nttrace_event_reg_live(&e->pub, handle)) {
 			return e;
+		}
+	}
 	return NULL;
 }
 
@@ -116,7 +151,7 @@ static struct reg_entry *find_kernel(uint64_t kernel_handle)
 	struct reg_entry *e;
 
 	for (e = entries; e; e = e->next)
-		if (e->kernel_handle == kernel_handle && !e->orphan)
+		if (e->pub.kernel_handle == kernel_handle && !e->orphan)
 			return e;
 	return NULL;
 }
@@ -132,6 +167,36 @@ static void unlink_entry(struct reg_entry *e)
 		}
 }
 
+/*
+ * Write @v as @e's private enable, under the uapi's sequence protocol
+ * (reg_lock held: one writer). The release fence after the odd count pairs
+ * with the reader's acquire fence before its recheck; the release store of
+ * the even count with its load-acquire.
+ */
+static void priv_publish(struct reg_entry *e, const struct nttrace_enable_info *v)
+{
+	struct nttrace_enable_info *p = &e->pub.priv;
+	uint32_t seq = p->sequence;
+
+	__atomic_store_n(&p->sequence, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&p->sessions, v->sessions, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->logger_handle, v->logger_handle, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->level, v->level, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->match_any_keyword, v->match_any_keyword, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->match_all_keyword, v->match_all_keyword, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->loggers, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->sequence, seq + 2, __ATOMIC_RELEASE);
+}
+
+static void priv_clear(struct reg_entry *e)
+{
+	struct nttrace_enable_info v;
+
+	memset(&v, 0, sizeof(v));
+	priv_publish(e, &v);
+}
+
 static void free_entry(struct reg_entry *e)
 {
 	ULONG i;
@@ -139,57 +204,54 @@ static void free_entry(struct reg_entry *e)
 	for (i = 0; i < e->nr_classes; i++)
 		e->classes[i].magic = 0;
 	free(e->classes);
-	e->magic = 0;
+	e->classes = NULL;
+	e->nr_classes = 0;
+	if (e->type == NTTRACE_REG_EVENT) {
+		/*
+		 * Kept for reuse: a stale REGHANDLE reads a disabled provider
+		 * (the kernel no longer writes this info) or a new generation.
+		 */
+		__atomic_store_n(&e->pub.magic, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->pub.gen, e->pub.gen + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->pub.info.sessions, 0, __ATOMIC_RELAXED);
+		priv_clear(e);
+		e->next = free_events;
+		free_events = e;
+		return;
+	}
+	e->pub.magic = 0;
 	free(e);
 }
 
-/*
- * The kernel's enable info, read under its sequence count (uapi: the
- * kernel's first write barrier pairs with our final acquire fence, its
- * second with our load-acquire of the sequence).
- */
+/* The kernel's enable info (see nttrace_read_enable_info). */
 static void read_info(const struct reg_entry *e, struct nttrace_enable_info *out)
 {
-	uint32_t s;
-
-	for (;;) {
-		s = __atomic_load_n(&e->info.sequence, __ATOMIC_ACQUIRE);
-		if (s & 1)
-			continue;
-		out->sessions = __atomic_load_n(&e->info.sessions, __ATOMIC_RELAXED);
-		out->logger_handle = __atomic_load_n(&e->info.logger_handle,
-						     __ATOMIC_RELAXED);
-		out->level = __atomic_load_n(&e->info.level, __ATOMIC_RELAXED);
-		out->match_any_keyword = __atomic_load_n(&e->info.match_any_keyword,
-							 __ATOMIC_RELAXED);
-		out->match_all_keyword = __atomic_load_n(&e->info.match_all_keyword,
-							 __ATOMIC_RELAXED);
-		out->loggers = __atomic_load_n(&e->info.loggers, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&e->info.sequence, __ATOMIC_RELAXED) == s)
-			break;
-	}
-	out->sequence = s;
-	memset(out->pad, 0, sizeof(out->pad));
+	nttrace_read_enable_info(&e->pub.info, out);
 }
 
 /* Run @e's callback; reg_lock held on entry and on return, not during. */
-static ULONG run_callback(struct reg_entry *e, WMIDPREQUESTCODE code,
-			  uint64_t logger_handle)
+static ULONG run_callback(struct reg_entry *e, const struct cb_args *a)
 {
+	static const GUID null_guid;
 	struct reg_entry *outer = in_callback;
 	WNODE_HEADER w;
-	ULONG size = sizeof(w), ret;
+	ULONG size = sizeof(w), ret = ERROR_SUCCESS;
 
+	if (e->type == NTTRACE_REG_EVENT && !e->enable_cb)
+		return ERROR_SUCCESS;
 	memset(&w, 0, sizeof(w));
 	w.BufferSize = sizeof(w);
-	w.HistoricalContext = logger_handle;
-	w.Guid = e->guid;
+	w.HistoricalContext = a->handle;
+	w.Guid = e->pub.guid;
 	w.Flags = WNODE_FLAG_TRACED_GUID;
 	e->busy++;
 	pthread_mutex_unlock(&reg_lock);
 	in_callback = e;
-	ret = e->callback(code, e->context, &size, &w);
+	if (e->type == NTTRACE_REG_EVENT)
+		e->enable_cb(a->source ? a->source : &null_guid, a->control, a->level,
+			     a->any, a->all, NULL, e->context);
+	else
+		ret = e->callback(a->code, e->context, &size, &w);
 	in_callback = outer;
 	pthread_mutex_lock(&reg_lock);
 	if (!--e->busy) {
@@ -200,11 +262,78 @@ static ULONG run_callback(struct reg_entry *e, WMIDPREQUESTCODE code,
 	return ret;
 }
 
+static ULONG run_classic(struct reg_entry *e, WMIDPREQUESTCODE code, uint64_t handle)
+{
+	struct cb_args a = { .code = code, .handle = handle };
+
+	return run_callback(e, &a);
+}
+
 /* A kernel enable or disable for @e, remembered for resync(). */
 static void deliver(struct reg_entry *e, WMIDPREQUESTCODE code, uint64_t handle)
 {
 	e->delivered = code == WMI_ENABLE_EVENTS ? handle : 0;
-	run_callback(e, code, handle);
+	run_classic(e, code, handle);
+}
+
+/*
+ * What an EventRegister provider's callback is told when a session lets
+ * go of it: ENABLE with the union of what still enables it (the kernel's
+ * aggregate and the private enable), as Microsoft documents for a provider
+ * another session still enables, else DISABLE with zeros.
+ */
+static void event_remaining(struct reg_entry *e, struct cb_args *a)
+{
+	struct nttrace_enable_info k, p;
+	int have = 0;
+
+	read_info(e, &k);
+	nttrace_read_enable_info(&e->pub.priv, &p);
+	memset(a, 0, sizeof(*a));
+	a->control = EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+	if (k.sessions) {
+		a->level = k.level;
+		a->any = k.match_any_keyword;
+		a->all = k.match_all_keyword;
+		have = 1;
+	}
+	if (p.sessions) {
+		/* Level 0 is every level: it wins any maximum. */
+		if (!have)
+			a->level = p.level;
+		else if (!a->level || !p.level)
+			a->level = 0;
+		else if (p.level > a->level)
+			a->level = p.level;
+		a->any = have ? a->any | p.match_any_keyword : p.match_any_keyword;
+		a->all = have ? a->all & p.match_all_keyword : p.match_all_keyword;
+		have = 1;
+	}
+	if (have)
+		a->control = EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+}
+
+/* A kernel notification for an EventRegister entry. */
+static void deliver_event(struct reg_entry *e, const struct nttrace_notification *n)
+{
+	struct cb_args a;
+
+	memset(&a, 0, sizeof(a));
+	if (n->control == EVENT_CONTROL_CODE_DISABLE_PROVIDER) {
+		if (n->logger_id >= 1 && n->logger_id <= 64)
+			e->cb_loggers &= ~(1ULL << (n->logger_id - 1));
+		event_remaining(e, &a);
+	} else {
+		if (n->control == EVENT_CONTROL_CODE_ENABLE_PROVIDER &&
+		    n->logger_id >= 1 && n->logger_id <= 64)
+			e->cb_loggers |= 1ULL << (n->logger_id - 1);
+		a.control = n->control;
+		a.level = (UCHAR)n->level;
+		a.any = n->match_any_keyword;
+		a.all = n->match_all_keyword;
+	}
+	a.handle = n->logger_handle;
+	run_callback(e, &a);
 }
 
 /*
@@ -212,12 +341,16 @@ static void deliver(struct reg_entry *e, WMIDPREQUESTCODE code, uint64_t handle)
  * last saw may be stale. The enable info is always current: tell each
  * provider whose callback saw something else what it now says. Callbacks
  * run unlocked and the list may change meanwhile: one entry per walk.
+ * An EventRegister provider whose sessions changed is told the union of
+ * what enables it now (the per-session values of the dropped ones are
+ * gone).
  */
 static void resync(void)
 {
 	unsigned int pass = ++pass_counter;
 	struct nttrace_enable_info v;
 	struct reg_entry *e;
+	struct cb_args a;
 
 	for (e = entries; e; e = e->next)
 		e->skip = 0;
@@ -227,6 +360,14 @@ again:
 			continue;
 		e->pass = pass;
 		read_info(e, &v);
+		if (e->type == NTTRACE_REG_EVENT) {
+			if (v.loggers == e->cb_loggers)
+				continue;
+			e->cb_loggers = v.loggers;
+			event_remaining(e, &a);
+			run_callback(e, &a);
+			goto again;
+		}
 		if (v.logger_handle == e->delivered)
 			continue;
 		if (v.logger_handle)
@@ -237,14 +378,46 @@ again:
 	}
 }
 
+/*
+ * Take and deliver every notification waiting on @fd; reg_lock held. The
+ * notification thread calls it when poll says one waits, EventRegister
+ * to run the callbacks of the enables made before it on its own thread.
+ */
+static void take_notifications(int fd)
+{
+	struct nttrace_notification n;
+	struct reg_entry *e;
+
+	for (;;) {
+		memset(&n, 0, sizeof(n));
+		n.size = sizeof(n);
+		if (ioctl(fd, NTTRACE_IOC_NOTIFICATION, &n) < 0)
+			break;
+		if (n.dropped)
+			resync();
+		e = find_kernel(n.handle);
+		if (!e || e->dead)
+			continue;
+		if (e->type == NTTRACE_REG_EVENT) {
+			deliver_event(e, &n);
+		} else if (n.control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+			if (e->skip) {
+				e->skip--;
+				continue;
+			}
+			deliver(e, WMI_ENABLE_EVENTS, n.logger_handle);
+		} else if (n.control == EVENT_CONTROL_CODE_DISABLE_PROVIDER) {
+			deliver(e, WMI_DISABLE_EVENTS, n.logger_handle);
+		}
+	}
+}
+
 static void *notify_thread(void *arg)
 {
 	int fd = (int)(intptr_t)arg;
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLPRI };
-		struct nttrace_notification n;
-		struct reg_entry *e;
 
 		if (poll(&p, 1, -1) < 0) {
 			if (errno == EINTR)
@@ -254,26 +427,7 @@ static void *notify_thread(void *arg)
 		if (p.revents & (POLLERR | POLLNVAL))
 			break;
 		pthread_mutex_lock(&reg_lock);
-		for (;;) {
-			memset(&n, 0, sizeof(n));
-			n.size = sizeof(n);
-			if (ioctl(fd, NTTRACE_IOC_NOTIFICATION, &n) < 0)
-				break;
-			if (n.dropped)
-				resync();
-			e = find_kernel(n.handle);
-			if (!e || e->dead)
-				continue;
-			if (n.control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
-				if (e->skip) {
-					e->skip--;
-					continue;
-				}
-				deliver(e, WMI_ENABLE_EVENTS, n.logger_handle);
-			} else if (n.control == EVENT_CONTROL_CODE_DISABLE_PROVIDER) {
-				deliver(e, WMI_DISABLE_EVENTS, n.logger_handle);
-			}
-		}
+		take_notifications(fd);
 		pthread_mutex_unlock(&reg_lock);
 	}
 	return NULL;
@@ -299,13 +453,16 @@ static void atfork_child(void)
 		e->busy = 0;
 		e->skip = 0;
 		e->private_handle = 0;
+		e->cb_loggers = 0;
 		/* Our own copy of the page now: cleared, sequence kept even. */
-		e->info.sessions = 0;
-		e->info.logger_handle = 0;
-		e->info.level = 0;
-		e->info.match_any_keyword = 0;
-		e->info.match_all_keyword = 0;
-		e->info.loggers = 0;
+		e->pub.info.sessions = 0;
+		e->pub.info.logger_handle = 0;
+		e->pub.info.level = 0;
+		e->pub.info.match_any_keyword = 0;
+		e->pub.info.match_all_keyword = 0;
+		e->pub.info.loggers = 0;
+		e->pub.priv.sessions = 0;
+		e->pub.priv.logger_handle = 0;
 	}
 	if (notify_fd >= 0)
 		close(notify_fd);
@@ -368,12 +525,72 @@ static void unregister_kernel(uint64_t handle)
 	ioctl(notify_fd, NTTRACE_IOC_UNREGISTER, &u);
 }
 
+/*
+ * What RegisterTraceGuids and EventRegister share: register @e (its type,
+ * GUID and callback filled in) with the kernel on the registrations' file,
+ * start the notification thread, and put it on the list. Returns with
+ * reg_lock held on success (0), unlocked on failure (-errno). With
+ * @local_ok, a missing module is no failure: the entry is registered in
+ * this process only (kernel handle 0), for the user-mode logger.
+ */
+static int add_entry(struct reg_entry *e, int local_ok)
+{
+	struct nttrace_register r;
+	int err;
+
+	pthread_once(&atfork_once, install_atfork);
+	pthread_mutex_lock(&reg_lock);
+	memset(&r, 0, sizeof(r));
+	err = open_notifications();
+	if (!err) {
+		r.size = sizeof(r);
+		r.type = e->type;
+		memcpy(r.guid, &e->pub.guid, 16);
+		r.enable_info = (uintptr_t)&e->pub.info;
+		r.context = (uintptr_t)e;
+		if (ioctl(notify_fd, NTTRACE_IOC_REGISTER, &r) < 0)
+			err = -errno;
+		else if ((err = start_thread()) != 0)
+			unregister_kernel(r.handle);
+	} else if (err == -ENODEV && local_ok) {
+		err = 0;
+	}
+	if (err) {
+		pthread_mutex_unlock(&reg_lock);
+		return err;
+	}
+	e->pub.kernel_handle = r.handle;
+	e->next = entries;
+	entries = e;
+	return 0;
+}
+
+/* Off the list and out of the kernel, then freed once no callback runs. */
+static void remove_entry(struct reg_entry *e)
+{
+	unlink_entry(e);
+	if (!e->orphan && e->pub.kernel_handle)
+		unregister_kernel(e->pub.kernel_handle);
+	if (e->type == NTTRACE_REG_CLASSIC)
+		e->pub.magic = 0;
+	else
+		__atomic_store_n(&e->pub.magic, 0, __ATOMIC_RELAXED);
+	if (e->busy && in_callback == e) {
+		/* Its own callback, on this thread: freed when it returns. */
+		e->dead = 1;
+	} else {
+		/* Another thread's callback: wait for it to return. */
+		while (e->busy)
+			pthread_cond_wait(&reg_idle, &reg_lock);
+		free_entry(e);
+	}
+}
+
 static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 			    LPCGUID ControlGuid, ULONG GuidCount,
 			    PTRACE_GUID_REGISTRATION TraceGuidReg,
 			    PTRACEHANDLE RegistrationHandle)
 {
-	struct nttrace_register r;
 	struct nttrace_enable_info v;
 	struct reg_entry *e;
 	void *mem;
@@ -386,7 +603,6 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 	for (i = 0; i < GuidCount; i++)
 		if (!TraceGuidReg[i].Guid)
 			return set_error(ERROR_INVALID_PARAMETER);
-	pthread_once(&atfork_once, install_atfork);
 
 	if (posix_memalign(&mem, 64, sizeof(*e)))
 		return set_error(ERROR_NOT_ENOUGH_MEMORY);
@@ -403,39 +619,22 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 		e->classes[i].owner = e;
 	}
 	e->type = NTTRACE_REG_CLASSIC;
-	e->guid = *ControlGuid;
+	e->pub.guid = *ControlGuid;
 	e->callback = RequestAddress;
 	e->context = RequestContext;
 
-	pthread_mutex_lock(&reg_lock);
-	err = open_notifications();
-	if (!err) {
-		memset(&r, 0, sizeof(r));
-		r.size = sizeof(r);
-		r.type = NTTRACE_REG_CLASSIC;
-		memcpy(r.guid, ControlGuid, 16);
-		r.enable_info = (uintptr_t)&e->info;
-		r.context = (uintptr_t)e;
-		if (ioctl(notify_fd, NTTRACE_IOC_REGISTER, &r) < 0)
-			err = -errno;
-		else if ((err = start_thread()) != 0)
-			unregister_kernel(r.handle);
-	}
+	err = add_entry(e, 0);
 	if (err) {
-		pthread_mutex_unlock(&reg_lock);
 		free(e->classes);
 		free(e);
 		return set_error(nttrace_errno_to_win32(err));
 	}
-	e->kernel_handle = r.handle;
-	e->magic = ENTRY_MAGIC;
+	e->pub.magic = ENTRY_MAGIC;
 	for (i = 0; i < GuidCount; i++) {
 		e->classes[i].magic = NTTRACE_GUID_REG_MAGIC;
 		TraceGuidReg[i].RegHandle = &e->classes[i];
 	}
 	*RegistrationHandle = (uintptr_t)e;
-	e->next = entries;
-	entries = e;
 
 	/*
 	 * Enabled before it registered: the kernel wrote the enable info
@@ -447,10 +646,80 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 	if (v.logger_handle) {
 		e->skip++;
 		e->delivered = v.logger_handle;
-		ret = run_callback(e, WMI_ENABLE_EVENTS, v.logger_handle);
+		ret = run_classic(e, WMI_ENABLE_EVENTS, v.logger_handle);
 	}
 	pthread_mutex_unlock(&reg_lock);
 	return set_error(ret);
+}
+
+/*
+ * EventRegister (provider/eventprov.c). The entry comes from the free list
+ * when it can (its generation already moved on). Enables made before: the
+ * kernel queued one ENABLE per session on the registrations' file before
+ * REGISTER returned; they are taken here, on the caller's thread, so that
+ * the callback runs before EventRegister returns, as on Windows (the
+ * notifications of other registrations waiting at that moment are
+ * delivered here too, in order).
+ */
+ULONG nttrace_event_register(LPCGUID guid, PENABLECALLBACK cb, void *ctx,
+			     uint64_t *reghandle)
+{
+	struct reg_entry *e = NULL;
+	uint32_t gen = 1;
+	void *mem;
+	int err;
+
+	pthread_mutex_lock(&reg_lock);
+	if (free_events) {
+		e = free_events;
+		free_events = e->next;
+		gen = e->pub.gen;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (!e) {
+		if (posix_memalign(&mem, 64, sizeof(*e)))
+			return ERROR_NOT_ENOUGH_MEMORY;
+		e = mem;
+	}
+	memset(e, 0, sizeof(*e));
+	e->pub.gen = gen & 0xFFFF ? gen : gen + 1;
+	e->type = NTTRACE_REG_EVENT;
+	e->pub.guid = *guid;
+	e->enable_cb = cb;
+	e->context = ctx;
+
+	err = add_entry(e, 1);
+	if (err) {
+		pthread_mutex_lock(&reg_lock);
+		e->next = free_events;
+		free_events = e;
+		pthread_mutex_unlock(&reg_lock);
+		return nttrace_errno_to_win32(err);
+	}
+	__atomic_store_n(&e->pub.magic, NTTRACE_EVENT_REG_MAGIC, __ATOMIC_RELEASE);
+	*reghandle = (uint64_t)(uintptr_t)e |
+		     (uint64_t)(e->pub.gen & 0xFFFF) << NTTRACE_REGHANDLE_GEN_SHIFT;
+	if (e->pub.kernel_handle)
+		take_notifications(notify_fd);
+	pthread_mutex_unlock(&reg_lock);
+	return ERROR_SUCCESS;
+}
+
+ULONG nttrace_event_unregister(uint64_t reghandle)
+{
+	struct reg_entry *e;
+
+	if (!reghandle)
+		return ERROR_INVALID_HANDLE;
+	pthread_mutex_lock(&reg_lock);
+	e = find_entry(reghandle);
+	if (!e || e->dead || e->type != NTTRACE_REG_EVENT) {
+		pthread_mutex_unlock(&reg_lock);
+		return ERROR_INVALID_HANDLE;
+	}
+	remove_entry(e);
+	pthread_mutex_unlock(&reg_lock);
+	return ERROR_SUCCESS;
 }
 
 ULONG WMIAPI RegisterTraceGuidsA(WMIDPREQUEST RequestAddress,
@@ -486,23 +755,11 @@ ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle)
 
 	pthread_mutex_lock(&reg_lock);
 	e = find_entry(RegistrationHandle);
-	if (!e || e->dead) {
+	if (!e || e->dead || e->type != NTTRACE_REG_CLASSIC) {
 		pthread_mutex_unlock(&reg_lock);
 		return set_error(ERROR_INVALID_HANDLE);
 	}
-	unlink_entry(e);
-	e->magic = 0;
-	if (!e->orphan)
-		unregister_kernel(e->kernel_handle);
-	if (e->busy && in_callback == e) {
-		/* Its own callback, on this thread: freed when it returns. */
-		e->dead = 1;
-	} else {
-		/* Another thread's callback: wait for it to return. */
-		while (e->busy)
-			pthread_cond_wait(&reg_idle, &reg_lock);
-		free_entry(e);
-	}
+	remove_entry(e);
 	pthread_mutex_unlock(&reg_lock);
 	return set_error(ERROR_SUCCESS);
 }
@@ -562,7 +819,7 @@ ULONG nttrace_trace_guids_enabled(TRACEHANDLE RegistrationHandle,
 	 * No lock and no search: this is the fast path. The handle must be
 	 * one RegisterTraceGuids gave and not yet unregistered.
 	 */
-	if (!e || e->magic != ENTRY_MAGIC)
+	if (!e || e->pub.magic != ENTRY_MAGIC || e->type != NTTRACE_REG_CLASSIC)
 		return set_error(ERROR_INVALID_HANDLE);
 	read_info(e, Info);
 	if (PrivateHandle)
@@ -570,10 +827,59 @@ ULONG nttrace_trace_guids_enabled(TRACEHANDLE RegistrationHandle,
 	return ERROR_SUCCESS;
 }
 
-/* See internal.h. */
-unsigned int nttrace_private_enable(const GUID *guid, int enable,
-				    TRACEHANDLE handle)
+/* One private change for @e; reg_lock held. 1 if it concerned @e. */
+static int private_one(struct reg_entry *e, uint32_t control, TRACEHANDLE handle,
+		       const struct cb_args *in)
 {
+	struct nttrace_enable_info v, p;
+	struct cb_args a;
+
+	if (e->type == NTTRACE_REG_CLASSIC) {
+		if (control == EVENT_CONTROL_CODE_CAPTURE_STATE)
+			return 0;
+		if (control == EVENT_CONTROL_CODE_DISABLE_PROVIDER && !e->private_handle)
+			return 0;
+		__atomic_store_n(&e->private_handle,
+				 control == EVENT_CONTROL_CODE_ENABLE_PROVIDER ? handle : 0,
+				 __ATOMIC_RELEASE);
+		run_classic(e, control == EVENT_CONTROL_CODE_ENABLE_PROVIDER ?
+			    WMI_ENABLE_EVENTS : WMI_DISABLE_EVENTS, handle);
+		return 1;
+	}
+	nttrace_read_enable_info(&e->pub.priv, &p);
+	if (control != EVENT_CONTROL_CODE_ENABLE_PROVIDER && !p.sessions)
+		return 0;
+	a = *in;
+	a.control = control;
+	a.handle = handle;
+	if (control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+		memset(&v, 0, sizeof(v));
+		v.sessions = 1;
+		v.logger_handle = handle;
+		v.level = in->level;
+		v.match_any_keyword = in->any;
+		v.match_all_keyword = in->all;
+		priv_publish(e, &v);
+	} else if (control == EVENT_CONTROL_CODE_DISABLE_PROVIDER) {
+		priv_clear(e);
+		event_remaining(e, &a);
+		a.source = in->source;
+		a.handle = handle;
+	} else {
+		a.level = p.level;
+		a.any = p.match_any_keyword;
+		a.all = p.match_all_keyword;
+	}
+	run_callback(e, &a);
+	return 1;
+}
+
+/* See internal.h. */
+unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
+				       TRACEHANDLE handle, uint8_t level, uint64_t any,
+				       uint64_t all, const GUID *source)
+{
+	struct cb_args in = { .level = level, .any = any, .all = all, .source = source };
 	unsigned int n = 0, pass;
 	struct reg_entry *e;
 
@@ -583,18 +889,58 @@ unsigned int nttrace_private_enable(const GUID *guid, int enable,
 again:
 	for (e = entries; e; e = e->next) {
 		if (e->orphan || e->dead || e->pass == pass ||
-		    memcmp(&e->guid, guid, sizeof(*guid)))
+		    memcmp(&e->pub.guid, guid, sizeof(*guid)))
 			continue;
 		e->pass = pass;
-		if (!enable && !e->private_handle)
-			continue;
-		__atomic_store_n(&e->private_handle, enable ? handle : 0,
-				 __ATOMIC_RELEASE);
-		n++;
-		run_callback(e, enable ? WMI_ENABLE_EVENTS : WMI_DISABLE_EVENTS,
-			     handle);
-		goto again;
+		if (private_one(e, control, handle, &in)) {
+			n++;
+			goto again;
+		}
 	}
 	pthread_mutex_unlock(&reg_lock);
 	return n;
+}
+
+/* See internal.h. */
+unsigned int nttrace_private_enable(const GUID *guid, int enable,
+				    TRACEHANDLE handle)
+{
+	return nttrace_private_enable_ex(guid, enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+					 EVENT_CONTROL_CODE_DISABLE_PROVIDER, handle,
+					 NTTRACE_HANDLE_LEVEL(handle), NTTRACE_HANDLE_FLAGS(handle),
+					 0, NULL);
+}
+
+/*
+ * See internal.h. The stop is the session's (SourceId GUID_NULL, as
+ * Microsoft documents for a stopping session).
+ */
+void nttrace_private_stop(void)
+{
+	struct cb_args in = { .source = NULL };
+	struct nttrace_enable_info p;
+	unsigned int pass;
+	struct reg_entry *e;
+
+	pthread_mutex_lock(&reg_lock);
+	pass = ++pass_counter;
+again:
+	for (e = entries; e; e = e->next) {
+		if (e->orphan || e->dead || e->pass == pass)
+			continue;
+		e->pass = pass;
+		if (e->type == NTTRACE_REG_CLASSIC) {
+			if (!e->private_handle)
+				continue;
+			private_one(e, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e->private_handle,
+				    &in);
+			goto again;
+		}
+		nttrace_read_enable_info(&e->pub.priv, &p);
+		if (!p.sessions)
+			continue;
+		private_one(e, EVENT_CONTROL_CODE_DISABLE_PROVIDER, p.logger_handle, &in);
+		goto again;
+	}
+	pthread_mutex_unlock(&reg_lock);
 }

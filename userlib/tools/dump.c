@@ -29,8 +29,11 @@ static void usage(FILE *f)
 		"sequence, GUID or component ID, thread and process, and the data (as text\n"
 		"when it is text); for TraceEvent and TraceEventInstance events, the class\n"
 		"GUID, type, level and version, the instance and parent IDs and the parent's\n"
-		"GUID, thread and process, and the data as hex. --json prints one JSON\n"
-		"object per line instead. A\n"
+		"GUID, thread and process, and the data as hex; for EventWrite events, the\n"
+		"provider GUID, id, version, channel, level, opcode, task and keyword,\n"
+		"thread and process, the activity and related activity IDs, the other\n"
+		"extended items, and the data (EventWriteString's as text). --json prints\n"
+		"one JSON object per line instead. A\n"
 		"damaged part of the file is reported with its byte offset and skipped.\n\n"
 		"--formats takes binaries built with <nttrace/wpp.h> (their message formats)\n"
 		"or format files (`nttrace formats` writes them): a message whose GUID and\n"
@@ -377,6 +380,174 @@ static void print_classic(const struct nttrace_etl_event *ev)
 	putchar('\n');
 }
 
+/*
+ * EventWriteString's data (EVENT_HEADER_FLAG_STRING_ONLY): UTF-16LE (WCHAR
+ * is 16 bits, <nttrace/winnt.h>) up to its NUL, as UTF-8 in a string the
+ * caller frees; NULL if it is not text (an odd length, no NUL). An
+ * unpaired surrogate becomes U+FFFD (our choice: the "data" keeps the
+ * bytes). put_text() then escapes what must not reach the terminal.
+ */
+static char *utf16_text(const uint8_t *d, uint32_t len)
+{
+	uint32_t i, n = 0, end;
+	char *out;
+
+	for (end = 0; end + 1 < len && (d[end] | d[end + 1]); end += 2)
+		;
+	if (len % 2 || end + 2 > len)
+		return NULL;
+	out = malloc(end / 2 * 3 + 1);	/* at most 3 bytes per unit */
+	if (!out)
+		return NULL;
+	for (i = 0; i < end; i += 2) {
+		uint32_t c = d[i] | d[i + 1] << 8;
+
+		if (c >= 0xD800 && c <= 0xDBFF && i + 2 < end) {
+			uint32_t lo = d[i + 2] | d[i + 3] << 8;
+
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+				i += 2;
+			}
+		}
+		if (c >= 0xD800 && c <= 0xDFFF)
+			c = 0xFFFD;
+		if (c < 0x80) {
+			out[n++] = (char)c;
+		} else if (c < 0x800) {
+			out[n++] = (char)(0xC0 | c >> 6);
+			out[n++] = (char)(0x80 | (c & 0x3F));
+		} else if (c < 0x10000) {
+			out[n++] = (char)(0xE0 | c >> 12);
+			out[n++] = (char)(0x80 | (c >> 6 & 0x3F));
+			out[n++] = (char)(0x80 | (c & 0x3F));
+		} else {
+			/* From two units: 4 bytes for 4 bytes of input. */
+			out[n++] = (char)(0xF0 | c >> 18);
+			out[n++] = (char)(0x80 | (c >> 12 & 0x3F));
+			out[n++] = (char)(0x80 | (c >> 6 & 0x3F));
+			out[n++] = (char)(0x80 | (c & 0x3F));
+		}
+	}
+	out[n] = 0;
+	return out;
+}
+
+/* Bytes as hex, all of them, in a JSON string's quotes. */
+static void json_hex(const char *key, const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	printf(",\"%s\":\"", key);
+	for (i = 0; i < len; i++)
+		printf("%02x", d[i]);
+	printf("\"");
+}
+
+/*
+ * An EventWrite (EVENT_HEADER) record: the provider GUID, the descriptor
+ * (id, version, channel, level, opcode, task, keyword), thread and
+ * process, the pointer size (the header's 32_BIT_HEADER/64_BIT_HEADER
+ * flag, else its header type), the activity ID and the related activity
+ * ID (from its extended item), the other extended items (type, size, hex),
+ * and the data: EventWriteString's as text (and hex in JSON), else as hex
+ * (its layout is the manifest's, not known here). A malformed item chain
+ * (already reported as a problem) shows where it broke and its undecoded
+ * bytes instead of data.
+ */
+static void print_event_header(const struct nttrace_etl_event *ev)
+{
+	const struct event_descriptor *d = &ev->descriptor;
+	int ptr32 = ev->header_flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 1 :
+		    ev->header_flags & EVENT_HEADER_FLAG_64_BIT_HEADER ? 0 :
+		    ev->rec[2] == TRACE_HEADER_TYPE_EVENT_HEADER32;
+	static const uint8_t zero[16];
+	char *text = ev->header_flags & EVENT_HEADER_FLAG_STRING_ONLY && !ev->ext_bad ?
+		     utf16_text(ev->data, ev->data_len) : NULL;
+	struct nttrace_etl_ext it;
+	uint32_t at = 0, i;
+	int first = 1;
+
+	if (json) {
+		printf(",\"record\":\"event_header\",\"size\":%u,\"pointer_size\":%d,"
+		       "\"header_flags\":%u,\"event_property\":%u,\"provider\":\"",
+		       ev->size, ptr32 ? 4 : 8, ev->header_flags, ev->event_property);
+		print_guid(ev->guid);
+		printf("\",\"id\":%u,\"version\":%u,\"channel\":%u,\"level\":%u,"
+		       "\"opcode\":%u,\"task\":%u,\"keyword\":\"0x%016" PRIx64 "\","
+		       "\"tid\":%u,\"pid\":%u,\"activity_id\":\"", d->id, d->version,
+		       d->channel, d->level, d->opcode, d->task, (uint64_t)d->keyword,
+		       ev->tid, ev->pid);
+		print_guid(ev->activity_id);
+		printf("\"");
+		if (ev->related_activity_id) {
+			printf(",\"related_activity_id\":\"");
+			print_guid(ev->related_activity_id);
+			printf("\"");
+		}
+		/* Every item, the related activity ID's too: JSON is exact. */
+		printf(",\"extended\":[");
+		while (nttrace_etl_ext_next(ev, &at, &it)) {
+			printf("%s{\"type\":%u,\"size\":%u", first ? "" : ",", it.type,
+			       it.data_size);
+			json_hex("data", it.data, it.data_size);
+			printf("}");
+			first = 0;
+		}
+		printf("]");
+		if (ev->ext_bad) {
+			printf(",\"extended_malformed_at\":%u", ev->ext_bad);
+			json_hex("undecoded", ev->rec + ev->ext_bad, ev->size - ev->ext_bad);
+		} else {
+			print_hex(ev->data, ev->data_len);
+		}
+		if (text) {
+			printf(",\"text\":");
+			json_str(text);
+		}
+		printf("}\n");
+		free(text);
+		return;
+	}
+	printf(" event_header {");
+	print_guid(ev->guid);
+	printf("} id %u version %u channel %u level %u opcode %u task %u keyword 0x%" PRIx64
+	       " tid %u pid %u %s", d->id, d->version, d->channel, d->level, d->opcode,
+	       d->task, (uint64_t)d->keyword, ev->tid, ev->pid, ptr32 ? "ptr32" : "ptr64");
+	/* Most events have none: a zero activity ID is not shown. */
+	if (memcmp(ev->activity_id, zero, 16)) {
+		printf(" activity {");
+		print_guid(ev->activity_id);
+		printf("}");
+	}
+	if (ev->related_activity_id) {
+		printf(" related {");
+		print_guid(ev->related_activity_id);
+		printf("}");
+	}
+	while (nttrace_etl_ext_next(ev, &at, &it)) {
+		if (it.data == ev->related_activity_id)
+			continue;
+		printf(" ext %u [%u bytes]", it.type, it.data_size);
+		for (i = 0; i < it.data_size && i < 32; i++)
+			printf(" %02x", it.data[i]);
+		if (it.data_size > 32)
+			printf(" ...");
+	}
+	if (ev->ext_bad) {
+		printf(" extended items malformed at +%u, undecoded", ev->ext_bad);
+		print_hex(ev->rec + ev->ext_bad, ev->size - ev->ext_bad);
+	} else if (text) {
+		printf(" \"");
+		put_text(text, 0);
+		printf("\"");
+	} else {
+		print_hex(ev->data, ev->data_len);
+	}
+	putchar('\n');
+	free(text);
+}
+
 static void print_event(const struct nttrace_etl_event *ev)
 {
 	int ptr32 = ev->flags & TRACE_MESSAGE_POINTER32;
@@ -389,6 +560,10 @@ static void print_event(const struct nttrace_etl_event *ev)
 			printf(",\"lost_before\":true");
 		if (ev->classic) {
 			print_classic(ev);
+			return;
+		}
+		if (ev->event_header) {
+			print_event_header(ev);
 			return;
 		}
 		if (!ev->message) {
@@ -421,6 +596,10 @@ static void print_event(const struct nttrace_etl_event *ev)
 	printf(" +%.6fs cpu %u", ev->relative, ev->cpu);
 	if (ev->classic) {
 		print_classic(ev);
+		return;
+	}
+	if (ev->event_header) {
+		print_event_header(ev);
 		return;
 	}
 	if (!ev->message) {

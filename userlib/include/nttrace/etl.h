@@ -172,7 +172,54 @@ struct nttrace_etl_event {
 	uint16_t lost;		/* WMI_BUFFER_FLAG_*_LOST: a loss just before */
 	double relative;	/* seconds since the session started */
 	uint64_t filetime;	/* UTC, 0 if unknown */
+	/*
+	 * An EventWrite record (EVENT_HEADER, header type 0x12 or 0x13):
+	 * EVENT_HEADER_SIZE, the size of its header at @rec; 0 for other
+	 * records. Such a record has its provider GUID at @guid, its time
+	 * stamp, thread and process IDs above, the header's fields below, the
+	 * extended items (@ext: @ext_count of them in @ext_len bytes, read
+	 * with nttrace_etl_ext_next()), the related activity ID from its item,
+	 * and the user data at @data.
+	 *
+	 * A malformed chain of extended items (an item that runs past the
+	 * record, a size that is not its header and data padded to 8 bytes,
+	 * a linkage that promises an item where the record ends) is reported
+	 * to the problem function at the bad item's offset, and the event is
+	 * still delivered: its header is whole, and its time stamp keeps the
+	 * merge order. Then @ext_bad is the bad item's offset in @rec, @ext
+	 * holds only the items before it, and there is no user data (@data
+	 * NULL, @data_len 0): where the data would begin is not known. The
+	 * bytes from @ext_bad to @size are left undecoded at @rec.
+	 */
+	uint32_t event_header;
+	uint16_t header_flags;	/* EVENT_HEADER_FLAG_* */
+	uint16_t event_property;	/* EVENT_HEADER_PROPERTY_* */
+	struct event_descriptor descriptor;
+	uint64_t processor_time;
+	const uint8_t *activity_id;	/* 16 bytes in the header */
+	const uint8_t *related_activity_id;	/* 16 bytes in its item, or NULL */
+	const uint8_t *ext;	/* the first extended item, or NULL */
+	uint32_t ext_len;	/* bytes of well-formed items at @ext */
+	unsigned int ext_count;
+	uint32_t ext_bad;	/* a malformed item's offset in @rec, or 0 */
 };
+
+/* One extended data item of an EventWrite record. */
+struct nttrace_etl_ext {
+	uint16_t type;		/* EVENT_HEADER_EXT_TYPE_* */
+	uint16_t linkage;	/* as written (bit 0: another item follows) */
+	uint32_t offset;	/* of its item header, in the record */
+	const uint8_t *data;	/* @data_size bytes */
+	uint16_t data_size;
+};
+
+/*
+ * The extended item of @ev at *@at (start with 0) into @item, *@at moved
+ * to the next: 1, or 0 past the last well-formed item. Bounded by @ev's
+ * @ext_len: it never reads outside the items the reader checked.
+ */
+int nttrace_etl_ext_next(const struct nttrace_etl_event *ev, uint32_t *at,
+			 struct nttrace_etl_ext *item);
 
 /*
  * What a damaged or hostile file can make the reader do is bounded (these

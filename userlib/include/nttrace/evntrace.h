@@ -466,6 +466,103 @@ ULONG nttrace_trace_guids_enabled(TRACEHANDLE RegistrationHandle,
 ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 			 LPCGUID ControlGuid, TRACEHANDLE SessionHandle);
 
+/* ---- Controllers: EnableTraceEx2 (controller/enable.c) ---- */
+
+/* EVENT_CONTROL_CODE_* come from the uapi (<nttrace.h>): 0, 1, 2. */
+
+#ifndef DEFINED_PEVENT_FILTER_DESC
+#define DEFINED_PEVENT_FILTER_DESC
+typedef struct _EVENT_FILTER_DESCRIPTOR {
+	ULONGLONG Ptr;
+	ULONG Size;
+	ULONG Type;
+} EVENT_FILTER_DESCRIPTOR, *PEVENT_FILTER_DESCRIPTOR;
+#endif
+
+#define ENABLE_TRACE_PARAMETERS_VERSION		1
+#define ENABLE_TRACE_PARAMETERS_VERSION_2	2
+
+/* ENABLE_TRACE_PARAMETERS.EnableProperty (and EnableTraceEx's), SDK values. */
+#define EVENT_ENABLE_PROPERTY_SID			0x00000001
+#define EVENT_ENABLE_PROPERTY_TS_ID			0x00000002
+#define EVENT_ENABLE_PROPERTY_STACK_TRACE		0x00000004
+#define EVENT_ENABLE_PROPERTY_PSM_KEY			0x00000008
+#define EVENT_ENABLE_PROPERTY_IGNORE_KEYWORD_0		0x00000010
+#define EVENT_ENABLE_PROPERTY_PROVIDER_GROUP		0x00000020
+#define EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0		0x00000040
+#define EVENT_ENABLE_PROPERTY_PROCESS_START_KEY		0x00000080
+#define EVENT_ENABLE_PROPERTY_EVENT_KEY			0x00000100
+#define EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE		0x00000200
+#define EVENT_ENABLE_PROPERTY_ENABLE_SILOS		0x00000400
+#define EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING	0x00000800
+
+typedef struct _ENABLE_TRACE_PARAMETERS_V1 {
+	ULONG Version;
+	ULONG EnableProperty;
+	ULONG ControlFlags;
+	GUID SourceId;
+	PEVENT_FILTER_DESCRIPTOR EnableFilterDesc;
+} ENABLE_TRACE_PARAMETERS_V1, *PENABLE_TRACE_PARAMETERS_V1;
+
+typedef struct _ENABLE_TRACE_PARAMETERS {
+	ULONG Version;		/* ENABLE_TRACE_PARAMETERS_VERSION or _2 */
+	ULONG EnableProperty;	/* EVENT_ENABLE_PROPERTY_* */
+	ULONG ControlFlags;	/* reserved: 0 */
+	GUID SourceId;
+	PEVENT_FILTER_DESCRIPTOR EnableFilterDesc;
+	ULONG FilterDescCount;	/* version 2 */
+} ENABLE_TRACE_PARAMETERS, *PENABLE_TRACE_PARAMETERS;
+
+/*
+ * EnableTraceEx2 enables (EVENT_CONTROL_CODE_ENABLE_PROVIDER), disables
+ * (DISABLE_PROVIDER) or asks for the state of (CAPTURE_STATE) the provider
+ * ProviderId for the session TraceHandle, with the session's own Level,
+ * MatchAnyKeyword and MatchAllKeyword (a session enabling it again
+ * replaces them; each session keeps its own). Enabling a provider that has
+ * not registered succeeds: it is enabled when it registers. A classic
+ * provider sees the low 32 bits of MatchAnyKeyword as its enable flags.
+ * The call completes before it returns (Timeout is not needed and is
+ * ignored); the enable lasts until disabled or until the session stops.
+ * With the user-mode logger's handle (TRACE_USER_MODE_LOGGER_BIT), only this
+ * process's registrations of ProviderId, with no system call.
+ * EnableParameters (may be NULL): Version 1 or 2; SourceId is passed to
+ * the callbacks of the user-mode logger's enables (a kernel session's
+ * enable does not carry it: GUID_NULL); EnableProperty 0 or
+ * EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0 (events of keyword 0 are always
+ * delivered here); ControlFlags 0.
+ * Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    ProviderId NULL, TraceHandle 0, an unknown
+ *                              ControlCode; EnableParameters with another
+ *                              Version or non-zero ControlFlags
+ *   ERROR_NOT_SUPPORTED        EnableParameters with any other
+ *                              EnableProperty bit, or a filter
+ *                              (EnableFilterDesc or FilterDescCount)
+ *   ERROR_INVALID_HANDLE       TraceHandle is no running session (nor the
+ *                              running user-mode logger of this process)
+ *   ERROR_ACCESS_DENIED        the caller may not control sessions
+ *   ERROR_NO_SYSTEM_RESOURCES  the session already enables
+ *                              NTTRACE_MAX_ENABLES providers
+ *   ERROR_WMI_GUID_NOT_FOUND   DISABLE_PROVIDER or CAPTURE_STATE of a
+ *                              provider the session does not enable
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ */
+ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,
+			    UCHAR Level, ULONGLONG MatchAnyKeyword,
+			    ULONGLONG MatchAllKeyword, ULONG Timeout,
+			    PENABLE_TRACE_PARAMETERS EnableParameters);
+
+/*
+ * EnableTraceEx: EnableTraceEx2 with IsEnabled as its ControlCode, and
+ * SourceId (may be NULL), EnableProperty and EnableFilterDesc as
+ * ENABLE_TRACE_PARAMETERS would carry them. Its errors; ProviderId NULL
+ * is ERROR_INVALID_PARAMETER.
+ */
+ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE TraceHandle,
+			   ULONG IsEnabled, UCHAR Level, ULONGLONG MatchAnyKeyword,
+			   ULONGLONG MatchAllKeyword, ULONG EnableProperty,
+			   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc);
+
 #ifdef UNICODE
 #define StartTrace	StartTraceW
 #define ControlTrace	ControlTraceW

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: the Windows evntcons.h subset a consumer of
+ * EventWrite records needs: EVENT_HEADER (0x50 bytes, one layout for 32-
+ * and 64-bit: it is how a record begins in a buffer), its flags and
+ * properties, and the extended data items, with the SDK's names and values.
+ */
+#ifndef NTTRACE_EVNTCONS_H
+#define NTTRACE_EVNTCONS_H
+
+#include <nttrace/evntprov.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* EVENT_HEADER_FLAG_* come from the uapi (<nttrace.h>), with these values. */
+#ifndef EVENT_HEADER_FLAG_EXTENDED_INFO
+#define EVENT_HEADER_FLAG_EXTENDED_INFO		0x0001
+#define EVENT_HEADER_FLAG_PRIVATE_SESSION	0x0002
+#define EVENT_HEADER_FLAG_STRING_ONLY		0x0004
+#define EVENT_HEADER_FLAG_TRACE_MESSAGE		0x0008
+#define EVENT_HEADER_FLAG_NO_CPUTIME		0x0010
+#define EVENT_HEADER_FLAG_32_BIT_HEADER		0x0020
+#define EVENT_HEADER_FLAG_64_BIT_HEADER		0x0040
+#define EVENT_HEADER_FLAG_CLASSIC_HEADER	0x0100
+#define EVENT_HEADER_FLAG_PROCESSOR_INDEX	0x0200
+#endif
+
+#define EVENT_HEADER_PROPERTY_XML		0x0001
+#define EVENT_HEADER_PROPERTY_FORWARDED_XML	0x0002
+#define EVENT_HEADER_PROPERTY_LEGACY_EVENTLOG	0x0004
+#define EVENT_HEADER_PROPERTY_RELOGGABLE	0x0008
+
+#ifndef EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID
+#define EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID 0x0001
+#endif
+#define EVENT_HEADER_EXT_TYPE_SID		0x0002
+#define EVENT_HEADER_EXT_TYPE_TS_ID		0x0003
+#define EVENT_HEADER_EXT_TYPE_INSTANCE_INFO	0x0004
+#define EVENT_HEADER_EXT_TYPE_STACK_TRACE32	0x0005
+#define EVENT_HEADER_EXT_TYPE_STACK_TRACE64	0x0006
+#define EVENT_HEADER_EXT_TYPE_PEBS_INDEX	0x0007
+#define EVENT_HEADER_EXT_TYPE_PMC_COUNTERS	0x0008
+#define EVENT_HEADER_EXT_TYPE_PSM_KEY		0x0009
+#define EVENT_HEADER_EXT_TYPE_EVENT_KEY		0x000A
+#define EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL	0x000B
+#define EVENT_HEADER_EXT_TYPE_PROV_TRAITS	0x000C
+#define EVENT_HEADER_EXT_TYPE_PROCESS_START_KEY	0x000D
+#define EVENT_HEADER_EXT_TYPE_CONTROL_GUID	0x000E
+#define EVENT_HEADER_EXT_TYPE_QPC_DELTA		0x000F
+#define EVENT_HEADER_EXT_TYPE_CONTAINER_ID	0x0010
+#define EVENT_HEADER_EXT_TYPE_MAX		0x0011
+
+/*
+ * An extended data item as a consumer is handed it (the item in a buffer
+ * is struct event_extended_item_header and its data: see the uapi).
+ */
+typedef struct _EVENT_HEADER_EXTENDED_DATA_ITEM {
+	USHORT Reserved1;
+	USHORT ExtType;		/* EVENT_HEADER_EXT_TYPE_* */
+	struct {
+		USHORT Linkage : 1;	/* another item follows */
+		USHORT Reserved2 : 15;
+	};
+	USHORT DataSize;
+	ULONGLONG DataPtr;
+} EVENT_HEADER_EXTENDED_DATA_ITEM, *PEVENT_HEADER_EXTENDED_DATA_ITEM;
+
+typedef struct _EVENT_EXTENDED_ITEM_RELATED_ACTIVITYID {
+	GUID RelatedActivityId;
+} EVENT_EXTENDED_ITEM_RELATED_ACTIVITYID, *PEVENT_EXTENDED_ITEM_RELATED_ACTIVITYID;
+
+typedef struct _EVENT_HEADER {
+	USHORT Size;		/* the record, before padding */
+	USHORT HeaderType;	/* 0xC012 (32-bit caller) or 0xC013 (64-bit) */
+	USHORT Flags;		/* EVENT_HEADER_FLAG_* */
+	USHORT EventProperty;	/* EVENT_HEADER_PROPERTY_* */
+	ULONG ThreadId;
+	ULONG ProcessId;
+	LARGE_INTEGER TimeStamp;
+	GUID ProviderId;
+	EVENT_DESCRIPTOR EventDescriptor;
+	union {
+		struct {
+			ULONG KernelTime;
+			ULONG UserTime;
+		};
+		ULONG64 ProcessorTime;	/* 0: EVENT_HEADER_FLAG_NO_CPUTIME */
+	};
+	GUID ActivityId;
+} EVENT_HEADER, *PEVENT_HEADER;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_EVNTCONS_H */

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * nttrace user library: the Windows evntprov.h subset for manifest-based
+ * providers (EventRegister, EventEnabled, EventWrite, ...), with Windows'
+ * names, types, values and layouts (one layout for 32- and 64-bit callers:
+ * Ptr members are ULONGLONG there too).
+ *
+ * A REGHANDLE stands for the library's registration entry (seed 004's
+ * ETW_REGISTRATION_ENTRY): the kernel writes the provider's enable
+ * information into it, so that EventEnabled, EventProviderEnabled and a
+ * disabled EventWrite make no system call and take no lock.
+ *
+ * Functions returning ULONG return a Win32 error (ERROR_SUCCESS is 0) and
+ * also store it as the thread's last error, as this library's functions
+ * do; EventEnabled and EventProviderEnabled leave the last error alone.
+ */
+#ifndef NTTRACE_EVNTPROV_H
+#define NTTRACE_EVNTPROV_H
+
+#include <stdint.h>
+
+#include <nttrace/nt.h>
+#include <nttrace/winerror.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef EVNTAPI
+#define EVNTAPI
+#endif
+#ifndef NTAPI
+#define NTAPI
+#endif
+
+typedef const WCHAR *PCWSTR;
+
+#define EVENT_MIN_LEVEL			(0)
+#define EVENT_MAX_LEVEL			(0xff)
+
+#define EVENT_ACTIVITY_CTRL_GET_ID	(1)
+#define EVENT_ACTIVITY_CTRL_SET_ID	(2)
+#define EVENT_ACTIVITY_CTRL_CREATE_ID	(3)
+#define EVENT_ACTIVITY_CTRL_GET_SET_ID	(4)
+#define EVENT_ACTIVITY_CTRL_CREATE_SET_ID (5)
+
+#define EVENT_FILTER_TYPE_NONE		(0x00000000)
+#define EVENT_FILTER_TYPE_SCHEMATIZED	(0x80000000)
+#define EVENT_FILTER_TYPE_SYSTEM_FLAGS	(0x80000001)
+#define EVENT_FILTER_TYPE_TRACEHANDLE	(0x80000002)
+
+/* MAX_EVENT_DATA_DESCRIPTORS (128) comes from the uapi (<nttrace.h>). */
+#define MAX_EVENT_FILTER_DATA_SIZE	(1024)
+
+/* EventWriteEx's Flags. */
+#define EVENT_WRITE_FLAG_NO_FAULTING	0x00000001
+#define EVENT_WRITE_FLAG_INPRIVATE	0x00000002
+
+typedef ULONGLONG REGHANDLE, *PREGHANDLE;
+
+typedef struct _EVENT_DATA_DESCRIPTOR {
+	ULONGLONG Ptr;		/* the data's address */
+	ULONG Size;		/* its bytes */
+	ULONG Reserved;		/* Windows' Type; 0 */
+} EVENT_DATA_DESCRIPTOR, *PEVENT_DATA_DESCRIPTOR;
+
+#ifndef EVENT_DESCRIPTOR_DEF
+#define EVENT_DESCRIPTOR_DEF
+typedef struct _EVENT_DESCRIPTOR {
+	USHORT Id;
+	UCHAR Version;
+	UCHAR Channel;
+	UCHAR Level;
+	UCHAR Opcode;
+	USHORT Task;
+	ULONGLONG Keyword;
+} EVENT_DESCRIPTOR, *PEVENT_DESCRIPTOR;
+typedef const EVENT_DESCRIPTOR *PCEVENT_DESCRIPTOR;
+#endif
+
+#ifndef DEFINED_PEVENT_FILTER_DESC
+#define DEFINED_PEVENT_FILTER_DESC
+typedef struct _EVENT_FILTER_DESCRIPTOR {
+	ULONGLONG Ptr;
+	ULONG Size;
+	ULONG Type;		/* EVENT_FILTER_TYPE_* */
+} EVENT_FILTER_DESCRIPTOR, *PEVENT_FILTER_DESCRIPTOR;
+#endif
+
+typedef struct _EVENT_FILTER_HEADER {
+	USHORT Id;
+	UCHAR Version;
+	UCHAR Reserved[5];
+	ULONGLONG InstanceId;
+	ULONG Size;
+	ULONG NextOffset;
+} EVENT_FILTER_HEADER, *PEVENT_FILTER_HEADER;
+
+/* EventSetInformation's classes, with the current SDK's values. */
+typedef enum _EVENT_INFO_CLASS {
+	EventProviderBinaryTrackInfo,
+	EventProviderSetReserved1,
+	EventProviderSetTraits,
+	EventProviderUseDescriptorType,
+	MaxEventInfo
+} EVENT_INFO_CLASS;
+
+/*
+ * A provider's enable callback. It runs on the library's notification
+ * thread, or inside EventRegister (for enables made before the provider
+ * registered), or inside EnableTraceEx2/EnableTrace (the process's
+ * user-mode logger enabling it), never concurrently with itself for one
+ * registration from one source.
+ *   SourceId:   the enabling controller's SourceId (ENABLE_TRACE_PARAMETERS,
+ *               EnableTraceEx) for the user-mode logger; GUID_NULL for a
+ *               kernel session (its enables do not carry one) and, as
+ *               Microsoft documents, for an enable made before the
+ *               provider registered and for a session stopping
+ *   IsEnabled:  EVENT_CONTROL_CODE_ENABLE_PROVIDER (a session enabled it,
+ *               or one disabled it while others still do: then Level and
+ *               the keywords are the remaining sessions' union),
+ *               EVENT_CONTROL_CODE_DISABLE_PROVIDER (no session enables
+ *               it any more; Level and keywords 0),
+ *               EVENT_CONTROL_CODE_CAPTURE_STATE (a session asks for state)
+ *   Level, MatchAnyKeyword, MatchAllKeyword: that session's enable
+ *   FilterData: NULL (no filters are supported)
+ */
+typedef void (NTAPI *PENABLECALLBACK)(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
+				      ULONGLONG MatchAnyKeyword,
+				      ULONGLONG MatchAllKeyword,
+				      PEVENT_FILTER_DESCRIPTOR FilterData,
+				      PVOID CallbackContext);
+
+/*
+ * EventRegister registers ProviderId (anyone may) and sets *RegHandle. An
+ * enable made before (by any session) runs EnableCallback on the calling
+ * thread before EventRegister returns, once per enabling session. Without
+ * /dev/nttrace (no module) it still succeeds: such a provider can be
+ * enabled only by this process's user-mode logger.
+ * Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    ProviderId or RegHandle NULL
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory for the registration
+ *   ERROR_NO_SYSTEM_RESOURCES  too many registrations: this process's
+ *                              (NTTRACE_MAX_REGISTRATIONS) or this user's
+ *                              (the module's max_user_registrations)
+ * (*RegHandle is 0 on failure.)
+ */
+ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+			    PVOID CallbackContext, PREGHANDLE RegHandle);
+
+/*
+ * EventUnregister ends the registration: no callback starts after it
+ * returns (one running on another thread is waited for; from inside its own
+ * callback it returns at once). Returns ERROR_SUCCESS, or
+ * ERROR_INVALID_HANDLE (0, or not a live registration of this process).
+ */
+ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle);
+
+/*
+ * Whether some session (a kernel session or this process's user-mode
+ * logger) may want an event of this descriptor's Level and Keyword: the
+ * rule of McGenLevelKeywordEnabled against the union of the enables
+ * (level: the highest, 0 meaning every level; MatchAnyKeyword: the union;
+ * MatchAllKeyword: the intersection): the level passes when the event's
+ * Level is 0 or at most the enable's (or the enable's is 0), the keyword
+ * when the event's Keyword is 0 or has a bit of MatchAnyKeyword and every
+ * bit of MatchAllKeyword (a MatchAnyKeyword of 0 passes no non-zero
+ * keyword). Read from memory: no system call, no lock; a disabled provider
+ * costs a load and a branch. FALSE for a RegHandle of 0 or one no longer
+ * registered; EventDescriptor NULL: FALSE.
+ */
+BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor);
+/* The same for a Level and Keyword. */
+BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword);
+
+/*
+ * EventWrite writes an event with the thread's activity ID to each session
+ * that wants it (by its own level and keywords): kernel sessions through
+ * NtTraceEvent(ETW_NT_FLAGS_TRACE_EVENT), the process's user-mode logger
+ * into its buffers (no system call; the record has
+ * EVENT_HEADER_FLAG_PRIVATE_SESSION). An event no session wants is not
+ * written and ERROR_SUCCESS returned, with no system call.
+ * Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_HANDLE       RegHandle 0, or not a live registration
+ *   ERROR_INVALID_PARAMETER    EventDescriptor NULL; UserDataCount above
+ *                              MAX_EVENT_DATA_DESCRIPTORS; UserData NULL
+ *                              with UserDataCount
+ *   ERROR_ARITHMETIC_OVERFLOW  the record would pass 0xFFFF bytes
+ *   ERROR_MORE_DATA            larger than a session's buffer
+ *   ERROR_NOT_ENOUGH_MEMORY    no free buffer: the event is counted lost
+ *   ERROR_NOACCESS             a data descriptor's bytes unreadable
+ *   ERROR_BUSY                 the user-mode logger was interrupted on this
+ *                              thread (a signal handler): see umlogger.c
+ * When both a kernel session and the user-mode logger want the event, both
+ * get it and the first failure (kernel first) is returned.
+ */
+ULONG EVNTAPI EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+			 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData);
+/*
+ * EventWriteTransfer: EventWrite with ActivityId (NULL: the thread's) and
+ * RelatedActivityId (NULL: none; else an
+ * EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID extended item). Its errors.
+ */
+ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+				 LPCGUID ActivityId, LPCGUID RelatedActivityId,
+				 ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData);
+/*
+ * EventWriteEx: EventWriteTransfer with Filter (bit (logger ID - 1) set:
+ * that kernel session does not get the event; the user-mode logger has no
+ * bit) and Flags (EVENT_WRITE_FLAG_NO_FAULTING, EVENT_WRITE_FLAG_INPRIVATE:
+ * accepted, and without effect here: the library never faults on the
+ * caller's data, and no session excludes in-private events). Its errors,
+ * and ERROR_INVALID_PARAMETER for other Flags.
+ */
+ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+			   ULONG64 Filter, ULONG Flags, LPCGUID ActivityId,
+			   LPCGUID RelatedActivityId, ULONG UserDataCount,
+			   PEVENT_DATA_DESCRIPTOR UserData);
+/*
+ * EventWriteString: an event of descriptor { Id 0, Level, Keyword } whose
+ * data is String (UTF-16, its NUL included), with
+ * EVENT_HEADER_FLAG_STRING_ONLY. EventWrite's errors, and
+ * ERROR_INVALID_PARAMETER for String NULL.
+ */
+ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
+			       PCWSTR String);
+
+/*
+ * The calling thread's activity ID (initially GUID_NULL), which EventWrite
+ * writes: GET_ID copies it to *ActivityId; SET_ID sets it from
+ * *ActivityId; CREATE_ID puts a new locally unique ID in *ActivityId (the
+ * thread's unchanged); GET_SET_ID sets it from *ActivityId and returns the
+ * previous one there; CREATE_SET_ID sets a new one and returns the
+ * previous one in *ActivityId. No system call.
+ * Returns ERROR_SUCCESS, or ERROR_INVALID_PARAMETER (ActivityId NULL, or
+ * an unknown ControlCode).
+ */
+ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
+
+/*
+ * EventSetInformation: EventProviderBinaryTrackInfo is accepted and does
+ * nothing (there is no binary to track here); EventProviderSetTraits and
+ * EventProviderUseDescriptorType are ERROR_NOT_SUPPORTED (traits are not
+ * written into records; descriptor types are not interpreted).
+ * Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    RegHandle not a live registration;
+ *                              EventInformation NULL with InformationLength
+ *   ERROR_NOT_SUPPORTED        any other InformationClass
+ */
+ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
+				  PVOID EventInformation, ULONG InformationLength);
+
+static inline void EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,
+				       const void *DataPtr, ULONG DataSize)
+{
+	EventDataDescriptor->Ptr = (ULONGLONG)(uintptr_t)DataPtr;
+	EventDataDescriptor->Size = DataSize;
+	EventDataDescriptor->Reserved = 0;
+}
+
+static inline void EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id,
+				   UCHAR Version, UCHAR Channel, UCHAR Level, USHORT Task,
+				   UCHAR Opcode, ULONGLONG Keyword)
+{
+	EventDescriptor->Id = Id;
+	EventDescriptor->Version = Version;
+	EventDescriptor->Channel = Channel;
+	EventDescriptor->Level = Level;
+	EventDescriptor->Task = Task;
+	EventDescriptor->Opcode = Opcode;
+	EventDescriptor->Keyword = Keyword;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTTRACE_EVNTPROV_H */
