@@ -313,6 +313,12 @@ for tool in $tools; do
 		run $tool providers
 		check "$b: ... providers shows the change" \
 			grep -Eq "^$g +- +session $id $s: level 5, flags 0x00000000" "$tmp/out"
+		check "$b: enable --any --all sets the keywords" exits 0 "" \
+			$tool enable $s $g --level 4 --any 0x30 --all 0x10
+		run $tool providers
+		check "$b: ... providers shows them" \
+			grep -Eq "^$g +- +session $id $s: level 4, flags 0x00000000, any 0x30, all 0x10\$" "$tmp/out"
+		check "$b: disable takes no --any" refused "usage" $tool disable $s $g --any 1
 		check "$b: disable SESSION GUID" exits 0 "" $tool disable $s $g
 		check "$b: disable again: not enabled" exits 1 "does not enable" \
 			$tool disable $s $g

@@ -64,6 +64,27 @@ u64/nttrace stop classic > /tmp/stop.txt
 wait $rec
 show u64/nttrace dump /tmp/classic.etl
 echo
+echo "== A manifest-based provider (EventRegister, EventWrite): two sessions, two levels"
+echo "# userlib/sample/event_sample.c: start (level 4, keyword 0x1), work (level 5, 0x2),"
+echo "# error (level 2, 0x5); both sessions enable it before it registers"
+show u64/nttrace start errors --flush-timer 1
+show u64/nttrace start verbose --flush-timer 1
+show u64/nttrace enable errors 8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70 --level 2 --any 0xff
+show u64/nttrace enable verbose 8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70 --level 5 --any 0xff
+echo "\$ u64/nttrace record errors -o /tmp/errors.etl --quiet &"
+u64/nttrace record errors -o /tmp/errors.etl --quiet &
+rec1=$!
+echo "\$ u64/nttrace record verbose -o /tmp/verbose.etl --quiet &"
+u64/nttrace record verbose -o /tmp/verbose.etl --quiet &
+rec2=$!
+sleep 1
+show u32/event_sample --events 2
+u64/nttrace stop errors > /tmp/stop.txt
+u64/nttrace stop verbose > /tmp/stop.txt
+wait $rec1 $rec2
+show u64/nttrace dump /tmp/errors.etl
+show u64/nttrace dump /tmp/verbose.etl
+echo
 echo "== A driver: nttrace_sample.ko (module/sample_driver.c) traces with WmiTraceMessage"
 echo "== and ZwTraceEvent from process context, softirq and hardirq"
 show u64/nttrace start driver --flush-timer 1

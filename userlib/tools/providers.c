@@ -29,16 +29,19 @@ static void enable_usage(FILE *f, const char *cmd)
 		return;
 	}
 	fprintf(f,
-		"usage: nttrace enable SESSION GUID [--flags N] [--level N]\n"
-		"       nttrace enable --id N GUID [--flags N] [--level N]\n\n"
+		"usage: nttrace enable SESSION GUID [--flags N] [--level N] [--any N] [--all N]\n"
+		"       nttrace enable --id N GUID [--flags N] [--level N] [--any N] [--all N]\n\n"
 		"Enable the provider GUID for the session SESSION (a name, or a logger ID\n"
 		"with --id), as EnableTrace does: whether or not the provider has\n"
 		"registered yet. Its callbacks get WMI_ENABLE_EVENTS with the session's\n"
 		"logger handle; --flags (32 bits, also the keywords to match) and\n"
 		"--level (0 to 255) are what GetTraceEnableFlags and GetTraceEnableLevel\n"
-		"return; both 0 when left out. Enabling again changes them. The enable\n"
-		"lasts until `nttrace disable` or the session stops. Numbers take C\n"
-		"notation; --option=VALUE works too.\n");
+		"return; both 0 when left out. For an EventRegister provider, --level\n"
+		"is the highest level wanted (0: all), --any and --all the keywords\n"
+		"(MatchAnyKeyword, default --flags; MatchAllKeyword, default 0; an\n"
+		"event of keyword 0 always matches). Enabling again changes them. The\n"
+		"enable lasts until `nttrace disable` or the session stops. Numbers\n"
+		"take C notation; --option=VALUE works too.\n");
 }
 
 /* @arg's session: by name (looked up) or ID; 0, else the exit status. */
@@ -62,10 +65,13 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 		{ "id", required_argument, NULL, 'i' },
 		{ "flags", required_argument, NULL, 'f' },
 		{ "level", required_argument, NULL, 'l' },
+		{ "any", required_argument, NULL, 'a' },
+		{ "all", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *id = NULL, *flags = NULL, *level = NULL, *session;
+	const char *id = NULL, *flags = NULL, *level = NULL, *any = NULL, *all = NULL;
+	const char *session;
 	struct nttrace_enable e;
 	uint64_t v;
 	int opt, ret, fd;
@@ -75,11 +81,13 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 		case 'i': id = optarg; break;
 		case 'f': flags = optarg; break;
 		case 'l': level = optarg; break;
+		case 'a': any = optarg; break;
+		case 'A': all = optarg; break;
 		case 'h': enable_usage(stdout, argv[0]); return 0;
 		default: enable_usage(stderr, argv[0]); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 2 + !!id || (!on && (flags || level))) {
+	if (optind != argc - 2 + !!id || (!on && (flags || level || any || all))) {
 		enable_usage(stderr, argv[0]);
 		return CLI_USAGE;
 	}
@@ -93,9 +101,14 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 		e.enable_flags = v;
 	if (!ret && level && !(ret = cli_uint("--level", level, 0, 255, 0, &v)))
 		e.level = v;
+	/* EnableTrace's flags are the keywords too, unless --any says else. */
+	e.match_any_keyword = e.enable_flags;
+	if (!ret && any && !(ret = cli_uint("--any", any, 0, UINT64_MAX, 0, &v)))
+		e.match_any_keyword = v;
+	if (!ret && all && !(ret = cli_uint("--all", all, 0, UINT64_MAX, 0, &v)))
+		e.match_all_keyword = v;
 	if (ret)
 		return ret;
-	e.match_any_keyword = e.enable_flags;
 	ret = session_id(session, !!id, argv[0], &e.logger_id);
 	if (ret)
 		return ret;
