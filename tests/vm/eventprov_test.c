@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -48,6 +47,7 @@
 #include "emit.h"
 #include "expect.h"
 #include "props.h"
+#include "syscalls.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -736,16 +736,8 @@ static void test_kernel_enable(void)
 }
 
 /* A disabled EventEnabled and EventWrite make no system call. */
-#ifdef __x86_64__
-#define ORIG_AX offsetof(struct user, regs.orig_rax)
-#else
-#define ORIG_AX offsetof(struct user, regs.orig_eax)
-#endif
-
 static void test_no_syscall(void)
 {
-	long nr, calls[64];
-	int status, n = 0, i, first = -1, second = -1, sig;
 	pid_t pid;
 
 	fflush(stdout);
@@ -756,9 +748,8 @@ static void test_no_syscall(void)
 
 		if (EventRegister(&prov_c, NULL, NULL, &h))
 			_exit(2);
-		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
+		if (traced_child_start())
 			_exit(3);
-		raise(SIGSTOP);
 		getppid();
 		sh->result[0] = EventEnabled(h, &d);
 		sh->result[1] = EventWrite(h, &d, 0, NULL);
@@ -766,32 +757,7 @@ static void test_no_syscall(void)
 		getppid();
 		_exit(0);
 	}
-	waitpid(pid, &status, 0);
-	tap_ok(WIFSTOPPED(status), "%d-bit: the provider child stops for tracing", BITS);
-	ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)PTRACE_O_TRACESYSGOOD);
-	for (sig = 0;;) {
-		if (ptrace(PTRACE_SYSCALL, pid, 0, (void *)(intptr_t)sig))
-			break;
-		sig = 0;
-		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
-			break;
-		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
-			sig = WSTOPSIG(status);
-			continue;
-		}
-		nr = ptrace(PTRACE_PEEKUSER, pid, (void *)ORIG_AX, 0);
-		if (n < 64)
-			calls[n++] = nr;
-	}
-	for (i = 0; i < n; i++) {
-		if (calls[i] != SYS_getppid)
-			continue;
-		if (first < 0)
-			first = i;
-		else if (second < 0 && i > first + 1)
-			second = i;
-	}
-	tap_eq(second - first, 2,
+	tap_eq(syscalls_between_getppid(pid), 0,
 	       "%d-bit: a disabled EventEnabled, EventWrite, EventWriteString: no system call",
 	       BITS);
 	tap_ok(sh->result[0] == FALSE && sh->result[1] == ERROR_SUCCESS &&

@@ -35,7 +35,6 @@
 #include <sys/mman.h>
 #include <signal.h>
 #include <stddef.h>
-#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -49,6 +48,7 @@
 #include "emit.h"
 #include "params.h"
 #include "props.h"
+#include "syscalls.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -607,17 +607,9 @@ static void test_two_processes(void)
  * the parent counts the system calls between them (only that thread is
  * traced: the library's notification thread is not).
  */
-#ifdef __x86_64__
-#define ORIG_AX offsetof(struct user, regs.orig_rax)
-#else
-#define ORIG_AX offsetof(struct user, regs.orig_eax)
-#endif
-
 static void test_no_syscall(void)
 {
 	uint32_t s = start("prov-nosys");
-	long nr, calls[64];
-	int status, n = 0, i, first = -1, second = -1, sig;
 	pid_t pid;
 
 	memset((void *)seen, 0, sizeof(*seen));
@@ -631,9 +623,8 @@ static void test_no_syscall(void)
 
 		if (RegisterTraceGuidsA(callback, NULL, &guid_c, 0, NULL, NULL, NULL, &h))
 			_exit(2);
-		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
+		if (traced_child_start())
 			_exit(3);
-		raise(SIGSTOP);
 		getppid();
 		err = nttrace_trace_guids_enabled(h, &v, &priv);
 		getppid();
@@ -642,34 +633,7 @@ static void test_no_syscall(void)
 		seen->c[0].flags_level = v.sessions | (uint64_t)v.level << 8 | priv << 16;
 		_exit(0);
 	}
-	waitpid(pid, &status, 0);
-	tap_ok(WIFSTOPPED(status), "%d-bit: the provider child stops for tracing", BITS);
-	ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)PTRACE_O_TRACESYSGOOD);
-	/* Every system-call stop, entry and exit alternately. */
-	for (sig = 0;;) {
-		if (ptrace(PTRACE_SYSCALL, pid, 0, (void *)(intptr_t)sig))
-			break;
-		sig = 0;
-		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
-			break;
-		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
-			sig = WSTOPSIG(status);
-			continue;
-		}
-		nr = ptrace(PTRACE_PEEKUSER, pid, (void *)ORIG_AX, 0);
-		if (n < 64)
-			calls[n++] = nr;
-	}
-	for (i = 0; i < n; i++) {
-		if (calls[i] != SYS_getppid)
-			continue;
-		if (first < 0)
-			first = i;
-		else if (second < 0 && i > first + 1)
-			second = i;
-	}
-	/* getppid's entry and exit, then the next getppid's. */
-	tap_eq(second - first, 2,
+	tap_eq(syscalls_between_getppid(pid), 0,
 	       "%d-bit: nttrace_trace_guids_enabled makes no system call", BITS);
 	tap_eq(seen->result, ERROR_SUCCESS, "%d-bit: ... and succeeds", BITS);
 	tap_eq(seen->c[0].info_handle, NTTRACE_HANDLE(s, 3, 0, 0x42),
