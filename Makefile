@@ -19,7 +19,7 @@ LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/tmf.c \
-	    userlib/consumer/rings.c
+	    userlib/consumer/rings.c userlib/consumer/opentrace.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -29,6 +29,7 @@ VM_TESTS += traceevent_test
 VM_TESTS += kapi_test
 VM_TESTS += eventwrite_test
 VM_TESTS += eventprov_test
+VM_TESTS += opentrace_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

@@ -563,6 +563,8 @@ ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE Tra
 			   ULONGLONG MatchAllKeyword, ULONG EnableProperty,
 			   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc);
 
+/* ---- Consumers: OpenTrace, ProcessTrace, CloseTrace (consumer/opentrace.c) ---- */
+
 #ifdef UNICODE
 #define StartTrace	StartTraceW
 #define ControlTrace	ControlTraceW
