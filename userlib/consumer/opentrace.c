@@ -1,2 +1,898 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* Placeholder: filled in by the consumer work (issue 16). */
+/*
+ * Consumers of log files: OpenTraceA/W, ProcessTrace, CloseTrace
+ * (<nttrace/evntrace.h>), built on the ETL reader (etl/etlread.c: one
+ * reader, which parses every record and merges the CPUs in time order).
+ * Real-time sessions (PROCESS_TRACE_MODE_REAL_TIME) come later.
+ *
+ * How each record of a file becomes an EVENT_RECORD (and, for the older
+ * EventCallback, an EVENT_TRACE), as Microsoft documents the fields and
+ * as Windows is publicly known to present them; where neither says, the
+ * choice is marked (ours):
+ *
+ * Every record: BufferContext.ProcessorIndex is the CPU of its buffer
+ * (the whole number: EVENT_HEADER_FLAG_PROCESSOR_INDEX set, so
+ * ProcessorNumber is its low 8 bits) and LoggerId the buffer header's;
+ * UserContext is EVENT_TRACE_LOGFILE.Context; TimeStamp is FILETIME (UTC,
+ * converted with the file's clock, 0 when the reader cannot date it) or,
+ * with PROCESS_TRACE_MODE_RAW_TIMESTAMP, the clock value as written (its
+ * clock in LogfileHeader.ReservedFlags and PerfFreq). EventHeader.Size is
+ * the record's size in the file (ours, for the records that are not
+ * EVENT_HEADER records).
+ *
+ * - The header event (buffer 0), first, for each file: ProviderId
+ *   EventTraceGuid, EVENT_HEADER_FLAG_CLASSIC_HEADER and the 32/64-bit
+ *   flag of the file's PointerSize, Opcode EVENT_TRACE_TYPE_INFO, Version
+ *   2 (the version of the EventTrace_Header class Windows writes), its
+ *   thread and process IDs, TimeStamp the session's StartTime (raw: the
+ *   start clock it carries), and as UserData the TRACE_LOGFILE_HEADER as
+ *   the file has it (the writer's pointer size: read it with PointerSize)
+ *   followed by the session and file names.
+ * - EVENT_HEADER records (EventWrite): the header as written (flags,
+ *   descriptor, IDs, ActivityId, ProcessorTime), ExtendedData from the
+ *   extended items in order (ExtType, DataSize, DataPtr to the item's
+ *   data, Linkage set on all but the last), EXTENDED_INFO set exactly
+ *   when there is one, and UserData after the items. A record whose item
+ *   chain is malformed comes with the items before the bad one and no
+ *   user data (the reader cannot tell where it begins).
+ * - Message (TraceMessage, WPP) records: EVENT_HEADER_FLAG_TRACE_MESSAGE,
+ *   ProviderId the message GUID (with TRACE_MESSAGE_COMPONENTID: the
+ *   component ID in Data1, the rest 0 (ours)), EventDescriptor.Id the
+ *   MessageNumber (the rest of the descriptor 0), ThreadId and ProcessId
+ *   from the SYSTEMINFO item (else 0, ours), TimeStamp from its item (else
+ *   that of the CPU's event before it), EVENT_HEADER_FLAG_NO_CPUTIME and
+ *   the file's 32/64-bit flag (ours: the record does not say), UserData
+ *   the arguments' bytes after the items. The sequence number
+ *   (TRACE_MESSAGE_SEQUENCE) has no field in EVENT_RECORD and is not
+ *   passed on.
+ * - Classic full-header (TraceEvent) and instance (TraceEventInstance)
+ *   records: EVENT_HEADER_FLAG_CLASSIC_HEADER and the 32/64-bit flag of the
+ *   header type, ProviderId the event's GUID, Opcode Class.Type, Level
+ *   Class.Level, Version the low 8 bits of Class.Version (the 16 bits are
+ *   in EVENT_TRACE), KernelTime and UserTime as written, UserData after the
+ *   header; an instance record has one extended item,
+ *   EVENT_HEADER_EXT_TYPE_INSTANCE_INFO (EVENT_EXTENDED_ITEM_INSTANCE:
+ *   InstanceId, ParentInstanceId, ParentGuid).
+ * - Other records (none that nttrace writes) are not delivered.
+ *
+ * EventCallback (without PROCESS_TRACE_MODE_EVENT_RECORD) gets every
+ * record as an EVENT_TRACE made from that EVENT_RECORD: Header.Guid the
+ * ProviderId, Class.Type/Level the Opcode/Level, Class.Version the whole
+ * 16-bit version of a classic record (else the descriptor's Version),
+ * HeaderType and MarkerFlags as a classic record has them (else 0),
+ * Header.Size 0x30 plus the data, the instance fields from the
+ * INSTANCE_INFO item, MofData/MofLength the UserData.
+ *
+ * A 32-bit consumer reads a 64-bit file and the other way round: records
+ * are read at their byte offsets (the reader) and the header event's data
+ * keeps the file's layout, while LogfileHeader has the caller's.
+ *
+ * Handles are slots of one table, with a generation in the high 32 bits
+ * so that a closed handle stays invalid; they are never 0 nor
+ * INVALID_PROCESSTRACE_HANDLE. A lock guards the table (OpenTrace,
+ * CloseTrace and ProcessTrace may run on several threads); callbacks run
+ * without it, so that they may call CloseTrace.
+ */
+/* 32-bit builds too read files past 2 GB. */
+#define _FILE_OFFSET_BITS 64
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nttrace/etl.h>
+#include <nttrace/evntrace.h>
+#include <nttrace/evntcons.h>
+
+const GUID EventTraceGuid = EVENT_TRACE_GUID_INIT;
+
+#define MAX_HANDLES		1024	/* ours: open processing handles */
+#define MAX_PROCESS		64	/* handles per ProcessTrace (Windows') */
+#define HEADER_EVENT_VERSION	2
+
+/* The buffer a stream's events come from, for BufferCallback. */
+struct cpu_buf {
+	uint64_t offset;
+	uint32_t filled;
+	int have;
+};
+
+struct consumer {
+	TRACEHANDLE handle;
+	int wide;		/* @lf is an EVENT_TRACE_LOGFILEW */
+	void *lf;
+	char *path;
+	struct nttrace_etl_reader *r;
+	int used;		/* @r was read by a ProcessTrace: reopen it */
+	int busy;		/* in a ProcessTrace */
+	int closing;		/* CloseTrace during it (atomic) */
+	struct nttrace_etl_info info;
+	uint8_t *hdr;		/* the header event record, @hdr_len bytes */
+	uint32_t hdr_len, hdr_filled;
+	uint16_t hdr_logger_id;
+	WCHAR *logger_name, *file_name;
+	EVENT_TRACE hdr_trace;	/* CurrentEvent's source */
+	/* During ProcessTrace: */
+	struct nttrace_etl_event ev;
+	int have, done;
+	struct cpu_buf *cpus;
+	unsigned int ncpus;
+	EVENT_HEADER_EXTENDED_DATA_ITEM *items;
+	unsigned int items_cap;
+	EVENT_EXTENDED_ITEM_INSTANCE inst;
+};
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct consumer *table[MAX_HANDLES];
+static uint32_t generation;
+
+/* The fields both EVENT_TRACE_LOGFILE flavours have at the same place. */
+#define LF(c, field) \
+	(*((c)->wide ? &((PEVENT_TRACE_LOGFILEW)(c)->lf)->field : \
+		       &((PEVENT_TRACE_LOGFILEA)(c)->lf)->field))
+
+static uint64_t get(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
+static ULONG fail_handle(ULONG err)
+{
+	SetLastError(err);
+	return err;
+}
+
+static uint32_t open_error(int err)
+{
+	switch (err) {
+	case -ENOENT: return ERROR_FILE_NOT_FOUND;
+	case -ENOTDIR: return ERROR_PATH_NOT_FOUND;
+	case -EACCES: case -EPERM: case -EISDIR: return ERROR_ACCESS_DENIED;
+	case -ENAMETOOLONG: case -ELOOP: return ERROR_BAD_PATHNAME;
+	case -ENOMEM: return ERROR_NOT_ENOUGH_MEMORY;
+	default: return ERROR_FILE_CORRUPT;	/* -EINVAL: not ETL */
+	}
+}
+
+/* UTF-16 @w to a new UTF-8 string; NULL if not valid UTF-16 or no memory. */
+static char *utf16_to_utf8(const WCHAR *w, int *nomem)
+{
+	size_t n = 0, o = 0, i;
+	char *s;
+
+	while (w[n])
+		n++;
+	s = malloc(3 * n + 1);	/* a pair (4 bytes) is two units */
+	if (!s) {
+		*nomem = 1;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t c = w[i];
+
+		if (c >= 0xD800 && c < 0xDC00) {
+			if (i + 1 >= n || w[i + 1] < 0xDC00 || w[i + 1] > 0xDFFF)
+				goto bad;
+			c = 0x10000 + ((c - 0xD800) << 10) + (w[++i] - 0xDC00);
+		} else if (c >= 0xDC00 && c <= 0xDFFF) {
+			goto bad;
+		}
+		if (c < 0x80) {
+			s[o++] = c;
+		} else if (c < 0x800) {
+			s[o++] = 0xC0 | c >> 6;
+			s[o++] = 0x80 | (c & 0x3F);
+		} else if (c < 0x10000) {
+			s[o++] = 0xE0 | c >> 12;
+			s[o++] = 0x80 | (c >> 6 & 0x3F);
+			s[o++] = 0x80 | (c & 0x3F);
+		} else {
+			s[o++] = 0xF0 | c >> 18;
+			s[o++] = 0x80 | (c >> 12 & 0x3F);
+			s[o++] = 0x80 | (c >> 6 & 0x3F);
+			s[o++] = 0x80 | (c & 0x3F);
+		}
+	}
+	s[o] = 0;
+	return s;
+bad:
+	free(s);
+	return NULL;
+}
+
+/* The UTF-16LE string at @p (at most @room bytes) as a new WCHAR string. */
+static WCHAR *copy_name(const uint8_t *p, uint32_t room, uint32_t *used)
+{
+	uint32_t n = 0;
+	WCHAR *w;
+
+	while (2 * n + 2 <= room && get(p + 2 * n, 2))
+		n++;
+	*used = 2 * n + 2 <= room ? 2 * n + 2 : 2 * n;
+	w = calloc(n + 1, sizeof(*w));
+	if (w) {
+		uint32_t i;
+
+		for (i = 0; i < n; i++)
+			w[i] = get(p + 2 * i, 2);
+	}
+	return w;
+}
+
+static void free_consumer(struct consumer *c)
+{
+	if (!c)
+		return;
+	nttrace_etl_close(c->r);
+	free(c->path);
+	free(c->hdr);
+	free(c->logger_name);
+	free(c->file_name);
+	free(c->cpus);
+	free(c->items);
+	free(c);
+}
+
+/*
+ * The header event, as the file has it, into @c: the reader checked that
+ * buffer 0 holds one; it is read again here for its raw bytes (the reader
+ * keeps only their values) and checked the same way, the file may have
+ * changed since.
+ */
+static uint32_t read_header_event(struct consumer *c)
+{
+	uint32_t size = c->info.buffer_size, len, psz, used;
+	uint8_t *b = malloc(size);
+	const uint8_t *rec, *lf;
+	int fd;
+
+	if (!b)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, b, size, 0) != (ssize_t)size) {
+		if (fd >= 0)
+			close(fd);
+		free(b);
+		return ERROR_FILE_CORRUPT;
+	}
+	close(fd);
+	rec = b + WMI_BUFFER_HEADER_SIZE;
+	lf = rec + ETL_SYSTEM_HEADER_SIZE;
+	len = get(rec + 4, 2);
+	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
+	if (get(rec, 4) != ETL_SYSTEM_HEADER_MARKER || (psz != 4 && psz != 8) ||
+	    len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
+	    WMI_BUFFER_HEADER_SIZE + len > size) {
+		free(b);
+		return ERROR_FILE_CORRUPT;
+	}
+	c->hdr = malloc(len);
+	if (!c->hdr) {
+		free(b);
+		return ERROR_NOT_ENOUGH_MEMORY;
+	}
+	memcpy(c->hdr, rec, len);
+	c->hdr_len = len;
+	c->hdr_filled = get(b + 4, 4);
+	c->hdr_logger_id = get(b + 0x2A, 2);
+	free(b);
+	lf = c->hdr + ETL_SYSTEM_HEADER_SIZE;
+	len -= ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz);
+	c->logger_name = copy_name(lf + ETL_LF_SIZE(psz), len, &used);
+	c->file_name = copy_name(lf + ETL_LF_SIZE(psz) + used, len - used, &used);
+	if (!c->logger_name || !c->file_name)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	return ERROR_SUCCESS;
+}
+
+/* TRACE_LOGFILE_HEADER in the caller's layout, from the file's. */
+static void fill_logfile_header(struct consumer *c, TRACE_LOGFILE_HEADER *h)
+{
+	const uint8_t *lf = c->hdr + ETL_SYSTEM_HEADER_SIZE;
+	uint32_t psz = get(lf + ETL_LF_POINTER_SIZE, 4);
+
+	memset(h, 0, sizeof(*h));
+	h->BufferSize = get(lf + ETL_LF_BUFFER_SIZE, 4);
+	h->Version = get(lf + ETL_LF_VERSION, 4);
+	h->ProviderVersion = get(lf + ETL_LF_PROVIDER_VERSION, 4);
+	h->NumberOfProcessors = get(lf + ETL_LF_NUMBER_OF_PROCESSORS, 4);
+	h->EndTime.QuadPart = get(lf + ETL_LF_END_TIME, 8);
+	h->TimerResolution = get(lf + ETL_LF_TIMER_RESOLUTION, 4);
+	h->MaximumFileSize = get(lf + ETL_LF_MAXIMUM_FILE_SIZE, 4);
+	h->LogFileMode = get(lf + ETL_LF_LOG_FILE_MODE, 4);
+	h->BuffersWritten = get(lf + ETL_LF_BUFFERS_WRITTEN, 4);
+	h->StartBuffers = get(lf + ETL_LF_START_BUFFERS, 4);
+	h->PointerSize = psz;
+	h->EventsLost = get(lf + ETL_LF_EVENTS_LOST, 4);
+	h->CpuSpeedInMHz = get(lf + ETL_LF_CPU_SPEED, 4);
+	h->LoggerName = c->logger_name;
+	h->LogFileName = c->file_name;
+	/* Little-endian fields in the file, and in the struct on our targets. */
+	memcpy(&h->TimeZone, lf + ETL_LF_TIME_ZONE(psz), ETL_TIME_ZONE_SIZE);
+	h->BootTime.QuadPart = get(lf + ETL_LF_BOOT_TIME(psz), 8);
+	h->PerfFreq.QuadPart = get(lf + ETL_LF_PERF_FREQ(psz), 8);
+	h->StartTime.QuadPart = get(lf + ETL_LF_START_TIME(psz), 8);
+	h->ReservedFlags = get(lf + ETL_LF_RESERVED_FLAGS(psz), 4);
+	h->BuffersLost = get(lf + ETL_LF_BUFFERS_LOST(psz), 4);
+}
+
+/* ---- records to EVENT_RECORD and EVENT_TRACE ---- */
+
+static int raw_time(const struct consumer *c)
+{
+	return !!(LF(c, ProcessTraceMode) & PROCESS_TRACE_MODE_RAW_TIMESTAMP);
+}
+
+static USHORT bits_flag(uint32_t pointer_size)
+{
+	return pointer_size == 4 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
+				   EVENT_HEADER_FLAG_64_BIT_HEADER;
+}
+
+static void header_record(struct consumer *c, EVENT_RECORD *er)
+{
+	const uint8_t *h = c->hdr;
+	EVENT_HEADER *eh = &er->EventHeader;
+
+	memset(er, 0, sizeof(*er));
+	eh->Size = c->hdr_len;
+	eh->Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_PROCESSOR_INDEX |
+		    bits_flag(c->info.pointer_size);
+	eh->ThreadId = get(h + 0x08, 4);
+	eh->ProcessId = get(h + 0x0C, 4);
+	eh->TimeStamp.QuadPart = raw_time(c) ? get(h + 0x10, 8) : c->info.start_time;
+	eh->ProviderId = EventTraceGuid;
+	eh->EventDescriptor.Opcode = EVENT_TRACE_TYPE_INFO;
+	eh->EventDescriptor.Version = HEADER_EVENT_VERSION;
+	eh->KernelTime = get(h + 0x18, 4);
+	eh->UserTime = get(h + 0x1C, 4);
+	er->BufferContext.LoggerId = c->hdr_logger_id;
+	er->UserData = c->hdr + ETL_SYSTEM_HEADER_SIZE;
+	er->UserDataLength = c->hdr_len - ETL_SYSTEM_HEADER_SIZE;
+	er->UserContext = LF(c, Context);
+}
+
+/*
+ * The buffer an event was read from: the reader holds a stream's buffer
+ * whole from its header on, and @ev->rec and @ev->offset are the same
+ * record in memory and in the file.
+ */
+static const uint8_t *buffer_of(const struct consumer *c, const struct nttrace_etl_event *ev)
+{
+	return ev->rec - ev->offset % c->info.buffer_size;
+}
+
+static int grow_items(struct consumer *c, unsigned int n)
+{
+	EVENT_HEADER_EXTENDED_DATA_ITEM *v;
+
+	if (n <= c->items_cap)
+		return 0;
+	v = realloc(c->items, n * sizeof(*v));
+	if (!v)
+		return -1;
+	c->items = v;
+	c->items_cap = n;
+	return 0;
+}
+
+/* @ev as an EVENT_RECORD in @er; 0, or -1 when it is not delivered. */
+static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, EVENT_RECORD *er)
+{
+	EVENT_HEADER *eh = &er->EventHeader;
+	const uint8_t *p = ev->rec;
+
+	memset(er, 0, sizeof(*er));
+	if (ev->event_header) {
+		struct nttrace_etl_ext item;
+		uint32_t at = 0;
+		unsigned int n = 0;
+
+		/* EVENT_HEADER's layout is the record's (little-endian). */
+		memcpy(eh, p, EVENT_HEADER_SIZE);
+		eh->Flags &= ~EVENT_HEADER_FLAG_EXTENDED_INFO;
+		if (ev->ext_count && grow_items(c, ev->ext_count))
+			return -1;
+		while (n < ev->ext_count && nttrace_etl_ext_next(ev, &at, &item)) {
+			EVENT_HEADER_EXTENDED_DATA_ITEM *it = &c->items[n++];
+
+			memset(it, 0, sizeof(*it));
+			it->ExtType = item.type;
+			it->Linkage = 1;
+			it->DataSize = item.data_size;
+			it->DataPtr = (ULONGLONG)(uintptr_t)item.data;
+		}
+		if (n) {
+			c->items[n - 1].Linkage = 0;
+			eh->Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+			er->ExtendedData = c->items;
+			er->ExtendedDataCount = n;
+		}
+	} else if (ev->classic) {
+		eh->Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
+			    bits_flag(p[2] == TRACE_HEADER_TYPE_FULL_HEADER32 ||
+				      p[2] == TRACE_HEADER_TYPE_INSTANCE32 ? 4 : 8);
+		memcpy(&eh->ProviderId, ev->guid, 16);
+		eh->EventDescriptor.Opcode = p[4];
+		eh->EventDescriptor.Level = p[5];
+		eh->EventDescriptor.Version = p[6];
+		eh->KernelTime = get(p + 0x28, 4);
+		eh->UserTime = get(p + 0x2C, 4);
+		if (ev->classic == EVENT_INSTANCE_GUID_HEADER_SIZE) {
+			EVENT_HEADER_EXTENDED_DATA_ITEM *it;
+
+			if (grow_items(c, 1))
+				return -1;
+			c->inst.InstanceId = get(p + 0x30, 4);
+			c->inst.ParentInstanceId = get(p + 0x34, 4);
+			memcpy(&c->inst.ParentGuid, p + 0x38, 16);
+			it = &c->items[0];
+			memset(it, 0, sizeof(*it));
+			it->ExtType = EVENT_HEADER_EXT_TYPE_INSTANCE_INFO;
+			it->DataSize = sizeof(c->inst);
+			it->DataPtr = (ULONGLONG)(uintptr_t)&c->inst;
+			eh->Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+			er->ExtendedData = c->items;
+			er->ExtendedDataCount = 1;
+		}
+	} else if (ev->message) {
+		eh->Flags = EVENT_HEADER_FLAG_TRACE_MESSAGE | EVENT_HEADER_FLAG_NO_CPUTIME |
+			    bits_flag(c->info.pointer_size);
+		if (ev->guid_len == 16)
+			memcpy(&eh->ProviderId, ev->guid, 16);
+		else if (ev->guid_len == 4)
+			eh->ProviderId.Data1 = get(ev->guid, 4);
+		eh->EventDescriptor.Id = ev->number;
+	} else {
+		return -1;
+	}
+	eh->Size = ev->size;
+	eh->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
+	eh->ThreadId = ev->tid;
+	eh->ProcessId = ev->pid;
+	eh->TimeStamp.QuadPart = raw_time(c) ? ev->timestamp : ev->filetime;
+	er->BufferContext.ProcessorIndex = ev->cpu;
+	er->BufferContext.LoggerId = get(buffer_of(c, ev) + 0x2A, 2);
+	er->UserData = (PVOID)ev->data;
+	er->UserDataLength = ev->data ? ev->data_len : 0;
+	er->UserContext = LF(c, Context);
+	return 0;
+}
+
+/* The EVENT_TRACE for @er; @classic is the classic record, or NULL. */
+static void event_trace(const EVENT_RECORD *er, const uint8_t *classic, EVENT_TRACE *et)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	uint32_t size = sizeof(EVENT_TRACE_HEADER) + er->UserDataLength;
+	USHORT i;
+
+	memset(et, 0, sizeof(*et));
+	et->Header.Size = size > 0xFFFF ? 0xFFFF : size;
+	et->Header.Class.Type = eh->EventDescriptor.Opcode;
+	et->Header.Class.Level = eh->EventDescriptor.Level;
+	et->Header.Class.Version = eh->EventDescriptor.Version;
+	if (classic) {
+		et->Header.HeaderType = classic[2];
+		et->Header.MarkerFlags = classic[3];
+		et->Header.Class.Version = get(classic + 6, 2);
+	}
+	et->Header.ThreadId = eh->ThreadId;
+	et->Header.ProcessId = eh->ProcessId;
+	et->Header.TimeStamp = eh->TimeStamp;
+	et->Header.Guid = eh->ProviderId;
+	et->Header.KernelTime = eh->KernelTime;
+	et->Header.UserTime = eh->UserTime;
+	for (i = 0; i < er->ExtendedDataCount; i++) {
+		const EVENT_HEADER_EXTENDED_DATA_ITEM *it = &er->ExtendedData[i];
+		const EVENT_EXTENDED_ITEM_INSTANCE *in;
+
+		if (it->ExtType != EVENT_HEADER_EXT_TYPE_INSTANCE_INFO ||
+		    it->DataSize < sizeof(*in))
+			continue;
+		in = (const void *)(uintptr_t)it->DataPtr;
+		et->InstanceId = in->InstanceId;
+		et->ParentInstanceId = in->ParentInstanceId;
+		et->ParentGuid = in->ParentGuid;
+	}
+	et->MofData = er->UserData;
+	et->MofLength = er->UserDataLength;
+	et->BufferContext = er->BufferContext;
+}
+
+/* ---- the handle table ---- */
+
+static struct consumer *lookup(TRACEHANDLE h)
+{
+	uint32_t slot = (uint32_t)h - 1;
+
+	if (slot >= MAX_HANDLES || !table[slot] || table[slot]->handle != h)
+		return NULL;
+	return table[slot];
+}
+
+/* A slot for @c: its handle, or 0 when the table is full. */
+static TRACEHANDLE insert(struct consumer *c)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&table_lock);
+	for (i = 0; i < MAX_HANDLES; i++) {
+		if (!table[i]) {
+			/* Never 0 nor all ones in either half: see the top. */
+			if (++generation >= 0x7FFFFFFF)
+				generation = 1;
+			c->handle = (uint64_t)generation << 32 | (i + 1);
+			table[i] = c;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&table_lock);
+	return i < MAX_HANDLES ? c->handle : 0;
+}
+
+/* ---- OpenTrace ---- */
+
+static TRACEHANDLE open_trace(void *logfile, int wide, char *path, ULONG mode, int nomem)
+{
+	struct consumer *c = NULL;
+	struct stat st;
+	TRACEHANDLE h;
+	uint32_t err;
+	int ret;
+
+	if (nomem) {
+		err = ERROR_NOT_ENOUGH_MEMORY;
+		goto fail;
+	}
+	if (mode & PROCESS_TRACE_MODE_REAL_TIME) {
+		/* The real-time half of issue 16: not yet. */
+		err = ERROR_NOT_SUPPORTED;
+		goto fail;
+	}
+	if (!path || !*path) {
+		err = ERROR_BAD_PATHNAME;
+		goto fail;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		err = ERROR_NOT_ENOUGH_MEMORY;
+		goto fail;
+	}
+	c->wide = wide;
+	c->lf = logfile;
+	c->path = path;
+	path = NULL;
+	/* A directory is no file to read (Windows: access denied). */
+	if (!stat(c->path, &st) && S_ISDIR(st.st_mode)) {
+		err = ERROR_ACCESS_DENIED;
+		goto fail;
+	}
+	ret = nttrace_etl_open(&c->r, c->path, NULL, NULL);
+	if (ret) {
+		c->r = NULL;
+		err = open_error(ret);
+		goto fail;
+	}
+	c->info = *nttrace_etl_info(c->r);
+	/* A file without its header event is not one Windows would open. */
+	if (!c->info.has_header) {
+		err = ERROR_FILE_CORRUPT;
+		goto fail;
+	}
+	err = read_header_event(c);
+	if (err)
+		goto fail;
+	h = insert(c);
+	if (!h) {
+		err = ERROR_NOT_ENOUGH_MEMORY;
+		goto fail;
+	}
+	{
+		EVENT_RECORD er;
+
+		fill_logfile_header(c, &LF(c, LogfileHeader));
+		header_record(c, &er);
+		event_trace(&er, NULL, &c->hdr_trace);
+		LF(c, CurrentEvent) = c->hdr_trace;
+		LF(c, BufferSize) = c->info.buffer_size;
+		LF(c, EventsLost) = c->info.events_lost;
+		LF(c, BuffersRead) = 0;
+		LF(c, Filled) = 0;
+		LF(c, CurrentTime) = 0;
+		LF(c, IsKernelTrace) = 0;
+	}
+	SetLastError(ERROR_SUCCESS);
+	return h;
+fail:
+	free(path);
+	free_consumer(c);
+	SetLastError(err);
+	return INVALID_PROCESSTRACE_HANDLE;
+}
+
+TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
+{
+	char *path = NULL;
+	int nomem = 0;
+
+	if (!Logfile) {
+		fail_handle(ERROR_INVALID_PARAMETER);
+		return INVALID_PROCESSTRACE_HANDLE;
+	}
+	if (Logfile->LogFileName && *Logfile->LogFileName) {
+		path = strdup(Logfile->LogFileName);
+		nomem = !path;
+	}
+	return open_trace(Logfile, 0, path, Logfile->ProcessTraceMode, nomem);
+}
+
+TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
+{
+	char *path = NULL;
+	int nomem = 0;
+
+	if (!Logfile) {
+		fail_handle(ERROR_INVALID_PARAMETER);
+		return INVALID_PROCESSTRACE_HANDLE;
+	}
+	if (Logfile->LogFileName && *Logfile->LogFileName)
+		path = utf16_to_utf8(Logfile->LogFileName, &nomem);
+	return open_trace(Logfile, 1, path, Logfile->ProcessTraceMode, nomem);
+}
+
+/* ---- ProcessTrace ---- */
+
+static int is_closing(struct consumer *c)
+{
+	return __atomic_load_n(&c->closing, __ATOMIC_ACQUIRE);
+}
+
+/* A buffer of @c is done: BufferCallback; 0 to go on, -1 to stop. */
+static int buffer_done(struct consumer *c, uint32_t filled)
+{
+	ULONG go = TRUE;
+
+	LF(c, BuffersRead)++;
+	LF(c, Filled) = filled;
+	if (c->wide) {
+		PEVENT_TRACE_LOGFILEW lf = c->lf;
+
+		if (lf->BufferCallback)
+			go = lf->BufferCallback(lf);
+	} else {
+		PEVENT_TRACE_LOGFILEA lf = c->lf;
+
+		if (lf->BufferCallback)
+			go = lf->BufferCallback(lf);
+	}
+	return go ? 0 : -1;
+}
+
+static void deliver(struct consumer *c, EVENT_RECORD *er, const uint8_t *classic)
+{
+	LF(c, CurrentTime) = er->EventHeader.TimeStamp.QuadPart;
+	if (LF(c, ProcessTraceMode) & PROCESS_TRACE_MODE_EVENT_RECORD) {
+		if (LF(c, EventRecordCallback))
+			LF(c, EventRecordCallback)(er);
+	} else if (LF(c, EventCallback)) {
+		EVENT_TRACE et;
+
+		event_trace(er, classic, &et);
+		LF(c, CurrentEvent) = et;
+		LF(c, EventCallback)(&et);
+	}
+}
+
+/* Track @ev's buffer; the one it leaves is done. 0, or -1 to stop. */
+static int track_buffer(struct consumer *c, const struct nttrace_etl_event *ev)
+{
+	uint64_t off = ev->offset - ev->offset % c->info.buffer_size;
+	struct cpu_buf *b;
+
+	if (ev->cpu >= c->ncpus) {
+		unsigned int n = ev->cpu + 1;
+		struct cpu_buf *v = realloc(c->cpus, n * sizeof(*v));
+
+		if (!v)
+			return 0;	/* BufferCallback is only missed */
+		memset(v + c->ncpus, 0, (n - c->ncpus) * sizeof(*v));
+		c->cpus = v;
+		c->ncpus = n;
+	}
+	b = &c->cpus[ev->cpu];
+	if (b->have && b->offset != off && buffer_done(c, b->filled))
+		return -1;
+	b->have = 1;
+	b->offset = off;
+	b->filled = get(buffer_of(c, ev) + 4, 4);
+	return 0;
+}
+
+/* The buffers still open at the end of @c's file are done. */
+static int flush_buffers(struct consumer *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ncpus; i++) {
+		if (c->cpus[i].have) {
+			c->cpus[i].have = 0;
+			if (!is_closing(c) && buffer_done(c, c->cpus[i].filled))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t order_key(const struct nttrace_etl_event *ev)
+{
+	return ev->filetime ? ev->filetime : ev->timestamp;
+}
+
+/* Start (again) reading @c's file from its first event. */
+static uint32_t rewind_consumer(struct consumer *c)
+{
+	int ret;
+
+	if (c->used) {
+		nttrace_etl_close(c->r);
+		c->r = NULL;
+		ret = nttrace_etl_open(&c->r, c->path, NULL, NULL);
+		if (ret) {
+			c->r = NULL;
+			return ret == -ENOMEM ? ERROR_NOT_ENOUGH_MEMORY : ERROR_FILE_CORRUPT;
+		}
+	}
+	c->used = 1;
+	c->have = 0;
+	c->done = 0;
+	free(c->cpus);
+	c->cpus = NULL;
+	c->ncpus = 0;
+	return ERROR_SUCCESS;
+}
+
+static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const uint64_t *end)
+{
+	ULONG i;
+
+	/* Each file's header event, and its buffer, first. */
+	for (i = 0; i < n; i++) {
+		struct consumer *c = cs[i];
+		EVENT_RECORD er;
+
+		if (is_closing(c))
+			continue;
+		header_record(c, &er);
+		deliver(c, &er, NULL);
+		if (!is_closing(c) && buffer_done(c, c->hdr_filled))
+			return ERROR_CANCELLED;
+	}
+	for (;;) {
+		struct consumer *best = NULL;
+		EVENT_RECORD er;
+		uint64_t t;
+
+		for (i = 0; i < n; i++) {
+			struct consumer *c = cs[i];
+
+			if (c->done)
+				continue;
+			if (is_closing(c)) {
+				c->done = 1;
+				continue;
+			}
+			if (!c->have) {
+				c->have = nttrace_etl_next(c->r, &c->ev);
+				if (!c->have) {
+					c->done = 1;
+					if (flush_buffers(c))
+						return ERROR_CANCELLED;
+					continue;
+				}
+			}
+			if (!best || order_key(&c->ev) < order_key(&best->ev))
+				best = c;
+		}
+		if (!best)
+			return ERROR_SUCCESS;
+		best->have = 0;
+		if (track_buffer(best, &best->ev))
+			return ERROR_CANCELLED;
+		t = best->ev.filetime;
+		if (t && ((start && t < *start) || (end && t > *end)))
+			continue;
+		if (event_record(best, &best->ev, &er))
+			continue;
+		deliver(best, &er, best->ev.classic ? best->ev.rec : NULL);
+	}
+}
+
+ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount,
+			  LPFILETIME StartTime, LPFILETIME EndTime)
+{
+	struct consumer *cs[MAX_PROCESS];
+	uint64_t start = 0, end = 0;
+	ULONG i, j, err = ERROR_SUCCESS;
+
+	if (!HandleArray)
+		return fail_handle(ERROR_INVALID_PARAMETER);
+	if (!HandleCount || HandleCount > MAX_PROCESS)
+		return fail_handle(ERROR_BAD_LENGTH);
+	if (StartTime)
+		start = (uint64_t)StartTime->dwHighDateTime << 32 | StartTime->dwLowDateTime;
+	if (EndTime)
+		end = (uint64_t)EndTime->dwHighDateTime << 32 | EndTime->dwLowDateTime;
+	if (StartTime && EndTime && end < start)
+		return fail_handle(ERROR_INVALID_TIME);
+	pthread_mutex_lock(&table_lock);
+	for (i = 0; i < HandleCount; i++) {
+		cs[i] = lookup(HandleArray[i]);
+		if (!cs[i]) {
+			err = ERROR_INVALID_HANDLE;
+			break;
+		}
+		if (cs[i]->busy) {
+			err = ERROR_BUSY;
+			break;
+		}
+		for (j = 0; j < i; j++)
+			if (cs[j] == cs[i])
+				err = ERROR_INVALID_PARAMETER;
+		if (err)
+			break;
+	}
+	if (!err)
+		for (i = 0; i < HandleCount; i++)
+			cs[i]->busy = 1;
+	pthread_mutex_unlock(&table_lock);
+	if (err)
+		return fail_handle(err);
+
+	for (i = 0; i < HandleCount && !err; i++)
+		err = rewind_consumer(cs[i]);
+	if (!err)
+		err = process(cs, HandleCount, StartTime ? &start : NULL,
+			      EndTime ? &end : NULL);
+
+	/* Handles closed meanwhile were taken out of the table: free them. */
+	pthread_mutex_lock(&table_lock);
+	for (i = 0; i < HandleCount; i++) {
+		cs[i]->busy = 0;
+		if (is_closing(cs[i]))
+			free_consumer(cs[i]);
+	}
+	pthread_mutex_unlock(&table_lock);
+	return fail_handle(err);
+}
+
+/* ---- CloseTrace ---- */
+
+ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle)
+{
+	struct consumer *c;
+	int busy;
+
+	pthread_mutex_lock(&table_lock);
+	c = lookup(TraceHandle);
+	if (!c) {
+		pthread_mutex_unlock(&table_lock);
+		return fail_handle(ERROR_INVALID_HANDLE);
+	}
+	table[(uint32_t)TraceHandle - 1] = NULL;
+	busy = c->busy;
+	if (busy)
+		__atomic_store_n(&c->closing, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&table_lock);
+	if (busy)
+		return fail_handle(ERROR_CTX_CLOSE_PENDING);
+	free_consumer(c);
+	return fail_handle(ERROR_SUCCESS);
+}

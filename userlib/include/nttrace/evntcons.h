@@ -91,6 +91,51 @@ typedef struct _EVENT_HEADER {
 	GUID ActivityId;
 } EVENT_HEADER, *PEVENT_HEADER;
 
+/* EVENT_HEADER_EXT_TYPE_INSTANCE_INFO's data: a classic instance event's. */
+typedef struct _EVENT_EXTENDED_ITEM_INSTANCE {
+	ULONG InstanceId;
+	ULONG ParentInstanceId;
+	GUID ParentGuid;
+} EVENT_EXTENDED_ITEM_INSTANCE, *PEVENT_EXTENDED_ITEM_INSTANCE;
+
+#ifndef PROCESS_TRACE_MODE_REAL_TIME
+#define PROCESS_TRACE_MODE_REAL_TIME		0x00000100
+#define PROCESS_TRACE_MODE_RAW_TIMESTAMP	0x00001000
+#define PROCESS_TRACE_MODE_EVENT_RECORD		0x10000000
+#endif
+
+#ifndef ETW_BUFFER_CONTEXT_DEF
+#define ETW_BUFFER_CONTEXT_DEF
+/* Where an event was: its buffer's processor and session. */
+typedef struct _ETW_BUFFER_CONTEXT {
+	union {
+		struct {
+			UCHAR ProcessorNumber;	/* the low 8 bits */
+			UCHAR Alignment;
+		};
+		USHORT ProcessorIndex;	/* the whole CPU number */
+	};
+	USHORT LoggerId;
+} ETW_BUFFER_CONTEXT, *PETW_BUFFER_CONTEXT;
+#endif
+
+/*
+ * An event as ProcessTrace hands it to EventRecordCallback (0x70 bytes for
+ * a 64-bit caller, 0x68 for 32-bit). Everything it points to lives until
+ * the callback returns. consumer/opentrace.c's top comment says how each
+ * kind of record in a file becomes one.
+ */
+typedef struct _EVENT_RECORD {
+	EVENT_HEADER EventHeader;
+	ETW_BUFFER_CONTEXT BufferContext;
+	USHORT ExtendedDataCount;
+	USHORT UserDataLength;
+	PEVENT_HEADER_EXTENDED_DATA_ITEM ExtendedData;
+	PVOID UserData;
+	PVOID UserContext;	/* EVENT_TRACE_LOGFILE.Context */
+} EVENT_RECORD, *PEVENT_RECORD;
+typedef const EVENT_RECORD *PCEVENT_RECORD;
+
 #ifdef __cplusplus
 }
 #endif

@@ -565,6 +565,253 @@ ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE Tra
 
 /* ---- Consumers: OpenTrace, ProcessTrace, CloseTrace (consumer/opentrace.c) ---- */
 
+/* EVENT_TRACE_LOGFILE.ProcessTraceMode (evntcons.h's values). */
+#ifndef PROCESS_TRACE_MODE_REAL_TIME
+#define PROCESS_TRACE_MODE_REAL_TIME		0x00000100
+#define PROCESS_TRACE_MODE_RAW_TIMESTAMP	0x00001000
+#define PROCESS_TRACE_MODE_EVENT_RECORD		0x10000000
+#endif
+
+/*
+ * OpenTrace's failure: (TRACEHANDLE)INVALID_HANDLE_VALUE, that is
+ * (UINT64)UINTPTR_MAX: 0xFFFFFFFF for a 32-bit caller, all ones for 64-bit.
+ */
+#define INVALID_PROCESSTRACE_HANDLE	((TRACEHANDLE)(ULONG_PTR)-1)
+typedef TRACEHANDLE PROCESSTRACE_HANDLE;
+
+/* The header event's class: the TRACE_LOGFILE_HEADER is its data. */
+#define EVENT_TRACE_GUID_INIT \
+	{ 0x68fdd900, 0x4a3e, 0x11d1, { 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } }
+extern const GUID EventTraceGuid;
+
+typedef struct _FILETIME {
+	ULONG dwLowDateTime;
+	ULONG dwHighDateTime;
+} FILETIME, *PFILETIME, *LPFILETIME;
+
+typedef struct _SYSTEMTIME {
+	USHORT wYear, wMonth, wDayOfWeek, wDay;
+	USHORT wHour, wMinute, wSecond, wMilliseconds;
+} SYSTEMTIME, *PSYSTEMTIME;
+
+/* 0xAC bytes, as in every TRACE_LOGFILE_HEADER. */
+typedef struct _TIME_ZONE_INFORMATION {
+	LONG Bias;
+	WCHAR StandardName[32];
+	SYSTEMTIME StandardDate;
+	LONG StandardBias;
+	WCHAR DaylightName[32];
+	SYSTEMTIME DaylightDate;
+	LONG DaylightBias;
+} TIME_ZONE_INFORMATION, *PTIME_ZONE_INFORMATION;
+
+/*
+ * What a log file says of its session: the header event's data. In the
+ * file it has the writer's pointer size (PointerSize: 0x118 bytes for 8,
+ * 0x110 for 4, followed by the session and file names in UTF-16); this
+ * struct is the caller's. OpenTrace fills it in EVENT_TRACE_LOGFILE, with
+ * LoggerName and LogFileName pointing to UTF-16 copies of the names that
+ * live until CloseTrace (in the file they are 0).
+ */
+typedef struct _TRACE_LOGFILE_HEADER {
+	ULONG BufferSize;
+	union {
+		ULONG Version;
+		struct {
+			UCHAR MajorVersion;
+			UCHAR MinorVersion;
+			UCHAR SubVersion;
+			UCHAR SubMinorVersion;
+		} VersionDetail;
+	};
+	ULONG ProviderVersion;
+	ULONG NumberOfProcessors;
+	LARGE_INTEGER EndTime;		/* FILETIME */
+	ULONG TimerResolution;		/* 100 ns units */
+	ULONG MaximumFileSize;		/* MB */
+	ULONG LogFileMode;
+	ULONG BuffersWritten;
+	union {
+		GUID LogInstanceGuid;
+		struct {
+			ULONG StartBuffers;
+			ULONG PointerSize;
+			ULONG EventsLost;
+			ULONG CpuSpeedInMHz;
+		};
+	};
+	LPWSTR LoggerName;
+	LPWSTR LogFileName;
+	TIME_ZONE_INFORMATION TimeZone;
+	LARGE_INTEGER BootTime;		/* FILETIME */
+	LARGE_INTEGER PerfFreq;		/* the time stamps' ticks per second */
+	LARGE_INTEGER StartTime;	/* FILETIME */
+	ULONG ReservedFlags;		/* the clock: 1 QPC, 2 system time, 3 cycles */
+	ULONG BuffersLost;
+} TRACE_LOGFILE_HEADER, *PTRACE_LOGFILE_HEADER;
+
+#ifndef ETW_BUFFER_CONTEXT_DEF
+#define ETW_BUFFER_CONTEXT_DEF
+/* Where an event was: its buffer's processor and session. */
+typedef struct _ETW_BUFFER_CONTEXT {
+	union {
+		struct {
+			UCHAR ProcessorNumber;	/* the low 8 bits */
+			UCHAR Alignment;
+		};
+		USHORT ProcessorIndex;	/* the whole CPU number */
+	};
+	USHORT LoggerId;
+} ETW_BUFFER_CONTEXT, *PETW_BUFFER_CONTEXT;
+#endif
+
+/*
+ * An event as EventCallback gets it: a classic header, the instance
+ * fields, and the data (MofData, MofLength bytes).
+ */
+typedef struct _EVENT_TRACE {
+	EVENT_TRACE_HEADER Header;
+	ULONG InstanceId;
+	ULONG ParentInstanceId;
+	GUID ParentGuid;
+	PVOID MofData;
+	ULONG MofLength;
+	union {
+		ULONG ClientContext;
+		ETW_BUFFER_CONTEXT BufferContext;
+	};
+} EVENT_TRACE, *PEVENT_TRACE;
+
+struct _EVENT_RECORD;
+typedef struct _EVENT_TRACE_LOGFILEA EVENT_TRACE_LOGFILEA, *PEVENT_TRACE_LOGFILEA;
+typedef struct _EVENT_TRACE_LOGFILEW EVENT_TRACE_LOGFILEW, *PEVENT_TRACE_LOGFILEW;
+/* After each buffer: return FALSE to stop ProcessTrace (ERROR_CANCELLED). */
+typedef ULONG (WINAPI *PEVENT_TRACE_BUFFER_CALLBACKA)(PEVENT_TRACE_LOGFILEA Logfile);
+typedef ULONG (WINAPI *PEVENT_TRACE_BUFFER_CALLBACKW)(PEVENT_TRACE_LOGFILEW Logfile);
+typedef void (WINAPI *PEVENT_CALLBACK)(PEVENT_TRACE pEvent);
+typedef void (WINAPI *PEVENT_RECORD_CALLBACK)(struct _EVENT_RECORD *EventRecord);
+
+/*
+ * What to read and how. The caller sets LogFileName (a file) or, later,
+ * LoggerName with PROCESS_TRACE_MODE_REAL_TIME (a live session: not yet,
+ * see OpenTrace), ProcessTraceMode, the callbacks and Context; OpenTrace
+ * fills in LogfileHeader, CurrentEvent (the header event), BufferSize and
+ * EventsLost, and ProcessTrace keeps CurrentTime, BuffersRead and Filled
+ * up to date for BufferCallback.
+ */
+struct _EVENT_TRACE_LOGFILEA {
+	LPSTR LogFileName;
+	LPSTR LoggerName;
+	LONGLONG CurrentTime;	/* the last event's time stamp */
+	ULONG BuffersRead;
+	union {
+		ULONG LogFileMode;
+		ULONG ProcessTraceMode;	/* PROCESS_TRACE_MODE_* */
+	};
+	EVENT_TRACE CurrentEvent;
+	TRACE_LOGFILE_HEADER LogfileHeader;
+	PEVENT_TRACE_BUFFER_CALLBACKA BufferCallback;	/* may be NULL */
+	ULONG BufferSize;	/* bytes per buffer */
+	ULONG Filled;		/* bytes used in the last buffer */
+	ULONG EventsLost;
+	union {
+		PEVENT_CALLBACK EventCallback;
+		PEVENT_RECORD_CALLBACK EventRecordCallback;	/* MODE_EVENT_RECORD */
+	};
+	ULONG IsKernelTrace;
+	PVOID Context;		/* EVENT_RECORD.UserContext */
+};
+
+struct _EVENT_TRACE_LOGFILEW {
+	LPWSTR LogFileName;
+	LPWSTR LoggerName;
+	LONGLONG CurrentTime;
+	ULONG BuffersRead;
+	union {
+		ULONG LogFileMode;
+		ULONG ProcessTraceMode;
+	};
+	EVENT_TRACE CurrentEvent;
+	TRACE_LOGFILE_HEADER LogfileHeader;
+	PEVENT_TRACE_BUFFER_CALLBACKW BufferCallback;
+	ULONG BufferSize;
+	ULONG Filled;
+	ULONG EventsLost;
+	union {
+		PEVENT_CALLBACK EventCallback;
+		PEVENT_RECORD_CALLBACK EventRecordCallback;
+	};
+	ULONG IsKernelTrace;
+	PVOID Context;
+};
+
+/*
+ * OpenTrace: a processing handle for the log file Logfile->LogFileName
+ * (char for A, UTF-16 for W), its header read and LogfileHeader filled in;
+ * the file is read by ProcessTrace. Logfile must stay valid until
+ * CloseTrace (ProcessTrace updates it and passes it to BufferCallback).
+ * Returns the handle, or INVALID_PROCESSTRACE_HANDLE with the last error:
+ *   ERROR_INVALID_PARAMETER    Logfile NULL
+ *   ERROR_BAD_PATHNAME         no LogFileName (and no real-time LoggerName),
+ *                              or an empty one, or a W name that is not
+ *                              valid UTF-16
+ *   ERROR_NOT_SUPPORTED        PROCESS_TRACE_MODE_REAL_TIME (not yet)
+ *   ERROR_FILE_NOT_FOUND       no such file
+ *   ERROR_PATH_NOT_FOUND       a directory of the path missing
+ *   ERROR_ACCESS_DENIED        the file may not be read
+ *   ERROR_FILE_CORRUPT         not an ETL file (no plausible buffer size),
+ *                              or its header buffer has no logfile header
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory, or no free handle (1024 open)
+ */
+TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile);
+TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile);
+
+/*
+ * ProcessTrace: every event of the files HandleArray names, each file's
+ * header event first (in the array's order), then all events merged in
+ * time order across the files, to each handle's EventRecordCallback
+ * (PROCESS_TRACE_MODE_EVENT_RECORD) or EventCallback, and BufferCallback
+ * after each buffer. StartTime and EndTime (may be NULL; FILETIME, UTC)
+ * leave out the events before and after them. Time stamps are FILETIME,
+ * or as written with PROCESS_TRACE_MODE_RAW_TIMESTAMP. Returns once every
+ * file is read, BufferCallback returned FALSE, or every handle was closed
+ * by CloseTrace; ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    HandleArray NULL, or a handle twice
+ *   ERROR_BAD_LENGTH           HandleCount 0 or above 64
+ *   ERROR_INVALID_HANDLE       a handle OpenTrace did not give, or closed
+ *   ERROR_BUSY                 a handle already in a ProcessTrace
+ *   ERROR_INVALID_TIME         EndTime before StartTime
+ *   ERROR_CANCELLED            a BufferCallback returned FALSE
+ *   ERROR_FILE_CORRUPT         a file can no longer be opened as ETL
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory
+ * Damaged buffers and records inside a file are skipped (as the ETL reader
+ * does) and do not fail the call. Callbacks run on the calling thread.
+ */
+ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount,
+			  LPFILETIME StartTime, LPFILETIME EndTime);
+
+/*
+ * CloseTrace: the handle's resources freed. From a callback (or another
+ * thread) while ProcessTrace reads it, the handle delivers no more events
+ * and is freed when ProcessTrace returns: ERROR_CTX_CLOSE_PENDING, as
+ * Windows says it. Else ERROR_SUCCESS, or ERROR_INVALID_HANDLE (not a
+ * handle OpenTrace gave, or closed already).
+ */
+ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle);
+
+#ifdef UNICODE
+#define OpenTrace			OpenTraceW
+#define EVENT_TRACE_LOGFILE		EVENT_TRACE_LOGFILEW
+#define PEVENT_TRACE_LOGFILE		PEVENT_TRACE_LOGFILEW
+#define PEVENT_TRACE_BUFFER_CALLBACK	PEVENT_TRACE_BUFFER_CALLBACKW
+#else
+#define OpenTrace			OpenTraceA
+#define EVENT_TRACE_LOGFILE		EVENT_TRACE_LOGFILEA
+#define PEVENT_TRACE_LOGFILE		PEVENT_TRACE_LOGFILEA
+#define PEVENT_TRACE_BUFFER_CALLBACK	PEVENT_TRACE_BUFFER_CALLBACKA
+#endif
+
+
 #ifdef UNICODE
 #define StartTrace	StartTraceW
 #define ControlTrace	ControlTraceW
