@@ -75,8 +75,6 @@
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
-#include <linux/pid_namespace.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "classic.h"
@@ -113,14 +111,7 @@ static void nt_classic_write_header(const struct nt_session *s,
 {
 	struct event_trace_header h = ev->out.h;
 
-	/* The initial namespace's IDs are the task's own: no lookup. */
-	if (s->pid_ns == &init_pid_ns) {
-		h.thread_id = current->pid;
-		h.process_id = current->tgid;
-	} else {
-		h.thread_id = task_pid_nr_ns(current, s->pid_ns);
-		h.process_id = task_tgid_nr_ns(current, s->pid_ns);
-	}
+	nt_session_ids(s, &h.thread_id, &h.process_id);
 	if (!ev->keep_time_stamp)
 		h.time_stamp = nt_clock_now(s->conf.clock_type);
 	memcpy(rec, &h, sizeof(h));

@@ -87,9 +87,7 @@
 #include <kunit/visibility.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
-#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "eventwrite.h"
@@ -157,14 +155,7 @@ static void nt_ew_write_header(const struct nt_session *s, const struct nt_ew *e
 
 	if (f->flags & EVENT_WRITE_FLAG_STRING_ONLY)
 		h.flags |= EVENT_HEADER_FLAG_STRING_ONLY;
-	/* The initial namespace's IDs are the task's own: no lookup. */
-	if (s->pid_ns == &init_pid_ns) {
-		h.thread_id = current->pid;
-		h.process_id = current->tgid;
-	} else {
-		h.thread_id = task_pid_nr_ns(current, s->pid_ns);
-		h.process_id = task_tgid_nr_ns(current, s->pid_ns);
-	}
+	nt_session_ids(s, &h.thread_id, &h.process_id);
 	memcpy(h.provider_id, nt_reg_guid(r), 16);
 	memcpy(h.activity_id, f->activity_id, 16);
 	if (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY) {

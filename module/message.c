@@ -35,8 +35,6 @@
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/overflow.h>
-#include <linux/pid_namespace.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -180,14 +178,7 @@ static void nt_write_items(struct nt_session *s, const struct nt_message *msg,
 	if (f & TRACE_MESSAGE_SYSTEMINFO) {
 		u32 ids[2];
 
-		/* The initial namespace's IDs are the task's own: no lookup. */
-		if (s->pid_ns == &init_pid_ns) {
-			ids[0] = current->pid;
-			ids[1] = current->tgid;
-		} else {
-			ids[0] = task_pid_nr_ns(current, s->pid_ns);
-			ids[1] = task_tgid_nr_ns(current, s->pid_ns);
-		}
+		nt_session_ids(s, &ids[0], &ids[1]);
 		memcpy(p, ids, 8);
 	}
 }

@@ -8,6 +8,8 @@
 
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -53,6 +55,23 @@ struct nt_session {
 
 #define NT_HEAD_STRIDE	sizeof(struct nttrace_ring_head)
 #define NT_ACK_STRIDE	sizeof(struct nttrace_ring_ack)
+
+/*
+ * The current thread's and process's IDs as an event of session @s carries
+ * them: those of the PID namespace the session was started in (0 for a
+ * caller outside it). The initial namespace's IDs are the task's own: no
+ * lookup.
+ */
+static inline void nt_session_ids(const struct nt_session *s, u32 *tid, u32 *pid)
+{
+	if (s->pid_ns == &init_pid_ns) {
+		*tid = current->pid;
+		*pid = current->tgid;
+	} else {
+		*tid = task_pid_nr_ns(current, s->pid_ns);
+		*pid = task_tgid_nr_ns(current, s->pid_ns);
+	}
+}
 
 int nt_session_start(struct nttrace_logger_info *info);
 int nt_session_control(struct nttrace_logger_info *info);
