@@ -74,15 +74,6 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t hdr_size, const struct mof_field *mof,
 			     uint32_t nmof);
 
-/*
- * EnableTrace with the user-mode logger's handle (controller/enable.c):
- * enable or disable every registration of @guid in this process, with no
- * system call; their callbacks get @handle (provider/register.c). Returns
- * how many there were.
- */
-unsigned int nttrace_private_enable(const GUID *guid, int enable,
-				    TRACEHANDLE handle);
-
 /* ---- EventRegister's registrations (provider/register.c, eventprov.c) ---- */
 
 #include <string.h>
@@ -170,7 +161,7 @@ ULONG nttrace_event_register(LPCGUID guid, PENABLECALLBACK cb, void *ctx,
 ULONG nttrace_event_unregister(uint64_t reghandle);
 
 /*
- * EnableTraceEx2 with the user-mode logger's handle: @control
+ * EnableTrace and EnableTraceEx2 with the user-mode logger's handle: @control
  * (EVENT_CONTROL_CODE_*) for every registration of @guid in this process,
  * with no system call; classic ones get @handle in their callbacks (not
  * CAPTURE_STATE), EventRegister ones @level, @any, @all and @source.

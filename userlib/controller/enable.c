@@ -45,9 +45,12 @@ static int session_running(uint32_t id)
 	return nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) == 0;
 }
 
-/* The user-mode logger of this process: its handle must be the running one. */
-static ULONG enable_private(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
-			    LPCGUID ControlGuid, TRACEHANDLE SessionHandle)
+/*
+ * The user-mode logger's enable (no system call), for EnableTrace and
+ * EnableTraceEx2: its handle must be the running logger's.
+ */
+static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG control,
+			       UCHAR level, ULONGLONG any, ULONGLONG all, const GUID *source)
 {
 	EVENT_TRACE_PROPERTIES props;
 	char name[NTTRACE_NAME_MAX];
@@ -56,8 +59,8 @@ static ULONG enable_private(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 
 	memset(&props, 0, sizeof(props));
 	props.Wnode.BufferSize = sizeof(props);
-	err = nttrace_um_control(SessionHandle, NULL, &props,
-				 EVENT_TRACE_CONTROL_QUERY, &mine, name);
+	err = nttrace_um_control(SessionHandle, NULL, &props, EVENT_TRACE_CONTROL_QUERY,
+				 &mine, name);
 	if (!mine || err == ERROR_INVALID_HANDLE)
 		return set_error(ERROR_INVALID_HANDLE);
 	if (err)
@@ -67,10 +70,10 @@ static ULONG enable_private(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 	 * TRACE_ENABLE_INTERNAL_PRIVATE in TRACE_ENABLE_CONTEXT terms) with
 	 * the level and flags in their TRACE_ENABLE_CONTEXT places.
 	 */
-	SessionHandle = NTTRACE_HANDLE(SessionHandle & 0xFFFF, EnableLevel,
-				       TRACE_ENABLE_INTERNAL_PRIVATE, EnableFlag);
-	if (!nttrace_private_enable(ControlGuid, Enable != 0, SessionHandle) &&
-	    !Enable)
+	SessionHandle = NTTRACE_HANDLE(SessionHandle & 0xFFFF, level,
+				       TRACE_ENABLE_INTERNAL_PRIVATE, (uint32_t)any);
+	if (!nttrace_private_enable_ex(guid, control, SessionHandle, level, any, all, source) &&
+	    control != EVENT_CONTROL_CODE_ENABLE_PROVIDER)
 		return set_error(ERROR_WMI_GUID_NOT_FOUND);
 	return set_error(ERROR_SUCCESS);
 }
@@ -126,8 +129,10 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 	if (!ControlGuid || !SessionHandle || EnableLevel > 0xFF)
 		return set_error(ERROR_INVALID_PARAMETER);
 	if (SessionHandle & TRACE_USER_MODE_LOGGER_BIT)
-		return enable_private(Enable, EnableFlag, EnableLevel, ControlGuid,
-				      SessionHandle);
+		return enable_private_ex(SessionHandle, ControlGuid,
+					 Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+						  EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+					 EnableLevel, EnableFlag, 0, NULL);
 	return enable_kernel(SessionHandle, ControlGuid,
 			     Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 				      EVENT_CONTROL_CODE_DISABLE_PROVIDER,
@@ -168,31 +173,6 @@ static ULONG check_params(const ENABLE_TRACE_PARAMETERS *p)
 	    (p->Version == ENABLE_TRACE_PARAMETERS_VERSION_2 && p->FilterDescCount))
 		return ERROR_NOT_SUPPORTED;
 	return ERROR_SUCCESS;
-}
-
-/* The user-mode logger's enable (no system call), EnableTraceEx2's way. */
-static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG control,
-			       UCHAR level, ULONGLONG any, ULONGLONG all, const GUID *source)
-{
-	EVENT_TRACE_PROPERTIES props;
-	char name[NTTRACE_NAME_MAX];
-	ULONG err;
-	int mine = 0;
-
-	memset(&props, 0, sizeof(props));
-	props.Wnode.BufferSize = sizeof(props);
-	err = nttrace_um_control(SessionHandle, NULL, &props, EVENT_TRACE_CONTROL_QUERY,
-				 &mine, name);
-	if (!mine || err == ERROR_INVALID_HANDLE)
-		return set_error(ERROR_INVALID_HANDLE);
-	if (err)
-		return set_error(err);
-	SessionHandle = NTTRACE_HANDLE(SessionHandle & 0xFFFF, level,
-				       TRACE_ENABLE_INTERNAL_PRIVATE, (uint32_t)any);
-	if (!nttrace_private_enable_ex(guid, control, SessionHandle, level, any, all, source) &&
-	    control != EVENT_CONTROL_CODE_ENABLE_PROVIDER)
-		return set_error(ERROR_WMI_GUID_NOT_FOUND);
-	return set_error(ERROR_SUCCESS);
 }
 
 ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,

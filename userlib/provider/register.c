@@ -901,16 +901,6 @@ again:
 	return n;
 }
 
-/* See internal.h. */
-unsigned int nttrace_private_enable(const GUID *guid, int enable,
-				    TRACEHANDLE handle)
-{
-	return nttrace_private_enable_ex(guid, enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
-					 EVENT_CONTROL_CODE_DISABLE_PROVIDER, handle,
-					 NTTRACE_HANDLE_LEVEL(handle), NTTRACE_HANDLE_FLAGS(handle),
-					 0, NULL);
-}
-
 /*
  * See internal.h. The stop is the session's (SourceId GUID_NULL, as
  * Microsoft documents for a stopping session).
