@@ -9,6 +9,7 @@
 #define NTTRACE_EVNTCONS_H
 
 #include <nttrace/evntprov.h>
+#include <nttrace/evntrace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,26 +99,10 @@ typedef struct _EVENT_EXTENDED_ITEM_INSTANCE {
 	GUID ParentGuid;
 } EVENT_EXTENDED_ITEM_INSTANCE, *PEVENT_EXTENDED_ITEM_INSTANCE;
 
-#ifndef PROCESS_TRACE_MODE_REAL_TIME
 #define PROCESS_TRACE_MODE_REAL_TIME		0x00000100
 #define PROCESS_TRACE_MODE_RAW_TIMESTAMP	0x00001000
 #define PROCESS_TRACE_MODE_EVENT_RECORD		0x10000000
-#endif
 
-#ifndef ETW_BUFFER_CONTEXT_DEF
-#define ETW_BUFFER_CONTEXT_DEF
-/* Where an event was: its buffer's processor and session. */
-typedef struct _ETW_BUFFER_CONTEXT {
-	union {
-		struct {
-			UCHAR ProcessorNumber;	/* the low 8 bits */
-			UCHAR Alignment;
-		};
-		USHORT ProcessorIndex;	/* the whole CPU number */
-	};
-	USHORT LoggerId;
-} ETW_BUFFER_CONTEXT, *PETW_BUFFER_CONTEXT;
-#endif
 
 /*
  * An event as ProcessTrace hands it to EventRecordCallback (0x70 bytes for

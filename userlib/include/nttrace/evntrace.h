@@ -565,13 +565,6 @@ ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE Tra
 
 /* ---- Consumers: OpenTrace, ProcessTrace, CloseTrace (consumer/opentrace.c) ---- */
 
-/* EVENT_TRACE_LOGFILE.ProcessTraceMode (evntcons.h's values). */
-#ifndef PROCESS_TRACE_MODE_REAL_TIME
-#define PROCESS_TRACE_MODE_REAL_TIME		0x00000100
-#define PROCESS_TRACE_MODE_RAW_TIMESTAMP	0x00001000
-#define PROCESS_TRACE_MODE_EVENT_RECORD		0x10000000
-#endif
-
 /*
  * OpenTrace's failure: (TRACEHANDLE)INVALID_HANDLE_VALUE, that is
  * (UINT64)UINTPTR_MAX: 0xFFFFFFFF for a 32-bit caller, all ones for 64-bit.
@@ -650,8 +643,6 @@ typedef struct _TRACE_LOGFILE_HEADER {
 	ULONG BuffersLost;
 } TRACE_LOGFILE_HEADER, *PTRACE_LOGFILE_HEADER;
 
-#ifndef ETW_BUFFER_CONTEXT_DEF
-#define ETW_BUFFER_CONTEXT_DEF
 /* Where an event was: its buffer's processor and session. */
 typedef struct _ETW_BUFFER_CONTEXT {
 	union {
@@ -663,7 +654,6 @@ typedef struct _ETW_BUFFER_CONTEXT {
 	};
 	USHORT LoggerId;
 } ETW_BUFFER_CONTEXT, *PETW_BUFFER_CONTEXT;
-#endif
 
 /*
  * An event as EventCallback gets it: a classic header, the instance
@@ -706,7 +696,7 @@ struct _EVENT_TRACE_LOGFILEA {
 	ULONG BuffersRead;
 	union {
 		ULONG LogFileMode;
-		ULONG ProcessTraceMode;	/* PROCESS_TRACE_MODE_* */
+		ULONG ProcessTraceMode;	/* PROCESS_TRACE_MODE_* (evntcons.h) */
 	};
 	EVENT_TRACE CurrentEvent;
 	TRACE_LOGFILE_HEADER LogfileHeader;
