@@ -67,24 +67,6 @@ static u8 pattern(size_t i)
 	return (u8)(i * 13 + i / 241 + 5);
 }
 
-static void put_le(u8 *p, u64 v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
-static u64 get_le(const u8 *p, int bytes)
-{
-	u64 v = 0;
-	int i;
-
-	for (i = bytes - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static u32 hdr_len(u32 type)
 {
 	return type == ETW_NT_FLAGS_TRACE_INSTANCE ? INST_SIZE : HDR_SIZE;
@@ -179,23 +161,23 @@ static void encode_input(struct cls_ctx *ctx, const struct cev *e, u8 *p)
 	u32 len = hdr_len(e->type);
 
 	memset(p, 0xEE, len);
-	put_le(p, e->size ? e->size : len + e->extra_len, 2);
+	ntk_put_le(p, e->size ? e->size : len + e->extra_len, 2);
 	p[2] = 0x77;				/* FieldTypeFlags: ignored */
 	p[3] = 0x66;				/* MarkerFlags: ignored */
 	p[4] = 0x21;				/* Class.Type */
 	p[5] = 0x05;				/* Class.Level */
-	put_le(p + 6, 0x0302, 2);		/* Class.Version */
-	put_le(p + 0x10, e->ts, 8);
+	ntk_put_le(p + 6, 0x0302, 2);		/* Class.Version */
+	ntk_put_le(p + 0x10, e->ts, 8);
 	if (e->wflags & F_GUID_PTR)
-		put_le(p + 0x18, e->guid_ptr ? e->guid_ptr :
+		ntk_put_le(p + 0x18, e->guid_ptr ? e->guid_ptr :
 		       data_at(ctx, e->who) + GUID3_OFF, 8);
 	else
 		memcpy(p + 0x18, guid1, 16);
-	put_le(p + 0x28, 0xC1C2C3C4, 4);	/* ClientContext: ignored */
-	put_le(p + 0x2C, e->wflags, 4);
+	ntk_put_le(p + 0x28, 0xC1C2C3C4, 4);	/* ClientContext: ignored */
+	ntk_put_le(p + 0x2C, e->wflags, 4);
 	if (e->type == ETW_NT_FLAGS_TRACE_INSTANCE) {
-		put_le(p + 0x30, 0x11223344, 4);
-		put_le(p + 0x34, 0x55667788, 4);
+		ntk_put_le(p + 0x30, 0x11223344, 4);
+		ntk_put_le(p + 0x34, 0x55667788, 4);
 		memcpy(p + 0x38, guid2, 16);
 	}
 }
@@ -243,7 +225,7 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 	KUNIT_ASSERT_EQ(test, r->size, total);
 	want = kunit_kzalloc(test, ALIGN(total, 8), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, want);
-	put_le(want, total, 2);
+	ntk_put_le(want, total, 2);
 	if (e->type == ETW_NT_FLAGS_TRACE_INSTANCE)
 		want[2] = ptr32 ? 0x0B : 0x15;
 	else
@@ -251,22 +233,22 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 	want[3] = 0xC0;
 	want[4] = 0x21;
 	want[5] = 0x05;
-	put_le(want + 6, 0x0302, 2);
-	put_le(want + 8, task_pid_nr_ns(current, ctx->k->s->pid_ns), 4);
-	put_le(want + 12, task_tgid_nr_ns(current, ctx->k->s->pid_ns), 4);
-	ts = get_le(r->data + 0x10, 8);
+	ntk_put_le(want + 6, 0x0302, 2);
+	ntk_put_le(want + 8, task_pid_nr_ns(current, ctx->k->s->pid_ns), 4);
+	ntk_put_le(want + 12, task_tgid_nr_ns(current, ctx->k->s->pid_ns), 4);
+	ts = ntk_get_le(r->data + 0x10, 8);
 	if (e->wflags & F_TIMESTAMP) {
 		KUNIT_EXPECT_EQ(test, ts, e->ts);
 	} else {
 		KUNIT_EXPECT_GE(test, ts, before);
 		KUNIT_EXPECT_LE(test, ts, after);
 	}
-	put_le(want + 0x10, ts, 8);
+	ntk_put_le(want + 0x10, ts, 8);
 	memcpy(want + 0x18, (e->wflags & F_GUID_PTR) ? guid3 : guid1, 16);
 	/* KernelTime and UserTime: 0 (want is zeroed). */
 	if (e->type == ETW_NT_FLAGS_TRACE_INSTANCE) {
-		put_le(want + 0x30, 0x11223344, 4);
-		put_le(want + 0x34, 0x55667788, 4);
+		ntk_put_le(want + 0x30, 0x11223344, 4);
+		ntk_put_le(want + 0x34, 0x55667788, 4);
 		memcpy(want + 0x38, guid2, 16);
 	}
 	if (len)
@@ -325,9 +307,9 @@ static void counts(struct cls_ctx *ctx, u64 *written, u64 *lost)
 /* A MOF_FIELD, byte by byte: DataPtr, Length, DataType. */
 static void put_mof(u8 *p, u64 ptr, u32 len)
 {
-	put_le(p, ptr, 8);
-	put_le(p + 8, len, 4);
-	put_le(p + 12, 0xD7D7D7D7, 4);		/* DataType: ignored */
+	ntk_put_le(p, ptr, 8);
+	ntk_put_le(p + 8, len, 4);
+	ntk_put_le(p + 12, 0xD7D7D7D7, 4);		/* DataType: ignored */
 }
 
 static const u32 both[] = { ETW_NT_FLAGS_TRACE_HEADER, ETW_NT_FLAGS_TRACE_INSTANCE };

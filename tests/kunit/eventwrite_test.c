@@ -81,24 +81,6 @@ static u8 pattern(size_t i)
 	return (u8)(i * 29 + i / 251 + 3);
 }
 
-static void put_le(u8 *p, u64 v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (u8)(v >> (8 * i));
-}
-
-static u64 get_le(const u8 *p, int bytes)
-{
-	u64 v = 0;
-	int i;
-
-	for (i = bytes - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static u64 area(struct ew_ctx *ctx, enum caller who)
 {
 	if (who == KERNEL)
@@ -241,19 +223,19 @@ static u64 item_ptr(struct ew_ctx *ctx, const struct ew *e, const struct item *i
 static void encode_fields(struct ew_ctx *ctx, const struct ew *e, u8 *p)
 {
 	memset(p, 0, EVENT_WRITE_USER_SIZE);
-	put_le(p, 0x1234, 2);			/* Id */
+	ntk_put_le(p, 0x1234, 2);			/* Id */
 	p[2] = 3;				/* Version */
 	p[3] = 0x10;				/* Channel */
 	p[4] = e->level;
 	p[5] = 0x0b;				/* Opcode */
-	put_le(p + 6, 0x4321, 2);		/* Task */
-	put_le(p + 8, e->keyword, 8);
+	ntk_put_le(p + 6, 0x4321, 2);		/* Task */
+	ntk_put_le(p + 8, e->keyword, 8);
 	memcpy(p + 0x10, act, 16);
 	memcpy(p + 0x20, rel, 16);
-	put_le(p + 0x30, e->wflags, 4);
-	put_le(p + 0x34, e->count ? e->count : e->n, 4);
-	put_le(p + 0x38, e->data ? e->data : area(ctx, e->who) + DESC_OFF, 8);
-	put_le(p + 0x40, e->filter, 8);
+	ntk_put_le(p + 0x30, e->wflags, 4);
+	ntk_put_le(p + 0x34, e->count ? e->count : e->n, 4);
+	ntk_put_le(p + 0x38, e->data ? e->data : area(ctx, e->who) + DESC_OFF, 8);
+	ntk_put_le(p + 0x40, e->filter, 8);
 }
 
 static u32 send(struct kunit *test, const struct ew *e)
@@ -274,9 +256,9 @@ static u32 send(struct kunit *test, const struct ew *e)
 	encode_fields(ctx, e, fields);
 	poke(test, e->who, at, fields, sizeof(fields));
 	for (i = 0; i < e->n; i++) {
-		put_le(desc, item_ptr(ctx, e, &e->items[i]), 8);
-		put_le(desc + 8, e->items[i].size, 4);
-		put_le(desc + 12, 0xD7D7D7D7, 4);	/* Reserved: ignored */
+		ntk_put_le(desc, item_ptr(ctx, e, &e->items[i]), 8);
+		ntk_put_le(desc + 8, e->items[i].size, 4);
+		ntk_put_le(desc + 12, 0xD7D7D7D7, 4);	/* Reserved: ignored */
 		poke(test, e->who, at + DESC_OFF + 16 * i, desc, 16);
 	}
 	if (e->who == KERNEL)
@@ -321,7 +303,7 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 	KUNIT_ASSERT_EQ(test, r->size, total);
 	want = kunit_kzalloc(test, ALIGN(total, 8), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, want);
-	put_le(want, total, 2);
+	ntk_put_le(want, total, 2);
 	want[2] = ptr32 ? 0x12 : 0x13;
 	want[3] = 0xC0;
 	flags = HF_NO_CPU | (ptr32 ? HF_32 : HF_64);
@@ -329,30 +311,30 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 		flags |= HF_EXT;
 	if (e->wflags & WF_STRING)
 		flags |= HF_STRING;
-	put_le(want + 4, flags, 2);
+	ntk_put_le(want + 4, flags, 2);
 	/* EventProperty 0. */
-	put_le(want + 8, task_pid_nr_ns(current, k->s->pid_ns), 4);
-	put_le(want + 12, task_tgid_nr_ns(current, k->s->pid_ns), 4);
-	ts = get_le(r->data + 0x10, 8);
+	ntk_put_le(want + 8, task_pid_nr_ns(current, k->s->pid_ns), 4);
+	ntk_put_le(want + 12, task_tgid_nr_ns(current, k->s->pid_ns), 4);
+	ts = ntk_get_le(r->data + 0x10, 8);
 	KUNIT_EXPECT_GE(test, ts, before);
 	KUNIT_EXPECT_LE(test, ts, after);
-	put_le(want + 0x10, ts, 8);
+	ntk_put_le(want + 0x10, ts, 8);
 	memcpy(want + 0x18, prov_guid, 16);
-	put_le(want + 0x28, 0x1234, 2);
+	ntk_put_le(want + 0x28, 0x1234, 2);
 	want[0x2a] = 3;
 	want[0x2b] = 0x10;
 	want[0x2c] = e->level;
 	want[0x2d] = 0x0b;
-	put_le(want + 0x2e, 0x4321, 2);
-	put_le(want + 0x30, e->keyword, 8);
+	ntk_put_le(want + 0x2e, 0x4321, 2);
+	ntk_put_le(want + 0x30, e->keyword, 8);
 	/* ProcessorTime 0. */
 	memcpy(want + 0x40, act, 16);
 	off = EH_SIZE;
 	if (related) {
-		put_le(want + off, ITEM_SIZE, 2);
-		put_le(want + off + 2, 1, 2);	/* RELATED_ACTIVITYID */
-		put_le(want + off + 4, 0, 2);	/* Linkage: the last item */
-		put_le(want + off + 6, 16, 2);
+		ntk_put_le(want + off, ITEM_SIZE, 2);
+		ntk_put_le(want + off + 2, 1, 2);	/* RELATED_ACTIVITYID */
+		ntk_put_le(want + off + 4, 0, 2);	/* Linkage: the last item */
+		ntk_put_le(want + off + 6, 16, 2);
 		memcpy(want + off + 8, rel, 16);
 		off += ITEM_SIZE;
 	}
@@ -817,8 +799,8 @@ static void staged_test(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, got[32], 0);
 			KUNIT_EXPECT_EQ(test, got[33], pattern(40));
 			KUNIT_EXPECT_EQ(test, got[34], pattern(41));
-			KUNIT_EXPECT_GE(test, get_le(recs[0].data + 0x10, 8), before);
-			KUNIT_EXPECT_LE(test, get_le(recs[0].data + 0x10, 8), after);
+			KUNIT_EXPECT_GE(test, ntk_get_le(recs[0].data + 0x10, 8), before);
+			KUNIT_EXPECT_LE(test, ntk_get_le(recs[0].data + 0x10, 8), after);
 		}
 		/* Again, present: the direct copy, the same bytes. */
 		items[1].ptr = 0;

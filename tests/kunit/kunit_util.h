@@ -70,4 +70,23 @@ unsigned long ntk_user(struct kunit *test, unsigned long addr, size_t len,
  */
 bool ntk_set_param(struct kunit *test, const char *name, unsigned long value);
 
+/* Little-endian values of @bytes bytes, as records hold them. */
+static inline void ntk_put_le(u8 *p, u64 v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+static inline u64 ntk_get_le(const u8 *p, int bytes)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 #endif /* NTTRACE_KUNIT_UTIL_H */
