@@ -30,6 +30,7 @@ VM_TESTS += kapi_test
 VM_TESTS += eventwrite_test
 VM_TESTS += eventprov_test
 VM_TESTS += opentrace_test
+VM_TESTS += realtime_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The consumer side of a session: NTTRACE_IOC_ATTACH binds an open
- * /dev/nttrace to a session; the file then maps the session's regions and
- * polls for published buffers. The protocol is in uapi/nttrace.h.
+ * /dev/nttrace to a session, as its logger or as a real-time consumer; the
+ * file then maps the session's regions (its own acks among them) and polls
+ * for published buffers. The protocols are in uapi/nttrace.h.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -18,6 +19,7 @@
 struct nt_file {
 	struct mutex lock;		/* attaching */
 	struct nt_session *session;	/* set once, then constant */
+	unsigned int slot;		/* the session's consumer slot */
 	struct nt_prov_file prov;	/* its provider registrations */
 };
 
@@ -39,7 +41,7 @@ void nt_file_release(struct file *file)
 
 	nt_prov_file_release(&f->prov);
 	if (f->session) {
-		nt_session_detach(f->session);
+		nt_session_detach(f->session, f->slot);
 		nt_session_put(f->session);
 	}
 	kfree(f);
@@ -64,19 +66,23 @@ int nt_file_attach(struct file *file, struct nttrace_attach *a)
 {
 	struct nt_file *f = file->private_data;
 	struct nt_session *s;
-	int ret;
+	int slot;
 
+	if ((a->flags & ~NTTRACE_ATTACH_FLAGS) || a->reserved)
+		return -EINVAL;
 	s = nt_session_get_consumable(a->logger_id);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 
 	mutex_lock(&f->lock);
-	ret = f->session ? -EBUSY : nt_session_attach(s);
-	if (ret) {
+	slot = f->session ? -EBUSY :
+	       nt_session_attach(s, a->flags & NTTRACE_ATTACH_REAL_TIME);
+	if (slot < 0) {
 		mutex_unlock(&f->lock);
 		nt_session_put(s);
-		return ret;
+		return slot;
 	}
+	f->slot = slot;
 	/* Pairs with the load-acquire in nt_file_session(). */
 	smp_store_release(&f->session, s);
 	mutex_unlock(&f->lock);
@@ -109,6 +115,7 @@ static void nt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 
 int nt_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	struct nt_file *f = file->private_data;
 	struct nt_session *s = nt_file_session(file);
 	unsigned long off, len = vma->vm_end - vma->vm_start;
 	size_t start, size;
@@ -127,6 +134,7 @@ int nt_file_mmap(struct file *file, struct vm_area_struct *vma)
 		size = s->heads_size;
 		writable = false;
 	} else if (off - s->heads_size < s->acks_size) {
+		/* This file's own acks: no consumer writes another's. */
 		area = s->acks;
 		start = s->heads_size;
 		size = s->acks_size;
@@ -147,6 +155,8 @@ int nt_file_mmap(struct file *file, struct vm_area_struct *vma)
 	if (writable && !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	nt_vm_flags_clear(vma, VM_MAYEXEC | (writable ? 0 : VM_MAYWRITE));
+	if (writable)
+		off += (size_t)f->slot * s->acks_size;
 	return remap_vmalloc_range(vma, area, (off - start) >> PAGE_SHIFT);
 }
 
@@ -168,7 +178,7 @@ __poll_t nt_file_poll(struct file *file, poll_table *wait)
 	if (!s)
 		return mask;
 	poll_wait(file, &s->wq, wait);
-	if (nt_session_has_unread(s))
+	if (nt_session_has_unread(s, f->slot))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	/* Pairs with the store-release in nt_session_stop(). */
 	if (smp_load_acquire(&s->heads->state) == NTTRACE_SESSION_STOPPED)

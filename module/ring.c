@@ -5,9 +5,11 @@
  * with WMI_BUFFER_FILL, so it can go into an ETL file as it is.
  *
  * Accounting, per ring: every committed event is in a buffer that is
- * either still unread, or acknowledged by the consumer (read), or counted
- * in head->events_overwritten; an event that finds no room is counted in
- * head->events_lost and never written.
+ * either still unread, or released by the holders (read), or counted in
+ * head->events_overwritten; an event that finds no room is counted in
+ * head->events_lost and never written. For each real-time consumer, every
+ * buffer is read by it or counted in its ack's buffers_lost (and its
+ * events in events_lost).
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
@@ -84,18 +86,33 @@ void nt_ring_destroy(struct nt_ring *r)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_ring_destroy);
 
-/* The consumer's position, believed only within [last accepted, produced]. */
-static u64 nt_ring_consumed(struct nt_ring *r)
+/*
+ * Advance released to where every holder has read, believing an ack only
+ * within [released, produced]; with no holder, nothing more is released:
+ * the ring keeps what it holds for the next consumer.
+ */
+static u64 nt_ring_release(struct nt_ring *r)
 {
-	/*
-	 * Pairs with the consumer's store-release of ack->consumed: its reads
-	 * of the buffers it acknowledges are done before we reuse them.
-	 */
-	u64 c = smp_load_acquire(&r->ack->consumed);
+	unsigned long holders = r->rd.holders;
+	u64 low = r->produced;
+	unsigned int k;
 
-	if (c > r->consumed && c <= r->produced)
-		r->consumed = c;
-	return r->consumed;
+	if (!holders)
+		return r->released;
+	for_each_set_bit(k, &holders, NTTRACE_MAX_CONSUMERS) {
+		/*
+		 * Pairs with the consumer's store-release (logger) or
+		 * compare-and-swap (real-time) of ack->consumed: its reads of
+		 * the buffers it acknowledges are done before we reuse them.
+		 */
+		u64 c = smp_load_acquire(&nt_ring_ack(r, k)->consumed);
+
+		if (c < r->released || c > r->produced)
+			c = r->released;
+		low = min(low, c);
+	}
+	WRITE_ONCE(r->released, max(r->released, low));
+	return r->released;
 }
 
 static void nt_ring_count(u64 *counter, u64 n)
@@ -103,16 +120,49 @@ static void nt_ring_count(u64 *counter, u64 n)
 	WRITE_ONCE(*counter, *counter + n);
 }
 
+/*
+ * Buffer @victim's slot is about to be reused: take it from every
+ * real-time consumer that has not read it, counting it lost for each.
+ */
+static void nt_ring_take(struct nt_ring *r, u64 victim)
+{
+	unsigned long realtime = r->rd.realtime;
+	u32 events = r->slot_events[victim % r->conf->nbuf];
+	unsigned int k;
+
+	for_each_set_bit(k, &realtime, NTTRACE_MAX_CONSUMERS) {
+		struct nttrace_ring_ack *ack = nt_ring_ack(r, k);
+		/*
+		 * Pairs with the consumer's compare-and-swap of consumed
+		 * past @victim: if we see it, its copy was done before we
+		 * write into the buffer.
+		 */
+		u64 c = smp_load_acquire(&ack->consumed);
+
+		/*
+		 * Fully ordered: a consumer's swap from @victim, after its
+		 * copy, fails once we are here, and our writes into the
+		 * buffer come after it.
+		 */
+		while (c <= victim && !try_cmpxchg(&ack->consumed, &c, victim + 1))
+			;
+		if (c > victim)
+			continue;
+		nt_ring_count(&ack->buffers_lost, 1);
+		nt_ring_count(&ack->events_lost, events);
+		nt_ring_count(&r->head->real_time_buffers_lost, 1);
+	}
+}
+
 /* Take the next slot as the current buffer; false if the ring is full. */
 static bool nt_ring_start(struct nt_ring *r)
 {
 	const struct nt_ring_conf *conf = r->conf;
 	u64 idx = r->produced;
-	u64 floor = max(nt_ring_consumed(r), r->oldest);
 	struct wmi_buffer_header *h;
 
-	if (idx - floor >= conf->nbuf) {
-		u64 victim = idx - conf->nbuf;	/* == floor: the oldest unread */
+	if (idx - nt_ring_release(r) >= conf->nbuf) {
+		u64 victim = idx - conf->nbuf;	/* == released: the oldest unread */
 
 		if (!conf->overwrite)
 			return false;
@@ -120,10 +170,16 @@ static bool nt_ring_start(struct nt_ring *r)
 			      r->slot_events[victim % conf->nbuf]);
 		nt_ring_count(&r->head->buffers_overwritten, 1);
 		r->lost_flags |= WMI_BUFFER_FLAG_BUFFER_LOST;
+		WRITE_ONCE(r->released, victim + 1);
+	}
+	if (idx >= conf->nbuf) {
+		u64 victim = idx - conf->nbuf;
+
+		nt_ring_take(r, victim);
 		r->oldest = victim + 1;
 		WRITE_ONCE(r->head->oldest, r->oldest);
 		/*
-		 * Pairs with the read barrier a consumer issues after copying a
+		 * Pairs with the read barrier a logger issues after copying a
 		 * buffer and before rereading head->oldest: if it saw any byte
 		 * we write below, it sees the new oldest and drops its copy.
 		 */
@@ -244,10 +300,35 @@ bool nt_ring_has_partial(struct nt_ring *r)
 	       READ_ONCE(r->offset) > WMI_BUFFER_HEADER_SIZE;
 }
 
-u32 nt_ring_unread(struct nt_ring *r)
+void nt_ring_set_readers(struct nt_ring *r, const struct nt_ring_readers *rd)
 {
-	u64 produced = READ_ONCE(r->head->produced);
-	u64 floor = max(READ_ONCE(r->ack->consumed), READ_ONCE(r->head->oldest));
+	lockdep_assert_irqs_disabled();
+	if (rd->join >= 0) {
+		struct nttrace_ring_ack *ack = nt_ring_ack(r, rd->join);
 
-	return floor < produced ? min_t(u64, produced - floor, r->conf->nbuf) : 0;
+		WRITE_ONCE(ack->buffers_lost, 0);
+		WRITE_ONCE(ack->events_lost, 0);
+		WRITE_ONCE(ack->consumed, max(r->released, r->oldest));
+	}
+	r->rd = *rd;
+	r->rd.join = -1;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_set_readers);
+
+u32 nt_ring_unread(struct nt_ring *r, u32 slots)
+{
+	unsigned long mask = slots;
+	u64 produced = READ_ONCE(r->head->produced);
+	u64 floor = max(READ_ONCE(r->released), READ_ONCE(r->head->oldest));
+	u64 low = mask ? produced : floor;
+	unsigned int k;
+
+	/* As nt_ring_release() reads the acks, but without moving anything. */
+	for_each_set_bit(k, &mask, NTTRACE_MAX_CONSUMERS) {
+		u64 c = READ_ONCE(nt_ring_ack(r, k)->consumed);
+
+		low = min(low, c > produced ? floor : max(c, floor));
+	}
+	return low < produced ? min_t(u64, produced - low, r->conf->nbuf) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_unread);

@@ -2,9 +2,10 @@
 /*
  * One CPU's ring of trace buffers. The producer side runs only on the
  * ring's CPU with interrupts off (or while no producer can run, at stop),
- * so it needs no lock and no atomic operation; the consumer is user space,
- * reading through the mapping and acknowledging through ack->consumed (see
- * the protocol in uapi/nttrace.h).
+ * so it needs no lock and (but to take a buffer from a real-time consumer)
+ * no atomic operation; the consumers are user space, reading through the
+ * mapping and acknowledging through their ack->consumed (see the protocols
+ * in uapi/nttrace.h).
  */
 #ifndef NTTRACE_RING_H
 #define NTTRACE_RING_H
@@ -25,20 +26,37 @@ struct nt_ring_conf {
 	u64 start_perf;		/* performance counter at start */
 	atomic64_t buffer_seq;	/* next WMI_BUFFER_HEADER SequenceNumber */
 	struct irq_work *wake;	/* queued when a buffer is published; may be NULL */
+	u32 ack_stride;		/* bytes from a consumer slot's acks to the next's */
+};
+
+/*
+ * A ring's consumers, by slot (bit k: slot k, whose ack is nt_ring_ack(r,
+ * k)): @readers are attached; @holders, among them, keep buffers until
+ * they have read them; @realtime, among them, use the real-time protocol:
+ * a buffer they have not read may be taken from them. @join: a slot that
+ * has just attached, to start at the oldest buffer not yet released; -1
+ * for none.
+ */
+struct nt_ring_readers {
+	u32 readers;
+	u32 holders;
+	u32 realtime;
+	int join;
 };
 
 struct nt_ring {
 	struct nt_ring_conf *conf;
 	unsigned int cpu;
 	struct nttrace_ring_head *head;	/* mapped read-only */
-	struct nttrace_ring_ack *ack;	/* mapped read-write */
+	struct nttrace_ring_ack *ack;	/* slot 0's, mapped read-write */
 	u8 *data;			/* nbuf buffers, mapped read-only */
 	u32 *slot_events;		/* events in the buffer in each slot */
 
 	/* Producer state. */
 	u64 produced;		/* our copy of head->produced */
 	u64 oldest;		/* our copy of head->oldest */
-	u64 consumed;		/* the last valid ack->consumed seen */
+	u64 released;		/* buffers below are read by every holder */
+	struct nt_ring_readers rd;	/* its consumers (join unused) */
 	u8 *cur;		/* the current buffer (slot of produced) */
 	u32 offset;		/* next free byte of the current buffer */
 	u32 cur_events;		/* events in the current buffer */
@@ -46,6 +64,13 @@ struct nt_ring {
 	u16 lost_flags;		/* WMI_BUFFER_FLAG_*_LOST for the next buffer */
 	bool cur_valid;		/* a current buffer is being filled */
 };
+
+/* Consumer slot @slot's acknowledgement for this ring. */
+static inline struct nttrace_ring_ack *nt_ring_ack(struct nt_ring *r,
+						   unsigned int slot)
+{
+	return (void *)((u8 *)r->ack + (size_t)slot * r->conf->ack_stride);
+}
 
 /* The session's clock and its frequency. */
 u64 nt_clock_now(u32 clock_type);
@@ -85,7 +110,16 @@ bool nt_ring_flush(struct nt_ring *r);
 /* From any CPU: does the ring hold a partly filled buffer to flush? */
 bool nt_ring_has_partial(struct nt_ring *r);
 
-/* Buffers published but not yet acknowledged (or overwritten). */
-u32 nt_ring_unread(struct nt_ring *r);
+/*
+ * The consumers change: on the ring's CPU with interrupts off, or while no
+ * producer can run on it.
+ */
+void nt_ring_set_readers(struct nt_ring *r, const struct nt_ring_readers *rd);
+
+/*
+ * From any CPU: buffers published that one of the consumers in @slots has
+ * not read (nor lost); with @slots 0, buffers not yet released.
+ */
+u32 nt_ring_unread(struct nt_ring *r, u32 slots);
 
 #endif /* NTTRACE_RING_H */

@@ -7,7 +7,7 @@
  * Who may do what, and the limits, are in module/policy.c.
  *
  * Lock order: cpu_hotplug_lock, then nt_start_lock, nt_loggers_lock, then a
- * session's flush_lock.
+ * session's rings_lock.
  *
  * Choices where ETW differs or is silent:
  * - Rings are mapped into the consumer, so they cannot grow: every CPU gets
@@ -78,11 +78,6 @@ static void nt_session_wake(struct irq_work *work)
 	wake_up_all(&s->wq);
 }
 
-static void nt_flush_on_cpu(void *ring)
-{
-	nt_ring_flush(ring);
-}
-
 /* A ring's CPU is offline or going down: no producer runs on it. */
 static void nt_flush_here(struct nt_ring *r)
 {
@@ -93,32 +88,64 @@ static void nt_flush_here(struct nt_ring *r)
 	local_irq_restore(irq);
 }
 
-void nt_session_flush(struct nt_session *s)
+struct nt_ring_call {
+	void (*fn)(struct nt_ring *r, void *arg);
+	struct nt_ring *ring;
+	void *arg;
+};
+
+static void nt_ring_call_here(void *info)
 {
+	struct nt_ring_call *call = info;
+
+	call->fn(call->ring, call->arg);
+}
+
+/*
+ * Run @fn(ring, @arg) on each ring of @s (those for which @want, when not
+ * NULL, is true) with interrupts off, where no producer of the ring can
+ * run meanwhile. A ring's producer state belongs to its CPU, where
+ * producers run with interrupts off: an online CPU's ring is changed
+ * there, in an IPI handler. An offline CPU has no producer, and cannot
+ * come up while we hold the hotplug lock; a stopped session has none.
+ */
+static void nt_session_each_ring(struct nt_session *s,
+				 void (*fn)(struct nt_ring *r, void *arg),
+				 void *arg, bool (*want)(struct nt_ring *r))
+{
+	struct nt_ring_call call = { .fn = fn, .arg = arg };
 	unsigned int cpu;
+	unsigned long irq;
 
-	/*
-	 * A ring's producer state belongs to its CPU, where producers run
-	 * with interrupts off: flush there, in an IPI handler, and only a
-	 * ring with a partly filled buffer (no IPI for nothing). An offline
-	 * CPU has no producer, and cannot come up while we hold the hotplug
-	 * lock.
-	 */
-	cpus_read_lock();
-	mutex_lock(&s->flush_lock);
-	if (!s->stopped) {
-		for (cpu = 0; cpu < s->nr_rings; cpu++) {
-			struct nt_ring *r = &s->rings[cpu];
-
-			if (!nt_ring_has_partial(r))
-				continue;
-			if (cpu_online(cpu))
-				smp_call_function_single(cpu, nt_flush_on_cpu, r, 1);
-			else
-				nt_flush_here(r);
+	/* The caller holds the hotplug lock too (not exported to check). */
+	lockdep_assert_held(&s->rings_lock);
+	for (cpu = 0; cpu < s->nr_rings; cpu++) {
+		call.ring = &s->rings[cpu];
+		if (want && !want(call.ring))
+			continue;
+		if (!s->stopped && cpu_online(cpu)) {
+			smp_call_function_single(cpu, nt_ring_call_here, &call, 1);
+		} else {
+			local_irq_save(irq);
+			fn(call.ring, arg);
+			local_irq_restore(irq);
 		}
 	}
-	mutex_unlock(&s->flush_lock);
+}
+
+static void nt_ring_flush_fn(struct nt_ring *r, void *arg)
+{
+	nt_ring_flush(r);
+}
+
+void nt_session_flush(struct nt_session *s)
+{
+	cpus_read_lock();
+	mutex_lock(&s->rings_lock);
+	/* Only rings with a partly filled buffer: no IPI for nothing. */
+	if (!s->stopped)
+		nt_session_each_ring(s, nt_ring_flush_fn, NULL, nt_ring_has_partial);
+	mutex_unlock(&s->rings_lock);
 	cpus_read_unlock();
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_flush);
@@ -140,12 +167,12 @@ static void nt_session_flush_timer(struct work_struct *work)
 	mutex_unlock(&nt_loggers_lock);
 }
 
-bool nt_session_has_unread(struct nt_session *s)
+bool nt_session_has_unread(struct nt_session *s, unsigned int slot)
 {
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < s->nr_rings; cpu++)
-		if (nt_ring_unread(&s->rings[cpu]))
+		if (nt_ring_unread(&s->rings[cpu], BIT(slot)))
 			return true;
 	return false;
 }
@@ -187,6 +214,7 @@ static size_t nt_heads_size(void)
 			  nr_cpu_ids * NT_HEAD_STRIDE);
 }
 
+/* One consumer's acks; the session has NTTRACE_MAX_CONSUMERS of them. */
 static size_t nt_acks_size(void)
 {
 	return PAGE_ALIGN(nr_cpu_ids * NT_ACK_STRIDE);
@@ -200,7 +228,8 @@ static size_t nt_data_size(u32 bufsize, u32 nbuf)
 /* The memory a session's three regions take. */
 static size_t nt_session_bytes(u32 bufsize, u32 nbuf)
 {
-	return nt_heads_size() + nt_acks_size() + nt_data_size(bufsize, nbuf);
+	return nt_heads_size() + NTTRACE_MAX_CONSUMERS * nt_acks_size() +
+	       nt_data_size(bufsize, nbuf);
 }
 
 /*
@@ -245,6 +274,13 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	}
 	if (in->min_buffers > in->max_buffers)
 		return -EINVAL;
+	/*
+	 * A live consumer should see an event within a second or so, as
+	 * tracefmt -rt users expect: a real-time session without a flush
+	 * timer gets one of a second (ours; Windows leaves it to the caller).
+	 */
+	if ((in->log_file_mode & EVENT_TRACE_REAL_TIME_MODE) && !in->flush_timer)
+		in->flush_timer = 1;
 
 	if (!in->clock_type)
 		in->clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
@@ -280,7 +316,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	init_irq_work(&s->wake_work, nt_session_wake);
 	init_waitqueue_head(&s->wq);
 	INIT_DELAYED_WORK(&s->flush_work, nt_session_flush_timer);
-	mutex_init(&s->flush_lock);
+	mutex_init(&s->rings_lock);
 
 	s->conf.nbuf = in->max_buffers;
 	s->conf.bufsize = in->buffer_size_kb * 1024;
@@ -290,6 +326,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->conf.start_time = nt_clock_now(in->clock_type);
 	s->conf.start_perf = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s->conf.wake = &s->wake_work;
+	s->conf.ack_stride = nt_acks_size();
 
 	s->nr_rings = nr_cpu_ids;
 	s->heads_size = nt_heads_size();
@@ -297,14 +334,14 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->data_size = nt_data_size(s->conf.bufsize, s->conf.nbuf);
 
 	/* Reserved first: the release below gives it back on failure. */
-	bytes = s->heads_size + s->acks_size + s->data_size;
+	bytes = nt_session_bytes(s->conf.bufsize, s->conf.nbuf);
 	if (nt_mem_reserve(bytes)) {
 		nt_session_put(s);
 		return ERR_PTR(-ENOBUFS);
 	}
 	s->mem_reserved = bytes;
 	if (nt_area_alloc(&s->heads_area, s->heads_size) ||
-	    nt_area_alloc(&s->acks_area, s->acks_size) ||
+	    nt_area_alloc(&s->acks_area, NTTRACE_MAX_CONSUMERS * s->acks_size) ||
 	    nt_area_alloc(&s->data_area, s->data_size))
 		goto fail;
 	s->heads = s->heads_area.addr;
@@ -356,7 +393,9 @@ static void nt_session_fill_info(struct nt_session *s,
 	for (cpu = 0; cpu < s->nr_rings; cpu++) {
 		struct nt_ring *r = &s->rings[cpu];
 
-		unread += nt_ring_unread(r);
+		unread += nt_ring_unread(r, nt_holders(READ_ONCE(s->readers)));
+		out->real_time_buffers_lost +=
+			READ_ONCE(r->head->real_time_buffers_lost);
 		out->buffers_written += READ_ONCE(r->head->produced);
 		out->log_buffers_lost += READ_ONCE(r->head->buffers_overwritten);
 		out->events_lost += READ_ONCE(r->head->events_lost);
@@ -468,13 +507,13 @@ static void nt_session_stop(struct nt_session *s)
 	cancel_delayed_work_sync(&s->flush_work);
 	/* Producers hold interrupts off while they use the session. */
 	synchronize_rcu();
-	mutex_lock(&s->flush_lock);
+	mutex_lock(&s->rings_lock);
 	for (cpu = 0; cpu < s->nr_rings; cpu++)
 		nt_flush_here(&s->rings[cpu]);
 	s->stopped = true;
 	/* Pairs with the consumer's load-acquire of state: all is published. */
 	smp_store_release(&s->heads->state, NTTRACE_SESSION_STOPPED);
-	mutex_unlock(&s->flush_lock);
+	mutex_unlock(&s->rings_lock);
 	irq_work_sync(&s->wake_work);
 	wake_up_all(&s->wq);
 }
@@ -544,7 +583,8 @@ int nt_session_control(struct nttrace_logger_info *info)
 		nt_session_put(s);	/* the table's reference */
 		/* Pairs with the wake_up_all() in nt_session_detach(). */
 		if (info->control_flags & NTTRACE_CONTROL_WAIT_CONSUMER)
-			wait_event_killable(s->wq, !READ_ONCE(s->consumer_attached));
+			wait_event_killable(s->wq, !(READ_ONCE(s->readers) &
+						     BIT(NT_LOGGER_SLOT)));
 	} else if (info->control == EVENT_TRACE_CONTROL_FLUSH) {
 		nt_session_flush(s);
 	}
@@ -593,27 +633,59 @@ struct nt_session *nt_session_get_consumable(u32 id)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_get_consumable);
 
-int nt_session_attach(struct nt_session *s)
+static void nt_ring_set_readers_fn(struct nt_ring *r, void *rd)
 {
-	int ret = 0;
-
-	mutex_lock(&nt_loggers_lock);
-	if (s->consumer_attached)
-		ret = -EBUSY;
-	else
-		WRITE_ONCE(s->consumer_attached, true);
-	mutex_unlock(&nt_loggers_lock);
-	return ret;
+	nt_ring_set_readers(r, rd);
 }
 
-void nt_session_detach(struct nt_session *s)
+/* Tell every ring that the consumers are now s->readers, @join new. */
+static void nt_session_set_readers(struct nt_session *s, int join)
 {
-	mutex_lock(&nt_loggers_lock);
-	WRITE_ONCE(s->consumer_attached, false);
-	mutex_unlock(&nt_loggers_lock);
+	u32 readers = s->readers;
+	struct nt_ring_readers rd = {
+		.readers = readers,
+		.holders = nt_holders(readers),
+		.realtime = readers & ~BIT(NT_LOGGER_SLOT),
+		.join = join,
+	};
+
+	nt_session_each_ring(s, nt_ring_set_readers_fn, &rd, NULL);
+}
+
+int nt_session_attach(struct nt_session *s, bool realtime)
+{
+	int slot;
+
+	cpus_read_lock();
+	mutex_lock(&s->rings_lock);
+	if (!realtime)
+		slot = s->readers & BIT(NT_LOGGER_SLOT) ? -EBUSY : NT_LOGGER_SLOT;
+	else
+		slot = ffz(s->readers | BIT(NT_LOGGER_SLOT));
+	if (slot >= NTTRACE_MAX_CONSUMERS)
+		slot = -EBUSY;
+	if (slot >= 0) {
+		WRITE_ONCE(s->readers, s->readers | BIT(slot));
+		nt_session_set_readers(s, slot);
+	}
+	mutex_unlock(&s->rings_lock);
+	cpus_read_unlock();
+	return slot;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_session_attach);
+
+void nt_session_detach(struct nt_session *s, unsigned int slot)
+{
+	cpus_read_lock();
+	mutex_lock(&s->rings_lock);
+	WRITE_ONCE(s->readers, s->readers & ~BIT(slot));
+	nt_session_set_readers(s, -1);
+	mutex_unlock(&s->rings_lock);
+	cpus_read_unlock();
 	/* A STOP with NTTRACE_CONTROL_WAIT_CONSUMER may be waiting. */
 	wake_up_all(&s->wq);
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_detach);
 
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		      u32 *status)
@@ -683,10 +755,10 @@ void nt_sessions_cpu_offline(unsigned int cpu)
 	for (i = 0; i < n; i++) {
 		struct nt_session *s = live[i];
 
-		mutex_lock(&s->flush_lock);
+		mutex_lock(&s->rings_lock);
 		if (!s->stopped && cpu < s->nr_rings)
 			nt_flush_here(&s->rings[cpu]);
-		mutex_unlock(&s->flush_lock);
+		mutex_unlock(&s->rings_lock);
 		/* The irq_work may not run on a CPU going down: wake here. */
 		wake_up_all(&s->wq);
 		nt_session_put(s);

@@ -40,18 +40,34 @@ struct nt_session {
 	struct nt_area heads_area, acks_area, data_area;
 	struct nttrace_session_head *heads;
 	size_t heads_size;
-	struct nttrace_ring_ack *acks;
-	size_t acks_size;
+	struct nttrace_ring_ack *acks;	/* slot 0's; each slot's acks_size bytes */
+	size_t acks_size;		/* one consumer's */
 	u8 *data;
 	size_t data_size;
 
 	struct irq_work wake_work;	/* a buffer was published */
 	wait_queue_head_t wq;		/* consumers poll here */
 	struct delayed_work flush_work;	/* the flush timer */
-	struct mutex flush_lock;	/* one flush at a time; guards stopped */
+	/*
+	 * Ring state changed from outside its CPU (flushes, consumers), one
+	 * change at a time; guards stopped, and readers' changes.
+	 */
+	struct mutex rings_lock;
 	bool stopped;
-	bool consumer_attached;		/* under nt_loggers_lock */
+	u32 readers;			/* consumer slots attached */
 };
+
+/* The logger's consumer slot; real-time consumers take the others. */
+#define NT_LOGGER_SLOT	0
+
+/*
+ * The consumers that hold buffers until they have read them: the logger
+ * if it is attached, else every real-time consumer (see uapi/nttrace.h).
+ */
+static inline u32 nt_holders(u32 readers)
+{
+	return readers & BIT(NT_LOGGER_SLOT) ? BIT(NT_LOGGER_SLOT) : readers;
+}
 
 #define NT_HEAD_STRIDE	sizeof(struct nttrace_ring_head)
 #define NT_ACK_STRIDE	sizeof(struct nttrace_ring_ack)
@@ -88,9 +104,13 @@ void nt_session_put(struct nt_session *s);
 /* CPU hotplug: @cpu is going down; publish what its rings hold. */
 void nt_sessions_cpu_offline(unsigned int cpu);
 
-/* Consumer attachment, one at a time: 0 or -EBUSY. */
-int nt_session_attach(struct nt_session *s);
-void nt_session_detach(struct nt_session *s);
+/*
+ * A consumer attaches: the logger (@realtime false) or a real-time
+ * consumer. Returns its slot, or -EBUSY (a logger already, or no slot
+ * free). Detaching gives the slot back.
+ */
+int nt_session_attach(struct nt_session *s, bool realtime);
+void nt_session_detach(struct nt_session *s, unsigned int slot);
 
 /*
  * The kernel API for writing one event into a session, from any context
@@ -124,7 +144,8 @@ void nttrace_commit(struct nttrace_reservation *res);
 void nttrace_discard(struct nttrace_reservation *res);
 
 void nt_session_flush(struct nt_session *s);
-bool nt_session_has_unread(struct nt_session *s);
+/* Has a buffer been published that consumer @slot has not read? */
+bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
 
 /*
  * The rules of a writer, for nt_writer_check() and nt_reserve_checked()

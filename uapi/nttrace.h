@@ -287,14 +287,16 @@ struct message_trace_header {
  *                   each CPU has @max_buffers from the start.
  * @log_file_mode:   in (START), out: EVENT_TRACE_* mode bits
  * @flush_timer:     in (START, UPDATE), out: seconds between flushes, 0: none
+ *                   (START of a REAL_TIME session: 0 means 1)
  * @clock_type:      in (START), out: EVENT_TRACE_CLOCK_*; 0 means PERFCOUNTER
  * @nr_cpus:         out: rings, one per possible CPU
  * @number_of_buffers: out: buffers allocated, all CPUs
  * @free_buffers:    out: buffers holding nothing unread, all CPUs
  * @buffers_written: out: buffers completed (filled or flushed)
  * @log_buffers_lost: out: buffers overwritten before being read
- * @real_time_buffers_lost: out: 0: the consumer's mapping is the real-time
- *                   delivery; what it misses shows in the two counters above
+ * @real_time_buffers_lost: out: buffers real-time consumers lost because
+ *                   they did not read them before the logger's pace reused
+ *                   them (see "The consumer side")
  * @owner_uid:       out: the user who started the session, as the caller's
  *                   user namespace sees it
  * @owner_pid:       out: the process that started it, as the caller's PID
@@ -340,8 +342,9 @@ struct nttrace_logger_info {
 
 /*
  * NTTRACE_CONTROL_WAIT_CONSUMER: with STOP, return only once the session's
- * consumer (if one is attached) has let go of it, so that a logger writing
- * a file has written the last buffer. The wait ends early only on SIGKILL.
+ * logger (if one is attached; see "The consumer side") has let go of it,
+ * so that the file has the last buffer. Real-time consumers are not
+ * waited for. The wait ends early only on SIGKILL.
  * A consumer that stops its own session with this flag waits for itself:
  * stop from another thread or process.
  */
@@ -365,44 +368,77 @@ struct nttrace_logger_list {
 /*
  * ---- The consumer side ----
  *
- * NTTRACE_IOC_ATTACH binds the open file to a session (one consumer per
- * session at a time: -EBUSY; the same rights as CONTROL's STOP: -EPERM).
+ * NTTRACE_IOC_ATTACH binds the open file to a session as one of its
+ * consumers (the same rights as CONTROL's STOP: -EPERM). A session has up
+ * to NTTRACE_MAX_CONSUMERS at a time (-EBUSY past that):
+ *   - its logger (flags 0; at most one, else -EBUSY): the reader that
+ *     writes the session's file. The session keeps every buffer until the
+ *     logger has read it: a full ring drops new events (counted in
+ *     events_lost) rather than overwrite what the logger has not read,
+ *     unless the session overwrites (CIRCULAR, BUFFERING).
+ *   - real-time consumers (NTTRACE_ATTACH_REAL_TIME): live readers, as
+ *     EVENT_TRACE_REAL_TIME_MODE's consumers on Windows. While no logger
+ *     is attached they hold buffers as a logger does (the slowest one
+ *     sets the pace). While one is, they never hold back the file: a
+ *     buffer the logger has read is reused even if a real-time consumer
+ *     has not, and is then counted lost for that consumer (its ack's
+ *     buffers_lost and events_lost, the ring's real_time_buffers_lost).
+ * With no consumer attached, a session keeps what it holds until one
+ * comes; a consumer that attaches starts at the oldest buffer that is not
+ * yet released (read by the consumers before it).
  * The consumer must be in the PID namespace of the session's starter,
- * whose IDs the events carry (else -EXDEV). The file then
- * maps three regions, each with mmap(offset, length) from
- * struct nttrace_attach:
+ * whose IDs the events carry (else -EXDEV). The file then maps three
+ * regions, each with mmap(offset, length) from struct nttrace_attach:
  *
  *   heads  read-only: struct nttrace_session_head, then one struct
  *          nttrace_ring_head per CPU every head_stride bytes
- *   acks   read-write, MAP_SHARED: one struct nttrace_ring_ack per CPU every
- *          ack_stride bytes; the only memory the consumer writes
+ *   acks   read-write, MAP_SHARED: this consumer's own struct
+ *          nttrace_ring_ack per CPU every ack_stride bytes; the only memory
+ *          the consumer writes (each consumer has its own)
  *   data   read-only: CPU c's ring at c * ring_stride, buffer with logical
  *          index i at (i % buffers_per_cpu) * buffer_size within it
  *
  * Read-only regions refuse PROT_WRITE, and every region PROT_EXEC (-EPERM).
  *
- * Protocol, per CPU. Buffers have logical indexes 0, 1, 2, ...; the
- * producer publishes them in order. The consumer keeps its position in
- * ack->consumed (initially 0).
+ * Buffers have logical indexes 0, 1, 2, ... per CPU; the producer
+ * publishes them in order. A consumer keeps its position in
+ * ack->consumed, which the kernel sets at attach.
+ *
+ * The logger's protocol, per CPU:
  *   1. p = load-acquire(head->produced). Buffers [consumed, p) are complete.
  *      (The kernel's store-release of produced, after writing the buffer,
  *      pairs with this load.)
- *   2. For each i in [max(consumed, head->oldest), p): copy buffer i out,
- *      then read-barrier (acquire fence), then reread head->oldest. If it is
- *      now above i, the buffer was overwritten while being copied (circular
- *      modes only): drop the copy. (The kernel advances oldest, then issues
- *      a write barrier, before it writes into a buffer it reuses: that
- *      barrier pairs with this read-barrier.)
+ *   2. Read each buffer i in [max(consumed, head->oldest), p) in place. In
+ *      a session that overwrites, copy it out instead, then read-barrier
+ *      (acquire fence), then reread head->oldest: if it is now above i,
+ *      the buffer was overwritten while being copied: drop the copy. (The
+ *      kernel advances oldest, then issues a write barrier, before it
+ *      writes into a buffer it reuses: that barrier pairs with this
+ *      read-barrier.)
  *   3. store-release(ack->consumed, p): the buffers are free again. (The
  *      kernel's load-acquire of consumed, before it reuses a buffer, pairs
  *      with this store, so the consumer's reads finish before the reuse.)
- * The kernel reads ack->consumed but never trusts it: a value below the one
- * it last accepted or above produced is ignored.
+ * A real-time consumer's protocol, per CPU, from i = ack->consumed:
+ *   1. p = load-acquire(head->produced), as above.
+ *   2. For each i below p: copy buffer i out, then compare-and-swap
+ *      ack->consumed from i to i + 1 (release ordering at least). If the
+ *      swap succeeds the copy is whole; if it fails, the kernel took the
+ *      buffer (and maybe more: the ack holds where to go on) and counted
+ *      them lost: drop the copy and go on from the value found. (The
+ *      kernel takes a buffer with a compare-and-swap of the same word,
+ *      fully ordered, before it writes into it; it writes nothing into a
+ *      buffer whose swap it saw done.)
+ * The kernel reads ack->consumed but never trusts it: a value below the
+ * position it last accepted, or above produced, is ignored.
  * When session->state becomes NTTRACE_SESSION_STOPPED (store-release after
  * the final flush), every buffer is published: drain and finish.
- * poll() reports EPOLLIN when a buffer is waiting and EPOLLHUP once the
- * session has stopped.
+ * poll() reports EPOLLIN when a buffer is waiting for this consumer and
+ * EPOLLHUP once the session has stopped.
  */
+#define NTTRACE_MAX_CONSUMERS		8
+#define NTTRACE_ATTACH_REAL_TIME	0x00000001U
+#define NTTRACE_ATTACH_FLAGS		NTTRACE_ATTACH_REAL_TIME
+
 #define NTTRACE_SESSION_RUNNING		1
 #define NTTRACE_SESSION_STOPPED		2
 
@@ -419,18 +455,24 @@ struct nttrace_ring_head {
 	__u64 events_lost;	/* events refused: ring full */
 	__u64 events_overwritten; /* events in buffers overwritten unread */
 	__u64 buffers_overwritten; /* buffers overwritten unread */
-	__u64 pad[2];
+	/* buffers real-time consumers lost, all of them together */
+	__u64 real_time_buffers_lost;
+	__u64 pad;
 };
 
 struct nttrace_ring_ack {
-	__u64 consumed;		/* written by the consumer */
-	__u64 pad[7];
+	__u64 consumed;		/* the consumer's position (see above) */
+	__u64 buffers_lost;	/* written by the kernel: buffers taken */
+	__u64 events_lost;	/* written by the kernel: the events in them */
+	__u64 pad[5];
 };
 
 /**
  * struct nttrace_attach - NTTRACE_IOC_ATTACH: become a session's consumer.
  * @size:      in: sizeof(struct nttrace_attach)
  * @logger_id: in: the session
+ * @flags:     in: 0 (the logger) or NTTRACE_ATTACH_REAL_TIME; others: -EINVAL
+ * @reserved:  in: 0, else -EINVAL
  * The rest is out, and says how to map and walk the rings (see above).
  */
 struct nttrace_attach {
@@ -449,8 +491,11 @@ struct nttrace_attach {
 	__u64 data_offset;
 	__u64 data_size;
 	__u64 ring_stride;
+	__u32 flags;
+	__u32 reserved;
 };
-#define NTTRACE_ATTACH_SIZE_VER0	88
+#define NTTRACE_ATTACH_SIZE_VER0	88	/* no @flags: the logger */
+#define NTTRACE_ATTACH_SIZE_VER1	96
 
 /*
  * ---- Buffers ----

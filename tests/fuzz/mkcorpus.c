@@ -27,6 +27,15 @@
  *                                old unquoted Windows path, a comment
  *   tmf_render_fuzz/event-N      each message of umlogger.etl with its
  *                                format, as tmf_render_fuzz.c reads them
+ *   opentrace_fuzz/*.etl         the etl_fuzz files above, and
+ *                                instance.etl: the user-mode logger's
+ *                                TraceEventInstance records (with and
+ *                                without a parent), a TraceEvent and
+ *                                EventWrite/EventWriteTransfer records
+ *   opentrace_fuzz/changes.etl   umlogger.etl (4 KB buffers), "NTFZ-2ND",
+ *                                then two-cpus.etl (1 KB): the second
+ *                                file is what opentrace_fuzz.c turns the
+ *                                first into between two ProcessTraces
  *
  * The ELF seeds (tmf_load_fuzz/wpp64.o, wpp32.o) are this file compiled
  * with -c, 64- and 32-bit, cut down to its "nttrace_wpp" section by
@@ -38,10 +47,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>
 #include <nttrace/tmf.h>
 #include <nttrace/wpp.h>
+#include "../../userlib/internal.h"
 #include "expect.h"
 #include "files.h"
 
@@ -394,6 +405,120 @@ static int render_inputs(const char *etl)
 	return n ? 0 : -1;
 }
 
+/*
+ * The user-mode logger's instance records (TraceEventInstance: one with a
+ * parent, one without), a full-header record, and EventWrite records (one
+ * with a related activity ID item) in 4 KB buffers.
+ */
+static int instance_file(const char *etl)
+{
+	static const GUID cls = { 0x0e7c0002, 0x3333, 0x4444, { 8, 7, 6, 5, 4, 3, 2, 1 } };
+	static const GUID parent = { 0x0e7c0003, 0x5555, 0x6666, { 9, 9, 9, 9, 9, 9, 9, 9 } };
+	static const GUID prov = { 0x0e7c0004, 0x7777, 0x8888, { 10, 11, 12, 13, 1, 2, 3, 4 } };
+	static const EVENT_DESCRIPTOR desc = { 42, 3, 16, 4, 11, 300, 0x5 };
+	static const uint8_t bytes[] = { 0x10, 0x20, 0x30, 0x40, 0x50 };
+	struct nttrace_guid_reg reg_cls, reg_parent;
+	EVENT_INSTANCE_INFO inst, par;
+	EVENT_DATA_DESCRIPTOR dd[2];
+	struct {
+		EVENT_INSTANCE_HEADER h;
+		uint8_t data[3];
+	} ie;
+	struct props pr, st;
+	TRACEHANDLE h;
+	REGHANDLE rh = 0;
+	GUID act, rel;
+	int i;
+
+	memset(&pr, 0, sizeof(pr));
+	pr.p.Wnode.BufferSize = sizeof(pr);
+	pr.p.LogFileMode = EVENT_TRACE_PRIVATE_LOGGER_MODE;
+	pr.p.BufferSize = 4;
+	pr.p.MaximumBuffers = 2;
+	pr.p.LoggerNameOffset = offsetof(struct props, logger_name);
+	pr.p.LogFileNameOffset = offsetof(struct props, log_file);
+	snprintf(pr.log_file, sizeof(pr.log_file), "%s", etl);
+	if (StartTraceA(&h, "nttrace-mkcorpus-inst", &pr.p))
+		return -1;
+	memset(&reg_cls, 0, sizeof(reg_cls));
+	reg_cls.magic = NTTRACE_GUID_REG_MAGIC;
+	reg_cls.guid = cls;
+	reg_parent = reg_cls;
+	reg_parent.guid = parent;
+	if (CreateTraceInstanceId(&reg_cls, &inst) || CreateTraceInstanceId(&reg_parent, &par))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		memset(&ie, 0, sizeof(ie));
+		ie.h.Size = sizeof(ie);
+		ie.h.Flags = WNODE_FLAG_TRACED_GUID;
+		ie.h.Class.Type = i ? EVENT_TRACE_TYPE_END : EVENT_TRACE_TYPE_START;
+		ie.h.Class.Level = 2;
+		ie.h.Class.Version = 0x0107;
+		memset(ie.data, 0xAA + i, sizeof(ie.data));
+		if (TraceEventInstance(h, &ie.h, &inst, i ? &par : NULL))
+			return -1;
+	}
+	classic_events(h);
+	if (EventRegister(&prov, NULL, NULL, &rh) ||
+	    EnableTraceEx2(h, &prov, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0xFF, 0, 0, NULL))
+		return -1;
+	EventDataDescCreate(&dd[0], bytes, 3);
+	EventDataDescCreate(&dd[1], bytes + 3, 2);
+	EventWrite(rh, &desc, 2, dd);
+	EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &act);
+	EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &rel);
+	EventWriteTransfer(rh, &desc, &act, &rel, 1, dd);
+	memset(&st, 0, sizeof(st));
+	st.p.Wnode.BufferSize = sizeof(st);
+	st.p.LoggerNameOffset = offsetof(struct props, logger_name);
+	if (StopTraceA(h, NULL, &st.p))
+		return -1;
+	EventUnregister(rh);
+	return 0;
+}
+
+/* The opentrace_fuzz seeds: the ETL seeds, instance.etl, changes.etl. */
+static int opentrace_inputs(void)
+{
+	static const char *const etl[] = { "umlogger.etl", "two-cpus.etl",
+					   "systime-ptr32.etl", "no-header.etl",
+					   "eventwrite.etl" };
+	char from[512], to[512], name[64];
+	uint8_t *a, *b, *c;
+	size_t i, na, nb;
+
+	for (i = 0; i < sizeof(etl) / sizeof(etl[0]); i++) {
+		snprintf(name, sizeof(name), "etl_fuzz/%s", etl[i]);
+		path_of(from, sizeof(from), name);
+		snprintf(name, sizeof(name), "opentrace_fuzz/%s", etl[i]);
+		path_of(to, sizeof(to), name);
+		a = slurp(from, &na);
+		if (!a || !na)
+			return -1;
+		spew(to, a, na);
+		free(a);
+	}
+	path_of(to, sizeof(to), "opentrace_fuzz/instance.etl");
+	if (instance_file(to))
+		return -1;
+	path_of(from, sizeof(from), "etl_fuzz/umlogger.etl");
+	a = slurp(from, &na);
+	path_of(from, sizeof(from), "etl_fuzz/two-cpus.etl");
+	b = slurp(from, &nb);
+	c = malloc(na + 8 + nb);
+	if (!a || !b || !c)
+		return -1;
+	memcpy(c, a, na);
+	memcpy(c + na, "NTFZ-2ND", 8);
+	memcpy(c + na + 8, b, nb);
+	path_of(to, sizeof(to), "opentrace_fuzz/changes.etl");
+	spew(to, c, na + 8 + nb);
+	free(a);
+	free(b);
+	free(c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char etl[512], path[512];
@@ -419,6 +544,8 @@ int main(int argc, char **argv)
 		return 1;
 	path_of(path, sizeof(path), "tmf_load_fuzz/formats.tmf");
 	if (format_file(path) || render_inputs(etl))
+		return 1;
+	if (opentrace_inputs())
 		return 1;
 	return 0;
 }

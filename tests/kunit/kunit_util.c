@@ -55,6 +55,7 @@ static void ntk_cleanup(void *arg)
 		return;
 	if (!READ_ONCE(k->s->stopped))
 		ntk_stop(k);
+	nt_session_detach(k->s, NT_LOGGER_SLOT);
 	nt_session_put(k->s);
 	k->s = NULL;
 }
@@ -83,6 +84,12 @@ struct ntk_session *ntk_start(struct kunit *test, struct nttrace_logger_info *in
 		ntk_stop(k);
 		KUNIT_FAIL_AND_ABORT(test, "no reference to session %u: %ld",
 				     k->id, PTR_ERR(s));
+	}
+	/* Its logger, as a file attached with NTTRACE_IOC_ATTACH would be. */
+	if (nt_session_attach(s, false) != NT_LOGGER_SLOT) {
+		ntk_stop(k);
+		nt_session_put(s);
+		KUNIT_FAIL_AND_ABORT(test, "session %u: no logger slot", k->id);
 	}
 	k->s = s;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ntk_cleanup, k), 0);
@@ -159,7 +166,7 @@ unsigned int ntk_collect(struct kunit *test, struct ntk_session *k,
 		for (idx = k->read[cpu]; idx < k->end[cpu]; idx++)
 			i += ntk_walk(test, k, cpu, idx, out + i);
 		k->read[cpu] = k->end[cpu];
-		/* Pairs with the load-acquire in nt_ring_consumed(). */
+		/* Pairs with the load-acquire in nt_ring_release(). */
 		smp_store_release(&s->rings[cpu].ack->consumed, k->end[cpu]);
 	}
 	KUNIT_EXPECT_EQ(test, i, n);

@@ -15,6 +15,19 @@
 
 #define HDR	WMI_BUFFER_HEADER_SIZE
 
+/* A logger in slot 0: the one ack holds buffers until it has read them. */
+static void set_logger(struct nt_ring *r)
+{
+	static const struct nt_ring_readers logger = {
+		.readers = 1, .holders = 1, .realtime = 0, .join = 0,
+	};
+	unsigned long irq;
+
+	local_irq_save(irq);
+	nt_ring_set_readers(r, &logger);
+	local_irq_restore(irq);
+}
+
 struct ring_fixture {
 	struct nt_ring_conf conf;
 	struct nttrace_ring_head head;
@@ -39,6 +52,7 @@ static struct ring_fixture *make_ring(struct kunit *test, u32 nbuf, u32 bufsize,
 	atomic64_set(&f->conf.buffer_seq, 0);
 	KUNIT_ASSERT_EQ(test, nt_ring_init(&f->ring, &f->conf, 1, &f->head,
 					   &f->ack, f->data), 0);
+	set_logger(&f->ring);
 	return f;
 }
 
@@ -394,7 +408,7 @@ static void mp_drain(struct mp_ctx *ctx, unsigned int c)
 			off += 16;
 		}
 	}
-	/* Pairs with the load-acquire in nt_ring_consumed(). */
+	/* Pairs with the load-acquire in nt_ring_release(). */
 	smp_store_release(&ctx->ack[c].consumed, p);
 }
 
@@ -416,6 +430,7 @@ static void two_cpus_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, nt_ring_init(&ctx->ring[c], &ctx->conf, c,
 						   &ctx->head[c], &ctx->ack[c],
 						   ctx->data[c]), 0);
+		set_logger(&ctx->ring[c]);
 	}
 	for (c = 0; c < 2; c++) {
 		struct task_struct *t;

@@ -60,6 +60,7 @@ static size_t session_bytes(u32 bufsize, u32 nbuf)
 {
 	return PAGE_ALIGN(sizeof(struct nttrace_session_head) +
 			  nr_cpu_ids * sizeof(struct nttrace_ring_head)) +
+	       NTTRACE_MAX_CONSUMERS *
 	       PAGE_ALIGN(nr_cpu_ids * sizeof(struct nttrace_ring_ack)) +
 	       (size_t)nr_cpu_ids * nbuf * bufsize;
 }
@@ -169,6 +170,13 @@ static void start_sizes_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k->s->conf.bufsize, 2 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, k->s->conf.nbuf, 5);
 	KUNIT_EXPECT_TRUE(test, k->s->conf.overwrite);	/* circular */
+	ntk_put(k);
+
+	/* A real-time session without a flush timer gets one second. */
+	ntk_info(&info, "nttrace-kunit-rt-timer");
+	info.log_file_mode = EVENT_TRACE_REAL_TIME_MODE;
+	k = ntk_start(test, &info);
+	KUNIT_EXPECT_EQ(test, info.flush_timer, 1);
 
 	/* The smallest; buffering mode overwrites too. */
 	ntk_info(&info, "nttrace-kunit-smallest");
@@ -433,7 +441,7 @@ static void update_test(struct kunit *test)
 /*
  * UPDATE turning the timer off while the timer's work runs: the work must
  * not arm itself again with the period it read before. The test holds the
- * session's flush_lock, so that the work, once it has started, waits in
+ * session's rings_lock, so that the work, once it has started, waits in
  * its flush while the UPDATE is made.
  */
 static void timer_off_while_running_test(struct kunit *test)
@@ -447,13 +455,13 @@ static void timer_off_while_running_test(struct kunit *test)
 
 	info.flush_timer = 1;
 	KUNIT_ASSERT_EQ(test, update(k->id, NULL, &info), 0);
-	mutex_lock(&k->s->flush_lock);
+	mutex_lock(&k->s->rings_lock);
 	for (i = 0; i < 250 && !(work_busy(work) & WORK_BUSY_RUNNING); i++)
 		msleep(20);
 	was_running = work_busy(work) & WORK_BUSY_RUNNING;
 	memset(&info, 0, sizeof(info));
 	ret = update(k->id, NULL, &info);
-	mutex_unlock(&k->s->flush_lock);
+	mutex_unlock(&k->s->rings_lock);
 	KUNIT_ASSERT_TRUE_MSG(test, was_running, "the timer's work did not run");
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
@@ -483,13 +491,13 @@ static void flush_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), STATUS_SUCCESS);
 	preempt_enable();
-	KUNIT_EXPECT_FALSE(test, nt_session_has_unread(k->s));
+	KUNIT_EXPECT_FALSE(test, nt_session_has_unread(k->s, NT_LOGGER_SLOT));
 
 	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 1);
 	KUNIT_EXPECT_EQ(test, info.events_written, 2);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, info.number_of_buffers - 1);
-	KUNIT_EXPECT_TRUE(test, nt_session_has_unread(k->s));
+	KUNIT_EXPECT_TRUE(test, nt_session_has_unread(k->s, NT_LOGGER_SLOT));
 	/* No new record since: nothing more. */
 	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 1);
@@ -508,7 +516,7 @@ static void flush_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, record_tag(&recs[1]), 2);
 
 	/* Read and acknowledged: the buffer is free again. */
-	KUNIT_EXPECT_FALSE(test, nt_session_has_unread(k->s));
+	KUNIT_EXPECT_FALSE(test, nt_session_has_unread(k->s, NT_LOGGER_SLOT));
 	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, info.number_of_buffers);
 

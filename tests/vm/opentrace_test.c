@@ -759,8 +759,9 @@ static void test_errors(void)
 	       "%d-bit: OpenTrace(NULL) -> ERROR_INVALID_PARAMETER", BITS);
 	open_fails(NULL, 0, ERROR_BAD_PATHNAME, "no LogFileName");
 	open_fails("", 0, ERROR_BAD_PATHNAME, "an empty LogFileName");
-	open_fails(path_all, PROCESS_TRACE_MODE_REAL_TIME, ERROR_NOT_SUPPORTED,
-		   "REAL_TIME (not yet)");
+	/* Real time names a session in LoggerName, not a file. */
+	open_fails(path_all, PROCESS_TRACE_MODE_REAL_TIME, ERROR_INVALID_PARAMETER,
+		   "REAL_TIME without a LoggerName");
 	open_fails("/tmp/opentrace-no-such-file.etl", 0, ERROR_FILE_NOT_FOUND, "no such file");
 	open_fails("/dev/null/x.etl", 0, ERROR_PATH_NOT_FOUND, "a path through a file");
 	open_fails("/tmp", 0, ERROR_ACCESS_DENIED, "a directory");
@@ -988,6 +989,319 @@ static void test_other_bits(void)
 	unlink(opath);
 }
 
+/* ---- bad handles and damaged files (issue 16's fuzzing part) ---- */
+
+#include <sys/resource.h>
+
+#define MAX_TEST_HANDLES 1025	/* one past opentrace.c's table */
+
+static EVENT_TRACE_LOGFILEA bad_lfs[MAX_TEST_HANDLES];
+
+/*
+ * The calls' results as Microsoft documents them, and nttrace's choices
+ * where it does not (said at each):
+ *
+ * ProcessTrace: ERROR_INVALID_PARAMETER for a NULL HandleArray,
+ * ERROR_BAD_LENGTH for a HandleCount of 0 or above 64, ERROR_INVALID_HANDLE
+ * when an element is not a handle OpenTrace returned (0,
+ * INVALID_PROCESSTRACE_HANDLE, a closed one), ERROR_SUCCESS at the end
+ * of the files. CloseTrace: ERROR_INVALID_HANDLE for 0,
+ * INVALID_PROCESSTRACE_HANDLE and any other handle that is not open. Each
+ * also as the thread's last error (ours: Microsoft documents only the
+ * return value; nttrace sets both).
+ *
+ * Ours: a closed handle stays invalid after its slot is reused (the
+ * generation in the handle); an array with one bad handle is refused
+ * whole, before any callback; OpenTrace of a file that is not an ETL file
+ * (empty, zeros, cut before its header buffer ends, a header buffer whose
+ * size or type is damaged) gives ERROR_FILE_CORRUPT; no file descriptor
+ * left: ERROR_TOO_MANY_OPEN_FILES (CreateFile's error for it); more than
+ * 1024 open handles: ERROR_NOT_ENOUGH_MEMORY. ProcessTrace opens a file
+ * again when its handle has been processed before: a file changed in
+ * between is read as it is now (its buffer size may differ), and one
+ * gone gives what OpenTrace would (ERROR_FILE_NOT_FOUND).
+ */
+static void bad_handle(TRACEHANDLE *hs, ULONG n, ULONG want, const char *what)
+{
+	ULONG err;
+
+	reset();
+	SetLastError(0);
+	err = ProcessTrace(hs, n, NULL, NULL);
+	tap_ok(err == want && GetLastError() == want && nrec == 0,
+	       "%d-bit: ProcessTrace, %s -> %u, last error %u, no callback (%u, %u, %u)",
+	       BITS, what, want, want, err, GetLastError(), nrec);
+}
+
+static void bad_close(TRACEHANDLE h, const char *what)
+{
+	ULONG err;
+
+	SetLastError(0);
+	err = CloseTrace(h);
+	tap_ok(err == ERROR_INVALID_HANDLE && GetLastError() == ERROR_INVALID_HANDLE,
+	       "%d-bit: CloseTrace, %s -> ERROR_INVALID_HANDLE, both ways (%u, %u)", BITS,
+	       what, err, GetLastError());
+}
+
+static TRACEHANDLE open_all(EVENT_TRACE_LOGFILEA *lf, const char *path)
+{
+	logfile_init(lf, path, PROCESS_TRACE_MODE_EVENT_RECORD);
+	return OpenTraceA(lf);
+}
+
+/* A file of the user-mode logger's 4 KB buffers (path_all has 8 KB). */
+static int write_small(const char *path)
+{
+	TRACEHANDLE h = 0;
+	struct props pr;
+	int i;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.BufferSize = 4;
+	if (StartTraceA(&h, "ot-small", &pr.p))
+		return -1;
+	for (i = 0; i < 3; i++)
+		TraceMessage(h, TRACE_MESSAGE_GUID | TRACE_MESSAGE_TIMESTAMP, &msg_guid, 30 + i,
+			     msg_args, (size_t)3, NULL);
+	return stop(h) ? -1 : 0;
+}
+
+static void test_bad_handles_and_files(void)
+{
+	static TRACEHANDLE hs[MAX_TEST_HANDLES];
+	EVENT_TRACE_LOGFILEA lf, lf2;
+	EVENT_TRACE_LOGFILEW lw;
+	TRACEHANDLE h1, h2, forged, pair[2];
+	unsigned int per_file, n, i, ok;
+	uint16_t logger_id;
+	uint8_t *file;
+	size_t len;
+	ULONG err;
+	WCHAR wpath[64];
+	struct rlimit rl, old;
+
+	/* The file of every record type, read whole: its events. */
+	if (!tap_eq(read_file(path_all, PROCESS_TRACE_MODE_EVENT_RECORD, &lf, NULL),
+		    ERROR_SUCCESS, "%d-bit: bad handles: the file reads", BITS))
+		return;
+	per_file = nrec;
+
+	/* A handle whose slot was reused: the generation tells them apart. */
+	h1 = open_all(&lf, path_all);
+	tap_eq(CloseTrace(h1), ERROR_SUCCESS, "%d-bit: open and close a handle", BITS);
+	h2 = open_all(&lf2, path_all);
+	tap_ok(h2 != INVALID_PROCESSTRACE_HANDLE && h2 != h1 && (uint32_t)h2 == (uint32_t)h1,
+	       "%d-bit: the next OpenTrace reuses the slot, another handle (0x%llx, 0x%llx)",
+	       BITS, (unsigned long long)h1, (unsigned long long)h2);
+	bad_handle(&h1, 1, ERROR_INVALID_HANDLE, "the closed handle of a reused slot");
+	bad_close(h1, "the closed handle of a reused slot");
+	forged = h2 + (1ULL << 32);
+	bad_handle(&forged, 1, ERROR_INVALID_HANDLE, "the slot with the next generation");
+	bad_close(forged, "the slot with the next generation");
+	forged = (uint32_t)h2;
+	bad_handle(&forged, 1, ERROR_INVALID_HANDLE, "the slot without its generation");
+	pair[0] = h2;
+	pair[1] = h1;
+	bad_handle(pair, 2, ERROR_INVALID_HANDLE, "a good handle and a closed one");
+	pair[1] = 0;
+	bad_handle(pair, 2, ERROR_INVALID_HANDLE, "a good handle and 0");
+	pair[1] = INVALID_PROCESSTRACE_HANDLE;
+	bad_handle(pair, 2, ERROR_INVALID_HANDLE, "a good handle and INVALID_PROCESSTRACE_HANDLE");
+	bad_close(0, "0");
+	reset();
+	tap_ok(ProcessTrace(&h2, 1, NULL, NULL) == ERROR_SUCCESS && nrec == per_file,
+	       "%d-bit: ... the good handle, not left busy, reads whole (%u events)", BITS,
+	       nrec);
+	tap_eq(CloseTrace(h2), ERROR_SUCCESS, "%d-bit: ... and closes", BITS);
+
+	/* 64 handles at once (Windows' most), of one file: all of it 64 times. */
+	for (n = 0; n < 65; n++) {
+		hs[n] = open_all(&bad_lfs[n], path_all);
+		if (hs[n] == INVALID_PROCESSTRACE_HANDLE)
+			break;
+	}
+	if (tap_eq(n, 65, "%d-bit: 65 handles of one file open", BITS)) {
+		reset();
+		err = ProcessTrace(hs, 64, NULL, NULL);
+		tap_ok(err == ERROR_SUCCESS && nrec == 64 * per_file,
+		       "%d-bit: ProcessTrace of 64 handles -> ERROR_SUCCESS, %u events (%u)",
+		       BITS, 64 * per_file, nrec);
+		bad_handle(hs, 65, ERROR_BAD_LENGTH, "65 handles");
+		bad_handle(hs, 0x80000000U, ERROR_BAD_LENGTH, "HandleCount 0x80000000");
+		bad_handle(hs, 0, ERROR_BAD_LENGTH, "HandleCount 0");
+	}
+	while (n)
+		CloseTrace(hs[--n]);
+
+	/* The table of handles full (ours: 1024): then no memory for another. */
+	getrlimit(RLIMIT_NOFILE, &old);
+	rl = old;
+	if (rl.rlim_cur < MAX_TEST_HANDLES + 64)
+		rl.rlim_cur = rl.rlim_max < MAX_TEST_HANDLES + 64 ? rl.rlim_max :
+			      MAX_TEST_HANDLES + 64;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_cur >= MAX_TEST_HANDLES + 64) {
+		for (n = 0; n < MAX_TEST_HANDLES; n++) {
+			hs[n] = open_all(&bad_lfs[n], path_all);
+			if (hs[n] == INVALID_PROCESSTRACE_HANDLE)
+				break;
+		}
+		err = GetLastError();
+		tap_ok(n == 1024 && err == ERROR_NOT_ENOUGH_MEMORY,
+		       "%d-bit: the 1025th open handle -> ERROR_NOT_ENOUGH_MEMORY (%u, %u)",
+		       BITS, n, err);
+		while (n)
+			CloseTrace(hs[--n]);
+	} else {
+		tap_ok(1, "%d-bit: # SKIP the handle table full: only %lu files", BITS,
+		       (unsigned long)rl.rlim_cur);
+	}
+	/* No file descriptor left: the limit a few above the lowest free one. */
+	{
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd >= 0)
+			close(fd);
+		rl = old;
+		rl.rlim_cur = fd >= 0 ? (rlim_t)fd + 4 : old.rlim_cur;
+	}
+	setrlimit(RLIMIT_NOFILE, &rl);
+	for (n = 0; n < MAX_TEST_HANDLES; n++) {
+		hs[n] = open_all(&bad_lfs[n], path_all);
+		if (hs[n] == INVALID_PROCESSTRACE_HANDLE)
+			break;
+	}
+	err = GetLastError();
+	while (n)
+		CloseTrace(hs[--n]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	tap_eq(err, ERROR_TOO_MANY_OPEN_FILES,
+	       "%d-bit: OpenTrace with no file descriptor left -> ERROR_TOO_MANY_OPEN_FILES",
+	       BITS);
+
+	/* OpenTraceW's path errors too. */
+	for (i = 0; i < 63 && "/tmp/opentrace-no-such-file.etl"[i]; i++)
+		wpath[i] = "/tmp/opentrace-no-such-file.etl"[i];
+	wpath[i] = 0;
+	memset(&lw, 0, sizeof(lw));
+	lw.LogFileName = wpath;
+	lw.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lw.EventRecordCallback = on_record;
+	SetLastError(0);
+	tap_ok(OpenTraceW(&lw) == INVALID_PROCESSTRACE_HANDLE &&
+	       GetLastError() == ERROR_FILE_NOT_FOUND,
+	       "%d-bit: OpenTraceW, a missing file -> ERROR_FILE_NOT_FOUND", BITS);
+	wpath[0] = '/';
+	wpath[1] = 0;
+	SetLastError(0);
+	tap_ok(OpenTraceW(&lw) == INVALID_PROCESSTRACE_HANDLE &&
+	       GetLastError() == ERROR_ACCESS_DENIED,
+	       "%d-bit: OpenTraceW, a directory -> ERROR_ACCESS_DENIED", BITS);
+
+	/* Damaged files. */
+	file = slurp(path_all, &len);
+	if (!tap_ok(file && len >= 2 * 8192, "%d-bit: damaged files: the original", BITS)) {
+		free(file);
+		return;
+	}
+	{
+		static uint8_t zeros[65536];
+
+		write_bytes(path_bad, zeros, sizeof(zeros));
+		open_fails(path_bad, 0, ERROR_FILE_CORRUPT, "64 KB of zeros");
+		write_bytes(path_bad, file, 0x47);
+		open_fails(path_bad, 0, ERROR_FILE_CORRUPT, "cut inside its first buffer header");
+		write_bytes(path_bad, file, 8192 - 8);
+		open_fails(path_bad, 0, ERROR_FILE_CORRUPT,
+			   "cut 8 bytes short of its header buffer");
+	}
+	{
+		struct { size_t at; uint32_t v; int bytes; const char *what; } d[] = {
+			{ 0, 0, 4, "the header buffer's size 0" },
+			{ 0, 8192 + 4, 4, "the header buffer's size not a multiple of 8" },
+			{ 0, 0x7FFFFFF8, 4, "the header buffer's size 2 GB" },
+			{ 0x36, 0xFFFF, 2, "the header buffer's type" },
+			{ 0x48, 0, 4, "the header event's marker" },
+			{ 0x48 + 4, 0xFFFF, 2, "the header event's size 0xFFFF" },
+			{ 0x48 + 4, 0x20, 2, "the header event's size 0x20" },
+		};
+		unsigned int k;
+
+		for (k = 0; k < sizeof(d) / sizeof(d[0]); k++) {
+			uint8_t *copy = malloc(len);
+
+			memcpy(copy, file, len);
+			put_le(copy + d[k].at, d[k].v, d[k].bytes);
+			write_bytes(path_bad, copy, len);
+			free(copy);
+			open_fails(path_bad, 0, ERROR_FILE_CORRUPT, d[k].what);
+		}
+	}
+	/* Only the header buffer: the header event, nothing else. */
+	write_bytes(path_bad, file, 8192);
+	tap_ok(read_file(path_bad, PROCESS_TRACE_MODE_EVENT_RECORD, &lf, NULL) == ERROR_SUCCESS &&
+	       nrec == 1, "%d-bit: only the header buffer: the header event alone (%u)", BITS,
+	       nrec);
+	/* Each data buffer's header damaged: the header event, nothing else. */
+	{
+		uint8_t *copy = malloc(len);
+		size_t at;
+
+		memcpy(copy, file, len);
+		for (at = 8192; at + 8192 <= len; at += 8192)
+			memset(copy + at, 0x5A, 0x48);
+		write_bytes(path_bad, copy, len);
+		free(copy);
+		tap_ok(read_file(path_bad, PROCESS_TRACE_MODE_EVENT_RECORD, &lf, NULL) ==
+		       ERROR_SUCCESS && nrec == 1,
+		       "%d-bit: every data buffer's header damaged: the header event alone (%u)",
+		       BITS, nrec);
+	}
+
+	/*
+	 * The file changes between two ProcessTraces of one handle: 8 KB
+	 * buffers, then 4 KB ones. The second read is of the file as it is
+	 * now, each event with its own buffer's LoggerId (the buffer found
+	 * with the new size, not the old).
+	 */
+	if (!tap_eq(write_small(path_many), 0, "%d-bit: a file of 4 KB buffers", BITS))
+		goto out;
+	write_bytes(path_bad, file, len);
+	h1 = open_all(&lf, path_bad);
+	reset();
+	tap_ok(ProcessTrace(&h1, 1, NULL, NULL) == ERROR_SUCCESS && nrec == per_file,
+	       "%d-bit: a file read once (%u events)", BITS, nrec);
+	{
+		/* Its data buffers' LoggerId made one the test knows. */
+		size_t slen, at;
+		uint8_t *small = slurp(path_many, &slen);
+
+		logger_id = 0x7A5B;
+		for (at = 4096; small && at + 4096 <= slen; at += 4096)
+			put_le(small + at + 0x2A, logger_id, 2);
+		write_bytes(path_bad, small, small ? slen : 0);
+		free(small);
+	}
+	reset();
+	err = ProcessTrace(&h1, 1, NULL, NULL);
+	for (ok = 1, i = 1; i < nrec; i++)
+		ok &= recs[i].er.BufferContext.LoggerId == logger_id;
+	/* The header event (kept from OpenTrace) and the 3 messages. */
+	tap_ok(err == ERROR_SUCCESS && nrec == 4 && ok,
+	       "%d-bit: ... changed to 4 KB buffers, read again: 4 events, each with its "
+	       "buffer's LoggerId (%u, %u events, %s)", BITS, err, nrec, ok ? "yes" : "no");
+	unlink(path_bad);
+	reset();
+	SetLastError(0);
+	err = ProcessTrace(&h1, 1, NULL, NULL);
+	tap_ok(err == ERROR_FILE_NOT_FOUND && GetLastError() == err && nrec == 0,
+	       "%d-bit: ... removed, read again -> ERROR_FILE_NOT_FOUND (%u)", BITS, err);
+	tap_eq(CloseTrace(h1), ERROR_SUCCESS, "%d-bit: ... and the handle closes", BITS);
+out:
+	free(file);
+}
+
 int main(int argc, char **argv)
 {
 	ssize_t n;
@@ -1028,6 +1342,7 @@ int main(int argc, char **argv)
 	test_errors();
 	test_converted();
 	test_other_bits();
+	test_bad_handles_and_files();
 
 	unlink(path_all);
 	unlink(path_many);

@@ -1,9 +1,27 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Consumers of log files: OpenTraceA/W, ProcessTrace, CloseTrace
- * (<nttrace/evntrace.h>), built on the ETL reader (etl/etlread.c: one
- * reader, which parses every record and merges the CPUs in time order).
- * Real-time sessions (PROCESS_TRACE_MODE_REAL_TIME) come later.
+ * Consumers of log files and of live sessions: OpenTraceA/W, ProcessTrace,
+ * CloseTrace (<nttrace/evntrace.h>), built on the ETL reader (etl/etlread.c:
+ * one reader, which parses every record and merges the CPUs in time
+ * order), which reads a live session's buffers as it reads a file's.
+ *
+ * Real time (PROCESS_TRACE_MODE_REAL_TIME, LoggerName the session):
+ * OpenTrace attaches to the kernel session as a real-time consumer
+ * (NTTRACE_ATTACH_REAL_TIME: see uapi/nttrace.h for what it holds and
+ * loses), so events are kept for it from then on, and fills LogfileHeader
+ * from the session's properties (ours: Windows connects in ProcessTrace;
+ * attaching early means no event written after OpenTrace is missed, and a
+ * missing session is reported by OpenTrace). ProcessTrace then delivers
+ * events as their buffers are published (when full, at the session's
+ * flush timer, at a flush, at its stop), copying each buffer once out of
+ * the mapping; the CPUs' buffers at hand are merged in time order. It
+ * returns ERROR_SUCCESS when the session stops and all is delivered, or
+ * when CloseTrace is called (from a callback, or from another thread: it
+ * wakes ProcessTrace at once). No header event is delivered for a session
+ * (ours: there is no file header); EVENT_TRACE_LOGFILE.EventsLost and
+ * LogfileHeader.EventsLost/BuffersLost count what this consumer lost: the
+ * session's events_lost (full rings) and overwritten events, and the
+ * buffers the kernel took from it, updated before each BufferCallback.
  *
  * How each record of a file becomes an EVENT_RECORD (and, for the older
  * EventCallback, an EVENT_TRACE), as Microsoft documents the fields and
@@ -78,13 +96,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <nttrace/etl.h>
+#include <nttrace/nt.h>
+#include <nttrace/session.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/evntcons.h>
 
@@ -105,7 +127,11 @@ struct consumer {
 	TRACEHANDLE handle;
 	int wide;		/* @lf is an EVENT_TRACE_LOGFILEW */
 	void *lf;
-	char *path;
+	char *path;		/* a file's path, or a live session's name */
+	int live;		/* a real-time session: @rc, @wake */
+	struct nttrace_consumer rc;
+	int wake;		/* eventfd: CloseTrace wakes ProcessTrace */
+	int stop_seen;		/* the session had stopped before the last read */
 	struct nttrace_etl_reader *r;
 	int used;		/* @r was read by a ProcessTrace: reopen it */
 	int busy;		/* in a ProcessTrace */
@@ -158,6 +184,8 @@ static uint32_t open_error(int err)
 	case -EACCES: case -EPERM: case -EISDIR: return ERROR_ACCESS_DENIED;
 	case -ENAMETOOLONG: case -ELOOP: return ERROR_BAD_PATHNAME;
 	case -ENOMEM: return ERROR_NOT_ENOUGH_MEMORY;
+	/* What CreateFile says when the process or system has no handle left. */
+	case -EMFILE: case -ENFILE: return ERROR_TOO_MANY_OPEN_FILES;
 	default: return ERROR_FILE_CORRUPT;	/* -EINVAL: not ETL */
 	}
 }
@@ -232,6 +260,11 @@ static void free_consumer(struct consumer *c)
 	if (!c)
 		return;
 	nttrace_etl_close(c->r);
+	if (c->live) {
+		nttrace_consumer_close(&c->rc);
+		if (c->wake >= 0)
+			close(c->wake);
+	}
 	free(c->path);
 	free(c->hdr);
 	free(c->logger_name);
@@ -247,43 +280,56 @@ static void free_consumer(struct consumer *c)
  * keeps only their values) and checked the same way, the file may have
  * changed since.
  */
+static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t size);
+
 static uint32_t read_header_event(struct consumer *c)
 {
-	uint32_t size = c->info.buffer_size, len, psz, used;
+	uint32_t size = c->info.buffer_size, err;
 	uint8_t *b = malloc(size);
-	const uint8_t *rec, *lf;
 	int fd;
 
 	if (!b)
 		return ERROR_NOT_ENOUGH_MEMORY;
 	fd = open(c->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, b, size, 0) != (ssize_t)size) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		/* The reader's open worked: this one may lack a descriptor. */
+		uint32_t err = open_error(-errno);
+
+		free(b);
+		return err;
+	}
+	if (pread(fd, b, size, 0) != (ssize_t)size) {
+		close(fd);
 		free(b);
 		return ERROR_FILE_CORRUPT;
 	}
 	close(fd);
+	err = take_header_event(c, b, size);
+	free(b);
+	return err;
+}
+
+/* The header event of header buffer @b (@size bytes) into @c, checked. */
+static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t size)
+{
+	const uint8_t *rec, *lf;
+	uint32_t len, psz, used;
+
 	rec = b + WMI_BUFFER_HEADER_SIZE;
 	lf = rec + ETL_SYSTEM_HEADER_SIZE;
 	len = get(rec + 4, 2);
 	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
 	if (get(rec, 4) != ETL_SYSTEM_HEADER_MARKER || (psz != 4 && psz != 8) ||
 	    len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
-	    WMI_BUFFER_HEADER_SIZE + len > size) {
-		free(b);
+	    WMI_BUFFER_HEADER_SIZE + len > size)
 		return ERROR_FILE_CORRUPT;
-	}
 	c->hdr = malloc(len);
-	if (!c->hdr) {
-		free(b);
+	if (!c->hdr)
 		return ERROR_NOT_ENOUGH_MEMORY;
-	}
 	memcpy(c->hdr, rec, len);
 	c->hdr_len = len;
 	c->hdr_filled = get(b + 4, 4);
 	c->hdr_logger_id = get(b + 0x2A, 2);
-	free(b);
 	lf = c->hdr + ETL_SYSTEM_HEADER_SIZE;
 	len -= ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz);
 	c->logger_name = copy_name(lf + ETL_LF_SIZE(psz), len, &used);
@@ -361,14 +407,15 @@ static void header_record(struct consumer *c, EVENT_RECORD *er)
 }
 
 /*
- * The buffer an event was read from: the reader holds a stream's buffer
- * whole from its header on, and @ev->rec and @ev->offset are the same
- * record in memory and in the file.
+ * The buffer size of the reader @c's events come from: that of the file
+ * as ProcessTrace opened it again, which may not be OpenTrace's (@c->info)
+ * if the file changed in between.
  */
-static const uint8_t *buffer_of(const struct consumer *c, const struct nttrace_etl_event *ev)
+static uint32_t read_buffer_size(const struct consumer *c)
 {
-	return ev->rec - ev->offset % c->info.buffer_size;
+	return nttrace_etl_info(c->r)->buffer_size;
 }
+
 
 static int grow_items(struct consumer *c, unsigned int n)
 {
@@ -460,7 +507,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 	eh->ProcessId = ev->pid;
 	eh->TimeStamp.QuadPart = raw_time(c) ? ev->timestamp : ev->filetime;
 	er->BufferContext.ProcessorIndex = ev->cpu;
-	er->BufferContext.LoggerId = get(buffer_of(c, ev) + 0x2A, 2);
+	er->BufferContext.LoggerId = get(ev->buffer + 0x2A, 2);
 	er->UserData = (PVOID)ev->data;
 	er->UserDataLength = ev->data ? ev->data_len : 0;
 	er->UserContext = LF(c, Context);
@@ -540,6 +587,74 @@ static TRACEHANDLE insert(struct consumer *c)
 
 /* ---- OpenTrace ---- */
 
+/* A live stream's next buffer (nttrace_etl_load_fn). */
+static int load_live(void *ctx, unsigned int cpu, uint8_t *buf)
+{
+	struct consumer *c = ctx;
+
+	return nttrace_consumer_take(&c->rc, cpu, buf) > 0;
+}
+
+/*
+ * Attach @c to the running session named @c->path as a real-time
+ * consumer; its header, as a file of it would have it, gives LogfileHeader.
+ */
+static uint32_t open_live(struct consumer *c)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_etl_session sess;
+	struct nttrace_etl_info ri;
+	uint8_t *b;
+	uint32_t err;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	if (nttrace_set_name(&info, c->path))
+		return ERROR_WMI_INSTANCE_NOT_FOUND;	/* no session has it */
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	if (!ret)
+		ret = nttrace_consumer_attach(&c->rc, info.logger_id,
+					      NTTRACE_ATTACH_REAL_TIME);
+	if (ret)
+		return nttrace_errno_to_win32(ret);
+	c->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->wake < 0)
+		return ERROR_NO_SYSTEM_RESOURCES;
+
+	nttrace_etl_from_info(&sess, &info);
+	b = calloc(1, sess.buffer_size);
+	if (!b)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	nttrace_etl_header(b, &sess, "", 0, 0, 0, 0);
+	err = take_header_event(c, b, sess.buffer_size);
+	free(b);
+	if (err)
+		return err;
+	memset(&ri, 0, sizeof(ri));
+	ri.has_header = 1;
+	ri.buffer_size = sess.buffer_size;
+	ri.nr_cpus = sess.nr_cpus;
+	ri.pointer_size = sess.pointer_size;
+	ri.log_file_mode = sess.log_file_mode;
+	/* ETL_CLOCK_* and EVENT_TRACE_CLOCK_* share their values. */
+	ri.clock = sess.clock_type;
+	ri.perf_freq = sess.frequency;
+	ri.start_time = sess.start_time;
+	ri.boot_time = sess.boot_time;
+	ret = nttrace_etl_open_live(&c->r, &ri, load_live, c);
+	if (ret) {
+		c->r = NULL;
+		return nttrace_errno_to_win32(ret);
+	}
+	c->info = ri;
+	return ERROR_SUCCESS;
+}
+
+/*
+ * @path is LogFileName, or with PROCESS_TRACE_MODE_REAL_TIME LoggerName
+ * (the session), as UTF-8.
+ */
 static TRACEHANDLE open_trace(void *logfile, int wide, char *path, ULONG mode, int nomem)
 {
 	struct consumer *c = NULL;
@@ -552,13 +667,9 @@ static TRACEHANDLE open_trace(void *logfile, int wide, char *path, ULONG mode, i
 		err = ERROR_NOT_ENOUGH_MEMORY;
 		goto fail;
 	}
-	if (mode & PROCESS_TRACE_MODE_REAL_TIME) {
-		/* The real-time half of issue 16: not yet. */
-		err = ERROR_NOT_SUPPORTED;
-		goto fail;
-	}
 	if (!path || !*path) {
-		err = ERROR_BAD_PATHNAME;
+		err = mode & PROCESS_TRACE_MODE_REAL_TIME ? ERROR_INVALID_PARAMETER :
+							    ERROR_BAD_PATHNAME;
 		goto fail;
 	}
 	c = calloc(1, sizeof(*c));
@@ -570,6 +681,14 @@ static TRACEHANDLE open_trace(void *logfile, int wide, char *path, ULONG mode, i
 	c->lf = logfile;
 	c->path = path;
 	path = NULL;
+	if (mode & PROCESS_TRACE_MODE_REAL_TIME) {
+		c->live = 1;
+		c->wake = -1;
+		err = open_live(c);
+		if (err)
+			goto fail;
+		goto opened;
+	}
 	/* A directory is no file to read (Windows: access denied). */
 	if (!stat(c->path, &st) && S_ISDIR(st.st_mode)) {
 		err = ERROR_ACCESS_DENIED;
@@ -590,6 +709,7 @@ static TRACEHANDLE open_trace(void *logfile, int wide, char *path, ULONG mode, i
 	err = read_header_event(c);
 	if (err)
 		goto fail;
+opened:
 	h = insert(c);
 	if (!h) {
 		err = ERROR_NOT_ENOUGH_MEMORY;
@@ -620,6 +740,7 @@ fail:
 
 TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
 {
+	const char *name;
 	char *path = NULL;
 	int nomem = 0;
 
@@ -627,8 +748,10 @@ TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
 		fail_handle(ERROR_INVALID_PARAMETER);
 		return INVALID_PROCESSTRACE_HANDLE;
 	}
-	if (Logfile->LogFileName && *Logfile->LogFileName) {
-		path = strdup(Logfile->LogFileName);
+	name = Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME ?
+	       Logfile->LoggerName : Logfile->LogFileName;
+	if (name && *name) {
+		path = strdup(name);
 		nomem = !path;
 	}
 	return open_trace(Logfile, 0, path, Logfile->ProcessTraceMode, nomem);
@@ -636,6 +759,7 @@ TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
 
 TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
 {
+	const WCHAR *name;
 	char *path = NULL;
 	int nomem = 0;
 
@@ -643,8 +767,10 @@ TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
 		fail_handle(ERROR_INVALID_PARAMETER);
 		return INVALID_PROCESSTRACE_HANDLE;
 	}
-	if (Logfile->LogFileName && *Logfile->LogFileName)
-		path = utf16_to_utf8(Logfile->LogFileName, &nomem);
+	name = Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME ?
+	       Logfile->LoggerName : Logfile->LogFileName;
+	if (name && *name)
+		path = utf16_to_utf8(name, &nomem);
 	return open_trace(Logfile, 1, path, Logfile->ProcessTraceMode, nomem);
 }
 
@@ -660,6 +786,14 @@ static int buffer_done(struct consumer *c, uint32_t filled)
 {
 	ULONG go = TRUE;
 
+	if (c->live) {
+		struct nttrace_counts n;
+
+		nttrace_consumer_counts(&c->rc, &n);
+		LF(c, EventsLost) = n.events_lost + n.events_overwritten + n.my_events_lost;
+		LF(c, LogfileHeader).EventsLost = LF(c, EventsLost);
+		LF(c, LogfileHeader).BuffersLost = n.buffers_overwritten + n.my_buffers_lost;
+	}
 	LF(c, BuffersRead)++;
 	LF(c, Filled) = filled;
 	if (c->wide) {
@@ -694,7 +828,7 @@ static void deliver(struct consumer *c, EVENT_RECORD *er, const uint8_t *classic
 /* Track @ev's buffer; the one it leaves is done. 0, or -1 to stop. */
 static int track_buffer(struct consumer *c, const struct nttrace_etl_event *ev)
 {
-	uint64_t off = ev->offset - ev->offset % c->info.buffer_size;
+	uint64_t off = ev->offset - ev->offset % read_buffer_size(c);
 	struct cpu_buf *b;
 
 	if (ev->cpu >= c->ncpus) {
@@ -712,7 +846,7 @@ static int track_buffer(struct consumer *c, const struct nttrace_etl_event *ev)
 		return -1;
 	b->have = 1;
 	b->offset = off;
-	b->filled = get(buffer_of(c, ev) + 4, 4);
+	b->filled = get(ev->buffer + 4, 4);
 	return 0;
 }
 
@@ -741,13 +875,15 @@ static uint32_t rewind_consumer(struct consumer *c)
 {
 	int ret;
 
-	if (c->used) {
+	/* A live session goes on where the last ProcessTrace left it. */
+	if (c->used && !c->live) {
 		nttrace_etl_close(c->r);
 		c->r = NULL;
 		ret = nttrace_etl_open(&c->r, c->path, NULL, NULL);
 		if (ret) {
 			c->r = NULL;
-			return ret == -ENOMEM ? ERROR_NOT_ENOUGH_MEMORY : ERROR_FILE_CORRUPT;
+			/* As OpenTrace would say of it now (gone: not found). */
+			return open_error(ret);
 		}
 	}
 	c->used = 1;
@@ -759,6 +895,36 @@ static uint32_t rewind_consumer(struct consumer *c)
 	return ERROR_SUCCESS;
 }
 
+/*
+ * Wait for a buffer or the stop of any live session of @cs, or for a
+ * CloseTrace of one; 0, or -1 when poll() cannot (no memory).
+ */
+static int wait_live(struct consumer **cs, ULONG n)
+{
+	struct pollfd pfd[2 * MAX_PROCESS];
+	unsigned int k = 0, i;
+	uint64_t v;
+
+	for (i = 0; i < n; i++) {
+		if (!cs[i]->live || cs[i]->done)
+			continue;
+		pfd[k].fd = cs[i]->rc.fd;
+		pfd[k++].events = POLLIN;
+		pfd[k].fd = cs[i]->wake;
+		pfd[k++].events = POLLIN;
+	}
+	/*
+	 * The second bound only guards against a wake-up lost to a bug: the
+	 * kernel wakes us on each buffer published and at the stop.
+	 */
+	if (poll(pfd, k, 1000) < 0 && errno != EINTR)
+		return errno == ENOMEM ? -1 : 0;
+	for (i = 1; i < k; i += 2)
+		if (pfd[i].revents & POLLIN && read(pfd[i].fd, &v, sizeof(v)) < 0)
+			continue;	/* drained, or raced with another read */
+	return 0;
+}
+
 static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const uint64_t *end)
 {
 	ULONG i;
@@ -768,7 +934,7 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 		struct consumer *c = cs[i];
 		EVENT_RECORD er;
 
-		if (is_closing(c))
+		if (is_closing(c) || c->live)
 			continue;
 		header_record(c, &er);
 		deliver(c, &er, NULL);
@@ -777,6 +943,7 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 	}
 	for (;;) {
 		struct consumer *best = NULL;
+		int waiting = 0;
 		EVENT_RECORD er;
 		uint64_t t;
 
@@ -790,7 +957,18 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 				continue;
 			}
 			if (!c->have) {
+				/*
+				 * Pairs with the kernel's store-release of
+				 * the state after the final flush: once seen,
+				 * what the read below misses does not exist.
+				 */
+				int stopped = c->live && nttrace_consumer_stopped(&c->rc);
+
 				c->have = nttrace_etl_next(c->r, &c->ev);
+				if (!c->have && c->live && !stopped) {
+					waiting = 1;	/* nothing yet */
+					continue;
+				}
 				if (!c->have) {
 					c->done = 1;
 					if (flush_buffers(c))
@@ -800,6 +978,11 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 			}
 			if (!best || order_key(&c->ev) < order_key(&best->ev))
 				best = c;
+		}
+		if (!best && waiting) {
+			if (wait_live(cs, n))
+				return ERROR_NOT_ENOUGH_MEMORY;
+			continue;
 		}
 		if (!best)
 			return ERROR_SUCCESS;
@@ -888,8 +1071,15 @@ ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle)
 	}
 	table[(uint32_t)TraceHandle - 1] = NULL;
 	busy = c->busy;
-	if (busy)
+	if (busy) {
+		uint64_t one = 1;
+
 		__atomic_store_n(&c->closing, 1, __ATOMIC_RELEASE);
+		/* Wake a ProcessTrace waiting for the session (another thread). */
+		if (c->live && write(c->wake, &one, sizeof(one)) < 0) {
+			/* EAGAIN: the counter is full, so it is awake already. */
+		}
+	}
 	pthread_mutex_unlock(&table_lock);
 	if (busy)
 		return fail_handle(ERROR_CTX_CLOSE_PENDING);

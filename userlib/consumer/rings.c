@@ -34,7 +34,8 @@ void nttrace_consumer_close(struct nttrace_consumer *c)
 	c->fd = -1;
 }
 
-int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
+int nttrace_consumer_attach(struct nttrace_consumer *c, uint32_t logger_id,
+			    uint32_t flags)
 {
 	int ret;
 
@@ -49,6 +50,7 @@ int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
 	}
 	c->a.size = sizeof(c->a);
 	c->a.logger_id = logger_id;
+	c->a.flags = flags;
 	if (ioctl(c->fd, NTTRACE_IOC_ATTACH, &c->a) < 0) {
 		ret = -errno;
 		goto fail;
@@ -66,6 +68,11 @@ int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
 fail:
 	nttrace_consumer_close(c);
 	return ret;
+}
+
+int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
+{
+	return nttrace_consumer_attach(c, logger_id, 0);
 }
 
 const struct nttrace_ring_head *nttrace_consumer_head(
@@ -90,67 +97,136 @@ int nttrace_consumer_stopped(const struct nttrace_consumer *c)
 	       NTTRACE_SESSION_STOPPED;
 }
 
-long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
-			    void *ctx)
+/*
+ * The logger's CPU @cpu: every buffer published, then one acknowledgement.
+ * 0, or @fn's first non-zero return value; *@n counts the buffers.
+ */
+static int drain_logger(struct nttrace_consumer *c, unsigned int cpu,
+			nttrace_buffer_fn fn, void *ctx, long *n)
 {
+	const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
+	struct nttrace_ring_ack *ack = consumer_ack(c, cpu);
+	const uint8_t *ring = c->data + cpu * c->a.ring_stride;
 	uint32_t bufsize = c->a.buffer_size, nbuf = c->a.buffers_per_cpu;
 	/* As the kernel decides it (module/session.c). */
 	int overwrites = !!(c->a.log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR |
 						  EVENT_TRACE_BUFFERING_MODE));
+	/* Pairs with the kernel's store-release of produced. */
+	uint64_t p = __atomic_load_n(&h->produced, __ATOMIC_ACQUIRE);
+	uint64_t i = ack->consumed;
+	uint64_t oldest = __atomic_load_n(&h->oldest, __ATOMIC_RELAXED);
+	int ret;
+
+	if (i < oldest) {	/* overwritten before we came */
+		c->overwritten += oldest - i;
+		i = oldest;
+	}
+	for (; i < p; i++) {
+		const uint8_t *buf = ring + (i % nbuf) * bufsize;
+
+		/*
+		 * A session that never overwrites leaves a buffer alone until
+		 * we acknowledge it: @fn reads it in place. One that
+		 * overwrites may reuse it under us: copy it, then check it
+		 * was not.
+		 */
+		if (overwrites) {
+			memcpy(c->copy, buf, bufsize);
+			buf = c->copy;
+			/*
+			 * Pairs with the kernel's smp_wmb() between advancing
+			 * oldest and reusing a buffer: if the copy holds any
+			 * reused byte, oldest is seen above i.
+			 */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (__atomic_load_n(&h->oldest, __ATOMIC_RELAXED) > i) {
+				c->overwritten++;
+				continue;
+			}
+		}
+		ret = fn(ctx, buf, bufsize, cpu);
+		if (ret) {
+			__atomic_store_n(&ack->consumed, i + 1, __ATOMIC_RELEASE);
+			return ret;
+		}
+		c->buffers++;
+		(*n)++;
+	}
+	/*
+	 * Pairs with the kernel's load-acquire of consumed: our reads of
+	 * these buffers are done before it may reuse them.
+	 */
+	__atomic_store_n(&ack->consumed, p, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int nttrace_consumer_take(struct nttrace_consumer *c, unsigned int cpu, void *dst)
+{
+	const struct nttrace_ring_head *h;
+	struct nttrace_ring_ack *ack;
+	const uint8_t *ring;
+	uint32_t bufsize = c->a.buffer_size, nbuf = c->a.buffers_per_cpu;
+	/* The ack's own type: the compare-and-swap below takes its address. */
+	__u64 p, i;
+
+	if (!(c->a.flags & NTTRACE_ATTACH_REAL_TIME) || cpu >= c->a.nr_cpus)
+		return -EINVAL;
+	h = nttrace_consumer_head(c, cpu);
+	ack = consumer_ack(c, cpu);
+	ring = c->data + cpu * c->a.ring_stride;
+	/* Pairs with the kernel's store-release of produced. */
+	p = __atomic_load_n(&h->produced, __ATOMIC_ACQUIRE);
+	i = __atomic_load_n(&ack->consumed, __ATOMIC_RELAXED);
+	while (i < p) {
+		__u64 was = i;
+
+		memcpy(dst, ring + (i % nbuf) * bufsize, bufsize);
+		/*
+		 * Pairs with the kernel's fully ordered compare-and-swap
+		 * before it reuses the buffer: if ours wins, the copy was
+		 * done before the kernel writes into it.
+		 */
+		if (__atomic_compare_exchange_n(&ack->consumed, &i, i + 1, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			c->buffers++;
+			return 1;
+		}
+		/* Taken: i is now where to go on (the kernel counted it). */
+		if (i < was)	/* not the kernel's doing */
+			return -EIO;
+		c->overwritten += i - was;
+	}
+	return 0;
+}
+
+/* A real-time consumer's CPU @cpu, as drain_logger(). */
+static int drain_real_time(struct nttrace_consumer *c, unsigned int cpu,
+			   nttrace_buffer_fn fn, void *ctx, long *n)
+{
+	int ret;
+
+	while ((ret = nttrace_consumer_take(c, cpu, c->copy)) > 0) {
+		ret = fn(ctx, c->copy, c->a.buffer_size, cpu);
+		if (ret)
+			return ret;
+		(*n)++;
+	}
+	return ret;
+}
+
+long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
+			    void *ctx)
+{
+	int real_time = !!(c->a.flags & NTTRACE_ATTACH_REAL_TIME);
 	unsigned int cpu;
 	long n = 0;
+	int ret;
 
 	for (cpu = 0; cpu < c->a.nr_cpus; cpu++) {
-		const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
-		struct nttrace_ring_ack *ack = consumer_ack(c, cpu);
-		const uint8_t *ring = c->data + cpu * c->a.ring_stride;
-		/* Pairs with the kernel's store-release of produced. */
-		uint64_t p = __atomic_load_n(&h->produced, __ATOMIC_ACQUIRE);
-		uint64_t i = ack->consumed;
-		uint64_t oldest = __atomic_load_n(&h->oldest, __ATOMIC_RELAXED);
-
-		if (i < oldest) {	/* overwritten before we came */
-			c->overwritten += oldest - i;
-			i = oldest;
-		}
-		for (; i < p; i++) {
-			const uint8_t *buf = ring + (i % nbuf) * bufsize;
-			int ret;
-
-			/*
-			 * A session that never overwrites leaves a buffer alone
-			 * until we acknowledge it: @fn reads it in place. One
-			 * that overwrites may reuse it under us: copy it, then
-			 * check it was not.
-			 */
-			if (overwrites) {
-				memcpy(c->copy, buf, bufsize);
-				buf = c->copy;
-				/*
-				 * Pairs with the kernel's smp_wmb() between
-				 * advancing oldest and reusing a buffer: if
-				 * the copy holds any reused byte, oldest is
-				 * seen above i.
-				 */
-				__atomic_thread_fence(__ATOMIC_ACQUIRE);
-				if (__atomic_load_n(&h->oldest, __ATOMIC_RELAXED) > i) {
-					c->overwritten++;
-					continue;
-				}
-			}
-			ret = fn(ctx, buf, bufsize, cpu);
-			if (ret) {
-				__atomic_store_n(&ack->consumed, i + 1, __ATOMIC_RELEASE);
-				return ret;
-			}
-			c->buffers++;
-			n++;
-		}
-		/*
-		 * Pairs with the kernel's load-acquire of consumed: our reads
-		 * of these buffers are done before it may reuse them.
-		 */
-		__atomic_store_n(&ack->consumed, p, __ATOMIC_RELEASE);
+		ret = real_time ? drain_real_time(c, cpu, fn, ctx, &n) :
+				  drain_logger(c, cpu, fn, ctx, &n);
+		if (ret)
+			return ret;
 	}
 	return n;
 }
@@ -173,6 +249,7 @@ void nttrace_consumer_counts(const struct nttrace_consumer *c,
 	memset(n, 0, sizeof(*n));
 	for (cpu = 0; cpu < c->a.nr_cpus; cpu++) {
 		const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
+		const struct nttrace_ring_ack *ack = consumer_ack(c, cpu);
 
 		n->events_written += __atomic_load_n(&h->events_written, __ATOMIC_RELAXED);
 		n->events_lost += __atomic_load_n(&h->events_lost, __ATOMIC_RELAXED);
@@ -181,5 +258,9 @@ void nttrace_consumer_counts(const struct nttrace_consumer *c,
 		n->buffers_written += __atomic_load_n(&h->produced, __ATOMIC_RELAXED);
 		n->buffers_overwritten += __atomic_load_n(&h->buffers_overwritten,
 							  __ATOMIC_RELAXED);
+		n->real_time_buffers_lost += __atomic_load_n(&h->real_time_buffers_lost,
+							     __ATOMIC_RELAXED);
+		n->my_buffers_lost += __atomic_load_n(&ack->buffers_lost, __ATOMIC_RELAXED);
+		n->my_events_lost += __atomic_load_n(&ack->events_lost, __ATOMIC_RELAXED);
 	}
 }

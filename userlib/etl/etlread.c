@@ -53,11 +53,14 @@ struct stream {
 	uint16_t lost;		/* the current buffer's loss flags, until used */
 	uint64_t last_ts, ref_clock, frequency;
 	int have;		/* @ev holds this stream's next event */
+	uint64_t live_seq;	/* live: buffers loaded */
 	struct nttrace_etl_event ev;
 };
 
 struct nttrace_etl_reader {
-	int fd;
+	int fd;			/* -1 when live */
+	nttrace_etl_load_fn load;	/* live: where buffers come from */
+	void *load_ctx;
 	struct nttrace_etl_info info;
 	nttrace_etl_problem_fn problem;
 	void *ctx;
@@ -399,6 +402,42 @@ const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader 
 	return &r->info;
 }
 
+/* The cursor's position in a buffer whose header is at @s->buf. */
+static void start_buffer(struct stream *s, uint64_t offset, uint32_t end)
+{
+	s->buf_offset = offset;
+	s->pos = WMI_BUFFER_HEADER_SIZE;
+	s->end = end;
+	s->lost = get(s->buf + 0x34, 2) &
+		  (WMI_BUFFER_FLAG_EVENTS_LOST | WMI_BUFFER_FLAG_BUFFER_LOST);
+	s->frequency = get(s->buf + 0x20, 8) >> 3;
+	s->ref_clock = get(s->buf + 0x38, 8);
+}
+
+/*
+ * A live stream's next buffer, checked as a file's: its offset is where
+ * it would be in a file of the stream's buffers alone.
+ */
+static int load_live(struct nttrace_etl_reader *r, struct stream *s)
+{
+	uint32_t size = r->info.buffer_size, end;
+	unsigned int cpu = s - r->streams;
+
+	while (r->load(r->load_ctx, cpu, s->buf) > 0) {
+		uint64_t offset = s->live_seq++ * size;
+
+		end = get(s->buf + 4, 4);
+		if (get(s->buf, 4) != size || end < WMI_BUFFER_HEADER_SIZE || end > size) {
+			problem(r, offset, "buffer header not valid; buffer skipped");
+			continue;
+		}
+		start_buffer(s, offset, end);
+		return 1;
+	}
+	s->pos = s->end = 0;
+	return 0;
+}
+
 /*
  * Load the stream's next good buffer; 0 when it has none left. Its header
  * is read again and checked as the index checked it: the file may have
@@ -409,11 +448,13 @@ static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 {
 	uint32_t size = r->info.buffer_size;
 
+	if (r->load)
+		return load_live(r, s);
+
 	while (s->next < s->n) {
 		struct buf_ref *ref = &s->refs[s->next++];
 		uint8_t h[WMI_BUFFER_HEADER_SIZE];
 		uint32_t end;
-		uint64_t ctf;
 
 		if (read_at(r->fd, h, sizeof(h), ref->offset)) {
 			problem(r, ref->offset, "cannot read the buffer");
@@ -442,14 +483,7 @@ static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 			problem(r, ref->offset, "cannot read the buffer");
 			continue;
 		}
-		s->buf_offset = ref->offset;
-		s->pos = WMI_BUFFER_HEADER_SIZE;
-		s->end = end;
-		s->lost = get(h + 0x34, 2) &
-			  (WMI_BUFFER_FLAG_EVENTS_LOST | WMI_BUFFER_FLAG_BUFFER_LOST);
-		ctf = get(h + 0x20, 8);
-		s->frequency = ctf >> 3;
-		s->ref_clock = get(h + 0x38, 8);
+		start_buffer(s, ref->offset, end);
 		return 1;
 	}
 	return 0;
@@ -720,6 +754,7 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 		ev->offset = s->buf_offset + s->pos;
 		ev->cpu = s - r->streams;
 		ev->rec = s->buf + s->pos;
+		ev->buffer = s->buf;
 		ev->size = size;
 		ev->message = message;
 		s->pos += (size + 7) & ~7u;
@@ -791,6 +826,42 @@ void nttrace_etl_close(struct nttrace_etl_reader *r)
 		free(r->streams[i].buf);
 	free(r->refs);
 	free(r->streams);
-	close(r->fd);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r);
+}
+
+int nttrace_etl_open_live(struct nttrace_etl_reader **rp,
+			  const struct nttrace_etl_info *info,
+			  nttrace_etl_load_fn load, void *ctx)
+{
+	struct nttrace_etl_reader *r;
+	unsigned int i;
+
+	if (info->buffer_size < WMI_BUFFER_HEADER_SIZE + 8 ||
+	    info->buffer_size > MAX_BUFFER || !info->nr_cpus)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->fd = -1;
+	r->load = load;
+	r->load_ctx = ctx;
+	r->info = *info;
+	r->nstreams = info->nr_cpus;
+	r->streams = calloc(r->nstreams, sizeof(*r->streams));
+	if (!r->streams)
+		goto fail;
+	/* Buffers are whole here: each stream holds one, allocated once. */
+	for (i = 0; i < r->nstreams; i++) {
+		r->streams[i].buf = malloc(info->buffer_size);
+		if (!r->streams[i].buf)
+			goto fail;
+		r->streams[i].buf_cap = info->buffer_size;
+	}
+	*rp = r;
+	return 0;
+fail:
+	nttrace_etl_close(r);
+	return -ENOMEM;
 }

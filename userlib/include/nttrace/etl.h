@@ -150,6 +150,7 @@ struct nttrace_etl_event {
 	uint64_t offset;	/* in the file */
 	unsigned int cpu;
 	const uint8_t *rec;	/* the record, @size bytes, valid until next */
+	const uint8_t *buffer;	/* the buffer holding it, from its header on */
 	uint32_t size;
 	int message;		/* a MESSAGE_TRACE_HEADER record; else other */
 	/*
@@ -252,6 +253,18 @@ struct nttrace_etl_reader;
 /* Open @path and index its buffers; 0 or -errno (-EINVAL: not ETL). */
 int nttrace_etl_open(struct nttrace_etl_reader **r, const char *path,
 		     nttrace_etl_problem_fn problem, void *ctx);
+/*
+ * A reader of buffers that come from elsewhere (a live session's rings),
+ * merged and parsed as a file's are: @load puts CPU @cpu's next buffer
+ * (@info->buffer_size bytes) at @buf and returns 1, or returns 0 when that
+ * CPU has none now. nttrace_etl_next() returning 0 then means "nothing
+ * now": it asks @load again at the next call. @info is the session's, as
+ * a file's header would say it (@nr_cpus streams).
+ */
+typedef int (*nttrace_etl_load_fn)(void *ctx, unsigned int cpu, uint8_t *buf);
+int nttrace_etl_open_live(struct nttrace_etl_reader **r,
+			  const struct nttrace_etl_info *info,
+			  nttrace_etl_load_fn load, void *ctx);
 const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader *r);
 /* The next event: 1, or 0 at the end. */
 int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev);

@@ -35,21 +35,37 @@ struct nttrace_consumer {
 	uint64_t overwritten;	/* buffers overwritten before or while read */
 };
 
-/* Attach to a session and map its rings. */
+/*
+ * Attach to a session as @flags say (0: its logger, or
+ * NTTRACE_ATTACH_REAL_TIME: a real-time consumer; see uapi/nttrace.h) and
+ * map its rings. nttrace_consumer_open() attaches the logger.
+ */
+int nttrace_consumer_attach(struct nttrace_consumer *c, uint32_t logger_id,
+			    uint32_t flags);
 int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id);
 void nttrace_consumer_close(struct nttrace_consumer *c);
 
 /*
  * Deliver every published buffer, CPU by CPU and in order, to @fn, then
- * acknowledge them. @fn reads the ring in place when the session never
- * overwrites (the kernel leaves unacknowledged buffers alone), else a copy
- * checked not to have been overwritten while it was taken. Returns the number of buffers delivered, or @fn's first non-zero
- * return value.
+ * acknowledge them. A logger's @fn reads the ring in place when the
+ * session never overwrites (the kernel leaves unacknowledged buffers
+ * alone), else a copy checked not to have been overwritten while it was
+ * taken; a real-time consumer's, a copy the kernel did not take from it
+ * meanwhile. Returns the number of buffers delivered, or @fn's first
+ * non-zero return value.
  */
 typedef int (*nttrace_buffer_fn)(void *ctx, const void *buf, uint32_t size,
 				 unsigned int cpu);
 long nttrace_consumer_drain(struct nttrace_consumer *c, nttrace_buffer_fn fn,
 			    void *ctx);
+
+/*
+ * A real-time consumer's next buffer of CPU @cpu, copied to @dst (the
+ * attach's buffer_size bytes) and claimed: 1, 0 when none is waiting, or
+ * -EINVAL (not a real-time consumer, no such CPU), -EIO (the ack was
+ * moved back: not by the kernel).
+ */
+int nttrace_consumer_take(struct nttrace_consumer *c, unsigned int cpu, void *dst);
 
 /* 1 once the session has stopped (drain once more, then all is read). */
 int nttrace_consumer_stopped(const struct nttrace_consumer *c);
@@ -58,10 +74,16 @@ int nttrace_consumer_wait(struct nttrace_consumer *c, int timeout_ms);
 const struct nttrace_ring_head *nttrace_consumer_head(
 	const struct nttrace_consumer *c, unsigned int cpu);
 
-/* The session's counters summed over the CPUs, read from the mapping. */
+/*
+ * The session's counters summed over the CPUs, read from the mapping, and
+ * this consumer's own losses (a real-time consumer's: buffers the kernel
+ * took from it, and their events).
+ */
 struct nttrace_counts {
 	uint64_t events_written, events_lost, events_overwritten;
 	uint64_t buffers_written, buffers_overwritten;
+	uint64_t real_time_buffers_lost;
+	uint64_t my_buffers_lost, my_events_lost;
 };
 void nttrace_consumer_counts(const struct nttrace_consumer *c,
 			     struct nttrace_counts *n);

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Real-time consumers, 64- and 32-bit: OpenTrace of a live session and
+ * ProcessTrace as events arrive (uapi/nttrace.h "The consumer side",
+ * userlib/consumer/opentrace.c).
+ * - a stream of 100,000 events reaches a real-time consumer in order,
+ *   every one delivered or counted lost, exactly;
+ * - a session that is both real-time and file: the file has every event
+ *   the session took, a slow real-time consumer loses whole buffers, and
+ *   what it lost is counted exactly (EventsLost, RealTimeBuffersLost);
+ * - CloseTrace from another thread ends a waiting ProcessTrace at once;
+ * - a consumer killed mid-session leaves the session to the next one;
+ *   slots run out at NTTRACE_MAX_CONSUMERS;
+ * - the errors: no such session, no name, no right; the ATTACH ioctl's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nttrace/evntcons.h>
+#include <nttrace/evntrace.h>
+
+#include "emit.h"
+#include "props.h"
+#include "tap.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+#define N_STREAM 100000
+
+struct rt {
+	TRACEHANDLE h;
+	EVENT_TRACE_LOGFILEA lf;
+	pthread_t thread;
+	ULONG result;
+	uint64_t got, out_of_order, last, buffers, lo, hi;
+	unsigned int slow_us;	/* sleep in each BufferCallback */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Events carry a 64-bit sequence number: count them, and their order. */
+static void WINAPI on_event(PEVENT_RECORD er)
+{
+	struct rt *rt = er->UserContext;
+	uint64_t seq;
+
+	if (er->UserDataLength != sizeof(seq))
+		return;
+	memcpy(&seq, er->UserData, sizeof(seq));
+	if (rt->got && seq <= rt->last)
+		rt->out_of_order++;
+	if (seq >= rt->lo && seq <= rt->hi)
+		rt->got++;
+	rt->last = seq;
+}
+
+static ULONG WINAPI on_buffer(PEVENT_TRACE_LOGFILEA lf)
+{
+	struct rt *rt = lf->Context;
+
+	rt->buffers++;
+	if (rt->slow_us)
+		usleep(rt->slow_us);
+	return TRUE;
+}
+
+/* OpenTrace of session @name, real-time; the handle's last error if not. */
+static ULONG rt_open(struct rt *rt, const char *name)
+{
+	memset(&rt->lf, 0, sizeof(rt->lf));
+	rt->lf.LoggerName = (LPSTR)name;
+	rt->lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
+				  PROCESS_TRACE_MODE_EVENT_RECORD;
+	rt->lf.EventRecordCallback = on_event;
+	rt->lf.BufferCallback = on_buffer;
+	rt->lf.Context = rt;
+	rt->lo = 1;
+	rt->hi = ~0ULL;
+	rt->h = OpenTraceA(&rt->lf);
+	return rt->h == INVALID_PROCESSTRACE_HANDLE ? GetLastError() : ERROR_SUCCESS;
+}
+
+static void *rt_process(void *arg)
+{
+	struct rt *rt = arg;
+
+	rt->result = ProcessTrace(&rt->h, 1, NULL, NULL);
+	return NULL;
+}
+
+static void rt_start(struct rt *rt)
+{
+	pthread_create(&rt->thread, NULL, rt_process, rt);
+}
+
+/* Write events @first..@last (a sequence number each) to @logger. */
+static uint64_t write_seq(uint32_t logger, uint64_t first, uint64_t last)
+{
+	uint64_t seq, failed = 0;
+
+	for (seq = first; seq <= last; seq++)
+		if (emit(logger, TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO, 1,
+			 &seq, sizeof(seq)) != STATUS_SUCCESS)
+			failed++;
+	return failed;
+}
+
+static int query(uint32_t id, struct nttrace_logger_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->logger_id = id;
+	return nttrace_control(info, EVENT_TRACE_CONTROL_QUERY);
+}
+
+/* ---- a stream of N_STREAM events, in order, none lost uncounted ---- */
+
+static void test_stream(void)
+{
+	struct nttrace_logger_info info;
+	struct rt rt = { 0 };
+	uint64_t failed;
+	cpu_set_t one;
+	double t0, t1;
+
+	if (!tap_eq(start_session("rt-stream", 64, 16, EVENT_TRACE_REAL_TIME_MODE, &info),
+		    0, "%d-bit: start a real-time session", BITS))
+		return;
+	tap_eq(info.flush_timer, 1, "%d-bit: real-time without a flush timer: 1 s", BITS);
+	if (!tap_eq(rt_open(&rt, "rt-stream"), ERROR_SUCCESS, "%d-bit: OpenTrace, real time",
+		    BITS)) {
+		stop_session(info.logger_id);
+		return;
+	}
+	tap_eq(rt.lf.LogfileHeader.BufferSize, 64 * 1024, "%d-bit: LogfileHeader.BufferSize",
+	       BITS);
+	tap_eq(rt.lf.LogfileHeader.NumberOfProcessors, info.nr_cpus,
+	       "%d-bit: LogfileHeader.NumberOfProcessors", BITS);
+	tap_ok(rt.lf.LogfileHeader.LoggerName &&
+	       rt.lf.LogfileHeader.LoggerName[0] == 'r' &&
+	       rt.lf.LogfileHeader.LoggerName[9] == 0,
+	       "%d-bit: LogfileHeader.LoggerName is the session's", BITS);
+	tap_eq(rt.lf.LogfileHeader.LogFileMode, EVENT_TRACE_REAL_TIME_MODE,
+	       "%d-bit: LogfileHeader.LogFileMode", BITS);
+	rt_start(&rt);
+
+	/* One CPU: the events then come in the order they were written. */
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	t0 = now();
+	failed = write_seq(info.logger_id, 1, N_STREAM);
+	t1 = now();
+	stop_session(info.logger_id);
+	pthread_join(rt.thread, NULL);
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		CPU_SET(c, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+
+	printf("# %d-bit: %d events in %.2f s (%.0f/s), %llu refused (ring full), "
+	       "%llu buffers delivered\n", BITS, N_STREAM, t1 - t0, N_STREAM / (t1 - t0),
+	       (unsigned long long)failed, (unsigned long long)rt.buffers);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace ends with the session", BITS);
+	tap_eq(rt.got + failed, N_STREAM,
+	       "%d-bit: every event delivered, or refused and counted", BITS);
+	tap_eq(rt.out_of_order, 0, "%d-bit: in order, no duplicate", BITS);
+	tap_eq(rt.lf.EventsLost, failed, "%d-bit: EventsLost counts the refused", BITS);
+	tap_eq(CloseTrace(rt.h), ERROR_SUCCESS, "%d-bit: CloseTrace", BITS);
+}
+
+/* ---- real-time and file at once; a slow real-time consumer ---- */
+
+static uint64_t file_events;
+
+static void WINAPI count_file(PEVENT_RECORD er)
+{
+	if (er->UserDataLength == sizeof(uint64_t))
+		file_events++;
+}
+
+static void test_both(void)
+{
+	const char *path = "/tmp/rt-both.etl";
+	struct nttrace_logger_info info;
+	EVENT_TRACE_LOGFILEA lf;
+	struct props pr;
+	struct rt rt = { 0 };
+	TRACEHANDLE session, fh;
+	uint64_t failed, n = 3000;
+
+	props_init(&pr, path, EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	pr.p.BufferSize = 4;
+	pr.p.MinimumBuffers = 2;
+	pr.p.MaximumBuffers = 4;
+	if (!tap_eq(StartTraceA(&session, "rt-both", &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace, real time and a file", BITS))
+		return;
+	if (!tap_eq(rt_open(&rt, "rt-both"), ERROR_SUCCESS, "%d-bit: OpenTrace of it", BITS))
+		goto stop;
+	/* A slow consumer: the logger's pace, not its, reuses the buffers. */
+	rt.slow_us = 20000;
+	rt_start(&rt);
+	failed = write_seq((uint32_t)session, 1, n);
+	if (!query((uint32_t)session, &info))
+		printf("# %d-bit: %llu events, %llu refused, %u buffers, %u lost to the "
+		       "real-time consumer\n", BITS, (unsigned long long)n,
+		       (unsigned long long)failed, info.buffers_written,
+		       info.real_time_buffers_lost);
+stop:
+	props_init(&pr, NULL, 0);
+	tap_eq(ControlTraceA(session, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "%d-bit: stop (the logger has written the file)", BITS);
+	if (rt.h == INVALID_PROCESSTRACE_HANDLE || !rt.h)
+		return;
+	pthread_join(rt.thread, NULL);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: the real-time ProcessTrace ends", BITS);
+	tap_ok(pr.p.RealTimeBuffersLost > 0,
+	       "%d-bit: the slow consumer lost buffers (%u)", BITS, pr.p.RealTimeBuffersLost);
+	tap_eq(rt.lf.LogfileHeader.BuffersLost, pr.p.RealTimeBuffersLost,
+	       "%d-bit: its BuffersLost are the session's RealTimeBuffersLost", BITS);
+	tap_eq(rt.got + rt.lf.EventsLost, n,
+	       "%d-bit: real time: delivered + EventsLost = written", BITS);
+	tap_eq(rt.out_of_order, 0, "%d-bit: real time: in order", BITS);
+	CloseTrace(rt.h);
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)path;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = count_file;
+	fh = OpenTraceA(&lf);
+	tap_eq(ProcessTrace(&fh, 1, NULL, NULL), ERROR_SUCCESS, "%d-bit: read the file", BITS);
+	CloseTrace(fh);
+	tap_eq(file_events + pr.p.EventsLost, n,
+	       "%d-bit: the file has every event the session took", BITS);
+	unlink(path);
+}
+
+/* ---- CloseTrace from another thread ---- */
+
+static void test_close_other_thread(void)
+{
+	struct nttrace_logger_info info;
+	struct rt rt = { 0 };
+	double t0, took;
+
+	if (start_session("rt-close", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	if (!tap_eq(rt_open(&rt, "rt-close"), ERROR_SUCCESS, "%d-bit: OpenTrace", BITS)) {
+		stop_session(info.logger_id);
+		return;
+	}
+	rt_start(&rt);
+	usleep(300000);		/* ProcessTrace waits: nothing is written */
+	t0 = now();
+	tap_eq(CloseTrace(rt.h), ERROR_CTX_CLOSE_PENDING,
+	       "%d-bit: CloseTrace during ProcessTrace: ERROR_CTX_CLOSE_PENDING", BITS);
+	pthread_join(rt.thread, NULL);
+	took = now() - t0;
+	printf("# %d-bit: ProcessTrace returned %.3f s after CloseTrace\n", BITS, took);
+	tap_ok(took < 0.5, "%d-bit: ... and ProcessTrace returns at once", BITS);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace: ERROR_SUCCESS", BITS);
+	tap_eq(CloseTrace(rt.h), ERROR_INVALID_HANDLE, "%d-bit: the handle is gone", BITS);
+	stop_session(info.logger_id);
+}
+
+/* ---- a consumer that dies; the slots ---- */
+
+static void test_dead_consumer(void)
+{
+	struct nttrace_logger_info info;
+	struct rt rt = { 0 }, many[NTTRACE_MAX_CONSUMERS];
+	int status, i, opened = 0;
+	pid_t child;
+
+	if (start_session("rt-dead", 64, 4, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	child = fork();
+	if (child == 0) {
+		struct rt c = { 0 };
+
+		if (rt_open(&c, "rt-dead"))
+			_exit(1);
+		ProcessTrace(&c.h, 1, NULL, NULL);
+		_exit(0);
+	}
+	usleep(300000);
+	write_seq(info.logger_id, 1, 1000);
+	usleep(200000);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	tap_ok(WIFSIGNALED(status), "%d-bit: a consumer killed mid-session", BITS);
+
+	/* The session is whole: the next consumer gets what follows. */
+	if (!tap_eq(rt_open(&rt, "rt-dead"), ERROR_SUCCESS, "%d-bit: the next consumer opens",
+		    BITS))
+		goto out;
+	rt.lo = 1001;
+	rt.hi = 2000;
+	rt_start(&rt);
+	tap_eq(write_seq(info.logger_id, 1001, 2000), 0, "%d-bit: writes go on", BITS);
+	stop_session(info.logger_id);
+	pthread_join(rt.thread, NULL);
+	tap_eq(rt.got, 1000, "%d-bit: ... and it gets every later event", BITS);
+	CloseTrace(rt.h);
+
+	/* NTTRACE_MAX_CONSUMERS - 1 real-time consumers (one slot: the logger). */
+	if (start_session("rt-slots", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	for (i = 0; i < NTTRACE_MAX_CONSUMERS - 1; i++)
+		opened += rt_open(&many[i], "rt-slots") == ERROR_SUCCESS;
+	tap_eq(opened, NTTRACE_MAX_CONSUMERS - 1, "%d-bit: %d real-time consumers at once",
+	       BITS, NTTRACE_MAX_CONSUMERS - 1);
+	tap_eq(rt_open(&rt, "rt-slots"), ERROR_BUSY, "%d-bit: one more: ERROR_BUSY", BITS);
+	CloseTrace(many[0].h);
+	tap_eq(rt_open(&rt, "rt-slots"), ERROR_SUCCESS, "%d-bit: a slot given back is taken",
+	       BITS);
+	CloseTrace(rt.h);
+	for (i = 1; i < NTTRACE_MAX_CONSUMERS - 1; i++)
+		CloseTrace(many[i].h);
+out:
+	stop_session(info.logger_id);
+}
+
+/* ---- errors ---- */
+
+static void test_errors(void)
+{
+	struct nttrace_logger_info info;
+	struct rt rt = { 0 };
+	int status;
+	pid_t child;
+
+	tap_eq(rt_open(&rt, "rt-no-such-session"), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: no such session: ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
+	tap_eq(rt_open(&rt, ""), ERROR_INVALID_PARAMETER,
+	       "%d-bit: no LoggerName: ERROR_INVALID_PARAMETER", BITS);
+	if (start_session("rt-perm", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	child = fork();
+	if (child == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(rt_open(&rt, "rt-perm") == ERROR_ACCESS_DENIED ? 0 : 1);
+	}
+	waitpid(child, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: uid 65534: ERROR_ACCESS_DENIED", BITS);
+	stop_session(info.logger_id);
+}
+
+/* The ATTACH ioctl: its flags, one logger, and acks of one's own. */
+static void test_attach_abi(void)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_consumer logger, rt;
+	struct nttrace_attach a;
+	int fd;
+
+	if (start_session("rt-abi", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	fd = open(NTTRACE_DEVICE, O_RDWR);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.logger_id = info.logger_id;
+	a.flags = 2;
+	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
+	       "%d-bit: ATTACH with an unknown flag: EINVAL", BITS);
+	a.flags = NTTRACE_ATTACH_REAL_TIME;
+	a.reserved = 1;
+	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
+	       "%d-bit: ATTACH with reserved set: EINVAL", BITS);
+	close(fd);
+
+	tap_eq(nttrace_consumer_open(&logger, info.logger_id), 0, "%d-bit: a logger", BITS);
+	tap_eq(nttrace_consumer_open(&rt, info.logger_id), -EBUSY,
+	       "%d-bit: a second logger: EBUSY", BITS);
+	tap_eq(nttrace_consumer_attach(&rt, info.logger_id, NTTRACE_ATTACH_REAL_TIME), 0,
+	       "%d-bit: a real-time consumer beside it", BITS);
+	/* Each maps its own acks: one's position is not the other's. */
+	((struct nttrace_ring_ack *)rt.acks)->consumed = 12345;
+	tap_eq(((struct nttrace_ring_ack *)logger.acks)->consumed, 0,
+	       "%d-bit: acks of one's own", BITS);
+	((struct nttrace_ring_ack *)rt.acks)->consumed = 0;
+	nttrace_consumer_close(&rt);
+	nttrace_consumer_close(&logger);
+	stop_session(info.logger_id);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_errors();
+	test_attach_abi();
+	test_close_other_thread();
+	test_dead_consumer();
+	test_both();
+	test_stream();
+	return tap_done();
+}
