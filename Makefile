@@ -21,7 +21,7 @@ LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/tmf.c \
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test

@@ -31,7 +31,8 @@ static void set_logger(struct nt_ring *r)
 struct ring_fixture {
 	struct nt_ring_conf conf;
 	struct nttrace_ring_head head;
-	struct nttrace_ring_ack ack;
+	struct nttrace_ring_ack ack;	/* slot 0: the logger */
+	struct nttrace_ring_ack rt;	/* slot 1: a real-time consumer */
 	struct nt_ring ring;
 	u8 *data;
 };
@@ -49,6 +50,10 @@ static struct ring_fixture *make_ring(struct kunit *test, u32 nbuf, u32 bufsize,
 	f->conf.overwrite = overwrite;
 	f->conf.logger_id = 7;
 	f->conf.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	/* The slots' acks follow each other, as in a session's region. */
+	BUILD_BUG_ON(offsetof(struct ring_fixture, rt) !=
+		     offsetof(struct ring_fixture, ack) + sizeof(f->ack));
+	f->conf.ack_stride = sizeof(f->ack);
 	atomic64_set(&f->conf.buffer_seq, 0);
 	KUNIT_ASSERT_EQ(test, nt_ring_init(&f->ring, &f->conf, 1, &f->head,
 					   &f->ack, f->data), 0);
@@ -462,6 +467,190 @@ static void two_cpus_test(struct kunit *test)
 	}
 }
 
+/* The consumers become @readers, with @holders and @realtime; @join new. */
+static void set_readers(struct ring_fixture *f, u32 readers, u32 holders,
+			u32 realtime, int join)
+{
+	struct nt_ring_readers rd = {
+		.readers = readers, .holders = holders,
+		.realtime = realtime, .join = join,
+	};
+	unsigned long irq;
+
+	local_irq_save(irq);
+	nt_ring_set_readers(&f->ring, &rd);
+	local_irq_restore(irq);
+}
+
+/* A real-time consumer's claim of buffer @i, as user space makes it. */
+static bool rt_claim(struct ring_fixture *f, u64 i)
+{
+	u64 old = i;
+
+	return try_cmpxchg(&f->rt.consumed, &old, i + 1);
+}
+
+/*
+ * A logger sets the pace: the slot of a buffer it has read is reused even
+ * if the real-time consumer has not read it, which loses it, counted.
+ */
+static void realtime_taken_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
+	u32 big = nt_ring_max_record(&f->conf), i;
+
+	f->rt.buffers_lost = 99;	/* a joining slot starts at zero */
+	set_readers(f, 3, 1, 2, 1);
+	KUNIT_EXPECT_EQ(test, f->rt.consumed, 0);
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, 0);
+	for (i = 0; i < 5; i++) {
+		f->ack.consumed = f->head.produced;	/* the logger keeps up */
+		KUNIT_ASSERT_TRUE(test, put(f, big, i));
+	}
+	/* Buffers 2, 3 and 4 took the slots of 0, 1 and 2. */
+	KUNIT_EXPECT_EQ(test, f->rt.consumed, 3);
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, 3);
+	KUNIT_EXPECT_EQ(test, f->rt.events_lost, 3);
+	KUNIT_EXPECT_EQ(test, f->head.real_time_buffers_lost, 3);
+	KUNIT_EXPECT_EQ(test, f->head.events_lost, 0);
+	KUNIT_EXPECT_EQ(test, f->head.buffers_overwritten, 0);
+	KUNIT_EXPECT_EQ(test, f->head.oldest, 3);
+	/* A claim of a taken buffer fails; of the next one, it holds. */
+	KUNIT_EXPECT_FALSE(test, rt_claim(f, 2));
+	KUNIT_EXPECT_TRUE(test, rt_claim(f, 3));
+	f->ack.consumed = f->head.produced;
+	KUNIT_ASSERT_TRUE(test, put(f, big, 5));	/* reuses 3's slot: read */
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, 3);
+	KUNIT_EXPECT_EQ(test, f->rt.consumed, 4);
+	free_ring(f);
+}
+
+/* Without a logger, real-time consumers hold buffers as a logger does. */
+static void realtime_holds_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
+	u32 big = nt_ring_max_record(&f->conf);
+
+	set_readers(f, 2, 2, 2, 1);
+	KUNIT_EXPECT_TRUE(test, put(f, big, 1));
+	KUNIT_EXPECT_TRUE(test, put(f, big, 2));
+	KUNIT_EXPECT_FALSE(test, put(f, big, 3));	/* full: dropped, not taken */
+	KUNIT_EXPECT_EQ(test, f->head.events_lost, 1);
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, 0);
+	KUNIT_EXPECT_TRUE(test, rt_claim(f, 0));
+	KUNIT_EXPECT_TRUE(test, put(f, big, 4));	/* 0's slot, read */
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, 0);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 2))[HDR], 4);
+
+	/* The logger comes: from then on it sets the pace. */
+	set_readers(f, 3, 1, 2, 0);
+	KUNIT_EXPECT_EQ(test, f->ack.consumed, 1);	/* the oldest unreleased */
+	f->ack.consumed = 2;
+	KUNIT_EXPECT_TRUE(test, put(f, big, 5));	/* 1's slot: rt had not read it */
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, 1);
+	KUNIT_EXPECT_EQ(test, f->rt.consumed, 2);
+	free_ring(f);
+}
+
+/*
+ * A slow real-time consumer beside a logger that keeps up, a producer
+ * writing on another CPU: every event is read by it once, in order, or
+ * counted in its events_lost, exactly.
+ */
+struct rt_race {
+	struct ring_fixture *f;
+	struct completion done;
+	u32 n;
+};
+
+static int rt_race_produce(void *arg)
+{
+	struct rt_race *r = arg;
+	u32 n;
+
+	for (n = 0; n < r->n; n++) {
+		unsigned long irq;
+		u32 *rec;
+
+		local_irq_save(irq);
+		rec = nt_ring_reserve(&r->f->ring, 16);
+		if (rec) {
+			rec[0] = 16;
+			rec[1] = n;
+			nt_ring_commit(&r->f->ring);
+		}
+		local_irq_restore(irq);
+		if (n % 64 == 0)
+			cond_resched();
+	}
+	local_irq_disable();
+	nt_ring_flush(&r->f->ring);
+	local_irq_enable();
+	complete(&r->done);
+	return 0;
+}
+
+static void realtime_race_test(struct kunit *test)
+{
+	struct ring_fixture *f;
+	struct rt_race r = { .n = 20000 };
+	struct task_struct *t;
+	u64 seen = 0, next = 0, bad = 0, i;
+	u8 *copy;
+	bool done = false;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "needs CPU 1 and another");
+	f = make_ring(test, 4, PAGE_SIZE, false);
+	copy = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	set_readers(f, 3, 1, 2, 1);
+	r.f = f;
+	init_completion(&r.done);
+	t = kthread_create(rt_race_produce, &r, "nttrace-rt");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, 1);	/* the ring's CPU, as make_ring() says */
+	wake_up_process(t);
+	while (!done) {
+		/* The producer's last flush is before complete(). */
+		bool last = completion_done(&r.done);
+		/* Pairs with the store-release in nt_ring_publish(). */
+		u64 p = smp_load_acquire(&f->head.produced);
+
+		done = last;
+		smp_store_release(&f->ack.consumed, p);	/* the logger */
+		i = READ_ONCE(f->rt.consumed);
+		while (i < p) {
+			struct wmi_buffer_header *h = (void *)copy;
+			u32 off = HDR;
+
+			memcpy(copy, buf(f, i), PAGE_SIZE);
+			udelay(20);	/* slow: let the producer take some */
+			if (!try_cmpxchg(&f->rt.consumed, &i, i + 1))
+				continue;	/* taken: i is where to go on */
+			i++;
+			while (off < h->saved_offset && off < PAGE_SIZE) {
+				u32 *rec = (u32 *)(copy + off);
+
+				if (rec[1] < next)
+					bad++;
+				next = rec[1] + 1;
+				seen++;
+				off += 16;
+			}
+		}
+		usleep_range(20, 50);
+	}
+	wait_for_completion(&r.done);
+	kunit_info(test, "%llu seen, %llu lost to the real-time consumer, %llu buffers\n",
+		   seen, f->rt.events_lost, f->rt.buffers_lost);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, seen + f->rt.events_lost, f->head.events_written);
+	KUNIT_EXPECT_EQ(test, f->head.events_written + f->head.events_lost, r.n);
+	KUNIT_EXPECT_EQ(test, f->rt.buffers_lost, f->head.real_time_buffers_lost);
+	free_ring(f);
+}
+
 static void clock_test(struct kunit *test)
 {
 	u64 a = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
@@ -485,6 +674,9 @@ static struct kunit_case nttrace_ring_cases[] = {
 	KUNIT_CASE(accounting_discard_test),
 	KUNIT_CASE(accounting_circular_test),
 	KUNIT_CASE(two_cpus_test),
+	KUNIT_CASE(realtime_taken_test),
+	KUNIT_CASE(realtime_holds_test),
+	KUNIT_CASE(realtime_race_test),
 	KUNIT_CASE(clock_test),
 	{}
 };

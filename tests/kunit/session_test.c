@@ -885,6 +885,37 @@ static void total_limit_test(struct kunit *test)
 	ntk_start(test, &info);
 }
 
+/*
+ * Consumer slots: one logger (ntk_start() attached it), then real-time
+ * consumers up to NTTRACE_MAX_CONSUMERS in all; a slot given back is
+ * taken again, and the rings learn each change.
+ */
+static void consumer_slots_test(struct kunit *test)
+{
+	struct ntk_session *k = start_small(test, "nttrace-kunit-slots", 0);
+	int slot, i;
+
+	KUNIT_EXPECT_EQ(test, nt_session_attach(k->s, false), -EBUSY);
+	for (i = 1; i < NTTRACE_MAX_CONSUMERS; i++)
+		KUNIT_EXPECT_EQ(test, nt_session_attach(k->s, true), i);
+	KUNIT_EXPECT_EQ(test, nt_session_attach(k->s, true), -EBUSY);
+	KUNIT_EXPECT_EQ(test, k->s->rings[0].rd.realtime,
+			GENMASK(NTTRACE_MAX_CONSUMERS - 1, 1));
+	KUNIT_EXPECT_EQ(test, k->s->rings[0].rd.holders, BIT(NT_LOGGER_SLOT));
+	nt_session_detach(k->s, 3);
+	slot = nt_session_attach(k->s, true);
+	KUNIT_EXPECT_EQ(test, slot, 3);
+
+	/* Without the logger, the real-time consumers hold the buffers. */
+	nt_session_detach(k->s, NT_LOGGER_SLOT);
+	KUNIT_EXPECT_EQ(test, k->s->rings[0].rd.holders,
+			GENMASK(NTTRACE_MAX_CONSUMERS - 1, 1));
+	KUNIT_EXPECT_EQ(test, nt_session_attach(k->s, false), NT_LOGGER_SLOT);
+	for (i = 1; i < NTTRACE_MAX_CONSUMERS; i++)
+		nt_session_detach(k->s, i);
+	KUNIT_EXPECT_EQ(test, k->s->rings[0].rd.readers, BIT(NT_LOGGER_SLOT));
+}
+
 static struct kunit_case nttrace_session_cases[] = {
 	KUNIT_CASE(start_defaults_test),
 	KUNIT_CASE(start_sizes_test),
@@ -901,6 +932,7 @@ static struct kunit_case nttrace_session_cases[] = {
 	KUNIT_CASE(user_limit_test),
 	KUNIT_CASE(session_limit_test),
 	KUNIT_CASE(total_limit_test),
+	KUNIT_CASE(consumer_slots_test),
 	{}
 };
 

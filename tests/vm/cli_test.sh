@@ -1,6 +1,6 @@
 #!/bin/sh
 # The nttrace tool's command line: help, numbers, --opt=value, directories
-# given as files, escaping in `dump --formats`, `start --mode`, and the
+# given as files, escaping in `dump --formats` (and `show`), `start --mode`, and the
 # message for a module that is not loaded. Prints TAP.
 #
 # In the VM (cwd /nttrace, the module loaded) it tests u64/nttrace and
@@ -17,7 +17,7 @@ tmp=${TMPDIR:-/tmp}/cli-test.$$
 mkdir -p "$tmp"
 module=0
 [ -e /dev/nttrace ] && module=1
-subs="start stop query list flush record dump formats version call enable disable providers"
+subs="start stop query list flush record dump show formats version call enable disable providers"
 modes="sequential circular secure realtime buffering global-sequence local-sequence paged"
 others="append newfile preallocate nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
@@ -219,6 +219,14 @@ for tool in $tools; do
 		$tool formats "$dir/trace_sample" "$tmp"
 	check "$b: dump of a missing file" exits 1 "No such file" \
 		$tool dump "$tmp/none.etl"
+	check "$b: show DIR" exits 1 "$tmp is a directory" $tool show "$tmp"
+	check "$b: show --formats DIR FILE" exits 1 "$tmp is a directory" \
+		$tool show --formats "$tmp" "$tmp/none.etl"
+	check "$b: show of a missing file" exits 1 "ERROR_FILE_NOT_FOUND" \
+		$tool show "$tmp/none.etl"
+	check "$b: show --level 256" refused "--level" $tool show --level 256 "$tmp/none.etl"
+	check "$b: show --pid x" refused "--pid" $tool show --pid x "$tmp/none.etl"
+	check "$b: show --provider x" refused "--provider" $tool show --provider x "$tmp/none.etl"
 
 	# ---- dump --formats escapes what is not printable ----
 	etl=$tmp/sample-$b.etl
@@ -238,6 +246,7 @@ for tool in $tools; do
 	want='[START] '$word' \x1b[31mred\x1b[0m tab\there nl\nend cr\rdel\x7f bad\xff\xfe utf8 é ok c1\u009b bidi\u202e trunc\xe2\x80 long\xc0\xaf back\slash, pid '
 	check "$b: ... control characters and bad bytes escaped, text kept" \
 		grep -qF -- "$want" "$tmp/line"
+	want_text=$want
 	# Only the two bytes of "é" are outside printable ASCII.
 	check "$b: ... no raw control or non-UTF-8 byte in the output" \
 		test "$(tr -d '\n\040-\176' < "$tmp/out" | wc -c)" -eq 2
@@ -247,6 +256,8 @@ for tool in $tools; do
 		grep -qF -- "$want" "$tmp/out"
 	check "$b: dump --json: no raw control or non-UTF-8 byte" \
 		test "$(tr -d '\n\040-\176' < "$tmp/out" | wc -c)" -eq 2
+	run $tool show --formats "$tmp/esc.tmf" "$etl"
+	check "$b: show --formats escapes as dump does" grep -qF -- "$want_text" "$tmp/out"
 	run $tool dump --formats "$dir/trace_sample" "$etl"
 	check "$b: printable messages unchanged" \
 		grep -q "\] $word sample started, pid [0-9]*\$" "$tmp/out"

@@ -892,6 +892,11 @@ static int convert_bits(uint8_t *f, size_t n, uint32_t to)
 
 			if (size < 8)
 				break;
+			/* A message says its writer's pointer size in its flags. */
+			if (r[3] == MESSAGE_TRACE_MARKER_BYTE)
+				put_le(r + 6, (get_le(r + 6, 2) & ~(TRACE_MESSAGE_POINTER32 |
+								   TRACE_MESSAGE_POINTER64)) |
+				       (to == 4 ? TRACE_MESSAGE_POINTER32 : TRACE_MESSAGE_POINTER64), 2);
 			if (r[3] == TRACE_HEADER_MARKER_BYTE) {
 				switch (r[2]) {
 				case TRACE_HEADER_TYPE_FULL_HEADER32:

@@ -31,7 +31,7 @@ for bits in 64 32; do
 	check "$bits-bit: record without -o is refused" sh -c "! $tool record rec 2>/dev/null"
 	check "$bits-bit: unknown session" sh -c "! $tool query nosuch 2>/dev/null"
 done
-for sub in start stop query list flush record dump formats version call; do
+for sub in start stop query list flush record dump show formats version call; do
 	check "nttrace $sub --help" sh -c "u64/nttrace $sub --help >/dev/null"
 done
 check "nttrace query NAME --help is help, not an error" \

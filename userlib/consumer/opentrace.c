@@ -59,7 +59,8 @@
  *   MessageNumber (the rest of the descriptor 0), ThreadId and ProcessId
  *   from the SYSTEMINFO item (else 0, ours), TimeStamp from its item (else
  *   that of the CPU's event before it), EVENT_HEADER_FLAG_NO_CPUTIME and
- *   the file's 32/64-bit flag (ours: the record does not say), UserData
+ *   the 32/64-bit flag of the record's TRACE_MESSAGE_POINTER32/64 (else
+ *   the file's), UserData
  *   the arguments' bytes after the items. The sequence number
  *   (TRACE_MESSAGE_SEQUENCE) has no field in EVENT_RECORD and is not
  *   passed on.
@@ -104,6 +105,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nttrace/consumer.h>
 #include <nttrace/etl.h>
 #include <nttrace/nt.h>
 #include <nttrace/session.h>
@@ -131,7 +133,8 @@ struct consumer {
 	int live;		/* a real-time session: @rc, @wake */
 	struct nttrace_consumer rc;
 	int wake;		/* eventfd: CloseTrace wakes ProcessTrace */
-	int stop_seen;		/* the session had stopped before the last read */
+	nttrace_etl_problem_fn problem;	/* nttrace_trace_problems() */
+	void *problem_ctx;
 	struct nttrace_etl_reader *r;
 	int used;		/* @r was read by a ProcessTrace: reopen it */
 	int busy;		/* in a ProcessTrace */
@@ -491,8 +494,12 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 			er->ExtendedDataCount = 1;
 		}
 	} else if (ev->message) {
+		/* The writer's pointer size, as the record says it, else the file's. */
+		uint32_t psz = ev->flags & TRACE_MESSAGE_POINTER32 ? 4 :
+			       ev->flags & TRACE_MESSAGE_POINTER64 ? 8 : c->info.pointer_size;
+
 		eh->Flags = EVENT_HEADER_FLAG_TRACE_MESSAGE | EVENT_HEADER_FLAG_NO_CPUTIME |
-			    bits_flag(c->info.pointer_size);
+			    bits_flag(psz);
 		if (ev->guid_len == 16)
 			memcpy(&eh->ProviderId, ev->guid, 16);
 		else if (ev->guid_len == 4)
@@ -776,6 +783,14 @@ TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
 
 /* ---- ProcessTrace ---- */
 
+/* The record being delivered on this thread (nttrace_current_record()). */
+static __thread const struct nttrace_etl_event *current;
+
+const struct nttrace_etl_event *nttrace_current_record(void)
+{
+	return current;
+}
+
 static int is_closing(struct consumer *c)
 {
 	return __atomic_load_n(&c->closing, __ATOMIC_ACQUIRE);
@@ -870,6 +885,14 @@ static uint64_t order_key(const struct nttrace_etl_event *ev)
 	return ev->filetime ? ev->filetime : ev->timestamp;
 }
 
+static void forward_problem(void *ctx, uint64_t offset, const char *what)
+{
+	struct consumer *c = ctx;
+
+	if (c->problem)
+		c->problem(c->problem_ctx, offset, what);
+}
+
 /* Start (again) reading @c's file from its first event. */
 static uint32_t rewind_consumer(struct consumer *c)
 {
@@ -879,7 +902,7 @@ static uint32_t rewind_consumer(struct consumer *c)
 	if (c->used && !c->live) {
 		nttrace_etl_close(c->r);
 		c->r = NULL;
-		ret = nttrace_etl_open(&c->r, c->path, NULL, NULL);
+		ret = nttrace_etl_open(&c->r, c->path, forward_problem, c);
 		if (ret) {
 			c->r = NULL;
 			/* As OpenTrace would say of it now (gone: not found). */
@@ -994,7 +1017,9 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 			continue;
 		if (event_record(best, &best->ev, &er))
 			continue;
+		current = &best->ev;
 		deliver(best, &er, best->ev.classic ? best->ev.rec : NULL);
+		current = NULL;
 	}
 }
 
@@ -1051,6 +1076,24 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount,
 		cs[i]->busy = 0;
 		if (is_closing(cs[i]))
 			free_consumer(cs[i]);
+	}
+	pthread_mutex_unlock(&table_lock);
+	return fail_handle(err);
+}
+
+ULONG nttrace_trace_problems(TRACEHANDLE handle, nttrace_etl_problem_fn fn, void *ctx)
+{
+	struct consumer *c;
+	ULONG err;
+
+	pthread_mutex_lock(&table_lock);
+	c = lookup(handle);
+	err = !c ? ERROR_INVALID_HANDLE : c->busy ? ERROR_BUSY : ERROR_SUCCESS;
+	if (!err) {
+		c->problem = fn;
+		c->problem_ctx = ctx;
+		/* OpenTrace read the file unheard: read it again, heard. */
+		c->used = 1;
 	}
 	pthread_mutex_unlock(&table_lock);
 	return fail_handle(err);

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include <nttrace/session.h>
+#include <nttrace/evntcons.h>
+#include <nttrace/tmf.h>
 
 #define CLI_USAGE	2
 
@@ -58,11 +60,38 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
  */
 int cli_guid(const char *what, const char *arg, uint8_t out[16]);
 
+/*
+ * The one renderer of events (render.c), for dump and show: --json's
+ * one-object-a-line form when @render_json, times relative to
+ * @render_start (FILETIME, 0: none), messages through @render_formats.
+ */
+extern int render_json;
+extern uint64_t render_start;
+extern struct nttrace_tmf render_formats;
+/* @er as one line (text or JSON) on stdout. */
+void render_event(const EVENT_RECORD *er);
+/* The header event of a file (ProcessTrace delivers it first). */
+int render_is_header_event(const EVENT_RECORD *er);
+/* A log file's header: @path, and its @buffers (the file's size in them). */
+void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers);
+/* Text from a file, escaped as text or (@json) as a JSON string. */
+void render_text(const char *s, int json);
+/* Add the formats of a comma-separated list of binaries and format files. */
+int render_load_formats(char *list);
+/* 0, or says that @path is a directory and returns -1. */
+int render_not_a_directory(const char *path);
+/*
+ * "nttrace: WHAT: CALL: words (ERROR_NAME)" for a Win32 error on stderr;
+ * returns 1, the exit status.
+ */
+int render_fail(ULONG err, const char *what, const char *call);
+
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_providers(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

@@ -3,7 +3,8 @@
  * nttrace: the command-line logger and tool. `nttrace --help` lists the
  * subcommands; each takes --help (and `nttrace help COMMAND` prints it).
  * This file has main and the session and raw-call subcommands; record.c,
- * dump.c and providers.c have the others, cli.c what they all use.
+ * dump.c, show.c and providers.c have the others, cli.c what they all use
+ * and render.c how dump and show print events.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -523,6 +524,7 @@ static const struct {
 	{ "flush", cmd_flush, "publish partly filled buffers" },
 	{ "record", cmd_record, "drain a session's buffers into a file" },
 	{ "dump", cmd_dump, "print the events of a log file" },
+	{ "show", cmd_show, "print a session's or a file's events as they come" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },
 	{ "enable", cmd_enable, "enable a provider GUID for a session" },
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },

@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one renderer of events for `nttrace dump` and `nttrace show`: an
+ * EVENT_RECORD, as ProcessTrace hands it (consumer/opentrace.c's top
+ * comment says how each record type becomes one), as one line of text or
+ * one JSON object; a log file's TRACE_LOGFILE_HEADER; message formats
+ * (--formats); Win32 errors in words.
+ *
+ * What EVENT_RECORD does not carry is not shown: a record's byte offset in
+ * the file, a message's sequence number and OptionFlags, the clock value
+ * as written, the buffer flags that say events were lost just before an
+ * event, the high byte of a classic Class.Version.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <nttrace/etl.h>
+#include <nttrace/evntcons.h>
+#include "cli.h"
+
+int render_json;
+uint64_t render_start;
+struct nttrace_tmf render_formats;
+
+/*
+ * The length of the UTF-8 sequence at @s (2 to 4) and its code point in
+ * *@cp, or 0 if @s does not start one: a stray continuation byte, an
+ * overlong form, a surrogate, past U+10FFFF, or cut short (by the NUL, too).
+ */
+static int utf8_seq(const unsigned char *s, uint32_t *cp)
+{
+	unsigned int n, i;
+	uint32_t c, min;
+
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		n = 2, c = s[0] & 0x1F, min = 0x80;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		n = 3, c = s[0] & 0x0F, min = 0x800;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/*
+ * Code points that are not text to show as they are: C0 and C1 controls
+ * and DEL (a terminal obeys them), the line and paragraph separators
+ * (they break a line where there is none), and the bidirectional
+ * embeddings, overrides and isolates (they reorder what follows).
+ */
+static int unprintable(uint32_t c)
+{
+	return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+	       (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/*
+ * Text that came from the file (a traced string, a message rendered with
+ * it, names) printed so that it shows what it holds and cannot act on the
+ * terminal or break the one-event-a-line output. Printable ASCII and valid
+ * UTF-8 go out unchanged; the rest is escaped.
+ *
+ * As text: \n \t \r and \xNN for a control character or a byte that is not
+ * UTF-8 (as format files write them), \uXXXX for another code point from
+ * unprintable(). A backslash stays one: text is for reading and kept as it
+ * is (--json is exact).
+ *
+ * As a JSON string (@json): quotes and backslashes escaped too, and every
+ * escape is \uXXXX. A byte that is not UTF-8 has no JSON form: it becomes
+ * \u00NN, its value as a code point (the event's "data" has the bytes).
+ */
+void render_text(const char *str, int json)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t c;
+	int n;
+
+	if (json)
+		putchar('"');
+	while (*s) {
+		if (*s >= 0x20 && *s < 0x7F) {
+			if (json && (*s == '"' || *s == '\\'))
+				putchar('\\');
+			putchar(*s++);
+			continue;
+		}
+		n = *s < 0x80 ? 1 : utf8_seq(s, &c);
+		if (n > 1 && !unprintable(c)) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+			continue;
+		}
+		if (n <= 1)
+			c = *s, n = 1;
+		if (json)
+			printf("\\u%04x", c);
+		else if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c == '\t')
+			fputs("\\t", stdout);
+		else if (c == '\r')
+			fputs("\\r", stdout);
+		else if (n == 1)
+			printf("\\x%02x", c);
+		else
+			printf("\\u%04x", c);
+		s += n;
+	}
+	if (json)
+		putchar('"');
+}
+
+static void json_str(const char *s)
+{
+	render_text(s, 1);
+}
+
+/* FILETIME as "YYYY-MM-DD HH:MM:SS.fffffff" (T and Z for JSON). */
+static void print_time(uint64_t ft)
+{
+	time_t secs = (time_t)((ft - FILETIME_UNIX_EPOCH) / 10000000);
+	struct tm tm;
+	char s[32];
+
+	if (ft < FILETIME_UNIX_EPOCH || !gmtime_r(&secs, &tm)) {
+		printf(render_json ? "null" : "-");
+		return;
+	}
+	strftime(s, sizeof(s), render_json ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
+	printf(render_json ? "\"%s.%07" PRIu64 "Z\"" : "%s.%07" PRIu64, s,
+	       (uint64_t)((ft - FILETIME_UNIX_EPOCH) % 10000000));
+}
+
+static void print_guid(const GUID *g)
+{
+	char s[NTTRACE_GUID_STRING];
+
+	nttrace_guid_string((const uint8_t *)g, s);
+	fputs(s, stdout);
+}
+
+static int is_text(const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	if (!len || d[len - 1])
+		return 0;
+	for (i = 0; i < len; i++)
+		if (d[i] && (d[i] < 0x20 || d[i] > 0x7E))
+			return 0;
+	return 1;
+}
+
+/* Bytes as hex: all of them in JSON (as "@key"), the first 32 as text. */
+static void print_hex(const char *key, const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	if (render_json) {
+		printf(",\"%s\":\"", key);
+		for (i = 0; i < len; i++)
+			printf("%02x", d[i]);
+		printf("\"");
+		return;
+	}
+	printf(" [%" PRIu32 " bytes]", len);
+	for (i = 0; i < len && i < 32; i++)
+		printf(" %02x", d[i]);
+	if (len > 32)
+		printf(" ...");
+}
+
+/* A message's data: as hex, and as text too when it is text. */
+static void print_data(const uint8_t *d, uint32_t len)
+{
+	uint32_t i;
+
+	if (render_json) {
+		print_hex("data", d, len);
+		if (is_text(d, len)) {
+			printf(",\"text\":\"");
+			for (i = 0; i + 1 < len; i++) {
+				if (!d[i])
+					printf("\\u0000");
+				else if (d[i] == '"' || d[i] == '\\')
+					printf("\\%c", d[i]);
+				else
+					putchar(d[i]);
+			}
+			printf("\"");
+		}
+		return;
+	}
+	if (is_text(d, len)) {
+		printf(" \"");
+		for (i = 0; i + 1 < len; i++) {
+			if (d[i])
+				putchar(d[i]);
+			else
+				fputs("\\0", stdout);
+		}
+		printf("\"");
+		return;
+	}
+	print_hex("data", d, len);
+}
+
+/*
+ * UTF-16LE (WCHAR is 16 bits, <nttrace/winnt.h>) up to its NUL, as UTF-8
+ * in a string the caller frees; NULL if it is not text (an odd length, no
+ * NUL). An unpaired surrogate becomes U+FFFD (our choice: JSON's "data"
+ * keeps the bytes). render_text() then escapes what must not reach the
+ * terminal.
+ */
+static char *utf16_text(const uint8_t *d, uint32_t len)
+{
+	uint32_t i, n = 0, end;
+	char *out;
+
+	for (end = 0; end + 1 < len && (d[end] | d[end + 1]); end += 2)
+		;
+	if (len % 2 || end + 2 > len)
+		return NULL;
+	out = malloc(end / 2 * 3 + 1);	/* at most 3 bytes per unit */
+	if (!out)
+		return NULL;
+	for (i = 0; i < end; i += 2) {
+		uint32_t c = d[i] | d[i + 1] << 8;
+
+		if (c >= 0xD800 && c <= 0xDBFF && i + 2 < end) {
+			uint32_t lo = d[i + 2] | d[i + 3] << 8;
+
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+				i += 2;
+			}
+		}
+		if (c >= 0xD800 && c <= 0xDFFF)
+			c = 0xFFFD;
+		if (c < 0x80) {
+			out[n++] = (char)c;
+		} else if (c < 0x800) {
+			out[n++] = (char)(0xC0 | c >> 6);
+			out[n++] = (char)(0x80 | (c & 0x3F));
+		} else if (c < 0x10000) {
+			out[n++] = (char)(0xE0 | c >> 12);
+			out[n++] = (char)(0x80 | (c >> 6 & 0x3F));
+			out[n++] = (char)(0x80 | (c & 0x3F));
+		} else {
+			/* From two units: 4 bytes for 4 bytes of input. */
+			out[n++] = (char)(0xF0 | c >> 18);
+			out[n++] = (char)(0x80 | (c >> 12 & 0x3F));
+			out[n++] = (char)(0x80 | (c >> 6 & 0x3F));
+			out[n++] = (char)(0x80 | (c & 0x3F));
+		}
+	}
+	out[n] = 0;
+	return out;
+}
+
+/* A NUL-terminated WCHAR string (a name) as UTF-8, or NULL. */
+static char *wide_text(const WCHAR *w)
+{
+	uint32_t n = 0;
+
+	if (!w)
+		return NULL;
+	while (w[n])
+		n++;
+	/* WCHAR in memory is UTF-16LE on our targets. */
+	return utf16_text((const uint8_t *)w, 2 * n + 2);
+}
+
+/* ---- Win32 errors ---- */
+
+static const struct {
+	ULONG code;
+	const char *name, *words;
+} win32_errors[] = {
+	{ ERROR_FILE_NOT_FOUND, "ERROR_FILE_NOT_FOUND", "No such file or directory" },
+	{ ERROR_PATH_NOT_FOUND, "ERROR_PATH_NOT_FOUND", "a directory of the path is missing" },
+	{ ERROR_ACCESS_DENIED, "ERROR_ACCESS_DENIED", "access denied" },
+	{ ERROR_INVALID_HANDLE, "ERROR_INVALID_HANDLE", "invalid handle" },
+	{ ERROR_NOT_ENOUGH_MEMORY, "ERROR_NOT_ENOUGH_MEMORY", "out of memory" },
+	{ ERROR_BAD_LENGTH, "ERROR_BAD_LENGTH", "bad length" },
+	{ ERROR_NOT_SUPPORTED, "ERROR_NOT_SUPPORTED", "not supported" },
+	{ ERROR_INVALID_PARAMETER, "ERROR_INVALID_PARAMETER", "invalid parameter" },
+	{ ERROR_BAD_PATHNAME, "ERROR_BAD_PATHNAME", "bad path or name" },
+	{ ERROR_BUSY, "ERROR_BUSY", "busy" },
+	{ ERROR_MORE_DATA, "ERROR_MORE_DATA", "more data" },
+	{ ERROR_CANCELLED, "ERROR_CANCELLED", "cancelled" },
+	{ ERROR_FILE_CORRUPT, "ERROR_FILE_CORRUPT", "not an ETL file, or damaged" },
+	{ ERROR_INVALID_TIME, "ERROR_INVALID_TIME", "invalid time" },
+	{ ERROR_WMI_INSTANCE_NOT_FOUND, "ERROR_WMI_INSTANCE_NOT_FOUND", "no such session" },
+	{ ERROR_CTX_CLOSE_PENDING, "ERROR_CTX_CLOSE_PENDING", "close pending" },
+	{ ERROR_NO_SYSTEM_RESOURCES, "ERROR_NO_SYSTEM_RESOURCES", "no system resources" },
+	{ ERROR_TOO_MANY_OPEN_FILES, "ERROR_TOO_MANY_OPEN_FILES", "too many open files" },
+	/* The library's word for the module not loaded (nt/win32.c). */
+	{ ERROR_SERVICE_NOT_ACTIVE, "ERROR_SERVICE_NOT_ACTIVE", CLI_NOT_LOADED },
+};
+
+int render_fail(ULONG err, const char *what, const char *call)
+{
+	const char *name = NULL, *words = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(win32_errors) / sizeof(win32_errors[0]); i++) {
+		if (win32_errors[i].code == err) {
+			name = win32_errors[i].name;
+			words = win32_errors[i].words;
+		}
+	}
+	if (name)
+		fprintf(stderr, "nttrace: %s: %s: %s (%s)\n", what, call, words, name);
+	else
+		fprintf(stderr, "nttrace: %s: %s: Win32 error %lu\n", what, call,
+			(unsigned long)err);
+	return 1;
+}
+
+/* ---- message formats ---- */
+
+static void on_format_problem(void *ctx, const char *path, uint64_t offset,
+			      const char *what)
+{
+	fprintf(stderr, "nttrace: %s: offset %" PRIu64 ": %s\n", path, offset, what);
+}
+
+int render_not_a_directory(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	fprintf(stderr, "nttrace: %s is a directory\n", path);
+	return -1;
+}
+
+int render_load_formats(char *list)
+{
+	char *path, *save = NULL;
+
+	for (path = strtok_r(list, ",", &save); path; path = strtok_r(NULL, ",", &save)) {
+		int n;
+
+		if (render_not_a_directory(path))
+			return -1;
+		n = nttrace_tmf_load(&render_formats, path, on_format_problem, NULL);
+		if (n < 0) {
+			fprintf(stderr, "nttrace: %s: %s\n", path, n == -EINVAL ?
+				"neither an ELF binary nor a format file" : strerror(-n));
+			return -1;
+		}
+		if (n == 0)
+			fprintf(stderr, "nttrace: %s: no message formats in it\n", path);
+	}
+	return 0;
+}
+
+/* ---- the log file header ---- */
+
+static const char *clock_name(uint32_t clock)
+{
+	return clock == ETL_CLOCK_SYSTEM ? "system time" :
+	       clock == ETL_CLOCK_CYCLE ? "CPU cycles" : "QPC";
+}
+
+void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers)
+{
+	char *logger = wide_text(h->LoggerName);
+	const char *name = logger ? logger : "";
+
+	if (render_json) {
+		printf("{\"header\":{\"file\":");
+		json_str(path);
+		printf(",\"logger\":");
+		json_str(name);
+		/* OpenTrace opens no file without its header: always true. */
+		printf(",\"has_header\":true,"
+		       "\"buffer_size\":%u,\"buffers\":%" PRIu64 ",\"processors\":%u,"
+		       "\"pointer_size\":%u,\"log_file_mode\":%u,\"clock\":%u,"
+		       "\"perf_freq\":%" PRIu64 ",\"start\":",
+		       h->BufferSize, buffers, h->NumberOfProcessors, h->PointerSize,
+		       h->LogFileMode, h->ReservedFlags, (uint64_t)h->PerfFreq.QuadPart);
+		print_time(h->StartTime.QuadPart);
+		printf(",\"end\":");
+		print_time(h->EndTime.QuadPart);
+		printf(",\"boot\":");
+		print_time(h->BootTime.QuadPart);
+		printf(",\"buffers_written\":%u,\"events_lost\":%u,\"buffers_lost\":%u}}\n",
+		       h->BuffersWritten, h->EventsLost, h->BuffersLost);
+		free(logger);
+		return;
+	}
+	printf("# ");
+	render_text(path, 0);
+	printf(": %" PRIu64 " buffers of %u bytes\n", buffers, h->BufferSize);
+	printf("# session \"");
+	render_text(name, 0);
+	printf("\", %u processors, pointer size %u, mode 0x%x, clock %s "
+	       "(%" PRIu64 " Hz)\n", h->NumberOfProcessors, h->PointerSize,
+	       h->LogFileMode, clock_name(h->ReservedFlags), (uint64_t)h->PerfFreq.QuadPart);
+	printf("# started ");
+	print_time(h->StartTime.QuadPart);
+	printf(" UTC, ended ");
+	print_time(h->EndTime.QuadPart);
+	printf(" UTC; %u buffers written, %u events lost, %u buffers lost\n",
+	       h->BuffersWritten, h->EventsLost, h->BuffersLost);
+	free(logger);
+}
+
+/* ---- events ---- */
+
+int render_is_header_event(const EVENT_RECORD *er)
+{
+	return er->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER &&
+	       !memcmp(&er->EventHeader.ProviderId, &EventTraceGuid, sizeof(GUID));
+}
+
+static int ptr_size(const EVENT_HEADER *eh)
+{
+	return eh->Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
+}
+
+/* The extended item of @type, or NULL. */
+static const EVENT_HEADER_EXTENDED_DATA_ITEM *item(const EVENT_RECORD *er, USHORT type,
+						   USHORT min_size)
+{
+	USHORT i;
+
+	for (i = 0; i < er->ExtendedDataCount; i++)
+		if (er->ExtendedData[i].ExtType == type && er->ExtendedData[i].DataSize >= min_size)
+			return &er->ExtendedData[i];
+	return NULL;
+}
+
+static const void *item_data(const EVENT_HEADER_EXTENDED_DATA_ITEM *it)
+{
+	return (const void *)(uintptr_t)it->DataPtr;
+}
+
+/* The event as text through its format: 1 if it has one. */
+static int print_formatted(const EVENT_RECORD *er)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	const struct nttrace_tmf_format *f;
+	const char *base;
+	char text[4096];
+	int bad;
+
+	f = nttrace_tmf_find(&render_formats, (const uint8_t *)&eh->ProviderId,
+			     eh->EventDescriptor.Id, ptr_size(eh));
+	if (!f)
+		return 0;
+	bad = nttrace_tmf_render(f, er->UserData, er->UserDataLength, ptr_size(eh),
+				 text, sizeof(text));
+	if (render_json) {
+		printf(",\"file\":");
+		json_str(f->file);
+		printf(",\"line\":%u,\"message\":", f->line);
+		json_str(text);
+		if (bad)
+			printf(",\"mismatch\":true");
+		return 1;
+	}
+	base = strrchr(f->file, '/');
+	printf(" [");
+	render_text(base ? base + 1 : f->file, 0);
+	printf(":%u] ", f->line);
+	render_text(text, 0);
+	if (bad)
+		printf(" (data does not match the format)");
+	return 1;
+}
+
+/*
+ * A message (TraceMessage, WPP): number, GUID or component ID, thread and
+ * process when the message carried them, pointer size, then the data
+ * through its format, else as text or hex. The API puts a component ID in
+ * Data1 with the rest of the GUID 0: such a GUID is shown as the component
+ * (a real GUID with 12 zero bytes is not expected).
+ */
+static void print_message(const EVENT_RECORD *er)
+{
+	static const uint8_t zero[12];
+	const EVENT_HEADER *eh = &er->EventHeader;
+	int component = !memcmp((const uint8_t *)&eh->ProviderId + 4, zero, 12);
+
+	if (render_json) {
+		printf(",\"number\":%u", eh->EventDescriptor.Id);
+		if (component) {
+			printf(",\"component\":%u", eh->ProviderId.Data1);
+		} else {
+			printf(",\"guid\":\"");
+			print_guid(&eh->ProviderId);
+			printf("\"");
+		}
+		if (eh->ThreadId || eh->ProcessId)
+			printf(",\"tid\":%u,\"pid\":%u", eh->ThreadId, eh->ProcessId);
+		printf(",\"pointer_size\":%d", ptr_size(eh));
+		print_formatted(er);
+		print_data(er->UserData, er->UserDataLength);
+		printf("}\n");
+		return;
+	}
+	printf(" #%u", eh->EventDescriptor.Id);
+	if (component) {
+		printf(" component %u", eh->ProviderId.Data1);
+	} else {
+		printf(" {");
+		print_guid(&eh->ProviderId);
+		printf("}");
+	}
+	if (eh->ThreadId || eh->ProcessId)
+		printf(" tid %u pid %u", eh->ThreadId, eh->ProcessId);
+	printf(" ptr%d", ptr_size(eh) * 8);
+	if (!print_formatted(er))
+		print_data(er->UserData, er->UserDataLength);
+	putchar('\n');
+}
+
+/*
+ * A TraceEvent (full-header) or TraceEventInstance (instance) event: the
+ * class GUID, type, level and version (Opcode, Level, Version: its low 8
+ * bits), thread and process, for an instance (its INSTANCE_INFO item) the
+ * instance and parent IDs and the parent's GUID, and the data as hex (MOF
+ * data is structured: it is not guessed to be text).
+ */
+static void print_classic(const EVENT_RECORD *er)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
+	const EVENT_HEADER_EXTENDED_DATA_ITEM *it =
+		item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, sizeof(EVENT_EXTENDED_ITEM_INSTANCE));
+	const EVENT_EXTENDED_ITEM_INSTANCE *in = it ? item_data(it) : NULL;
+
+	if (render_json) {
+		printf(",\"record\":\"%s\",\"size\":%u,\"pointer_size\":%d,\"guid\":\"",
+		       in ? "instance" : "event", eh->Size, ptr_size(eh));
+		print_guid(&eh->ProviderId);
+		printf("\",\"type\":%u,\"level\":%u,\"version\":%u,\"tid\":%u,\"pid\":%u",
+		       d->Opcode, d->Level, d->Version, eh->ThreadId, eh->ProcessId);
+		if (in) {
+			printf(",\"instance_id\":%u,\"parent_instance_id\":%u,"
+			       "\"parent_guid\":\"", in->InstanceId, in->ParentInstanceId);
+			print_guid(&in->ParentGuid);
+			printf("\"");
+		}
+		print_hex("data", er->UserData, er->UserDataLength);
+		printf("}\n");
+		return;
+	}
+	printf(" %s {", in ? "instance" : "event");
+	print_guid(&eh->ProviderId);
+	printf("} type %u level %u version %u", d->Opcode, d->Level, d->Version);
+	if (in) {
+		printf(" id %u parent %u {", in->InstanceId, in->ParentInstanceId);
+		print_guid(&in->ParentGuid);
+		printf("}");
+	}
+	printf(" tid %u pid %u ptr%d", eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
+	print_hex("data", er->UserData, er->UserDataLength);
+	putchar('\n');
+}
+
+/*
+ * An EventWrite (EVENT_HEADER) event: the provider GUID, the descriptor
+ * (id, version, channel, level, opcode, task, keyword), thread and
+ * process, the pointer size, the activity ID and the related activity ID
+ * (from its item), the other extended items (type, size, hex), and the
+ * data: EventWriteString's as text (and hex in JSON), else as hex (its
+ * layout is the manifest's, not known here).
+ */
+static void print_event_header(const EVENT_RECORD *er)
+{
+	static const GUID zero;
+	const EVENT_HEADER *eh = &er->EventHeader;
+	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
+	const EVENT_HEADER_EXTENDED_DATA_ITEM *rel =
+		item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
+	char *text = eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY ?
+		     utf16_text(er->UserData, er->UserDataLength) : NULL;
+	USHORT i;
+
+	if (render_json) {
+		/* PROCESSOR_INDEX is the consumer's flag, not the event's. */
+		printf(",\"record\":\"event_header\",\"size\":%u,\"pointer_size\":%d,"
+		       "\"header_flags\":%u,\"event_property\":%u,\"provider\":\"",
+		       eh->Size, ptr_size(eh), eh->Flags & ~EVENT_HEADER_FLAG_PROCESSOR_INDEX,
+		       eh->EventProperty);
+		print_guid(&eh->ProviderId);
+		printf("\",\"id\":%u,\"version\":%u,\"channel\":%u,\"level\":%u,"
+		       "\"opcode\":%u,\"task\":%u,\"keyword\":\"0x%016" PRIx64 "\","
+		       "\"tid\":%u,\"pid\":%u,\"activity_id\":\"", d->Id, d->Version,
+		       d->Channel, d->Level, d->Opcode, d->Task, (uint64_t)d->Keyword,
+		       eh->ThreadId, eh->ProcessId);
+		print_guid(&eh->ActivityId);
+		printf("\"");
+		if (rel) {
+			printf(",\"related_activity_id\":\"");
+			print_guid(item_data(rel));
+			printf("\"");
+		}
+		/* Every item, the related activity ID's too: JSON is exact. */
+		printf(",\"extended\":[");
+		for (i = 0; i < er->ExtendedDataCount; i++) {
+			const EVENT_HEADER_EXTENDED_DATA_ITEM *it = &er->ExtendedData[i];
+
+			printf("%s{\"type\":%u,\"size\":%u", i ? "," : "", it->ExtType,
+			       it->DataSize);
+			print_hex("data", item_data(it), it->DataSize);
+			printf("}");
+		}
+		printf("]");
+		print_hex("data", er->UserData, er->UserDataLength);
+		if (text) {
+			printf(",\"text\":");
+			json_str(text);
+		}
+		printf("}\n");
+		free(text);
+		return;
+	}
+	printf(" event_header {");
+	print_guid(&eh->ProviderId);
+	printf("} id %u version %u channel %u level %u opcode %u task %u keyword 0x%" PRIx64
+	       " tid %u pid %u ptr%d", d->Id, d->Version, d->Channel, d->Level, d->Opcode,
+	       d->Task, (uint64_t)d->Keyword, eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
+	/* Most events have none: a zero activity ID is not shown. */
+	if (memcmp(&eh->ActivityId, &zero, sizeof(zero))) {
+		printf(" activity {");
+		print_guid(&eh->ActivityId);
+		printf("}");
+	}
+	if (rel) {
+		printf(" related {");
+		print_guid(item_data(rel));
+		printf("}");
+	}
+	for (i = 0; i < er->ExtendedDataCount; i++) {
+		const EVENT_HEADER_EXTENDED_DATA_ITEM *it = &er->ExtendedData[i];
+
+		if (it == rel)
+			continue;
+		printf(" ext %u", it->ExtType);
+		print_hex("data", item_data(it), it->DataSize);
+	}
+	if (text) {
+		printf(" \"");
+		render_text(text, 0);
+		printf("\"");
+	} else {
+		print_hex("data", er->UserData, er->UserDataLength);
+	}
+	putchar('\n');
+	free(text);
+}
+
+void render_event(const EVENT_RECORD *er)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	uint64_t t = eh->TimeStamp.QuadPart;
+	double rel = render_start && t >= render_start ? (t - render_start) / 1e7 : 0;
+
+	if (render_json) {
+		printf("{\"cpu\":%u,\"time\":", er->BufferContext.ProcessorIndex);
+		print_time(t);
+		printf(",\"relative\":%.7f", rel);
+	} else {
+		print_time(t);
+		printf(" +%.6fs cpu %u", rel, er->BufferContext.ProcessorIndex);
+	}
+	if (eh->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE)
+		print_message(er);
+	else if (eh->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER)
+		print_classic(er);
+	else
+		print_event_header(er);
+}
