@@ -1002,6 +1002,13 @@ static void op_attach(struct thr *t)
 
 	memset(&at, 0, sizeof(at));
 	at.logger_id = pick_id(t);
+	/* The logger, or a real-time consumer; now and then a bad flag. */
+	if (chance(&t->r, 50))
+		at.flags = NTTRACE_ATTACH_REAL_TIME;
+	if (chance(&t->r, 5))
+		at.flags = pick_u32(&t->r);
+	if (chance(&t->r, 3))
+		at.reserved = pick_u32(&t->r);
 	if (chance(&t->r, 10)) {
 		at.nr_cpus = pick_u32(&t->r);
 		at.data_offset = pick_u64(&t->r);
