@@ -31,9 +31,26 @@
  *                 enabled (its enable word, a load and a branch)
  *   lttng_disabled  an LTTng-UST tracepoint no session enables
  *
+ * Real-time delivery (issue 16), in the VM: events handed live to a
+ * reader in the same process, measured end to end, from the first write
+ * to the last event in the reader's hands ("Real-time delivery" below):
+ *   rt_consumer   TraceMessage (as tm_kernel) to a kernel session in
+ *                 EVENT_TRACE_REAL_TIME_MODE without a file, OpenTraceA and
+ *                 ProcessTrace on a thread counting in EventRecordCallback
+ *   rt_trace_pipe a write to trace_marker, a thread reading trace_pipe
+ *   rt_ue_pipe    a user_events writev, a thread reading trace_pipe
+ * `perf trace` would be the third Linux peer; the VM image (a busybox
+ * initramfs, scripts/vm-run) has no perf, which the run says.
+ *
+ * The environment: BENCH_REPS repeats (11), BENCH_SCALE percent of the
+ * event counts (100), BENCH_ONLY a name prefix: only those paths (for a
+ * quick look at some; `make bench` runs all).
+ *
  * Output, one a line: "R PATH THREADS REP NS_PER_EVENT" for each repeat
- * (with 2 threads: wall time over all events, so throughput), "I PATH KEY
- * VALUE" for facts (events lost), "# ..." for comments.
+ * (with 2 threads: wall time over all events, so throughput; for the rt_
+ * paths, per event delivered), "D PATH THREADS REP WRITTEN DELIVERED LOST"
+ * for each repeat of an rt_ path, "I PATH KEY VALUE" for facts (events
+ * lost), "# ..." for comments.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +68,7 @@
 #include <unistd.h>
 
 #include <nttrace.h>
+#include <nttrace/evntcons.h>
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/session.h>
@@ -102,6 +120,43 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* @threads workers, each running @fn(@ctx, @n) on a CPU of its own. */
+struct crew {
+	struct worker w[2];
+	pthread_t t[2];
+	pthread_barrier_t go;
+	int threads;
+};
+
+/* Starts them all at once; the time they start. */
+static uint64_t crew_start(struct crew *cr, path_fn fn, void *ctx, long n, int threads)
+{
+	int i;
+
+	cr->threads = threads;
+	pthread_barrier_init(&cr->go, NULL, threads + 1);
+	for (i = 0; i < threads; i++) {
+		cr->w[i] = (struct worker){ fn, ctx, n, 0, i, &cr->go };
+		pthread_create(&cr->t[i], NULL, work, &cr->w[i]);
+	}
+	pthread_barrier_wait(&cr->go);
+	return now_ns();
+}
+
+/* Waits for them; how many of their events failed. */
+static long crew_join(struct crew *cr)
+{
+	long failed = 0;
+	int i;
+
+	for (i = 0; i < cr->threads; i++) {
+		pthread_join(cr->t[i], NULL);
+		failed += cr->w[i].failed;
+	}
+	pthread_barrier_destroy(&cr->go);
+	return failed;
+}
+
 /*
  * The cases are run interleaved: repeat r of every case, then repeat r+1,
  * so that whatever the emulator's host does meanwhile falls on all paths
@@ -114,54 +169,54 @@ struct bench_case {
 	long n;
 	int threads;
 	long failed;
+	/* Instead of run_once (the rt_ paths): ns per event, < 0 if none. */
+	double (*once)(struct bench_case *c, unsigned int rep);
 };
 
-#define MAX_CASES 16
+#define MAX_CASES 32
 static struct bench_case cases[MAX_CASES];
 static int ncases;
 
+/* BENCH_ONLY=PREFIX: only the paths whose names start with it. */
+static const char *only;
+
+static int wanted(const char *name)
+{
+	return ncases < MAX_CASES && (!only || !strncmp(name, only, strlen(only)));
+}
+
 static void add_case(const char *name, path_fn fn, void *ctx, long n, int threads)
 {
-	if (ncases < MAX_CASES)
-		cases[ncases++] = (struct bench_case){ name, fn, ctx, n, threads, 0 };
+	if (wanted(name))
+		cases[ncases++] = (struct bench_case){ name, fn, ctx, n, threads, 0, NULL };
 }
 
 /* One run of @c: @n events on each of @threads CPUs; ns per event. */
 static double run_once(struct bench_case *c)
 {
-	struct worker w[2];
-	pthread_t t[2];
-	pthread_barrier_t go;
-	uint64_t t0, t1;
-	int i;
+	struct crew cr;
+	uint64_t t0 = crew_start(&cr, c->fn, c->ctx, c->n, c->threads);
 
-	pthread_barrier_init(&go, NULL, c->threads + 1);
-	for (i = 0; i < c->threads; i++) {
-		w[i] = (struct worker){ c->fn, c->ctx, c->n, 0, i, &go };
-		pthread_create(&t[i], NULL, work, &w[i]);
-	}
-	pthread_barrier_wait(&go);
-	t0 = now_ns();
-	for (i = 0; i < c->threads; i++) {
-		pthread_join(t[i], NULL);
-		c->failed += w[i].failed;
-	}
-	t1 = now_ns();
-	pthread_barrier_destroy(&go);
-	return (double)(t1 - t0) / ((double)c->n * c->threads);
+	c->failed += crew_join(&cr);
+	return (double)(now_ns() - t0) / ((double)c->n * c->threads);
 }
 
 static void run_cases(void)
 {
 	unsigned int r;
+	double ns;
 	int k;
 
-	for (k = 0; k < ncases; k++)	/* warm up: caches, first-time paths */
-		cases[k].fn(cases[k].ctx, cases[k].n / 10 + 1);
+	/* Warm up: caches, first-time paths (the rt_ paths' setup is per run). */
+	for (k = 0; k < ncases; k++)
+		if (!cases[k].once)
+			cases[k].fn(cases[k].ctx, cases[k].n / 10 + 1);
 	for (r = 0; r < reps; r++) {
 		for (k = 0; k < ncases; k++) {
-			printf("R %s %d %u %.1f\n", cases[k].name, cases[k].threads, r,
-			       run_once(&cases[k]));
+			ns = cases[k].once ? cases[k].once(&cases[k], r) : run_once(&cases[k]);
+			if (ns >= 0)
+				printf("R %s %d %u %.1f\n", cases[k].name, cases[k].threads, r,
+				       ns);
 			fflush(stdout);
 		}
 	}
@@ -540,6 +595,326 @@ static void stop_umlogger(void)
 	umlogger_name = NULL;
 }
 
+/* ---- real-time delivery ---- */
+
+/*
+ * Each repeat of an rt_ path sets its reader up (untimed), starts the
+ * writers, and once they are done makes the reader finish: nttrace's
+ * session is stopped (its last buffers then go to the consumer, and
+ * ProcessTrace returns when all is delivered); trace_pipe's reader gets an
+ * end marker, written after all events and so read after them (trace_pipe
+ * merges the CPUs in time order). The time is from the writers' start to
+ * the reader's end; the figure is ns per event delivered. Losses are
+ * allowed (a writer that outruns its reader loses events on both sides:
+ * nttrace refuses them when the ring is full or takes buffers back from a
+ * slow consumer; ftrace overwrites the oldest) but each D line says them,
+ * and delivered + lost = written is checked.
+ */
+static long n_rt = 100000;
+
+/* 64 bytes of text ending in '~', so that a reader knows its lines. */
+static char rt_text[PAYLOAD];	/* for trace_marker: ends in "~\n" */
+static char rt_ue_text[PAYLOAD];	/* for user_events' char[64]: "~\0" */
+#define RT_END "nttrace-bench-end\n"
+
+static void rt_report(struct bench_case *c, unsigned int rep, uint64_t written,
+		      uint64_t delivered, uint64_t lost, const char *more)
+{
+	printf("D %s %d %u %llu %llu %llu%s\n", c->name, c->threads, rep,
+	       (unsigned long long)written, (unsigned long long)delivered,
+	       (unsigned long long)lost, more);
+	if (delivered + lost != written)
+		printf("# %s, %d thread(s), repeat %u: delivered %llu + lost %llu != written "
+		       "%llu\n", c->name, c->threads, rep, (unsigned long long)delivered,
+		       (unsigned long long)lost, (unsigned long long)written);
+}
+
+/* nttrace: a real-time session, its consumer on a thread of this process. */
+struct rt_nt {
+	EVENT_TRACE_LOGFILEA lf;
+	TRACEHANDLE h;
+	ULONG result;
+	uint64_t got;
+	pthread_t thread;
+};
+
+static void WINAPI rt_count(PEVENT_RECORD er)
+{
+	struct rt_nt *rt = er->UserContext;
+
+	rt->got += er->UserDataLength == PAYLOAD;
+}
+
+static void *rt_process(void *arg)
+{
+	struct rt_nt *rt = arg;
+
+	rt->result = ProcessTrace(&rt->h, 1, NULL, NULL);
+	return NULL;
+}
+
+static double rt_nttrace_once(struct bench_case *c, unsigned int rep)
+{
+	static struct tm_ctx tm;
+	struct rt_nt rt;
+	struct props pr;
+	struct crew cr;
+	uint64_t t0, t1, t_stop, written = (uint64_t)c->n * c->threads;
+	char more[96];
+	long refused;
+
+	/* The session's defaults, as tm_kernel's: 64 KB buffers, 16 a CPU. */
+	props_init(&pr, NULL, EVENT_TRACE_REAL_TIME_MODE);
+	if (StartTraceA(&tm.h, "bench-rt", &pr.p) != ERROR_SUCCESS) {
+		printf("# %s: StartTrace failed: %u\n", c->name, (unsigned)GetLastError());
+		return -1;
+	}
+	if (rep == 0 && c->threads == 1)
+		printf("# %s: a real-time session of %u KB buffers, %u of them, flushed every "
+		       "%u s\n", c->name, (unsigned)pr.p.BufferSize, (unsigned)pr.p.NumberOfBuffers,
+		       (unsigned)pr.p.FlushTimer);
+	memset(&rt, 0, sizeof(rt));
+	rt.lf.LoggerName = (LPSTR)"bench-rt";
+	rt.lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+	rt.lf.EventRecordCallback = rt_count;
+	rt.lf.Context = &rt;
+	rt.h = OpenTraceA(&rt.lf);
+	if (rt.h == INVALID_PROCESSTRACE_HANDLE) {
+		printf("# %s: OpenTrace failed: %u\n", c->name, (unsigned)GetLastError());
+		props_init(&pr, NULL, 0);
+		ControlTraceA(tm.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+		return -1;
+	}
+	pthread_create(&rt.thread, NULL, rt_process, &rt);
+	tm.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
+
+	t0 = crew_start(&cr, path_trace_message, &tm, c->n, c->threads);
+	refused = crew_join(&cr);
+	props_init(&pr, NULL, 0);
+	ControlTraceA(tm.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	t_stop = now_ns();
+	pthread_join(rt.thread, NULL);
+	t1 = now_ns();
+
+	if (rt.result != ERROR_SUCCESS)
+		printf("# %s: ProcessTrace returned %u\n", c->name, (unsigned)rt.result);
+	/* EventsLost is this consumer's: refused, overwritten, buffers taken. */
+	/*
+	 * How long ProcessTrace took to return once the session had stopped:
+	 * the stop wakes it, so this is the last buffers' delivery, not a wait.
+	 */
+	snprintf(more, sizeof(more), " refused %ld rt_buffers_lost %u stop_to_end_us %llu",
+		 refused, (unsigned)pr.p.RealTimeBuffersLost,
+		 (unsigned long long)(t1 - t_stop) / 1000);
+	rt_report(c, rep, written, rt.got, rt.lf.EventsLost, more);
+	CloseTrace(rt.h);
+	return rt.got ? (double)(t1 - t0) / rt.got : -1;
+}
+
+/* trace_pipe: a thread reading it, counting the writers' lines. */
+struct rt_pipe {
+	int fd;
+	uint64_t got, lost, other;
+	int ended, unknown_loss;
+	char buf[65536];
+};
+
+/* One line of trace_pipe (without its '\n'). */
+static void rt_pipe_line(struct rt_pipe *p, char *line, size_t len)
+{
+	char *lost;
+
+	if (len && line[len - 1] == '~') {
+		p->got++;
+		return;
+	}
+	line[len] = 0;
+	/* ftrace's note of overwritten events: "CPU:N [LOST M EVENTS]". */
+	lost = strstr(line, "[LOST ");
+	if (lost) {
+		if (lost[6] >= '0' && lost[6] <= '9')
+			p->lost += strtoull(lost + 6, NULL, 10);
+		else
+			p->unknown_loss = 1;
+	} else if (strstr(line, "nttrace-bench-end")) {
+		p->ended = 1;
+	} else {
+		p->other++;
+	}
+}
+
+static void *rt_pipe_read(void *arg)
+{
+	struct rt_pipe *p = arg;
+	size_t have = 0, start, i;
+	ssize_t r;
+
+	while (!p->ended) {
+		/* A line longer than the buffer cannot be ours: drop it. */
+		if (have == sizeof(p->buf) - 1)
+			have = 0;
+		r = read(p->fd, p->buf + have, sizeof(p->buf) - 1 - have);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		have += r;
+		for (start = 0, i = 0; i < have && !p->ended; i++)
+			if (p->buf[i] == '\n') {
+				rt_pipe_line(p, p->buf + start, i - start);
+				start = i + 1;
+			}
+		memmove(p->buf, p->buf + start, have - start);
+		have -= start;
+	}
+	return NULL;
+}
+
+static struct rt_text_ctx {
+	int fd;
+} rt_marker = { -1 };
+
+static long path_marker_text(void *arg, long n)
+{
+	int fd = ((struct rt_text_ctx *)arg)->fd;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += write(fd, rt_text, PAYLOAD) != PAYLOAD;
+	return failed;
+}
+
+static long path_ue_text(void *arg, long n)
+{
+	struct ue_ctx *c = arg;
+	struct iovec iov[2] = {
+		{ &c->index, sizeof(c->index) }, { rt_ue_text, PAYLOAD },
+	};
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += writev(c->fd, iov, 2) != sizeof(c->index) + PAYLOAD;
+	return failed;
+}
+
+static double rt_pipe_once(struct bench_case *c, unsigned int rep)
+{
+	static struct rt_pipe p;
+	struct crew cr;
+	struct timespec limit;
+	pthread_t reader;
+	uint64_t t0, t1, written = (uint64_t)c->n * c->threads;
+	long failed;
+	char more[64];
+
+	/* An empty ring: what earlier paths left there is not read. */
+	if (write_file(TRACING "/trace", "")) {
+		printf("# %s: cannot clear the trace\n", c->name);
+		return -1;
+	}
+	memset(&p, 0, sizeof(p));
+	p.fd = open(TRACING "/trace_pipe", O_RDONLY);
+	if (p.fd < 0) {
+		printf("# %s: trace_pipe: %s\n", c->name, strerror(errno));
+		return -1;
+	}
+	pthread_create(&reader, NULL, rt_pipe_read, &p);
+
+	t0 = crew_start(&cr, c->fn, c->ctx, c->n, c->threads);
+	failed = crew_join(&cr);
+	if (write(rt_marker.fd, RT_END, strlen(RT_END)) != (ssize_t)strlen(RT_END))
+		printf("# %s: the end marker could not be written\n", c->name);
+	/* A reader that never sees the end must not hang the benchmark. */
+	clock_gettime(CLOCK_REALTIME, &limit);
+	limit.tv_sec += 120;
+	if (pthread_timedjoin_np(reader, NULL, &limit)) {
+		printf("# %s: the reader did not see the end marker in 120 s\n", c->name);
+		pthread_cancel(reader);
+		pthread_join(reader, NULL);
+	}
+	t1 = now_ns();
+	close(p.fd);
+
+	if (p.unknown_loss)
+		printf("# %s: ftrace lost events it could not count\n", c->name);
+	snprintf(more, sizeof(more), " failed %ld other_lines %llu", failed,
+		 (unsigned long long)p.other);
+	rt_report(c, rep, written, p.got, p.lost + failed, more);
+	return p.got && p.ended ? (double)(t1 - t0) / p.got : -1;
+}
+
+static void add_rt_case(const char *name, path_fn fn, void *ctx, int threads,
+			double (*once)(struct bench_case *c, unsigned int rep))
+{
+	if (wanted(name))
+		cases[ncases++] = (struct bench_case){ name, fn, ctx, n_rt, threads, 0, once };
+}
+
+/* Whether @name is an executable in $PATH. */
+static int in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char dir[512], file[1024];
+	size_t len;
+
+	while (path && *path) {
+		len = strcspn(path, ":");
+		if (len && len < sizeof(dir)) {
+			memcpy(dir, path, len);
+			dir[len] = 0;
+			snprintf(file, sizeof(file), "%s/%s", dir, name);
+			if (!access(file, X_OK))
+				return 1;
+		}
+		path += len + (path[len] == ':');
+	}
+	return 0;
+}
+
+static void setup_realtime(void)
+{
+	char kb[32] = "?";
+	int fd, i;
+
+	for (i = 0; i < PAYLOAD - 2; i++)
+		rt_text[i] = rt_ue_text[i] = 'a' + i % 26;
+	rt_text[PAYLOAD - 2] = rt_ue_text[PAYLOAD - 2] = '~';
+	rt_text[PAYLOAD - 1] = '\n';
+	rt_ue_text[PAYLOAD - 1] = 0;
+
+	add_rt_case("rt_consumer", NULL, NULL, 1, rt_nttrace_once);
+	add_rt_case("rt_consumer", NULL, NULL, 2, rt_nttrace_once);
+
+	rt_marker.fd = open(TRACING "/trace_marker", O_WRONLY);
+	if (rt_marker.fd < 0 || write_file(TRACING "/tracing_on", "1")) {
+		printf("# rt_trace_pipe, rt_ue_pipe: no trace_marker\n");
+		return;
+	}
+	fd = open(TRACING "/buffer_size_kb", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t r = read(fd, kb, sizeof(kb) - 1);
+
+		kb[r > 0 ? r : 0] = 0;
+		kb[strcspn(kb, "\n")] = 0;
+		close(fd);
+	}
+	printf("# rt_trace_pipe, rt_ue_pipe: ftrace's ring, %s KB a CPU, overwriting\n", kb);
+	add_rt_case("rt_trace_pipe", path_marker_text, &rt_marker, 1, rt_pipe_once);
+	add_rt_case("rt_trace_pipe", path_marker_text, &rt_marker, 2, rt_pipe_once);
+	if (user_events.enabled & 1) {
+		add_rt_case("rt_ue_pipe", path_ue_text, &user_events, 1, rt_pipe_once);
+		add_rt_case("rt_ue_pipe", path_ue_text, &user_events, 2, rt_pipe_once);
+	} else {
+		printf("# rt_ue_pipe: user_events not enabled: skipped\n");
+	}
+	if (!in_path("perf"))
+		printf("# rt_perf_trace: no perf in the VM image (a busybox initramfs): "
+		       "skipped\n");
+	else
+		printf("# rt_perf_trace: perf is there but not measured yet\n");
+}
+
 #ifdef NTTRACE_BENCH_LTTNG
 static long path_lttng(void *arg, long n)
 {
@@ -568,19 +943,22 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < PAYLOAD; i++)
 		payload[i] = (uint8_t)i;
+	only = getenv("BENCH_ONLY");
 	if (getenv("BENCH_REPS"))
 		reps = atoi(getenv("BENCH_REPS"));
 	if (getenv("BENCH_SCALE")) {
 		n_syscall = n_syscall * atoi(getenv("BENCH_SCALE")) / 100;
 		n_user = n_user * atoi(getenv("BENCH_SCALE")) / 100;
 		n_fast = n_fast * atoi(getenv("BENCH_SCALE")) / 100;
+		n_rt = n_rt * atoi(getenv("BENCH_SCALE")) / 100;
 	}
 	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "host"))) {
 		fprintf(stderr, "usage: nttrace_bench vm|host\n");
 		return 2;
 	}
 	printf("# nttrace_bench %s: %u repeats, %ld events a repeat (%ld without a "
-	       "system call), %d-byte payload\n", argv[1], reps, n_syscall, n_user, PAYLOAD);
+	       "system call, %ld a thread for real-time delivery), %d-byte payload\n",
+	       argv[1], reps, n_syscall, n_user, n_rt, PAYLOAD);
 	if (!strcmp(argv[1], "vm")) {
 		setup_floor();
 		setup_kernel_session(tool ? tool : "u64/nttrace");
@@ -591,6 +969,7 @@ int main(int argc, char **argv)
 		setup_umlogger("tm_umlogger", 0);
 		setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
 		setup_disabled();
+		setup_realtime();
 		run_cases();
 		stop_umlogger();
 		stop_kernel_session();

@@ -40,6 +40,25 @@ $1 == "R" {
 	sample[key, count[key]] = $5 + 0
 }
 
+# A repeat of a real-time delivery path: WRITTEN DELIVERED LOST, then
+# NAME VALUE pairs (refused events, buffers lost...), summed over repeats;
+# of times (NAME ending in _us), the largest.
+$1 == "D" {
+	key = (host ? "host_" : "") $2 " " $3
+	rt_written[key] += $5; rt_delivered[key] += $6; rt_lost[key] += $7
+	rt_reps[key]++
+	for (i = 8; i < NF; i += 2) {
+		if (!((key, $i) in rt_extra)) {
+			rt_extra_names[key] = rt_extra_names[key] " " $i
+			rt_extra[key, $i] = 0
+		}
+		if ($i !~ /_us$/)
+			rt_extra[key, $i] += $(i + 1)
+		else if ($(i + 1) + 0 > rt_extra[key, $i])
+			rt_extra[key, $i] = $(i + 1) + 0
+	}
+}
+
 $1 == "I" {
 	fact[(host ? "host_" : "") $2 " " $3] = $4 (NF > 4 ? " " $5 " " $6 : "")
 }
@@ -62,6 +81,8 @@ END {
 	print "| path | threads | ns/event (median) | min - max |"
 	print "| --- | --- | --- | --- |"
 	for (k = 1; k <= nkeys; k++) {
+		if (order[k] in rt_reps)	# in the real-time block below
+			continue
 		split(order[k], w, " ")
 		printf "| %s | %s | %s | %s - %s |\n", w[1], w[2], ns(med[order[k]]),
 			ns(lo[order[k]]), ns(hi[order[k]])
@@ -120,6 +141,8 @@ END {
 	printf "| EventWrite to a kernel session / user_events writev (VM) | %s | |\n",
 		ratio(med["ew_kernel 1"], p2)
 
+	realtime()
+
 	if (json == "")
 		exit
 	printf "{\n  \"paths\": {\n" > json
@@ -140,6 +163,25 @@ END {
 	printf "  \"logger\": {\"events_written\": %d, \"events_lost\": %d, " \
 		"\"events_overwritten\": %d, \"lost_percent\": %s},\n", lg[1], lg[2], lg[3],
 		jnum(loss) > json
+	printf "  \"realtime\": {" > json
+	for (k = 1; k <= nrt; k++) {
+		key = rt_keys[k]
+		split(key, w, " ")
+		printf "%s\n    \"%s/%s\": {\"events_per_s\": %s, \"min_events_per_s\": %s, " \
+			"\"max_events_per_s\": %s, \"written\": %d, \"delivered\": %d, " \
+			"\"lost\": %d", (k > 1 ? "," : ""), w[1], w[2], jnum(eps(med[key])),
+			jnum(eps(hi[key])), jnum(eps(lo[key])), rt_written[key],
+			rt_delivered[key], rt_lost[key] > json
+		n = split(rt_extra_names[key], x, " ")
+		for (i = 1; i <= n; i++)
+			printf ", \"%s\": %d", x[i], rt_extra[key, x[i]] > json
+		printf "}" > json
+	}
+	printf "%s},\n  \"realtime_ratios\": {\"rt_consumer/rt_trace_pipe_1t\": %s, " \
+		"\"rt_consumer/rt_trace_pipe_2t\": %s, \"rt_consumer/rt_ue_pipe_1t\": %s, " \
+		"\"rt_consumer/rt_ue_pipe_2t\": %s},\n", (nrt ? "\n  " : ""),
+		jnum(rt_ratio("rt_trace_pipe", 1)), jnum(rt_ratio("rt_trace_pipe", 2)),
+		jnum(rt_ratio("rt_ue_pipe", 1)), jnum(rt_ratio("rt_ue_pipe", 2)) > json
 	printf "  \"notes\": [" > json
 	for (k = 1; k <= ncomments; k++) {
 		c = comment[k]
@@ -149,6 +191,72 @@ END {
 	}
 	printf "]\n}\n" > json
 	close(json)
+}
+
+# The real-time delivery block (issue 16): events per second delivered to
+# a reader, end to end, and nttrace's against trace_pipe's. Informational:
+# the issue sets no target.
+function realtime(    k, key, w, n, i, x, extra, ok) {
+	for (k = 1; k <= nkeys; k++)
+		if (order[k] in rt_reps)
+			rt_keys[++nrt] = order[k]
+	if (!nrt)
+		return
+	print ""
+	print "### Real-time delivery (VM; informational)"
+	print ""
+	print "Events per second delivered to a reader in the same process, end to end: from"
+	print "the first write to the last event read (nttrace: ProcessTrace returning after"
+	print "the session's stop; trace_pipe: its reader seeing an end marker). Written,"
+	print "delivered and lost are over all repeats; lost events are those refused by a full"
+	print "ring or taken back from the consumer (nttrace: EVENT_TRACE_LOGFILE.EventsLost)"
+	print "or overwritten before being read (ftrace: trace_pipe's \"LOST\" lines)."
+	print ""
+	print "| path | threads | events/s (median) | min - max | written | delivered | lost | " \
+		"delivered + lost = written | other counts |"
+	print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	for (k = 1; k <= nrt; k++) {
+		key = rt_keys[k]
+		split(key, w, " ")
+		extra = ""
+		n = split(rt_extra_names[key], x, " ")
+		for (i = 1; i <= n; i++)
+			extra = extra (i > 1 ? ", " : "") (x[i] ~ /_us$/ ? "max " : "") x[i] " " \
+				rt_extra[key, x[i]]
+		ok = rt_delivered[key] + rt_lost[key] == rt_written[key]
+		printf "| %s | %s | %s | %s - %s | %d | %d | %d | %s | %s |\n", rt_label[w[1]] ? \
+			rt_label[w[1]] : w[1], w[2], eps(med[key]), eps(hi[key]), eps(lo[key]),
+			rt_written[key], rt_delivered[key], rt_lost[key], ok ? "yes" : "**no**",
+			extra
+	}
+	for (k = 1; k <= ncomments; k++)
+		if (comment[k] ~ /^rt_perf_trace:/)
+			print "\n`perf trace`: " substr(comment[k], 16)
+	print ""
+	print "| ratio (events/s) | value |"
+	print "| --- | --- |"
+	printf "| nttrace real-time consumer / trace_pipe (trace_marker), 1 thread | %s |\n",
+		rt_ratio("rt_trace_pipe", 1)
+	printf "| nttrace real-time consumer / trace_pipe (trace_marker), 2 threads | %s |\n",
+		rt_ratio("rt_trace_pipe", 2)
+	printf "| nttrace real-time consumer / trace_pipe (user_events), 1 thread | %s |\n",
+		rt_ratio("rt_ue_pipe", 1)
+	printf "| nttrace real-time consumer / trace_pipe (user_events), 2 threads | %s |\n",
+		rt_ratio("rt_ue_pipe", 2)
+	printf "| nttrace, 1 thread: real-time delivery end to end / writing alone, " \
+		"`nttrace record` draining (tm_kernel) | %s |\n",
+		ratio(med["tm_kernel 1"], med["rt_consumer 1"])
+}
+
+# nttrace's events/s over @peer's with @t threads (ns per event the other way).
+function rt_ratio(peer, t) { return ratio(med[peer " " t], med["rt_consumer " t]) }
+
+function eps(v) { return v <= 0 || v == "" ? "n/a" : sprintf("%.0f", 1e9 / v) }
+
+BEGIN {
+	rt_label["rt_consumer"] = "rt_consumer: nttrace, OpenTrace/ProcessTrace"
+	rt_label["rt_trace_pipe"] = "rt_trace_pipe: trace_marker, trace_pipe"
+	rt_label["rt_ue_pipe"] = "rt_ue_pipe: user_events, trace_pipe"
 }
 
 function key_name(key) { sub(/ .*/, "", key); return key }

@@ -99,3 +99,21 @@ echo "\$ u64/nttrace stop driver"
 u64/nttrace stop driver > /tmp/stop.txt
 wait $rec
 show u64/nttrace dump /tmp/driver.etl
+echo
+echo "== Live: nttrace show, a real-time consumer (OpenTrace/ProcessTrace), beside the recorder"
+show u64/nttrace start live --mode realtime
+echo "\$ u64/nttrace record live -o /tmp/live.etl --quiet &"
+u64/nttrace record live -o /tmp/live.etl --quiet &
+rec=$!
+echo "\$ u64/nttrace show live --formats u64/trace_sample,u32/trace_sample --no-status &"
+u64/nttrace show live --formats u64/trace_sample,u32/trace_sample --no-status &
+view=$!
+sleep 1
+echo "# each event shows as its buffer is published: the flush timer (1 s) does it here"
+u64/trace_sample --session live > /dev/null
+u32/trace_sample --session live > /dev/null
+sleep 2
+echo "\$ u64/nttrace stop live"
+u64/nttrace stop live > /tmp/stop.txt
+wait $view $rec
+grep -E "^(Events|Buffers|Real time):" /tmp/stop.txt

@@ -308,6 +308,8 @@ static void print_info(const struct nttrace_logger_info *i)
 	       (unsigned long long)i->events_written,
 	       (unsigned long long)i->events_lost,
 	       (unsigned long long)i->events_overwritten);
+	printf("Real time:         %u buffers lost to real-time consumers\n",
+	       i->real_time_buffers_lost);
 	printf("Log file mode:     ");
 	print_mode(i->log_file_mode);
 	printf("Flush timer:       %u s\n", i->flush_timer);
