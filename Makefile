@@ -157,6 +157,14 @@ FUZZ_SECONDS ?= 60
 fuzz-lib:
 	scripts/fuzz-lib $(FUZZ_SECONDS)
 
+# ---- installing like a Linux package (issue 17) ----
+# The version of the library, the tool, the module's DKMS package and the
+# Debian packages.
+VERSION := 0.17.0
+include scripts/packaging/install.mk
+include scripts/packaging/module.mk
+include scripts/packaging/deb.mk
+
 clean:
 	rm -rf $(BUILD)
 

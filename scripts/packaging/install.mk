@@ -1,0 +1,1 @@
+# scripts/packaging/install.mk: placeholder (issue 17), included by the Makefile.
