@@ -138,13 +138,24 @@ static void nt_ring_take(struct nt_ring *r, u64 victim)
 		 * write into the buffer.
 		 */
 		u64 c = smp_load_acquire(&ack->consumed);
+		/*
+		 * A consumer swaps only from the position it read, one
+		 * buffer (a copy of it) at a time, so an honest one fails a
+		 * swap of ours once, rarely twice. One that rewrites the
+		 * word as fast as we try could hold us here
+		 * with interrupts off: after a few tries the buffer counts as
+		 * lost to it all the same (only such a consumer can then
+		 * read a torn copy).
+		 */
+		unsigned int tries = 4;
 
 		/*
 		 * Fully ordered: a consumer's swap from @victim, after its
 		 * copy, fails once we are here, and our writes into the
 		 * buffer come after it.
 		 */
-		while (c <= victim && !try_cmpxchg(&ack->consumed, &c, victim + 1))
+		while (c <= victim && tries-- &&
+		       !try_cmpxchg(&ack->consumed, &c, victim + 1))
 			;
 		if (c > victim)
 			continue;
