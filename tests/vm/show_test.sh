@@ -3,7 +3,9 @@
 # of every record type, for the 64-bit and 32-bit tool and files of both
 # pointer sizes: messages with and without formats (a GUID, a component
 # ID), classic and instance events, EventWrite events with an extended
-# item; text and --json; each filter; usage errors (2), a missing file or
+# item; text and --json; each filter; what the reader's record adds (the
+# sequence number, the 16-bit class version, offsets, losses) and a
+# damaged file's problems in dump; usage errors (2), a missing file or
 # session (1). Then, with the module and real-time delivery, a live
 # session: events as they come, the end when the session stops, Ctrl-C.
 # Prints TAP.
@@ -79,11 +81,11 @@ for tb in $bits_list; do
 		# ---- every record type, as text ----
 		check "$b: show prints the 6 events" lines 6 $tool show "$f"
 		check "$b: a message with a GUID, its IDs, data as hex" \
-			has " cpu [0-9]+ #17 \{$msg\} tid [1-9][0-9]* pid [1-9][0-9]* ptr$fb \[7 bytes\] 68 69 00 78 56 34 12\$"
+			has " cpu [0-9]+ #17 seq [1-9][0-9]* \{$msg\} tid [1-9][0-9]* pid [1-9][0-9]* ptr$fb \[7 bytes\] 68 69 00 78 56 34 12\$"
 		check "$b: a message with a component ID" \
 			has " #18 component 3237998081 ptr$fb \[1 bytes\] 68\$"
-		check "$b: a classic event (Version's low 8 bits)" \
-			has " event \{$cls\} type 1 level 4 version 52 tid [0-9]+ pid [0-9]+ ptr$fb \[9 bytes\] 01 02 03 04 05 06 07 08 09\$"
+		check "$b: a classic event (its 16-bit Class.Version, from the record)" \
+			has " event \{$cls\} type 1 level 4 version 4660 tid [0-9]+ pid [0-9]+ ptr$fb \[9 bytes\] 01 02 03 04 05 06 07 08 09\$"
 		check "$b: an instance event with its parent" \
 			has " instance \{$cls\} type 2 level 2 version 7 id 1 parent 2 \{$par\} tid [0-9]+ pid [0-9]+ ptr$fb \[3 bytes\] aa bb cc\$"
 		check "$b: an EventWrite event" \
@@ -104,12 +106,12 @@ for tb in $bits_list; do
 		# ---- --json ----
 		check "$b: show --json: 6 objects" lines 6 $tool show --json "$f"
 		check "$b: --json: every line an object" \
-			sh -c "! grep -v '^{\"cpu\":[0-9]*,\"time\":\"[0-9T:.-]*Z\",\"relative\":[0-9.]*,.*}\$' '$tmp/out'"
+			sh -c "! grep -v '^{\"offset\":[0-9]*,\"cpu\":[0-9]*,\"time\":\"[0-9T:.-]*Z\",\"relative\":[0-9.]*,\"timestamp\":[0-9]*,.*}\$' '$tmp/out'"
 		check "$b: --json message" \
-			has "\"number\":17,\"guid\":\"$msg\",\"tid\":[0-9]+,\"pid\":[0-9]+,\"pointer_size\":$((fb / 8)),\"data\":\"68690078563412\"}"
-		check "$b: --json component" has "\"number\":18,\"component\":3237998081,"
+			has "\"number\":17,\"flags\":[0-9]+,\"sequence\":[1-9][0-9]*,\"guid\":\"$msg\",\"tid\":[0-9]+,\"pid\":[0-9]+,\"pointer_size\":$((fb / 8)),\"data\":\"68690078563412\"}"
+		check "$b: --json component" has "\"number\":18,\"flags\":[0-9]+,\"component\":3237998081,"
 		check "$b: --json classic" \
-			has "\"record\":\"event\",\"size\":57,\"pointer_size\":$((fb / 8)),\"guid\":\"$cls\",\"type\":1,\"level\":4,\"version\":52,"
+			has "\"record\":\"event\",\"size\":57,\"pointer_size\":$((fb / 8)),\"guid\":\"$cls\",\"type\":1,\"level\":4,\"version\":4660,"
 		check "$b: --json instance" \
 			has "\"record\":\"instance\",.*\"instance_id\":1,\"parent_instance_id\":2,\"parent_guid\":\"$par\",\"data\":\"aabbcc\"}"
 		check "$b: --json EventWrite with its extended item" \
@@ -143,7 +145,7 @@ for tb in $bits_list; do
 		[ "$bits_list" = 64 ] && both=u64/trace_sample
 		check "$b: show --formats (sample)" lines 6 $tool show --formats $both "$tmp/s$fb.etl"
 		check "$b: ... rendered with file and line" \
-			has " #10 \{[0-9a-f-]{36}\} tid [0-9]+ pid [0-9]+ ptr$fb \[trace_sample.c:[0-9]+\] $fb-bit sample started, pid [0-9]+\$"
+			has " #10 seq [0-9]+ \{[0-9a-f-]{36}\} tid [0-9]+ pid [0-9]+ ptr$fb \[trace_sample.c:[0-9]+\] $fb-bit sample started, pid [0-9]+\$"
 		check "$b: ... three steps" \
 			test "$(grep -c 'step [1-3] of 3: [0-9.]*% done, state at 0x' "$tmp/out")" -eq 3
 		check "$b: ... TraceMessage's own text" has "\"hello from a $fb-bit program\"\$"
@@ -157,11 +159,40 @@ for tb in $bits_list; do
 		check "$b: without formats: GUID, number and hex" lines 6 $tool show "$tmp/s$fb.etl"
 		# Hex, or text when the pid's bytes happen to be printable.
 		check "$b: ... the WPP message as its data" \
-			has " #10 \{[0-9a-f-]{36}\} .* ptr$fb (\[[0-9]+ bytes\]( [0-9a-f]{2})+|\"$fb-bit.*\")\$"
+			has " #10 seq [0-9]+ \{[0-9a-f-]{36}\} .* ptr$fb (\[[0-9]+ bytes\]( [0-9a-f]{2})+|\"$fb-bit.*\")\$"
 	done
 
-	# ---- errors ----
 	b="$tb-bit tool"
+
+	# ---- a damaged file: dump reports its problems, show skips them ----
+	f=$tmp/all$tb.etl
+	d=$tmp/damaged$tb.etl
+	bs=$(od -An -tu4 -N4 "$f" | tr -d ' ')
+	size=$(wc -c < "$f")
+	# Buffer 1's WMI_BUFFER_FLAG_EVENTS_LOST (its flags at 0x34), and 4
+	# bytes past the last whole buffer.
+	fl=$(od -An -tu1 -j $((bs + 52)) -N1 "$f" | tr -d ' ')
+	cp "$f" "$d"
+	printf "\\$(printf %o $((fl | 2)))" |
+		dd of="$d" bs=1 seek=$((bs + 52)) conv=notrunc 2> /dev/null
+	printf 'junk' >> "$d"
+	run $tool dump "$d"
+	check "$b: dump of a damaged file exits 1" test $rc -eq 1
+	check "$b: ... its problem with its byte offset, met opening it: before the header" \
+		sh -c "head -n 1 '$tmp/out' | grep -qx '# offset $size: 4 bytes after the last whole buffer ignored'"
+	check "$b: ... the loss, on a line before the event" \
+		sh -c "grep -A1 -x '# cpu [0-9]*: events lost before this event' '$tmp/out' | grep -q '^20.* cpu '"
+	check "$b: ... the count says so" grep -qx '# 6 events, with problems (above)' "$tmp/out"
+	run $tool dump --json "$d"
+	check "$b: dump --json of it exits 1" test $rc -eq 1
+	check "$b: ... the problem as an object" \
+		grep -qx "{\"problem\":\"4 bytes after the last whole buffer ignored\",\"offset\":$size}" "$tmp/out"
+	check "$b: ... lost_before on an event" has '^\{"offset":[0-9]+,.*,"lost_before":true,'
+	run $tool show "$d"
+	check "$b: show of it: exit 0, 6 events and the loss as a line of its own" \
+		sh -c "[ $rc -eq 0 ] && [ \$(grep -vc '^#' '$tmp/out') -eq 6 ] && grep -qx '# cpu [0-9]*: events lost before this event' '$tmp/out'"
+
+	# ---- errors ----
 	check "$b: show without an argument" exits 2 "usage: nttrace show" $tool show
 	check "$b: show with two" exits 2 "usage" $tool show a.etl b.etl
 	check "$b: show --level 256" exits 2 "--level '256'" $tool show --level 256 x.etl
@@ -257,6 +288,9 @@ if [ $live -eq 1 ]; then
 		$tool show --json "$s" > "$tmp/live.json" 2>&1 &
 		pid=$!
 		sleep 1
+		u$tb/trace_sample --session $s > /dev/null
+		$tool flush $s > /dev/null
+		sleep 1
 		kill -INT $pid
 		i=0
 		while kill -0 $pid 2> /dev/null && [ $i -lt 50 ]; do
@@ -267,6 +301,10 @@ if [ $live -eq 1 ]; then
 		wait $pid
 		rc=$?
 		check "$tb-bit: ... with exit 0" test $rc -eq 0
+		cp "$tmp/live.json" "$tmp/out"
+		check "$tb-bit: --json: a session's events, without file offsets" \
+			has '^\{"cpu":[0-9]+,"time":"[0-9T:.-]+Z","relative":[0-9.]+,"timestamp":[0-9]+,"number":[0-9]+,"flags":[0-9]+,'
+		check "$tb-bit: ... none has an offset" sh -c "! grep -q offset '$tmp/live.json'"
 		$tool show "$s" > /dev/null 2>&1 &
 		pid=$!
 		sleep 1

@@ -64,14 +64,28 @@ int cli_guid(const char *what, const char *arg, uint8_t out[16]);
  * The one renderer of events (render.c), for dump and show: --json's
  * one-object-a-line form when @render_json, times relative to
  * @render_start (FILETIME, 0: none), messages through @render_formats.
+ * In a ProcessTrace callback it shows what the reader's record behind the
+ * EVENT_RECORD (nttrace_current_record()) adds: @render_live for a live
+ * session's events, which have no offset in a file.
  */
 extern int render_json;
+extern int render_live;
 extern uint64_t render_start;
 extern struct nttrace_tmf render_formats;
-/* @er as one line (text or JSON) on stdout. */
+/*
+ * @er as one line (text or JSON) on stdout; as text, a line "# cpu N:
+ * events lost before this event" first when its buffer says so.
+ */
 void render_event(const EVENT_RECORD *er);
 /* The header event of a file (ProcessTrace delivers it first). */
 int render_is_header_event(const EVENT_RECORD *er);
+/*
+ * An nttrace_etl_problem_fn (nttrace_trace_problems()): a problem in the
+ * file as a line "# offset N: what", or a JSON object {"problem":...,
+ * "offset":N}, on stdout among the events; counted in @render_problems.
+ */
+void render_problem(void *ctx, uint64_t offset, const char *what);
+extern unsigned int render_problems;
 /* A log file's header: @path, and its @buffers (the file's size in them). */
 void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers);
 /* Text from a file, escaped as text or (@json) as a JSON string. */

@@ -5,6 +5,12 @@
  * like any other: OpenTrace, ProcessTrace (which merges the per-CPU
  * buffers and skips what is damaged) and CloseTrace; render.c prints. Output
  * streams: nothing is held but what the reader holds.
+ *
+ * To show the file as it is, it uses nttrace's two additions to the API
+ * (<nttrace/consumer.h>): the reader's record behind each EVENT_RECORD
+ * (render.c: byte offsets, sequence numbers, losses, malformed items) and
+ * the problems met in the file, printed where they are met with their
+ * byte offsets; the exit status is then 1.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -12,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <nttrace/consumer.h>
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -20,28 +27,49 @@ static void usage(FILE *f)
 		"usage: nttrace dump [--json] [--formats PATH[,PATH...]]... FILE\n\n"
 		"Print the header of FILE (an ETL file) and then every event in time order\n"
 		"across the CPUs: time (UTC and since the start), CPU, message number,\n"
-		"GUID or component ID, thread and process, and the data (as text when it\n"
-		"is text); for TraceEvent and TraceEventInstance events, the class GUID,\n"
-		"type, level and version, the instance and parent IDs and the parent's\n"
+		"sequence, GUID or component ID, thread and process, and the data (as text\n"
+		"when it is text); for TraceEvent and TraceEventInstance events, the class\n"
+		"GUID, type, level and version, the instance and parent IDs and the parent's\n"
 		"GUID, thread and process, and the data as hex; for EventWrite events, the\n"
 		"provider GUID, id, version, channel, level, opcode, task and keyword,\n"
 		"thread and process, the activity and related activity IDs, the other\n"
 		"extended items, and the data (EventWriteString's as text). --json prints\n"
-		"one JSON object per line instead. The file is read with OpenTrace and\n"
-		"ProcessTrace: damaged parts are skipped as they do.\n\n"
+		"one JSON object per line instead, with each record's byte offset. The\n"
+		"file is read with OpenTrace and ProcessTrace: a damaged part of it is\n"
+		"reported with its byte offset and skipped, and the exit status is 1.\n\n"
 		"--formats takes binaries built with <nttrace/wpp.h> (their message formats)\n"
 		"or format files (`nttrace formats` writes them): a message whose GUID and\n"
 		"number have a format is shown as its text, with its source file and line.\n"
 		"`nttrace show` prints events as they come, from a file or a live session.\n");
 }
 
+static EVENT_TRACE_LOGFILEA lf;
+static const char *path;
 static uint64_t events;
+static int header_shown;
+
+/* The whole buffers in the file, header included, as before. */
+static void show_header(void)
+{
+	struct stat st;
+
+	header_shown = 1;
+	render_header(&lf.LogfileHeader, path, !stat(path, &st) && lf.LogfileHeader.BufferSize ?
+		      (uint64_t)st.st_size / lf.LogfileHeader.BufferSize : 0);
+}
 
 static void WINAPI on_event(PEVENT_RECORD er)
 {
-	/* Printed from LogfileHeader before ProcessTrace. */
-	if (render_is_header_event(er))
+	/*
+	 * The header from LogfileHeader when its event comes, first: after
+	 * the problems ProcessTrace meets opening the file (its buffers'
+	 * index), before those met reading the events.
+	 */
+	if (render_is_header_event(er)) {
+		if (!header_shown)
+			show_header();
 		return;
+	}
 	render_event(er);
 	events++;
 }
@@ -92,10 +120,7 @@ int cmd_dump(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	EVENT_TRACE_LOGFILEA lf;
 	TRACEHANDLE h;
-	struct stat st;
-	const char *path;
 	ULONG err;
 	int opt;
 
@@ -126,16 +151,23 @@ int cmd_dump(int argc, char **argv)
 	if (h == INVALID_PROCESSTRACE_HANDLE)
 		return render_fail(GetLastError(), path, "OpenTrace");
 	render_start = lf.LogfileHeader.StartTime.QuadPart;
-	/* The whole buffers in the file, header included, as before. */
-	render_header(&lf.LogfileHeader, path, !stat(path, &st) && lf.LogfileHeader.BufferSize ?
-		      (uint64_t)st.st_size / lf.LogfileHeader.BufferSize : 0);
+	err = nttrace_trace_problems(h, render_problem, NULL);
+	if (err) {
+		CloseTrace(h);
+		return render_fail(err, path, "nttrace_trace_problems");
+	}
 	err = ProcessTrace(&h, 1, NULL, NULL);
 	CloseTrace(h);
 	nttrace_tmf_free(&render_formats);
+	/* ProcessTrace failed before the header event: the header all the same. */
+	if (!header_shown)
+		show_header();
 	if (!render_json)
-		printf("# %" PRIu64 " events%s\n", events, err ? ", then an error" : "");
+		printf("# %" PRIu64 " events%s%s\n", events,
+		       render_problems ? ", with problems (above)" : "",
+		       err ? ", then an error" : "");
 	fflush(stdout);
 	if (err)
 		return render_fail(err, path, "ProcessTrace");
-	return 0;
+	return render_problems ? 1 : 0;
 }

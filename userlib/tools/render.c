@@ -6,10 +6,14 @@
  * one JSON object; a log file's TRACE_LOGFILE_HEADER; message formats
  * (--formats); Win32 errors in words.
  *
- * What EVENT_RECORD does not carry is not shown: a record's byte offset in
- * the file, a message's sequence number and OptionFlags, the clock value
- * as written, the buffer flags that say events were lost just before an
- * event, the high byte of a classic Class.Version.
+ * What EVENT_RECORD does not carry comes from the reader's record behind it
+ * (nttrace_current_record(), <nttrace/consumer.h>), so that a file is shown
+ * as it is: a record's byte offset in the file, a message's sequence number
+ * and OptionFlags, the clock value as written, the buffer flags that say
+ * events were lost just before an event, the whole 16-bit Class.Version
+ * of a classic event, an EventWrite header's flags as written, and the
+ * undecoded bytes of a malformed chain of extended items. Without it (an
+ * EVENT_RECORD from elsewhere) the EVENT_RECORD's fields are shown.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,13 +22,16 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <nttrace/consumer.h>
 #include <nttrace/etl.h>
 #include <nttrace/evntcons.h>
 #include "cli.h"
 
 int render_json;
+int render_live;
 uint64_t render_start;
 struct nttrace_tmf render_formats;
+unsigned int render_problems;
 
 /*
  * The length of the UTF-8 sequence at @s (2 to 4) and its code point in
@@ -127,6 +134,18 @@ void render_text(const char *str, int json)
 static void json_str(const char *s)
 {
 	render_text(s, 1);
+}
+
+void render_problem(void *ctx, uint64_t offset, const char *what)
+{
+	render_problems++;
+	if (render_json) {
+		printf("{\"problem\":");
+		json_str(what);
+		printf(",\"offset\":%" PRIu64 "}\n", offset);
+	} else {
+		printf("# offset %" PRIu64 ": %s\n", offset, what);
+	}
 }
 
 /* FILETIME as "YYYY-MM-DD HH:MM:SS.fffffff" (T and Z for JSON). */
@@ -427,7 +446,12 @@ void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buf
 
 int render_is_header_event(const EVENT_RECORD *er)
 {
-	return er->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER &&
+	/*
+	 * The one event the reader has no record of: a classic event may
+	 * name EventTraceGuid too.
+	 */
+	return !nttrace_current_record() &&
+	       er->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER &&
 	       !memcmp(&er->EventHeader.ProviderId, &EventTraceGuid, sizeof(GUID));
 }
 
@@ -488,28 +512,39 @@ static int print_formatted(const EVENT_RECORD *er)
 }
 
 /*
- * A message (TraceMessage, WPP): number, GUID or component ID, thread and
- * process when the message carried them, pointer size, then the data
- * through its format, else as text or hex. The API puts a component ID in
- * Data1 with the rest of the GUID 0: such a GUID is shown as the component
- * (a real GUID with 12 zero bytes is not expected).
+ * A message (TraceMessage, WPP): number, sequence number (when it has
+ * one), GUID or component ID, thread and process when the message carried
+ * them, pointer size, then the data through its format, else as text or
+ * hex. With the reader's record @ev, its OptionFlags say which it has.
+ * Without it, the API's component ID is in Data1 with the rest of the GUID
+ * 0: such a GUID is shown as the component (a real GUID with 12 zero bytes
+ * is not expected), and IDs of 0 are taken as none.
  */
-static void print_message(const EVENT_RECORD *er)
+static void print_message(const EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
 	static const uint8_t zero[12];
 	const EVENT_HEADER *eh = &er->EventHeader;
-	int component = !memcmp((const uint8_t *)&eh->ProviderId + 4, zero, 12);
+	int component = ev ? ev->guid_len == 4 :
+			!memcmp((const uint8_t *)&eh->ProviderId + 4, zero, 12);
+	int guid = ev ? ev->guid_len == 16 : !component;
+	int ids = ev ? !!(ev->flags & TRACE_MESSAGE_SYSTEMINFO) :
+		  eh->ThreadId || eh->ProcessId;
+	int seq = ev && ev->flags & TRACE_MESSAGE_SEQUENCE;
 
 	if (render_json) {
 		printf(",\"number\":%u", eh->EventDescriptor.Id);
+		if (ev)
+			printf(",\"flags\":%u", ev->flags);
+		if (seq)
+			printf(",\"sequence\":%u", ev->sequence);
 		if (component) {
 			printf(",\"component\":%u", eh->ProviderId.Data1);
-		} else {
+		} else if (guid) {
 			printf(",\"guid\":\"");
 			print_guid(&eh->ProviderId);
 			printf("\"");
 		}
-		if (eh->ThreadId || eh->ProcessId)
+		if (ids)
 			printf(",\"tid\":%u,\"pid\":%u", eh->ThreadId, eh->ProcessId);
 		printf(",\"pointer_size\":%d", ptr_size(eh));
 		print_formatted(er);
@@ -518,14 +553,16 @@ static void print_message(const EVENT_RECORD *er)
 		return;
 	}
 	printf(" #%u", eh->EventDescriptor.Id);
+	if (seq)
+		printf(" seq %u", ev->sequence);
 	if (component) {
 		printf(" component %u", eh->ProviderId.Data1);
-	} else {
+	} else if (guid) {
 		printf(" {");
 		print_guid(&eh->ProviderId);
 		printf("}");
 	}
-	if (eh->ThreadId || eh->ProcessId)
+	if (ids)
 		printf(" tid %u pid %u", eh->ThreadId, eh->ProcessId);
 	printf(" ptr%d", ptr_size(eh) * 8);
 	if (!print_formatted(er))
@@ -535,25 +572,27 @@ static void print_message(const EVENT_RECORD *er)
 
 /*
  * A TraceEvent (full-header) or TraceEventInstance (instance) event: the
- * class GUID, type, level and version (Opcode, Level, Version: its low 8
- * bits), thread and process, for an instance (its INSTANCE_INFO item) the
- * instance and parent IDs and the parent's GUID, and the data as hex (MOF
- * data is structured: it is not guessed to be text).
+ * class GUID, type, level and version (Opcode, Level, and the record's
+ * 16-bit Class.Version, else Version: its low 8 bits), thread and process,
+ * for an instance (its INSTANCE_INFO item) the instance and parent IDs and
+ * the parent's GUID, and the data as hex (MOF data is structured: it is
+ * not guessed to be text).
  */
-static void print_classic(const EVENT_RECORD *er)
+static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
 	const EVENT_HEADER *eh = &er->EventHeader;
 	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
 	const EVENT_HEADER_EXTENDED_DATA_ITEM *it =
 		item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, sizeof(EVENT_EXTENDED_ITEM_INSTANCE));
 	const EVENT_EXTENDED_ITEM_INSTANCE *in = it ? item_data(it) : NULL;
+	unsigned int version = ev && ev->classic ? ev->rec[6] | ev->rec[7] << 8 : d->Version;
 
 	if (render_json) {
 		printf(",\"record\":\"%s\",\"size\":%u,\"pointer_size\":%d,\"guid\":\"",
 		       in ? "instance" : "event", eh->Size, ptr_size(eh));
 		print_guid(&eh->ProviderId);
 		printf("\",\"type\":%u,\"level\":%u,\"version\":%u,\"tid\":%u,\"pid\":%u",
-		       d->Opcode, d->Level, d->Version, eh->ThreadId, eh->ProcessId);
+		       d->Opcode, d->Level, version, eh->ThreadId, eh->ProcessId);
 		if (in) {
 			printf(",\"instance_id\":%u,\"parent_instance_id\":%u,"
 			       "\"parent_guid\":\"", in->InstanceId, in->ParentInstanceId);
@@ -566,7 +605,7 @@ static void print_classic(const EVENT_RECORD *er)
 	}
 	printf(" %s {", in ? "instance" : "event");
 	print_guid(&eh->ProviderId);
-	printf("} type %u level %u version %u", d->Opcode, d->Level, d->Version);
+	printf("} type %u level %u version %u", d->Opcode, d->Level, version);
 	if (in) {
 		printf(" id %u parent %u {", in->InstanceId, in->ParentInstanceId);
 		print_guid(&in->ParentGuid);
@@ -584,24 +623,36 @@ static void print_classic(const EVENT_RECORD *er)
  * (from its item), the other extended items (type, size, hex), and the
  * data: EventWriteString's as text (and hex in JSON), else as hex (its
  * layout is the manifest's, not known here).
+ *
+ * With the reader's record @ev: the header's flags as written (the
+ * EVENT_RECORD's EXTENDED_INFO says only whether items were delivered),
+ * the pointer size from the header type when no flag says it, and for a
+ * malformed item chain (ProcessTrace delivers the items before the bad
+ * one and no data; the problem is reported at its offset) where it broke
+ * and its undecoded bytes instead of data.
  */
-static void print_event_header(const EVENT_RECORD *er)
+static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
 	static const GUID zero;
 	const EVENT_HEADER *eh = &er->EventHeader;
 	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
 	const EVENT_HEADER_EXTENDED_DATA_ITEM *rel =
 		item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
-	char *text = eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY ?
+	uint32_t bad = ev && ev->event_header ? ev->ext_bad : 0;
+	/* PROCESSOR_INDEX is the consumer's flag, not the event's. */
+	unsigned int flags = ev && ev->event_header ? ev->header_flags :
+			     eh->Flags & ~EVENT_HEADER_FLAG_PROCESSOR_INDEX;
+	int psz = flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 :
+		  flags & EVENT_HEADER_FLAG_64_BIT_HEADER ? 8 :
+		  ev && ev->event_header && ev->rec[2] == TRACE_HEADER_TYPE_EVENT_HEADER32 ? 4 : 8;
+	char *text = eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY && !bad ?
 		     utf16_text(er->UserData, er->UserDataLength) : NULL;
 	USHORT i;
 
 	if (render_json) {
-		/* PROCESSOR_INDEX is the consumer's flag, not the event's. */
 		printf(",\"record\":\"event_header\",\"size\":%u,\"pointer_size\":%d,"
 		       "\"header_flags\":%u,\"event_property\":%u,\"provider\":\"",
-		       eh->Size, ptr_size(eh), eh->Flags & ~EVENT_HEADER_FLAG_PROCESSOR_INDEX,
-		       eh->EventProperty);
+		       eh->Size, psz, flags, eh->EventProperty);
 		print_guid(&eh->ProviderId);
 		printf("\",\"id\":%u,\"version\":%u,\"channel\":%u,\"level\":%u,"
 		       "\"opcode\":%u,\"task\":%u,\"keyword\":\"0x%016" PRIx64 "\","
@@ -626,7 +677,12 @@ static void print_event_header(const EVENT_RECORD *er)
 			printf("}");
 		}
 		printf("]");
-		print_hex("data", er->UserData, er->UserDataLength);
+		if (bad) {
+			printf(",\"extended_malformed_at\":%u", bad);
+			print_hex("undecoded", ev->rec + bad, ev->size - bad);
+		} else {
+			print_hex("data", er->UserData, er->UserDataLength);
+		}
 		if (text) {
 			printf(",\"text\":");
 			json_str(text);
@@ -639,7 +695,7 @@ static void print_event_header(const EVENT_RECORD *er)
 	print_guid(&eh->ProviderId);
 	printf("} id %u version %u channel %u level %u opcode %u task %u keyword 0x%" PRIx64
 	       " tid %u pid %u ptr%d", d->Id, d->Version, d->Channel, d->Level, d->Opcode,
-	       d->Task, (uint64_t)d->Keyword, eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
+	       d->Task, (uint64_t)d->Keyword, eh->ThreadId, eh->ProcessId, psz * 8);
 	/* Most events have none: a zero activity ID is not shown. */
 	if (memcmp(&eh->ActivityId, &zero, sizeof(zero))) {
 		printf(" activity {");
@@ -659,7 +715,10 @@ static void print_event_header(const EVENT_RECORD *er)
 		printf(" ext %u", it->ExtType);
 		print_hex("data", item_data(it), it->DataSize);
 	}
-	if (text) {
+	if (bad) {
+		printf(" extended items malformed at +%u, undecoded", bad);
+		print_hex("undecoded", ev->rec + bad, ev->size - bad);
+	} else if (text) {
 		printf(" \"");
 		render_text(text, 0);
 		printf("\"");
@@ -672,22 +731,39 @@ static void print_event_header(const EVENT_RECORD *er)
 
 void render_event(const EVENT_RECORD *er)
 {
+	const struct nttrace_etl_event *ev = nttrace_current_record();
 	const EVENT_HEADER *eh = &er->EventHeader;
 	uint64_t t = eh->TimeStamp.QuadPart;
-	double rel = render_start && t >= render_start ? (t - render_start) / 1e7 : 0;
+	/* The reader's, from the clock as written; else from the FILETIMEs. */
+	double rel = ev ? ev->relative :
+		     render_start && t >= render_start ? (t - render_start) / 1e7 : 0;
 
 	if (render_json) {
-		printf("{\"cpu\":%u,\"time\":", er->BufferContext.ProcessorIndex);
+		putchar('{');
+		/* A live session's records are in no file. */
+		if (ev && !render_live)
+			printf("\"offset\":%" PRIu64 ",", ev->offset);
+		printf("\"cpu\":%u,\"time\":", er->BufferContext.ProcessorIndex);
 		print_time(t);
 		printf(",\"relative\":%.7f", rel);
+		if (ev) {
+			printf(",\"timestamp\":%" PRIu64, ev->timestamp);
+			if (ev->lost)
+				printf(",\"lost_before\":true");
+		}
 	} else {
+		/* A line of its own: the event's line keeps its form. */
+		if (ev && ev->lost)
+			printf("# cpu %u: %s before this event\n", ev->cpu,
+			       ev->lost & WMI_BUFFER_FLAG_BUFFER_LOST ? "buffers lost" :
+			       "events lost");
 		print_time(t);
 		printf(" +%.6fs cpu %u", rel, er->BufferContext.ProcessorIndex);
 	}
 	if (eh->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE)
-		print_message(er);
+		print_message(er, ev);
 	else if (eh->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER)
-		print_classic(er);
+		print_classic(er, ev);
 	else
-		print_event_header(er);
+		print_event_header(er, ev);
 }

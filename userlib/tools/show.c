@@ -50,8 +50,9 @@ static void usage(FILE *f)
 		"Print the events of a running session (a real-time consumer: until the\n"
 		"session stops or Ctrl-C) or of an ETL file, one line each as it arrives:\n"
 		"time, CPU, then as `nttrace dump` prints it (provider GUID, thread and\n"
-		"process, and the event). An argument that is an existing file or ends in\n"
-		".etl is a file, else a session name.\n\n"
+		"process, and the event); a line \"# cpu N: events lost before this event\"\n"
+		"where the events' buffer says so. An argument that is an existing file or\n"
+		"ends in .etl is a file, else a session name.\n\n"
 		"  --formats P     message formats (binaries built with <nttrace/wpp.h>,\n"
 		"                  format files), as for `nttrace dump`\n"
 		"  --provider GUID only this provider's events (a message's GUID); may repeat\n"
@@ -60,6 +61,7 @@ static void usage(FILE *f)
 		"  --pid N         only events of process N; may repeat (messages without\n"
 		"                  their IDs have process 0)\n"
 		"  --json          one JSON object a line, the fields of `nttrace dump --json`\n"
+		"                  (a session's events have no \"offset\" in a file)\n"
 		"  --no-status     no status line (there is one on stderr only when stdout\n"
 		"                  is a terminal): events, events a second, events lost\n"
 		"                  (by this consumer; a file's: as its header says) and\n"
@@ -265,6 +267,7 @@ int cmd_show(int argc, char **argv)
 		lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
 	} else {
 		session = arg;
+		render_live = 1;
 		lf.LoggerName = (LPSTR)arg;
 		lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
 				      PROCESS_TRACE_MODE_EVENT_RECORD;
