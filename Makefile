@@ -8,7 +8,10 @@ BUILD ?= build
 CC ?= gcc
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE
+# The version of the library, the tool, the module's DKMS package and the
+# Debian packages.
+VERSION := 0.17.0
+CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 
 LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
@@ -157,10 +160,7 @@ FUZZ_SECONDS ?= 60
 fuzz-lib:
 	scripts/fuzz-lib $(FUZZ_SECONDS)
 
-# ---- installing like a Linux package (issue 17) ----
-# The version of the library, the tool, the module's DKMS package and the
-# Debian packages.
-VERSION := 0.17.0
+# ---- installing like a Linux package (issue 17; VERSION is at the top) ----
 include scripts/packaging/install.mk
 include scripts/packaging/module.mk
 include scripts/packaging/deb.mk

@@ -1,1 +1,170 @@
-# scripts/packaging/install.mk: placeholder (issue 17), included by the Makefile.
+# scripts/packaging/install.mk, included by the Makefile: `make install`
+# and `make uninstall`, the way a C library and its tool install on Linux.
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=$(PREFIX)/lib] ...
+#
+# puts under $(DESTDIR):
+#   $(LIBDIR)/libnttrace.so.$(VERSION), libnttrace.so.0 (the soname),
+#     libnttrace.so (for -lnttrace), libnttrace.a
+#   $(INCLUDEDIR)/nttrace.h (the uapi), $(INCLUDEDIR)/nttrace/*.h, and
+#     $(INCLUDEDIR)/nttrace/windows/ (the SDK's names, forwarding)
+#   $(PKGCONFIGDIR)/nttrace.pc, nttrace-windows.pc
+#   $(BINDIR)/nttrace (linked against libnttrace.so)
+#   $(MANDIR)/man1/nttrace.1, nttrace-COMMAND.1 for each subcommand
+#   the udev rule, the modules-load.d and modprobe.d snippets
+#   the module's source for DKMS ($(MAKE) install-module-source, module.mk)
+# and `make uninstall` removes exactly these (and the directories of ours
+# it leaves empty).
+#
+# The shared library and the tool it serves are built here, into
+# $(BUILD)/shared/: the library's objects with -fPIC, the static
+# library's without, both for the host (no -m64/-m32: a distribution
+# builds for its own architecture); the u64/u32 builds stay as they are.
+
+PREFIX ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR ?= $(EXEC_PREFIX)/bin
+LIBDIR ?= $(EXEC_PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR ?= $(DATAROOTDIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# udev, systemd-modules-load and modprobe read /usr/lib (the
+# distribution's) and /etc (the administrator's), never /usr/local: a
+# package (PREFIX=/usr) puts its files in /usr/lib, an install from source
+# under another prefix in /etc, so that they take effect either way.
+SYSCONF_BASE := $(if $(filter /usr,$(patsubst %/,%,$(PREFIX))),$(PREFIX)/lib,/etc)
+UDEVRULESDIR ?= $(SYSCONF_BASE)/udev/rules.d
+MODULESLOADDIR ?= $(SYSCONF_BASE)/modules-load.d
+MODPROBEDIR ?= $(SYSCONF_BASE)/modprobe.d
+
+INSTALL ?= install
+LN_S ?= ln -sf
+
+# The soname's number is the major version: 0 while the ABI may change
+# between minor versions (libnttrace.so.0 then names an ABI, not a release).
+SO_MAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libnttrace.so.$(SO_MAJOR)
+SO_REAL := libnttrace.so.$(VERSION)
+
+SHARED := $(BUILD)/shared
+SHARED_LIB_OBJS := $(patsubst %.c,$(SHARED)/pic/%.o,$(LIB_SRCS))
+STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
+SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS))
+LIB_MAP := scripts/packaging/libnttrace.map
+INSTALL_DEPS := $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
+# A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
+# CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
+# itself: the Makefile's holds the include paths, and one given on the
+# command line would replace them (CFLAGS and LDFLAGS are taken as given).
+INSTALL_CPPFLAGS ?=
+# The package's version in the tool (`nttrace version`, `nttrace --version`).
+# (Unless the Makefile's CPPFLAGS has it already, for the u64/u32 builds.)
+VERSION_DEF := $(if $(findstring -DNTTRACE_VERSION,$(CPPFLAGS)),,-DNTTRACE_VERSION='"$(VERSION)"')
+
+# The public headers, installed as they are; the Windows-name directory's.
+PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h)
+WINDOWS_HEADERS := $(addprefix scripts/packaging/windows/,windows.h evntrace.h \
+	evntprov.h evntcons.h wmistr.h winerror.h)
+# One page per subcommand: the list `nttrace --help` prints (check-install
+# compares the two).
+NTTRACE_COMMANDS := start stop query list flush record dump show formats enable \
+	disable providers version call
+MAN_PAGES := nttrace.1 $(addsuffix .1,$(addprefix nttrace-,$(NTTRACE_COMMANDS)))
+
+.PHONY: shared install uninstall install-module-source uninstall-module-source
+
+shared: $(SHARED)/$(SO_REAL) $(SHARED)/libnttrace.a $(SHARED)/nttrace \
+	$(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc
+
+$(SHARED)/pic/%.o: %.c $(INSTALL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(SHARED)/static/%.o: %.c $(INSTALL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(SHARED)/tool/%.o: userlib/tools/%.c $(INSTALL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
+
+# Only what the version script names is exported (the public API); every
+# other function, internal.h's included, is local to the library.
+# --no-undefined: the library names everything it needs (libc, pthread).
+$(SHARED)/$(SO_REAL): $(SHARED_LIB_OBJS) $(LIB_MAP)
+	$(CC) -shared -fPIC $(CFLAGS) $(LDFLAGS) -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=$(LIB_MAP) -Wl,--no-undefined \
+		-o $@ $(SHARED_LIB_OBJS) -pthread
+	$(LN_S) $(SO_REAL) $(SHARED)/$(SONAME)
+	$(LN_S) $(SONAME) $(SHARED)/libnttrace.so
+
+$(SHARED)/libnttrace.a: $(STATIC_LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# The tool as a distribution ships it: dynamically linked, so that it
+# uses only what the library exports (a link failure here is a public
+# function missing from the map).
+$(SHARED)/nttrace: $(SHARED_TOOL_OBJS) $(SHARED)/$(SO_REAL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -pthread
+
+# libdir and includedir relative to ${prefix} when under it, as
+# pkg-config files usually say them.
+PC_LIBDIR := $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCLUDEDIR := $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+$(SHARED)/%.pc: scripts/packaging/%.pc.in FORCE_PC
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(PC_LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    $< > $@.tmp && mv $@.tmp $@
+
+# The .pc files depend on PREFIX and the dirs, not only on their sources:
+# always rewritten.
+.PHONY: FORCE_PC
+FORCE_PC:
+
+install: shared install-module-source
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/nttrace/windows $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(MODPROBEDIR)
+	$(INSTALL) -m 644 $(SHARED)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_REAL)
+	$(LN_S) $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(LN_S) $(SONAME) $(DESTDIR)$(LIBDIR)/libnttrace.so
+	$(INSTALL) -m 644 $(SHARED)/libnttrace.a $(DESTDIR)$(LIBDIR)/libnttrace.a
+	$(INSTALL) -m 644 $(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 755 $(SHARED)/nttrace $(DESTDIR)$(BINDIR)/nttrace
+	$(INSTALL) -m 644 uapi/nttrace.h $(DESTDIR)$(INCLUDEDIR)/nttrace.h
+	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/
+	$(INSTALL) -m 644 $(WINDOWS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/
+	$(INSTALL) -m 644 $(addprefix scripts/packaging/man/,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 scripts/packaging/udev/60-nttrace.rules $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules
+	$(INSTALL) -m 644 scripts/packaging/udev/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf
+	$(INSTALL) -m 644 scripts/packaging/udev/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/nttrace.conf
+	@# Into the running system (no DESTDIR): the loader's cache, as a
+	@# package's postinst does with its trigger.
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig > /dev/null; then ldconfig; fi
+	@echo "nttrace: /dev/nttrace belongs to the system group 'nttrace' (the"
+	@echo "  'Performance Log Users' of README's permission model). If it does"
+	@echo "  not exist yet: addgroup --system nttrace (or groupadd --system"
+	@echo "  nttrace), then add its members: adduser USER nttrace."
+
+uninstall: uninstall-module-source
+	rm -f $(DESTDIR)$(LIBDIR)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libnttrace.so \
+		$(DESTDIR)$(LIBDIR)/libnttrace.a
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/nttrace.pc $(DESTDIR)$(PKGCONFIGDIR)/nttrace-windows.pc
+	rm -f $(DESTDIR)$(BINDIR)/nttrace
+	rm -f $(DESTDIR)$(INCLUDEDIR)/nttrace.h
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/,$(notdir $(WINDOWS_HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN_PAGES))
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf \
+		$(DESTDIR)$(MODPROBEDIR)/nttrace.conf
+	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows 2> /dev/null || true
+	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace 2> /dev/null || true
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig > /dev/null; then ldconfig; fi
+
+# module.mk gives these their recipes (the module's source for DKMS under
+# /usr/src); named here too so that install.mk alone still works.
+install-module-source:
+uninstall-module-source:

@@ -17,6 +17,14 @@
 #include <nttrace/nt.h>
 #include "cli.h"
 
+/*
+ * The package's version (the Makefile's VERSION), given by the build as
+ * -DNTTRACE_VERSION="..."; a build that does not give it says so.
+ */
+#ifndef NTTRACE_VERSION
+#define NTTRACE_VERSION "(version unknown)"
+#endif
+
 static void print_status(NTSTATUS status)
 {
 	const char *name = nttrace_status_name(status);
@@ -50,14 +58,17 @@ static int cmd_version(int argc, char **argv)
 
 		fprintf(help ? stdout : stderr,
 			"usage: nttrace version\n\n"
-			"Print the ABI version of the loaded nttrace module and the\n"
-			"NtTraceEvent types it implements.\n");
+			"Print this tool's version, the ABI version of the loaded nttrace\n"
+			"module and the NtTraceEvent types it implements. Without the\n"
+			"module it fails; `nttrace --version` prints the tool's version\n"
+			"alone.\n");
 		return help ? 0 : CLI_USAGE;
 	}
 	if (ioctl(device_or_die(), NTTRACE_IOC_VERSION, &v) < 0) {
 		perror("nttrace: NTTRACE_IOC_VERSION");
 		return 1;
 	}
+	printf("nttrace %s\n", NTTRACE_VERSION);
 	printf("nttrace ABI %u (this tool: %u), features 0x%llx\n",
 	       v.abi_version, NTTRACE_ABI_VERSION,
 	       (unsigned long long)v.features);
@@ -541,7 +552,8 @@ static void usage(FILE *f)
 	unsigned int i;
 
 	fprintf(f, "usage: nttrace COMMAND [ARGS]\n"
-		   "       nttrace help COMMAND   (or COMMAND --help)\n\n");
+		   "       nttrace help COMMAND   (or COMMAND --help)\n"
+		   "       nttrace --version\n\n");
 	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].what);
 }
@@ -596,6 +608,11 @@ int main(int argc, char **argv)
 		return cmd_help(1, argv + 1);
 	if (!strcmp(argv[1], "help"))
 		return cmd_help(argc - 1, argv + 1);
+	/* The tool's own version, module or not (as --version goes). */
+	if (!strcmp(argv[1], "--version") && argc == 2) {
+		printf("nttrace %s\n", NTTRACE_VERSION);
+		return 0;
+	}
 	i = find_command(argv[1]);
 	if (i >= 0)
 		return commands[i].fn(argc - 1, argv + 1);

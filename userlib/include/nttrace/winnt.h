@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifndef WINAPI
 #define WINAPI
@@ -22,6 +23,9 @@
 #define WMIAPI
 #endif
 
+#ifndef VOID
+#define VOID void
+#endif
 typedef void *HANDLE;
 typedef void *PVOID;
 typedef uint32_t ULONG;
@@ -63,5 +67,10 @@ typedef struct _GUID {
 #endif
 typedef GUID *LPGUID;
 typedef const GUID *LPCGUID;
+
+/* As guiddef.h has it in C: nonzero when the GUIDs are the same. */
+#ifndef IsEqualGUID
+#define IsEqualGUID(a, b)	(!memcmp((a), (b), sizeof(GUID)))
+#endif
 
 #endif /* NTTRACE_WINNT_H */
