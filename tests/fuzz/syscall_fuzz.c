@@ -88,6 +88,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -329,11 +330,23 @@ struct thr {
 
 static __thread sigjmp_buf *fz_catch;
 
-static void fz_fault(int sig)
+static void fz_fault(int sig, siginfo_t *si, void *uc)
 {
+#ifdef __x86_64__
+	unsigned long ip = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#else
+	unsigned long ip = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_EIP];
+#endif
+	char msg[96];
+	int n;
+
 	if (fz_catch)
 		siglongjmp(*fz_catch, sig);
-	/* Outside a guarded touch: a fuzzer bug. Die of it. */
+	/* Outside a guarded touch: a fuzzer bug. Say where, and die of it. */
+	n = snprintf(msg, sizeof(msg), "fuzz: signal %d at address %p, instruction %#lx\n",
+		     sig, si->si_addr, ip);
+	if (n > 0 && write(2, msg, (size_t)n) < 0)
+		n = 0;
 	signal(sig, SIG_DFL);
 }
 
@@ -1024,7 +1037,12 @@ static void op_attach(struct thr *t)
 	if (ret == 0 && out && fd == W.fds[slot].fd) {
 		pthread_mutex_lock(&W.fdlock);
 		if (W.fds[slot].gen == gen) {
-			memcpy(&W.fds[slot].att, out, sizeof(at));
+			/*
+			 * Only what every size the struct was placed with
+			 * holds: a shorter one may end at an unmapped page.
+			 */
+			memset(&W.fds[slot].att, 0, sizeof(at));
+			memcpy(&W.fds[slot].att, out, NTTRACE_ATTACH_SIZE_VER0);
 			W.fds[slot].att_valid = 1;
 		}
 		pthread_mutex_unlock(&W.fdlock);
@@ -2209,7 +2227,8 @@ static void worker_main(int pslot, uint64_t seed, int mode)
 	signal(SIGCHLD, SIG_IGN);	/* grandchildren reap themselves */
 	signal(SIGPIPE, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fz_fault;
+	sa.sa_sigaction = fz_fault;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 
