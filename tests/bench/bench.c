@@ -42,15 +42,27 @@
  * `perf trace` would be the third Linux peer; the VM image (a busybox
  * initramfs, scripts/vm-run) has no perf, which the run says.
  *
+ * How cost grows (issue 18), after the paths above ("The size sweep"
+ * below): ns per event for payloads of 8, 64, 512, 4096 and 8192 bytes,
+ * in the VM for tm_kernel, ew_kernel, user_events, trace_marker and
+ * ioctl_noop (which carries no payload: the floor), on the host for
+ * tm_umlogger, ew_umlogger and lttng_ust; then the memory of each
+ * session and the bytes each event costs beyond its payload, measured.
+ *
  * The environment: BENCH_REPS repeats (11), BENCH_SCALE percent of the
  * event counts (100), BENCH_ONLY a name prefix: only those paths (for a
- * quick look at some; `make bench` runs all).
+ * quick look at some; `make bench` runs all; "sweep" for the sweep alone,
+ * "none" for none of the paths above), BENCH_SWEEP_REPS the sweep's
+ * repeats (5), BENCH_TMP a directory for the overhead measurement's files
+ * (/tmp).
  *
  * Output, one a line: "R PATH THREADS REP NS_PER_EVENT" for each repeat
  * (with 2 threads: wall time over all events, so throughput; for the rt_
  * paths, per event delivered), "D PATH THREADS REP WRITTEN DELIVERED LOST"
  * for each repeat of an rt_ path, "I PATH KEY VALUE" for facts (events
- * lost), "# ..." for comments.
+ * lost), "# ..." for comments; for the sweep, "S PATH SIZE REP NS_PER_EVENT",
+ * "U PATH SIZE WHY..." for a size a path cannot take, "M KEY VALUE..." for
+ * memory and overhead (see sweep_facts()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +83,7 @@
 #include <nttrace/evntcons.h>
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
+#include <nttrace/etl.h>
 #include <nttrace/session.h>
 
 #ifdef NTTRACE_BENCH_LTTNG
@@ -82,9 +95,12 @@
 #define PAYLOAD 64
 #define TRACING "/sys/kernel/tracing"
 
+/* The size sweep's largest payload (issue 18: 8, 64, 512, 4096, 8192). */
+#define MAX_PAYLOAD 8192
+
 static unsigned int reps = 11;
 static long n_syscall = 200000, n_user = 2000000;
-static uint8_t payload[PAYLOAD];
+static uint8_t payload[MAX_PAYLOAD];
 
 /* ---- timing ---- */
 
@@ -399,6 +415,9 @@ static void setup_kernel_session(const char *tool)
 	}
 	printf("# kernel session: %u KB buffers, %u of them\n", (unsigned)pr.p.BufferSize,
 	       (unsigned)pr.p.NumberOfBuffers);
+	/* M mem_kernel_session BUFFERS_IN_ALL KB CPUS (the defaults) */
+	printf("M mem_kernel_session %u %u %ld\n", (unsigned)pr.p.NumberOfBuffers,
+	       (unsigned)pr.p.BufferSize, sysconf(_SC_NPROCESSORS_ONLN));
 	recorder = fork();
 	if (recorder == 0) {
 		execl(tool, tool, "record", "bench", "-o", "/dev/null", "--quiet", (char *)NULL);
@@ -415,11 +434,13 @@ static void setup_kernel_session(const char *tool)
 	add_case("tm_kernel_noseq", path_trace_message, &kernel_noseq, n_syscall, 2);
 }
 
-/* Whether the logger kept up: its counters over all the runs. */
-static void stop_kernel_session(void)
+/*
+ * Whether the logger kept up: its counters over all the runs of the paths
+ * above, taken before the sweep (whose 4 and 8 KB events may fill it).
+ */
+static void query_kernel_session(void)
 {
 	struct nttrace_logger_info info;
-	struct props pr;
 
 	if (!recorder)
 		return;
@@ -431,6 +452,14 @@ static void stop_kernel_session(void)
 		       (unsigned long long)info.events_written,
 		       (unsigned long long)info.events_lost,
 		       (unsigned long long)info.events_overwritten);
+}
+
+static void stop_kernel_session(void)
+{
+	struct props pr;
+
+	if (!recorder)
+		return;
 	props_init(&pr, NULL, 0);
 	ControlTraceA(kernel_seq.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
 	waitpid(recorder, NULL, 0);
@@ -564,6 +593,7 @@ static void setup_floor(void)
  */
 static struct tm_ctx umlogger;
 static const char *umlogger_name;
+static ULONG umlogger_bufs, umlogger_kb;	/* as StartTrace said */
 
 static void setup_umlogger(const char *name, ULONG nbuf)
 {
@@ -577,6 +607,8 @@ static void setup_umlogger(const char *name, ULONG nbuf)
 	}
 	printf("# %s: the user-mode logger with %u buffers of %u KB\n", name,
 	       (unsigned)pr.p.NumberOfBuffers, (unsigned)pr.p.BufferSize);
+	umlogger_bufs = pr.p.NumberOfBuffers;
+	umlogger_kb = pr.p.BufferSize;
 	umlogger.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
 			 TRACE_MESSAGE_SYSTEMINFO;
 	umlogger_name = name;
@@ -936,6 +968,549 @@ static long path_lttng_off(void *arg, long n)
 }
 #endif
 
+/* ---- the size sweep (issue 18): how cost grows with the payload ---- */
+
+static const size_t sweep_sizes[] = { 8, 64, 512, 4096, 8192 };
+#define NSIZES (sizeof(sweep_sizes) / sizeof(sweep_sizes[0]))
+static unsigned int sweep_reps = 5;
+/* Fewer events than the paths above: 5 sizes, and 8 KB copies under TCG. */
+static long n_sweep_sys = 50000, n_sweep_user = 200000;
+
+/* A sized path's context: the path's own, and the payload's size. */
+struct sz_ctx {
+	void *base;
+	size_t size;
+};
+
+/* Why the last event of a sized path failed, for the probe's report. */
+static char sz_why[256];
+
+static long sz_trace_message(void *arg, long n)
+{
+	struct sz_ctx *z = arg;
+	struct tm_ctx *c = z->base;
+	long i, failed = 0;
+	ULONG err;
+
+	for (i = 0; i < n; i++) {
+		err = TraceMessage(c->h, c->flags, NULL, 1, payload, z->size, NULL);
+		if (err != ERROR_SUCCESS) {
+			failed++;
+			snprintf(sz_why, sizeof(sz_why), "TraceMessage returned %u%s", (unsigned)err,
+				 err == ERROR_BUFFER_OVERFLOW ? " (ERROR_BUFFER_OVERFLOW: past "
+				 "TRACE_MESSAGE_MAXIMUM_SIZE, 8192 bytes with the 48-byte packet "
+				 "header)" : "");
+		}
+	}
+	return failed;
+}
+
+static long sz_event_write(void *arg, long n)
+{
+	struct sz_ctx *z = arg;
+	struct ew_ctx *c = z->base;
+	EVENT_DATA_DESCRIPTOR d;
+	long i, failed = 0;
+	ULONG err;
+
+	EventDataDescCreate(&d, payload, (ULONG)z->size);
+	for (i = 0; i < n; i++) {
+		err = EventWrite(c->h, &c->d, 1, &d);
+		if (err != ERROR_SUCCESS) {
+			failed++;
+			snprintf(sz_why, sizeof(sz_why), "EventWrite returned %u", (unsigned)err);
+		}
+	}
+	return failed;
+}
+
+static long sz_write(void *arg, long n)
+{
+	struct sz_ctx *z = arg;
+	int fd = *(int *)z->base;
+	long i, failed = 0;
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		r = write(fd, payload, z->size);
+		if (r != (ssize_t)z->size) {
+			failed++;
+			if (r >= 0)
+				snprintf(sz_why, sizeof(sz_why), "write returned %zd of %zu bytes "
+					 "(truncated by the kernel)", r, z->size);
+			else
+				snprintf(sz_why, sizeof(sz_why), "write failed: %s",
+					 strerror(errno));
+		}
+	}
+	return failed;
+}
+
+static long sz_ioctl(void *arg, long n)
+{
+	return path_ioctl(((struct sz_ctx *)arg)->base, n);
+}
+
+/*
+ * user_events with a dynamic array ("__rel_loc char[] data": a u32 of
+ * length << 16 and offset from the end of the field, 0, then the bytes),
+ * the one way to give it 4 and 8 KB (a fixed array is at most 1024); a
+ * char array must end in a NUL, which its validator checks: zeroes.
+ */
+static struct ue_ctx ue_sized = { -1, 0, 0 };
+static uint8_t zeroes[MAX_PAYLOAD];
+
+static long sz_user_events(void *arg, long n)
+{
+	struct sz_ctx *z = arg;
+	struct ue_ctx *c = z->base;
+	uint32_t loc = (uint32_t)z->size << 16;
+	struct iovec iov[3] = {
+		{ &c->index, sizeof(c->index) }, { &loc, sizeof(loc) }, { zeroes, z->size },
+	};
+	size_t want = sizeof(c->index) + sizeof(loc) + z->size;
+	long i, failed = 0;
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		r = writev(c->fd, iov, 3);
+		if (r != (ssize_t)want) {
+			failed++;
+			snprintf(sz_why, sizeof(sz_why), "writev: %s",
+				 r < 0 ? strerror(errno) : "short");
+		}
+	}
+	return failed;
+}
+
+#ifdef NTTRACE_BENCH_LTTNG
+static long sz_lttng(void *arg, long n)
+{
+	struct sz_ctx *z = arg;
+	long i;
+
+	for (i = 0; i < n; i++)
+		lttng_ust_tracepoint(nttrace_bench, sized, (const char *)payload,
+				     (unsigned int)z->size);
+	return 0;
+}
+#endif
+
+/* ftrace's entries now, all CPUs (per_cpu/cpuN/stats); -1 if unreadable. */
+static long ftrace_entries(void)
+{
+	char path[96], buf[512], *e;
+	long sum = -1;
+	ssize_t r;
+	int cpu, fd;
+
+	for (cpu = 0; cpu < 256; cpu++) {
+		snprintf(path, sizeof(path), TRACING "/per_cpu/cpu%d/stats", cpu);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			break;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[r > 0 ? r : 0] = 0;
+		e = strstr(buf, "entries: ");
+		if (e)
+			sum = (sum < 0 ? 0 : sum) + strtol(e + 9, NULL, 10);
+	}
+	return sum;
+}
+
+struct sweep_path {
+	const char *name;
+	path_fn fn;
+	void *base;
+	long n;
+	int ftrace;		/* its events go to ftrace's ring: check they land */
+	/* Events its session lost so far, or -1 if it cannot say (or NULL) */
+	long long (*lost)(void);
+	long long lost_sum[NSIZES];	/* over the repeats; -1: unknown */
+	int ok[NSIZES];		/* the probe's verdict for each size */
+	struct sz_ctx z[NSIZES];
+};
+
+#define MAX_SWEEP 8
+static struct sweep_path sweep[MAX_SWEEP];
+static int nsweep;
+
+static void add_sweep(const char *name, path_fn fn, void *base, long n, int ftrace,
+		      long long (*lost)(void))
+{
+	struct sweep_path *p = &sweep[nsweep];
+
+	if (nsweep == MAX_SWEEP)
+		return;
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->fn = fn;
+	p->base = base;
+	p->n = n;
+	p->ftrace = ftrace;
+	p->lost = lost;
+	nsweep++;
+}
+
+/*
+ * One event of each size, untimed: a size the path refuses, truncates,
+ * or accepts and drops (ftrace drops an event larger than its ring
+ * buffer's pages without a word to the writer) is reported as a U line
+ * and not timed, so that the table says it rather than leaving a hole.
+ */
+static void sweep_probe(struct sweep_path *p, unsigned int k)
+{
+	long before = 0, after;
+
+	p->z[k] = (struct sz_ctx){ p->base, sweep_sizes[k] };
+	sz_why[0] = 0;
+	if (p->ftrace) {
+		write_file(TRACING "/trace", "");	/* empties the ring */
+		before = ftrace_entries();
+	}
+	if (p->fn(&p->z[k], 1)) {
+		printf("U %s %zu %s\n", p->name, sweep_sizes[k], sz_why);
+		return;
+	}
+	if (p->ftrace) {
+		after = ftrace_entries();
+		if (before >= 0 && after >= 0 && after <= before) {
+			printf("U %s %zu accepted but not recorded: larger than an event of "
+			       "ftrace's ring buffer can be (its page less headers)\n", p->name,
+			       sweep_sizes[k]);
+			return;
+		}
+	}
+	p->ok[k] = 1;
+}
+
+static void run_sweep(void)
+{
+	struct crew cr;
+	unsigned int r, k;
+	long long lost0, lost1;
+	uint64_t t0;
+	double ns;
+	int i;
+
+	printf("# sweep: %u repeats, %ld events a repeat (%ld without a system call), "
+	       "payloads of 8, 64, 512, 4096 and 8192 bytes\n", sweep_reps, n_sweep_sys,
+	       n_sweep_user);
+	for (i = 0; i < nsweep; i++)
+		for (k = 0; k < NSIZES; k++)
+			sweep_probe(&sweep[i], k);
+	/* Interleaved as run_cases() does: repeat r of every path and size. */
+	for (r = 0; r < sweep_reps; r++)
+		for (i = 0; i < nsweep; i++)
+			for (k = 0; k < NSIZES; k++) {
+				if (!sweep[i].ok[k])
+					continue;
+				lost0 = sweep[i].lost ? sweep[i].lost() : -1;
+				t0 = crew_start(&cr, sweep[i].fn, &sweep[i].z[k], sweep[i].n, 1);
+				crew_join(&cr);
+				ns = (double)(now_ns() - t0) / sweep[i].n;
+				lost1 = sweep[i].lost ? sweep[i].lost() : -1;
+				if (lost0 < 0 || lost1 < 0 || sweep[i].lost_sum[k] < 0)
+					sweep[i].lost_sum[k] = -1;
+				else
+					sweep[i].lost_sum[k] += lost1 - lost0;
+				printf("S %s %zu %u %.1f\n", sweep[i].name, sweep_sizes[k], r, ns);
+				fflush(stdout);
+			}
+	/* L PATH SIZE LOST WRITTEN: the events its session lost, all repeats */
+	for (i = 0; i < nsweep; i++)
+		for (k = 0; k < NSIZES; k++)
+			if (sweep[i].ok[k] && sweep[i].lost && sweep[i].lost_sum[k] >= 0)
+				printf("L %s %zu %lld %lld\n", sweep[i].name, sweep_sizes[k],
+				       sweep[i].lost_sum[k], (long long)sweep[i].n * sweep_reps);
+	nsweep = 0;
+}
+
+static int sweep_wanted(void)
+{
+	return !only || !strcmp(only, "sweep");
+}
+
+/* user_events' sized event, registered and enabled; 0 if it can be used. */
+static int setup_ue_sized(void)
+{
+	struct ue_reg reg;
+
+	ue_sized.fd = open(TRACING "/user_events_data", O_RDWR);
+	memset(&reg, 0, sizeof(reg));
+	reg.size = sizeof(reg);
+	reg.enable_size = sizeof(ue_sized.enabled);
+	reg.enable_addr = (uintptr_t)&ue_sized.enabled;
+	reg.name_args = (uintptr_t)"nttrace_bench_sized __rel_loc char[] data";
+	if (ue_sized.fd < 0 || ioctl(ue_sized.fd, UE_IOCSREG, &reg) < 0) {
+		printf("# sweep: user_events: not available (%s)\n", strerror(errno));
+		return -1;
+	}
+	ue_sized.index = reg.write_index;
+	if (write_file(TRACING "/events/user_events/nttrace_bench_sized/enable", "1") ||
+	    !(ue_sized.enabled & 1)) {
+		printf("# sweep: user_events: cannot enable the sized event\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Bytes an event costs beyond its payload, measured from a file: @n events
+ * of 64 bytes (TraceMessage with SEQUENCE | TIMESTAMP | SYSTEMINFO, or
+ * EventWrite with one data descriptor: @ew) written into a session that
+ * writes @file, then the file read back with nttrace's ETL reader: each
+ * record's size less its data (the record header, padding included), and
+ * the file's size over the events it holds less the payload (record
+ * headers, buffer headers, the unused tails of buffers: what the disk
+ * pays). The writer pauses every 1000 events so that nothing is lost.
+ */
+static struct ew_ctx ew_ovh;
+
+static void overhead_one(const char *what, TRACEHANDLE h, int ew, long n, const char *file)
+{
+	struct nttrace_etl_reader *rd;
+	struct nttrace_etl_event ev;
+	unsigned long long recs = 0, hdr_min = ~0ULL, hdr_max = 0, fsize = 0;
+	struct tm_ctx tm = { h, TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
+				TRACE_MESSAGE_SYSTEMINFO };
+	struct props pr;
+	long i, failed = 0;
+	FILE *f;
+
+	for (i = 0; i < n; i++) {
+		failed += ew ? path_event_write(&ew_ovh, 1) : path_trace_message(&tm, 1);
+		if (i % 1000 == 999)
+			usleep(2000);
+	}
+	props_init(&pr, NULL, 0);
+	ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	if (recorder)
+		waitpid(recorder, NULL, 0);
+	recorder = 0;
+	if (nttrace_etl_open(&rd, file, NULL, NULL)) {
+		printf("# overhead %s: cannot read %s\n", what, file);
+		return;
+	}
+	while (nttrace_etl_next(rd, &ev) == 1) {
+		if (ev.data_len != PAYLOAD || (ew ? !ev.event_header : !ev.message))
+			continue;	/* the file's own header events */
+		recs++;
+		hdr_min = ev.size - ev.data_len < hdr_min ? ev.size - ev.data_len : hdr_min;
+		hdr_max = ev.size - ev.data_len > hdr_max ? ev.size - ev.data_len : hdr_max;
+	}
+	nttrace_etl_close(rd);
+	f = fopen(file, "rb");
+	if (f && !fseek(f, 0, SEEK_END))
+		fsize = (unsigned long long)ftell(f);
+	if (f)
+		fclose(f);
+	unlink(file);
+	if (!recs) {
+		printf("# overhead %s: no event of %d bytes in %s\n", what, PAYLOAD, file);
+		return;
+	}
+	/* M KEY events file_bytes header_min header_max lost failed buffer_kb */
+	printf("M overhead_%s %llu %llu %llu %llu %lu %ld %u\n", what, recs, fsize, hdr_min,
+	       hdr_max, (unsigned long)pr.p.EventsLost, failed, (unsigned)pr.p.BufferSize);
+}
+
+static const char *ovh_dir(void)
+{
+	return getenv("BENCH_TMP") ? getenv("BENCH_TMP") : "/tmp";
+}
+
+/* A kernel session recorded to a file by `nttrace record`. */
+static void overhead_kernel(const char *tool, int ew, long n)
+{
+	struct props pr;
+	TRACEHANDLE h;
+	char file[256];
+	GUID g = bench_guid(0x63);
+
+	snprintf(file, sizeof(file), "%s/nttrace-bench-ovh.etl", ovh_dir());
+	props_init(&pr, NULL, 0);
+	if (StartTraceA(&h, "bench-ovh", &pr.p) != ERROR_SUCCESS) {
+		printf("# overhead: StartTrace failed: %u\n", (unsigned)GetLastError());
+		return;
+	}
+	if (ew && (EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, ~0ULL, 0, 0,
+				  NULL) != ERROR_SUCCESS || !EventEnabled(ew_ovh.h, &ew_ovh.d)))
+		printf("# overhead: the provider is not enabled\n");
+	recorder = fork();
+	if (recorder == 0) {
+		execl(tool, tool, "record", "bench-ovh", "-o", file, "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	usleep(300000);
+	overhead_one(ew ? "ew_kernel" : "tm_kernel", h, ew, n, file);
+}
+
+/* The user-mode logger writing the file itself. */
+static void overhead_umlogger(int ew, long n)
+{
+	struct props pr;
+	TRACEHANDLE h;
+	GUID g = bench_guid(0x63);
+
+	props_init(&pr, NULL, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	snprintf(pr.log_file, sizeof(pr.log_file), "%s/nttrace-bench-um.etl", ovh_dir());
+	pr.p.LogFileNameOffset = offsetof(struct props, log_file);
+	if (StartTraceA(&h, "bench-um-ovh", &pr.p) != ERROR_SUCCESS) {
+		printf("# overhead: user-mode logger: StartTrace failed: %u\n",
+		       (unsigned)GetLastError());
+		return;
+	}
+	if (ew && (EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, ~0ULL, 0, 0,
+				  NULL) != ERROR_SUCCESS || !EventEnabled(ew_ovh.h, &ew_ovh.d)))
+		printf("# overhead: the provider is not enabled\n");
+	overhead_one(ew ? "ew_umlogger" : "tm_umlogger", h, ew, n, pr.log_file);
+}
+
+/* The user-mode logger's EventsLost so far (QUERY). */
+static long long umlogger_lost(void)
+{
+	struct props pr;
+
+	props_init(&pr, NULL, 0);
+	if (ControlTraceA(umlogger.h, NULL, &pr.p, EVENT_TRACE_CONTROL_QUERY) != ERROR_SUCCESS)
+		return -1;
+	return pr.p.EventsLost;
+}
+
+/* The kernel session's events lost and overwritten so far (QUERY). */
+static long long kernel_lost(void)
+{
+	struct nttrace_logger_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	nttrace_set_name(&info, "bench");
+	if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
+		return -1;
+	return (long long)(info.events_lost + info.events_overwritten);
+}
+
+#ifdef NTTRACE_BENCH_LTTNG
+/*
+ * LTTng's discarded events so far: `lttng list SESSION -c channel0` (the
+ * session scripts/bench made, named in BENCH_LTTNG_SESSION), untimed.
+ */
+static long long lttng_lost(void)
+{
+	const char *session = getenv("BENCH_LTTNG_SESSION");
+	char cmd[256], line[256], *d;
+	long long n = -1;
+	FILE *f;
+
+	if (!session)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "lttng list '%s' -c channel0 2>/dev/null", session);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		d = strstr(line, "Discarded events:");
+		if (d)
+			n = strtoll(d + 17, NULL, 10);
+	}
+	pclose(f);
+	return n;
+}
+
+/* nttrace_bench lttng-overhead N: N 64-byte events, paced (scripts/bench). */
+static void lttng_overhead(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		lttng_ust_tracepoint(nttrace_bench, msg, (const char *)payload);
+		if (i % 1000 == 999)
+			usleep(2000);
+	}
+}
+#endif
+
+/*
+ * The sweep's host paths: the user-mode logger with its defaults (as a
+ * new user has it), LTTng-UST's sized event (scripts/bench's session
+ * records it), then the user-mode logger's overhead per event.
+ */
+static void sweep_host(void)
+{
+	GUID g = bench_guid(0x62);
+
+	setup_umlogger("sweep_umlogger", 0);
+	ncases = 0;		/* its 64-byte case is not run again */
+	if (umlogger_name) {
+		printf("M mem_umlogger %u %u 1\n", (unsigned)umlogger_bufs,
+		       (unsigned)umlogger_kb);
+		add_sweep("tm_umlogger", sz_trace_message, &umlogger, n_sweep_user, 0,
+			  umlogger_lost);
+		if (EnableTraceEx2(umlogger.h, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, ~0ULL,
+				   0, 0, NULL) == ERROR_SUCCESS && EventEnabled(ew_um.h, &ew_um.d))
+			add_sweep("ew_umlogger", sz_event_write, &ew_um, n_sweep_user, 0,
+				  umlogger_lost);
+	}
+#ifdef NTTRACE_BENCH_LTTNG
+	/* The paths above' discards, apart from the sweep's (report.awk). */
+	if (lttng_lost() >= 0)
+		printf("I lttng_ust discarded_before_sweep %lld\n", lttng_lost());
+	add_sweep("lttng_ust", sz_lttng, NULL, n_sweep_user, 0, lttng_lost);
+#endif
+	run_sweep();
+	stop_umlogger();
+	if (ew_register(&ew_ovh, "overhead", 0x63))
+		return;
+	overhead_umlogger(0, n_user / 20);
+	overhead_umlogger(1, n_user / 20);
+}
+
+/* The sweep's VM paths (run_sweep()), then the VM's memory and overhead. */
+static void sweep_vm(void)
+{
+	if (!sweep_wanted())
+		return;
+	if (recorder)
+		add_sweep("tm_kernel", sz_trace_message, &kernel_seq, n_sweep_sys, 0,
+			  kernel_lost);
+	if (recorder && EventEnabled(ew_kernel.h, &ew_kernel.d))
+		add_sweep("ew_kernel", sz_event_write, &ew_kernel, n_sweep_sys, 0,
+			  kernel_lost);
+	if (!setup_ue_sized())
+		add_sweep("user_events", sz_user_events, &ue_sized, n_sweep_sys, 1, NULL);
+	if (marker_fd >= 0)
+		add_sweep("trace_marker", sz_write, &marker_fd, n_sweep_sys, 1, NULL);
+	if (device_fd >= 0)
+		add_sweep("ioctl_noop", sz_ioctl, &device_fd, n_sweep_sys, 0, NULL);
+	run_sweep();
+	write_file(TRACING "/events/user_events/nttrace_bench_sized/enable", "0");
+}
+
+static void overhead_vm(const char *tool)
+{
+	char kb[32] = "";
+	int fd;
+
+	if (!sweep_wanted())
+		return;
+	fd = open(TRACING "/buffer_size_kb", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t r = read(fd, kb, sizeof(kb) - 1);
+
+		kb[r > 0 ? r : 0] = 0;
+		kb[strcspn(kb, " \n")] = 0;
+		close(fd);
+		/* M mem_ftrace KB_A_CPU CPUS: trace_marker's and user_events' ring */
+		printf("M mem_ftrace %s %ld\n", kb, sysconf(_SC_NPROCESSORS_ONLN));
+	}
+	if (ew_register(&ew_ovh, "overhead", 0x63))
+		return;
+	overhead_kernel(tool, 0, n_syscall / 2);
+	overhead_kernel(tool, 1, n_syscall / 2);
+}
+
 int main(int argc, char **argv)
 {
 	const char *tool = getenv("NTTRACE_TOOL");
@@ -946,12 +1521,22 @@ int main(int argc, char **argv)
 	only = getenv("BENCH_ONLY");
 	if (getenv("BENCH_REPS"))
 		reps = atoi(getenv("BENCH_REPS"));
+	if (getenv("BENCH_SWEEP_REPS"))
+		sweep_reps = atoi(getenv("BENCH_SWEEP_REPS"));
 	if (getenv("BENCH_SCALE")) {
+		n_sweep_sys = n_sweep_sys * atoi(getenv("BENCH_SCALE")) / 100 + 1;
+		n_sweep_user = n_sweep_user * atoi(getenv("BENCH_SCALE")) / 100 + 1;
 		n_syscall = n_syscall * atoi(getenv("BENCH_SCALE")) / 100;
 		n_user = n_user * atoi(getenv("BENCH_SCALE")) / 100;
 		n_fast = n_fast * atoi(getenv("BENCH_SCALE")) / 100;
 		n_rt = n_rt * atoi(getenv("BENCH_SCALE")) / 100;
 	}
+#ifdef NTTRACE_BENCH_LTTNG
+	if (argc == 3 && !strcmp(argv[1], "lttng-overhead")) {
+		lttng_overhead(atol(argv[2]));
+		return 0;
+	}
+#endif
 	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "host"))) {
 		fprintf(stderr, "usage: nttrace_bench vm|host\n");
 		return 2;
@@ -971,9 +1556,13 @@ int main(int argc, char **argv)
 		setup_disabled();
 		setup_realtime();
 		run_cases();
+		query_kernel_session();
+		sweep_vm();
 		stop_umlogger();
 		stop_kernel_session();
+		recorder = 0;
 		write_file(TRACING "/events/user_events/nttrace_bench/enable", "0");
+		overhead_vm(tool ? tool : "u64/nttrace");
 		return 0;
 	}
 	/* The user-mode logger is one a process: two rounds, LTTng in both. */
@@ -994,5 +1583,7 @@ int main(int argc, char **argv)
 #endif
 	run_cases();
 	stop_umlogger();
+	if (sweep_wanted())
+		sweep_host();
 	return 0;
 }

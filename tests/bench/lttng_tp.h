@@ -26,6 +26,16 @@ LTTNG_UST_TRACEPOINT_EVENT(nttrace_bench, off,
 	LTTNG_UST_TP_FIELDS(lttng_ust_field_array(char, data, data, 64))
 )
 
+/*
+ * The size sweep (issue 18): the same bytes as a sequence of @len, so that
+ * one event serves every payload size; its length field is part of what
+ * LTTng records, as nttrace's records carry their size.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(nttrace_bench, sized,
+	LTTNG_UST_TP_ARGS(const char *, data, unsigned int, len),
+	LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence(char, data, data, unsigned int, len))
+)
+
 #endif /* NTTRACE_BENCH_LTTNG_TP_H */
 
 #include <lttng/tracepoint-event.h>

@@ -125,8 +125,11 @@ END {
 	printf "| user-mode logger, events lost: VM / host / host with 256 buffers | " \
 		"%s / %s / %s | |\n", nz(fact["tm_umlogger lost"]),
 		nz(fact["host_tm_umlogger lost"]), nz(fact["host_tm_umlogger_256buf lost"])
-	printf "| LTTng-UST: events discarded | %s | |\n",
-		fact["host_lttng_ust discarded"] == "" ? "n/a" : fact["host_lttng_ust discarded"]
+	# The session also records the size sweep: its discards before it.
+	ld = fact["host_lttng_ust discarded_before_sweep"]
+	if (ld == "")
+		ld = fact["host_lttng_ust discarded"]
+	printf "| LTTng-UST: events discarded | %s | |\n", ld == "" ? "n/a" : ld
 
 	ewd = med["host_ew_disabled 1"]; eed = med["host_ee_disabled 1"]
 	printf "| disabled EventWrite (host), ns | %s | <= 2 %s |\n", ns(ewd),
@@ -142,6 +145,7 @@ END {
 		ratio(med["ew_kernel 1"], p2)
 
 	realtime()
+	sweep()
 
 	if (json == "")
 		exit
@@ -264,3 +268,220 @@ function ns(v) { return v < 0 || v == "" ? "n/a" : (v < 10 ? sprintf("%.2f", v) 
 function nz(v) { return v == "" ? "n/a" : v }
 function jnum(v) { return v == "n/a" ? "null" : v }
 function mark(ok) { return ok ? "(met)" : "(**not met**)" }
+
+# ---- How cost grows (issue 18): the size sweep ----
+#
+# "S PATH SIZE REP NS" samples, "U PATH SIZE WHY..." for a size a path
+# cannot take, "L PATH SIZE LOST WRITTEN" for its session's losses, "M KEY
+# VALUES..." for memory and overhead (bench.c's sweep section). With -v
+# plotdir=DIR, the medians also go to DIR/sweep-vm.dat and
+# DIR/sweep-host.dat for tests/bench/plot.gp.
+
+$1 == "S" {
+	sk = (host ? "host " : "vm ") $2
+	if (!((sk) in sw_seen)) {
+		sw_seen[sk] = 1
+		sw_paths[host, ++sw_npaths[host]] = $2
+	}
+	sw_n[sk, $3]++
+	sw_s[sk, $3, sw_n[sk, $3]] = $5 + 0
+}
+
+$1 == "U" {
+	sk = (host ? "host " : "vm ") $2
+	if (!((sk) in sw_seen)) {
+		sw_seen[sk] = 1
+		sw_paths[host, ++sw_npaths[host]] = $2
+	}
+	why = $0
+	sub(/^U [^ ]+ [^ ]+ /, "", why)
+	sw_why[sk, $3] = why
+}
+
+$1 == "L" { sw_lost[(host ? "host " : "vm ") $2, $3] = $4; sw_written[(host ? "host " : "vm ") $2, $3] = $5 }
+
+$1 == "M" { m = $2; for (i = 3; i <= NF; i++) mf[m, i - 2] = $i; mseen = 1 }
+
+function sw_median(sk, size,    n, i, a) {
+	n = sw_n[sk, size]
+	if (!n)
+		return -1
+	for (i = 1; i <= n; i++)
+		a[i] = sw_s[sk, size, i]
+	sort(a, n)
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function sw_size_name(s) { return s >= 1024 ? (s / 1024) " KB" : s " B" }
+
+# One table (h: 0 the VM, 1 the host) and its plot data.
+function sw_table(h, title, dat,    p, k, sk, name, cell, v, nfoot, hdr, line, note) {
+	if (!sw_npaths[h])
+		return
+	print ""
+	print "#### " title
+	print ""
+	hdr = "| path |"
+	line = "| --- |"
+	for (k = 1; k <= sw_nsizes; k++) {
+		hdr = hdr " " sw_size_name(sw_sizes[k]) " |"
+		line = line " --- |"
+	}
+	print hdr
+	print line
+	if (dat != "") {
+		printf "bytes" > dat
+		for (p = 1; p <= sw_npaths[h]; p++) {
+			name = sw_paths[h, p]
+			note = ""
+			for (k = 1; k <= sw_nsizes; k++)
+				if ((((h ? "host " : "vm ") name), sw_sizes[k]) in sw_why)
+					note = note (note == "" ? " (cannot take " : ", ") \
+						sw_size_name(sw_sizes[k])
+			if (name == "ioctl_noop")
+				note = " (the floor: no payload"
+			printf " \"%s%s\"", name, note (note == "" ? "" : ")") > dat
+		}
+		printf "\n" > dat
+	}
+	for (p = 1; p <= sw_npaths[h]; p++) {
+		name = sw_paths[h, p]
+		sk = (h ? "host " : "vm ") name
+		cell = "| " name (name == "ioctl_noop" ? " (floor: no payload)" : "") " |"
+		for (k = 1; k <= sw_nsizes; k++) {
+			if ((sk, sw_sizes[k]) in sw_why) {
+				sw_foot[++sw_nfoot] = name ", " sw_size_name(sw_sizes[k]) ": " \
+					sw_why[sk, sw_sizes[k]]
+				cell = cell " cannot [" sw_nfoot "] |"
+				continue
+			}
+			v = sw_median(sk, sw_sizes[k])
+			cell = cell " " ns(v)
+			if (name ~ /^lttng/) {
+				sw_ltt_lost += sw_lost[sk, sw_sizes[k]]
+				sw_ltt_written += sw_written[sk, sw_sizes[k]]
+			} else if (sw_lost[sk, sw_sizes[k]] > 0)
+				cell = cell sprintf(" (%s%% lost)", pct(sw_lost[sk, sw_sizes[k]], \
+					sw_written[sk, sw_sizes[k]]))
+			cell = cell " |"
+		}
+		print cell
+	}
+	if (sw_ltt_written) {
+		print ""
+		printf "LTTng-UST discarded %d of the %d events of its sweep runs (%.0f%%), all sizes " \
+			"together: `lttng list` counts a run's discards only when a later packet " \
+			"closes, so they cannot be told apart by size.\n", sw_ltt_lost,
+			sw_ltt_written, 100 * sw_ltt_lost / sw_ltt_written
+		sw_ltt_written = 0
+	}
+	if (dat == "")
+		return
+	for (k = 1; k <= sw_nsizes; k++) {
+		printf "%d", sw_sizes[k] > dat
+		for (p = 1; p <= sw_npaths[h]; p++) {
+			v = sw_median((h ? "host " : "vm ") sw_paths[h, p], sw_sizes[k])
+			printf((v < 0 ? " NaN" : " %.1f"), v) > dat
+		}
+		printf "\n" > dat
+	}
+	close(dat)
+}
+
+function sweep(    k, kb, tot, n, bytes, hdr) {
+	if (!sw_npaths[0] && !sw_npaths[1] && !mseen)
+		return
+	sw_nsizes = split("8 64 512 4096 8192", sw_sizes, " ")
+	print ""
+	print "### How cost grows (issue 18)"
+	print ""
+	print "ns per event (median of the sweep's repeats) by payload size, one thread. A"
+	print "\"lost\" figure is the share of the events written that the session lost (its"
+	print "QUERY counters before and after each run, over the repeats; LTTng-UST's below"
+	print "the table). An event lost is cheaper than one recorded: read the times beside"
+	print "the losses."
+	print "ftrace's ring (trace_marker, user_events) overwrites: nothing is lost to the writer."
+	sw_table(0, "In the VM (bench kernel, QEMU TCG)", plotdir == "" ? "" : plotdir "/sweep-vm.dat")
+	sw_table(1, "On the host", plotdir == "" ? "" : plotdir "/sweep-host.dat")
+	if (sw_nfoot) {
+		print ""
+		print "Sizes a path cannot take (each found by one event of that size, untimed):"
+		print ""
+		for (k = 1; k <= sw_nfoot; k++)
+			print "- [" k "] " sw_foot[k]
+	}
+
+	print ""
+	print "#### Memory per session (defaults)"
+	print ""
+	print "| session | buffers | memory | how obtained |"
+	print "| --- | --- | --- | --- |"
+	if (("mem_kernel_session", 1) in mf)
+		printf "| nttrace kernel session | %d x %d KB (%d CPUs: %d a CPU) | %s | " \
+			"StartTrace's NumberOfBuffers and BufferSize with default properties, in the VM |\n",
+			mf["mem_kernel_session", 1], mf["mem_kernel_session", 2],
+			mf["mem_kernel_session", 3], mf["mem_kernel_session", 1] / \
+			mf["mem_kernel_session", 3], kbs(mf["mem_kernel_session", 1] * \
+			mf["mem_kernel_session", 2])
+	if (("mem_umlogger", 1) in mf)
+		printf "| nttrace user-mode logger | %d x %d KB (one set a process) | %s | " \
+			"StartTrace's NumberOfBuffers and BufferSize, EVENT_TRACE_PRIVATE_LOGGER_MODE, " \
+			"defaults, on the host |\n", mf["mem_umlogger", 1], mf["mem_umlogger", 2],
+			kbs(mf["mem_umlogger", 1] * mf["mem_umlogger", 2])
+	if (("mem_lttng", 1) in mf)
+		printf "| LTTng-UST channel (per-user buffers) | %d sub-buffers x %d KB a CPU, " \
+			"%d CPUs | %s | `lttng list` of the session scripts/bench creates (the " \
+			"defaults of `lttng enable-event -u`), on the host |\n", mf["mem_lttng", 2],
+			mf["mem_lttng", 1] / 1024, mf["mem_lttng", 3],
+			kbs(mf["mem_lttng", 1] / 1024 * mf["mem_lttng", 2] * mf["mem_lttng", 3])
+	if (("mem_ftrace", 1) in mf)
+		printf "| ftrace ring (trace_marker, user_events) | %d KB a CPU, %d CPUs | %s | " \
+			"tracefs buffer_size_kb, in the VM |\n", mf["mem_ftrace", 1],
+			mf["mem_ftrace", 2], kbs(mf["mem_ftrace", 1] * mf["mem_ftrace", 2])
+
+	print ""
+	print "#### Bytes of overhead per event (64-byte payload)"
+	print ""
+	print "| path | record header | bytes per event beyond the payload, in the file | how obtained |"
+	print "| --- | --- | --- | --- |"
+	ovh("overhead_tm_kernel", "TraceMessage, kernel session (SEQUENCE \\| TIMESTAMP \\| SYSTEMINFO)",
+		"`nttrace record` to a file in the VM")
+	ovh("overhead_ew_kernel", "EventWrite, kernel session (EVENT_HEADER)",
+		"`nttrace record` to a file in the VM")
+	ovh("overhead_tm_umlogger", "TraceMessage, user-mode logger (SEQUENCE \\| TIMESTAMP \\| " \
+		"SYSTEMINFO)", "the logger's own file on the host")
+	ovh("overhead_ew_umlogger", "EventWrite, user-mode logger (EVENT_HEADER)",
+		"the logger's own file on the host")
+	if (("overhead_lttng_ust", 1) in mf) {
+		n = mf["overhead_lttng_ust", 1] - mf["overhead_lttng_ust", 3]
+		bytes = mf["overhead_lttng_ust", 2]
+		hdr = mf["overhead_lttng_ust", 4]
+		printf "| LTTng-UST (nttrace_bench:msg, a 64-byte array) | %s | %s | the trace's " \
+			"stream files (metadata and indexes excluded) of a session recording only " \
+			"%d events (%d discarded), packet headers and padding included; the header " \
+			"kind read from the trace's metadata (compact: 5-bit id and 27-bit time stamp " \
+			"= 4 bytes; large: 16-bit id and 32-bit time stamp = 6 bytes, before " \
+			"alignment, per CTF's LTTng layout) |\n",
+			(hdr == "" ? "n/a" : "event_header_" hdr),
+			(n > 0 ? sprintf("%.1f", bytes / n - 64) : "n/a"),
+			mf["overhead_lttng_ust", 1], mf["overhead_lttng_ust", 3]
+	}
+}
+
+# One nttrace overhead row: M KEY events file_bytes hdr_min hdr_max lost failed buffer_kb.
+function ovh(key, label, how,    n, hdr) {
+	if (!((key, 1) in mf))
+		return
+	n = mf[key, 1]
+	hdr = mf[key, 3] == mf[key, 4] ? mf[key, 3] " bytes" : mf[key, 3] " - " mf[key, 4] " bytes"
+	printf "| %s | %s | %.1f | %s: %d events read back with nttrace's ETL reader, each " \
+		"record's size less its data (header); the file's size (%d bytes: its header, " \
+		"%d KB buffers with their headers and unused tails) over the events, less 64; " \
+		"%d lost |\n", label, hdr, mf[key, 2] / n - 64, how, n, mf[key, 2], mf[key, 7],
+		mf[key, 5]
+}
+
+# @a of @b in percent: whole numbers, or two decimals below 1 (never "0%").
+function pct(a, b) { return 100 * a / b >= 1 ? sprintf("%.0f", 100 * a / b) : sprintf("%.2f", 100 * a / b) }
+
+function kbs(kb) { return kb >= 1024 ? sprintf("%.1f MB", kb / 1024) : kb " KB" }
