@@ -553,6 +553,23 @@ static int parse_message(struct nttrace_etl_event *ev)
 }
 
 /*
+ * What EVENT_TRACE_HEADER, EVENT_INSTANCE_GUID_HEADER and EVENT_HEADER
+ * share, at the same offsets: the thread and process IDs, the time stamp
+ * and the GUID (class or provider).
+ */
+static void parse_ids(struct nttrace_etl_event *ev)
+{
+	const uint8_t *p = ev->rec;
+
+	ev->tid = get(p + 0x08, 4);
+	ev->pid = get(p + 0x0C, 4);
+	ev->timestamp = get(p + 0x10, 8);
+	ev->has_timestamp = 1;
+	ev->guid = p + 0x18;
+	ev->guid_len = 16;
+}
+
+/*
  * A full-header (TraceEvent) or instance (TraceEventInstance) record: its
  * header's IDs, time stamp and GUID, and the data after it, into @ev; 0
  * also for a record of another kind (left as it is), -1 if the header
@@ -580,12 +597,7 @@ static int parse_classic(struct nttrace_etl_event *ev)
 	if (ev->size < hsize)
 		return -1;
 	ev->classic = hsize;
-	ev->tid = get(p + 0x08, 4);
-	ev->pid = get(p + 0x0C, 4);
-	ev->timestamp = get(p + 0x10, 8);
-	ev->has_timestamp = 1;
-	ev->guid = p + 0x18;
-	ev->guid_len = 16;
+	parse_ids(ev);
 	ev->data = p + hsize;
 	ev->data_len = ev->size - hsize;
 	return 0;
@@ -660,12 +672,7 @@ static int parse_event_header(struct nttrace_etl_event *ev, const char **why)
 	ev->event_header = EVENT_HEADER_SIZE;
 	ev->header_flags = get(p + 0x04, 2);
 	ev->event_property = get(p + 0x06, 2);
-	ev->tid = get(p + 0x08, 4);
-	ev->pid = get(p + 0x0C, 4);
-	ev->timestamp = get(p + 0x10, 8);
-	ev->has_timestamp = 1;
-	ev->guid = p + 0x18;
-	ev->guid_len = 16;
+	parse_ids(ev);
 	ev->descriptor.id = get(p + 0x28, 2);
 	ev->descriptor.version = p[0x2A];
 	ev->descriptor.channel = p[0x2B];
