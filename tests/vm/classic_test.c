@@ -225,16 +225,6 @@ static void forget(void)
 	foreign = 0;
 }
 
-static void drain(struct nttrace_consumer *c, uint32_t logger, nttrace_buffer_fn fn)
-{
-	struct nttrace_logger_info info;
-
-	memset(&info, 0, sizeof(info));
-	info.logger_id = logger;
-	nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
-	nttrace_consumer_drain(c, fn, NULL);
-}
-
 /* ---- every flag combination, byte for byte ---- */
 
 #define NSETS 5
@@ -305,7 +295,7 @@ static void test_encoding(uint32_t logger, struct nttrace_consumer *c)
 				}
 	tap_eq(failed, 0, "%d-bit: %u events (both types, WOW64 flag, MOF, GuidPtr, "
 	       "TimeStamp, 5 data sets) -> STATUS_SUCCESS", BITS, n);
-	drain(c, logger, on_buffer);
+	flush_drain(c, logger, on_buffer, NULL);
 	tap_eq(bad_buffers, 0, "%d-bit: every buffer walks cleanly, zero padding", BITS);
 	for (i = 0; i < n; i++) {
 		struct planned *pl = &plan[i];
@@ -454,7 +444,7 @@ static void test_errors(uint32_t logger, uint32_t stopped, struct nttrace_consum
 		expect_status(logger, &e, S_ACCESS_VIOLATION,
 			      "GuidPtr unmapped -> STATUS_ACCESS_VIOLATION");
 	}
-	drain(c, logger, on_buffer);
+	flush_drain(c, logger, on_buffer, NULL);
 	for (i = 2000; i < number; i++)
 		recs += seen[i].count;
 	tap_eq(recs, 0, "%d-bit: no refused event reached a buffer", BITS);
@@ -638,7 +628,7 @@ static void test_unmap_race(uint32_t logger, struct nttrace_consumer *c)
 		tap_ok(0, "%d-bit: memfd for the unmap race", BITS);
 		return;
 	}
-	drain(c, logger, race_buffer);	/* nothing of before */
+	flush_drain(c, logger, race_buffer, NULL);	/* nothing of before */
 	for (t = 0; t < 2; t++) {
 		struct ev e = { .type = types[t], .wflags = F_TRACED_GUID | F_MOF_PTR,
 				.extra = mof, .extra_len = 48 };
@@ -667,7 +657,7 @@ static void test_unmap_race(uint32_t logger, struct nttrace_consumer *c)
 		}
 		race_stop = 1;
 		pthread_join(th, NULL);
-		drain(c, logger, race_buffer);
+		flush_drain(c, logger, race_buffer, NULL);
 		printf("# %s unmap race: %u written, %u STATUS_ACCESS_VIOLATION\n",
 		       t ? "TRACE_INSTANCE" : "TRACE_HEADER", ok, noaccess);
 		tap_eq(other, 0, "%d-bit: %s MOF item unmapped mid-call: only success or "

@@ -2,7 +2,7 @@
 /*
  * Test helpers: write one message event through raw NtTraceEvent (the
  * library's TraceMessage is not used here, so these tests stand alone),
- * and start sessions.
+ * start sessions, and read them back.
  */
 #ifndef NTTRACE_TEST_EMIT_H
 #define NTTRACE_TEST_EMIT_H
@@ -49,6 +49,21 @@ static inline int stop_session(uint32_t id)
 	memset(&info, 0, sizeof(info));
 	info.logger_id = id;
 	return nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
+}
+
+/*
+ * Flush every CPU's partial buffer of session @logger, then give all that
+ * is published to @fn (@c attached to it).
+ */
+static inline long flush_drain(struct nttrace_consumer *c, uint32_t logger,
+			       nttrace_buffer_fn fn, void *ctx)
+{
+	struct nttrace_logger_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = logger;
+	nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
+	return nttrace_consumer_drain(c, fn, ctx);
 }
 
 #endif /* NTTRACE_TEST_EMIT_H */

@@ -285,16 +285,6 @@ static void forget(struct seen *s)
 	s->foreign = 0;
 }
 
-static void drain(struct nttrace_consumer *c, uint32_t logger, struct seen *s)
-{
-	struct nttrace_logger_info info;
-
-	memset(&info, 0, sizeof(info));
-	info.logger_id = logger;
-	nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
-	nttrace_consumer_drain(c, on_buffer, s);
-}
-
 static unsigned int total_seen(const struct seen *s)
 {
 	unsigned int i, n = 0;
@@ -373,7 +363,7 @@ static void test_records(uint64_t handle)
 	for (s = 0; s < 2; s++) {
 		unsigned int expected = 0;
 
-		drain(&ss[s].c, ss[s].info.logger_id, &seen[s]);
+		flush_drain(&ss[s].c, ss[s].info.logger_id, on_buffer, &seen[s]);
 		tap_eq(seen[s].bad_buffers + seen[s].foreign, 0,
 		       "%d-bit: session %c: buffers walk cleanly, nothing foreign", BITS, 'A' + s);
 		wrong = missing = extra = 0;
@@ -422,7 +412,7 @@ static unsigned int drain_both(void)
 
 	for (s = 0; s < 2; s++) {
 		forget(&seen[s]);
-		drain(&ss[s].c, ss[s].info.logger_id, &seen[s]);
+		flush_drain(&ss[s].c, ss[s].info.logger_id, on_buffer, &seen[s]);
 		n += total_seen(&seen[s]);
 	}
 	return n;

@@ -87,17 +87,6 @@ static void forget(void)
 	bad_buffers = 0;
 }
 
-/* Flush every CPU's partial buffer, then read all that is published. */
-static void drain(struct nttrace_consumer *c, uint32_t logger, nttrace_buffer_fn fn)
-{
-	struct nttrace_logger_info info;
-
-	memset(&info, 0, sizeof(info));
-	info.logger_id = logger;
-	nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
-	nttrace_consumer_drain(c, fn, NULL);
-}
-
 /* ---- raw calls, built here without the library's message code ---- */
 
 static uint32_t raw_call(uint32_t logger, uint32_t nt_flags, uint32_t flags,
@@ -209,7 +198,7 @@ static void test_encoding(uint32_t logger, struct nttrace_consumer *c)
 			}
 		}
 	}
-	drain(c, logger, on_buffer);
+	flush_drain(c, logger, on_buffer, NULL);
 	tap_eq(bad_buffers, 0, "%d-bit: every buffer walks cleanly (sizes, zero padding)", BITS);
 
 	for (i = 0; i < n; i++) {
@@ -489,7 +478,7 @@ static void test_rewrite_race(uint32_t logger, struct nttrace_consumer *c)
 	}
 	race_stop = 1;
 	pthread_join(th, NULL);
-	drain(c, logger, race_buffer);
+	flush_drain(c, logger, race_buffer, NULL);
 	printf("# rewrite race: %u written, %u refused (no NULL within DataSize)\n",
 	       ok, refused);
 	tap_eq(other, 0, "%d-bit: list rewritten mid-call: only success or "
@@ -564,7 +553,7 @@ static void test_unmap_race(uint32_t logger, struct nttrace_consumer *c)
 	}
 	race_stop = 1;
 	pthread_join(th, NULL);
-	drain(c, logger, unmap_buffer);
+	flush_drain(c, logger, unmap_buffer, NULL);
 	printf("# unmap race: %u written, %u ERROR_NOACCESS\n", ok, noaccess);
 	tap_eq(other, 0, "%d-bit: argument unmapped mid-call: only success or "
 	       "ERROR_NOACCESS", BITS);
@@ -713,7 +702,7 @@ int main(void)
 		return tap_done();
 	test_encoding(info.logger_id, &c);
 	test_errors(info.logger_id, small.logger_id);
-	drain(&c, info.logger_id, on_buffer);
+	flush_drain(&c, info.logger_id, on_buffer, NULL);
 	forget();
 	test_rewrite_race(info.logger_id, &c);
 	test_unmap_race(info.logger_id, &c);

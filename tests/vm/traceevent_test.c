@@ -854,16 +854,6 @@ static int on_buffer(void *ctx, const void *buf, uint32_t size, unsigned int cpu
 	return 0;
 }
 
-static void drain(struct nttrace_consumer *c, uint32_t logger)
-{
-	struct nttrace_logger_info info;
-
-	memset(&info, 0, sizeof(info));
-	info.logger_id = logger;
-	nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
-	nttrace_consumer_drain(c, on_buffer, NULL);
-}
-
 static int kernel_has_classic(void)
 {
 	struct nttrace_version v = { .size = sizeof(v) };
@@ -894,7 +884,7 @@ static void test_kernel(void)
 	trace_all(info.logger_id, where);
 	errors_common(info.logger_id, where);
 	errors_size(info.logger_id, where, 4096);
-	drain(&c, info.logger_id);
+	flush_drain(&c, info.logger_id, on_buffer, NULL);
 	check_records(where);
 	nttrace_consumer_close(&c);
 	stop_session(info.logger_id);
