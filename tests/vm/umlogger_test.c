@@ -455,8 +455,16 @@ static void test_no_syscall(void)
 
 /* ---- threads, and loss ---- */
 
+/*
+ * 4 threads, each in a slot of its own; MAX_THREADS, more than the
+ * logger's 64 slots, makes threads share slots (the sharers' way in)
+ * while another thread flushes (a visitor of every slot).
+ */
 #define NTHREADS 4
+#define MAX_THREADS 80
 #define PER_THREAD 3000
+
+static unsigned int nthreads = NTHREADS;
 
 struct producer {
 	pthread_t th;
@@ -466,8 +474,8 @@ struct producer {
 	uint8_t done[PER_THREAD];
 };
 
-static struct producer prod[NTHREADS];
-static uint8_t seen[NTHREADS][PER_THREAD];
+static struct producer prod[MAX_THREADS];
+static uint8_t seen[MAX_THREADS][PER_THREAD];
 static uint8_t *seq_seen;
 static unsigned int bad, dups;
 
@@ -501,8 +509,8 @@ static void thread_record(void *ctx, const uint8_t *rec, uint32_t size)
 	uint32_t seq = get_le(rec + 8, 4), tid = get_le(rec + 12, 4);
 	uint32_t id = get_le(rec + 20, 4), t = id >> 16, i = id & 0xFFFF;
 
-	if (size != 20 + 64 || t >= NTHREADS || i >= PER_THREAD || !seq ||
-	    seq > NTHREADS * PER_THREAD || tid != prod[t].tid ||
+	if (size != 20 + 64 || t >= nthreads || i >= PER_THREAD || !seq ||
+	    seq > nthreads * PER_THREAD || tid != prod[t].tid ||
 	    get_le(rec + 16, 4) != (uint32_t)getpid()) {
 		bad++;
 		return;
@@ -511,9 +519,28 @@ static void thread_record(void *ctx, const uint8_t *rec, uint32_t size)
 		dups++;
 }
 
+/* FlushTrace over and over while the producers run (flush_now = 1). */
+static int flush_now;
+static unsigned int flushes, flush_errors;
+
+static void *flusher(void *arg)
+{
+	TRACEHANDLE h = *(TRACEHANDLE *)arg;
+	struct props pr;
+
+	while (__atomic_load_n(&flush_now, __ATOMIC_ACQUIRE)) {
+		um_props(&pr, NULL, 0, 0);
+		pr.p.LogFileMode = 0;
+		flush_errors += FlushTraceA(h, NULL, &pr.p) != ERROR_SUCCESS;
+		flushes++;
+	}
+	return NULL;
+}
+
 /* Start, run the producers, stop; returns EventsLost. */
 static uint32_t run_producers(const char *log_file, uint32_t nbuf, int (*during_stop)(void))
 {
+	pthread_t flush_thread;
 	struct props st;
 	TRACEHANDLE h;
 	unsigned int t;
@@ -523,13 +550,19 @@ static uint32_t run_producers(const char *log_file, uint32_t nbuf, int (*during_
 	bad = dups = 0;
 	if (!tap_eq(start(&h, log_file, BUF_KB, nbuf), ERROR_SUCCESS, "%d-bit: start", BITS))
 		return 0;
-	for (t = 0; t < NTHREADS; t++) {
+	if (flush_now)
+		pthread_create(&flush_thread, NULL, flusher, &h);
+	for (t = 0; t < nthreads; t++) {
 		prod[t].h = h;
 		prod[t].index = t;
 		pthread_create(&prod[t].th, NULL, produce, &prod[t]);
 	}
-	for (t = 0; t < NTHREADS; t++)
+	for (t = 0; t < nthreads; t++)
 		pthread_join(prod[t].th, NULL);
+	if (flush_now) {
+		__atomic_store_n(&flush_now, 0, __ATOMIC_RELEASE);
+		pthread_join(flush_thread, NULL);
+	}
 	if (during_stop)
 		during_stop();
 	tap_eq(stop(h, &st), ERROR_SUCCESS, "%d-bit: stop", BITS);
@@ -541,10 +574,10 @@ static void check_threads(const char *what, const uint8_t *file, size_t len, uin
 {
 	unsigned int t, i, ok = 0, nomem = 0, other = 0, unmarked = 0, read = 0;
 
-	seq_seen = calloc(NTHREADS * PER_THREAD + 1, 1);
+	seq_seen = calloc(nthreads * PER_THREAD + 1, 1);
 	tap_ok(walk_file(file, len, thread_record, NULL) >= 0,
 	       "%d-bit: %s: whole buffers", BITS, what);
-	for (t = 0; t < NTHREADS; t++) {
+	for (t = 0; t < nthreads; t++) {
 		ok += prod[t].ok;
 		nomem += prod[t].nomem;
 		other += prod[t].other;
@@ -572,6 +605,19 @@ static void test_threads(void)
 
 	file = slurp(path, &len);
 	check_threads("4 threads", file, len, lost);
+	free(file);
+
+	/* 80 threads in 64 slots, a flush running all along. */
+	nthreads = MAX_THREADS;
+	flush_now = 1;
+	flushes = flush_errors = 0;
+	lost = run_producers(path, 64, NULL);
+	file = slurp(path, &len);
+	printf("# %u flushes during the run\n", flushes);
+	tap_eq(flush_errors, 0, "%d-bit: 80 threads: FlushTrace meanwhile succeeds (%u times)",
+	       BITS, flushes);
+	check_threads("80 threads, 64 slots, flushing", file, len, lost);
+	nthreads = NTHREADS;
 	free(file);
 }
 

@@ -75,6 +75,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -108,7 +109,10 @@
 	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
 
 struct um_slot {
-	int locked;		/* slot_lock() */
+	int locked;		/* the lock word of slot_lock() (atomic) */
+	int owner_in;		/* the owner is inside (its stores only) */
+	int gate;		/* others that want the slot (atomic) */
+	int fast;		/* the holder came in by the owner's way */
 	int users;		/* threads using the slot (atomic) */
 	uint8_t *buf;		/* current buffer, or NULL */
 	uint32_t offset;	/* its end of data */
@@ -122,23 +126,83 @@ struct um_slot {
 static struct um_slot slots[UM_SLOTS];
 
 /*
- * A slot's lock is all but uncontended (stop, flush and threads beyond
- * UM_SLOTS share it): one atomic exchange takes it, a release store gives
- * it back, where a pthread mutex costs a second atomic to unlock. A waiter
- * yields, so a holder that was preempted gets to finish.
+ * A slot's lock, biased to its owner: the thread that took the slot when
+ * nobody used it, the only user while there are at most UM_SLOTS threads.
+ * The owner comes in with plain stores and no atomic instruction (an
+ * atomic drains the store buffer, which held up every event: see README's
+ * performance section): it sets owner_in, then reads gate, the count of the
+ * others that want the slot (threads that share it, a stop or flush
+ * visiting every slot); zero, it is in. The others add themselves to gate,
+ * call membarrier(), which runs a full barrier on every CPU running a
+ * thread of the process, take the lock word with an atomic exchange and
+ * wait for owner_in to drop. That is Dekker's handshake with the owner's
+ * fence moved into the others' system call (as liburcu does with
+ * membarrier): either the owner's read saw gate raised and it took the lock
+ * word too, or its owner_in is seen and waited for. Where membarrier() is
+ * missing (seccomp, Linux before 4.14) the owner takes the lock word like
+ * everyone else. A waiter yields, so a holder that was preempted gets to
+ * finish.
  */
-static void slot_lock(struct um_slot *s)
+static int membarrier_ok;	/* set once, before any logger's handle is */
+static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
+static __thread int my_sharer;	/* this thread is in its slot's gate */
+
+static void register_membarrier(void)
 {
+	membarrier_ok = !syscall(SYS_membarrier,
+				 MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+}
+
+/* A full barrier in every running thread of the process (see above). */
+static void barrier_everywhere(void)
+{
+	if (membarrier_ok)
+		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+
+/* @mine: @s is this thread's slot (else it visits, as stop and flush do). */
+static void slot_lock(struct um_slot *s, int mine)
+{
+	if (mine && membarrier_ok && !my_sharer) {
+		__atomic_store_n(&s->owner_in, 1, __ATOMIC_RELAXED);
+		/* The fence is barrier_everywhere()'s, in the others' call. */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		/* Acquire: pairs with the others' lowering of gate after unlock. */
+		if (!__atomic_load_n(&s->gate, __ATOMIC_ACQUIRE)) {
+			s->fast = 1;
+			return;
+		}
+		/* Release: what we wrote before is seen by who waits for us. */
+		__atomic_store_n(&s->owner_in, 0, __ATOMIC_RELEASE);
+	}
 	/* Acquire: pairs with the release in slot_unlock(). */
 	while (__atomic_exchange_n(&s->locked, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(&s->locked, __ATOMIC_RELAXED))
 			sched_yield();
+	/* Acquire: pairs with the owner's release of owner_in. */
+	while (__atomic_load_n(&s->owner_in, __ATOMIC_ACQUIRE))
+		sched_yield();
+	s->fast = 0;
 }
 
 static void slot_unlock(struct um_slot *s)
 {
 	/* Release: the slot's buffer is written before the next holder looks. */
-	__atomic_store_n(&s->locked, 0, __ATOMIC_RELEASE);
+	if (s->fast)
+		__atomic_store_n(&s->owner_in, 0, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&s->locked, 0, __ATOMIC_RELEASE);
+}
+
+/* A stop or flush wants every slot: raise every gate, one barrier. */
+static void gate_all(int delta)
+{
+	unsigned int i;
+
+	for (i = 0; i < UM_SLOTS; i++)
+		__atomic_add_fetch(&slots[i].gate, delta, __ATOMIC_SEQ_CST);
+	if (delta > 0)
+		barrier_everywhere();
 }
 
 static struct {
@@ -149,8 +213,12 @@ static struct {
 	uint32_t bufsize, nbuf, mode, flush_timer, clock_type;
 	uint64_t frequency, start_time, start_perf;
 	uint8_t *pool;
-	uint32_t event_seq;		/* atomic */
-	uint64_t buffer_seq;		/* atomic */
+	/*
+	 * Every event with SEQUENCE adds to it, from any thread: a cache
+	 * line of its own, apart from what the writer thread writes.
+	 */
+	uint32_t event_seq __attribute__((aligned(64)));	/* atomic */
+	uint64_t buffer_seq __attribute__((aligned(64)));	/* atomic */
 
 	/* The free buffers and the writer's queue, under queue_lock. */
 	pthread_mutex_t queue_lock;
@@ -283,18 +351,38 @@ static void queue_buffer(struct um_slot *s)
 	pthread_mutex_unlock(&um.queue_lock);
 }
 
+/*
+ * A buffer back to the free list, under queue_lock. The count is stored
+ * atomically: take_buffer() peeks at it without the lock.
+ */
+static void free_push(uint32_t index)
+{
+	um.free_list[um.nfree] = index;
+	__atomic_store_n(&um.nfree, um.nfree + 1, __ATOMIC_RELAXED);
+}
+
 /* Give the slot a fresh buffer; 0, or -1 when none is free. */
 static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 {
 	struct wmi_buffer_header *h;
 	uint32_t index;
 
+	/*
+	 * None free, as far as we can tell without the lock: the event is
+	 * lost without taking it, so that a producer that outruns the writer
+	 * (every event lost until a buffer is written) does not fight the
+	 * writer for the lock on every event. A buffer freed a moment ago is
+	 * seen by the next event.
+	 */
+	if (!__atomic_load_n(&um.nfree, __ATOMIC_RELAXED))
+		return -1;
 	pthread_mutex_lock(&um.queue_lock);
 	if (!um.nfree) {
 		pthread_mutex_unlock(&um.queue_lock);
 		return -1;
 	}
-	index = um.free_list[--um.nfree];
+	index = um.free_list[um.nfree - 1];
+	__atomic_store_n(&um.nfree, um.nfree - 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&um.queue_lock);
 
 	s->buf = pool_buffer(index);
@@ -324,25 +412,36 @@ static void release_buffer(struct um_slot *s)
 		queue_buffer(s);
 	} else if (s->buf) {
 		pthread_mutex_lock(&um.queue_lock);
-		um.free_list[um.nfree++] = (s->buf - um.pool) / um.bufsize;
+		free_push((s->buf - um.pool) / um.bufsize);
 		pthread_mutex_unlock(&um.queue_lock);
 		s->buf = NULL;
 	}
 }
 
+/*
+ * The buffer is given back while this thread still holds its place, so
+ * that it comes in as it always does (the owner's way, or the sharers').
+ * Two sharers leaving at once may each see the other and leave the buffer
+ * in the empty slot: the next thread to take the slot uses it, the next
+ * flush or the stop writes it.
+ */
 static void leave_slot(void *arg)
 {
 	struct um_slot *s = &slots[(uintptr_t)arg - 1];
 
+	if (__atomic_load_n(&s->users, __ATOMIC_ACQUIRE) == 1) {
+		logger_enter();
+		slot_lock(s, 1);
+		release_buffer(s);
+		slot_unlock(s);
+		logger_leave();
+	}
+	__atomic_sub_fetch(&s->users, 1, __ATOMIC_ACQ_REL);
+	if (my_sharer)
+		__atomic_sub_fetch(&s->gate, 1, __ATOMIC_SEQ_CST);
 	/* A later key destructor that traces joins afresh (and leaves again). */
 	my_slot = -1;
-	if (__atomic_sub_fetch(&s->users, 1, __ATOMIC_ACQ_REL))
-		return;
-	logger_enter();
-	slot_lock(s);
-	release_buffer(s);
-	slot_unlock(s);
-	logger_leave();
+	my_sharer = 0;
 }
 
 static void make_slot_key(void)
@@ -365,8 +464,14 @@ static int join_slot(void)
 			break;
 		}
 	}
-	if (i == UM_SLOTS)
+	if (i == UM_SLOTS) {
+		/* A sharer: the owner stands aside from now on. */
+		pthread_once(&membarrier_once, register_membarrier);
 		__atomic_add_fetch(&slots[k].users, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&slots[k].gate, 1, __ATOMIC_SEQ_CST);
+		barrier_everywhere();
+		my_sharer = 1;
+	}
 	pthread_once(&slot_key_once, make_slot_key);
 	pthread_setspecific(slot_key, (void *)(uintptr_t)(k + 1));
 	return my_slot = k;
@@ -375,17 +480,42 @@ static int join_slot(void)
 /* ---- the event ---- */
 
 /* This thread's ID and the process's, as the kernel writes them. */
-static void my_ids(uint32_t ids[2])
+static uint32_t my_thread_id(void)
 {
 	if (!my_tid)
 		my_tid = syscall(SYS_gettid);
+	return my_tid;
+}
+
+static uint32_t my_process_id(void)
+{
 	/* Relaxed: a plain load or store, but threads fill it in at once. */
-	ids[1] = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
-	if (!ids[1]) {
-		ids[1] = getpid();
-		__atomic_store_n(&my_pid, ids[1], __ATOMIC_RELAXED);
+	uint32_t pid = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
+
+	if (!pid) {
+		pid = getpid();
+		__atomic_store_n(&my_pid, pid, __ATOMIC_RELAXED);
 	}
-	ids[0] = my_tid;
+	return pid;
+}
+
+static void my_ids(uint32_t ids[2])
+{
+	ids[0] = my_thread_id();
+	ids[1] = my_process_id();
+}
+
+/*
+ * The same into a record, from registers: two 4-byte stores to the stack
+ * read back as one 8-byte load cannot be forwarded from the store buffer
+ * (perf put a fifth of TraceMessage's time on such a load).
+ */
+static void put_ids(uint8_t *p)
+{
+	uint32_t tid = my_thread_id(), pid = my_process_id();
+
+	memcpy(p, &tid, 4);
+	memcpy(p + 4, &pid, 4);
 }
 
 static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *rec)
@@ -421,12 +551,8 @@ static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *re
 		memcpy(p, &ts, 8);
 		p += 8;
 	}
-	if (m->flags & TRACE_MESSAGE_SYSTEMINFO) {
-		uint32_t ids[2];
-
-		my_ids(ids);
-		memcpy(p, ids, 8);
-	}
+	if (m->flags & TRACE_MESSAGE_SYSTEMINFO)
+		put_ids(p);
 }
 
 /*
@@ -473,7 +599,7 @@ static uint8_t *um_write_begin(TRACEHANDLE handle, uint64_t total,
 	if (slot < 0)
 		slot = join_slot();
 	s = &slots[slot];
-	slot_lock(s);
+	slot_lock(s, 1);
 	/* Stop clears the handle before it takes the slots. */
 	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
 		*err = ERROR_INVALID_HANDLE;
@@ -701,13 +827,15 @@ static void collect_partial(void)
 {
 	unsigned int i;
 
+	gate_all(1);
 	for (i = 0; i < UM_SLOTS; i++) {
 		struct um_slot *s = &slots[i];
 
-		slot_lock(s);
+		slot_lock(s, 0);
 		release_buffer(s);
 		slot_unlock(s);
 	}
+	gate_all(-1);
 }
 
 static void *writer_main(void *arg)
@@ -747,7 +875,7 @@ static void *writer_main(void *arg)
 		nttrace_logfile_buffer(&um.file, pool_buffer(index), um.bufsize, 0);
 		pthread_mutex_lock(&um.queue_lock);
 		um.writing = 0;
-		um.free_list[um.nfree++] = index;
+		free_push(index);
 		um.written = um.file.buffers;
 		um.failed = um.file.failed;
 		pthread_cond_broadcast(&um.written_cond);
@@ -863,8 +991,11 @@ static void child_after_fork(void)
 	um.writer_tid = 0;
 	um.written = um.failed = 0;
 	memset(slots, 0, sizeof(slots));
-	if (my_slot >= 0)
+	if (my_slot >= 0) {
 		slots[my_slot].users = 1;
+		/* A sharer stays one: it lowers the gate when it leaves. */
+		slots[my_slot].gate = my_sharer;
+	}
 	busy_unslotted = 0;
 	fork_locked = 0;
 	/* The child's IDs differ. */
@@ -917,6 +1048,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	if (logger_nested())
 		return ERROR_BUSY;	/* from a handler: see the file's head */
 	pthread_once(&fork_once, register_fork);
+	/* Before the handle is published: producers see membarrier_ok. */
+	pthread_once(&membarrier_once, register_membarrier);
 
 	logger_enter();
 	pthread_mutex_lock(&um.control);
