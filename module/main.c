@@ -128,10 +128,17 @@ static long nttrace_ioc_trace_event(void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = nttrace_read_args(&a, sizeof(a), NTTRACE_TRACE_EVENT_SIZE_VER0,
-				uarg, &usize);
-	if (ret)
-		return ret;
+	/*
+	 * The common case in one copy: a struct of our size (the size read
+	 * is the one checked). Anything else, or a fault (the caller's struct
+	 * may be shorter and end a mapping), goes the general way.
+	 */
+	if (copy_from_user(&a, uarg, sizeof(a)) || a.size != sizeof(a)) {
+		ret = nttrace_read_args(&a, sizeof(a), NTTRACE_TRACE_EVENT_SIZE_VER0,
+					uarg, &usize);
+		if (ret)
+			return ret;
+	}
 
 	call.trace_handle = a.trace_handle;
 	call.flags = a.flags;

@@ -63,7 +63,12 @@ struct nt_ring {
 	u32 pending;		/* size of the reservation not yet committed */
 	u16 lost_flags;		/* WMI_BUFFER_FLAG_*_LOST for the next buffer */
 	bool cur_valid;		/* a current buffer is being filled */
-};
+	/*
+	 * Every event writes offset, pending and cur_events: the rings of a
+	 * session sit in one array, so each starts a cache line of its own
+	 * (else two CPUs' events take the line from each other).
+	 */
+} ____cacheline_aligned_in_smp;
 
 /* Consumer slot @slot's acknowledgement for this ring. */
 static inline struct nttrace_ring_ack *nt_ring_ack(struct nt_ring *r,

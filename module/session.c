@@ -347,6 +347,10 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->heads = s->heads_area.addr;
 	s->acks = s->acks_area.addr;
 	s->data = s->data_area.addr;
+	/*
+	 * Each ring on a cache line of its own: sizeof is a multiple of the
+	 * line, and kmalloc aligns to the largest power of two dividing the size.
+	 */
 	s->rings = kcalloc(s->nr_rings, sizeof(*s->rings), GFP_KERNEL_ACCOUNT);
 	if (!s->rings)
 		goto fail;

@@ -33,11 +33,17 @@ struct nt_session {
 	struct nt_ring_conf conf;
 	struct nt_ring *rings;		/* one per possible CPU */
 	unsigned int nr_rings;
-	atomic_t local_seq;		/* this session's sequence */
 	atomic_t *event_seq;		/* TRACE_MESSAGE_SEQUENCE numbers: local or global */
+	/*
+	 * This session's sequence, written by every event with SEQUENCE on
+	 * every CPU: a cache line of its own, so that the fields above, which
+	 * every event reads, are not taken from the CPUs with it.
+	 */
+	atomic_t local_seq ____cacheline_aligned_in_smp;
 
 	/* The three mapped regions (see struct nttrace_attach). */
-	struct nt_area heads_area, acks_area, data_area;
+	struct nt_area heads_area ____cacheline_aligned_in_smp;
+	struct nt_area acks_area, data_area;
 	struct nttrace_session_head *heads;
 	size_t heads_size;
 	struct nttrace_ring_ack *acks;	/* slot 0's; each slot's acks_size bytes */
