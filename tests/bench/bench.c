@@ -121,6 +121,7 @@ struct worker {
 	long n, failed;
 	int cpu;
 	pthread_barrier_t *go;
+	uint64_t t0, t1;	/* when its events began and ended */
 };
 
 static void *work(void *arg)
@@ -132,31 +133,39 @@ static void *work(void *arg)
 	CPU_SET(w->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	pthread_barrier_wait(w->go);
+	w->t0 = now_ns();
 	w->failed = w->fn(w->ctx, w->n);
+	w->t1 = now_ns();
 	return NULL;
 }
 
-/* @threads workers, each running @fn(@ctx, @n) on a CPU of its own. */
+/*
+ * @threads workers (at most MAX_THREADS), each running @fn(@ctx, @n),
+ * worker i pinned to CPU i modulo the CPUs there are: with more threads
+ * than CPUs (4 on the 2-CPU host) they share them, as a program would.
+ */
+#define MAX_THREADS 4
+static int ncpus = 1;
+
 struct crew {
-	struct worker w[2];
-	pthread_t t[2];
+	struct worker w[MAX_THREADS];
+	pthread_t t[MAX_THREADS];
 	pthread_barrier_t go;
 	int threads;
 };
 
-/* Starts them all at once; the time they start. */
-static uint64_t crew_start(struct crew *cr, path_fn fn, void *ctx, long n, int threads)
+/* Starts them all at once. */
+static void crew_start(struct crew *cr, path_fn fn, void *ctx, long n, int threads)
 {
 	int i;
 
 	cr->threads = threads;
 	pthread_barrier_init(&cr->go, NULL, threads + 1);
 	for (i = 0; i < threads; i++) {
-		cr->w[i] = (struct worker){ fn, ctx, n, 0, i, &cr->go };
+		cr->w[i] = (struct worker){ fn, ctx, n, 0, i % ncpus, &cr->go, 0, 0 };
 		pthread_create(&cr->t[i], NULL, work, &cr->w[i]);
 	}
 	pthread_barrier_wait(&cr->go);
-	return now_ns();
 }
 
 /* Waits for them; how many of their events failed. */
@@ -171,6 +180,32 @@ static long crew_join(struct crew *cr)
 	}
 	pthread_barrier_destroy(&cr->go);
 	return failed;
+}
+
+/* When the first worker began. */
+static uint64_t crew_first(const struct crew *cr)
+{
+	uint64_t t0 = cr->w[0].t0;
+	int i;
+
+	for (i = 1; i < cr->threads; i++)
+		t0 = cr->w[i].t0 < t0 ? cr->w[i].t0 : t0;
+	return t0;
+}
+
+/*
+ * From the first worker's first event to the last one's last, as the
+ * workers saw them: a clock read by the starting thread after the barrier
+ * could come after a worker's whole run when the CPUs are oversubscribed.
+ */
+static uint64_t crew_span(const struct crew *cr)
+{
+	uint64_t t1 = cr->w[0].t1;
+	int i;
+
+	for (i = 1; i < cr->threads; i++)
+		t1 = cr->w[i].t1 > t1 ? cr->w[i].t1 : t1;
+	return t1 - crew_first(cr);
 }
 
 /*
@@ -211,10 +246,10 @@ static void add_case(const char *name, path_fn fn, void *ctx, long n, int thread
 static double run_once(struct bench_case *c)
 {
 	struct crew cr;
-	uint64_t t0 = crew_start(&cr, c->fn, c->ctx, c->n, c->threads);
 
+	crew_start(&cr, c->fn, c->ctx, c->n, c->threads);
 	c->failed += crew_join(&cr);
-	return (double)(now_ns() - t0) / ((double)c->n * c->threads);
+	return (double)crew_span(&cr) / ((double)c->n * c->threads);
 }
 
 static void run_cases(void)
@@ -385,7 +420,7 @@ static int write_file(const char *path, const char *s)
 struct props {
 	EVENT_TRACE_PROPERTIES p;
 	char logger_name[64];
-	char log_file[64];
+	char log_file[256];
 };
 
 static void props_init(struct props *pr, const char *log_file, ULONG mode)
@@ -582,37 +617,60 @@ static void setup_trace_marker(void)
 static void setup_floor(void)
 {
 	device_fd = open("/dev/nttrace", O_RDWR);
-	if (device_fd >= 0)
+	if (device_fd >= 0) {
 		add_case("ioctl_noop", path_ioctl, &device_fd, n_syscall, 1);
+		add_case("ioctl_noop", path_ioctl, &device_fd, n_syscall, 2);
+	}
+	/* With 2 threads: how far any system call scales here (TCG, 2 vCPUs). */
 	add_case("getppid", path_getppid, NULL, n_syscall, 1);
+	add_case("getppid", path_getppid, NULL, n_syscall, 2);
 }
 
-/*
- * Path 5: the in-process user-mode logger (one a process), writing to
- * /dev/null, with its default buffers (@nbuf 0) or @nbuf of them.
- */
-static struct tm_ctx umlogger;
+/* Path 5: the in-process user-mode logger (one a process). */
+static struct tm_ctx umlogger, umlogger_noseq;
 static const char *umlogger_name;
 static ULONG umlogger_bufs, umlogger_kb;	/* as StartTrace said */
+static char umlogger_file[256];
 
-static void setup_umlogger(const char *name, ULONG nbuf)
+/*
+ * The user-mode logger with its defaults, writing a circular file of
+ * 256 MB in @dir (a long run wraps instead of filling a disk or RAM), or
+ * /dev/null (@dir NULL). Its paths: @name with 1 thread, and with 2 and 4
+ * when @scaling; @name_noseq (1 thread) without SEQUENCE.
+ */
+static void setup_umlogger(const char *name, const char *dir, int scaling)
 {
 	struct props pr;
+	char noseq[64];
 
-	props_init(&pr, "/dev/null", EVENT_TRACE_PRIVATE_LOGGER_MODE);
-	pr.p.MaximumBuffers = nbuf;
+	if (dir)
+		snprintf(umlogger_file, sizeof(umlogger_file), "%s/nttrace-bench-um.etl", dir);
+	else
+		snprintf(umlogger_file, sizeof(umlogger_file), "/dev/null");
+	props_init(&pr, umlogger_file, EVENT_TRACE_PRIVATE_LOGGER_MODE |
+		   (dir ? EVENT_TRACE_FILE_MODE_CIRCULAR : 0));
+	pr.p.MaximumFileSize = dir ? 256 : 0;
 	if (StartTraceA(&umlogger.h, "bench-um", &pr.p) != ERROR_SUCCESS) {
 		printf("# user-mode logger: StartTrace failed: %u\n", (unsigned)GetLastError());
 		return;
 	}
-	printf("# %s: the user-mode logger with %u buffers of %u KB\n", name,
-	       (unsigned)pr.p.NumberOfBuffers, (unsigned)pr.p.BufferSize);
+	printf("# %s: the user-mode logger with %u buffers of %u KB, writing %s%s\n", name,
+	       (unsigned)pr.p.NumberOfBuffers, (unsigned)pr.p.BufferSize, umlogger_file,
+	       dir ? " (circular, 256 MB)" : "");
 	umlogger_bufs = pr.p.NumberOfBuffers;
 	umlogger_kb = pr.p.BufferSize;
 	umlogger.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
 			 TRACE_MESSAGE_SYSTEMINFO;
+	umlogger_noseq.h = umlogger.h;
+	umlogger_noseq.flags = TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
 	umlogger_name = name;
 	add_case(name, path_trace_message, &umlogger, n_user, 1);
+	snprintf(noseq, sizeof(noseq), "%s_noseq", name);
+	add_case(strdup(noseq), path_trace_message, &umlogger_noseq, n_user, 1);
+	if (scaling) {
+		add_case(name, path_trace_message, &umlogger, n_user, 2);
+		add_case(name, path_trace_message, &umlogger, n_user, 4);
+	}
 }
 
 static void stop_umlogger(void)
@@ -625,6 +683,8 @@ static void stop_umlogger(void)
 	ControlTraceA(umlogger.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
 	printf("I %s lost %lu\n", umlogger_name, (unsigned long)pr.p.EventsLost);
 	umlogger_name = NULL;
+	if (strcmp(umlogger_file, "/dev/null"))
+		unlink(umlogger_file);
 }
 
 /* ---- real-time delivery ---- */
@@ -720,8 +780,9 @@ static double rt_nttrace_once(struct bench_case *c, unsigned int rep)
 	pthread_create(&rt.thread, NULL, rt_process, &rt);
 	tm.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
 
-	t0 = crew_start(&cr, path_trace_message, &tm, c->n, c->threads);
+	crew_start(&cr, path_trace_message, &tm, c->n, c->threads);
 	refused = crew_join(&cr);
+	t0 = crew_first(&cr);
 	props_init(&pr, NULL, 0);
 	ControlTraceA(tm.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
 	t_stop = now_ns();
@@ -853,8 +914,9 @@ static double rt_pipe_once(struct bench_case *c, unsigned int rep)
 	}
 	pthread_create(&reader, NULL, rt_pipe_read, &p);
 
-	t0 = crew_start(&cr, c->fn, c->ctx, c->n, c->threads);
+	crew_start(&cr, c->fn, c->ctx, c->n, c->threads);
 	failed = crew_join(&cr);
+	t0 = crew_first(&cr);
 	if (write(rt_marker.fd, RT_END, strlen(RT_END)) != (ssize_t)strlen(RT_END))
 		printf("# %s: the end marker could not be written\n", c->name);
 	/* A reader that never sees the end must not hang the benchmark. */
@@ -1190,7 +1252,6 @@ static void run_sweep(void)
 	struct crew cr;
 	unsigned int r, k;
 	long long lost0, lost1;
-	uint64_t t0;
 	double ns;
 	int i;
 
@@ -1207,9 +1268,9 @@ static void run_sweep(void)
 				if (!sweep[i].ok[k])
 					continue;
 				lost0 = sweep[i].lost ? sweep[i].lost() : -1;
-				t0 = crew_start(&cr, sweep[i].fn, &sweep[i].z[k], sweep[i].n, 1);
+				crew_start(&cr, sweep[i].fn, &sweep[i].z[k], sweep[i].n, 1);
 				crew_join(&cr);
-				ns = (double)(now_ns() - t0) / sweep[i].n;
+				ns = (double)crew_span(&cr) / sweep[i].n;
 				lost1 = sweep[i].lost ? sweep[i].lost() : -1;
 				if (lost0 < 0 || lost1 < 0 || sweep[i].lost_sum[k] < 0)
 					sweep[i].lost_sum[k] = -1;
@@ -1441,7 +1502,7 @@ static void sweep_host(void)
 {
 	GUID g = bench_guid(0x62);
 
-	setup_umlogger("sweep_umlogger", 0);
+	setup_umlogger("sweep_umlogger", NULL, 0);
 	ncases = 0;		/* its 64-byte case is not run again */
 	if (umlogger_name) {
 		printf("M mem_umlogger %u %u 1\n", (unsigned)umlogger_bufs,
@@ -1519,6 +1580,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < PAYLOAD; i++)
 		payload[i] = (uint8_t)i;
 	only = getenv("BENCH_ONLY");
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	if (getenv("BENCH_REPS"))
 		reps = atoi(getenv("BENCH_REPS"));
 	if (getenv("BENCH_SWEEP_REPS"))
@@ -1551,7 +1613,7 @@ int main(int argc, char **argv)
 		setup_user_events();
 		setup_ue_disabled();
 		setup_trace_marker();
-		setup_umlogger("tm_umlogger", 0);
+		setup_umlogger("tm_umlogger", NULL, 0);
 		setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
 		setup_disabled();
 		setup_realtime();
@@ -1565,8 +1627,15 @@ int main(int argc, char **argv)
 		overhead_vm(tool ? tool : "u64/nttrace");
 		return 0;
 	}
-	/* The user-mode logger is one a process: two rounds, LTTng in both. */
-	setup_umlogger("tm_umlogger", 0);
+	printf("I cpus online %d\n", ncpus);
+	/*
+	 * The user-mode logger is one a process: a round for each file it
+	 * writes, LTTng-UST (its session on disk, scripts/bench) in both.
+	 * On tmpfs: the costs, and the default configuration's losses at one
+	 * thread's full rate (issue 18: none). On disk: 1, 2 and 4 threads
+	 * beside LTTng-UST's per-CPU buffers, and both one's losses.
+	 */
+	setup_umlogger("tm_umlogger", "/dev/shm", 0);
 	setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
 	setup_disabled();
 #ifdef NTTRACE_BENCH_LTTNG
@@ -1577,12 +1646,21 @@ int main(int argc, char **argv)
 #endif
 	run_cases();
 	stop_umlogger();
-	setup_umlogger("tm_umlogger_256buf", 256);
+#ifdef NTTRACE_BENCH_LTTNG
+	printf("I lttng_ust discarded_tmpfs_round %lld\n", lttng_lost());
+#endif
+	setup_umlogger("tm_umlogger_disk", getenv("BENCH_TMP") ? getenv("BENCH_TMP") : "/tmp",
+		       1);
 #ifdef NTTRACE_BENCH_LTTNG
 	add_case("lttng_ust", path_lttng, NULL, n_user, 1);
+	add_case("lttng_ust", path_lttng, NULL, n_user, 2);
+	add_case("lttng_ust", path_lttng, NULL, n_user, 4);
 #endif
 	run_cases();
 	stop_umlogger();
+#ifdef NTTRACE_BENCH_LTTNG
+	printf("I lttng_ust discarded_disk_round %lld\n", lttng_lost());
+#endif
 	if (sweep_wanted())
 		sweep_host();
 	return 0;
