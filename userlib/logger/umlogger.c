@@ -96,9 +96,18 @@
  * the full rate of one thread (~100 ns for an 88-byte record) a buffer fills
  * in ~70 us; 16 buffers (1 ms) lost 10-50 % of the events whenever the
  * writer thread waited a few ms for a CPU on a busy machine, 128 lost none
- * in our runs (tmpfs and disk). The pool is malloc'd and its pages are
- * touched only when used: free buffers are taken last-freed-first, so a
- * writer that keeps up keeps the resident set to a few buffers.
+ * in our runs (tmpfs and disk). The pool is malloc'd; its pages become
+ * resident as the buffers are first used.
+ *
+ * Free buffers are taken oldest-freed first. The writer thread reads each
+ * buffer it writes (write() copies it), on another CPU: the buffer's cache
+ * lines are then in that CPU's cache too, and a producer writing them
+ * again waits for that CPU to give them up. Taken newest-first (which kept
+ * the resident set small) the buffer had just been read, and with
+ * SEQUENCE the producer's locked add waited for those lines: 210 ns an
+ * event against 50 with a writer that reads nothing; taken oldest-first,
+ * ~100 ns (perf and A/B runs, issue 18's closing note). The cost: the
+ * whole pool becomes resident.
  */
 #define UM_DEFAULT_BUFFERS	128
 /* The writer is woken at this many queued buffers at most (see the head). */
@@ -224,7 +233,7 @@ static struct {
 	pthread_mutex_t queue_lock;
 	pthread_cond_t queue_cond;	/* the writer waits for work */
 	pthread_cond_t written_cond;	/* FLUSH waits for the writer */
-	uint32_t *free_list, nfree;
+	uint32_t *free_list, free_head, nfree;	/* a FIFO of nbuf entries */
 	uint32_t *queue, qhead, qlen;
 	uint32_t wake_at;		/* qlen that wakes the writer */
 	int stopping, writing;
@@ -357,7 +366,7 @@ static void queue_buffer(struct um_slot *s)
  */
 static void free_push(uint32_t index)
 {
-	um.free_list[um.nfree] = index;
+	um.free_list[(um.free_head + um.nfree) % um.nbuf] = index;
 	__atomic_store_n(&um.nfree, um.nfree + 1, __ATOMIC_RELAXED);
 }
 
@@ -381,7 +390,8 @@ static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 		pthread_mutex_unlock(&um.queue_lock);
 		return -1;
 	}
-	index = um.free_list[um.nfree - 1];
+	index = um.free_list[um.free_head];
+	um.free_head = (um.free_head + 1) % um.nbuf;
 	__atomic_store_n(&um.nfree, um.nfree - 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&um.queue_lock);
 
@@ -986,7 +996,7 @@ static void child_after_fork(void)
 		um.file.fd = -1;
 		free_pool();
 	}
-	um.nfree = um.qhead = um.qlen = 0;
+	um.free_head = um.nfree = um.qhead = um.qlen = 0;
 	um.stopping = um.writing = 0;
 	um.writer_tid = 0;
 	um.written = um.failed = 0;
@@ -1076,7 +1086,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 		goto fail;
 	}
 	for (i = 0; i < nbuf; i++)
-		um.free_list[i] = nbuf - 1 - i;
+		um.free_list[i] = i;
+	um.free_head = 0;
 	um.nfree = nbuf;
 	um.qhead = um.qlen = 0;
 	um.stopping = um.writing = 0;
