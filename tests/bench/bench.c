@@ -50,8 +50,8 @@
  * session and the bytes each event costs beyond its payload, measured.
  *
  * The environment: BENCH_REPS repeats (11), BENCH_SCALE percent of the
- * event counts (100), BENCH_ONLY a name prefix: only those paths (for a
- * quick look at some; `make bench` runs all; "sweep" for the sweep alone,
+ * event counts (100), BENCH_ONLY name prefixes, comma-separated: only those
+ * paths (for a quick look at some; `make bench` runs all; "sweep" for the sweep alone,
  * "none" for none of the paths above), BENCH_SWEEP_REPS the sweep's
  * repeats (5), BENCH_TMP a directory for the overhead measurement's files
  * (/tmp).
@@ -228,12 +228,26 @@ struct bench_case {
 static struct bench_case cases[MAX_CASES];
 static int ncases;
 
-/* BENCH_ONLY=PREFIX: only the paths whose names start with it. */
+/* BENCH_ONLY=PREFIX[,PREFIX...]: only the paths whose names start with one. */
 static const char *only;
 
 static int wanted(const char *name)
 {
-	return ncases < MAX_CASES && (!only || !strncmp(name, only, strlen(only)));
+	const char *p = only;
+
+	if (ncases >= MAX_CASES)
+		return 0;
+	if (!p)
+		return 1;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !strncmp(name, p, len))
+			return 1;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
 }
 
 static void add_case(const char *name, path_fn fn, void *ctx, long n, int threads)
@@ -635,8 +649,8 @@ static char umlogger_file[256];
 /*
  * The user-mode logger with its defaults, writing a circular file of
  * 256 MB in @dir (a long run wraps instead of filling a disk or RAM), or
- * /dev/null (@dir NULL). Its paths: @name with 1 thread, and with 2 and 4
- * when @scaling; @name_noseq (1 thread) without SEQUENCE.
+ * /dev/null (@dir NULL). Its paths: @name with 1 thread, @name_noseq
+ * without SEQUENCE, both also with 2 and 4 threads when @scaling.
  */
 static void setup_umlogger(const char *name, const char *dir, int scaling)
 {
@@ -670,6 +684,8 @@ static void setup_umlogger(const char *name, const char *dir, int scaling)
 	if (scaling) {
 		add_case(name, path_trace_message, &umlogger, n_user, 2);
 		add_case(name, path_trace_message, &umlogger, n_user, 4);
+		add_case(strdup(noseq), path_trace_message, &umlogger_noseq, n_user, 2);
+		add_case(strdup(noseq), path_trace_message, &umlogger_noseq, n_user, 4);
 	}
 }
 

@@ -149,6 +149,9 @@ END {
 	ncpus_host = fact["host_cpus online"] + 0
 	su2 = ratio(u1, med["host_tm_umlogger_disk 2"]); sl2 = ratio(l1, med["host_lttng_ust 2"])
 	su4 = ratio(u1, med["host_tm_umlogger_disk 4"]); sl4 = ratio(l1, med["host_lttng_ust 4"])
+	n1 = med["host_tm_umlogger_disk_noseq 1"]
+	sn2 = ratio(n1, med["host_tm_umlogger_disk_noseq 2"])
+	sn4 = ratio(n1, med["host_tm_umlogger_disk_noseq 4"])
 
 	print "| ratio | value | target |"
 	print "| --- | --- | --- |"
@@ -168,6 +171,10 @@ END {
 	printf "| host, 4 threads / 1 (%d CPUs): user-mode logger vs LTTng-UST | " \
 		"%s vs %s | >= LTTng's %s |\n", ncpus_host, su4, sl4,
 		mark(su4 != "n/a" && sl4 != "n/a" && su4 + 0 >= sl4 + 0)
+	printf "| host, 2 / 4 threads, user-mode logger without SEQUENCE vs LTTng-UST | " \
+		"%s / %s vs %s / %s | >= LTTng's %s |\n", sn2, sn4, sl2, sl4,
+		mark(sn2 != "n/a" && sn4 != "n/a" && sl2 != "n/a" && sl4 != "n/a" &&
+		     sn2 + 0 >= sl2 + 0 && sn4 + 0 >= sl4 + 0)
 	printf "| 2 threads / 1 thread, TraceMessage (kernel), median of %d boot%s (%s) " \
 		"| %s | >= 1.8 %s |\n", boots, boots > 1 ? "s" : "", tb, t1m,
 		mark(t1m != "n/a" && t1m + 0 >= 1.8)
@@ -227,9 +234,10 @@ END {
 		"\"2t/1t_user_events\": %s, \"5n/lttng_ust\": %s, " \
 		"\"2t/1t_tm_kernel_median_of_boots\": %s, \"host_2t/1t_umlogger\": %s, " \
 		"\"host_2t/1t_lttng_ust\": %s, \"host_4t/1t_umlogger\": %s, " \
-		"\"host_4t/1t_lttng_ust\": %s},\n", jnum(r12), jnum(ratio(p1, p3)), jnum(r14),
+		"\"host_4t/1t_lttng_ust\": %s, \"host_2t/1t_umlogger_noseq\": %s, " \
+		"\"host_4t/1t_umlogger_noseq\": %s},\n", jnum(r12), jnum(ratio(p1, p3)), jnum(r14),
 		jnum(ratio(p1, p4b)), jnum(r5l), jnum(t1), jnum(tn), jnum(t2), jnum(r5n),
-		jnum(t1m), jnum(su2), jnum(sl2), jnum(su4), jnum(sl4) > json
+		jnum(t1m), jnum(su2), jnum(sl2), jnum(su4), jnum(sl4), jnum(sn2), jnum(sn4) > json
 	printf "  \"logger\": {\"events_written\": %d, \"events_lost\": %d, " \
 		"\"events_overwritten\": %d, \"lost_percent\": %s},\n", lg[1], lg[2], lg[3],
 		jnum(loss) > json
