@@ -332,6 +332,25 @@ static long path_ioctl(void *arg, long n)
 	return failed;
 }
 
+/*
+ * The same through a descriptor of the thread's own: with threads sharing
+ * one open file, every system call on it takes and drops a reference to
+ * that one struct file (an atomic each way, on a cache line all threads
+ * write).
+ */
+static long path_ioctl_own_fd(void *arg, long n)
+{
+	int fd = open("/dev/nttrace", O_RDWR | O_CLOEXEC);
+	long failed;
+
+	(void)arg;
+	if (fd < 0)
+		return n;
+	failed = path_ioctl(&fd, n);
+	close(fd);
+	return failed;
+}
+
 static long path_write(void *arg, long n)
 {
 	int fd = *(int *)arg;
@@ -634,6 +653,7 @@ static void setup_floor(void)
 	if (device_fd >= 0) {
 		add_case("ioctl_noop", path_ioctl, &device_fd, n_syscall, 1);
 		add_case("ioctl_noop", path_ioctl, &device_fd, n_syscall, 2);
+		add_case("ioctl_noop_own_fd", path_ioctl_own_fd, NULL, n_syscall, 2);
 	}
 	/* With 2 threads: how far any system call scales here (TCG, 2 vCPUs). */
 	add_case("getppid", path_getppid, NULL, n_syscall, 1);

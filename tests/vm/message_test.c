@@ -8,6 +8,7 @@
  * argument, while another traces; threads on both vCPUs. Runs in the VM,
  * 64-bit and 32-bit.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -689,6 +690,78 @@ static void test_both_cpus(void)
 	free(seqs);
 }
 
+/* ---- NtTraceEvent's descriptor per thread ---- */
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+#define FD_THREADS 70
+
+static pthread_barrier_t fd_traced, fd_counted;
+static uint32_t fd_logger;
+static unsigned int fd_errors;
+
+static void *trace_and_wait(void *unused)
+{
+	uint32_t id = 7;
+
+	if (TraceMessage(fd_logger, 0, NULL, 3, &id, sizeof(id), NULL) != ERROR_SUCCESS)
+		__atomic_add_fetch(&fd_errors, 1, __ATOMIC_RELAXED);
+	pthread_barrier_wait(&fd_traced);
+	pthread_barrier_wait(&fd_counted);
+	return unused;
+}
+
+/*
+ * Threads get a descriptor of their own for their events (userlib/nt/nt.c),
+ * the first 64 of them, and give it back when they exit.
+ */
+static void test_thread_fds(uint32_t logger)
+{
+	pthread_t th[FD_THREADS];
+	unsigned int nthreads[2] = { 3, FD_THREADS }, k, t;
+	uint32_t id = 1;
+	int before, during;
+
+	fd_logger = logger;
+	/* This thread's own, before counting. */
+	TraceMessage(logger, 0, NULL, 3, &id, sizeof(id), NULL);
+	for (k = 0; k < 2; k++) {
+		before = open_fds();
+		fd_errors = 0;
+		pthread_barrier_init(&fd_traced, NULL, nthreads[k] + 1);
+		pthread_barrier_init(&fd_counted, NULL, nthreads[k] + 1);
+		for (t = 0; t < nthreads[k]; t++)
+			pthread_create(&th[t], NULL, trace_and_wait, NULL);
+		pthread_barrier_wait(&fd_traced);
+		during = open_fds();
+		pthread_barrier_wait(&fd_counted);
+		for (t = 0; t < nthreads[k]; t++)
+			pthread_join(th[t], NULL);
+		tap_eq(fd_errors, 0, "%d-bit: %u threads trace", BITS, nthreads[k]);
+		if (k == 0)
+			tap_eq(during - before, 3, "%d-bit: 3 threads: a descriptor each", BITS);
+		else
+			tap_ok(during - before >= 1 && during - before <= 63,
+			       "%d-bit: 70 threads: at most 64 descriptors in all, the rest "
+			       "share (%d more)", BITS, during - before);
+		tap_eq(open_fds(), before, "%d-bit: %u threads: their descriptors closed "
+		       "when they exit", BITS, nthreads[k]);
+		pthread_barrier_destroy(&fd_traced);
+		pthread_barrier_destroy(&fd_counted);
+	}
+}
+
 int main(void)
 {
 	struct nttrace_logger_info info, small;
@@ -706,6 +779,7 @@ int main(void)
 	forget();
 	test_rewrite_race(info.logger_id, &c);
 	test_unmap_race(info.logger_id, &c);
+	test_thread_fds(info.logger_id);
 	nttrace_consumer_close(&c);
 	stop_session(info.logger_id);
 	stop_session(small.logger_id);
