@@ -348,7 +348,8 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack
 
 static u32 nt_ew_run(struct nt_ew *ew)
 {
-	struct event_data_descriptor stack[NT_EW_STACK_DESCRIPTORS];
+	/* Copied in before it is read (see nt_trace_message()). */
+	struct event_data_descriptor stack[NT_EW_STACK_DESCRIPTORS] __uninitialized;
 	const struct event_write_user *f = ew->f;
 	struct nt_reg *r;
 	u64 want = 0;

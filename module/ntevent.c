@@ -122,7 +122,8 @@ u32 nttrace_dispatch(const struct nttrace_type *type,
 		     const struct nttrace_call *call,
 		     const struct nttrace_flags *flags)
 {
-	u64 fixed[NTTRACE_MAX_FIXED_SIZE / sizeof(u64)];
+	/* Copied in before the handler reads it (see nt_trace_message()). */
+	u64 fixed[NTTRACE_MAX_FIXED_SIZE / sizeof(u64)] __uninitialized;
 
 	if (WARN_ON_ONCE(type->fixed_size > sizeof(fixed)))
 		return STATUS_INVALID_PARAMETER;

@@ -11,7 +11,8 @@
  *
  * Producers: each thread uses one of UM_SLOTS slots (a free one on its
  * first event, and left at its exit), each with its own lock and current
- * buffer, so threads rarely meet. An event is written under the slot's lock: the handle is
+ * buffer, so threads rarely meet; the lock costs its owner no atomic
+ * instruction (slot_lock()). An event is written under the slot's lock: the handle is
  * checked again, space taken in the slot's buffer (a full one goes to the
  * writer's queue and a free one is taken; none free: the event is counted
  * lost and the caller gets ERROR_NOT_ENOUGH_MEMORY), the arguments copied
