@@ -10,6 +10,13 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>
 
+/*
+ * nttrace_logfile_buffer() for a writer that knows how many events @buf
+ * holds (the user-mode logger): it saves walking every record (etl.c).
+ */
+int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_t size,
+			    uint32_t events);
+
 /* memcpy that returns -EFAULT for an unreadable @src (safecopy.c). */
 int nttrace_safe_copy(void *dst, const void *src, size_t len);
 

@@ -17,6 +17,7 @@
 #endif
 
 #include <nttrace/etl.h>
+#include "../internal.h"
 
 static void put(uint8_t *p, uint64_t v, int bytes)
 {
@@ -268,6 +269,15 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 			   unsigned int cpu)
 {
 	struct nttrace_logfile *lf = ctx;
+
+	/* A buffer of another size is refused unread. */
+	return nttrace_logfile_counted(lf, buf, size, size == lf->s.buffer_size ?
+				       nttrace_buffer_events(buf) : 0);
+}
+
+int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_t size,
+			    uint32_t events)
+{
 	int circular = lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR;
 	off_t at = lseek(lf->fd, 0, SEEK_CUR);
 	int ret;
@@ -279,7 +289,7 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 	if (lf->slots && !circular && lf->buffers >= lf->slots) {
 		/* Sequential and full: counted, not written. */
 		lf->dropped++;
-		lf->dropped_events += nttrace_buffer_events(buf);
+		lf->dropped_events += events;
 		if (!lf->error)
 			lf->error = EFBIG;
 		return 0;
@@ -294,7 +304,7 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 		goto failed;
 	}
 	lf->buffers++;
-	lf->events += nttrace_buffer_events(buf);
+	lf->events += events;
 	lf->bytes += size;
 	return 0;
 failed:
@@ -302,7 +312,7 @@ failed:
 		lf->error = -ret;
 	lf->failed++;
 	if (size == lf->s.buffer_size)
-		lf->failed_events += nttrace_buffer_events(buf);
+		lf->failed_events += events;
 	return 0;
 }
 

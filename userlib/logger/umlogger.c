@@ -131,6 +131,7 @@ struct um_slot {
 	uint64_t busy;		/* nested calls refused (atomic: without the lock) */
 	uint64_t busy_seen;	/* busy when the last buffer was sealed */
 	uint16_t lost_flags;	/* WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
+	uint32_t buf_events;	/* events in buf */
 } __attribute__((aligned(64)));
 
 static struct um_slot slots[UM_SLOTS];
@@ -236,6 +237,7 @@ static struct {
 	pthread_cond_t written_cond;	/* FLUSH waits for the writer */
 	uint32_t *free_list, free_head, nfree;	/* a FIFO of nbuf entries */
 	uint32_t *queue, qhead, qlen;
+	uint32_t *events_in;		/* a queued buffer's events, by index */
 	uint32_t wake_at;		/* qlen that wakes the writer */
 	int stopping, writing;
 	pthread_t writer;
@@ -324,9 +326,11 @@ static void free_pool(void)
 	free(um.pool);
 	free(um.free_list);
 	free(um.queue);
+	free(um.events_in);
 	um.pool = NULL;
 	um.free_list = NULL;
 	um.queue = NULL;
+	um.events_in = NULL;
 }
 
 /* Seal a buffer and queue it for the writer. Under its slot's lock. */
@@ -354,6 +358,7 @@ static void queue_buffer(struct um_slot *s)
 	s->buf = NULL;
 
 	pthread_mutex_lock(&um.queue_lock);
+	um.events_in[index] = s->buf_events;
 	um.queue[(um.qhead + um.qlen++) % um.nbuf] = index;
 	/* Wake the writer for a batch, or when free buffers run short. */
 	if (um.qlen >= um.wake_at || um.nfree < um.wake_at)
@@ -398,6 +403,7 @@ static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 
 	s->buf = pool_buffer(index);
 	s->offset = WMI_BUFFER_HEADER_SIZE;
+	s->buf_events = 0;
 	h = (void *)s->buf;
 	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
 	h->buffer_size = um.bufsize;
@@ -647,6 +653,7 @@ static ULONG um_write_end(struct um_slot *s, uint8_t *rec, uint32_t total, ULONG
 		memset(rec + total, 0, alen - total);
 		s->offset += alen;
 		s->events++;
+		s->buf_events++;
 	}
 	slot_unlock(s);
 	logger_leave();
@@ -883,7 +890,9 @@ static void *writer_main(void *arg)
 		um.qlen--;
 		um.writing = 1;
 		pthread_mutex_unlock(&um.queue_lock);
-		nttrace_logfile_buffer(&um.file, pool_buffer(index), um.bufsize, 0);
+		/* The count the producer kept: no walk over the records. */
+		nttrace_logfile_counted(&um.file, pool_buffer(index), um.bufsize,
+					um.events_in[index]);
 		pthread_mutex_lock(&um.queue_lock);
 		um.writing = 0;
 		free_push(index);
@@ -1082,7 +1091,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.pool = malloc((size_t)nbuf * um.bufsize);
 	um.free_list = malloc(nbuf * sizeof(uint32_t));
 	um.queue = malloc(nbuf * sizeof(uint32_t));
-	if (!um.pool || !um.free_list || !um.queue) {
+	um.events_in = malloc(nbuf * sizeof(uint32_t));
+	if (!um.pool || !um.free_list || !um.queue || !um.events_in) {
 		err = ERROR_NOT_ENOUGH_MEMORY;
 		goto fail;
 	}
