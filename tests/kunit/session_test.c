@@ -92,6 +92,7 @@ static void start_defaults_test(struct kunit *test)
 	struct nttrace_logger_info info, q;
 	struct ntk_session *k;
 	struct nt_session *s;
+	unsigned int cpu;
 
 	ntk_info(&info, "nttrace-kunit-defaults");
 	k = ntk_start(test, &info);
@@ -136,6 +137,10 @@ static void start_defaults_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->data_size, (size_t)nr_cpu_ids * s->conf.nbuf * s->conf.bufsize);
 	KUNIT_EXPECT_EQ(test, s->mem_reserved, session_bytes(s->conf.bufsize, s->conf.nbuf));
 	KUNIT_EXPECT_EQ(test, kref_read(&s->ref), 2);	/* the table's and ours */
+	/* Every event writes its CPU's ring and the sequence: no line shared. */
+	for (cpu = 0; cpu < s->nr_rings; cpu++)
+		KUNIT_EXPECT_EQ(test, (uintptr_t)&s->rings[cpu] % SMP_CACHE_BYTES, 0);
+	KUNIT_EXPECT_EQ(test, (uintptr_t)&s->local_seq % SMP_CACHE_BYTES, 0);
 
 	/* A query says the same; the list has it. */
 	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, info.logger_id, &q), 0);
