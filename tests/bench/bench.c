@@ -542,11 +542,12 @@ static void stop_kernel_session(void)
 	waitpid(recorder, NULL, 0);
 }
 
-static struct ue_ctx user_events = { -1, 0, 0 };
-
-static void setup_user_events(void)
+/*
+ * Register the user_event @name_args on a user_events_data descriptor of
+ * @c's own, its enable bit 0 in c->enabled; 0, or -1 with errno set.
+ */
+static int ue_register(struct ue_ctx *c, const char *name_args)
 {
-	struct ue_ctx *c = &user_events;
 	struct ue_reg reg;
 
 	c->fd = open(TRACING "/user_events_data", O_RDWR);
@@ -555,12 +556,23 @@ static void setup_user_events(void)
 	reg.enable_bit = 0;
 	reg.enable_size = sizeof(c->enabled);
 	reg.enable_addr = (uintptr_t)&c->enabled;
-	reg.name_args = (uintptr_t)"nttrace_bench char[64] data";
-	if (c->fd < 0 || ioctl(c->fd, UE_IOCSREG, &reg) < 0) {
+	reg.name_args = (uintptr_t)name_args;
+	if (c->fd < 0 || ioctl(c->fd, UE_IOCSREG, &reg) < 0)
+		return -1;
+	c->index = reg.write_index;
+	return 0;
+}
+
+static struct ue_ctx user_events = { -1, 0, 0 };
+
+static void setup_user_events(void)
+{
+	struct ue_ctx *c = &user_events;
+
+	if (ue_register(c, "nttrace_bench char[64] data")) {
 		printf("# user_events: not available (%s)\n", strerror(errno));
 		return;
 	}
-	c->index = reg.write_index;
 	if (write_file(TRACING "/events/user_events/nttrace_bench/enable", "1") ||
 	    !(c->enabled & 1)) {
 		printf("# user_events: cannot enable the event\n");
@@ -575,15 +587,7 @@ static struct ue_ctx ue_off = { -1, 0, 0 };
 
 static void setup_ue_disabled(void)
 {
-	struct ue_reg reg;
-
-	ue_off.fd = open(TRACING "/user_events_data", O_RDWR);
-	memset(&reg, 0, sizeof(reg));
-	reg.size = sizeof(reg);
-	reg.enable_size = sizeof(ue_off.enabled);
-	reg.enable_addr = (uintptr_t)&ue_off.enabled;
-	reg.name_args = (uintptr_t)"nttrace_bench_off char[64] data";
-	if (ue_off.fd < 0 || ioctl(ue_off.fd, UE_IOCSREG, &reg) < 0) {
+	if (ue_register(&ue_off, "nttrace_bench_off char[64] data")) {
 		printf("# ue_disabled: user_events not available\n");
 		return;
 	}
@@ -1341,19 +1345,10 @@ static int sweep_wanted(void)
 /* user_events' sized event, registered and enabled; 0 if it can be used. */
 static int setup_ue_sized(void)
 {
-	struct ue_reg reg;
-
-	ue_sized.fd = open(TRACING "/user_events_data", O_RDWR);
-	memset(&reg, 0, sizeof(reg));
-	reg.size = sizeof(reg);
-	reg.enable_size = sizeof(ue_sized.enabled);
-	reg.enable_addr = (uintptr_t)&ue_sized.enabled;
-	reg.name_args = (uintptr_t)"nttrace_bench_sized __rel_loc char[] data";
-	if (ue_sized.fd < 0 || ioctl(ue_sized.fd, UE_IOCSREG, &reg) < 0) {
+	if (ue_register(&ue_sized, "nttrace_bench_sized __rel_loc char[] data")) {
 		printf("# sweep: user_events: not available (%s)\n", strerror(errno));
 		return -1;
 	}
-	ue_sized.index = reg.write_index;
 	if (write_file(TRACING "/events/user_events/nttrace_bench_sized/enable", "1") ||
 	    !(ue_sized.enabled & 1)) {
 		printf("# sweep: user_events: cannot enable the sized event\n");
