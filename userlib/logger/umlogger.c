@@ -124,15 +124,15 @@ struct um_slot {
 	int gate;		/* others that want the slot (atomic) */
 	int fast;		/* the holder came in by the owner's way */
 	int users;		/* threads using the slot (atomic) */
+	uint16_t lost_flags;	/* WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
 	uint8_t *buf;		/* current buffer, or NULL */
 	uint32_t offset;	/* its end of data */
-	uint64_t events;	/* events written through this slot */
+	uint32_t buf_events;	/* events in buf */
 	uint64_t lost;		/* events refused: no free buffer (atomic store) */
 	uint64_t busy;		/* nested calls refused (atomic: without the lock) */
 	uint64_t busy_seen;	/* busy when the last buffer was sealed */
-	uint16_t lost_flags;	/* WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
-	uint32_t buf_events;	/* events in buf */
-} __attribute__((aligned(64)));
+} __attribute__((aligned(64)));	/* one cache line a slot */
+_Static_assert(sizeof(struct um_slot) == 64, "a slot fills one cache line");
 
 static struct um_slot slots[UM_SLOTS];
 
@@ -516,16 +516,10 @@ static uint32_t my_process_id(void)
 	return pid;
 }
 
-static void my_ids(uint32_t ids[2])
-{
-	ids[0] = my_thread_id();
-	ids[1] = my_process_id();
-}
-
 /*
- * The same into a record, from registers: two 4-byte stores to the stack
- * read back as one 8-byte load cannot be forwarded from the store buffer
- * (perf put a fifth of TraceMessage's time on such a load).
+ * Both into a message record, from registers: two 4-byte stores to the
+ * stack read back as one 8-byte load cannot be forwarded from the store
+ * buffer (perf put a fifth of TraceMessage's time on such a load).
  */
 static void put_ids(uint8_t *p)
 {
@@ -652,7 +646,6 @@ static ULONG um_write_end(struct um_slot *s, uint8_t *rec, uint32_t total, ULONG
 	if (err == ERROR_SUCCESS) {
 		memset(rec + total, 0, alen - total);
 		s->offset += alen;
-		s->events++;
 		s->buf_events++;
 	}
 	slot_unlock(s);
@@ -710,7 +703,7 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 {
 	struct event_instance_guid_header out;
 	uint64_t total = hdr_size;
-	uint32_t off, i, ids[2];
+	uint32_t off, i;
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
 	uint8_t *rec;
@@ -743,9 +736,8 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 		out.h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_FULL_HEADER32 :
 				    TRACE_HEADER_TYPE_FULL_HEADER64;
 	out.h.marker_flags = TRACE_HEADER_MARKER_BYTE;
-	my_ids(ids);
-	out.h.thread_id = ids[0];
-	out.h.process_id = ids[1];
+	out.h.thread_id = my_thread_id();
+	out.h.process_id = my_process_id();
 	if (!(hdr->h.flags & WNODE_FLAG_USE_TIMESTAMP))
 		out.h.time_stamp = nttrace_clock_now(um.clock_type);
 	out.h.kernel_time = 0;
@@ -785,7 +777,7 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 	struct event_extended_item_header item;
 	struct event_header h;
 	uint64_t total = EVENT_HEADER_SIZE + (related ? sizeof(item) + 16 : 0);
-	uint32_t off, i, ids[2];
+	uint32_t off, i;
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
 	uint8_t *rec;
@@ -816,9 +808,8 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 		  (sizeof(void *) == 4 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
 		   EVENT_HEADER_FLAG_64_BIT_HEADER) |
 		  (related ? EVENT_HEADER_FLAG_EXTENDED_INFO : 0) | extra_flags;
-	my_ids(ids);
-	h.thread_id = ids[0];
-	h.process_id = ids[1];
+	h.thread_id = my_thread_id();
+	h.process_id = my_process_id();
 	h.time_stamp = nttrace_clock_now(um.clock_type);
 	memcpy(h.provider_id, provider, 16);
 	h.descriptor = *desc;
@@ -1105,7 +1096,6 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.event_seq = 0;
 	um.buffer_seq = 0;
 	for (i = 0; i < UM_SLOTS; i++) {
-		slots[i].events = 0;
 		slots[i].lost = 0;
 		/* Atomic: a late nested call of the last session may count. */
 		__atomic_store_n(&slots[i].busy, 0, __ATOMIC_RELAXED);
