@@ -670,6 +670,90 @@ static void test_loss(void)
 	free(fifo_data);
 }
 
+/*
+ * FlushTrace while another thread goes on tracing into a log file that
+ * drains slowly (a FIFO read 4 KB a millisecond): the queue never empties,
+ * as the producer fills every buffer the writer frees. FlushTrace waits for
+ * the buffers traced before it, not for an empty queue (it used to, and
+ * returned only when the producer stopped, or never: what the producer
+ * queued since woke no writer).
+ */
+#define SLOW_DEADLINE_S 20
+
+static int slow_tracing = 1;	/* the producer goes on while set */
+static int slow_deadline_hit;	/* it stopped on its own, at the deadline */
+static size_t slow_read;
+
+static void *read_fifo_slowly(void *arg)
+{
+	static uint8_t chunk[BUF_SIZE];
+	ssize_t n;
+
+	fcntl(fifo_fd, F_SETFL, 0);	/* blocking from now on */
+	while ((n = read(fifo_fd, chunk, sizeof(chunk))) > 0) {
+		slow_read += n;
+		usleep(1000);
+	}
+	return arg;
+}
+
+static void *trace_until_told(void *arg)
+{
+	TRACEHANDLE h = *(TRACEHANDLE *)arg;
+	struct timespec t0, t;
+	unsigned int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; __atomic_load_n(&slow_tracing, __ATOMIC_ACQUIRE); i++) {
+		TraceMessage(h, TRACE_MESSAGE_SEQUENCE, NULL, 5, big, (size_t)64, NULL);
+		if (i % 256)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > SLOW_DEADLINE_S) {
+			slow_deadline_hit = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void test_flush_under_load(void)
+{
+	pthread_t producer, reader;
+	struct props pr;
+	TRACEHANDLE h;
+	ULONG err;
+
+	snprintf(fifo, sizeof(fifo), "/tmp/um-fifo-%d", getpid());
+	unlink(fifo);
+	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
+		return;
+	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	if (!tap_eq(start(&h, fifo, BUF_KB, 16), ERROR_SUCCESS, "%d-bit: start (flush under load)",
+		    BITS))
+		goto out;
+	pthread_create(&reader, NULL, read_fifo_slowly, NULL);
+	pthread_create(&producer, NULL, trace_until_told, &h);
+	usleep(100 * 1000);	/* the queue fills */
+	um_props(&pr, NULL, 0, 0);
+	pr.p.LogFileMode = 0;
+	err = FlushTraceA(h, NULL, &pr.p);
+	__atomic_store_n(&slow_tracing, 0, __ATOMIC_RELEASE);
+	pthread_join(producer, NULL);
+	tap_eq(err, ERROR_SUCCESS, "%d-bit: FlushTrace while a thread traces into a slow file",
+	       BITS);
+	tap_ok(!slow_deadline_hit,
+	       "%d-bit: ... returns while the thread goes on (not after its %d s)",
+	       BITS, SLOW_DEADLINE_S);
+	tap_eq(stop(h, NULL), ERROR_SUCCESS, "%d-bit: stop", BITS);
+	pthread_join(reader, NULL);
+	tap_ok(slow_read > BUF_SIZE && slow_read % BUF_SIZE == 0,
+	       "%d-bit: ... the file holds whole buffers (%zu bytes)", BITS, slow_read);
+out:
+	close(fifo_fd);
+	unlink(fifo);
+}
+
 /* ---- fork ---- */
 
 static void test_fork(void)
@@ -1463,6 +1547,7 @@ int main(void)
 	test_thread_churn();
 	test_restart_after_fault();
 	test_loss();
+	test_flush_under_load();
 	test_fork();
 	test_stop_under_load();
 	test_fork_busy();

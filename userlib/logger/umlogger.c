@@ -239,7 +239,8 @@ static struct {
 	uint32_t *queue, qhead, qlen;
 	uint32_t *events_in;		/* a queued buffer's events, by index */
 	uint32_t wake_at;		/* qlen that wakes the writer */
-	int stopping, writing;
+	uint64_t queued, done;		/* buffers queued; of them, written */
+	int stopping;
 	pthread_t writer;
 	pid_t writer_tid;
 	uint32_t written, failed;	/* the file's counts, for queries */
@@ -360,6 +361,7 @@ static void queue_buffer(struct um_slot *s)
 	pthread_mutex_lock(&um.queue_lock);
 	um.events_in[index] = s->buf_events;
 	um.queue[(um.qhead + um.qlen++) % um.nbuf] = index;
+	um.queued++;
 	/* Wake the writer for a batch, or when free buffers run short. */
 	if (um.qlen >= um.wake_at || um.nfree < um.wake_at)
 		pthread_cond_signal(&um.queue_cond);
@@ -879,14 +881,13 @@ static void *writer_main(void *arg)
 		index = um.queue[um.qhead];
 		um.qhead = (um.qhead + 1) % um.nbuf;
 		um.qlen--;
-		um.writing = 1;
 		pthread_mutex_unlock(&um.queue_lock);
 		/* The count the producer kept: no walk over the records. */
 		nttrace_logfile_counted(&um.file, pool_buffer(index), um.bufsize,
 					um.events_in[index]);
 		pthread_mutex_lock(&um.queue_lock);
-		um.writing = 0;
 		free_push(index);
+		um.done++;
 		um.written = um.file.buffers;
 		um.failed = um.file.failed;
 		pthread_cond_broadcast(&um.written_cond);
@@ -998,7 +999,8 @@ static void child_after_fork(void)
 		free_pool();
 	}
 	um.free_head = um.nfree = um.qhead = um.qlen = 0;
-	um.stopping = um.writing = 0;
+	um.stopping = 0;
+	um.queued = um.done = 0;
 	um.writer_tid = 0;
 	um.written = um.failed = 0;
 	memset(slots, 0, sizeof(slots));
@@ -1092,7 +1094,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.free_head = 0;
 	um.nfree = nbuf;
 	um.qhead = um.qlen = 0;
-	um.stopping = um.writing = 0;
+	um.stopping = 0;
+	um.queued = um.done = 0;
 	um.event_seq = 0;
 	um.buffer_seq = 0;
 	for (i = 0; i < UM_SLOTS; i++) {
@@ -1164,6 +1167,7 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 			 char *name_out)
 {
 	ULONG err = ERROR_SUCCESS;
+	uint64_t target;
 
 	if (logger_nested()) {
 		/*
@@ -1192,11 +1196,20 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 	case EVENT_TRACE_CONTROL_QUERY:
 		break;
 	case EVENT_TRACE_CONTROL_FLUSH:
-		/* Returns when what was traced before it is in the file. */
+		/*
+		 * Returns when what was traced before it is in the file: the
+		 * buffers queued until now, which the writer writes in queue
+		 * order. Not until the queue is empty: producers that go on
+		 * tracing keep it from emptying, and their buffers, fewer
+		 * than wake_at, wake nobody (a flush waited for ever so).
+		 * One wake-up is enough: the writer sleeps only when the
+		 * queue is empty, and so holds none of ours.
+		 */
 		collect_partial();
 		pthread_mutex_lock(&um.queue_lock);
+		target = um.queued;
 		pthread_cond_signal(&um.queue_cond);	/* whatever the batch */
-		while (um.qlen || um.writing)
+		while (um.done < target)
 			pthread_cond_wait(&um.written_cond, &um.queue_lock);
 		pthread_mutex_unlock(&um.queue_lock);
 		break;
