@@ -15,6 +15,11 @@
  *                 SYSTEMINFO, `nttrace record` draining it
  *   tm_kernel_noseq  the same without SEQUENCE (the logger-wide counter)
  *   tm_kernel_nots   the same without TIMESTAMP (no clock read)
+ *   tm_kernel_buffering  the same as tm_kernel into a second session in
+ *                 EVENT_TRACE_BUFFERING_MODE that nobody reads (its rings
+ *                 overwrite), as user_events and trace_marker run here:
+ *                 with 2 threads on 2 vCPUs, tm_kernel's recorder takes
+ *                 CPU time from the producers that theirs do not
  *   user_events   a registered, enabled user_event written with writev
  *   trace_marker  a write to tracefs' trace_marker, tracing on
  *   ioctl_noop    NTTRACE_IOC_VERSION on /dev/nttrace: an ioctl that copies
@@ -473,8 +478,26 @@ static void props_init(struct props *pr, const char *log_file, ULONG mode)
 }
 
 /* Paths 1: a kernel session with default buffers, `nttrace record` on it. */
-static struct tm_ctx kernel_seq, kernel_noseq, kernel_nots;
+static struct tm_ctx kernel_seq, kernel_noseq, kernel_nots, kernel_buffering;
 static pid_t recorder;
+
+/* tm_kernel_buffering's session: the defaults, no reader, overwriting. */
+static void setup_buffering_session(void)
+{
+	struct props pr;
+
+	props_init(&pr, NULL, EVENT_TRACE_BUFFERING_MODE);
+	if (StartTraceA(&kernel_buffering.h, "bench-buffering", &pr.p) != ERROR_SUCCESS) {
+		printf("# buffering session: StartTrace failed: %u\n",
+		       (unsigned)GetLastError());
+		kernel_buffering.h = 0;
+		return;
+	}
+	kernel_buffering.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP |
+				 TRACE_MESSAGE_SYSTEMINFO;
+	add_case("tm_kernel_buffering", path_trace_message, &kernel_buffering, n_syscall, 1);
+	add_case("tm_kernel_buffering", path_trace_message, &kernel_buffering, n_syscall, 2);
+}
 
 static void setup_kernel_session(const char *tool)
 {
@@ -509,6 +532,7 @@ static void setup_kernel_session(const char *tool)
 	kernel_nots.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_SYSTEMINFO;
 	add_case("tm_kernel_nots", path_trace_message, &kernel_nots, n_syscall, 1);
 	add_case("tm_kernel_nots", path_trace_message, &kernel_nots, n_syscall, 2);
+	setup_buffering_session();
 }
 
 /*
@@ -535,6 +559,11 @@ static void stop_kernel_session(void)
 {
 	struct props pr;
 
+	if (kernel_buffering.h) {
+		props_init(&pr, NULL, 0);
+		ControlTraceA(kernel_buffering.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+		kernel_buffering.h = 0;
+	}
 	if (!recorder)
 		return;
 	props_init(&pr, NULL, 0);

@@ -152,6 +152,13 @@ END {
 	for (b = 2; b <= boots; b++)
 		tb = tb " " ratio(median(b " tm_kernel 1"), median(b " tm_kernel 2"))
 	t1m = median_of(tb)
+	# The same into a session nobody reads, as user_events runs.
+	pb = med["tm_kernel_buffering 1"]
+	tbb = ratio(pb, med["tm_kernel_buffering 2"])
+	for (b = 2; b <= boots; b++)
+		tbb = tbb " " ratio(median(b " tm_kernel_buffering 1"),
+				    median(b " tm_kernel_buffering 2"))
+	tbm = median_of(tbb)
 	p5n = med["host_tm_umlogger_noseq 1"]
 	r5n = ratio(p5n, pl)
 	# Host scaling: speed-up at 2 and 4 threads, each side in the disk round.
@@ -188,6 +195,13 @@ END {
 	printf "| 2 threads / 1 thread, TraceMessage (kernel), median of %d boot%s (%s) " \
 		"| %s | >= 1.8 %s |\n", boots, (boots > 1 ? "s" : ""), tb, t1m,
 		mark(t1m != "n/a" && t1m + 0 >= 1.8)
+	printf "| 2 threads / 1 thread, TraceMessage into a buffering session nobody " \
+		"reads (as user_events runs), median of %d boot%s (%s) | %s | >= 1.8 %s |\n",
+		boots, (boots > 1 ? "s" : ""), tbb, tbm, mark(tbm != "n/a" && tbm + 0 >= 1.8)
+	printf "| 1/2b: the same, 1 thread / user_events | %s | <= 0.8 %s |\n", ratio(pb, p2),
+		mark(ratio(pb, p2) != "n/a" && ratio(pb, p2) + 0 <= 0.8)
+	printf "| 1/4c: the same, 1 thread / no-op ioctl | %s | <= 2.0 %s |\n", ratio(pb, p4),
+		mark(ratio(pb, p4) != "n/a" && ratio(pb, p4) + 0 <= 2.0)
 	printf "| 2 threads / 1 thread, TraceMessage without SEQUENCE | %s | |\n", tn
 	printf "| 2 threads / 1 thread, user_events | %s | |\n", t2
 	printf "| SEQUENCE's cost, 1 thread (with / without) | %s | |\n",
@@ -250,9 +264,12 @@ END {
 		"\"2t/1t_tm_kernel_median_of_boots\": %s, \"host_2t/1t_umlogger\": %s, " \
 		"\"host_2t/1t_lttng_ust\": %s, \"host_4t/1t_umlogger\": %s, " \
 		"\"host_4t/1t_lttng_ust\": %s, \"host_2t/1t_umlogger_noseq\": %s, " \
-		"\"host_4t/1t_umlogger_noseq\": %s},\n", jnum(r12), jnum(ratio(p1, p3)), jnum(r14),
+		"\"host_4t/1t_umlogger_noseq\": %s, \"1/2b\": %s, \"1/4c\": %s, " \
+		"\"2t/1t_tm_kernel_buffering_median_of_boots\": %s},\n", jnum(r12),
+		jnum(ratio(p1, p3)), jnum(r14),
 		jnum(ratio(p1, p4b)), jnum(r5l), jnum(t1), jnum(tn), jnum(t2), jnum(r5n),
-		jnum(t1m), jnum(su2), jnum(sl2), jnum(su4), jnum(sl4), jnum(sn2), jnum(sn4) > json
+		jnum(t1m), jnum(su2), jnum(sl2), jnum(su4), jnum(sl4), jnum(sn2), jnum(sn4),
+		jnum(ratio(pb, p2)), jnum(ratio(pb, p4)), jnum(tbm) > json
 	printf "  \"logger\": {\"events_written\": %d, \"events_lost\": %d, " \
 		"\"events_overwritten\": %d, \"lost_percent\": %s},\n", lg[1], lg[2], lg[3],
 		jnum(loss) > json
