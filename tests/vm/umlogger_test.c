@@ -77,6 +77,15 @@ static ULONG stop(TRACEHANDLE h, struct props *out)
 	return StopTraceA(h, NULL, &out->p);
 }
 
+static ULONG flush(TRACEHANDLE h)
+{
+	struct props pr;
+
+	um_props(&pr, NULL, 0, 0);
+	pr.p.LogFileMode = 0;
+	return FlushTraceA(h, NULL, &pr.p);
+}
+
 /* Walk every buffer of a file; -1 if a buffer is not whole. */
 static int walk_file(const uint8_t *file, size_t len, expect_record_fn fn, void *ctx)
 {
@@ -526,12 +535,9 @@ static unsigned int flushes, flush_errors;
 static void *flusher(void *arg)
 {
 	TRACEHANDLE h = *(TRACEHANDLE *)arg;
-	struct props pr;
 
 	while (__atomic_load_n(&flush_now, __ATOMIC_ACQUIRE)) {
-		um_props(&pr, NULL, 0, 0);
-		pr.p.LogFileMode = 0;
-		flush_errors += FlushTraceA(h, NULL, &pr.p) != ERROR_SUCCESS;
+		flush_errors += flush(h) != ERROR_SUCCESS;
 		flushes++;
 	}
 	return NULL;
@@ -646,6 +652,20 @@ static void *read_fifo(void *arg)
 	return arg;
 }
 
+/*
+ * A FIFO at fifo[], open for reading without blocking (so that the
+ * logger's open for writing finds a reader): 0, or -1 (reported).
+ */
+static int make_fifo(void)
+{
+	snprintf(fifo, sizeof(fifo), "/tmp/um-fifo-%d", getpid());
+	unlink(fifo);
+	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
+		return -1;
+	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	return 0;
+}
+
 static int start_reading(void)
 {
 	return pthread_create(&fifo_reader, NULL, read_fifo, NULL);
@@ -655,11 +675,8 @@ static void test_loss(void)
 {
 	uint32_t lost;
 
-	snprintf(fifo, sizeof(fifo), "/tmp/um-fifo-%d", getpid());
-	unlink(fifo);
-	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
+	if (make_fifo())
 		return;
-	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
 	lost = run_producers(fifo, 4, start_reading);
 	pthread_join(fifo_reader, NULL);
 	close(fifo_fd);
@@ -720,24 +737,18 @@ static void *trace_until_told(void *arg)
 static void test_flush_under_load(void)
 {
 	pthread_t producer, reader;
-	struct props pr;
 	TRACEHANDLE h;
 	ULONG err;
 
-	snprintf(fifo, sizeof(fifo), "/tmp/um-fifo-%d", getpid());
-	unlink(fifo);
-	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
+	if (make_fifo())
 		return;
-	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
 	if (!tap_eq(start(&h, fifo, BUF_KB, 16), ERROR_SUCCESS, "%d-bit: start (flush under load)",
 		    BITS))
 		goto out;
 	pthread_create(&reader, NULL, read_fifo_slowly, NULL);
 	pthread_create(&producer, NULL, trace_until_told, &h);
 	usleep(100 * 1000);	/* the queue fills */
-	um_props(&pr, NULL, 0, 0);
-	pr.p.LogFileMode = 0;
-	err = FlushTraceA(h, NULL, &pr.p);
+	err = flush(h);
 	__atomic_store_n(&slow_tracing, 0, __ATOMIC_RELEASE);
 	pthread_join(producer, NULL);
 	tap_eq(err, ERROR_SUCCESS, "%d-bit: FlushTrace while a thread traces into a slow file",
@@ -1166,11 +1177,8 @@ static void test_stop_under_load(void)
 	TRACEHANDLE h;
 	int n;
 
-	snprintf(fifo, sizeof(fifo), "/tmp/um-fifo-%d", getpid());
-	unlink(fifo);
-	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
+	if (make_fifo())
 		return;
-	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
 	fifo_len = 0;
 	if (!tap_eq(start(&h, fifo, BUF_KB, 4), ERROR_SUCCESS, "%d-bit: start (stop under load)",
 		    BITS))
