@@ -16,6 +16,16 @@
  */
 int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_t size,
 			    uint32_t events);
+/*
+ * @n buffers of the file's buffer size, @events[i] events in @bufs[i],
+ * in that order: as many calls of nttrace_logfile_counted(), but one
+ * system call writes up to NTTRACE_LOGFILE_BATCH of them where they land
+ * side by side in the file. A failure is counted buffer by buffer as
+ * there.
+ */
+#define NTTRACE_LOGFILE_BATCH	16
+int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
+			      const uint32_t *events, unsigned int n);
 
 /* memcpy that returns -EFAULT for an unreadable @src (safecopy.c). */
 int nttrace_safe_copy(void *dst, const void *src, size_t len);

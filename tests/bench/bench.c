@@ -751,15 +751,41 @@ static void setup_umlogger(const char *name, const char *dir, int scaling)
 	}
 }
 
+/* The CPU time thread @tid of this process has run, in ns; 0 if unknown. */
+static unsigned long long thread_run_ns(pid_t tid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &ns) != 1)
+			ns = 0;
+		fclose(f);
+	}
+	return ns;
+}
+
 static void stop_umlogger(void)
 {
 	struct props pr;
+	unsigned long long writer_ns;
 
 	if (!umlogger_name)
 		return;
+	/* The writer's CPU time, read while it lives: it ends with the stop. */
+	props_init(&pr, NULL, 0);
+	ControlTraceA(umlogger.h, NULL, &pr.p, EVENT_TRACE_CONTROL_QUERY);
+	writer_ns = thread_run_ns((pid_t)(uintptr_t)pr.p.LoggerThreadId);
 	props_init(&pr, NULL, 0);
 	ControlTraceA(umlogger.h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
 	printf("I %s lost %lu\n", umlogger_name, (unsigned long)pr.p.EventsLost);
+	/* I NAME writer_us_per_buffer US (all buffers written so far) */
+	if (writer_ns && pr.p.BuffersWritten)
+		printf("I %s writer_us_per_buffer %.2f\n", umlogger_name,
+		       writer_ns / 1e3 / pr.p.BuffersWritten);
 	umlogger_name = NULL;
 	if (strcmp(umlogger_file, "/dev/null"))
 		unlink(umlogger_file);

@@ -223,6 +223,11 @@ END {
 		lttng_round("disk_round", "tmpfs_round")
 	printf "| user-mode logger in the VM (/dev/null), events lost | %s | |\n",
 		nz(fact["tm_umlogger lost"])
+	printf "| user-mode logger's writer thread, CPU per 64 KB buffer written (host): " \
+		"tmpfs / disk / /dev/null (the sweep) | %s / %s / %s us | |\n",
+		nz(fact["host_tm_umlogger writer_us_per_buffer"]),
+		nz(fact["host_tm_umlogger_disk writer_us_per_buffer"]),
+		nz(fact["host_sweep_umlogger writer_us_per_buffer"])
 	# The session also records the size sweep: its discards before it.
 	ld = fact["host_lttng_ust discarded_before_sweep"]
 	if (ld == "")

@@ -26,6 +26,7 @@
 
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>
+#include "../../userlib/internal.h"
 #include "expect.h"
 #include "files.h"
 #include "props.h"
@@ -354,6 +355,130 @@ static void disk_full(const char *how, const char *dir, uint32_t want_err)
 		       blost);
 	}
 	free(f);
+	unlink(path);
+}
+
+/*
+ * nttrace_logfile_counted_n(), the user-mode logger writer's batch: @n
+ * buffers of BUF bytes, buffer i filled with the byte i + 1 and holding
+ * i + 1 events.
+ */
+static void batch(struct nttrace_logfile *lf, unsigned int n)
+{
+	static uint8_t bufs[20][BUF];
+	uint8_t *p[20];
+	uint32_t events[20];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memset(bufs[i], i + 1, BUF);
+		p[i] = bufs[i];
+		events[i] = i + 1;
+	}
+	nttrace_logfile_counted_n(lf, p, events, n);
+}
+
+static int batch_open(struct nttrace_logfile *lf, const char *path, uint32_t mode,
+		      uint32_t max_mb)
+{
+	struct nttrace_etl_session s = {
+		.buffer_size = BUF, .nr_cpus = 1, .pointer_size = PSZ,
+		.log_file_mode = mode, .max_file_mb = max_mb,
+		.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER, .frequency = 1000000000,
+	};
+
+	return tap_eq(nttrace_logfile_open(lf, path, &s), 0, "%d-bit batch: file opens",
+		      BITS);
+}
+
+/* Buffer i of a file (0 the header) is all the byte @b. */
+static int holds(const uint8_t *f, size_t flen, unsigned int i, uint8_t b)
+{
+	size_t k;
+
+	if ((i + 1) * (size_t)BUF > flen)
+		return 0;
+	for (k = 0; k < BUF; k++)
+		if (f[i * BUF + k] != b)
+			return 0;
+	return 1;
+}
+
+static void test_batch_writes(void)
+{
+	struct rlimit old, lim = { 3 * BUF + 100, RLIM_INFINITY };
+	struct nttrace_logfile lf;
+	char path[64];
+	uint8_t *f;
+	size_t flen;
+	unsigned int i, ok;
+
+	snprintf(path, sizeof(path), "/tmp/etl-batch-%d.etl", getpid());
+
+	/* The file size limit cuts a batch in its third buffer (EFBIG). */
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim.rlim_max = old.rlim_max;
+	if (batch_open(&lf, path, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 0)) {
+		if (setrlimit(RLIMIT_FSIZE, &lim) == 0) {
+			batch(&lf, 5);
+			setrlimit(RLIMIT_FSIZE, &old);
+		}
+		tap_ok(lf.buffers == 2 && lf.events == 1 + 2 && lf.failed == 3 &&
+		       lf.failed_events == 3 + 4 + 5 && lf.error == EFBIG,
+		       "%d-bit batch: cut in its third buffer: 2 written, 3 failed, EFBIG "
+		       "(%llu, %llu, %d)", BITS, (unsigned long long)lf.buffers,
+		       (unsigned long long)lf.failed, lf.error);
+		nttrace_logfile_close(&lf, 0, 0);
+		f = slurp(path, &flen);
+		tap_ok(flen == 3 * BUF && holds(f, flen, 1, 1) && holds(f, flen, 2, 2),
+		       "%d-bit batch: the file keeps the whole buffers only (%zu bytes)", BITS,
+		       flen);
+		free(f);
+	}
+
+	/*
+	 * A maximum size of 1 MB: 255 buffers after the header. 13 batches
+	 * of 20: the last stops after its 15th, the 5 after it (16 to 20
+	 * events) are dropped, counted.
+	 */
+	if (batch_open(&lf, path, EVENT_TRACE_FILE_MODE_SEQUENTIAL, 1)) {
+		for (i = 0; i < 13; i++)
+			batch(&lf, 20);
+		tap_ok(lf.buffers == 255 && lf.dropped == 5 &&
+		       lf.dropped_events == 16 + 17 + 18 + 19 + 20 && lf.failed == 0 &&
+		       lf.error == EFBIG, "%d-bit batch: 255 buffers fill 1 MB, 5 dropped "
+		       "(%llu, %llu)", BITS, (unsigned long long)lf.buffers,
+		       (unsigned long long)lf.dropped);
+		nttrace_logfile_close(&lf, 0, 0);
+		f = slurp(path, &flen);
+		tap_ok(flen == 256 * BUF && holds(f, flen, 255, 15),
+		       "%d-bit batch: the file is 1 MB, the last buffer the 15th of the last "
+		       "batch (%zu bytes)", BITS, flen);
+		free(f);
+	}
+
+	/*
+	 * Circular, 1 MB: 255 slots. 13 batches of 20 wrap inside the last
+	 * one; each slot holds the newest buffer that went there.
+	 */
+	if (batch_open(&lf, path, EVENT_TRACE_FILE_MODE_CIRCULAR, 1)) {
+		for (i = 0; i < 13; i++)
+			batch(&lf, 20);
+		tap_ok(lf.buffers == 260 && lf.failed == 0 && lf.dropped == 0,
+		       "%d-bit batch: circular, 260 buffers written", BITS);
+		nttrace_logfile_close(&lf, 0, 0);
+		f = slurp(path, &flen);
+		/* Buffer k (0-based, of 260) is in slot k % 255, file buffer 1 + that. */
+		for (ok = 1, i = 0; i < 255; i++) {
+			unsigned int k = i < 5 ? 255 + i : i;
+
+			ok &= holds(f, flen, 1 + i, k % 20 + 1);
+		}
+		tap_ok(flen == 256 * BUF && ok, "%d-bit batch: every slot holds the newest "
+		       "buffer that went there (%zu bytes)", BITS, flen);
+		free(f);
+	}
 	unlink(path);
 }
 
@@ -1303,6 +1428,7 @@ int main(int argc, char **argv)
 	test_user_mode();
 	test_limits();
 	test_disk_full();
+	test_batch_writes();
 	test_hand_made();
 	test_kernel();
 	return tap_done();

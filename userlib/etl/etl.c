@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -212,15 +213,16 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 }
 
 /*
- * Write all of @buf at @at, or at the file position when @at is negative
- * (a pipe has no other); 0 or -errno.
+ * Write all of @iov at @at, or at the file position when @at is negative
+ * (a pipe has no other): 0 or -errno, and in *@done the bytes written
+ * (the whole on success, what got out before the failure otherwise).
+ * Consumes @iov.
  */
-static int write_all(int fd, const void *buf, size_t len, off_t at)
+static int writev_all(int fd, struct iovec *iov, int cnt, off_t at, size_t *done)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = at < 0 ? write(fd, p, len) : pwrite(fd, p, len, at);
+	*done = 0;
+	while (cnt) {
+		ssize_t n = at < 0 ? writev(fd, iov, cnt) : pwritev(fd, iov, cnt, at);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -228,12 +230,27 @@ static int write_all(int fd, const void *buf, size_t len, off_t at)
 			return -errno;
 		if (n == 0)
 			return -EIO;
-		p += n;
-		len -= n;
+		*done += n;
 		if (at >= 0)
 			at += n;
+		while (cnt && (size_t)n >= iov->iov_len) {
+			n -= iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= n;
+		}
 	}
 	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len, off_t at, size_t *done)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return writev_all(fd, &iov, 1, at, done);
 }
 
 /* The first header is written in place (a pipe takes it too), the last at 0. */
@@ -241,6 +258,7 @@ static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time
 			uint64_t events_lost, uint64_t buffers_lost)
 {
 	uint8_t *hdr = malloc(lf->s.buffer_size);
+	size_t done;
 	int ret;
 
 	if (!hdr)
@@ -250,7 +268,7 @@ static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time
 			   UINT32_MAX : lf->buffers + 1,
 			   events_lost > UINT32_MAX ? UINT32_MAX : events_lost,
 			   buffers_lost > UINT32_MAX ? UINT32_MAX : buffers_lost);
-	ret = write_all(lf->fd, hdr, lf->s.buffer_size, first ? -1 : 0);
+	ret = write_all(lf->fd, hdr, lf->s.buffer_size, first ? -1 : 0, &done);
 	free(hdr);
 	return ret;
 }
@@ -301,16 +319,39 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 				       nttrace_buffer_events(buf) : 0);
 }
 
+/* A buffer that could not be written: counted, its error kept. */
+static void logfile_failed(struct nttrace_logfile *lf, int err, uint32_t events)
+{
+	if (!lf->error)
+		lf->error = -err;
+	lf->failed++;
+	lf->failed_events += events;
+}
+
+/*
+ * Sequential: a write that failed after @partial bytes of a buffer cut
+ * the file back to whole buffers. The position is asked only now, so
+ * that a buffer written costs one system call.
+ */
+static void logfile_cut(struct nttrace_logfile *lf, size_t partial)
+{
+	off_t end = lseek(lf->fd, 0, SEEK_CUR);
+
+	if (end >= 0 && partial && ftruncate(lf->fd, end - partial) == 0)
+		lseek(lf->fd, end - partial, SEEK_SET);
+}
+
 int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_t size,
 			    uint32_t events)
 {
 	int circular = lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR;
-	off_t at = lseek(lf->fd, 0, SEEK_CUR);
+	off_t at = -1;
+	size_t done;
 	int ret;
 
 	if (size != lf->s.buffer_size) {
-		ret = -EINVAL;
-		goto failed;
+		logfile_failed(lf, -EINVAL, 0);
+		return 0;
 	}
 	if (lf->slots && !circular && lf->buffers >= lf->slots) {
 		/* Sequential and full: counted, not written. */
@@ -322,23 +363,78 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 	}
 	if (circular)
 		at = (off_t)(1 + lf->buffers % lf->slots) * size;
-	ret = write_all(lf->fd, buf, size, circular ? at : -1);
+	ret = write_all(lf->fd, buf, size, at, &done);
 	if (ret) {
-		/* Keep the file whole buffers only: cut a partial one off. */
-		if (!circular && at >= 0 && ftruncate(lf->fd, at) == 0)
-			lseek(lf->fd, at, SEEK_SET);
-		goto failed;
+		if (!circular)
+			logfile_cut(lf, done);
+		logfile_failed(lf, ret, events);
+		return 0;
 	}
 	lf->buffers++;
 	lf->events += events;
 	lf->bytes += size;
 	return 0;
-failed:
-	if (!lf->error)
-		lf->error = -ret;
-	lf->failed++;
-	if (size == lf->s.buffer_size)
-		lf->failed_events += events;
+}
+
+int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
+			      const uint32_t *events, unsigned int n)
+{
+	int circular = lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR;
+	uint32_t size = lf->s.buffer_size;
+	struct iovec iov[NTTRACE_LOGFILE_BATCH];
+
+	while (n) {
+		unsigned int k = n < NTTRACE_LOGFILE_BATCH ? n : NTTRACE_LOGFILE_BATCH;
+		unsigned int i, whole;
+		off_t at = -1;
+		size_t done;
+		int ret;
+
+		/*
+		 * One call covers buffers that land side by side in the file:
+		 * up to the maximum size (those past it are dropped one by
+		 * one), or up to the circular file's wrap.
+		 */
+		if (lf->slots && !circular)
+			k = lf->buffers >= lf->slots ? 1 :
+			    lf->slots - lf->buffers < k ? lf->slots - lf->buffers : k;
+		if (circular) {
+			uint64_t slot = lf->buffers % lf->slots;
+
+			if (lf->slots - slot < k)
+				k = lf->slots - slot;
+			at = (off_t)(1 + slot) * size;
+		}
+		if (k == 1) {
+			nttrace_logfile_counted(lf, bufs[0], size, events[0]);
+			bufs++;
+			events++;
+			n--;
+			continue;
+		}
+		for (i = 0; i < k; i++) {
+			iov[i].iov_base = bufs[i];
+			iov[i].iov_len = size;
+		}
+		ret = writev_all(lf->fd, iov, k, at, &done);
+		whole = ret ? done / size : k;
+		for (i = 0; i < whole; i++) {
+			lf->buffers++;
+			lf->events += events[i];
+			lf->bytes += size;
+		}
+		if (ret && !circular)
+			logfile_cut(lf, done % size);
+		/*
+		 * The rest one by one, as if no batch had been tried: each
+		 * is written whole or counted failed with its own error.
+		 */
+		for (i = whole; i < k; i++)
+			nttrace_logfile_counted(lf, bufs[i], size, events[i]);
+		bufs += k;
+		events += k;
+		n -= k;
+	}
 	return 0;
 }
 

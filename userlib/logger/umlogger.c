@@ -239,6 +239,12 @@ static struct {
 	uint32_t *queue, qhead, qlen;
 	uint32_t *events_in;		/* a queued buffer's events, by index */
 	uint32_t wake_at;		/* qlen that wakes the writer */
+	/*
+	 * Buffers the writer takes at once, one system call for them: at
+	 * most an eighth of the pool, so that the producers keep free ones
+	 * while it writes (they come back when the batch is written).
+	 */
+	uint32_t batch;
 	uint64_t queued, done;		/* buffers queued; of them, written */
 	int stopping;
 	pthread_t writer;
@@ -855,7 +861,9 @@ static void *writer_main(void *arg)
 	um.writer_tid = syscall(SYS_gettid);
 	pthread_cond_broadcast(&um.written_cond);	/* start waits for it */
 	for (;;) {
-		uint32_t index;
+		uint8_t *bufs[NTTRACE_LOGFILE_BATCH];
+		uint32_t index[NTTRACE_LOGFILE_BATCH], events[NTTRACE_LOGFILE_BATCH];
+		unsigned int n, i;
 
 		while (!um.qlen && !um.stopping) {
 			if (um.flush_timer) {
@@ -878,16 +886,21 @@ static void *writer_main(void *arg)
 		}
 		if (!um.qlen)
 			break;		/* stopping, and all is written */
-		index = um.queue[um.qhead];
-		um.qhead = (um.qhead + 1) % um.nbuf;
-		um.qlen--;
+		/* All that waits, up to a batch: one system call for them. */
+		for (n = 0; um.qlen && n < um.batch; n++) {
+			index[n] = um.queue[um.qhead];
+			um.qhead = (um.qhead + 1) % um.nbuf;
+			um.qlen--;
+			bufs[n] = pool_buffer(index[n]);
+			/* The count the producer kept: no walk over the records. */
+			events[n] = um.events_in[index[n]];
+		}
 		pthread_mutex_unlock(&um.queue_lock);
-		/* The count the producer kept: no walk over the records. */
-		nttrace_logfile_counted(&um.file, pool_buffer(index), um.bufsize,
-					um.events_in[index]);
+		nttrace_logfile_counted_n(&um.file, bufs, events, n);
 		pthread_mutex_lock(&um.queue_lock);
-		free_push(index);
-		um.done++;
+		for (i = 0; i < n; i++)
+			free_push(index[i]);
+		um.done += n;
 		um.written = um.file.buffers;
 		um.failed = um.file.failed;
 		pthread_cond_broadcast(&um.written_cond);
@@ -1075,6 +1088,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.bufsize = kb * 1024;
 	um.nbuf = nbuf;
 	um.wake_at = nbuf / 4 > UM_WAKE_MAX ? UM_WAKE_MAX : nbuf / 4 ? nbuf / 4 : 1;
+	um.batch = nbuf / 8 > NTTRACE_LOGFILE_BATCH ? NTTRACE_LOGFILE_BATCH :
+		   nbuf / 8 ? nbuf / 8 : 1;
 	um.mode = p->LogFileMode;
 	um.flush_timer = p->FlushTimer;
 	um.clock_type = clock;
