@@ -319,6 +319,14 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 				       nttrace_buffer_events(buf) : 0);
 }
 
+/* A buffer written whole. */
+static void logfile_written(struct nttrace_logfile *lf, uint32_t events)
+{
+	lf->buffers++;
+	lf->events += events;
+	lf->bytes += lf->s.buffer_size;
+}
+
 /* A buffer that could not be written: counted, its error kept. */
 static void logfile_failed(struct nttrace_logfile *lf, int err, uint32_t events)
 {
@@ -370,9 +378,7 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 		logfile_failed(lf, ret, events);
 		return 0;
 	}
-	lf->buffers++;
-	lf->events += events;
-	lf->bytes += size;
+	logfile_written(lf, events);
 	return 0;
 }
 
@@ -418,11 +424,8 @@ int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 		}
 		ret = writev_all(lf->fd, iov, k, at, &done);
 		whole = ret ? done / size : k;
-		for (i = 0; i < whole; i++) {
-			lf->buffers++;
-			lf->events += events[i];
-			lf->bytes += size;
-		}
+		for (i = 0; i < whole; i++)
+			logfile_written(lf, events[i]);
 		if (ret && !circular)
 			logfile_cut(lf, done % size);
 		/*

@@ -323,6 +323,14 @@ static uint32_t items_size(uint32_t f)
 
 /* ---- buffers ---- */
 
+/* @nbuf / @part buffers, at least 1 and at most @max. */
+static uint32_t pool_share(uint32_t nbuf, uint32_t part, uint32_t max)
+{
+	uint32_t n = nbuf / part;
+
+	return n > max ? max : n ? n : 1;
+}
+
 static uint8_t *pool_buffer(uint32_t i)
 {
 	return um.pool + (size_t)i * um.bufsize;
@@ -1087,9 +1095,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	strcpy(um.name, name);
 	um.bufsize = kb * 1024;
 	um.nbuf = nbuf;
-	um.wake_at = nbuf / 4 > UM_WAKE_MAX ? UM_WAKE_MAX : nbuf / 4 ? nbuf / 4 : 1;
-	um.batch = nbuf / 8 > NTTRACE_LOGFILE_BATCH ? NTTRACE_LOGFILE_BATCH :
-		   nbuf / 8 ? nbuf / 8 : 1;
+	um.wake_at = pool_share(nbuf, 4, UM_WAKE_MAX);
+	um.batch = pool_share(nbuf, 8, NTTRACE_LOGFILE_BATCH);
 	um.mode = p->LogFileMode;
 	um.flush_timer = p->FlushTimer;
 	um.clock_type = clock;
