@@ -535,6 +535,12 @@ struct wmi_buffer_header {
 /* A buffer of this CPU before this one was overwritten before being read. */
 #define WMI_BUFFER_FLAG_BUFFER_LOST	0x0004
 #define WMI_BUFFER_FLAG_PROC_INDEX	0x0020
+/*
+ * The records of the buffer are compressed (EVENT_TRACE_COMPRESSED_MODE
+ * files, which nttrace reads but does not write): @buffer_size is then the
+ * buffer's size on disk and @offset its records' end once decompressed.
+ */
+#define WMI_BUFFER_FLAG_COMPRESSED	0x0040
 #define WMI_BUFFER_TYPE_GENERIC		0
 #define WMI_BUFFER_TYPE_HEADER		4
 /* The unused tail of a buffer is filled with this byte. */
@@ -617,6 +623,15 @@ struct mof_field {
 #define TRACE_HEADER_TYPE_INSTANCE64	0x15
 #define TRACE_HEADER_TYPE_EVENT_HEADER32 0x12
 #define TRACE_HEADER_TYPE_EVENT_HEADER64 0x13
+/*
+ * The kernel's own headers (ntwmi.h, ../shared/notes/ntevent-types.md):
+ * SYSTEM_TRACE_HEADER (0x20 bytes) as above, its compact form (its first
+ * 0x18 bytes, Windows 8 and later) and PERFINFO_TRACE_HEADER (0x10 bytes).
+ */
+#define TRACE_HEADER_TYPE_COMPACT32	0x03
+#define TRACE_HEADER_TYPE_COMPACT64	0x04
+#define TRACE_HEADER_TYPE_PERFINFO32	0x10
+#define TRACE_HEADER_TYPE_PERFINFO64	0x11
 
 /*
  * A logger handle as a provider's control callback receives it

@@ -558,8 +558,11 @@ static uint32_t make_buffer(uint8_t *b, uint32_t size, unsigned int cpu, uint64_
 	return at;
 }
 
-/* The header buffer of a session whose clock is QPC at 1 GHz, started at @start. */
-static void make_header(uint8_t *b, uint32_t size, uint64_t start)
+/*
+ * The header buffer of a session whose clock is QPC at @freq Hz, started
+ * at @start (the clock then 0).
+ */
+static void make_header_freq(uint8_t *b, uint32_t size, uint64_t start, uint64_t freq)
 {
 	struct nttrace_etl_session s;
 
@@ -568,11 +571,17 @@ static void make_header(uint8_t *b, uint32_t size, uint64_t start)
 	s.nr_cpus = 1;
 	s.pointer_size = 8;
 	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
-	s.frequency = 1000000000;
+	s.frequency = freq;
 	s.start_time = start;
 	s.boot_time = start - 1;
 	strcpy(s.name, "hand-made");
 	nttrace_etl_header(b, &s, "hand.etl", start, 1, 0, 0);
+}
+
+/* The same at 1 GHz. */
+static void make_header(uint8_t *b, uint32_t size, uint64_t start)
+{
+	make_header_freq(b, size, start, 1000000000);
 }
 
 /* Open @path, count its events; -errno from opening in *@ret. */
@@ -657,10 +666,12 @@ static void test_changed_buffer(const char *path)
 			tap_ok(0, "%d-bit: changed buffer: the reader opens", BITS);
 			continue;
 		}
+		/* BufferSize, SavedOffset and Offset (the end readers go by). */
 		put_le(h, cases[k].size, 4);
 		put_le(h + 4, cases[k].saved, 4);
 		fd = open(path, O_WRONLY);
-		if (fd < 0 || pwrite(fd, h, 8, 2 * BUF) != 8)
+		if (fd < 0 || pwrite(fd, h, 8, 2 * BUF) != 8 ||
+		    pwrite(fd, h + 4, 4, 2 * BUF + 0x30) != 4)
 			printf("# could not change %s\n", path);
 		close(fd);
 		seen.matched = 0;
@@ -754,7 +765,7 @@ static void test_caps(const char *path)
 }
 
 /*
- * A hostile clock: Frequency 1 Hz and time stamps up to 2^62 make
+ * A hostile clock: PerfFreq 1 Hz and time stamps up to 2^62 make
  * FILETIMEs past 2^64. Times that do not fit are unknown (0), never a
  * float-to-integer conversion out of range (undefined: UBSan's
  * float-cast-overflow) or a wrapped sum.
@@ -771,7 +782,7 @@ static void test_hostile_clock(const char *path)
 	uint8_t f[2 * BUF];
 	unsigned int n = 0;
 
-	make_header(f, BUF, start);
+	make_header_freq(f, BUF, start, 1);
 	make_buffer(f + BUF, BUF, 0, 1, (1ULL << 3) | 1, 3, 16, ts);
 	spew(path, f, sizeof(f));
 	if (!tap_eq(nttrace_etl_open(&r, path, on_seen, &seen), 0,

@@ -117,6 +117,12 @@ const GUID EventTraceGuid = EVENT_TRACE_GUID_INIT;
 #define MAX_HANDLES		1024	/* ours: open processing handles */
 #define MAX_PROCESS		64	/* handles per ProcessTrace (Windows') */
 #define HEADER_EVENT_VERSION	2
+/*
+ * The thread and process IDs of an event whose header has none (a
+ * perfinfo record): ours, the "no ID" that EVENT_TRACE_HEADER's
+ * consumers such as TraceEvent take for unknown.
+ */
+#define NO_ID			0xFFFFFFFFU
 
 /* The buffer a stream's events come from, for BufferCallback. */
 struct cpu_buf {
@@ -152,6 +158,7 @@ struct consumer {
 	unsigned int ncpus;
 	EVENT_HEADER_EXTENDED_DATA_ITEM *items;
 	unsigned int items_cap;
+	uint64_t delivered, undelivered;	/* by this ProcessTrace */
 	EVENT_EXTENDED_ITEM_INSTANCE inst;
 };
 
@@ -289,6 +296,7 @@ static uint32_t read_header_event(struct consumer *c)
 {
 	uint32_t size = c->info.buffer_size, err;
 	uint8_t *b = malloc(size);
+	ssize_t got;
 	int fd;
 
 	if (!b)
@@ -301,13 +309,14 @@ static uint32_t read_header_event(struct consumer *c)
 		free(b);
 		return err;
 	}
-	if (pread(fd, b, size, 0) != (ssize_t)size) {
-		close(fd);
+	/* A packed file's buffer 0 is shorter than its buffers: its own size. */
+	got = pread(fd, b, size, 0);
+	close(fd);
+	if (got < WMI_BUFFER_HEADER_SIZE || get(b, 4) > (uint64_t)got) {
 		free(b);
 		return ERROR_FILE_CORRUPT;
 	}
-	close(fd);
-	err = take_header_event(c, b, size);
+	err = take_header_event(c, b, get(b, 4));
 	free(b);
 	return err;
 }
@@ -322,7 +331,9 @@ static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t
 	lf = rec + ETL_SYSTEM_HEADER_SIZE;
 	len = get(rec + 4, 2);
 	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
-	if (get(rec, 4) != ETL_SYSTEM_HEADER_MARKER || (psz != 4 && psz != 8) ||
+	if ((get(rec, 4) != ETL_SYSTEM_HEADER_MARKER &&
+	     get(rec, 4) != ETL_SYSTEM_HEADER_MARKER32) || get(rec + 6, 2) ||
+	    (psz != 4 && psz != 8) ||
 	    len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
 	    WMI_BUFFER_HEADER_SIZE + len > size)
 		return ERROR_FILE_CORRUPT;
@@ -409,16 +420,26 @@ static void header_record(struct consumer *c, EVENT_RECORD *er)
 	er->UserContext = LF(c, Context);
 }
 
-/*
- * The buffer size of the reader @c's events come from: that of the file
- * as ProcessTrace opened it again, which may not be OpenTrace's (@c->info)
- * if the file changed in between.
- */
-static uint32_t read_buffer_size(const struct consumer *c)
+/* Item @n of @c's items: @size bytes of @type at @data, another after it. */
+static void add_item(struct consumer *c, unsigned int n, USHORT type, const void *data,
+		     USHORT size)
 {
-	return nttrace_etl_info(c->r)->buffer_size;
+	EVENT_HEADER_EXTENDED_DATA_ITEM *it = &c->items[n];
+
+	memset(it, 0, sizeof(*it));
+	it->ExtType = type;
+	it->Linkage = 1;
+	it->DataSize = size;
+	it->DataPtr = (ULONGLONG)(uintptr_t)data;
 }
 
+/* The pointer size of a kernel record's header type. */
+static uint32_t system_bits(uint8_t header_type)
+{
+	return header_type == TRACE_HEADER_TYPE_SYSTEM32 ||
+	       header_type == TRACE_HEADER_TYPE_COMPACT32 ||
+	       header_type == TRACE_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+}
 
 static int grow_items(struct consumer *c, unsigned int n)
 {
@@ -451,15 +472,8 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		eh->Flags &= ~EVENT_HEADER_FLAG_EXTENDED_INFO;
 		if (ev->ext_count && grow_items(c, ev->ext_count))
 			return -1;
-		while (n < ev->ext_count && nttrace_etl_ext_next(ev, &at, &item)) {
-			EVENT_HEADER_EXTENDED_DATA_ITEM *it = &c->items[n++];
-
-			memset(it, 0, sizeof(*it));
-			it->ExtType = item.type;
-			it->Linkage = 1;
-			it->DataSize = item.data_size;
-			it->DataPtr = (ULONGLONG)(uintptr_t)item.data;
-		}
+		while (n < ev->ext_count && nttrace_etl_ext_next(ev, &at, &item))
+			add_item(c, n++, item.type, item.data, item.data_size);
 		if (n) {
 			c->items[n - 1].Linkage = 0;
 			eh->Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
@@ -477,21 +491,45 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		eh->KernelTime = get(p + 0x28, 4);
 		eh->UserTime = get(p + 0x2C, 4);
 		if (ev->classic == EVENT_INSTANCE_GUID_HEADER_SIZE) {
-			EVENT_HEADER_EXTENDED_DATA_ITEM *it;
-
 			if (grow_items(c, 1))
 				return -1;
 			c->inst.InstanceId = get(p + 0x30, 4);
 			c->inst.ParentInstanceId = get(p + 0x34, 4);
 			memcpy(&c->inst.ParentGuid, p + 0x38, 16);
-			it = &c->items[0];
-			memset(it, 0, sizeof(*it));
-			it->ExtType = EVENT_HEADER_EXT_TYPE_INSTANCE_INFO;
-			it->DataSize = sizeof(c->inst);
-			it->DataPtr = (ULONGLONG)(uintptr_t)&c->inst;
+			add_item(c, 0, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, &c->inst,
+				 sizeof(c->inst));
+			c->items[0].Linkage = 0;
 			eh->Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
 			er->ExtendedData = c->items;
 			er->ExtendedDataCount = 1;
+		}
+	} else if (ev->system) {
+		const struct nttrace_kernel_group *g = nttrace_kernel_group(ev->hook_id);
+		unsigned int n = 0;
+
+		eh->Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | bits_flag(system_bits(p[2]));
+		if (g)
+			memcpy(&eh->ProviderId, &g->guid, 16);
+		eh->EventDescriptor.Opcode = ev->hook_id & 0xFF;
+		eh->EventDescriptor.Version = ev->version;
+		if (ev->system == ETL_SYSTEM_HEADER_SIZE) {
+			eh->KernelTime = get(p + 0x18, 4);
+			eh->UserTime = get(p + 0x1C, 4);
+		} else {
+			eh->Flags |= EVENT_HEADER_FLAG_NO_CPUTIME;
+		}
+		if (grow_items(c, 2))
+			return -1;
+		if (ev->pebs)
+			add_item(c, n++, EVENT_HEADER_EXT_TYPE_PEBS_INDEX, ev->pebs, 8);
+		if (ev->pmc)
+			add_item(c, n++, EVENT_HEADER_EXT_TYPE_PMC_COUNTERS, ev->pmc,
+				 8 * ev->pmc_count);
+		if (n) {
+			c->items[n - 1].Linkage = 0;
+			eh->Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+			er->ExtendedData = c->items;
+			er->ExtendedDataCount = n;
 		}
 	} else if (ev->message) {
 		/* The writer's pointer size, as the record says it, else the file's. */
@@ -512,6 +550,8 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 	eh->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
 	eh->ThreadId = ev->tid;
 	eh->ProcessId = ev->pid;
+	if (ev->system == ETL_PERFINFO_HEADER_SIZE)
+		eh->ThreadId = eh->ProcessId = NO_ID;
 	eh->TimeStamp.QuadPart = raw_time(c) ? ev->timestamp : ev->filetime;
 	er->BufferContext.ProcessorIndex = ev->cpu;
 	er->BufferContext.LoggerId = get(ev->buffer + 0x2A, 2);
@@ -521,8 +561,9 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 	return 0;
 }
 
-/* The EVENT_TRACE for @er; @classic is the classic record, or NULL. */
-static void event_trace(const EVENT_RECORD *er, const uint8_t *classic, EVENT_TRACE *et)
+/* The EVENT_TRACE for @er, made from the record @ev (NULL: the header event). */
+static void event_trace(const EVENT_RECORD *er, const struct nttrace_etl_event *ev,
+			EVENT_TRACE *et)
 {
 	const EVENT_HEADER *eh = &er->EventHeader;
 	uint32_t size = sizeof(EVENT_TRACE_HEADER) + er->UserDataLength;
@@ -533,10 +574,12 @@ static void event_trace(const EVENT_RECORD *er, const uint8_t *classic, EVENT_TR
 	et->Header.Class.Type = eh->EventDescriptor.Opcode;
 	et->Header.Class.Level = eh->EventDescriptor.Level;
 	et->Header.Class.Version = eh->EventDescriptor.Version;
-	if (classic) {
-		et->Header.HeaderType = classic[2];
-		et->Header.MarkerFlags = classic[3];
-		et->Header.Class.Version = get(classic + 6, 2);
+	if (ev && (ev->classic || ev->system)) {
+		et->Header.HeaderType = ev->rec[2];
+		et->Header.MarkerFlags = ev->rec[3];
+		/* A classic record's whole 16-bit version. */
+		if (ev->classic)
+			et->Header.Class.Version = get(ev->rec + 6, 2);
 	}
 	et->Header.ThreadId = eh->ThreadId;
 	et->Header.ProcessId = eh->ProcessId;
@@ -648,6 +691,7 @@ static uint32_t open_live(struct consumer *c)
 	ri.clock = sess.clock_type;
 	ri.perf_freq = sess.frequency;
 	ri.start_time = sess.start_time;
+	ri.ref_clock = sess.start_clock;
 	ri.boot_time = sess.boot_time;
 	ret = nttrace_etl_open_live(&c->r, &ri, load_live, c);
 	if (ret) {
@@ -825,8 +869,9 @@ static int buffer_done(struct consumer *c, uint32_t filled)
 	return go ? 0 : -1;
 }
 
-static void deliver(struct consumer *c, EVENT_RECORD *er, const uint8_t *classic)
+static void deliver(struct consumer *c, EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
+	c->delivered++;
 	LF(c, CurrentTime) = er->EventHeader.TimeStamp.QuadPart;
 	if (LF(c, ProcessTraceMode) & PROCESS_TRACE_MODE_EVENT_RECORD) {
 		if (LF(c, EventRecordCallback))
@@ -834,17 +879,23 @@ static void deliver(struct consumer *c, EVENT_RECORD *er, const uint8_t *classic
 	} else if (LF(c, EventCallback)) {
 		EVENT_TRACE et;
 
-		event_trace(er, classic, &et);
+		event_trace(er, ev, &et);
 		LF(c, CurrentEvent) = et;
 		LF(c, EventCallback)(&et);
 	}
 }
 
-/* Track @ev's buffer; the one it leaves is done. 0, or -1 to stop. */
+/*
+ * Track @ev's buffer; the one it leaves is done. 0, or -1 to stop. The
+ * header buffer was done before the first event (process()).
+ */
 static int track_buffer(struct consumer *c, const struct nttrace_etl_event *ev)
 {
-	uint64_t off = ev->offset - ev->offset % read_buffer_size(c);
+	uint64_t off = ev->buffer_offset;
 	struct cpu_buf *b;
+
+	if (!off && !c->live && c->info.has_header)
+		return 0;
 
 	if (ev->cpu >= c->ncpus) {
 		unsigned int n = ev->cpu + 1;
@@ -893,6 +944,17 @@ static void forward_problem(void *ctx, uint64_t offset, const char *what)
 		c->problem(c->problem_ctx, offset, what);
 }
 
+/* The reader passed @ev, and ProcessTrace cannot present it: counted, said. */
+static void not_delivered(struct consumer *c, const struct nttrace_etl_event *ev)
+{
+	c->undelivered++;
+	if (c->problem)
+		c->problem(c->problem_ctx, ev->offset, ev->message || ev->classic ||
+			   ev->event_header || ev->system ? "no memory to deliver the event" :
+			   "a record of a header type ProcessTrace does not present; "
+			   "not delivered");
+}
+
 /* Start (again) reading @c's file from its first event. */
 static uint32_t rewind_consumer(struct consumer *c)
 {
@@ -912,6 +974,7 @@ static uint32_t rewind_consumer(struct consumer *c)
 	c->used = 1;
 	c->have = 0;
 	c->done = 0;
+	c->delivered = c->undelivered = 0;
 	free(c->cpus);
 	c->cpus = NULL;
 	c->ncpus = 0;
@@ -1015,10 +1078,12 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 		t = best->ev.filetime;
 		if (t && ((start && t < *start) || (end && t > *end)))
 			continue;
-		if (event_record(best, &best->ev, &er))
+		if (event_record(best, &best->ev, &er)) {
+			not_delivered(best, &best->ev);
 			continue;
+		}
 		current = &best->ev;
-		deliver(best, &er, best->ev.classic ? best->ev.rec : NULL);
+		deliver(best, &er, &best->ev);
 		current = NULL;
 	}
 }
@@ -1094,6 +1159,29 @@ ULONG nttrace_trace_problems(TRACEHANDLE handle, nttrace_etl_problem_fn fn, void
 		c->problem_ctx = ctx;
 		/* OpenTrace read the file unheard: read it again, heard. */
 		c->used = 1;
+	}
+	pthread_mutex_unlock(&table_lock);
+	return fail_handle(err);
+}
+
+ULONG nttrace_trace_counts(TRACEHANDLE handle, struct nttrace_trace_counts *counts)
+{
+	struct nttrace_etl_counts rc;
+	struct consumer *c;
+	ULONG err;
+
+	if (!counts)
+		return fail_handle(ERROR_INVALID_PARAMETER);
+	pthread_mutex_lock(&table_lock);
+	c = lookup(handle);
+	err = !c ? ERROR_INVALID_HANDLE : c->busy ? ERROR_BUSY : ERROR_SUCCESS;
+	if (!err) {
+		memset(counts, 0, sizeof(*counts));
+		nttrace_etl_counts(c->r, &rc);
+		counts->events = c->delivered;
+		counts->not_delivered = c->undelivered + rc.records_skipped;
+		counts->buffers_skipped = rc.buffers_skipped;
+		counts->bytes_skipped = rc.bytes_skipped;
 	}
 	pthread_mutex_unlock(&table_lock);
 	return fail_handle(err);

@@ -34,13 +34,14 @@
 #include <unistd.h>
 
 #include <nttrace/etl.h>
+#include "xpress.h"
 
 #define MAX_BUFFER	(16U << 20)	/* Windows' largest buffer size */
 #define EXT_ITEM_HEADER	8	/* struct event_extended_item_header */
 
 struct buf_ref {
 	uint64_t offset, seq;
-	unsigned int cpu;
+	uint32_t cpu, disk;	/* @disk: its bytes in the file */
 };
 
 struct stream {
@@ -70,6 +71,9 @@ struct nttrace_etl_reader {
 	/* Problems reported, and those past NTTRACE_ETL_MAX_PROBLEMS not. */
 	unsigned int reported;
 	uint64_t suppressed, first_suppressed;
+	struct nttrace_etl_counts counts;
+	uint8_t *zbuf;		/* a compressed buffer as it is on disk */
+	uint32_t zcap;
 };
 
 static uint64_t get(const uint8_t *p, int bytes)
@@ -163,7 +167,8 @@ static void read_header(struct nttrace_etl_reader *r, const uint8_t *b, uint32_t
 	uint32_t len, psz, names;
 
 	if (get(b + 0x36, 2) != WMI_BUFFER_TYPE_HEADER ||
-	    get(rec, 4) != ETL_SYSTEM_HEADER_MARKER) {
+	    (get(rec, 4) != ETL_SYSTEM_HEADER_MARKER &&
+	     get(rec, 4) != ETL_SYSTEM_HEADER_MARKER32)) {
 		problem(r, 0, "no logfile header event in buffer 0");
 		return;
 	}
@@ -178,12 +183,16 @@ static void read_header(struct nttrace_etl_reader *r, const uint8_t *b, uint32_t
 	}
 	len = get(rec + 4, 2);
 	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
-	if ((psz != 4 && psz != 8) || len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
+	/* HookId 0: the logfile header (group EventTrace, type 0). */
+	if ((psz != 4 && psz != 8) || get(rec + 6, 2) ||
+	    len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
 	    WMI_BUFFER_HEADER_SIZE + len > size) {
 		problem(r, WMI_BUFFER_HEADER_SIZE, "logfile header event malformed");
 		return;
 	}
 	in->has_header = 1;
+	in->buffer_size = get(lf + ETL_LF_BUFFER_SIZE, 4);
+	in->ref_clock = get(rec + 0x10, 8);
 	in->version = get(lf + ETL_LF_VERSION, 4);
 	in->provider_version = get(lf + ETL_LF_PROVIDER_VERSION, 4);
 	in->nr_cpus = get(lf + ETL_LF_NUMBER_OF_PROCESSORS, 4);
@@ -241,55 +250,110 @@ static int data_at(int fd, uint64_t off, uint64_t file_size, uint64_t *start,
 }
 
 /*
+ * The end of the records of the buffer whose header is @h: Offset (what
+ * Windows' readers go by: in buffer 0 it may cover records past
+ * SavedOffset), else SavedOffset when Offset is not within @size.
+ */
+static uint32_t records_end(const uint8_t *h, uint32_t size)
+{
+	uint32_t end = get(h + 0x30, 4);
+
+	if (end < WMI_BUFFER_HEADER_SIZE || end > size)
+		end = get(h + 4, 4);
+	return end;
+}
+
+/*
+ * The size on disk of the buffer whose header is @h, at @off; 0 if the
+ * header is not valid. A plain buffer has the file's buffer size; a
+ * compressed one its own, at most that.
+ */
+static uint32_t buffer_disk_size(const struct nttrace_etl_reader *r, const uint8_t *h,
+				 uint64_t off)
+{
+	uint32_t size = r->info.buffer_size, disk = get(h, 4);
+	uint32_t end = records_end(h, size);
+
+	if (end < WMI_BUFFER_HEADER_SIZE || end > size)
+		return 0;
+	if (get(h + 0x36, 2) == WMI_BUFFER_TYPE_HEADER && (off || !r->info.has_header))
+		return 0;	/* a second header buffer */
+	if (get(h + 0x34, 2) & WMI_BUFFER_FLAG_COMPRESSED)
+		return disk > WMI_BUFFER_HEADER_SIZE && disk <= size ? disk : 0;
+	if (off == 0 && r->info.packed)
+		return disk;	/* buffer 0 of a packed file: checked by open */
+	return disk == size ? disk : 0;
+}
+
+/*
  * One pass over the buffer headers: the per-CPU streams. The index grows
  * with the valid buffers found (not with the file's apparent size), up to
- * NTTRACE_ETL_MAX_BUFFERS, and holes are stepped over, not read.
+ * NTTRACE_ETL_MAX_BUFFERS, and holes are stepped over, not read. Buffer 0
+ * is indexed too when it is the header buffer (its records after the
+ * header event).
  */
 static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 {
 	uint32_t size = r->info.buffer_size;
-	uint64_t n = file_size / size, i, good = 0, cap = 0, dstart = 0, dend = 0;
+	uint64_t off = 0, good = 0, cap = 0, dstart = 0, dend = 0, n = 0;
 	struct buf_ref *refs = NULL;
 	unsigned int max_cpu = 0;
 	uint8_t h[WMI_BUFFER_HEADER_SIZE];
 
-	if (file_size % size)
-		problem(r, n * size, "%llu bytes after the last whole buffer ignored",
+	if (!r->info.packed && file_size % size)
+		problem(r, file_size - file_size % size,
+			"%llu bytes after the last whole buffer ignored",
 			(unsigned long long)(file_size % size));
-	for (i = r->info.has_header ? 1 : 0; i < n; i++) {
-		uint64_t off = i * size;
-		uint32_t end;
+	if (!r->info.packed)
+		file_size -= file_size % size;
+	while (off < file_size) {
+		uint32_t disk;
 
 		if (off >= dend) {
 			if (data_at(r->fd, off, file_size, &dstart, &dend)) {
 				problem(r, off, "the rest of the file (%llu bytes) is a hole; "
-					"not read", (unsigned long long)(n * size - off));
+					"not read", (unsigned long long)(file_size - off));
 				break;
 			}
 			if (dstart > off) {
 				/* The first buffer that starts in data. */
-				uint64_t next = (dstart + size - 1) / size;
+				uint64_t next = (dstart + size - 1) / size * size;
 
-				problem(r, off, "a hole of %llu bytes (%llu buffers); not read",
-					(unsigned long long)(dstart - off),
-					(unsigned long long)(next - i));
-				i = next - 1;
+				problem(r, off, "a hole of %llu bytes; not read",
+					(unsigned long long)(dstart - off));
+				if (r->info.packed)
+					break;	/* no way to find the next buffer */
+				off = next;
 				continue;
 			}
 		}
-		if (read_at(r->fd, h, sizeof(h), off)) {
+		if (file_size - off < sizeof(h) || read_at(r->fd, h, sizeof(h), off)) {
 			problem(r, off, "cannot read the buffer header");
+			r->counts.buffers_skipped++;
+			if (r->info.packed)
+				break;
+			off += size;
 			continue;
 		}
-		end = get(h + 4, 4);
-		if (get(h, 4) != size || end < WMI_BUFFER_HEADER_SIZE || end > size ||
-		    get(h + 0x36, 2) == WMI_BUFFER_TYPE_HEADER) {
+		disk = buffer_disk_size(r, h, off);
+		if (!disk || disk > file_size - off) {
+			r->counts.buffers_skipped++;
+			if (r->info.packed) {
+				problem(r, off, "not a valid buffer header: the rest of the "
+					"file (%llu bytes) is not read",
+					(unsigned long long)(file_size - off));
+				break;
+			}
 			problem(r, off, "not a valid buffer header; buffer skipped");
+			off += size;
 			continue;
 		}
-		if (off + end > dend) {
+		n++;
+		if (off + (disk < size ? disk : records_end(h, size)) > dend) {
 			/* Zeros, and memory for them: not records. */
 			problem(r, off, "the buffer's records run into a hole; buffer skipped");
+			r->counts.buffers_skipped++;
+			off += disk;
 			continue;
 		}
 		if (good == cap) {
@@ -312,6 +376,7 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 			cap = ncap;
 		}
 		refs[good].offset = off;
+		refs[good].disk = disk;
 		refs[good].seq = get(h + 0x18, 8);
 		/* ProcessorIndex (16 bits) where the flag says so, else ProcessorNumber. */
 		refs[good].cpu = get(h + 0x34, 2) & WMI_BUFFER_FLAG_PROC_INDEX ?
@@ -319,7 +384,9 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 		if (refs[good].cpu > max_cpu)
 			max_cpu = refs[good].cpu;
 		good++;
+		off += disk;
 	}
+	r->info.file_buffers = n;
 	if (good)
 		qsort(refs, good, sizeof(*refs), by_cpu_seq);
 	r->nstreams = good ? max_cpu + 1 : 0;
@@ -328,11 +395,11 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 		free(refs);
 		return -ENOMEM;
 	}
-	for (i = 0; i < good; i++) {
-		struct stream *s = &r->streams[refs[i].cpu];
+	for (off = 0; off < good; off++) {
+		struct stream *s = &r->streams[refs[off].cpu];
 
 		if (!s->refs)
-			s->refs = &refs[i];
+			s->refs = &refs[off];
 		s->n++;
 	}
 	r->refs = refs;
@@ -345,7 +412,7 @@ int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
 	struct nttrace_etl_reader *r = calloc(1, sizeof(*r));
 	uint8_t *b0 = NULL;
 	struct stat st;
-	uint32_t size;
+	uint32_t size, lf_size;
 	int ret = -EINVAL;
 
 	if (!r)
@@ -374,13 +441,23 @@ int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
 		goto fail;
 	}
 	r->info.buffer_size = size;
-	r->info.file_buffers = st.st_size / size;
 	if (!read_at(r->fd, b0, size, 0))
 		read_header(r, b0, size);
-	if (r->info.has_header && get(b0 + ETL_SYSTEM_HEADER_SIZE + WMI_BUFFER_HEADER_SIZE, 4)
-	    != size)
+	lf_size = r->info.buffer_size;
+	r->info.buffer_size = size;
+	/*
+	 * A header buffer smaller than the logger's buffers: a packed file
+	 * (Windows writes its compressed files so), whose buffers are each
+	 * as long as their own BufferSize says.
+	 */
+	if (r->info.has_header && lf_size != size && lf_size > size &&
+	    lf_size <= MAX_BUFFER && !(lf_size % 8)) {
+		r->info.buffer_size = lf_size;
+		r->info.packed = 1;
+	} else if (r->info.has_header && lf_size != size) {
 		problem(r, WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE,
 			"header's BufferSize differs from buffer 0's; buffer 0's used");
+	}
 	free(b0);
 	b0 = NULL;
 	ret = index_buffers(r, st.st_size);
@@ -400,6 +477,11 @@ fail:
 const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader *r)
 {
 	return &r->info;
+}
+
+void nttrace_etl_counts(const struct nttrace_etl_reader *r, struct nttrace_etl_counts *c)
+{
+	*c = r->counts;
 }
 
 /* The cursor's position in a buffer whose header is at @s->buf. */
@@ -439,10 +521,49 @@ static int load_live(struct nttrace_etl_reader *r, struct stream *s)
 }
 
 /*
+ * A compressed buffer (its header at @h, @disk bytes on disk at @off):
+ * its records decompressed into @s->buf after the header; the end of
+ * them, or 0 when they cannot be (reported).
+ */
+static uint32_t load_compressed(struct nttrace_etl_reader *r, struct stream *s,
+				const uint8_t *h, uint64_t off, uint32_t disk, uint32_t end)
+{
+	uint32_t zlen = disk - WMI_BUFFER_HEADER_SIZE;
+	size_t got;
+
+	if (zlen > r->zcap) {
+		uint8_t *z = realloc(r->zbuf, zlen);
+
+		if (!z) {
+			problem(r, off, "no memory for the buffer");
+			return 0;
+		}
+		r->zbuf = z;
+		r->zcap = zlen;
+	}
+	if (read_at(r->fd, r->zbuf, zlen, off + WMI_BUFFER_HEADER_SIZE)) {
+		problem(r, off, "cannot read the buffer");
+		return 0;
+	}
+	if (nttrace_xpress_decompress(r->zbuf, zlen, s->buf + WMI_BUFFER_HEADER_SIZE,
+				      end - WMI_BUFFER_HEADER_SIZE, &got)) {
+		problem(r, off, "the compressed buffer does not decompress; buffer skipped");
+		return 0;
+	}
+	if (got != end - WMI_BUFFER_HEADER_SIZE) {
+		problem(r, off, "the compressed buffer gives %zu bytes of records, its header "
+			"says %u; %zu read", got, end - WMI_BUFFER_HEADER_SIZE, got);
+		r->counts.bytes_skipped += end - WMI_BUFFER_HEADER_SIZE - got;
+	}
+	return WMI_BUFFER_HEADER_SIZE + got;
+}
+
+/*
  * Load the stream's next good buffer; 0 when it has none left. Its header
  * is read again and checked as the index checked it: the file may have
  * changed since, and the records are bounded by this header, the one read
- * with them. Only the used part (up to SavedOffset) is read and held.
+ * with them. Only the used part (up to the records' end) is read and held.
+ * In the header buffer, the records start after the header event.
  */
 static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 {
@@ -454,36 +575,52 @@ static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 	while (s->next < s->n) {
 		struct buf_ref *ref = &s->refs[s->next++];
 		uint8_t h[WMI_BUFFER_HEADER_SIZE];
-		uint32_t end;
+		uint32_t end, disk;
 
 		if (read_at(r->fd, h, sizeof(h), ref->offset)) {
 			problem(r, ref->offset, "cannot read the buffer");
+			r->counts.buffers_skipped++;
 			continue;
 		}
-		end = get(h + 4, 4);
-		if (get(h, 4) != size || end < WMI_BUFFER_HEADER_SIZE || end > size ||
-		    get(h + 0x36, 2) == WMI_BUFFER_TYPE_HEADER) {
+		disk = buffer_disk_size(r, h, ref->offset);
+		if (disk != ref->disk) {
 			problem(r, ref->offset, "buffer header changed since the file was "
 				"indexed; buffer skipped");
+			r->counts.buffers_skipped++;
 			continue;
 		}
+		end = records_end(h, size);
 		if (end > s->buf_cap) {
 			uint8_t *b = realloc(s->buf, end);
 
 			if (!b) {
 				problem(r, ref->offset, "no memory for the buffer");
+				r->counts.buffers_skipped += s->n - s->next + 1;
 				return 0;
 			}
 			s->buf = b;
 			s->buf_cap = end;
 		}
 		memcpy(s->buf, h, sizeof(h));
-		if (read_at(r->fd, s->buf + sizeof(h), end - sizeof(h),
-			    ref->offset + sizeof(h))) {
+		if (get(h + 0x34, 2) & WMI_BUFFER_FLAG_COMPRESSED) {
+			end = load_compressed(r, s, h, ref->offset, disk, end);
+		} else if (read_at(r->fd, s->buf + sizeof(h), end - sizeof(h),
+				   ref->offset + sizeof(h))) {
 			problem(r, ref->offset, "cannot read the buffer");
+			end = 0;
+		}
+		if (!end) {
+			r->counts.buffers_skipped++;
 			continue;
 		}
 		start_buffer(s, ref->offset, end);
+		if (!ref->offset && r->info.has_header) {
+			/* Checked by read_header(): within the buffer's records. */
+			uint32_t len = (get(s->buf + WMI_BUFFER_HEADER_SIZE + 4, 2) + 7) & ~7u;
+
+			s->pos = WMI_BUFFER_HEADER_SIZE + len < end ?
+				 WMI_BUFFER_HEADER_SIZE + len : end;
+		}
 		return 1;
 	}
 	return 0;
@@ -715,24 +852,116 @@ static int parse_event_header(struct nttrace_etl_event *ev, const char **why)
 }
 
 /*
- * @start plus @ticks of a @freq Hz clock, in FILETIME's 100 ns units; 0
- * (unknown) past 2^64 (our choice: a FILETIME that large is no date). In
- * integers: whole seconds, then the fraction, which is below 1e7 units,
- * so that no value read from the file reaches a float-to-integer
- * conversion out of range (undefined behaviour) or a wrapped sum.
+ * A kernel record (SYSTEM_TRACE_HEADER full or compact, PERFINFO_TRACE_
+ * HEADER: see <nttrace/etl.h>) into @ev; 0 also for a record of another
+ * kind (left as it is), -1 if its header or the items its marker
+ * announces run past the record.
  */
-static uint64_t filetime_after(uint64_t start, uint64_t ticks, uint64_t freq)
+static int parse_system(struct nttrace_etl_event *ev)
 {
-	uint64_t secs = ticks / freq, frac, t;
+	const uint8_t *p = ev->rec;
+	uint32_t hsize, marker;
 
-	if (secs > (UINT64_MAX - start) / 10000000)
+	if (p[3] != TRACE_HEADER_MARKER_BYTE)
 		return 0;
-	/* (ticks % freq) / freq is in [0, 1): its product with 1e7 fits. */
-	frac = (uint64_t)((double)(ticks % freq) / (double)freq * 1e7);
-	t = secs * 10000000;
-	if (frac > UINT64_MAX - start - t)
+	switch (p[2]) {
+	case TRACE_HEADER_TYPE_SYSTEM32:
+	case TRACE_HEADER_TYPE_SYSTEM64:
+		hsize = ETL_SYSTEM_HEADER_SIZE;
+		break;
+	case TRACE_HEADER_TYPE_COMPACT32:
+	case TRACE_HEADER_TYPE_COMPACT64:
+		hsize = ETL_COMPACT_HEADER_SIZE;
+		break;
+	case TRACE_HEADER_TYPE_PERFINFO32:
+	case TRACE_HEADER_TYPE_PERFINFO64:
+		hsize = ETL_PERFINFO_HEADER_SIZE;
+		break;
+	default:
 		return 0;
-	return start + t + frac;
+	}
+	if (ev->size < hsize)
+		return -1;
+	marker = get(p, 2);
+	ev->system = hsize;
+	ev->version = marker & 0xFF;
+	ev->hook_id = get(p + 6, 2);
+	if (hsize == ETL_PERFINFO_HEADER_SIZE) {
+		ev->timestamp = get(p + 8, 8);
+	} else {
+		ev->tid = get(p + 0x08, 4);
+		ev->pid = get(p + 0x0C, 4);
+		ev->timestamp = get(p + 0x10, 8);
+	}
+	ev->has_timestamp = 1;
+	if (marker & 0x8000) {
+		if (ev->size - hsize < 8)
+			return -1;
+		ev->pebs = p + hsize;
+		hsize += 8;
+	}
+	ev->pmc_count = marker >> 8 & 7;
+	if (ev->pmc_count) {
+		if (ev->size - hsize < 8 * ev->pmc_count)
+			return -1;
+		ev->pmc = p + hsize;
+		hsize += 8 * ev->pmc_count;
+	}
+	ev->data = p + hsize;
+	ev->data_len = ev->size - hsize;
+	return 0;
+}
+
+/* @ticks of a @freq Hz clock in 100 ns units; UINT64_MAX past 64 bits. */
+static uint64_t ticks_to_units(uint64_t ticks, uint64_t freq)
+{
+	uint64_t secs = ticks / freq;
+
+	if (secs > UINT64_MAX / 10000000 - 1)
+		return UINT64_MAX;
+	/*
+	 * (ticks % freq) / freq is in [0, 1): its product with 1e7 fits, and
+	 * no value read from the file reaches a float-to-integer conversion
+	 * out of range (undefined behaviour).
+	 */
+	return secs * 10000000 + (uint64_t)((double)(ticks % freq) / (double)freq * 1e7);
+}
+
+uint64_t nttrace_etl_filetime(const struct nttrace_etl_info *in, uint64_t ts,
+			      double *relative)
+{
+	uint64_t freq = in->clock == ETL_CLOCK_SYSTEM ? 10000000 :
+			in->clock == ETL_CLOCK_CYCLE ? (uint64_t)in->cpu_mhz * 1000000 :
+			in->perf_freq;
+	uint64_t units;
+
+	if (relative)
+		*relative = 0;
+	if (!freq || !in->start_time)
+		return 0;
+	if (ts >= in->ref_clock) {
+		units = ticks_to_units(ts - in->ref_clock, freq);
+		if (relative)
+			*relative = (double)(ts - in->ref_clock) / (double)freq;
+		return units > UINT64_MAX - in->start_time ? 0 : in->start_time + units;
+	}
+	units = ticks_to_units(in->ref_clock - ts, freq);
+	if (relative)
+		*relative = -(double)(in->ref_clock - ts) / (double)freq;
+	return units >= in->start_time ? 0 : in->start_time - units;
+}
+
+/*
+ * The FILETIME of a time stamp in a file without a header: known only
+ * for the system clock (the time stamp is one); the seconds since the
+ * buffer's reference time from its clock rate (nttrace's rings write
+ * both in the buffer header).
+ */
+static uint64_t headerless_filetime(const struct stream *s, uint64_t ts, double *relative)
+{
+	*relative = s->frequency && ts >= s->ref_clock ?
+		    (double)(ts - s->ref_clock) / (double)s->frequency : 0;
+	return (get(s->buf + 0x20, 8) & 7) == EVENT_TRACE_CLOCK_SYSTEMTIME ? ts : 0;
 }
 
 /* Fill the stream's next event; 0 when the stream is done. */
@@ -754,11 +983,13 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 		if (!size) {
 			problem(r, s->buf_offset + s->pos,
 				"no valid record here; rest of the buffer skipped");
+			r->counts.bytes_skipped += s->end - s->pos;
 			s->pos = s->end;
 			continue;
 		}
 		memset(ev, 0, sizeof(*ev));
 		ev->offset = s->buf_offset + s->pos;
+		ev->buffer_offset = s->buf_offset;
 		ev->cpu = s - r->streams;
 		ev->rec = s->buf + s->pos;
 		ev->buffer = s->buf;
@@ -767,10 +998,13 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 		s->pos += (size + 7) & ~7u;
 		if (message && parse_message(ev)) {
 			problem(r, ev->offset, "message items run past the record; skipped");
+			r->counts.records_skipped++;
 			continue;
 		}
-		if (!message && (parse_classic(ev) || parse_event_header(ev, &why))) {
+		if (!message && (parse_classic(ev) || parse_event_header(ev, &why) ||
+				 parse_system(ev))) {
 			problem(r, ev->offset, "event header runs past the record; skipped");
+			r->counts.records_skipped++;
 			continue;
 		}
 		if (why)
@@ -782,19 +1016,12 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 			ev->timestamp = s->last_ts;
 		ev->lost = s->lost;
 		s->lost = 0;
-		if (r->info.clock == ETL_CLOCK_SYSTEM || (!r->info.has_header &&
-		    (get(s->buf + 0x20, 8) & 7) == EVENT_TRACE_CLOCK_SYSTEMTIME)) {
-			ev->filetime = ev->timestamp;
-			ev->relative = r->info.start_time && ev->timestamp >= r->info.start_time ?
-				       (ev->timestamp - r->info.start_time) / 1e7 : 0;
-		} else if (s->frequency && ev->timestamp >= s->ref_clock) {
-			uint64_t ticks = ev->timestamp - s->ref_clock;
-
-			ev->relative = (double)ticks / (double)s->frequency;
-			if (r->info.start_time)
-				ev->filetime = filetime_after(r->info.start_time, ticks,
-							      s->frequency);
-		}
+		if (r->info.has_header)
+			ev->filetime = nttrace_etl_filetime(&r->info, ev->timestamp,
+							    &ev->relative);
+		else
+			ev->filetime = headerless_filetime(s, ev->timestamp, &ev->relative);
+		r->counts.records++;
 		return 1;
 	}
 }
@@ -831,6 +1058,7 @@ void nttrace_etl_close(struct nttrace_etl_reader *r)
 	problem_summary(r);
 	for (i = 0; i < r->nstreams; i++)
 		free(r->streams[i].buf);
+	free(r->zbuf);
 	free(r->refs);
 	free(r->streams);
 	if (r->fd >= 0)

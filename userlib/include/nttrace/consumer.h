@@ -33,6 +33,23 @@ const struct nttrace_etl_event *nttrace_current_record(void);
  */
 ULONG nttrace_trace_problems(TRACEHANDLE handle, nttrace_etl_problem_fn fn, void *ctx);
 
+/*
+ * What the last ProcessTrace of @handle delivered and could not deliver,
+ * so that nothing a file holds is dropped unsaid: @events the events its
+ * callbacks were given (the header event included); @not_delivered the
+ * records it met and did not deliver (damaged, or of a kind ProcessTrace
+ * does not present: each also told to the problem function); the
+ * buffers it skipped whole (damaged, unreadable, not decompressible) and
+ * the bytes of records it could not read in the buffers it read (each
+ * such place told too). Events left out by ProcessTrace's StartTime and
+ * EndTime are in none of them. ERROR_SUCCESS, ERROR_INVALID_PARAMETER
+ * (@counts NULL), ERROR_INVALID_HANDLE, or ERROR_BUSY (in a ProcessTrace).
+ */
+struct nttrace_trace_counts {
+	uint64_t events, not_delivered, buffers_skipped, bytes_skipped;
+};
+ULONG nttrace_trace_counts(TRACEHANDLE handle, struct nttrace_trace_counts *counts);
+
 #ifdef __cplusplus
 }
 #endif

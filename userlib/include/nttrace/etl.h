@@ -23,6 +23,11 @@ extern "C" {
 /* SYSTEM_TRACE_HEADER of the logfile header event. */
 #define ETL_SYSTEM_HEADER_SIZE		0x20
 #define ETL_SYSTEM_HEADER_MARKER	0xC0020002U	/* 64-bit system header, v2 */
+/* A 32-bit Windows' (PointerSize 4): the 32-bit system header, v2. */
+#define ETL_SYSTEM_HEADER_MARKER32	0xC0010002U
+/* The kernel's shorter headers: the compact system header, the perfinfo. */
+#define ETL_COMPACT_HEADER_SIZE		0x18
+#define ETL_PERFINFO_HEADER_SIZE	0x10
 
 /* TRACE_LOGFILE_HEADER, from the start of its payload. */
 #define ETL_LF_BUFFER_SIZE		0x00
@@ -134,20 +139,43 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 
 /* ---- reading (etlread.c) ---- */
 
-/* What a file's header buffer says; @has_header 0 when it has none. */
+/*
+ * What a file's header buffer says; @has_header 0 when it has none.
+ * @buffer_size is the logger's buffer size (the header's BufferSize, else
+ * buffer 0's). @packed: the buffers on disk are not all of that size but
+ * each of its own (a compressed file's: each buffer's BufferSize is its
+ * size on disk), so they are found one after the other. @ref_clock is
+ * the header event's time stamp, the clock at @start_time: every event's
+ * FILETIME is @start_time plus its time stamp's distance from it, in the
+ * clock of @clock (see nttrace_etl_filetime()).
+ */
 struct nttrace_etl_info {
-	int has_header;
+	int has_header, packed;
 	uint32_t buffer_size, version, provider_version, nr_cpus, pointer_size;
 	uint32_t log_file_mode, max_file_mb, buffers_written, events_lost;
 	uint32_t buffers_lost, clock, timer_resolution, cpu_mhz;
 	uint64_t end_time, boot_time, perf_freq, start_time;	/* FILETIME, Hz */
-	uint64_t file_buffers;	/* whole buffers in the file, header included */
+	uint64_t ref_clock;
+	uint64_t file_buffers;	/* buffers in the file, header included */
 	char logger_name[NTTRACE_NAME_MAX], log_file_name[256];
 };
+
+/*
+ * The FILETIME of time stamp @ts, as Windows' consumers compute it from
+ * TRACE_LOGFILE_HEADER: StartTime + (@ts - the header event's time stamp)
+ * in 100 ns units, the clock's rate by ReservedFlags: QPC PerfFreq ticks a
+ * second (also for a clock type Windows does not define, when PerfFreq
+ * is set: ours), system time 10^7, CPU cycles CpuSpeedInMHz * 10^6.
+ * 0 when the header gives no rate or start, or the sum leaves 64 bits;
+ * *@relative (may be NULL) the seconds since StartTime, negative before.
+ */
+uint64_t nttrace_etl_filetime(const struct nttrace_etl_info *info, uint64_t ts,
+			      double *relative);
 
 /* One record, in time order across the CPUs. */
 struct nttrace_etl_event {
 	uint64_t offset;	/* in the file */
+	uint64_t buffer_offset;	/* of the buffer holding it, in the file */
 	unsigned int cpu;
 	const uint8_t *rec;	/* the record, @size bytes, valid until next */
 	const uint8_t *buffer;	/* the buffer holding it, from its header on */
@@ -203,6 +231,32 @@ struct nttrace_etl_event {
 	uint32_t ext_len;	/* bytes of well-formed items at @ext */
 	unsigned int ext_count;
 	uint32_t ext_bad;	/* a malformed item's offset in @rec, or 0 */
+	/*
+	 * A kernel record (SYSTEM_TRACE_HEADER, full or compact, or
+	 * PERFINFO_TRACE_HEADER: header types 1 to 4, 0x10 and 0x11): the
+	 * size of its header at @rec, 0x20, 0x18 or 0x10; 0 for other
+	 * records. Such a record has its HookId (@hook_id: the group in the
+	 * high byte, the type in the low), the version (the marker's low
+	 * byte), its time stamp, the thread and process IDs (not a perfinfo
+	 * header's: 0), then the items the marker announces before the data:
+	 * a PEBS index (bit 15, 8 bytes at @pebs) and @pmc_count PMC counters
+	 * (bits 8-10, 8 bytes each at @pmc; this order is inferred), and the
+	 * data at @data. A full header's KernelTime and UserTime are read at
+	 * @rec.
+	 */
+	uint32_t system;
+	uint16_t hook_id;
+	uint8_t version;
+	const uint8_t *pebs, *pmc;
+	unsigned int pmc_count;
+};
+
+/* What a reader has met so far: nothing is dropped without being counted. */
+struct nttrace_etl_counts {
+	uint64_t records;	/* records returned by nttrace_etl_next() */
+	uint64_t records_skipped;	/* records met and not returned: damaged */
+	uint64_t buffers_skipped;	/* buffers not read: damaged, unreadable */
+	uint64_t bytes_skipped;	/* bytes of records not read in buffers read */
 };
 
 /* One extended data item of an EventWrite record. */
@@ -232,8 +286,8 @@ int nttrace_etl_ext_next(const struct nttrace_etl_event *ev, uint32_t *at,
  * reading ends (nttrace_etl_next() returns 0) or at nttrace_etl_close(),
  * whichever is first.
  *
- * NTTRACE_ETL_MAX_BUFFERS: buffers indexed (24 bytes of index each, 20 on
- * 32-bit: 96 MB at most); the rest of a larger file is reported and not
+ * NTTRACE_ETL_MAX_BUFFERS: buffers indexed (24 bytes of index each: 96 MB
+ * at most); the rest of a larger file is reported and not
  * read. 4 Mi buffers are 256 GB of 64 KB buffers. The index grows only
  * with the valid buffers found, and holes in a sparse file (SEEK_DATA,
  * SEEK_HOLE) are skipped unread with one report each, so the index and
@@ -266,9 +320,26 @@ int nttrace_etl_open_live(struct nttrace_etl_reader **r,
 			  const struct nttrace_etl_info *info,
 			  nttrace_etl_load_fn load, void *ctx);
 const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader *r);
+void nttrace_etl_counts(const struct nttrace_etl_reader *r, struct nttrace_etl_counts *c);
 /* The next event: 1, or 0 at the end. */
 int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev);
 void nttrace_etl_close(struct nttrace_etl_reader *r);
+
+/*
+ * The event group of a kernel record's HookId (its high byte): its name
+ * and the GUID consumers see as the event's ProviderId (the GUID's
+ * layout, and in memory its bytes as a file has them); NULL for a group
+ * not known (kernel_events.c).
+ */
+struct nttrace_kernel_group {
+	const char *name;
+	struct {
+		uint32_t data1;
+		uint16_t data2, data3;
+		uint8_t data4[8];
+	} guid;
+};
+const struct nttrace_kernel_group *nttrace_kernel_group(uint16_t hook_id);
 
 /* Events in a buffer: walks its records by their 16-bit sizes. */
 uint32_t nttrace_buffer_events(const void *buf);
