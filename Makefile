@@ -35,6 +35,7 @@ VM_TESTS += eventwrite_test
 VM_TESTS += eventprov_test
 VM_TESTS += opentrace_test
 VM_TESTS += realtime_test
+VM_TESTS += winetl_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -42,7 +43,7 @@ all: user
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
-$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h tests/vm/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
 

@@ -76,6 +76,13 @@ static void read_all(const uint8_t *data, size_t size, int change)
 			touch(ev.data, ev.data_len);
 		if (ev.data_len && (ev.data < ev.rec || ev.data + ev.data_len > ev.rec + ev.size))
 			abort();
+		/* A kernel record's PEBS index and PMC counters, within it. */
+		if (ev.pebs)
+			touch(ev.pebs, 8);
+		if (ev.pmc)
+			touch(ev.pmc, 8 * ev.pmc_count);
+		if (ev.pmc && (ev.pmc < ev.rec || ev.pmc + 8 * ev.pmc_count > ev.rec + ev.size))
+			abort();
 		sink ^= (uint8_t)(ev.filetime ^ ev.offset);
 	}
 	nttrace_etl_close(r);

@@ -32,6 +32,13 @@
  *                                TraceEventInstance records (with and
  *                                without a parent), a TraceEvent and
  *                                EventWrite/EventWriteTransfer records
+ *   etl_fuzz/win-*.etl,          the files laid out as Windows writes
+ *   opentrace_fuzz/win-*.etl     them (winetl.h: kernel records of every
+ *                                header type, 32-bit, compressed, circular,
+ *                                the three clocks)
+ *   xpress_fuzz/buffer-N         the compressed buffers of win-compressed.etl
+ *                                (room, then data; xpress_fuzz.c), and
+ *   xpress_fuzz/lengths-N        each length encoding's edge
  *   opentrace_fuzz/changes.etl   umlogger.etl (4 KB buffers), "NTFZ-2ND",
  *                                then two-cpus.etl (1 KB): the second
  *                                file is what opentrace_fuzz.c turns the
@@ -55,6 +62,7 @@
 #include "../../userlib/internal.h"
 #include "expect.h"
 #include "files.h"
+#include "winetl.h"
 
 struct props {
 	EVENT_TRACE_PROPERTIES p;
@@ -519,6 +527,59 @@ static int opentrace_inputs(void)
 	return 0;
 }
 
+/*
+ * The Windows-layout files of winetl.h, into etl_fuzz/ and opentrace_fuzz/
+ * (win-KIND.etl), and each compressed buffer of the compressed one into
+ * xpress_fuzz/ (its room, two bytes, then its data), with the length
+ * encodings' edge cases: a nibble pair, a byte, a 16-bit and a 32-bit
+ * length, an empty input.
+ */
+static void windows_files(void)
+{
+	static const uint8_t edges[][16] = {
+		/* room 64; flags: 1 literal then matches; "a", match 7+15+... */
+		{ 64, 0, 0xFF, 0xFF, 0xFF, 0x7F, 'a', 0x07, 0x00, 0xFF, 0x07, 0x00 },
+		{ 255, 0, 0xFF, 0xFF, 0xFF, 0x7F, 'a', 0x07, 0x00, 0x0F, 200 },
+		{ 0, 1, 0xFF, 0xFF, 0xFF, 0x7F, 'a', 0x07, 0x00, 0x0F, 255, 0x00, 0x01 },
+		{ 0, 2, 0xFF, 0xFF, 0xFF, 0x7F, 'a', 0x07, 0x00, 0x0F, 255, 0, 0, 0x00, 0x02, 0, },
+		{ 16, 0 },
+	};
+	static const size_t edge_len[] = { 12, 11, 13, 16, 2 };
+	char path[512], name[64];
+	struct wfile w;
+	unsigned int k, i, n = 0;
+
+	for (k = 0; k < WF_KINDS; k++) {
+		wf_build(&w, k);
+		snprintf(name, sizeof(name), "etl_fuzz/win-%s.etl", wkind_name[k]);
+		path_of(path, sizeof(path), name);
+		spew(path, w.b, w.len);
+		snprintf(name, sizeof(name), "opentrace_fuzz/win-%s.etl", wkind_name[k]);
+		path_of(path, sizeof(path), name);
+		spew(path, w.b, w.len);
+		for (i = 0x400; k == WF_COMPRESSED && i + 0x48 <= w.len; i += get_le(w.b + i, 4)) {
+			uint32_t disk = get_le(w.b + i, 4);
+			uint8_t *z;
+
+			if (!(get_le(w.b + i + 0x34, 2) & 0x40))
+				continue;
+			z = malloc(disk - 0x48 + 2);
+			put_le(z, get_le(w.b + i + 4, 4) - 0x48, 2);
+			memcpy(z + 2, w.b + i + 0x48, disk - 0x48);
+			snprintf(name, sizeof(name), "xpress_fuzz/buffer-%u", n++);
+			path_of(path, sizeof(path), name);
+			spew(path, z, disk - 0x48 + 2);
+			free(z);
+		}
+		free(w.b);
+	}
+	for (k = 0; k < sizeof(edge_len) / sizeof(edge_len[0]); k++) {
+		snprintf(name, sizeof(name), "xpress_fuzz/lengths-%u", k);
+		path_of(path, sizeof(path), name);
+		spew(path, edges[k], edge_len[k]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char etl[512], path[512];
@@ -547,5 +608,6 @@ int main(int argc, char **argv)
 		return 1;
 	if (opentrace_inputs())
 		return 1;
+	windows_files();
 	return 0;
 }

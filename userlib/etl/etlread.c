@@ -920,10 +920,13 @@ static uint64_t ticks_to_units(uint64_t ticks, uint64_t freq)
 	if (secs > UINT64_MAX / 10000000 - 1)
 		return UINT64_MAX;
 	/*
-	 * (ticks % freq) / freq is in [0, 1): its product with 1e7 fits, and
-	 * no value read from the file reaches a float-to-integer conversion
-	 * out of range (undefined behaviour).
+	 * The fraction of a second, truncated: exact in integers for any clock
+	 * up to 1.8 THz; above, (ticks % freq) / freq is in [0, 1), so its
+	 * product with 1e7 fits, and no value read from the file reaches a
+	 * float-to-integer conversion out of range (undefined behaviour).
 	 */
+	if (freq <= UINT64_MAX / 10000000)
+		return secs * 10000000 + ticks % freq * 10000000 / freq;
 	return secs * 10000000 + (uint64_t)((double)(ticks % freq) / (double)freq * 1e7);
 }
 
