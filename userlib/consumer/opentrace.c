@@ -692,6 +692,8 @@ static uint32_t open_live(struct consumer *c)
 	ri.perf_freq = sess.frequency;
 	ri.start_time = sess.start_time;
 	ri.ref_clock = sess.start_clock;
+	/* A cycle clock's rate, as the header has it (nttrace_etl_filetime()). */
+	ri.cpu_mhz = get(c->hdr + ETL_SYSTEM_HEADER_SIZE + ETL_LF_CPU_SPEED, 4);
 	ri.boot_time = sess.boot_time;
 	ret = nttrace_etl_open_live(&c->r, &ri, load_live, c);
 	if (ret) {
@@ -944,11 +946,14 @@ static void forward_problem(void *ctx, uint64_t offset, const char *what)
 		c->problem(c->problem_ctx, offset, what);
 }
 
-/* The reader passed @ev, and ProcessTrace cannot present it: counted, said. */
+/*
+ * The reader passed @ev, and ProcessTrace cannot present it: counted, and
+ * said for the first NTTRACE_ETL_MAX_PROBLEMS (nttrace_trace_counts() has
+ * them all).
+ */
 static void not_delivered(struct consumer *c, const struct nttrace_etl_event *ev)
 {
-	c->undelivered++;
-	if (c->problem)
+	if (++c->undelivered <= NTTRACE_ETL_MAX_PROBLEMS && c->problem)
 		c->problem(c->problem_ctx, ev->offset, ev->message || ev->classic ||
 			   ev->event_header || ev->system ? "no memory to deliver the event" :
 			   "a record of a header type ProcessTrace does not present; "
@@ -1177,6 +1182,7 @@ ULONG nttrace_trace_counts(TRACEHANDLE handle, struct nttrace_trace_counts *coun
 	err = !c ? ERROR_INVALID_HANDLE : c->busy ? ERROR_BUSY : ERROR_SUCCESS;
 	if (!err) {
 		memset(counts, 0, sizeof(*counts));
+		counts->buffers = nttrace_etl_info(c->r)->file_buffers;
 		nttrace_etl_counts(c->r, &rc);
 		counts->events = c->delivered;
 		counts->not_delivered = c->undelivered + rc.records_skipped;

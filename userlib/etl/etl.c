@@ -120,11 +120,20 @@ static uint32_t timer_resolution(void)
 	return res.tv_sec * 10000000 + res.tv_nsec / 100;
 }
 
-static uint32_t cpu_mhz(void)
+/*
+ * CpuSpeedInMHz: the rate of a CPU-cycle clock, which is what Windows'
+ * consumers convert its time stamps with (so any reader dates our events
+ * as we do; rounded to the MHz, as the field is); else the CPU's speed.
+ */
+static uint32_t cpu_mhz(const struct nttrace_etl_session *s)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	FILE *f;
 	char line[256];
 	double mhz = 0;
+
+	if (s->clock_type == EVENT_TRACE_CLOCK_CPUCYCLE && s->frequency)
+		return (uint32_t)((s->frequency + 500000) / 1000000);
+	f = fopen("/proc/cpuinfo", "r");
 
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
@@ -201,7 +210,7 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 	put(lf + ETL_LF_START_BUFFERS, 1, 4);
 	put(lf + ETL_LF_POINTER_SIZE, psz, 4);
 	put(lf + ETL_LF_EVENTS_LOST, events_lost, 4);
-	put(lf + ETL_LF_CPU_SPEED, cpu_mhz(), 4);
+	put(lf + ETL_LF_CPU_SPEED, cpu_mhz(s), 4);
 	/* LoggerName and LogFileName are pointers: zero on disk. */
 	put(lf + ETL_LF_BOOT_TIME(psz), s->boot_time, 8);
 	put(lf + ETL_LF_PERF_FREQ(psz), s->frequency, 8);

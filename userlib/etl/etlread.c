@@ -386,7 +386,8 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 		good++;
 		off += disk;
 	}
-	r->info.file_buffers = n;
+	/* A packed file's buffers as found; else every whole buffer's place. */
+	r->info.file_buffers = r->info.packed ? n : file_size / size;
 	if (good)
 		qsort(refs, good, sizeof(*refs), by_cpu_seq);
 	r->nstreams = good ? max_cpu + 1 : 0;

@@ -35,8 +35,10 @@ static void usage(FILE *f)
 		"thread and process, the activity and related activity IDs, the other\n"
 		"extended items, and the data (EventWriteString's as text). --json prints\n"
 		"one JSON object per line instead, with each record's byte offset. The\n"
-		"file is read with OpenTrace and ProcessTrace: a damaged part of it is\n"
-		"reported with its byte offset and skipped, and the exit status is 1.\n\n"
+		"file is read with OpenTrace and ProcessTrace: a damaged part of it, or a\n"
+		"record of a kind it cannot show, is reported with its byte offset and\n"
+		"skipped, a last line counts all that was not read, and the exit status\n"
+		"is 1.\n\n"
 		"--formats takes binaries built with <nttrace/wpp.h> (their message formats)\n"
 		"or format files (`nttrace formats` writes them): a message whose GUID and\n"
 		"number have a format is shown as its text, with its source file and line.\n"
@@ -45,17 +47,14 @@ static void usage(FILE *f)
 
 static EVENT_TRACE_LOGFILEA lf;
 static const char *path;
-static uint64_t events;
+static uint64_t events, buffers;
 static int header_shown;
 
-/* The whole buffers in the file, header included, as before. */
+/* The buffers in the file, header included, as the reader found them. */
 static void show_header(void)
 {
-	struct stat st;
-
 	header_shown = 1;
-	render_header(&lf.LogfileHeader, path, !stat(path, &st) && lf.LogfileHeader.BufferSize ?
-		      (uint64_t)st.st_size / lf.LogfileHeader.BufferSize : 0);
+	render_header(&lf.LogfileHeader, path, buffers);
 }
 
 static void WINAPI on_event(PEVENT_RECORD er)
@@ -120,6 +119,7 @@ int cmd_dump(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	struct nttrace_trace_counts counts;
 	TRACEHANDLE h;
 	ULONG err;
 	int opt;
@@ -151,12 +151,16 @@ int cmd_dump(int argc, char **argv)
 	if (h == INVALID_PROCESSTRACE_HANDLE)
 		return render_fail(GetLastError(), path, "OpenTrace");
 	render_start = lf.LogfileHeader.StartTime.QuadPart;
+	if (!nttrace_trace_counts(h, &counts))
+		buffers = counts.buffers;
 	err = nttrace_trace_problems(h, render_problem, NULL);
 	if (err) {
 		CloseTrace(h);
 		return render_fail(err, path, "nttrace_trace_problems");
 	}
 	err = ProcessTrace(&h, 1, NULL, NULL);
+	memset(&counts, 0, sizeof(counts));
+	nttrace_trace_counts(h, &counts);
 	CloseTrace(h);
 	nttrace_tmf_free(&render_formats);
 	/* ProcessTrace failed before the header event: the header all the same. */
@@ -166,6 +170,18 @@ int cmd_dump(int argc, char **argv)
 		printf("# %" PRIu64 " events%s%s\n", events,
 		       render_problems ? ", with problems (above)" : "",
 		       err ? ", then an error" : "");
+	/* What was not read, whole: the problems above stop at a cap. */
+	if (counts.not_delivered || counts.buffers_skipped || counts.bytes_skipped) {
+		if (render_json)
+			printf("{\"not_read\":{\"records\":%" PRIu64 ",\"buffers\":%" PRIu64
+			       ",\"bytes\":%" PRIu64 "}}\n", counts.not_delivered,
+			       counts.buffers_skipped, counts.bytes_skipped);
+		else
+			printf("# not read: %" PRIu64 " records, %" PRIu64 " buffers, %" PRIu64
+			       " bytes of records\n", counts.not_delivered,
+			       counts.buffers_skipped, counts.bytes_skipped);
+		render_problems++;
+	}
 	fflush(stdout);
 	if (err)
 		return render_fail(err, path, "ProcessTrace");

@@ -38,15 +38,19 @@ ULONG nttrace_trace_problems(TRACEHANDLE handle, nttrace_etl_problem_fn fn, void
  * so that nothing a file holds is dropped unsaid: @events the events its
  * callbacks were given (the header event included); @not_delivered the
  * records it met and did not deliver (damaged, or of a kind ProcessTrace
- * does not present: each also told to the problem function); the
- * buffers it skipped whole (damaged, unreadable, not decompressible) and
- * the bytes of records it could not read in the buffers it read (each
- * such place told too). Events left out by ProcessTrace's StartTime and
- * EndTime are in none of them. ERROR_SUCCESS, ERROR_INVALID_PARAMETER
- * (@counts NULL), ERROR_INVALID_HANDLE, or ERROR_BUSY (in a ProcessTrace).
+ * does not present: the first NTTRACE_ETL_MAX_PROBLEMS of them also told
+ * to the problem function); the buffers it skipped whole (damaged,
+ * unreadable, not decompressible) and the bytes of records it could not
+ * read in the buffers it read (each such place told too). Events left out
+ * by ProcessTrace's StartTime and EndTime are in none of them. @buffers:
+ * the buffers the file holds, header included, as its reader found them
+ * (a compressed file's are not all of BufferSize bytes); known from
+ * OpenTrace on, 0 for a live session. ERROR_SUCCESS,
+ * ERROR_INVALID_PARAMETER (@counts NULL), ERROR_INVALID_HANDLE, or
+ * ERROR_BUSY (in a ProcessTrace).
  */
 struct nttrace_trace_counts {
-	uint64_t events, not_delivered, buffers_skipped, bytes_skipped;
+	uint64_t events, not_delivered, buffers_skipped, bytes_skipped, buffers;
 };
 ULONG nttrace_trace_counts(TRACEHANDLE handle, struct nttrace_trace_counts *counts);
 
