@@ -32,9 +32,9 @@
  * (the whole number: EVENT_HEADER_FLAG_PROCESSOR_INDEX set, so
  * ProcessorNumber is its low 8 bits) and LoggerId the buffer header's;
  * UserContext is EVENT_TRACE_LOGFILE.Context; TimeStamp is FILETIME (UTC,
- * converted with the file's clock, 0 when the reader cannot date it) or,
- * with PROCESS_TRACE_MODE_RAW_TIMESTAMP, the clock value as written (its
- * clock in LogfileHeader.ReservedFlags and PerfFreq). EventHeader.Size is
+ * converted with the file's clock as below, 0 when the reader cannot date
+ * it) or, with PROCESS_TRACE_MODE_RAW_TIMESTAMP, the clock value as
+ * written (its clock in LogfileHeader.ReservedFlags). EventHeader.Size is
  * the record's size in the file (ours, for the records that are not
  * EVENT_HEADER records).
  *
@@ -72,7 +72,27 @@
  *   header; an instance record has one extended item,
  *   EVENT_HEADER_EXT_TYPE_INSTANCE_INFO (EVENT_EXTENDED_ITEM_INSTANCE:
  *   InstanceId, ParentInstanceId, ParentGuid).
- * - Other records (none that nttrace writes) are not delivered.
+ * - The kernel's records (SYSTEM_TRACE_HEADER full or compact,
+ *   PERFINFO_TRACE_HEADER: Windows' NT Kernel Logger's): as Windows
+ *   presents them, EVENT_HEADER_FLAG_CLASSIC_HEADER and the 32/64-bit
+ *   flag of the header type, ProviderId the GUID of the HookId's group
+ *   (nttrace_kernel_group(); a group not known: the null GUID), Opcode
+ *   the HookId's type, Version the marker's version, the thread and
+ *   process IDs of a system header (a perfinfo header has none: both
+ *   0xFFFFFFFF, ours), a full header's KernelTime and UserTime (else
+ *   EVENT_HEADER_FLAG_NO_CPUTIME), the PEBS index and the PMC counters as
+ *   extended items (EVENT_HEADER_EXT_TYPE_PEBS_INDEX, _PMC_COUNTERS, in
+ *   that order), UserData after them.
+ * - Records of other header types (TIMED, ERROR, WNODE_HEADER, ...) are
+ *   not delivered: counted (nttrace_trace_counts()) and told to the
+ *   problem function, as a damaged record is.
+ *
+ * TimeStamp, for every record of a file: FILETIME as Windows' consumers
+ * compute it from TRACE_LOGFILE_HEADER (nttrace_etl_filetime(): StartTime
+ * plus the distance from the header event's time stamp, at PerfFreq,
+ * 10^7 or CpuSpeedInMHz by ReservedFlags' clock), which StartTime and
+ * EndTime of ProcessTrace select by; with PROCESS_TRACE_MODE_RAW_TIMESTAMP
+ * the value as written.
  *
  * EventCallback (without PROCESS_TRACE_MODE_EVENT_RECORD) gets every
  * record as an EVENT_TRACE made from that EVENT_RECORD: Header.Guid the
