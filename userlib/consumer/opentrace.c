@@ -79,7 +79,7 @@
  *   (nttrace_kernel_group(); a group not known: the null GUID), Opcode
  *   the HookId's type, Version the marker's version, the thread and
  *   process IDs of a system header (a perfinfo header has none: both
- *   0xFFFFFFFF, ours), a full header's KernelTime and UserTime (else
+ *   0xFFFFFFFF, NO_ID below), a full header's KernelTime and UserTime (else
  *   EVENT_HEADER_FLAG_NO_CPUTIME), the PEBS index and the PMC counters as
  *   extended items (EVENT_HEADER_EXT_TYPE_PEBS_INDEX, _PMC_COUNTERS, in
  *   that order), UserData after them.
@@ -139,8 +139,9 @@ const GUID EventTraceGuid = EVENT_TRACE_GUID_INIT;
 #define HEADER_EVENT_VERSION	2
 /*
  * The thread and process IDs of an event whose header has none (a
- * perfinfo record): ours, the "no ID" that EVENT_TRACE_HEADER's
- * consumers such as TraceEvent take for unknown.
+ * perfinfo record): all ones, as Windows' ProcessTrace gives them
+ * (PerfView shows such events of Windows-written files with TID -1 and,
+ * where it does not take the process from the payload, PID -1).
  */
 #define NO_ID			0xFFFFFFFFU
 
