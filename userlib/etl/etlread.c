@@ -916,7 +916,18 @@ static int parse_system(struct nttrace_etl_event *ev)
 /* @ticks of a @freq Hz clock in 100 ns units; UINT64_MAX past 64 bits. */
 static uint64_t ticks_to_units(uint64_t ticks, uint64_t freq)
 {
-	uint64_t secs = ticks / freq;
+	uint64_t secs;
+
+	/*
+	 * The usual clocks first, in one division or none: Windows' QPC of
+	 * 10 MHz (a tick is a unit), nttrace's 1 GHz (100 ticks a unit).
+	 */
+	if (freq % 10000000 == 0)
+		return ticks / (freq / 10000000);
+	if (10000000 % freq == 0)
+		return ticks > UINT64_MAX / (10000000 / freq) ? UINT64_MAX :
+		       ticks * (10000000 / freq);
+	secs = ticks / freq;
 
 	if (secs > UINT64_MAX / 10000000 - 1)
 		return UINT64_MAX;
