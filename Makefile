@@ -22,6 +22,7 @@ LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
+	    userlib/etl/kernel_classes.c \
 	    userlib/etl/tmf.c \
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c
 TOOLS := nttrace
@@ -36,6 +37,7 @@ VM_TESTS += eventprov_test
 VM_TESTS += opentrace_test
 VM_TESTS += realtime_test
 VM_TESTS += winetl_test
+VM_TESTS += kernel_classes_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

@@ -7,7 +7,12 @@
  * (the header buffer, the index of buffer headers), every event through
  * nttrace_etl_next(), close. Every byte an event points at (record, GUID,
  * data) is read, so that AddressSanitizer sees a pointer out of its
- * buffer, and UndefinedBehaviorSanitizer sees the time conversions.
+ * buffer, and UndefinedBehaviorSanitizer sees the time conversions. A
+ * kernel record's payload is also walked field by field by the table of
+ * the kernel's classes (etl/kernel_classes.c: untrusted bytes too), at both
+ * pointer sizes, by its own class and by the one its first two bytes name
+ * as a HookId (so that every class meets every payload), and every field
+ * must lie within it.
  *
  * Two more passes reach the defences a plain file does not. A sparse file:
  * each whole 4 KB page of the input that starts with 32 zero bytes is
@@ -56,6 +61,41 @@ static void touch(const uint8_t *p, uint32_t len)
 		sink ^= p[i];
 }
 
+/* @len bytes at @data by @c, at both pointer sizes. */
+static void walk(const struct nttrace_kernel_class *c, const uint8_t *data, uint32_t len)
+{
+	struct nttrace_kernel_decoder d;
+	struct nttrace_kernel_value v;
+	unsigned int psz;
+
+	for (psz = 4; psz <= 8; psz += 4) {
+		nttrace_kernel_decode_init(&d, c, data, len, psz);
+		while (nttrace_kernel_decode_next(&d, &v)) {
+			if (v.offset + (uint64_t)v.size > len || v.data != data + v.offset)
+				abort();
+			touch(v.data, v.size);
+			if (v.text && (v.text < v.data ||
+				       v.text + v.text_size > v.data + v.size))
+				abort();
+		}
+		if (d.at > len || (d.cut && d.next >= c->nr_fields))
+			abort();
+	}
+}
+
+static void kernel_fields(const struct nttrace_etl_event *ev)
+{
+	const struct nttrace_kernel_class *c = nttrace_kernel_class(ev->hook_id, ev->version);
+
+	if (c)
+		walk(c, ev->data, ev->data_len);
+	if (ev->data_len >= 2) {
+		c = nttrace_kernel_class(ev->data[0] | ev->data[1] << 8, ev->version);
+		if (c)
+			walk(c, ev->data, ev->data_len);
+	}
+}
+
 /* Read the file through; @change: shift it by 8 bytes once indexed. */
 static void read_all(const uint8_t *data, size_t size, int change)
 {
@@ -83,6 +123,8 @@ static void read_all(const uint8_t *data, size_t size, int change)
 			touch(ev.pmc, 8 * ev.pmc_count);
 		if (ev.pmc && (ev.pmc < ev.rec || ev.pmc + 8 * ev.pmc_count > ev.rec + ev.size))
 			abort();
+		if (ev.system)
+			kernel_fields(&ev);
 		sink ^= (uint8_t)(ev.filetime ^ ev.offset);
 	}
 	nttrace_etl_close(r);

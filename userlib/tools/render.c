@@ -14,7 +14,12 @@
  * of a classic event, an EventWrite header's flags as written, and the
  * undecoded bytes of a malformed chain of extended items. Without it (an
  * EVENT_RECORD from elsewhere) the EVENT_RECORD's fields are shown.
+ *
+ * The kernel's own events (and classic events that name a kernel group's
+ * GUID) are shown field by field where the table of their classes
+ * (etl/kernel_classes.c) has the layout of their version.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -570,13 +575,195 @@ static void print_message(const EVENT_RECORD *er, const struct nttrace_etl_event
 	putchar('\n');
 }
 
+/* ---- the kernel's events, field by field ---- */
+
+/*
+ * The class of a kernel event: by the reader's record (its HookId and
+ * version), else, for a classic event, by the kernel group its GUID names,
+ * its opcode and version (the low 8 bits, all EVENT_RECORD has).
+ */
+static const struct nttrace_kernel_class *kernel_class(const EVENT_RECORD *er,
+						       const struct nttrace_etl_event *ev)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+
+	if (ev && ev->system)
+		return nttrace_kernel_class(ev->hook_id, ev->version);
+	return nttrace_kernel_class_by_guid(&eh->ProviderId, eh->EventDescriptor.Opcode,
+					    eh->EventDescriptor.Version);
+}
+
+/* @n bytes of UTF-16LE, with no NUL in them, as UTF-8 (free it), or NULL. */
+static char *utf16_units(const uint8_t *p, uint32_t n)
+{
+	uint8_t *z = malloc(n + 2);
+	char *s;
+
+	if (!z)
+		return NULL;
+	memcpy(z, p, n);
+	z[n] = z[n + 1] = 0;
+	s = utf16_text(z, n + 2);
+	free(z);
+	return s;
+}
+
+/* A SID as S-R-A-S1-S2...: the authority big-endian, the rest little. */
+static void print_sid(const uint8_t *sid, uint32_t size)
+{
+	uint64_t auth = 0;
+	uint32_t i;
+
+	for (i = 2; i < 8; i++)
+		auth = auth << 8 | sid[i];
+	printf("S-%u-%" PRIu64, sid[0], auth);
+	for (i = 8; i + 4 <= size; i += 4)
+		printf("-%u", (unsigned int)(sid[i] | sid[i + 1] << 8 | sid[i + 2] << 16 |
+					     (uint32_t)sid[i + 3] << 24));
+}
+
+/* One field's value: as JSON, numbers, strings (addresses too) or null. */
+static void print_kernel_value(const struct nttrace_kernel_value *v, unsigned int psz)
+{
+	const char *q = render_json ? "\"" : "";
+	char s[INET6_ADDRSTRLEN], *t;
+	uint32_t i;
+
+	switch (v->field->type) {
+	case NTTRACE_KT_I8:
+	case NTTRACE_KT_I16:
+	case NTTRACE_KT_I32:
+	case NTTRACE_KT_I64:
+		printf("%" PRId64, (int64_t)v->u);
+		break;
+	case NTTRACE_KT_X8:
+	case NTTRACE_KT_X16:
+	case NTTRACE_KT_X32:
+	case NTTRACE_KT_X64:
+	case NTTRACE_KT_POINTER:
+		printf("%s0x%" PRIx64 "%s", q, v->u, q);
+		break;
+	case NTTRACE_KT_IPV4:
+		printf("%s%u.%u.%u.%u%s", q, v->data[0], v->data[1], v->data[2], v->data[3], q);
+		break;
+	case NTTRACE_KT_IPV6:
+		printf("%s%s%s", q, inet_ntop(AF_INET6, v->data, s, sizeof(s)) ? s : "?", q);
+		break;
+	case NTTRACE_KT_GUID:
+		nttrace_guid_string(v->data, s);
+		printf(render_json ? "\"%s\"" : "{%s}", s);
+		break;
+	case NTTRACE_KT_SID:
+		if (!v->text) {
+			fputs(render_json ? "null" : "-", stdout);
+			break;
+		}
+		fputs(q, stdout);
+		print_sid(v->text, v->text_size);
+		fputs(q, stdout);
+		break;
+	case NTTRACE_KT_STRING:
+		/* It ends at its NUL in the payload. */
+		if (!render_json)
+			putchar('"');
+		render_text((const char *)v->text, render_json);
+		if (!render_json)
+			putchar('"');
+		break;
+	case NTTRACE_KT_WSTRING:
+	case NTTRACE_KT_WCHARS:
+		t = utf16_units(v->text, v->text_size);
+		if (!render_json)
+			putchar('"');
+		render_text(t ? t : "", render_json);
+		if (!render_json)
+			putchar('"');
+		free(t);
+		break;
+	case NTTRACE_KT_BYTES:
+		fputs(q, stdout);
+		for (i = 0; i < v->size; i++)
+			printf("%02x", v->data[i]);
+		fputs(q, stdout);
+		break;
+	case NTTRACE_KT_POINTERS:
+		putchar(render_json ? '[' : '{');
+		for (i = 0; i < v->u; i++) {
+			const uint8_t *p = v->data + i * psz;
+			uint64_t a = p[0] | p[1] << 8 | (uint32_t)p[2] << 16 |
+				     (uint64_t)p[3] << 24;
+
+			if (psz == 8)
+				a |= (uint64_t)(p[4] | p[5] << 8 | p[6] << 16 |
+						(uint32_t)p[7] << 24) << 32;
+			printf("%s%s0x%" PRIx64 "%s", i ? "," : "", q, a, q);
+		}
+		putchar(render_json ? ']' : '}');
+		break;
+	default:
+		/* The unsigned integers, sizes, ports and time stamps. */
+		printf("%" PRIu64, v->u);
+		break;
+	}
+}
+
+/*
+ * The event's name and its fields, by @c: as JSON members ("event",
+ * "class", "fields", "decoded": the bytes the fields took, and "cut": the
+ * field the payload ends inside), or as text, name=value, then what is
+ * left: the bytes of a field cut short, or those after the last field (a
+ * later version's). 1 if the fields were shown, 0 if @c has no layout
+ * (the caller shows the data as hex).
+ */
+static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_class *c)
+{
+	struct nttrace_kernel_decoder d;
+	struct nttrace_kernel_value v;
+	int psz = ptr_size(&er->EventHeader), n = 0;
+
+	if (render_json) {
+		printf(",\"event\":");
+		json_str(c->event_name);
+		printf(",\"class\":");
+		json_str(c->class_name);
+	} else {
+		printf(" %s", c->event_name);
+	}
+	if (!c->fields)
+		return 0;
+	nttrace_kernel_decode_init(&d, c, er->UserData, er->UserDataLength, psz);
+	if (render_json)
+		printf(",\"fields\":{");
+	while (nttrace_kernel_decode_next(&d, &v)) {
+		if (render_json)
+			printf("%s\"%s\":", n++ ? "," : "", v.field->name);
+		else
+			printf(" %s=", v.field->name);
+		print_kernel_value(&v, d.pointer_size);
+	}
+	if (render_json) {
+		printf("},\"decoded\":%u", d.at);
+		if (d.cut)
+			printf(",\"cut\":\"%s\"", c->fields[d.next].name);
+		return 1;
+	}
+	if (d.cut)
+		printf(" cut short at %s", c->fields[d.next].name);
+	else if (d.at < d.len)
+		printf(" extra");
+	if (d.at < d.len)
+		print_hex("data", d.data + d.at, d.len - d.at);
+	return 1;
+}
+
 /*
  * A TraceEvent (full-header) or TraceEventInstance (instance) event: the
  * class GUID, type, level and version (Opcode, Level, and the record's
  * 16-bit Class.Version, else Version: its low 8 bits), thread and process,
  * for an instance (its INSTANCE_INFO item) the instance and parent IDs and
  * the parent's GUID, and the data as hex (MOF data is structured: it is
- * not guessed to be text).
+ * not guessed to be text), or for a kernel event whose class is known its
+ * name and fields (print_kernel(); JSON keeps the hex too).
  */
 static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
@@ -586,6 +773,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 		item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, sizeof(EVENT_EXTENDED_ITEM_INSTANCE));
 	const EVENT_EXTENDED_ITEM_INSTANCE *in = it ? item_data(it) : NULL;
 	unsigned int version = ev && ev->classic ? ev->rec[6] | ev->rec[7] << 8 : d->Version;
+	const struct nttrace_kernel_class *kc = kernel_class(er, ev);
 
 	if (render_json) {
 		printf(",\"record\":\"%s\",\"size\":%u,\"pointer_size\":%d,\"guid\":\"",
@@ -599,6 +787,8 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 			print_guid(&in->ParentGuid);
 			printf("\"");
 		}
+		if (kc)
+			print_kernel(er, kc);
 		print_hex("data", er->UserData, er->UserDataLength);
 		printf("}\n");
 		return;
@@ -612,7 +802,8 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 		printf("}");
 	}
 	printf(" tid %u pid %u ptr%d", eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
-	print_hex("data", er->UserData, er->UserDataLength);
+	if (!kc || !print_kernel(er, kc))
+		print_hex("data", er->UserData, er->UserDataLength);
 	putchar('\n');
 }
 

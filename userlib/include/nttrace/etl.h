@@ -344,6 +344,124 @@ const struct nttrace_kernel_group *nttrace_kernel_group(uint16_t hook_id);
 /* Events in a buffer: walks its records by their 16-bit sizes. */
 uint32_t nttrace_buffer_events(const void *buf);
 
+/* ---- the payloads of the kernel's events (kernel_classes.c) ---- */
+
+/*
+ * How a field of a kernel event is laid out, as the MOF classes of the NT
+ * Kernel Logger give it (the data type and the Pointer, Extension and
+ * Format qualifiers; kernel_classes.c says where each layout comes from).
+ * Little-endian, packed: each field starts where the one before it ends.
+ */
+enum nttrace_kernel_type {
+	NTTRACE_KT_U8 = 1,
+	NTTRACE_KT_I8,
+	NTTRACE_KT_X8,		/* uint8, shown in hex */
+	NTTRACE_KT_U16,
+	NTTRACE_KT_I16,
+	NTTRACE_KT_X16,
+	NTTRACE_KT_U32,
+	NTTRACE_KT_I32,
+	NTTRACE_KT_X32,
+	NTTRACE_KT_U64,
+	NTTRACE_KT_I64,
+	NTTRACE_KT_X64,
+	NTTRACE_KT_POINTER,	/* the Pointer qualifier: 4 or 8 bytes, an address */
+	NTTRACE_KT_SIZET,	/* Extension("SizeT"): 4 or 8 bytes, a size */
+	NTTRACE_KT_SID,		/* Extension("Sid"): see below */
+	NTTRACE_KT_STRING,	/* 8-bit characters up to a NUL */
+	NTTRACE_KT_WSTRING,	/* Format("w"): UTF-16LE up to a NUL */
+	NTTRACE_KT_WCHARS,	/* char16 with Max(@count): @count UTF-16 units */
+	NTTRACE_KT_BYTES,	/* uint8 with Max(@count): @count bytes */
+	NTTRACE_KT_GUID,	/* 16 bytes */
+	NTTRACE_KT_IPV4,	/* Extension("IPAddrV4"): 4 bytes, p1 first */
+	NTTRACE_KT_IPV6,	/* Extension("IPAddrV6"): an IN6_ADDR */
+	NTTRACE_KT_PORT,	/* Extension("Port"): 2 bytes, network byte order */
+	NTTRACE_KT_WMITIME,	/* Extension("WmiTime"): a 64-bit time stamp */
+	NTTRACE_KT_POINTERS,	/* pointers to the end of the payload (a stack) */
+};
+
+struct nttrace_kernel_field {
+	const char *name;
+	uint8_t type;		/* enum nttrace_kernel_type */
+	uint16_t count;		/* NTTRACE_KT_WCHARS, _BYTES: elements */
+};
+
+/*
+ * The payload of the kernel events of one HookId (@hook_id: the group in
+ * the high byte, the opcode in the low) and version: the event's name
+ * (group/type, "Process/DCStart"), the MOF class, and its fields in order;
+ * @fields NULL when the event is known but not the layout of this version
+ * (a later version that is no longer the earlier one with fields added).
+ */
+struct nttrace_kernel_class {
+	uint16_t hook_id;
+	uint8_t version;
+	const char *event_name;
+	const char *class_name;
+	const struct nttrace_kernel_field *fields;
+	unsigned int nr_fields;
+};
+
+/*
+ * The class of @hook_id at @version: that version's, else the newest one
+ * below it (a later version of a class adds fields at its end, so the
+ * earlier layout still reads its start; where it does not, the table
+ * says so with @fields NULL); NULL when the table has none at or below.
+ */
+const struct nttrace_kernel_class *nttrace_kernel_class(uint16_t hook_id, uint8_t version);
+/* The same for a classic event that names a kernel group's GUID (16 bytes). */
+const struct nttrace_kernel_class *nttrace_kernel_class_by_guid(const void *guid,
+								uint8_t opcode,
+								uint8_t version);
+
+/*
+ * One decoded field: its bytes (@size at @offset in the payload, @data),
+ * and its value: @u for integers (signed ones sign-extended), pointers,
+ * sizes, a port (in host order), IPv4 (the four bytes as read, little-
+ * endian) and a time stamp. For strings and arrays of characters @text is
+ * their first unit and @text_size the bytes before the NUL (or the whole
+ * array without one); for a SID, @text is the SID (revision, count,
+ * authority, subauthorities) and @text_size its length, or @text NULL for
+ * the 4-byte zero that stands for no SID; for NTTRACE_KT_POINTERS @u is
+ * how many.
+ *
+ * A SID field is the kernel's TOKEN_USER then the SID: a ULONG that is
+ * nonzero when there is a SID, the TOKEN_USER two pointers long, the SID
+ * 8 + 4 * SubAuthorityCount bytes after it (Microsoft's "Event Tracing MOF
+ * Qualifiers", Extension("Sid")).
+ */
+struct nttrace_kernel_value {
+	const struct nttrace_kernel_field *field;
+	uint32_t offset, size;
+	const uint8_t *data;
+	uint64_t u;
+	const uint8_t *text;
+	uint32_t text_size;
+};
+
+/*
+ * Walks a payload (untrusted bytes) field by field by its class: never
+ * reads outside @data's @len bytes. nttrace_kernel_decode_next() gives the
+ * next field and returns 1, or returns 0 when no field is left (@next ==
+ * the class's nr_fields), the class has no layout, or the next field does
+ * not fit in what is left of the payload: then @cut is set, and @at is
+ * where that field starts. Bytes after the last field (@at < @len without
+ * @cut) are a later version's, not described here.
+ */
+struct nttrace_kernel_decoder {
+	const struct nttrace_kernel_class *cls;
+	const uint8_t *data;
+	uint32_t len, at;
+	unsigned int pointer_size;	/* 4 or 8 */
+	unsigned int next;		/* the index of the next field */
+	int cut;
+};
+
+void nttrace_kernel_decode_init(struct nttrace_kernel_decoder *d,
+				const struct nttrace_kernel_class *cls,
+				const void *data, uint32_t len, unsigned int pointer_size);
+int nttrace_kernel_decode_next(struct nttrace_kernel_decoder *d, struct nttrace_kernel_value *v);
+
 #ifdef __cplusplus
 }
 #endif
