@@ -140,6 +140,13 @@ $(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(
 	$(CC) -m64 $(CPPFLAGS) -Itests/bench -DNTTRACE_BENCH_LTTNG $(CFLAGS) $(WARN) -o $@ \
 		tests/bench/bench.c $(BUILD)/u64/libnttrace.a -llttng-ust -ldl -pthread
 
+# `make bench`'s file reading (scripts/bench-read): writes an ETL file and
+# times the readers over it.
+$(BUILD)/host/nttrace_bench_read: tests/bench/read.c $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ tests/bench/read.c \
+		$(BUILD)/u64/libnttrace.a -pthread
+
 bench:
 	scripts/bench
 

@@ -1591,6 +1591,41 @@ static void lttng_overhead(long n)
 			usleep(2000);
 	}
 }
+
+/*
+ * nttrace_bench lttng-trace N LEN (scripts/bench-read): a trace of N
+ * nttrace_bench:sized events carrying LEN bytes (the payload of
+ * tests/bench/read.c's file, for babeltrace2 to read beside nttrace's
+ * readers), one thread on each CPU so that the trace has a stream per CPU
+ * to merge, as the file has. Unpaced: the script's channel blocks
+ * (LTTNG_UST_ALLOW_BLOCKING), so that none is discarded.
+ */
+static const char read_text[] = "abcdefghijklmnop";
+
+static long path_lttng_text(void *arg, long n)
+{
+	unsigned int len = *(unsigned int *)arg;
+	long i;
+
+	for (i = 0; i < n; i++)
+		lttng_ust_tracepoint(nttrace_bench, sized, read_text, len);
+	return 0;
+}
+
+static int lttng_trace(long n, unsigned int len)
+{
+	struct crew cr;
+
+	if (len > sizeof(read_text) - 1) {
+		fprintf(stderr, "lttng-trace: at most %zu bytes\n", sizeof(read_text) - 1);
+		return 2;
+	}
+	crew_start(&cr, path_lttng_text, &len, n / ncpus, ncpus);
+	crew_join(&cr);
+	/* What the even split left over. */
+	path_lttng_text(&len, n % ncpus);
+	return 0;
+}
 #endif
 
 /*
@@ -1698,6 +1733,8 @@ int main(int argc, char **argv)
 		lttng_overhead(atol(argv[2]));
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "lttng-trace"))
+		return lttng_trace(atol(argv[2]), atoi(argv[3]));
 #endif
 	if (argc != 2 || (strcmp(argv[1], "vm") && strcmp(argv[1], "host"))) {
 		fprintf(stderr, "usage: nttrace_bench vm|host\n");

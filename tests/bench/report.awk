@@ -8,7 +8,11 @@
 # join the first boot's in a median (issue 18: "in the median of three
 # boots").
 #
-#   awk -v json=bench.json -f report.awk vm.raw host.raw [vm-boot2.raw ...]
+#   awk -v json=bench.json -f report.awk vm.raw host.raw [vm-boot2.raw ...] [read.raw]
+#
+# The lines of scripts/bench-read (tests/bench/read.c: "F", "FI", "F#"),
+# in whichever file they come, make the "Reading files" section; with -v
+# only_read=1 that section is all the report and the JSON hold.
 
 function sort(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
@@ -67,6 +71,21 @@ function ratio(x, y) {
 
 FNR == 1 { host = (++nfile == 2); boot = nfile > 2 ? nfile - 1 : 1 }
 
+# Reading files (scripts/bench-read): "F PATH REP EVENTS BYTES WALL_NS
+# CPU_NS" a timed read, "FI KEY VALUE" a fact, "F# TEXT" a note.
+$1 == "F" {
+	if (!($2 in rd_n))
+		rd_order[++rd_npaths] = $2
+	i = ++rd_n[$2]
+	rd_events[$2] = $4
+	rd_bytes[$2] = $5
+	rd_wall[$2, i] = $6
+	rd_cpu[$2, i] = $7
+	next
+}
+$1 == "FI" { rd_fact[$2] = $3; next }
+$1 == "F#" { sub(/^F# /, ""); rd_note[++rd_nnotes] = $0; next }
+
 # A later boot: only its scaling samples, apart from the first boot's.
 boot > 1 && $1 == "R" {
 	bkey = boot " " $2 " " $3
@@ -113,6 +132,16 @@ $1 == "I" {
 $1 == "#" { sub(/^# /, ""); comment[++ncomments] = $0 }
 
 END {
+	if (only_read) {
+		reading()
+		if (json != "") {
+			printf "{\n" > json
+			reading_json()
+			printf "\n}\n" > json
+			close(json)
+		}
+		exit
+	}
 	for (k = 1; k <= nkeys; k++)
 		med[order[k]] = median(order[k])
 
@@ -249,6 +278,7 @@ END {
 		ratio(med["ew_kernel 1"], p2)
 
 	realtime()
+	reading()
 	sweep()
 
 	if (json == "")
@@ -298,6 +328,10 @@ END {
 		"\"rt_consumer/rt_ue_pipe_2t\": %s},\n", (nrt ? "\n  " : ""),
 		jnum(rt_ratio("rt_trace_pipe", 1)), jnum(rt_ratio("rt_trace_pipe", 2)),
 		jnum(rt_ratio("rt_ue_pipe", 1)), jnum(rt_ratio("rt_ue_pipe", 2)) > json
+	if (rd_npaths) {
+		reading_json()
+		printf ",\n" > json
+	}
 	printf "  \"notes\": [" > json
 	for (k = 1; k <= ncomments; k++) {
 		c = comment[k]
@@ -364,12 +398,167 @@ function realtime(    k, key, w, n, i, x, extra, ok) {
 		ratio(med["tm_kernel 1"], med["rt_consumer 1"])
 }
 
+# ---- Reading files (scripts/bench-read, tests/bench/read.c) ----
+#
+# One thread each, events/s and MB/s (2^20 bytes) by wall time, median of
+# the rounds; the issue's targets: ProcessTrace with a counting callback
+# at 10 million events/s or more on one core, and ten times babeltrace2's
+# rate. babeltrace2's rate is that of its counting sink: a reader that
+# formats nothing, as the counting callback, and babeltrace2's fastest.
+
+# @path's rate in each round (what 1: events/s, 2: MB/s, 3: CPU over wall
+# time, 4: events per second of the reader's CPU time); the median is
+# returned, the min and max left in rd_lo and rd_hi.
+function rd_stat(path, what,    n, i, a) {
+	n = rd_n[path]
+	if (!n)
+		return -1
+	for (i = 1; i <= n; i++)
+		a[i] = what == 1 ? rd_events[path] * 1e9 / rd_wall[path, i] : \
+		       what == 2 ? rd_bytes[path] / 1048576 * 1e9 / rd_wall[path, i] : \
+		       what == 3 ? rd_cpu[path, i] / rd_wall[path, i] : \
+		       rd_events[path] * 1e9 / rd_cpu[path, i]
+	sort(a, n)
+	rd_lo = a[1]
+	rd_hi = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function rd_eps(path) { return rd_stat(path, 1) }
+
+# A whole number with thousands separators (mawk has no %'d).
+function big(v,    s, t) {
+	if (v == "" || v < 0)
+		return "n/a"
+	s = sprintf("%.0f", v)
+	t = ""
+	while (length(s) > 3) {
+		t = "," substr(s, length(s) - 2) t
+		s = substr(s, 1, length(s) - 3)
+	}
+	return s t
+}
+
+function reading(    k, p, e, lo, hi, mbs, cpu, pt, bc, bt, dm, r, rt, rdt, t10, lbl) {
+	if (!rd_npaths)
+		return
+	print ""
+	print "### Reading files (host)"
+	print ""
+	for (k = 1; k <= rd_nnotes; k++)
+		print "- " rd_note[k]
+	printf "- The file: %s MB (%s bytes) written with the library's writer " \
+		"(nttrace_logfile_open/_buffer/_close) into the build directory on disk, " \
+		"fsynced, then read once (%s ms) so that every timed read found it in the " \
+		"page cache: %s events, EventWrite records (EVENT_HEADER and a %s-byte payload, " \
+		"%s bytes a record, %s a buffer) in %s KB buffers of %s CPUs whose events " \
+		"alternate one by one in time, so that the reader's merge changes CPU at " \
+		"every event.\n", sprintf("%.0f", rd_fact["bytes"] / 1048576),
+		big(rd_fact["bytes"]), nz(rd_fact["cache_read_ms"]), big(rd_fact["events"]),
+		nz(rd_fact["payload"]), nz(rd_fact["record_bytes"]),
+		nz(rd_fact["events_per_buffer"]), nz(rd_fact["buffer_kb"]), nz(rd_fact["cpus"])
+	if ("lttng_bytes" in rd_fact)
+		printf "- babeltrace2's trace: an LTTng-UST session of the same number of " \
+			"events (nttrace_bench:sized, the same %s bytes, a thread on each " \
+			"CPU, per-user buffers, a blocking channel): %s bytes of streams, " \
+			"%s events discarded, %s events read by babeltrace2%s; also read once " \
+			"before the timed reads.\n", nz(rd_fact["payload"]),
+			big(rd_fact["lttng_bytes"]), nz(rd_fact["lttng_discarded"]),
+			big(rd_fact["lttng_events"]),
+			rd_fact["lttng_events"] == rd_fact["events"] ? "" : \
+			" (**not the " rd_fact["events"] " asked for**)"
+	print "- Median of the rounds (one run of each reader a round, interleaved), " \
+		"one thread each, by wall time; MB/s of the bytes each read (MB = 2^20 bytes); " \
+		"CPU is the reader's user and system time over its wall time, and events " \
+		"per CPU second the events over that time (what the reader would do on a core " \
+		"of its own, where the machine is shared)."
+	print ""
+	print "| reader | events | events/s (median) | min - max | MB/s | CPU / wall | " \
+		"events per CPU second | rounds |"
+	print "| --- | --- | --- | --- | --- | --- | --- | --- |"
+	for (k = 1; k <= rd_npaths; k++) {
+		p = rd_order[k]
+		e = rd_eps(p); lo = rd_lo; hi = rd_hi
+		mbs = rd_stat(p, 2)
+		cpu = rd_stat(p, 3)
+		lbl = p in rd_label ? rd_label[p] : p
+		printf "| %s | %s | %s | %s - %s | %.0f | %.2f | %s | %d |\n", lbl,
+			big(rd_events[p]), big(e), big(lo), big(hi), mbs, cpu,
+			big(rd_stat(p, 4)), rd_n[p]
+	}
+	pt = rd_eps("processtrace")
+	bc = rd_eps("babeltrace2_counter")
+	bt = rd_eps("babeltrace2_text")
+	dm = rd_eps("nttrace_dump")
+	r = ratio(pt, bc); rt = ratio(pt, bt); rdt = ratio(dm, bt)
+	t10 = pt >= 10e6
+	print ""
+	print "| reading: ratio or target | value | target |"
+	print "| --- | --- | --- |"
+	printf "| ProcessTrace, counting callback, events/s on one core | %s | " \
+		">= 10,000,000 %s |\n", big(pt), mark(t10)
+	printf "| ProcessTrace / babeltrace2 -c sink.utils.counter (events/s) | %s | " \
+		">= 10 %s |\n", r, mark(r != "n/a" && r + 0 >= 10)
+	printf "| the same by events per CPU second (less of the shared machine in it) " \
+		"| %s | |\n", ratio(rd_stat("processtrace", 4), rd_stat("babeltrace2_counter", 4))
+	printf "| ProcessTrace / babeltrace2, text output | %s | |\n", rt
+	printf "| nttrace dump / babeltrace2, text output (both formatting every " \
+		"event) | %s | |\n", rdt
+}
+
+# The "reading" member of the JSON: the file, each reader's rates and raw
+# samples, the ratios and the targets.
+function reading_json(    k, p, i, e, lo, hi, pt, bc, r) {
+	printf "  \"reading\": {\"file\": {" > json
+	printf "\"events\": %s, \"bytes\": %s, \"buffer_kb\": %s, \"record_bytes\": %s, " \
+		"\"payload\": %s, \"cpus\": %s, \"cache_read_ms\": %s, \"write_fsync_ms\": %s, " \
+		"\"lttng_bytes\": %s, \"lttng_events\": %s, \"lttng_discarded\": %s},\n",
+		jv(rd_fact["events"]), jv(rd_fact["bytes"]), jv(rd_fact["buffer_kb"]),
+		jv(rd_fact["record_bytes"]), jv(rd_fact["payload"]), jv(rd_fact["cpus"]),
+		jv(rd_fact["cache_read_ms"]), jv(rd_fact["write_fsync_ms"]),
+		jv(rd_fact["lttng_bytes"]), jv(rd_fact["lttng_events"]),
+		jv(rd_fact["lttng_discarded"]) > json
+	printf "    \"readers\": {" > json
+	for (k = 1; k <= rd_npaths; k++) {
+		p = rd_order[k]
+		e = rd_eps(p); lo = rd_lo; hi = rd_hi
+		printf "%s\n      \"%s\": {\"events\": %s, \"bytes\": %s, " \
+			"\"events_per_s\": %.0f, \"min_events_per_s\": %.0f, " \
+			"\"max_events_per_s\": %.0f, \"mb_per_s\": %.1f, " \
+			"\"events_per_cpu_s\": %.0f, \"samples\": [",
+			(k > 1 ? "," : ""), p, rd_events[p], rd_bytes[p], e, lo, hi,
+			rd_stat(p, 2), rd_stat(p, 4) > json
+		for (i = 1; i <= rd_n[p]; i++)
+			printf "%s{\"wall_ns\": %s, \"cpu_ns\": %s}", (i > 1 ? ", " : ""),
+				rd_wall[p, i], rd_cpu[p, i] > json
+		printf "]}" > json
+	}
+	pt = rd_eps("processtrace")
+	bc = rd_eps("babeltrace2_counter")
+	r = ratio(pt, bc)
+	printf "\n    },\n    \"ratios\": {\"processtrace/babeltrace2_counter\": %s, " \
+		"\"processtrace/babeltrace2_text\": %s, \"nttrace_dump/babeltrace2_text\": %s},\n",
+		jnum(r), jnum(ratio(pt, rd_eps("babeltrace2_text"))),
+		jnum(ratio(rd_eps("nttrace_dump"), rd_eps("babeltrace2_text"))) > json
+	printf "    \"targets\": {\"processtrace_10M_events_per_s\": %s, " \
+		"\"processtrace_10x_babeltrace2\": %s}}", (pt >= 10e6 ? "true" : "false"),
+		(r != "n/a" && r + 0 >= 10 ? "true" : "false") > json
+}
+
+function jv(v) { return v == "" ? "null" : v }
+
 # nttrace's events/s over @peer's with @t threads (ns per event the other way).
 function rt_ratio(peer, t) { return ratio(med[peer " " t], med["rt_consumer " t]) }
 
 function eps(v) { return v <= 0 || v == "" ? "n/a" : sprintf("%.0f", 1e9 / v) }
 
 BEGIN {
+	rd_label["processtrace"] = "nttrace: OpenTraceA + ProcessTrace (EVENT_RECORD), " \
+		"a callback that counts"
+	rd_label["nttrace_dump"] = "`nttrace dump FILE > /dev/null`"
+	rd_label["babeltrace2_text"] = "`babeltrace2 TRACE > /dev/null` (text output)"
+	rd_label["babeltrace2_counter"] = "`babeltrace2 TRACE -c sink.utils.counter` " \
+		"(counts, formats nothing)"
 	rt_label["rt_consumer"] = "rt_consumer: nttrace, OpenTrace/ProcessTrace"
 	rt_label["rt_trace_pipe"] = "rt_trace_pipe: trace_marker, trace_pipe"
 	rt_label["rt_ue_pipe"] = "rt_ue_pipe: user_events, trace_pipe"
