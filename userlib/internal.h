@@ -7,8 +7,28 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <string.h>
+
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>
+
+/*
+ * The little-endian unsigned integer of @bytes bytes (1 to 8) at @p, which
+ * need not be aligned: what files and records hold. One load on a
+ * little-endian machine (the ETL reader reads a few for every event).
+ */
+static inline uint64_t nttrace_get_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, p, bytes);
+#else
+	while (bytes--)
+		v = v << 8 | p[bytes];
+#endif
+	return v;
+}
 
 /*
  * nttrace_logfile_buffer() for a writer that knows how many events @buf
@@ -92,8 +112,6 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t nmof);
 
 /* ---- EventRegister's registrations (provider/register.c, eventprov.c) ---- */
-
-#include <string.h>
 
 #include <nttrace/evntprov.h>
 

@@ -131,6 +131,7 @@
 #include <nttrace/session.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/evntcons.h>
+#include "../internal.h"
 
 const GUID EventTraceGuid = EVENT_TRACE_GUID_INIT;
 
@@ -192,13 +193,10 @@ static uint32_t generation;
 	(*((c)->wide ? &((PEVENT_TRACE_LOGFILEW)(c)->lf)->field : \
 		       &((PEVENT_TRACE_LOGFILEA)(c)->lf)->field))
 
-static uint64_t get(const uint8_t *p, int bytes)
-{
-	uint64_t v = 0;
 
-	while (bytes--)
-		v = v << 8 | p[bytes];
-	return v;
+static inline uint64_t get(const uint8_t *p, int bytes)
+{
+	return nttrace_get_le(p, bytes);
 }
 
 static ULONG fail_handle(ULONG err)

@@ -34,14 +34,32 @@
 #include <unistd.h>
 
 #include <nttrace/etl.h>
+#include "../internal.h"
 #include "xpress.h"
 
 #define MAX_BUFFER	(16U << 20)	/* Windows' largest buffer size */
 #define EXT_ITEM_HEADER	8	/* struct event_extended_item_header */
 
+static inline uint64_t get(const uint8_t *p, int bytes)
+{
+	return nttrace_get_le(p, bytes);
+}
+
 struct buf_ref {
 	uint64_t offset, seq;
 	uint32_t cpu, disk;	/* @disk: its bytes in the file */
+};
+
+/*
+ * A file's clock, as TRACE_LOGFILE_HEADER gives it, ready for each event:
+ * its rate (@freq ticks a second, 0: the file cannot be dated), and for
+ * the usual clocks the whole ticks a 100 ns unit holds (@div: Windows'
+ * QPC of 10 MHz has 1, nttrace's 1 GHz 100) or the units a tick holds
+ * (@mul), so that an event costs one division or none.
+ */
+struct etl_clock {
+	uint64_t freq, div, mul, start, ref;
+	double inv;		/* seconds a tick */
 };
 
 struct stream {
@@ -72,17 +90,84 @@ struct nttrace_etl_reader {
 	unsigned int reported;
 	uint64_t suppressed, first_suppressed;
 	struct nttrace_etl_counts counts;
+	struct etl_clock clock;	/* @info's, ready (clock_init()) */
 	uint8_t *zbuf;		/* a compressed buffer as it is on disk */
 	uint32_t zcap;
 };
 
-static uint64_t get(const uint8_t *p, int bytes)
-{
-	uint64_t v = 0;
 
-	while (bytes--)
-		v = v << 8 | p[bytes];
-	return v;
+static void clock_init(struct etl_clock *c, const struct nttrace_etl_info *in)
+{
+	memset(c, 0, sizeof(*c));
+	c->freq = in->clock == ETL_CLOCK_SYSTEM ? 10000000 :
+		  in->clock == ETL_CLOCK_CYCLE ? (uint64_t)in->cpu_mhz * 1000000 :
+		  in->perf_freq;
+	c->start = in->start_time;
+	c->ref = in->ref_clock;
+	if (!c->freq || !c->start) {
+		c->freq = 0;
+		return;
+	}
+	c->inv = 1.0 / (double)c->freq;
+	if (c->freq % 10000000 == 0)
+		c->div = c->freq / 10000000;
+	else if (10000000 % c->freq == 0)
+		c->mul = 10000000 / c->freq;
+}
+
+/* @ticks of @c in 100 ns units; UINT64_MAX past 64 bits. */
+static uint64_t ticks_to_units(const struct etl_clock *c, uint64_t ticks)
+{
+	uint64_t freq = c->freq, secs;
+
+	if (c->div)
+		return ticks / c->div;
+	if (c->mul)
+		return ticks > UINT64_MAX / c->mul ? UINT64_MAX : ticks * c->mul;
+	secs = ticks / freq;
+	if (secs > UINT64_MAX / 10000000 - 1)
+		return UINT64_MAX;
+	/*
+	 * The fraction of a second, truncated: exact in integers for any clock
+	 * up to 1.8 THz; above, (ticks % freq) / freq is in [0, 1), so its
+	 * product with 1e7 fits, and no value read from the file reaches a
+	 * float-to-integer conversion out of range (undefined behaviour).
+	 */
+	if (freq <= UINT64_MAX / 10000000)
+		return secs * 10000000 + ticks % freq * 10000000 / freq;
+	return secs * 10000000 + (uint64_t)((double)(ticks % freq) / (double)freq * 1e7);
+}
+
+/* nttrace_etl_filetime() by a clock made ready. */
+static uint64_t clock_filetime(const struct etl_clock *c, uint64_t ts, double *relative)
+{
+	uint64_t units;
+
+	if (!c->freq) {
+		*relative = 0;
+		return 0;
+	}
+	if (ts >= c->ref) {
+		units = ticks_to_units(c, ts - c->ref);
+		*relative = (double)(ts - c->ref) * c->inv;
+		return units > UINT64_MAX - c->start ? 0 : c->start + units;
+	}
+	units = ticks_to_units(c, c->ref - ts);
+	*relative = -(double)(c->ref - ts) * c->inv;
+	return units >= c->start ? 0 : c->start - units;
+}
+
+uint64_t nttrace_etl_filetime(const struct nttrace_etl_info *info, uint64_t ts,
+			      double *relative)
+{
+	struct etl_clock c;
+	double rel;
+
+	clock_init(&c, info);
+	ts = clock_filetime(&c, ts, &rel);
+	if (relative)
+		*relative = rel;
+	return ts;
 }
 
 static void problem(struct nttrace_etl_reader *r, uint64_t offset, const char *fmt, ...)
@@ -461,6 +546,7 @@ int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
 	}
 	free(b0);
 	b0 = NULL;
+	clock_init(&r->clock, &r->info);
 	ret = index_buffers(r, st.st_size);
 	if (ret)
 		goto fail;
@@ -913,59 +999,6 @@ static int parse_system(struct nttrace_etl_event *ev)
 	return 0;
 }
 
-/* @ticks of a @freq Hz clock in 100 ns units; UINT64_MAX past 64 bits. */
-static uint64_t ticks_to_units(uint64_t ticks, uint64_t freq)
-{
-	uint64_t secs;
-
-	/*
-	 * The usual clocks first, in one division or none: Windows' QPC of
-	 * 10 MHz (a tick is a unit), nttrace's 1 GHz (100 ticks a unit).
-	 */
-	if (freq % 10000000 == 0)
-		return ticks / (freq / 10000000);
-	if (10000000 % freq == 0)
-		return ticks > UINT64_MAX / (10000000 / freq) ? UINT64_MAX :
-		       ticks * (10000000 / freq);
-	secs = ticks / freq;
-
-	if (secs > UINT64_MAX / 10000000 - 1)
-		return UINT64_MAX;
-	/*
-	 * The fraction of a second, truncated: exact in integers for any clock
-	 * up to 1.8 THz; above, (ticks % freq) / freq is in [0, 1), so its
-	 * product with 1e7 fits, and no value read from the file reaches a
-	 * float-to-integer conversion out of range (undefined behaviour).
-	 */
-	if (freq <= UINT64_MAX / 10000000)
-		return secs * 10000000 + ticks % freq * 10000000 / freq;
-	return secs * 10000000 + (uint64_t)((double)(ticks % freq) / (double)freq * 1e7);
-}
-
-uint64_t nttrace_etl_filetime(const struct nttrace_etl_info *in, uint64_t ts,
-			      double *relative)
-{
-	uint64_t freq = in->clock == ETL_CLOCK_SYSTEM ? 10000000 :
-			in->clock == ETL_CLOCK_CYCLE ? (uint64_t)in->cpu_mhz * 1000000 :
-			in->perf_freq;
-	uint64_t units;
-
-	if (relative)
-		*relative = 0;
-	if (!freq || !in->start_time)
-		return 0;
-	if (ts >= in->ref_clock) {
-		units = ticks_to_units(ts - in->ref_clock, freq);
-		if (relative)
-			*relative = (double)(ts - in->ref_clock) / (double)freq;
-		return units > UINT64_MAX - in->start_time ? 0 : in->start_time + units;
-	}
-	units = ticks_to_units(in->ref_clock - ts, freq);
-	if (relative)
-		*relative = -(double)(in->ref_clock - ts) / (double)freq;
-	return units >= in->start_time ? 0 : in->start_time - units;
-}
-
 /*
  * The FILETIME of a time stamp in a file without a header: known only
  * for the system clock (the time stamp is one); the seconds since the
@@ -978,6 +1011,8 @@ static uint64_t headerless_filetime(const struct stream *s, uint64_t ts, double 
 		    (double)(ts - s->ref_clock) / (double)s->frequency : 0;
 	return (get(s->buf + 0x20, 8) & 7) == EVENT_TRACE_CLOCK_SYSTEMTIME ? ts : 0;
 }
+
+static const struct nttrace_etl_event no_event;
 
 /* Fill the stream's next event; 0 when the stream is done. */
 static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
@@ -1002,7 +1037,12 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 			s->pos = s->end;
 			continue;
 		}
-		memset(ev, 0, sizeof(*ev));
+		/*
+		 * Cleared by a copy of an empty event: GCC makes it vector
+		 * stores, where a memset of this size became rep stosq, whose
+		 * start-up was a sixth of a record's time (perf, make bench).
+		 */
+		*ev = no_event;
 		ev->offset = s->buf_offset + s->pos;
 		ev->buffer_offset = s->buf_offset;
 		ev->cpu = s - r->streams;
@@ -1032,8 +1072,7 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 		ev->lost = s->lost;
 		s->lost = 0;
 		if (r->info.has_header)
-			ev->filetime = nttrace_etl_filetime(&r->info, ev->timestamp,
-							    &ev->relative);
+			ev->filetime = clock_filetime(&r->clock, ev->timestamp, &ev->relative);
 		else
 			ev->filetime = headerless_filetime(s, ev->timestamp, &ev->relative);
 		r->counts.records++;
@@ -1098,6 +1137,7 @@ int nttrace_etl_open_live(struct nttrace_etl_reader **rp,
 	r->load = load;
 	r->load_ctx = ctx;
 	r->info = *info;
+	clock_init(&r->clock, info);
 	r->nstreams = info->nr_cpus;
 	r->streams = calloc(r->nstreams, sizeof(*r->streams));
 	if (!r->streams)
