@@ -193,7 +193,6 @@ static uint32_t generation;
 	(*((c)->wide ? &((PEVENT_TRACE_LOGFILEW)(c)->lf)->field : \
 		       &((PEVENT_TRACE_LOGFILEA)(c)->lf)->field))
 
-
 static inline uint64_t get(const uint8_t *p, int bytes)
 {
 	return nttrace_get_le(p, bytes);
