@@ -8,7 +8,8 @@
 # damaged file's problems in dump; usage errors (2), a missing file or
 # session (1). Then, with the module and real-time delivery, a live
 # session: events as they come, the end when the session stops, Ctrl-C.
-# Prints TAP.
+# And files laid out as Windows writes them (winetl_test --write): times,
+# kernel events by class, what dump could not read. Prints TAP.
 #
 # The files come from `opentrace_test --write` and `trace_sample --private`
 # (the in-process logger: no module needed). On a host (64-bit only):
@@ -222,6 +223,31 @@ for tb in $bits_list; do
 		sh -c "[ $rc -eq 0 ] && for o in formats provider level pid json no-status; do grep -q -- \"--\$o\" '$tmp/out' || exit 1; done"
 	run $tool --help
 	check "$b: the usage lists show" grep -q '^  show ' "$tmp/out"
+done
+
+# ---- files laid out as Windows writes them (tests/fuzz/winetl.h) ----
+# StartTime 133000000000000000 is 2022-06-18 04:26:40 UTC; QPC at 10 MHz;
+# buffer 0's EventTrace record at the header event's time stamp, the first
+# data event 5 ms later. One record (WNODE_HEADER) cannot be presented.
+for tb in $bits_list; do
+	tool=u$tb/nttrace
+	for kind in kernel64 kernel32 compressed; do
+		b="$tb-bit tool, Windows $kind file"
+		u$tb/tests/winetl_test --write $kind "$tmp/win-$kind.etl"
+		run $tool dump "$tmp/win-$kind.etl"
+		check "$b: dump exits 1 (a record not read)" test "$rc" -eq 1
+		check "$b: ... and says what it did not read, last" \
+			sh -c "tail -n 1 '$tmp/out' | grep -qx '# not read: 1 records, 0 buffers, 0 bytes of records'"
+		check "$b: ... the record's kind and offset" \
+			has "^# offset [0-9]+: a record of a header type ProcessTrace does not present; not delivered\$"
+		check "$b: ... 9 events" grep -q '^# 9 events, with problems (above)$' "$tmp/out"
+		check "$b: buffer 0's record, at the start" \
+			has "^2022-06-18 04:26:40\.0000000 \+0\.000000s cpu 0 event \{68fdd900-4a3e-11d1-84f4-0000f80464e3\} type 80 "
+		check "$b: the first data event 5 ms later, decoded by its class" \
+			has "^2022-06-18 04:26:40\.0050000 \+0\.005000s cpu 1 event \{3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c\} type 3 level 0 version 4 tid 102 pid 6 .* Process/DCStart UniqueProcessKey="
+		check "$b: a perfinfo event: no IDs" \
+			has " event \{ce1dbfb4-137e-4da6-87b0-3f59aa102cbc\} type 46 level 0 version 2 tid 4294967295 pid 4294967295 "
+	done
 done
 
 # ---- live sessions (real-time) ----

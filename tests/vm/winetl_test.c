@@ -11,7 +11,8 @@
  * StartTime and EndTime filtering by it), and what ProcessTrace cannot
  * deliver counted and said (nttrace_trace_counts). Runs on the host (64-bit)
  * and in the VM (64- and 32-bit): both pointer sizes of consumer read both
- * pointer sizes of file.
+ * pointer sizes of file. `winetl_test --write KIND PATH` writes the file of
+ * a kind (winetl.h's names) for tests/vm/show_test.sh.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -254,9 +255,28 @@ static void test_bad_compressed(void)
 	free(w.b);
 }
 
-int main(void)
+/* --write KIND PATH: the file of @kind, for the shell tests (show_test.sh). */
+static int write_kind(const char *kind, const char *out)
+{
+	struct wfile w;
+	int k;
+
+	for (k = 0; k < WF_KINDS && strcmp(kind, wkind_name[k]); k++)
+		;
+	if (k == WF_KINDS)
+		return 2;
+	wf_build(&w, k);
+	spew(out, w.b, w.len);
+	free(w.b);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	int k;
+
+	if (argc == 4 && !strcmp(argv[1], "--write"))
+		return write_kind(argv[2], argv[3]);
 
 	snprintf(path, sizeof(path), "/tmp/winetl-%d-%d.etl", BITS, (int)getpid());
 	for (k = 0; k < WF_KINDS; k++)
