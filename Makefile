@@ -11,7 +11,10 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # The version of the library, the tool, the module's DKMS package and the
 # Debian packages.
 VERSION := 0.17.0
-CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE -DNTTRACE_VERSION='"$(VERSION)"'
+# _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
+# 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
+CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 
 LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
@@ -45,7 +48,7 @@ all: user
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
-$(BUILD)/$(1)/obj/%.o: %.c $(wildcard uapi/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c Makefile $(wildcard uapi/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
 

@@ -232,6 +232,48 @@ static void test_user_mode(void)
 	unlink(path);
 }
 
+/*
+ * A file past 2 GB: a buffer written at 3 GB (the file sparse below it).
+ * The 32-bit library without large-file support failed it (EFBIG: its
+ * open() had no O_LARGEFILE).
+ */
+static void test_large_file(void)
+{
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	char path[64];
+	uint8_t *buf = calloc(1, BUF);
+	struct stat st;
+	int ret;
+
+	snprintf(path, sizeof(path), "/tmp/etl-large-%d.etl", getpid());
+	memset(&s, 0, sizeof(s));
+	s.buffer_size = BUF;
+	s.nr_cpus = 1;
+	s.pointer_size = sizeof(void *);
+	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.frequency = 1000000000;
+	ret = nttrace_logfile_open(&lf, path, &s);
+	if (!tap_eq(ret, 0, "%d-bit: a file to write past 2 GB", BITS) || !buf) {
+		free(buf);
+		return;
+	}
+	expect_buffer_header(buf, BUF, WMI_BUFFER_HEADER_SIZE, 0, 1, 0, 0, 0);
+	memset(buf + WMI_BUFFER_HEADER_SIZE, 0xFF, BUF - WMI_BUFFER_HEADER_SIZE);
+	if (lseek(lf.fd, 3LL << 30, SEEK_SET) < 0)
+		printf("# lseek: %s\n", strerror(errno));
+	nttrace_logfile_buffer(&lf, buf, BUF, 0);
+	tap_ok(lf.buffers == 1 && !lf.failed && !lf.error,
+	       "%d-bit: a buffer written at 3 GB (%llu written, %llu failed: %s)", BITS,
+	       (unsigned long long)lf.buffers, (unsigned long long)lf.failed,
+	       strerror(lf.error));
+	tap_eq(nttrace_logfile_close(&lf, 0, 0), 0, "%d-bit: ... and the file closed", BITS);
+	tap_ok(!stat(path, &st) && (uint64_t)st.st_size == (3ULL << 30) + BUF,
+	       "%d-bit: ... the file is 3 GB and a buffer long", BITS);
+	unlink(path);
+	free(buf);
+}
+
 /* Sequential with a maximum size: the rest is counted lost, not written. */
 static void test_limits(void)
 {
@@ -1438,6 +1480,7 @@ int main(int argc, char **argv)
 	test_event_header(tool);
 	test_user_mode();
 	test_limits();
+	test_large_file();
 	test_disk_full();
 	test_batch_writes();
 	test_hand_made();

@@ -112,9 +112,6 @@
  * CloseTrace and ProcessTrace may run on several threads); callbacks run
  * without it, so that they may call CloseTrace.
  */
-/* 32-bit builds too read files past 2 GB. */
-#define _FILE_OFFSET_BITS 64
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

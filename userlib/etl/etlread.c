@@ -21,9 +21,6 @@
  * problem reports, buffers indexed, and memory that follows the bytes the
  * file holds (holes are skipped, buffers held only up to their SavedOffset).
  */
-/* 32-bit builds too read files past 2 GB (off_t, pread, fstat, lseek). */
-#define _FILE_OFFSET_BITS 64
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
