@@ -120,15 +120,9 @@ static inline void wf_buffer_header(uint8_t *h, uint32_t disk, uint32_t end, uin
 				    uint16_t cpu, uint16_t flags, uint16_t type, uint64_t ts)
 {
 	memset(h, 0, 0x48);
-	put_le(h + 0x00, disk, 4);
-	put_le(h + 0x04, end, 4);		/* SavedOffset */
-	put_le(h + 0x08, end, 4);		/* CurrentOffset */
-	put_le(h + 0x10, ts, 8);
-	put_le(h + 0x18, seq, 8);
+	expect_buffer_header(h, disk, end, ts, seq, 0, 0, flags);
 	put_le(h + 0x28, cpu, 2);		/* ProcessorIndex (PROC_INDEX) */
 	put_le(h + 0x2A, 0x20, 2);		/* LoggerId */
-	put_le(h + 0x30, end, 4);		/* Offset */
-	put_le(h + 0x34, flags, 2);
 	put_le(h + 0x36, type, 2);
 }
 

@@ -19,7 +19,7 @@
  * buffer (the file may have changed since), and only it bounds the records.
  * What a file can cost is capped (<nttrace/etl.h>, NTTRACE_ETL_MAX_*):
  * problem reports, buffers indexed, and memory that follows the bytes the
- * file holds (holes are skipped, buffers held only up to their SavedOffset).
+ * file holds (holes are skipped, buffers held only up to their records' end).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,7 +62,7 @@ struct etl_clock {
 struct stream {
 	struct buf_ref *refs;	/* this CPU's buffers, by sequence */
 	size_t n, next;		/* next buffer to load */
-	uint8_t *buf;		/* the current one, up to its SavedOffset */
+	uint8_t *buf;		/* the current one, up to its records' end */
 	uint32_t buf_cap;	/* bytes allocated at @buf */
 	uint64_t buf_offset;
 	uint32_t pos, end;	/* next record, end of records */
@@ -91,7 +91,6 @@ struct nttrace_etl_reader {
 	uint8_t *zbuf;		/* a compressed buffer as it is on disk */
 	uint32_t zcap;
 };
-
 
 static void clock_init(struct etl_clock *c, const struct nttrace_etl_info *in)
 {

@@ -292,7 +292,7 @@ int nttrace_etl_ext_next(const struct nttrace_etl_event *ev, uint32_t *at,
  * with the valid buffers found, and holes in a sparse file (SEEK_DATA,
  * SEEK_HOLE) are skipped unread with one report each, so the index and
  * the time to build it follow the bytes the file really holds, not its
- * apparent size. A buffer whose used part (up to its SavedOffset) runs
+ * apparent size. A buffer whose used part (up to its records' end) runs
  * into a hole is skipped, and only the used part of a buffer is held in
  * memory: one per CPU (at most 256 CPUs).
  */
