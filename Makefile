@@ -13,11 +13,11 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 VERSION := 0.17.0
 # _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
 # 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
-CPPFLAGS := -Iuapi -Iuserlib/include -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+CPPFLAGS := -Iuapi -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 
-LIB_SRCS := userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
+LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c \
@@ -48,7 +48,7 @@ all: user
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
-$(BUILD)/$(1)/obj/%.o: %.c Makefile $(wildcard uapi/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c Makefile $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
@@ -110,13 +110,20 @@ $(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
+# The record encoders as the library builds them (the cases are KUnit's too).
+$(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h \
+			     tests/vm/tap.h common/record.c common/record.h
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< common/record.c
+
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
 
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
-	    $(BUILD)/host/status_names $(BUILD)/host/no_module
+	    $(BUILD)/host/status_names $(BUILD)/host/no_module \
+	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32
 
 # ---- kernels, module, the two commands ----
 kernels:

@@ -8,13 +8,10 @@
  *
  * Every user value is read once: the header by the front door, the
  * MOF_FIELD array and the GUID at GuidPtr here into kernel memory, and the
- * data bytes straight into the reserved record. That last copy runs with
- * interrupts off and page faults disabled; if it faults, the reservation is
- * discarded (nothing partial is ever committed) and the bytes are read
- * again with faults allowed into a staging buffer, which is then committed
- * (as module/message.c does). A kernel-mode caller's memory never faults
- * in, so for it a failed copy is STATUS_ACCESS_VIOLATION at once, and it
- * never allocates nor sleeps (it may call from any context but NMI).
+ * data bytes by the write path (module/write.c) straight into the reserved
+ * record. A kernel-mode caller's memory never faults in, so for it a failed
+ * copy is STATUS_ACCESS_VIOLATION at once, and it never allocates nor
+ * sleeps (it may call from any context but NMI).
  *
  * The order of checks, and the status each gives (the seed names the codes
  * for TRACE_INSTANCE; issue 14 applies its rules to TRACE_HEADER too):
@@ -75,104 +72,28 @@
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
-#include <linux/slab.h>
 
 #include "classic.h"
-#include "policy.h"
-#include "session.h"
+#include "write.h"
 
 struct nt_classic {
 	const struct nt_classic_kind *kind;
 	const struct nttrace_call *call;
 	u32 logger_id;
-	unsigned int rules;	/* NT_WRITE_* */
-	u32 total;		/* the record's Size */
+	struct nt_write w;
 	/*
 	 * The pieces of the data, in order: the MOF items with bytes, or the
 	 * inline data as one piece. The MOF_FIELD array is read straight
-	 * into it, to keep the stack small: a kernel-mode caller may be in
-	 * hardirq context.
+	 * into it (the layouts are the same, see module/write.c), to keep the
+	 * stack small: a kernel-mode caller may be in hardirq context.
 	 */
-	unsigned int npieces;
-	struct mof_field pieces[MAX_MOF_FIELDS];
-	bool keep_time_stamp;
-	/* The header as written, but for the IDs and (maybe) the time stamp. */
+	struct event_data_descriptor pieces[MAX_MOF_FIELDS];
+	/* The header as the caller gave it, its GUID read from GuidPtr. */
 	union {
 		struct event_trace_header h;
 		struct event_instance_guid_header ih;
 	} out;
 };
-
-#define NT_RETRY_STAGED	((u32)-EFAULT)
-
-/* The header and the logger's fields, once the data is in place. */
-static void nt_classic_write_header(const struct nt_session *s,
-				    const struct nt_classic *ev, u8 *rec)
-{
-	struct event_trace_header h = ev->out.h;
-
-	nt_session_ids(s, &h.thread_id, &h.process_id);
-	if (!ev->keep_time_stamp)
-		h.time_stamp = nt_clock_now(s->conf.clock_type);
-	memcpy(rec, &h, sizeof(h));
-	/* The instance header's tail (IDs, ParentGuid) as it came. */
-	memcpy(rec + sizeof(h), (const u8 *)&ev->out + sizeof(h),
-	       ev->kind->header_size - sizeof(h));
-}
-
-/*
- * Reserve, fill and commit with interrupts off. @staged holds the data
- * already copied in, or is NULL to copy it from the caller without
- * faulting. Returns an NTSTATUS, or NT_RETRY_STAGED.
- */
-static u32 nt_classic_emit(const struct nt_classic *ev, const u8 *staged)
-{
-	u32 off = ev->kind->header_size, status;
-	struct nttrace_reservation res;
-	unsigned int i;
-	u8 *rec;
-
-	rec = nt_reserve_checked(ev->logger_id, ev->total, &res, &status, ev->rules);
-	if (!rec)
-		return status;
-	if (staged) {
-		memcpy(rec + off, staged, ev->total - off);
-	} else {
-		for (i = 0; i < ev->npieces; off += ev->pieces[i].length, i++) {
-			if (nt_copy_in_nofault(ev->call, rec + off, ev->pieces[i].data_ptr,
-					       ev->pieces[i].length)) {
-				nttrace_discard(&res);
-				/* Kernel memory does not fault in: it is bad. */
-				return ev->call->kernel_mode ? STATUS_ACCESS_VIOLATION :
-				       NT_RETRY_STAGED;
-			}
-		}
-	}
-	nt_classic_write_header(res.session, ev, rec);
-	nttrace_commit(&res);
-	return STATUS_SUCCESS;
-}
-
-/* Only user-mode callers get here: their system call may sleep. */
-static u32 nt_classic_emit_staged(const struct nt_classic *ev)
-{
-	u32 len = ev->total - ev->kind->header_size, off = 0, status;
-	u8 *staged = kvmalloc(max(len, 1U), GFP_KERNEL);
-	unsigned int i;
-
-	if (!staged)
-		return STATUS_NO_MEMORY;
-	for (i = 0; i < ev->npieces; off += ev->pieces[i].length, i++) {
-		if (nt_copy_in(ev->call, staged + off, ev->pieces[i].data_ptr,
-			       ev->pieces[i].length)) {
-			kvfree(staged);
-			return STATUS_ACCESS_VIOLATION;
-		}
-	}
-	status = nt_classic_emit(ev, staged);
-	kvfree(staged);
-	return status;
-}
 
 /*
  * The MOF_FIELD array of @bytes bytes after the header, read once; its
@@ -180,8 +101,8 @@ static u32 nt_classic_emit_staged(const struct nt_classic *ev)
  */
 static u32 nt_classic_read_mof(struct nt_classic *ev, u32 bytes)
 {
-	struct mof_field *mof = ev->pieces;
-	unsigned int n, i;
+	struct event_data_descriptor *mof = ev->pieces;
+	unsigned int n, i, kept = 0;
 	u64 total;
 
 	if (bytes > sizeof(ev->pieces))
@@ -196,35 +117,17 @@ static u32 nt_classic_read_mof(struct nt_classic *ev, u32 bytes)
 	 */
 	total = ev->kind->header_size;
 	for (i = 0; i < n; i++) {
-		total += mof[i].length;
-		if (mof[i].length)
-			mof[ev->npieces++] = mof[i];
+		total += mof[i].size;
+		if (mof[i].size)
+			mof[kept++] = mof[i];
 	}
 	if (total > U32_MAX)
 		return STATUS_BUFFER_OVERFLOW;
 	if (total > U16_MAX)
 		return STATUS_INTEGER_OVERFLOW;
-	ev->total = total;
+	ev->w.total = total;
+	ev->w.npieces = kept;
 	return STATUS_SUCCESS;
-}
-
-/* The session's rules for this caller, checked before anything is read. */
-static u32 nt_classic_check_session(struct nt_classic *ev)
-{
-	u32 status = nt_writer_check(ev->logger_id, ev->rules);
-
-	/*
-	 * A secure session took a user-mode caller for a stranger: check
-	 * privilege (which may sleep, so not with interrupts off) and ask
-	 * again. TRACE_INSTANCE is refused whatever the privilege.
-	 */
-	if (status == STATUS_ACCESS_DENIED && (ev->rules & NT_WRITE_USER) &&
-	    !(ev->rules & (NT_WRITE_PRIVILEGED | NT_WRITE_NO_SECURE)) &&
-	    nt_privileged()) {
-		ev->rules |= NT_WRITE_PRIVILEGED;
-		status = nt_writer_check(ev->logger_id, ev->rules);
-	}
-	return status;
 }
 
 u32 nt_classic_event(const struct nt_classic_kind *kind,
@@ -238,61 +141,55 @@ u32 nt_classic_event(const struct nt_classic_kind *kind,
 		.call = call,
 		.logger_id = call->trace_handle & 0xFFFF,
 	};
-	struct event_trace_header *h = &ev.out.h;
+	struct nt_write *w = &ev.w;
 	u32 wflags = in->flags, size = in->size, status;
+	int err;
 
 	if (!ev.logger_id || ev.logger_id == 0xFFFF)
 		return STATUS_INVALID_HANDLE;
-	ev.rules = call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
+	w->call = call;
+	w->rules = call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
 	if (kind->secure_refused)
-		ev.rules |= NT_WRITE_NO_SECURE;
-	status = nt_classic_check_session(&ev);
-	if (status != STATUS_SUCCESS)
-		return status;
+		w->rules |= NT_WRITE_NO_SECURE;
+	/* The session's rules for this caller, before anything is read. */
+	err = nt_write_check(w, ev.logger_id);
+	if (err)
+		return nt_write_status(err);
 
 	if (size < kind->header_size)
 		return STATUS_INVALID_PARAMETER;
 	if (!(wflags & WNODE_FLAG_TRACED_GUID))
 		return STATUS_INVALID_PARAMETER;
 
+	w->pieces = ev.pieces;
 	if (wflags & WNODE_FLAG_USE_MOF_PTR) {
 		status = nt_classic_read_mof(&ev, size - kind->header_size);
 		if (status != STATUS_SUCCESS)
 			return status;
 	} else {
 		/* Size is 16 bits: the record is as large and no larger. */
-		ev.total = size;
+		w->total = size;
 		if (size > kind->header_size) {
-			ev.pieces[0].data_ptr = call->fields + kind->header_size;
-			ev.pieces[0].length = size - kind->header_size;
-			ev.npieces = 1;
+			ev.pieces[0].ptr = call->fields + kind->header_size;
+			ev.pieces[0].size = size - kind->header_size;
+			w->npieces = 1;
 		}
 	}
 
 	memcpy(&ev.out, fixed, kind->header_size);
 	if (wflags & WNODE_FLAG_USE_GUID_PTR) {
-		if (nt_copy_in(call, h->guid, in->guid_ptr, sizeof(h->guid)))
+		if (nt_copy_in(call, ev.out.h.guid, in->guid_ptr, sizeof(ev.out.h.guid)))
 			return STATUS_ACCESS_VIOLATION;
 	}
-	h->size = ev.total;
-	h->header_type = ptr32 ? kind->type32 : kind->type64;
-	h->marker_flags = TRACE_HEADER_MARKER_BYTE;
-	h->thread_id = 0;
-	h->process_id = 0;
-	h->kernel_time = 0;
-	h->user_time = 0;
-	ev.keep_time_stamp = wflags & WNODE_FLAG_USE_TIMESTAMP;
+	w->kind = NT_RECORD_CLASSIC;
+	w->data_off = kind->header_size;
+	w->classic.header = &ev.out;
+	w->classic.header_size = kind->header_size;
+	w->classic.header_type = ptr32 ? kind->type32 : kind->type64;
+	w->classic.keep_time_stamp = wflags & WNODE_FLAG_USE_TIMESTAMP;
 
-	status = nt_classic_emit(&ev, NULL);
-	/*
-	 * The session changed since it was checked (stopped, its ID taken
-	 * by a secure one): a privileged caller may still write to it.
-	 */
-	if (status == STATUS_ACCESS_DENIED && nt_classic_check_session(&ev) ==
-	    STATUS_SUCCESS)
-		status = nt_classic_emit(&ev, NULL);
-	if (status == NT_RETRY_STAGED)
-		status = nt_classic_emit_staged(&ev);
+	status = nt_write_session(w, ev.logger_id);
+	nt_write_release(w);
 	return status;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_classic_event);

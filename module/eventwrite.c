@@ -11,21 +11,20 @@
  * data, 8-byte aligned.
  *
  * Every user value is read once: the Fields by the front door, the data
- * descriptor array here into kernel memory, and the data bytes straight
- * into each reserved record, with interrupts off and page faults disabled.
- * If that copy faults, the reservation is discarded (nothing partial is
- * ever committed) and the bytes are read once more with faults allowed
- * into a staging buffer, from which the sessions not yet written get the
- * event (as module/classic.c does). A kernel-mode caller's memory does not
- * fault in: for it a failed copy is STATUS_ACCESS_VIOLATION at once, and
- * nothing sleeps or allocates but with GFP_ATOMIC.
+ * descriptor array here into kernel memory, and the data bytes by the
+ * write path (module/write.c) straight into each reserved record. If that
+ * copy faults, the bytes are read once more with faults allowed into a
+ * staging buffer, from which the sessions not yet written get the event.
+ * A kernel-mode caller's memory does not fault in: for it a failed copy is
+ * STATUS_ACCESS_VIOLATION at once, and nothing sleeps or allocates but
+ * with GFP_ATOMIC.
  *
  * The registration and its GUID's sessions are found with no lock, under
  * RCU (module/provider.c: a global handle table and a snapshot of each
  * GUID's enables). A session's logger ID may be freed by a stop and taken
  * by a new session between reading the snapshot and reserving: so once
  * reserved, the snapshot is read again and the reservation discarded if
- * the session no longer wants the event (see nt_ew_pass()).
+ * the session no longer wants the event (see nt_write_wanted()).
  *
  * The checks, in order, and their status (the seeds name none of them;
  * chosen as Windows' EventWrite reports them, ERROR_* in the library's
@@ -53,7 +52,7 @@
  *     bits; the sum is taken in 64 bits, so 32-bit overflow is the same
  *     case): STATUS_INTEGER_OVERFLOW (ERROR_ARITHMETIC_OVERFLOW, which
  *     Microsoft documents for an event over the 64 KB maximum).
- *  8. Per session, as nt_reserve_checked() applies its rules before
+ *  8. Per session, as nt_reserve_rules() applies its rules before
  *     anything is reserved: fits 16 bits but not a buffer of the session,
  *     STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA, documented for a buffer too
  *     small); the ring full, STATUS_NO_MEMORY, the event counted lost
@@ -93,10 +92,8 @@
 #include "eventwrite.h"
 #include "policy.h"
 #include "provider.h"
-#include "session.h"
+#include "write.h"
 
-#define NT_RETRY_STAGED		((u32)-EFAULT)
-#define NT_EW_ITEM_SIZE		(sizeof(struct event_extended_item_header) + 16)
 #define NT_EW_FLAGS		(EVENT_WRITE_FLAG_RELATED_ACTIVITY | \
 				 EVENT_WRITE_FLAG_STRING_ONLY)
 
@@ -105,11 +102,8 @@ struct nt_ew {
 	const struct event_write_user *f;
 	struct nt_reg *kreg;	/* a kernel-mode provider's; else by handle */
 	bool ptr32;
-	unsigned int rules;	/* NT_WRITE_* */
-	u32 total;		/* the record's Size */
-	u32 data_off;		/* where the user data begins */
-	unsigned int ndesc;	/* descriptors with bytes */
-	struct event_data_descriptor *desc;
+	struct nt_write w;
+	struct event_data_descriptor *desc;	/* the descriptors with bytes */
 	u64 done;		/* sessions written, or refused for good */
 	u64 denied;		/* secure sessions that took us for a stranger */
 	u32 fail_id;		/* the lowest logger ID that refused */
@@ -136,177 +130,84 @@ static void nt_ew_fail(struct nt_ew *ew, u32 id, u32 status)
 	}
 }
 
-/* Everything but the data, once the data is in place. */
-static void nt_ew_write_header(const struct nt_session *s, const struct nt_ew *ew,
-			       const struct nt_reg *r, u8 *rec)
-{
-	const struct event_write_user *f = ew->f;
-	struct event_header h = {
-		.size = ew->total,
-		.header_type = ew->ptr32 ? TRACE_HEADER_TYPE_EVENT_HEADER32 :
-					   TRACE_HEADER_TYPE_EVENT_HEADER64,
-		.marker_flags = TRACE_HEADER_MARKER_BYTE,
-		.flags = EVENT_HEADER_FLAG_NO_CPUTIME |
-			 (ew->ptr32 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
-				      EVENT_HEADER_FLAG_64_BIT_HEADER),
-		.descriptor = f->descriptor,
-		.time_stamp = nt_clock_now(s->conf.clock_type),
-	};
-
-	if (f->flags & EVENT_WRITE_FLAG_STRING_ONLY)
-		h.flags |= EVENT_HEADER_FLAG_STRING_ONLY;
-	nt_session_ids(s, &h.thread_id, &h.process_id);
-	memcpy(h.provider_id, nt_reg_guid(r), 16);
-	memcpy(h.activity_id, f->activity_id, 16);
-	if (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY) {
-		struct event_extended_item_header item = {
-			.size = NT_EW_ITEM_SIZE,
-			.ext_type = EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID,
-			.linkage = 0,
-			.data_size = 16,
-		};
-
-		h.flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
-		memcpy(rec + sizeof(h), &item, sizeof(item));
-		memcpy(rec + sizeof(h) + sizeof(item), f->related_activity_id, 16);
-	}
-	memcpy(rec, &h, sizeof(h));
-}
-
 /*
- * One round over the sessions that want the event and have not had it:
- * reserve, fill and commit each with interrupts off. @staged holds the
- * data already copied in, or is NULL to copy it from the caller without
- * faulting. Returns STATUS_SUCCESS (the refusals are in @ew),
- * STATUS_INVALID_HANDLE, STATUS_ACCESS_VIOLATION (kernel-mode) or
- * NT_RETRY_STAGED.
+ * One round over the sessions that want the event and have not had it.
+ * 0 (the refusals are in @ew), -EBADF (the registration is gone) or
+ * -EFAULT (the data faulted: kernel-mode, bad memory; user-mode, stage
+ * it and go round again).
  */
-static u32 nt_ew_pass(struct nt_ew *ew, const u8 *staged)
+static int nt_ew_pass(struct nt_ew *ew)
 {
-	struct nttrace_reservation res;
-	u32 status = STATUS_SUCCESS, st, off;
-	const struct nt_reg *r;
-	unsigned int i;
-	u64 want, bit;
-	u8 *rec;
+	struct nt_reg *r;
+	int err = 0;
+	u64 want;
 
 	rcu_read_lock();
 	r = nt_ew_reg(ew);
 	if (!r) {
-		status = STATUS_INVALID_HANDLE;
+		err = -EBADF;
 		goto out;
 	}
+	ew->w.event.reg = r;
+	ew->w.event.header.provider_id = nt_reg_guid(r);
 	want = nt_ew_wanted(ew, r) & ~ew->done;
 	while (want) {
 		u32 id = __ffs64(want) + 1;
+		u64 bit = BIT_ULL(id - 1);
 
-		bit = 1ULL << (id - 1);
 		want &= ~bit;
-		rec = nt_reserve_checked(id, ew->total, &res, &st, ew->rules);
-		if (!rec) {
-			if (st == STATUS_ACCESS_DENIED && (ew->rules & NT_WRITE_USER) &&
-			    !(ew->rules & NT_WRITE_PRIVILEGED)) {
-				ew->denied |= bit;
-				continue;
-			}
-			/* A session stopped since the snapshot wants nothing. */
-			if (st != STATUS_INVALID_HANDLE)
-				nt_ew_fail(ew, id, st);
-			ew->done |= bit;
+		err = nt_write_one(&ew->w, id);
+		if (err == -EFAULT)
+			goto out;
+		if (err == -EACCES && (ew->w.rules & NT_WRITE_USER) &&
+		    !(ew->w.rules & NT_WRITE_PRIVILEGED)) {
+			ew->denied |= bit;
+			err = 0;
 			continue;
 		}
-		/*
-		 * Reserving read the session from the logger table; a stop
-		 * publishes the GUID's snapshot without it before the ID can
-		 * be taken by a new session (nt_start_lock, then the new
-		 * session's rcu_assign_pointer()). Pairs with the release in
-		 * nt_guid_snapshot() (module/provider.c): if we found a new
-		 * session, we see the snapshot that dropped the old one.
-		 */
-		smp_rmb();
-		if (!(nt_ew_wanted(ew, r) & bit)) {
-			nttrace_discard(&res);
-			ew->done |= bit;
-			continue;
-		}
-		off = ew->data_off;
-		if (staged) {
-			memcpy(rec + off, staged, ew->total - off);
-		} else {
-			for (i = 0; i < ew->ndesc; off += ew->desc[i].size, i++) {
-				if (nt_copy_in_nofault(ew->call, rec + off, ew->desc[i].ptr,
-						       ew->desc[i].size)) {
-					nttrace_discard(&res);
-					/* Kernel memory does not fault in: it is bad. */
-					status = ew->call->kernel_mode ?
-						 STATUS_ACCESS_VIOLATION : NT_RETRY_STAGED;
-					goto out;
-				}
-			}
-		}
-		nt_ew_write_header(res.session, ew, r, rec);
-		nttrace_commit(&res);
+		/* A session stopped since the snapshot wants nothing. */
+		if (err && err != -EBADF && err != -ESTALE)
+			nt_ew_fail(ew, id, nt_write_status(err));
 		ew->done |= bit;
+		err = 0;
 	}
 out:
 	rcu_read_unlock();
-	return status;
-}
-
-/* The data, copied with faults allowed (user-mode callers only). */
-static u32 nt_ew_stage(const struct nt_ew *ew, u8 **staged)
-{
-	u32 len = ew->total - ew->data_off, off = 0;
-	unsigned int i;
-	u8 *buf;
-
-	buf = kvmalloc(max(len, 1U), GFP_KERNEL);
-	if (!buf)
-		return STATUS_NO_MEMORY;
-	for (i = 0; i < ew->ndesc; off += ew->desc[i].size, i++) {
-		if (nt_copy_in(ew->call, buf + off, ew->desc[i].ptr, ew->desc[i].size)) {
-			kvfree(buf);
-			return STATUS_ACCESS_VIOLATION;
-		}
-	}
-	*staged = buf;
-	return STATUS_SUCCESS;
+	return err;
 }
 
 /* Write to every session that wants the event; returns an NTSTATUS. */
 static u32 nt_ew_emit(struct nt_ew *ew)
 {
-	u8 *staged = NULL;
-	u32 status;
+	int err;
 
 	for (;;) {
-		status = nt_ew_pass(ew, staged);
-		if (status == NT_RETRY_STAGED && !staged) {
-			status = nt_ew_stage(ew, &staged);
-			if (status != STATUS_SUCCESS)
+		err = nt_ew_pass(ew);
+		if (err == -EFAULT && !ew->call->kernel_mode && !ew->w.staged) {
+			err = nt_write_stage(&ew->w);
+			if (err)
 				break;
 			continue;
 		}
-		if (status != STATUS_SUCCESS)
+		if (err)
 			break;
 		/*
 		 * A secure session took us for a stranger: check privilege
 		 * (which may sleep, so not with interrupts off) and offer the
 		 * event to those sessions again.
 		 */
-		if (ew->denied && !(ew->rules & NT_WRITE_PRIVILEGED) && nt_privileged()) {
-			ew->rules |= NT_WRITE_PRIVILEGED;
+		if (ew->denied && !(ew->w.rules & NT_WRITE_PRIVILEGED) && nt_privileged()) {
+			ew->w.rules |= NT_WRITE_PRIVILEGED;
 			ew->denied = 0;
 			continue;
 		}
 		if (ew->denied)
 			nt_ew_fail(ew, __ffs64(ew->denied) + 1, STATUS_ACCESS_DENIED);
 		if (ew->fail_id)
-			status = ew->fail_status;
+			return ew->fail_status;
 		break;
 	}
-	kvfree(staged);
-	return status;
+	return nt_write_status(err);
 }
 
 /*
@@ -316,7 +217,7 @@ static u32 nt_ew_emit(struct nt_ew *ew)
 static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack)
 {
 	const struct event_write_user *f = ew->f;
-	u32 n = f->data_count, i;
+	u32 n = f->data_count, i, kept = 0;
 	u64 total;
 
 	ew->desc = stack;
@@ -331,18 +232,18 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack
 	 * At most 128 sizes of 32 bits: a u64 sum cannot wrap. Descriptors
 	 * of no bytes are dropped, in place (the kept one is never ahead).
 	 */
-	ew->data_off = EVENT_HEADER_SIZE;
-	if (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY)
-		ew->data_off += NT_EW_ITEM_SIZE;
-	total = ew->data_off;
+	ew->w.data_off = ntr_event_data_offset(f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY);
+	total = ew->w.data_off;
 	for (i = 0; i < n; i++) {
 		total += ew->desc[i].size;
 		if (ew->desc[i].size)
-			ew->desc[ew->ndesc++] = ew->desc[i];
+			ew->desc[kept++] = ew->desc[i];
 	}
 	if (total > U16_MAX)
 		return STATUS_INTEGER_OVERFLOW;
-	ew->total = total;
+	ew->w.total = total;
+	ew->w.pieces = ew->desc;
+	ew->w.npieces = kept;
 	return STATUS_SUCCESS;
 }
 
@@ -351,6 +252,7 @@ static u32 nt_ew_run(struct nt_ew *ew)
 	/* Copied in before it is read (see nt_trace_message()). */
 	struct event_data_descriptor stack[NT_EW_STACK_DESCRIPTORS] __uninitialized;
 	const struct event_write_user *f = ew->f;
+	struct nt_write *w = &ew->w;
 	struct nt_reg *r;
 	u64 want = 0;
 	u32 status;
@@ -369,15 +271,27 @@ static u32 nt_ew_run(struct nt_ew *ew)
 	if (!want)
 		return STATUS_SUCCESS;
 
-	ew->rules = ew->call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
+	w->call = ew->call;
+	w->rules = ew->call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
+	w->kind = NT_RECORD_EVENT;
+	w->event.filter = f->filter;
+	w->event.header = (struct ntr_event) {
+		.ptr32 = ew->ptr32,
+		.extra_flags = (f->flags & EVENT_WRITE_FLAG_STRING_ONLY) ?
+			       EVENT_HEADER_FLAG_STRING_ONLY : 0,
+		.descriptor = &f->descriptor,
+		.activity_id = f->activity_id,
+		.related_activity_id = (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY) ?
+				       f->related_activity_id : NULL,
+	};
 	status = nt_ew_read_data(ew, stack);
 	if (status == STATUS_SUCCESS)
 		status = nt_ew_emit(ew);
+	nt_write_release(w);
 	if (ew->desc != stack)
 		kfree(ew->desc);
 	return status;
 }
-
 u32 nt_event_write(const struct nttrace_type *type,
 		   const struct nttrace_call *call,
 		   const struct nttrace_flags *flags, const void *fixed)

@@ -5,11 +5,8 @@
  * 001, 002, 003).
  *
  * Every user value is read once: the MESSAGE_TRACE_USER by the front door,
- * the argument list here into a kernel array, and the argument bytes
- * straight into the reserved record. That last copy runs with interrupts
- * off and page faults disabled; if it faults, the reservation is discarded
- * (nothing partial is ever committed) and the bytes are read again, this
- * time with faults allowed, into a staging buffer that is then committed.
+ * the argument list here into a kernel array, and the argument bytes by
+ * the write path (module/write.c) straight into the reserved record.
  *
  * Choices where the seeds are silent:
  * - FieldSize other than 0x28: STATUS_INVALID_PARAMETER.
@@ -39,25 +36,17 @@
 #include <linux/uaccess.h>
 
 #include "message.h"
-#include "policy.h"
-#include "session.h"
+#include "write.h"
 
 #define NT_FAST_ARGS		16	/* arguments kept on the stack */
-
-struct nt_arg {
-	u64 ptr;
-	u32 size;
-};
 
 struct nt_message {
 	const struct nttrace_call *call;
 	const struct message_trace_user *m;
-	u16 option_flags;
 	u32 total;		/* the record's Size */
 	u32 items;		/* bytes of header and items before the data */
 	unsigned int nargs;
-	struct nt_arg *args;
-	bool privileged;	/* nt_privileged(), once a secure session asked */
+	struct event_data_descriptor *args;
 };
 
 /* One pointer-sized word of the caller's argument list. */
@@ -75,8 +64,8 @@ static u64 nt_word(const u8 *p, bool ptr32)
 }
 
 /* Read the argument list once into msg->args; returns an NTSTATUS. */
-static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
-			bool ptr32)
+static u32 nt_read_args(struct nt_message *msg,
+			struct event_data_descriptor *stack_args, bool ptr32)
 {
 	const struct message_trace_user *m = msg->m;
 	unsigned int psz = ptr32 ? 4 : 8, room = NT_FAST_ARGS, n = 0;
@@ -116,7 +105,7 @@ static u32 nt_read_args(struct nt_message *msg, struct nt_arg *stack_args,
 			if (n == NTTRACE_MESSAGE_MAX_ARGS)
 				return STATUS_INVALID_PARAMETER;
 			if (n == room) {
-				struct nt_arg *more;
+				struct event_data_descriptor *more;
 
 				room = NTTRACE_MESSAGE_MAX_ARGS;
 				more = kmalloc_array(room, sizeof(*more),
@@ -141,122 +130,6 @@ done:
 	return STATUS_SUCCESS;
 }
 
-/* Header and items, written once the data is in place. */
-static void nt_write_items(struct nt_session *s, const struct nt_message *msg,
-			   u8 *rec)
-{
-	const struct message_trace_user *m = msg->m;
-	struct message_trace_header *h = (void *)rec;
-	u16 f = msg->option_flags;
-	u8 *p = rec + sizeof(*h);
-
-	h->size = msg->total;
-	h->reserved = 0;
-	h->version = MESSAGE_TRACE_MARKER_BYTE;
-	h->message_number = m->message_number;
-	h->option_flags = f;
-	if (f & TRACE_MESSAGE_SEQUENCE) {
-		u32 seq = atomic_inc_return(s->event_seq);
-
-		memcpy(p, &seq, 4);
-		p += 4;
-	}
-	if (f & TRACE_MESSAGE_COMPONENTID) {
-		memcpy(p, m->message_guid, 4);
-		p += 4;
-	} else if (f & TRACE_MESSAGE_GUID) {
-		memcpy(p, m->message_guid, 16);
-		p += 16;
-	}
-	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
-		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
-		u64 ts = (f & TRACE_MESSAGE_TIMESTAMP) ?
-			 nt_clock_now(s->conf.clock_type) : 0;
-
-		memcpy(p, &ts, 8);
-		p += 8;
-	}
-	if (f & TRACE_MESSAGE_SYSTEMINFO) {
-		u32 ids[2];
-
-		nt_session_ids(s, &ids[0], &ids[1]);
-		memcpy(p, ids, 8);
-	}
-}
-
-/*
- * Reserve, fill and commit with interrupts off. @staged holds the data
- * already copied in, or is NULL to copy it from user space without
- * faulting. Returns an NTSTATUS; -EFAULT (as u32) asks for the staged path.
- */
-#define NT_RETRY_STAGED	((u32)-EFAULT)
-static u32 nt_emit(u32 logger_id, const struct nt_message *msg, const u8 *staged)
-{
-	struct nttrace_reservation res;
-	u32 status, off = msg->items, i;
-	u8 *rec;
-
-	if (msg->call->kernel_mode)
-		rec = nttrace_reserve(logger_id, msg->total, &res, &status);
-	else
-		rec = nt_reserve_user(logger_id, msg->total, &res, &status,
-				      msg->privileged);
-	if (!rec)
-		return status;
-	if (staged) {
-		memcpy(rec + off, staged, msg->total - off);
-	} else {
-		for (i = 0; i < msg->nargs; off += msg->args[i].size, i++) {
-			if (nt_copy_in_nofault(msg->call, rec + off,
-					       msg->args[i].ptr, msg->args[i].size)) {
-				nttrace_discard(&res);
-				/* Kernel memory does not fault in: it is bad. */
-				return msg->call->kernel_mode ?
-				       STATUS_ACCESS_VIOLATION : NT_RETRY_STAGED;
-			}
-		}
-	}
-	nt_write_items(res.session, msg, rec);
-	nttrace_commit(&res);
-	return STATUS_SUCCESS;
-}
-
-static u32 nt_emit_staged(u32 logger_id, const struct nt_message *msg)
-{
-	u32 len = msg->total - msg->items, off = 0, i, status;
-	u8 *staged = kmalloc(max(len, 1U), nt_gfp(msg->call));
-
-	if (!staged)
-		return STATUS_NO_MEMORY;
-	for (i = 0; i < msg->nargs; off += msg->args[i].size, i++) {
-		if (nt_copy_in(msg->call, staged + off, msg->args[i].ptr,
-			       msg->args[i].size)) {
-			kfree(staged);
-			return STATUS_ACCESS_VIOLATION;
-		}
-	}
-	status = nt_emit(logger_id, msg, staged);
-	kfree(staged);
-	return status;
-}
-
-static u32 nt_items_size(u16 f)
-{
-	u32 n = sizeof(struct message_trace_header);
-
-	if (f & TRACE_MESSAGE_SEQUENCE)
-		n += 4;
-	if (f & TRACE_MESSAGE_COMPONENTID)
-		n += 4;
-	else if (f & TRACE_MESSAGE_GUID)
-		n += 16;
-	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
-		n += 8;
-	if (f & TRACE_MESSAGE_SYSTEMINFO)
-		n += 8;
-	return n;
-}
-
 u32 nt_trace_message(const struct nttrace_type *type,
 		     const struct nttrace_call *call,
 		     const struct nttrace_flags *flags, const void *fixed)
@@ -268,10 +141,22 @@ u32 nt_trace_message(const struct nttrace_type *type,
 	 * every event; in the bench kernel under TCG, TraceMessage went from
 	 * 3.1 to 2.9 times a no-op ioctl without it (A/B boots, issue 18).
 	 */
-	struct nt_arg stack_args[NT_FAST_ARGS] __uninitialized;
+	struct event_data_descriptor stack_args[NT_FAST_ARGS] __uninitialized;
 	struct nt_message msg = { .call = call, .m = fixed };
 	bool ptr32 = call->compat || flags->wow64;
 	u32 logger_id = call->trace_handle & 0xFFFF;
+	struct nt_write w = {
+		.call = call,
+		.rules = call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER,
+		.kind = NT_RECORD_MESSAGE,
+		.message = {
+			.number = msg.m->message_number,
+			.option_flags = (msg.m->message_flags & TRACE_MESSAGE_FLAG_MASK) |
+					(ptr32 ? TRACE_MESSAGE_POINTER32 :
+						 TRACE_MESSAGE_POINTER64),
+			.guid = msg.m->message_guid,
+		},
+	};
 	u32 status;
 
 	if (call->field_size != MESSAGE_TRACE_USER_SIZE)
@@ -279,22 +164,15 @@ u32 nt_trace_message(const struct nttrace_type *type,
 	if (!logger_id || logger_id == 0xFFFF)
 		return STATUS_INVALID_HANDLE;
 
-	msg.option_flags = (msg.m->message_flags & TRACE_MESSAGE_FLAG_MASK) |
-			   (ptr32 ? TRACE_MESSAGE_POINTER32 : TRACE_MESSAGE_POINTER64);
-	msg.items = nt_items_size(msg.option_flags);
+	msg.items = ntr_message_items_size(w.message.option_flags);
 	status = nt_read_args(&msg, stack_args, ptr32);
 	if (status == STATUS_SUCCESS) {
-		status = nt_emit(logger_id, &msg, NULL);
-		/*
-		 * A secure session took us for a stranger: check privilege
-		 * (which may sleep, so not with interrupts off) and try again.
-		 */
-		if (status == STATUS_ACCESS_DENIED && nt_privileged()) {
-			msg.privileged = true;
-			status = nt_emit(logger_id, &msg, NULL);
-		}
-		if (status == NT_RETRY_STAGED)
-			status = nt_emit_staged(logger_id, &msg);
+		w.total = msg.total;
+		w.data_off = msg.items;
+		w.pieces = msg.args;
+		w.npieces = msg.nargs;
+		status = nt_write_session(&w, logger_id);
+		nt_write_release(&w);
 	}
 	if (msg.args != stack_args)
 		kfree(msg.args);

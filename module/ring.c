@@ -20,6 +20,7 @@
 #include <asm/tsc.h>
 #endif
 
+#include "record.h"
 #include "ring.h"
 
 /* 100 ns intervals from 1601-01-01 to 1970-01-01. */
@@ -165,12 +166,27 @@ static void nt_ring_take(struct nt_ring *r, u64 victim)
 	}
 }
 
+/* A fresh buffer's header (common/record.c). */
+static void nt_ring_open_buffer(struct nt_ring *r, void *buf)
+{
+	const struct nt_ring_conf *conf = r->conf;
+	const struct ntr_buffer_conf c = {
+		.buffer_size = conf->bufsize,
+		.clock_type = conf->clock_type,
+		.frequency = nt_clock_frequency(conf->clock_type),
+		.logger_id = conf->logger_id,
+		.start_time = conf->start_time,
+		.start_perf_clock = conf->start_perf,
+	};
+
+	ntr_buffer_open(buf, &c, r->cpu);
+}
+
 /* Take the next slot as the current buffer; false if the ring is full. */
 static bool nt_ring_start(struct nt_ring *r)
 {
 	const struct nt_ring_conf *conf = r->conf;
 	u64 idx = r->produced;
-	struct wmi_buffer_header *h;
 
 	if (idx - nt_ring_release(r) >= conf->nbuf) {
 		u64 victim = idx - conf->nbuf;	/* == released: the oldest unread */
@@ -197,18 +213,8 @@ static bool nt_ring_start(struct nt_ring *r)
 		smp_wmb();
 	}
 
-	h = nt_ring_buffer(r, idx);
-	r->cur = (u8 *)h;
-	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
-	h->buffer_size = conf->bufsize;
-	h->clock_type_frequency = (nt_clock_frequency(conf->clock_type) << 3) |
-				  (conf->clock_type & 7);
-	/* 16 bits, with WMI_BUFFER_FLAG_PROC_INDEX: CPUs past 255 too. */
-	h->processor_index = r->cpu;
-	h->logger_id = conf->logger_id;
-	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
-	h->start_time = conf->start_time;
-	h->start_perf_clock = conf->start_perf;
+	r->cur = (u8 *)nt_ring_buffer(r, idx);
+	nt_ring_open_buffer(r, r->cur);
 	WRITE_ONCE(r->offset, WMI_BUFFER_HEADER_SIZE);
 	r->cur_events = 0;
 	/* nt_ring_has_partial() reads these two from other CPUs. */
@@ -220,21 +226,14 @@ static bool nt_ring_start(struct nt_ring *r)
 static void nt_ring_publish(struct nt_ring *r)
 {
 	struct nt_ring_conf *conf = r->conf;
-	struct wmi_buffer_header *h = (void *)r->cur;
 
-	memset((u8 *)h + r->offset, WMI_BUFFER_FILL, conf->bufsize - r->offset);
-	h->saved_offset = r->offset;
-	h->current_offset = r->offset;
-	h->offset = r->offset;
-	h->time_stamp = nt_clock_now(conf->clock_type);
-	h->sequence_number = atomic64_inc_return(&conf->buffer_seq) - 1;
 	/*
 	 * A loss is marked on the buffer that follows it in this CPU's
 	 * stream: events are lost only while no buffer is current, and a
 	 * buffer overwritten is older than the one taking its slot.
 	 */
-	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
-			 r->lost_flags;
+	ntr_buffer_seal(r->cur, r->offset, nt_clock_now(conf->clock_type),
+			atomic64_inc_return(&conf->buffer_seq) - 1, r->lost_flags);
 	r->lost_flags = 0;
 	r->slot_events[r->produced % conf->nbuf] = r->cur_events;
 	WRITE_ONCE(r->cur_valid, false);

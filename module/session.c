@@ -39,6 +39,7 @@
 #include "policy.h"
 #include "provider.h"
 #include "session.h"
+#include "write.h"
 
 /* Starts are serialized: a name and ID found free stay free until used. */
 static DEFINE_MUTEX(nt_start_lock);
@@ -694,16 +695,15 @@ EXPORT_SYMBOL_IF_KUNIT(nt_session_detach);
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		      u32 *status)
 {
-	return nt_reserve_checked(logger_id, len, res, status, NT_WRITE_KERNEL);
+	void *rec = nt_reserve_rules(logger_id, len, res, NT_WRITE_KERNEL);
+
+	if (IS_ERR(rec)) {
+		*status = nt_write_status(PTR_ERR(rec));
+		return NULL;
+	}
+	return rec;
 }
 EXPORT_SYMBOL_GPL(nttrace_reserve);
-
-void *nt_reserve_user(u32 logger_id, u32 len, struct nttrace_reservation *res,
-		      u32 *status, bool privileged)
-{
-	return nt_reserve_checked(logger_id, len, res, status, NT_WRITE_USER |
-				  (privileged ? NT_WRITE_PRIVILEGED : 0));
-}
 
 void nttrace_commit(struct nttrace_reservation *res)
 {
@@ -772,8 +772,8 @@ void nt_sessions_cpu_offline(unsigned int cpu)
 /*
  * ---- Writers and their rules ----
  *
- * nt_writer_check() and nt_reserve_checked() (which nttrace_reserve() and
- * nt_reserve_user() are) apply the NT_WRITE_* rules to the running session
+ * nt_writer_check() and nt_reserve_rules() (under nttrace_reserve() and
+ * module/write.c) apply the NT_WRITE_* rules to the running session
  * @logger_id before anything is reserved, so that a refused event is
  * neither written nor counted lost. The order is seed 003's for
  * TRACE_INSTANCE: not running, then secure, then paged memory.
@@ -786,36 +786,37 @@ static struct nt_session *nt_session_lookup_sched(u32 logger_id)
 	return rcu_dereference_sched(nt_loggers[logger_id]);
 }
 
-static u32 nt_writer_rules(const struct nt_session *s, unsigned int rules)
+static int nt_writer_rules(const struct nt_session *s, unsigned int rules)
 {
 	if (!s)
-		return STATUS_INVALID_HANDLE;
+		return -EBADF;
 	if (s->secure && (rules & NT_WRITE_NO_SECURE))
-		return STATUS_ACCESS_DENIED;
+		return -EACCES;
 	if (s->secure && (rules & NT_WRITE_USER) && !(rules & NT_WRITE_PRIVILEGED) &&
 	    !uid_eq(current_euid(), s->owner_uid))
-		return STATUS_ACCESS_DENIED;
+		return -EACCES;
 	if ((rules & NT_WRITE_KERNEL) && (s->log_file_mode & EVENT_TRACE_USE_PAGED_MEMORY))
-		return STATUS_NOT_SUPPORTED;
-	return STATUS_SUCCESS;
+		return -EOPNOTSUPP;
+	return 0;
 }
 
-u32 nt_writer_check(u32 logger_id, unsigned int rules)
+int nt_writer_check(u32 logger_id, unsigned int rules)
 {
-	u32 status;
+	int err;
 
-	/* The RCU-sched read side nt_reserve_checked() also uses: see nt_session_stop. */
+	/* The RCU-sched read side nt_reserve_rules() also uses: see nt_session_stop. */
 	rcu_read_lock_sched();
-	status = nt_writer_rules(nt_session_lookup_sched(logger_id), rules);
+	err = nt_writer_rules(nt_session_lookup_sched(logger_id), rules);
 	rcu_read_unlock_sched();
-	return status;
+	return err;
 }
 
-void *nt_reserve_checked(u32 logger_id, u32 len, struct nttrace_reservation *res,
-			 u32 *status, unsigned int rules)
+void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		       unsigned int rules)
 {
 	struct nt_session *s;
 	void *rec;
+	int err;
 
 	local_irq_save(res->irq);
 	/*
@@ -823,22 +824,22 @@ void *nt_reserve_checked(u32 logger_id, u32 len, struct nttrace_reservation *res
 	 * being stopped waits in synchronize_rcu() until we are done.
 	 */
 	s = nt_session_lookup_sched(logger_id);
-	*status = nt_writer_rules(s, rules);
-	if (*status != STATUS_SUCCESS)
+	err = nt_writer_rules(s, rules);
+	if (err)
 		goto fail;
 	if (!len || len > nt_ring_max_record(&s->conf)) {
-		*status = STATUS_BUFFER_OVERFLOW;
+		err = -EMSGSIZE;
 		goto fail;
 	}
 	res->session = s;
 	res->ring = &s->rings[smp_processor_id()];
 	rec = nt_ring_reserve(res->ring, len);
 	if (!rec) {
-		*status = STATUS_NO_MEMORY;
+		err = -ENOSPC;
 		goto fail;
 	}
 	return rec;
 fail:
 	local_irq_restore(res->irq);
-	return NULL;
+	return ERR_PTR(err);
 }

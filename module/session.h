@@ -138,14 +138,6 @@ struct nttrace_reservation {
 
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		      u32 *status);
-/*
- * The same for an event from user space: a secure session refuses it with
- * STATUS_ACCESS_DENIED unless the caller is the session's owner or
- * @privileged (the caller checks nt_privileged() only when refused, so
- * the common path makes no capability check).
- */
-void *nt_reserve_user(u32 logger_id, u32 len, struct nttrace_reservation *res,
-		      u32 *status, bool privileged);
 void nttrace_commit(struct nttrace_reservation *res);
 void nttrace_discard(struct nttrace_reservation *res);
 
@@ -154,15 +146,15 @@ void nt_session_flush(struct nt_session *s);
 bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
 
 /*
- * The rules of a writer, for nt_writer_check() and nt_reserve_checked()
- * (nttrace_reserve() is NT_WRITE_KERNEL, nt_reserve_user() NT_WRITE_USER):
+ * The rules of a writer, for nt_writer_check() and nt_reserve_rules()
+ * (nttrace_reserve() is NT_WRITE_KERNEL):
  * NT_WRITE_USER:       a user-mode caller: a secure session takes it only
  *                      from its owner or with NT_WRITE_PRIVILEGED (the
  *                      caller checked nt_privileged(), which may sleep)
  * NT_WRITE_NO_SECURE:  a secure session refuses it from anyone
  *                      (TRACE_INSTANCE, seed 003)
  * NT_WRITE_KERNEL:     a kernel-mode caller: an EVENT_TRACE_USE_PAGED_MEMORY
- *                      session refuses it (STATUS_NOT_SUPPORTED)
+ *                      session refuses it
  */
 #define NT_WRITE_USER		0x1U
 #define NT_WRITE_PRIVILEGED	0x2U
@@ -170,21 +162,21 @@ bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
 #define NT_WRITE_KERNEL		0x8U
 
 /*
- * Would session @logger_id take an event under @rules? STATUS_SUCCESS, or
- * STATUS_INVALID_HANDLE (not running), STATUS_ACCESS_DENIED (secure),
- * STATUS_NOT_SUPPORTED (paged memory, kernel-mode caller). Any context
- * but NMI. The answer may change before nt_reserve_checked(), which checks
- * again.
+ * Would session @logger_id take an event under @rules? 0, or -EBADF (not
+ * running), -EACCES (secure), -EOPNOTSUPP (paged memory, kernel-mode
+ * caller). Any context but NMI. The answer may change before
+ * nt_reserve_rules(), which checks again.
  */
-u32 nt_writer_check(u32 logger_id, unsigned int rules);
+int nt_writer_check(u32 logger_id, unsigned int rules);
 
 /*
- * nttrace_reserve() under @rules: the same contract (commit or discard
- * must follow), and *status as nt_writer_check() gives it, else
- * STATUS_BUFFER_OVERFLOW or STATUS_NO_MEMORY as nttrace_reserve() does.
+ * nttrace_reserve() under @rules, in errno (module/write.h lists them):
+ * the same contract (commit or discard must follow), or an ERR_PTR():
+ * the rules' error as nt_writer_check() gives it, -EMSGSIZE (@len never
+ * fits a buffer), -ENOSPC (the ring is full; the event is counted lost).
  * The rules are checked before anything is reserved.
  */
-void *nt_reserve_checked(u32 logger_id, u32 len, struct nttrace_reservation *res,
-			 u32 *status, unsigned int rules);
+void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		       unsigned int rules);
 
 #endif /* NTTRACE_SESSION_H */

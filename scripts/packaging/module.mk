@@ -45,9 +45,9 @@ module-check-kdir:
 # what changed. Sources removed from the tree are removed from the copy too.
 module: module-check-kdir
 	@mkdir -p "$(MODULE_OUT)"
-	@rm -f "$(MODULE_OUT)"/module/*.[ch] "$(MODULE_OUT)"/uapi/*.h \
-		"$(MODULE_OUT)"/include/nttrace/*.h
-	@tar -cf - Kbuild module uapi include | tar -xf - -C "$(MODULE_OUT)"
+	@rm -f "$(MODULE_OUT)"/module/*.[ch] "$(MODULE_OUT)"/common/*.[ch] \
+		"$(MODULE_OUT)"/uapi/*.h "$(MODULE_OUT)"/include/nttrace/*.h
+	@tar -cf - Kbuild module common uapi include | tar -xf - -C "$(MODULE_OUT)"
 	$(MAKE) -C "$(KDIR)" M="$(abspath $(MODULE_OUT))" \
 		$(if $(MODULE_KCFLAGS),KCFLAGS="$(MODULE_KCFLAGS)") modules
 	@echo "module: $(abspath $(MODULE_OUT))/nttrace.ko for $(MODULE_KRELEASE)"
@@ -70,14 +70,15 @@ module-install: module
 
 # dkms.conf's PACKAGE_VERSION follows $(VERSION), whatever the file says.
 install-module-source:
-	install -d "$(DESTDIR)$(MODULE_SRCDIR)/module" "$(DESTDIR)$(MODULE_SRCDIR)/uapi" \
-		"$(DESTDIR)$(MODULE_SRCDIR)/include/nttrace"
+	install -d "$(DESTDIR)$(MODULE_SRCDIR)/module" "$(DESTDIR)$(MODULE_SRCDIR)/common" \
+		"$(DESTDIR)$(MODULE_SRCDIR)/uapi" "$(DESTDIR)$(MODULE_SRCDIR)/include/nttrace"
 	install -m 0644 Kbuild "$(DESTDIR)$(MODULE_SRCDIR)/Kbuild"
 	install -m 0644 scripts/packaging/module/Makefile "$(DESTDIR)$(MODULE_SRCDIR)/Makefile"
 	sed 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' scripts/packaging/dkms.conf \
 		> "$(DESTDIR)$(MODULE_SRCDIR)/dkms.conf"
 	chmod 0644 "$(DESTDIR)$(MODULE_SRCDIR)/dkms.conf"
 	install -m 0644 module/*.c module/*.h "$(DESTDIR)$(MODULE_SRCDIR)/module/"
+	install -m 0644 common/*.c common/*.h "$(DESTDIR)$(MODULE_SRCDIR)/common/"
 	install -m 0644 uapi/*.h "$(DESTDIR)$(MODULE_SRCDIR)/uapi/"
 	install -m 0644 include/nttrace/*.h "$(DESTDIR)$(MODULE_SRCDIR)/include/nttrace/"
 

@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 
 #include "kunit_util.h"
+#include "record.h"
 
 #define BUF_KB		16
 #define LIST_PAGES	2	/* NTTRACE_MESSAGE_MAX_ARGS + 1 pairs and the NULL */
@@ -172,22 +173,14 @@ static u32 send(struct msg_ctx *ctx, enum caller who, u16 number, u32 mflags,
 	return send_handle(ctx, who, ctx->k->id, number, mflags, list, list_size);
 }
 
-/* Seed 001: the header, then the items in this order, then the data. */
+/*
+ * Seed 001: the header, then the items in this order, then the data; the
+ * sizes are the encoder's (common/record.c), which tests/kunit/record_test.c
+ * checks byte by byte.
+ */
 static u32 items_size(u16 f)
 {
-	u32 n = sizeof(struct message_trace_header);
-
-	if (f & TRACE_MESSAGE_SEQUENCE)
-		n += 4;
-	if (f & TRACE_MESSAGE_COMPONENTID)
-		n += 4;
-	else if (f & TRACE_MESSAGE_GUID)
-		n += 16;
-	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
-		n += 8;
-	if (f & TRACE_MESSAGE_SYSTEMINFO)
-		n += 8;
-	return n;
+	return ntr_message_items_size(f);
 }
 
 static u16 ptr_flag(enum caller who)

@@ -89,6 +89,7 @@
 
 #include <nttrace/session.h>
 #include "../internal.h"
+#include "record.h"
 
 #define UM_SLOTS		64
 #define UM_DEFAULT_KB		64
@@ -304,23 +305,6 @@ static uint64_t cycle_frequency(void)
 	return t1 > t0 ? (c1 - c0) * 1000000000.0 / (t1 - t0) : 0;
 }
 
-static uint32_t items_size(uint32_t f)
-{
-	uint32_t n = sizeof(struct message_trace_header);
-
-	if (f & TRACE_MESSAGE_SEQUENCE)
-		n += 4;
-	if (f & TRACE_MESSAGE_COMPONENTID)
-		n += 4;
-	else if (f & TRACE_MESSAGE_GUID)
-		n += 16;
-	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
-		n += 8;
-	if (f & TRACE_MESSAGE_SYSTEMINFO)
-		n += 8;
-	return n;
-}
-
 /* ---- buffers ---- */
 
 /* @nbuf / @part buffers, at least 1 and at most @max. */
@@ -351,7 +335,6 @@ static void free_pool(void)
 /* Seal a buffer and queue it for the writer. Under its slot's lock. */
 static void queue_buffer(struct um_slot *s)
 {
-	struct wmi_buffer_header *h = (void *)s->buf;
 	uint32_t index = (s->buf - um.pool) / um.bufsize;
 	uint64_t busy = __atomic_load_n(&s->busy, __ATOMIC_RELAXED);
 
@@ -360,15 +343,9 @@ static void queue_buffer(struct um_slot *s)
 		s->busy_seen = busy;
 		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
 	}
-	memset(s->buf + s->offset, WMI_BUFFER_FILL, um.bufsize - s->offset);
-	h->saved_offset = s->offset;
-	h->current_offset = s->offset;
-	h->offset = s->offset;
-	h->time_stamp = nttrace_clock_now(um.clock_type);
-	h->sequence_number = __atomic_fetch_add(&um.buffer_seq, 1, __ATOMIC_RELAXED);
-	/* A loss is marked on the buffer after it, as the kernel does. */
-	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
-			 s->lost_flags;
+	ntr_buffer_seal(s->buf, s->offset, nttrace_clock_now(um.clock_type),
+			__atomic_fetch_add(&um.buffer_seq, 1, __ATOMIC_RELAXED),
+			s->lost_flags);
 	s->lost_flags = 0;
 	s->buf = NULL;
 
@@ -395,7 +372,15 @@ static void free_push(uint32_t index)
 /* Give the slot a fresh buffer; 0, or -1 when none is free. */
 static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 {
-	struct wmi_buffer_header *h;
+	struct ntr_buffer_conf conf = {
+		.buffer_size = um.bufsize,
+		.clock_type = um.clock_type,
+		.frequency = um.frequency,
+		/* The caller's: um.handle may be changing. */
+		.logger_id = handle & 0xFFFF,
+		.start_time = um.start_time,
+		.start_perf_clock = um.start_perf,
+	};
 	uint32_t index;
 
 	/*
@@ -420,15 +405,7 @@ static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 	s->buf = pool_buffer(index);
 	s->offset = WMI_BUFFER_HEADER_SIZE;
 	s->buf_events = 0;
-	h = (void *)s->buf;
-	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
-	h->buffer_size = um.bufsize;
-	h->clock_type_frequency = (um.frequency << 3) | (um.clock_type & 7);
-	h->processor_number = slot;
-	h->logger_id = handle & 0xFFFF;	/* the caller's: um.handle may be changing */
-	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
-	h->start_time = um.start_time;
-	h->start_perf_clock = um.start_perf;
+	ntr_buffer_open(s->buf, &conf, slot);
 	return 0;
 }
 
@@ -533,56 +510,6 @@ static uint32_t my_process_id(void)
 }
 
 /*
- * Both into a message record, from registers: two 4-byte stores to the
- * stack read back as one 8-byte load cannot be forwarded from the store
- * buffer (perf put a fifth of TraceMessage's time on such a load).
- */
-static void put_ids(uint8_t *p)
-{
-	uint32_t tid = my_thread_id(), pid = my_process_id();
-
-	memcpy(p, &tid, 4);
-	memcpy(p + 4, &pid, 4);
-}
-
-static void write_items(const struct nttrace_msg *m, uint16_t total, uint8_t *rec)
-{
-	struct message_trace_header h = {
-		.size = total,
-		.version = MESSAGE_TRACE_MARKER_BYTE,
-		.message_number = m->number,
-		.option_flags = m->flags | (sizeof(void *) == 4 ?
-			TRACE_MESSAGE_POINTER32 : TRACE_MESSAGE_POINTER64),
-	};
-	uint8_t *p = rec + sizeof(h);
-
-	memcpy(rec, &h, sizeof(h));
-	if (m->flags & TRACE_MESSAGE_SEQUENCE) {
-		uint32_t seq = __atomic_add_fetch(&um.event_seq, 1, __ATOMIC_RELAXED);
-
-		memcpy(p, &seq, 4);
-		p += 4;
-	}
-	if (m->flags & TRACE_MESSAGE_COMPONENTID) {
-		memcpy(p, m->guid, 4);
-		p += 4;
-	} else if (m->flags & TRACE_MESSAGE_GUID) {
-		memcpy(p, m->guid, 16);
-		p += 16;
-	}
-	if (m->flags & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
-		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
-		uint64_t ts = m->flags & TRACE_MESSAGE_TIMESTAMP ?
-			      nttrace_clock_now(um.clock_type) : 0;
-
-		memcpy(p, &ts, 8);
-		p += 8;
-	}
-	if (m->flags & TRACE_MESSAGE_SYSTEMINFO)
-		put_ids(p);
-}
-
-/*
  * A TraceMessage nested in one on the same thread (a signal handler): the
  * interrupted call may hold the slot's lock. Counted without it, in the
  * slot's own counter (or, before the thread had a slot, in one of its own),
@@ -671,7 +598,14 @@ static ULONG um_write_end(struct um_slot *s, uint8_t *rec, uint32_t total, ULONG
 
 ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 {
-	uint32_t items = items_size(m->flags), total = items + m->data_size, off, i;
+	struct ntr_message msg = {
+		.number = m->number,
+		.option_flags = m->flags | (sizeof(void *) == 4 ? TRACE_MESSAGE_POINTER32 :
+					    TRACE_MESSAGE_POINTER64),
+		.guid = m->guid,
+	};
+	uint32_t items = ntr_message_items_size(m->flags), total = items + m->data_size;
+	uint32_t off, i;
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
 	uint8_t *rec = um_write_begin(handle, total, &s, &err);
@@ -686,7 +620,15 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 			return um_write_end(s, rec, total, ERROR_NOACCESS);
 		off += len;
 	}
-	write_items(m, total, rec);
+	if (m->flags & TRACE_MESSAGE_SEQUENCE)
+		msg.sequence = __atomic_add_fetch(&um.event_seq, 1, __ATOMIC_RELAXED);
+	if (m->flags & TRACE_MESSAGE_TIMESTAMP)
+		msg.time_stamp = nttrace_clock_now(um.clock_type);
+	if (m->flags & TRACE_MESSAGE_SYSTEMINFO) {
+		msg.thread_id = my_thread_id();
+		msg.process_id = my_process_id();
+	}
+	ntr_message_encode(rec, total, &msg);
 	return um_write_end(s, rec, total, ERROR_SUCCESS);
 }
 
@@ -717,7 +659,7 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t hdr_size, const struct mof_field *mof,
 			     uint32_t nmof)
 {
-	struct event_instance_guid_header out;
+	bool keep_time = hdr->h.flags & WNODE_FLAG_USE_TIMESTAMP;
 	uint64_t total = hdr_size;
 	uint32_t off, i;
 	struct um_slot *s;
@@ -743,22 +685,11 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			return um_write_end(s, rec, total, ERROR_NOACCESS);
 		off += mof[i].length;
 	}
-	memcpy(&out, hdr, hdr_size);
-	out.h.size = total;
-	if (hdr_size == EVENT_INSTANCE_GUID_HEADER_SIZE)
-		out.h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_INSTANCE32 :
-				    TRACE_HEADER_TYPE_INSTANCE64;
-	else
-		out.h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_FULL_HEADER32 :
-				    TRACE_HEADER_TYPE_FULL_HEADER64;
-	out.h.marker_flags = TRACE_HEADER_MARKER_BYTE;
-	out.h.thread_id = my_thread_id();
-	out.h.process_id = my_process_id();
-	if (!(hdr->h.flags & WNODE_FLAG_USE_TIMESTAMP))
-		out.h.time_stamp = nttrace_clock_now(um.clock_type);
-	out.h.kernel_time = 0;
-	out.h.user_time = 0;
-	memcpy(rec, &out, hdr_size);
+	ntr_classic_encode(rec, hdr, hdr_size, total,
+			   ntr_classic_header_type(hdr_size == EVENT_INSTANCE_GUID_HEADER_SIZE,
+						   sizeof(void *) == 4),
+			   keep_time, keep_time ? 0 : nttrace_clock_now(um.clock_type),
+			   my_thread_id(), my_process_id());
 	return um_write_end(s, rec, total, ERROR_SUCCESS);
 }
 
@@ -790,9 +721,15 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 			     uint16_t extra_flags, const struct event_data_descriptor *data,
 			     uint32_t count)
 {
-	struct event_extended_item_header item;
-	struct event_header h;
-	uint64_t total = EVENT_HEADER_SIZE + (related ? sizeof(item) + 16 : 0);
+	struct ntr_event ev = {
+		.ptr32 = sizeof(void *) == 4,
+		.extra_flags = EVENT_HEADER_FLAG_PRIVATE_SESSION | extra_flags,
+		.descriptor = desc,
+		.provider_id = provider,
+		.activity_id = activity,
+		.related_activity_id = related,
+	};
+	uint64_t total = ntr_event_data_offset(related);
 	uint32_t off, i;
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
@@ -807,7 +744,7 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 	rec = um_write_begin(handle, total, &s, &err);
 	if (!rec)
 		return err;
-	off = EVENT_HEADER_SIZE + (related ? sizeof(item) + 16 : 0);
+	off = ntr_event_data_offset(related);
 	for (i = 0; i < count; i++) {
 		if (data[i].ptr > UINTPTR_MAX ||
 		    nttrace_safe_copy(rec + off, (const void *)(uintptr_t)data[i].ptr,
@@ -815,30 +752,11 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 			return um_write_end(s, rec, total, ERROR_NOACCESS);
 		off += data[i].size;
 	}
-	memset(&h, 0, sizeof(h));
-	h.size = total;
-	h.header_type = sizeof(void *) == 4 ? TRACE_HEADER_TYPE_EVENT_HEADER32 :
-			TRACE_HEADER_TYPE_EVENT_HEADER64;
-	h.marker_flags = TRACE_HEADER_MARKER_BYTE;
-	h.flags = EVENT_HEADER_FLAG_PRIVATE_SESSION | EVENT_HEADER_FLAG_NO_CPUTIME |
-		  (sizeof(void *) == 4 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
-		   EVENT_HEADER_FLAG_64_BIT_HEADER) |
-		  (related ? EVENT_HEADER_FLAG_EXTENDED_INFO : 0) | extra_flags;
-	h.thread_id = my_thread_id();
-	h.process_id = my_process_id();
-	h.time_stamp = nttrace_clock_now(um.clock_type);
-	memcpy(h.provider_id, provider, 16);
-	h.descriptor = *desc;
-	memcpy(h.activity_id, activity, 16);
-	memcpy(rec, &h, sizeof(h));
-	if (related) {
-		item.size = sizeof(item) + 16;
-		item.ext_type = EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID;
-		item.linkage = 0;
-		item.data_size = 16;
-		memcpy(rec + EVENT_HEADER_SIZE, &item, sizeof(item));
-		memcpy(rec + EVENT_HEADER_SIZE + sizeof(item), related, 16);
-	}
+	ev.size = total;
+	ev.time_stamp = nttrace_clock_now(um.clock_type);
+	ev.thread_id = my_thread_id();
+	ev.process_id = my_process_id();
+	ntr_event_encode(rec, &ev);
 	return um_write_end(s, rec, total, ERROR_SUCCESS);
 }
 

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1 */
+/*
+ * The records and buffer headers nttrace writes, in one copy built into
+ * both nttrace.ko and libnttrace's user-mode logger: pure functions over
+ * memory the writer has reserved. The writer supplies the values that
+ * depend on where it runs (time stamps, thread and process IDs, sequence
+ * numbers); the layout, and which field goes where, is decided only here.
+ *
+ * The layouts are uapi/nttrace.h's (seeds 000-003, and
+ * ../shared/notes/record-formats.md for the classic and EventWrite
+ * records). Every function writes every byte of the part it owns: a record
+ * holds no stale byte of an earlier use of its buffer.
+ */
+#ifndef NTTRACE_COMMON_RECORD_H
+#define NTTRACE_COMMON_RECORD_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <linux/types.h>
+#endif
+#include <nttrace.h>
+
+/* ---- TraceMessage (ETW_NT_FLAGS_TRACE_MESSAGE) ---- */
+
+/*
+ * One message's header and items. The items present are those of
+ * @option_flags (TRACE_MESSAGE_*, the pointer-size flag included, as
+ * written): a value for an item the flags leave out is not read.
+ */
+struct ntr_message {
+	__u16 number;		/* MessageNumber */
+	__u16 option_flags;
+	__u32 sequence;		/* TRACE_MESSAGE_SEQUENCE */
+	/* TRACE_MESSAGE_GUID: 16 bytes; TRACE_MESSAGE_COMPONENTID: the first 4 */
+	const void *guid;
+	/*
+	 * TRACE_MESSAGE_TIMESTAMP; with only ..._PERFORMANCE_TIMESTAMP the
+	 * room is written as 0 (seed 001).
+	 */
+	__u64 time_stamp;
+	__u32 thread_id;	/* TRACE_MESSAGE_SYSTEMINFO */
+	__u32 process_id;
+};
+
+/* Bytes of header and items before the arguments, for @option_flags. */
+__u32 ntr_message_items_size(__u16 option_flags);
+
+/*
+ * The header and items at @rec, for a record of @size bytes in all
+ * (header, items and arguments, before padding).
+ */
+void ntr_message_encode(void *rec, __u16 size, const struct ntr_message *m);
+
+/* ---- TraceEvent, TraceEventInstance (TRACE_HEADER, TRACE_INSTANCE) ---- */
+
+/* The HeaderType of a classic record, by its kind and the writer's pointers. */
+__u8 ntr_classic_header_type(bool instance, bool ptr32);
+
+/*
+ * The header of a classic record at @rec: @in is the caller's
+ * EVENT_TRACE_HEADER or EVENT_INSTANCE_GUID_HEADER (@header_size bytes,
+ * its Guid already the one to write), written with the logger's fields:
+ * Size @size, HeaderType @header_type, the marker, the IDs, KernelTime and
+ * UserTime 0 (no per-thread CPU time is kept), and @time_stamp unless
+ * @keep_time_stamp (WNODE_FLAG_USE_TIMESTAMP: the caller's stays).
+ */
+void ntr_classic_encode(void *rec, const void *in, __u32 header_size, __u16 size,
+			__u8 header_type, bool keep_time_stamp, __u64 time_stamp,
+			__u32 thread_id, __u32 process_id);
+
+/* ---- EventWrite (ETW_NT_FLAGS_TRACE_EVENT) ---- */
+
+struct ntr_event {
+	__u16 size;		/* header, item and data, before padding */
+	bool ptr32;		/* the writer's pointers are 32-bit */
+	/* EVENT_HEADER_FLAG_* beyond those the encoder sets itself */
+	__u16 extra_flags;
+	const struct event_descriptor *descriptor;
+	const void *provider_id;	/* 16 bytes */
+	const void *activity_id;	/* 16 bytes */
+	const void *related_activity_id;	/* 16 bytes, or NULL: no item */
+	__u64 time_stamp;
+	__u32 thread_id;
+	__u32 process_id;
+};
+
+/* Where an EventWrite record's data begins: after the header and item. */
+__u32 ntr_event_data_offset(bool related_activity);
+
+/*
+ * The EVENT_HEADER and its extended item at @rec. The flags are
+ * NO_CPUTIME (ProcessorTime is 0), 32_BIT_HEADER or 64_BIT_HEADER by
+ * @ptr32, EXTENDED_INFO with a related activity ID, and @extra_flags;
+ * EventProperty is 0.
+ */
+void ntr_event_encode(void *rec, const struct ntr_event *e);
+
+/* ---- buffers ---- */
+
+/* What every buffer of one logger's processor says of its logger. */
+struct ntr_buffer_conf {
+	__u32 buffer_size;
+	__u32 clock_type;	/* EVENT_TRACE_CLOCK_* */
+	__u64 frequency;	/* the clock's, in Hz */
+	__u16 logger_id;
+	__u64 start_time;
+	__u64 start_perf_clock;
+};
+
+/* A fresh buffer's header, for processor (or user-mode slot) @processor. */
+void ntr_buffer_open(void *buf, const struct ntr_buffer_conf *c, __u16 processor);
+
+/*
+ * Seal a buffer whose records end at @end: the tail is filled with
+ * WMI_BUFFER_FILL, the offsets, time stamp and sequence number written,
+ * and the flags (FLUSH_MARKER | PROC_INDEX and @lost_flags) set.
+ */
+void ntr_buffer_seal(void *buf, __u32 end, __u64 time_stamp, __u64 sequence,
+		     __u16 lost_flags);
+
+#endif /* NTTRACE_COMMON_RECORD_H */

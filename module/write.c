@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one write path of every NtTraceEvent type (see module/write.h).
+ *
+ * Interrupts are off from the reservation to the commit, the data copied
+ * in between with page faults disabled: a user page that is not resident
+ * gives -EFAULT, the reservation is discarded, and the caller copies the
+ * data once more with faults allowed (nt_write_stage()) before writing
+ * from that copy. A kernel-mode caller's memory does not fault in, so for
+ * it -EFAULT means bad memory, and it never stages (it may be in any
+ * context but NMI).
+ */
+#include <kunit/visibility.h>
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+
+#include "policy.h"
+#include "provider.h"
+#include "session.h"
+#include "write.h"
+
+/* A classic event's MOF_FIELDs are written as data descriptors. */
+static_assert(sizeof(struct mof_field) == sizeof(struct event_data_descriptor));
+static_assert(offsetof(struct mof_field, data_ptr) ==
+	      offsetof(struct event_data_descriptor, ptr));
+static_assert(offsetof(struct mof_field, length) ==
+	      offsetof(struct event_data_descriptor, size));
+
+/* The data into the record, from the staging buffer or the caller. */
+static int nt_write_data(const struct nt_write *w, u8 *rec)
+{
+	u32 off = w->data_off;
+	unsigned int i;
+
+	if (w->staged) {
+		memcpy(rec + off, w->staged, w->total - off);
+		return 0;
+	}
+	for (i = 0; i < w->npieces; off += w->pieces[i].size, i++) {
+		if (nt_copy_in_nofault(w->call, rec + off, w->pieces[i].ptr,
+				       w->pieces[i].size))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* The header, with the values of this session and moment. */
+static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *rec)
+{
+	u32 clock = s->conf.clock_type, tid, pid;
+
+	switch (w->kind) {
+	case NT_RECORD_MESSAGE: {
+		struct ntr_message *m = &w->message;
+		u16 f = m->option_flags;
+
+		/* Taken at the commit: a gap in the numbers is a lost event. */
+		if (f & TRACE_MESSAGE_SEQUENCE)
+			m->sequence = atomic_inc_return(s->event_seq);
+		if (f & TRACE_MESSAGE_TIMESTAMP)
+			m->time_stamp = nt_clock_now(clock);
+		if (f & TRACE_MESSAGE_SYSTEMINFO)
+			nt_session_ids(s, &m->thread_id, &m->process_id);
+		ntr_message_encode(rec, w->total, m);
+		break;
+	}
+	case NT_RECORD_CLASSIC: {
+		const struct nt_write_classic *c = &w->classic;
+
+		nt_session_ids(s, &tid, &pid);
+		ntr_classic_encode(rec, c->header, c->header_size, w->total,
+				   c->header_type, c->keep_time_stamp,
+				   c->keep_time_stamp ? 0 : nt_clock_now(clock), tid, pid);
+		break;
+	}
+	case NT_RECORD_EVENT: {
+		struct ntr_event *e = &w->event.header;
+
+		e->size = w->total;
+		e->time_stamp = nt_clock_now(clock);
+		nt_session_ids(s, &e->thread_id, &e->process_id);
+		ntr_event_encode(rec, e);
+		break;
+	}
+	}
+}
+
+/*
+ * EventWrite: does session @logger_id still want the event? Its logger ID
+ * may have been freed by a stop and taken by a new session since the
+ * caller read the enable snapshot.
+ */
+static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
+{
+	const struct nt_write_event *ev = &w->event;
+	u64 want;
+
+	/*
+	 * Reserving read the session from the logger table; a stop publishes
+	 * the GUID's snapshot without it before the ID can be taken by a new
+	 * session (nt_start_lock, then the new session's
+	 * rcu_assign_pointer()). Pairs with the release in
+	 * nt_guid_snapshot() (module/provider.c): if we found a new session,
+	 * we see the snapshot that dropped the old one.
+	 */
+	smp_rmb();
+	want = nt_reg_wanted_rcu(ev->reg, ev->header.descriptor->level,
+				 ev->header.descriptor->keyword) & ~ev->filter;
+	return want & BIT_ULL(logger_id - 1);
+}
+
+int nt_write_one(struct nt_write *w, u32 logger_id)
+{
+	struct nttrace_reservation res;
+	u8 *rec;
+	int err;
+
+	rec = nt_reserve_rules(logger_id, w->total, &res, w->rules);
+	if (IS_ERR(rec))
+		return PTR_ERR(rec);
+	if (w->kind == NT_RECORD_EVENT && !nt_write_wanted(w, logger_id)) {
+		nttrace_discard(&res);
+		return -ESTALE;
+	}
+	err = nt_write_data(w, rec);
+	if (err) {
+		nttrace_discard(&res);
+		return err;
+	}
+	nt_write_header(w, res.session, rec);
+	nttrace_commit(&res);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_write_one);
+
+int nt_write_stage(struct nt_write *w)
+{
+	u32 len = w->total - w->data_off, off = 0;
+	unsigned int i;
+	u8 *buf;
+
+	if (WARN_ON_ONCE(w->call->kernel_mode))
+		return -EFAULT;
+	buf = kvmalloc(max(len, 1U), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < w->npieces; off += w->pieces[i].size, i++) {
+		if (nt_copy_in(w->call, buf + off, w->pieces[i].ptr, w->pieces[i].size)) {
+			kvfree(buf);
+			return -EFAULT;
+		}
+	}
+	w->staged = buf;
+	return 0;
+}
+
+void nt_write_release(struct nt_write *w)
+{
+	kvfree(w->staged);
+	w->staged = NULL;
+}
+
+/* A secure session took a user-mode caller for a stranger: is it privileged? */
+static bool nt_write_privilege(struct nt_write *w)
+{
+	if (!(w->rules & NT_WRITE_USER) ||
+	    (w->rules & (NT_WRITE_PRIVILEGED | NT_WRITE_NO_SECURE)))
+		return false;
+	/* May sleep (audit): never with interrupts off. */
+	if (!nt_privileged())
+		return false;
+	w->rules |= NT_WRITE_PRIVILEGED;
+	return true;
+}
+
+int nt_write_check(struct nt_write *w, u32 logger_id)
+{
+	int err = nt_writer_check(logger_id, w->rules);
+
+	if (err == -EACCES && nt_write_privilege(w))
+		err = nt_writer_check(logger_id, w->rules);
+	return err;
+}
+
+u32 nt_write_session(struct nt_write *w, u32 logger_id)
+{
+	int err = nt_write_one(w, logger_id);
+
+	if (err == -EACCES && nt_write_privilege(w))
+		err = nt_write_one(w, logger_id);
+	if (err == -EFAULT && !w->call->kernel_mode && !w->staged) {
+		err = nt_write_stage(w);
+		if (!err)
+			err = nt_write_one(w, logger_id);
+	}
+	return nt_write_status(err);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_write_session);
+
+/*
+ * The codes the seeds name or let us choose (module/message.c,
+ * module/classic.c and module/eventwrite.c say which and why): a record
+ * that fits 16 bits but no buffer is STATUS_BUFFER_OVERFLOW; a full ring
+ * is STATUS_NO_MEMORY, which the library turns into
+ * ERROR_NOT_ENOUGH_MEMORY as ETW does for a session out of buffers.
+ */
+u32 nt_write_status(int err)
+{
+	switch (err) {
+	case 0:
+		return STATUS_SUCCESS;
+	case -EBADF:
+		return STATUS_INVALID_HANDLE;
+	case -EACCES:
+		return STATUS_ACCESS_DENIED;
+	case -EOPNOTSUPP:
+		return STATUS_NOT_SUPPORTED;
+	case -EMSGSIZE:
+		return STATUS_BUFFER_OVERFLOW;
+	case -ENOSPC:
+	case -ENOMEM:
+		return STATUS_NO_MEMORY;
+	case -EFAULT:
+		return STATUS_ACCESS_VIOLATION;
+	default:
+		/* No other error leaves the path: a bug, said once. */
+		WARN_ONCE(1, "nttrace: write path error %d", err);
+		return STATUS_INVALID_PARAMETER;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_write_status);

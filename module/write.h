@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one write path of every NtTraceEvent type (module/write.c): a type's
+ * handler reads and checks its Fields, describes the record in a struct
+ * nt_write, and this path writes it into a session: reserve, copy the data
+ * from the caller without faulting, fill the header (common/record.c),
+ * commit; or, if the copy faults, discard (nothing partial is ever
+ * committed), copy the data again with faults allowed into a staging
+ * buffer, and write from that.
+ *
+ * Below the handlers everything speaks errno; the handlers, which give
+ * NtTraceEvent its Windows semantics, turn it into an NTSTATUS with
+ * nt_write_status(). The errors of the path:
+ *  -EBADF      the session is not running
+ *  -EACCES     a secure session refuses the writer (NT_WRITE_* rules)
+ *  -EOPNOTSUPP a kernel-mode writer and an EVENT_TRACE_USE_PAGED_MEMORY
+ *              session
+ *  -EMSGSIZE   the record never fits a buffer of the session
+ *  -ENOSPC     the ring is full: the event is counted lost
+ *  -EFAULT     the caller's data is unreadable (or, from the first
+ *              attempt of a user-mode caller, not resident: see
+ *              nt_write_one())
+ *  -ENOMEM     no memory for the staging buffer
+ *  -ESTALE     (EventWrite) the session stopped wanting the event
+ *              between the enable snapshot and the reservation
+ */
+#ifndef NTTRACE_WRITE_H
+#define NTTRACE_WRITE_H
+
+#include "ntevent.h"
+#include "record.h"
+#include "session.h"
+
+struct nt_reg;
+
+enum nt_record_kind {
+	NT_RECORD_MESSAGE,	/* ETW_NT_FLAGS_TRACE_MESSAGE */
+	NT_RECORD_CLASSIC,	/* ETW_NT_FLAGS_TRACE_HEADER, _TRACE_INSTANCE */
+	NT_RECORD_EVENT,	/* ETW_NT_FLAGS_TRACE_EVENT, EtwWrite */
+};
+
+/* A classic record's header, as the caller gave it (common/record.h). */
+struct nt_write_classic {
+	const void *header;	/* its Guid already the one to write */
+	u32 header_size;
+	u8 header_type;
+	bool keep_time_stamp;	/* WNODE_FLAG_USE_TIMESTAMP */
+};
+
+/* An EventWrite record: the header, and whom it is for. */
+struct nt_write_event {
+	/* provider_id is set from @reg by nt_write_one()'s caller */
+	struct ntr_event header;
+	/* Under rcu_read_lock() for the nt_write_one() call. */
+	const struct nt_reg *reg;
+	u64 filter;		/* sessions left out (Fields.filter) */
+};
+
+/*
+ * One record to write. The handler fills in everything above @staged;
+ * the write path fills in the values that depend on the session and the
+ * moment (time stamp, IDs, sequence number).
+ */
+struct nt_write {
+	const struct nttrace_call *call;
+	unsigned int rules;		/* NT_WRITE_* (module/session.h) */
+	enum nt_record_kind kind;
+	u32 total;			/* the record's Size, data included */
+	u32 data_off;			/* where the data begins */
+	/*
+	 * The data, in order: pieces of caller memory (user addresses, or
+	 * kernel ones for a kernel-mode call). The MOF_FIELD
+	 * array of a classic event is read into this type directly: the two
+	 * have the same layout (static_assert in module/write.c).
+	 */
+	const struct event_data_descriptor *pieces;
+	unsigned int npieces;
+	union {
+		struct ntr_message message;
+		struct nt_write_classic classic;
+		struct nt_write_event event;
+	};
+	u8 *staged;	/* the data, once nt_write_stage() has copied it */
+};
+
+/*
+ * Write @w into session @logger_id, once, with interrupts off from the
+ * reservation to the commit. 0, or an error of the list above: nothing is
+ * then written (-ENOSPC: the loss is counted). -EFAULT from a user-mode
+ * caller not yet staged means: nt_write_stage(), then call again.
+ * Any context but NMI for a kernel-mode caller.
+ */
+int nt_write_one(struct nt_write *w, u32 logger_id);
+
+/*
+ * Copy the data with faults allowed into a staging buffer, for the calls
+ * of nt_write_one() that follow. User-mode callers only (may sleep).
+ * 0, -EFAULT or -ENOMEM. nt_write_release() frees it.
+ */
+int nt_write_stage(struct nt_write *w);
+void nt_write_release(struct nt_write *w);
+
+/*
+ * Would session @logger_id take @w from this caller? As nt_write_one()
+ * checks before reserving; a user-mode caller a secure session takes for
+ * a stranger is checked for privilege (which may sleep) and, if it has
+ * it, asked again with NT_WRITE_PRIVILEGED, which stays in @w->rules.
+ */
+int nt_write_check(struct nt_write *w, u32 logger_id);
+
+/*
+ * The whole sequence for one session (messages and classic events):
+ * nt_write_one(); refused as a stranger by a secure session, the caller's
+ * privilege checked and tried again; faulted, staged and tried again.
+ * Returns an NTSTATUS. Call nt_write_release() after.
+ */
+u32 nt_write_session(struct nt_write *w, u32 logger_id);
+
+/* The NTSTATUS for an error of the write path (see the list above). */
+u32 nt_write_status(int err);
+
+#endif /* NTTRACE_WRITE_H */

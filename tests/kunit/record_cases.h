@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record encoders of common/record.c, checked byte by byte against the
+ * layouts of the seeds (offsets written out here, not taken from the
+ * structs the encoders use). One set of cases, run twice: in the kernel by
+ * the KUnit suite tests/kunit/record_test.c, and in user space, 64- and
+ * 32-bit, by tests/host/record_test.c: the two builds of one source.
+ *
+ * The including file defines struct rc_ctx, rc_eq(ctx, got, want, what)
+ * (unsigned values) and rc_mem(ctx, got, want, len, what) (bytes).
+ */
+#ifndef NTTRACE_RECORD_CASES_H
+#define NTTRACE_RECORD_CASES_H
+
+#include "record.h"
+
+/* Memory never written by the code under test reads as this. */
+#define RC_UNTOUCHED	0xEE
+
+static void rc_put(__u8 *p, unsigned int off, __u64 v, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		p[off + i] = (__u8)(v >> (8 * i));
+}
+
+static void rc_fill(__u8 *p, unsigned int len, __u8 byte)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		p[i] = byte;
+}
+
+static const __u8 rc_guid[16] = {
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+	0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+};
+
+static const __u8 rc_guid2[16] = {
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27,
+	0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f,
+};
+
+static const __u8 rc_guid3[16] = {
+	0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37,
+	0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f,
+};
+
+/* Seed 001: the items' sizes, and COMPONENTID over GUID when both are set. */
+static void rc_message_sizes(struct rc_ctx *ctx)
+{
+	rc_eq(ctx, ntr_message_items_size(0), 8, "message: header alone");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_POINTER64), 8,
+	      "message: the pointer-size flag adds nothing");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_SEQUENCE), 12, "message: sequence");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_GUID), 24, "message: GUID");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_COMPONENTID), 12,
+	      "message: component ID");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_GUID), 12,
+	      "message: component ID wins over GUID");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_TIMESTAMP), 16, "message: time stamp");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_PERFORMANCE_TIMESTAMP), 16,
+	      "message: performance time stamp's room");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_TIMESTAMP |
+					  TRACE_MESSAGE_PERFORMANCE_TIMESTAMP), 16,
+	      "message: one room for both time stamps");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_SYSTEMINFO), 16, "message: IDs");
+	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_FLAG_MASK), 32,
+	      "message: every flag (the component ID, not the GUID)");
+}
+
+static void rc_message_all_items(struct rc_ctx *ctx)
+{
+	__u16 f = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID | TRACE_MESSAGE_TIMESTAMP |
+		  TRACE_MESSAGE_SYSTEMINFO | TRACE_MESSAGE_POINTER64;
+	struct ntr_message m = {
+		.number = 0x1234,
+		.option_flags = f,
+		.sequence = 0x11223344,
+		.guid = rc_guid,
+		.time_stamp = 0x0102030405060708ULL,
+		.thread_id = 0x55667788,
+		.process_id = 0x99aabbcc,
+	};
+	__u8 got[64], want[64];
+
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	rc_fill(want, sizeof(want), RC_UNTOUCHED);
+	rc_put(want, 0x00, 0x40, 2);		/* Size */
+	rc_put(want, 0x02, 0x00, 1);		/* reserved */
+	rc_put(want, 0x03, 0x90, 1);		/* the marker's high byte */
+	rc_put(want, 0x04, 0x1234, 2);		/* MessageNumber */
+	rc_put(want, 0x06, f, 2);		/* OptionFlags */
+	rc_put(want, 0x08, 0x11223344, 4);	/* sequence */
+	memcpy(want + 0x0c, rc_guid, 16);	/* GUID */
+	rc_put(want, 0x1c, 0x0102030405060708ULL, 8);
+	rc_put(want, 0x24, 0x55667788, 4);	/* ThreadId */
+	rc_put(want, 0x28, 0x99aabbcc, 4);	/* ProcessId */
+	ntr_message_encode(got, 0x40, &m);
+	rc_mem(ctx, got, want, sizeof(got), "message: every item in order, data untouched");
+}
+
+static void rc_message_some_items(struct rc_ctx *ctx)
+{
+	__u16 f = TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_GUID |
+		  TRACE_MESSAGE_PERFORMANCE_TIMESTAMP | TRACE_MESSAGE_POINTER32;
+	struct ntr_message m = {
+		.number = 3,
+		.option_flags = f,
+		.sequence = 0xdeadbeef,		/* not asked for: not written */
+		.guid = rc_guid,
+		.time_stamp = 0x0102030405060708ULL,	/* room only: 0 */
+		.thread_id = 1,
+		.process_id = 2,
+	};
+	__u8 got[32], want[32];
+
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	rc_fill(want, sizeof(want), RC_UNTOUCHED);
+	rc_put(want, 0x00, 0x18, 2);
+	rc_put(want, 0x02, 0x00, 1);
+	rc_put(want, 0x03, 0x90, 1);
+	rc_put(want, 0x04, 3, 2);
+	rc_put(want, 0x06, f, 2);
+	memcpy(want + 0x08, rc_guid, 4);	/* the component ID */
+	rc_put(want, 0x0c, 0, 8);		/* the performance time stamp's room */
+	ntr_message_encode(got, 0x18, &m);
+	rc_mem(ctx, got, want, sizeof(got), "message: component ID and a zero time stamp");
+}
+
+static void rc_classic_types(struct rc_ctx *ctx)
+{
+	rc_eq(ctx, ntr_classic_header_type(false, false), 0x14, "classic: FULL_HEADER64");
+	rc_eq(ctx, ntr_classic_header_type(false, true), 0x0a, "classic: FULL_HEADER32");
+	rc_eq(ctx, ntr_classic_header_type(true, false), 0x15, "classic: INSTANCE64");
+	rc_eq(ctx, ntr_classic_header_type(true, true), 0x0b, "classic: INSTANCE32");
+}
+
+/* A caller's EVENT_INSTANCE_GUID_HEADER, with what the logger overwrites. */
+static void rc_classic_input(__u8 *in)
+{
+	rc_fill(in, 0x48, 0xA5);
+	rc_put(in, 0x04, 0x02, 1);		/* Class.Type */
+	rc_put(in, 0x05, 0x04, 1);		/* Class.Level */
+	rc_put(in, 0x06, 0x0301, 2);		/* Class.Version */
+	rc_put(in, 0x10, 0x1111222233334444ULL, 8);	/* the caller's time */
+	memcpy(in + 0x18, rc_guid, 16);
+	rc_put(in, 0x28, 0x77, 4);		/* ClientContext */
+	rc_put(in, 0x2c, 0x00020000, 4);	/* Flags */
+	rc_put(in, 0x30, 0x0a0b0c0d, 4);	/* InstanceId */
+	rc_put(in, 0x34, 0x01020304, 4);	/* ParentInstanceId */
+	memcpy(in + 0x38, rc_guid2, 16);	/* ParentGuid */
+}
+
+static void rc_classic(struct rc_ctx *ctx)
+{
+	__u8 in[0x48], got[0x58], want[0x58];
+	int keep;
+
+	rc_classic_input(in);
+	for (keep = 0; keep < 2; keep++) {
+		rc_fill(got, sizeof(got), RC_UNTOUCHED);
+		rc_fill(want, sizeof(want), RC_UNTOUCHED);
+		rc_put(want, 0x00, 0x30 + 5, 2);	/* Size */
+		rc_put(want, 0x02, 0x14, 1);		/* HeaderType */
+		rc_put(want, 0x03, 0xc0, 1);		/* MarkerFlags */
+		memcpy(want + 0x04, in + 0x04, 4);	/* Class */
+		rc_put(want, 0x08, 0x1001, 4);		/* ThreadId */
+		rc_put(want, 0x0c, 0x2002, 4);		/* ProcessId */
+		rc_put(want, 0x10, keep ? 0x1111222233334444ULL : 0x5555666677778888ULL, 8);
+		memcpy(want + 0x18, rc_guid, 16);
+		rc_put(want, 0x28, 0, 8);		/* KernelTime, UserTime */
+		ntr_classic_encode(got, in, 0x30, 0x30 + 5, 0x14, keep,
+				   0x5555666677778888ULL, 0x1001, 0x2002);
+		rc_mem(ctx, got, want, sizeof(got), keep ?
+		       "classic: the caller's time stamp kept, data untouched" :
+		       "classic: the logger's fields over the caller's, data untouched");
+	}
+
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	rc_fill(want, sizeof(want), RC_UNTOUCHED);
+	rc_put(want, 0x00, 0x48, 2);
+	rc_put(want, 0x02, 0x0b, 1);
+	rc_put(want, 0x03, 0xc0, 1);
+	memcpy(want + 0x04, in + 0x04, 4);
+	rc_put(want, 0x08, 7, 4);
+	rc_put(want, 0x0c, 8, 4);
+	rc_put(want, 0x10, 9, 8);
+	memcpy(want + 0x18, rc_guid, 16);
+	rc_put(want, 0x28, 0, 8);
+	memcpy(want + 0x30, in + 0x30, 0x18);	/* IDs and ParentGuid as they came */
+	ntr_classic_encode(got, in, 0x48, 0x48, 0x0b, false, 9, 7, 8);
+	rc_mem(ctx, got, want, sizeof(got), "classic: an instance header's tail as it came");
+}
+
+static void rc_event(struct rc_ctx *ctx)
+{
+	const struct event_descriptor d = {
+		.id = 0x0102, .version = 3, .channel = 4, .level = 5, .opcode = 6,
+		.task = 0x0708, .keyword = 0x8000000000000001ULL,
+	};
+	struct ntr_event e = {
+		.size = 0x50 + 3,
+		.ptr32 = false,
+		.extra_flags = 0,
+		.descriptor = &d,
+		.provider_id = rc_guid,
+		.activity_id = rc_guid2,
+		.related_activity_id = NULL,
+		.time_stamp = 0x0102030405060708ULL,
+		.thread_id = 0x11,
+		.process_id = 0x22,
+	};
+	__u8 got[0x78], want[0x78];
+
+	rc_eq(ctx, ntr_event_data_offset(false), 0x50, "event: data after the header");
+	rc_eq(ctx, ntr_event_data_offset(true), 0x68, "event: data after the item");
+
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	rc_fill(want, sizeof(want), RC_UNTOUCHED);
+	rc_put(want, 0x00, 0x53, 2);		/* Size */
+	rc_put(want, 0x02, 0x13, 1);		/* HeaderType: EVENT_HEADER64 */
+	rc_put(want, 0x03, 0xc0, 1);
+	rc_put(want, 0x04, 0x0050, 2);		/* NO_CPUTIME | 64_BIT_HEADER */
+	rc_put(want, 0x06, 0, 2);		/* EventProperty */
+	rc_put(want, 0x08, 0x11, 4);
+	rc_put(want, 0x0c, 0x22, 4);
+	rc_put(want, 0x10, 0x0102030405060708ULL, 8);
+	memcpy(want + 0x18, rc_guid, 16);	/* ProviderId */
+	rc_put(want, 0x28, 0x0102, 2);		/* EventDescriptor */
+	rc_put(want, 0x2a, 3, 1);
+	rc_put(want, 0x2b, 4, 1);
+	rc_put(want, 0x2c, 5, 1);
+	rc_put(want, 0x2d, 6, 1);
+	rc_put(want, 0x2e, 0x0708, 2);
+	rc_put(want, 0x30, 0x8000000000000001ULL, 8);
+	rc_put(want, 0x38, 0, 8);		/* ProcessorTime */
+	memcpy(want + 0x40, rc_guid2, 16);	/* ActivityId */
+	ntr_event_encode(got, &e);
+	rc_mem(ctx, got, want, sizeof(got), "event: 64-bit header, data untouched");
+
+	e.size = 0x68 + 1;
+	e.ptr32 = true;
+	e.extra_flags = EVENT_HEADER_FLAG_STRING_ONLY;
+	e.related_activity_id = rc_guid3;
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	rc_put(want, 0x00, 0x69, 2);
+	rc_put(want, 0x02, 0x12, 1);		/* EVENT_HEADER32 */
+	/* NO_CPUTIME | 32_BIT_HEADER | EXTENDED_INFO | STRING_ONLY */
+	rc_put(want, 0x04, 0x0035, 2);
+	rc_put(want, 0x50, 0x18, 2);		/* the item: its size */
+	rc_put(want, 0x52, 1, 2);		/* RELATED_ACTIVITYID */
+	rc_put(want, 0x54, 0, 2);		/* Linkage: no other item */
+	rc_put(want, 0x56, 16, 2);		/* DataSize */
+	memcpy(want + 0x58, rc_guid3, 16);
+	ntr_event_encode(got, &e);
+	rc_mem(ctx, got, want, sizeof(got), "event: 32-bit header, related activity item");
+}
+
+static void rc_buffer(struct rc_ctx *ctx)
+{
+	const struct ntr_buffer_conf c = {
+		.buffer_size = 0x100,
+		.clock_type = 1,
+		.frequency = 10000000,
+		.logger_id = 0x0203,
+		.start_time = 0x1111111111111111ULL,
+		.start_perf_clock = 0x2222222222222222ULL,
+	};
+	__u8 got[0x100], want[0x100];
+
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	rc_fill(want, sizeof(want), RC_UNTOUCHED);
+	rc_fill(want, 0x48, 0);
+	rc_put(want, 0x00, 0x100, 4);		/* BufferSize */
+	rc_put(want, 0x20, (10000000ULL << 3) | 1, 8);	/* ClockType:3, Frequency */
+	rc_put(want, 0x28, 0x0104, 2);		/* ProcessorIndex */
+	rc_put(want, 0x2a, 0x0203, 2);		/* LoggerId */
+	rc_put(want, 0x34, 0, 2);		/* BufferFlag */
+	rc_put(want, 0x36, 0, 2);		/* BufferType: generic */
+	rc_put(want, 0x38, 0x1111111111111111ULL, 8);
+	rc_put(want, 0x40, 0x2222222222222222ULL, 8);
+	ntr_buffer_open(got, &c, 0x0104);
+	rc_mem(ctx, got, want, sizeof(got), "buffer: a fresh header, the rest untouched");
+
+	ntr_buffer_seal(got, 0x50, 0x3333333333333333ULL, 42,
+			WMI_BUFFER_FLAG_EVENTS_LOST);
+	rc_put(want, 0x04, 0x50, 4);		/* SavedOffset */
+	rc_put(want, 0x08, 0x50, 4);		/* CurrentOffset */
+	rc_put(want, 0x10, 0x3333333333333333ULL, 8);
+	rc_put(want, 0x18, 42, 8);		/* SequenceNumber */
+	rc_put(want, 0x30, 0x50, 4);		/* Offset */
+	rc_put(want, 0x34, 0x0001 | 0x0020 | 0x0002, 2);
+	rc_fill(want + 0x50, 0x100 - 0x50, 0xff);
+	rc_mem(ctx, got, want, sizeof(got),
+	       "buffer: sealed, records kept, the tail filled with 0xFF");
+}
+
+#endif /* NTTRACE_RECORD_CASES_H */
