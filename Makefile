@@ -1,8 +1,9 @@
 # nttrace. `make demo` and `make check` are the two commands README.md
 # promises; the rest are their parts. Kernel-side building goes through
-# scripts/ (test kernels are cached outside the tree, see README.md); this
-# file builds the user-space side, for 64-bit and for 32-bit (-m32), static
-# so that the programs run in the test VM's bare initramfs.
+# scripts/ (test kernels are cached outside the tree, see
+# Documentation/testing.md); this file builds the user-space side, for
+# 64-bit and for 32-bit (-m32), static so that the programs run in the test
+# VM's bare initramfs.
 
 BUILD ?= build
 CC ?= gcc

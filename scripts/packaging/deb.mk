@@ -42,8 +42,8 @@ deb-deps:
 # reads. Files deleted from the working tree and anything under $(BUILD)
 # are left out.
 DEB_SOURCES = { git ls-files -z --cached --others --exclude-standard 2> /dev/null || \
-	find Kbuild Makefile README.md include module common uapi userlib scripts \
-		-type f -print0; } | \
+	find Kbuild Makefile README.md Documentation include module common uapi \
+		userlib scripts -type f -print0; } | \
 	tr '\0' '\n' | grep -v '^$(patsubst ./%,%,$(BUILD))/' | \
 	while IFS= read -r f; do [ -f "$$f" ] && printf '%s\0' "$$f"; done
 

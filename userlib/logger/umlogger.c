@@ -140,20 +140,20 @@ static struct um_slot slots[UM_SLOTS];
 /*
  * A slot's lock, biased to its owner: the thread that took the slot when
  * nobody used it, the only user while there are at most UM_SLOTS threads.
- * The owner comes in with plain stores and no atomic instruction (an
- * atomic drains the store buffer, which held up every event: see README's
- * performance section): it sets owner_in, then reads gate, the count of the
- * others that want the slot (threads that share it, a stop or flush
- * visiting every slot); zero, it is in. The others add themselves to gate,
- * call membarrier(), which runs a full barrier on every CPU running a
- * thread of the process, take the lock word with an atomic exchange and
- * wait for owner_in to drop. That is Dekker's handshake with the owner's
- * fence moved into the others' system call (as liburcu does with
- * membarrier): either the owner's read saw gate raised and it took the lock
- * word too, or its owner_in is seen and waited for. Where membarrier() is
- * missing (seccomp, Linux before 4.14) the owner takes the lock word like
- * everyone else. A waiter yields, so a holder that was preempted gets to
- * finish.
+ * The owner comes in with plain stores and no atomic instruction (an atomic
+ * drains the store buffer, which held up every event: see
+ * Documentation/performance.md, "Where the time went"): it sets owner_in,
+ * then reads gate, the count of the others that want the slot (threads that
+ * share it, a stop or flush visiting every slot); zero, it is in. The
+ * others add themselves to gate, call membarrier(), which runs a full
+ * barrier on every CPU running a thread of the process, take the lock word
+ * with an atomic exchange and wait for owner_in to drop. That is Dekker's
+ * handshake with the owner's fence moved into the others' system call (as
+ * liburcu does with membarrier): either the owner's read saw gate raised
+ * and it took the lock word too, or its owner_in is seen and waited for.
+ * Where membarrier() is missing (seccomp, Linux before 4.14) the owner
+ * takes the lock word like everyone else. A waiter yields, so a holder that
+ * was preempted gets to finish.
  */
 static int membarrier_ok;	/* set once, before any logger's handle is */
 static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
