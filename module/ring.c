@@ -63,11 +63,56 @@ static struct wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 idx)
 		(r->data + (size_t)(idx % r->conf->nbuf) * r->conf->bufsize);
 }
 
+/*
+ * The flush timer: one per ring, pinned to the ring's CPU, armed when a
+ * buffer is started (and not already pending), so that it publishes the
+ * ring's partly filled buffer on its own CPU, with interrupts off as a
+ * producer would, no later than FlushTimer after its first event. This
+ * replaces a session-wide work item that sent an IPI every period to each
+ * CPU with a partly filled buffer: now no CPU is called by another, and
+ * a CPU that writes nothing is never woken. lttng-modules keeps a timer
+ * per CPU the same way; unlike its deferrable one, ours may wake an idle
+ * CPU, once per buffer it started, since FlushTimer is the latency
+ * real-time consumers are promised.
+ */
+static void nt_ring_flush_timer(struct timer_list *t)
+{
+	struct nt_ring *r = from_timer(r, t, flush_timer);
+	unsigned long irq;
+
+	local_irq_save(irq);
+	/*
+	 * A timer of a CPU going down is moved to another one: the ring's
+	 * buffer was published when its CPU went (nt_sessions_cpu_offline),
+	 * and its producer state is not ours to touch from here.
+	 */
+	if (smp_processor_id() == r->cpu)
+		nt_ring_flush(r);
+	local_irq_restore(irq);
+}
+
+/* On the ring's CPU, interrupts off: a buffer was just started. */
+static void nt_ring_arm_timer(struct nt_ring *r)
+{
+	unsigned long period = READ_ONCE(r->conf->flush_jiffies);
+
+	if (period && !timer_pending(&r->flush_timer))
+		mod_timer(&r->flush_timer, jiffies + period);
+}
+
+/* No producer runs any more: none can arm the timer again. */
+void nt_ring_stop_timer(struct nt_ring *r)
+{
+	timer_delete_sync(&r->flush_timer);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_stop_timer);
+
 int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,
 		 unsigned int cpu, struct nttrace_ring_head *head,
 		 struct nttrace_ring_ack *ack, u8 *data)
 {
 	memset(r, 0, sizeof(*r));
+	timer_setup(&r->flush_timer, nt_ring_flush_timer, TIMER_PINNED);
 	r->slot_events = kcalloc(conf->nbuf, sizeof(*r->slot_events), GFP_KERNEL);
 	if (!r->slot_events)
 		return -ENOMEM;
@@ -82,6 +127,7 @@ EXPORT_SYMBOL_IF_KUNIT(nt_ring_init);
 
 void nt_ring_destroy(struct nt_ring *r)
 {
+	nt_ring_stop_timer(r);
 	kfree(r->slot_events);
 	r->slot_events = NULL;
 }
@@ -215,6 +261,7 @@ static bool nt_ring_start(struct nt_ring *r)
 
 	r->cur = (u8 *)nt_ring_buffer(r, idx);
 	nt_ring_open_buffer(r, r->cur);
+	nt_ring_arm_timer(r);
 	WRITE_ONCE(r->offset, WMI_BUFFER_HEADER_SIZE);
 	r->cur_events = 0;
 	/* nt_ring_has_partial() reads these two from other CPUs. */

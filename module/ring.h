@@ -12,6 +12,7 @@
 
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 #include <nttrace.h>
 
@@ -26,6 +27,12 @@ struct nt_ring_conf {
 	u64 start_perf;		/* performance counter at start */
 	atomic64_t buffer_seq;	/* next WMI_BUFFER_HEADER SequenceNumber */
 	struct irq_work *wake;	/* queued when a buffer is published; may be NULL */
+	/*
+	 * A partly filled buffer is published at most this long after it was
+	 * started (the session's FlushTimer); 0: never by time. Read once
+	 * per buffer; the session changes it with WRITE_ONCE().
+	 */
+	unsigned long flush_jiffies;
 	u32 ack_stride;		/* bytes from a consumer slot's acks to the next's */
 };
 
@@ -63,6 +70,8 @@ struct nt_ring {
 	u32 pending;		/* size of the reservation not yet committed */
 	u16 lost_flags;		/* WMI_BUFFER_FLAG_*_LOST for the next buffer */
 	bool cur_valid;		/* a current buffer is being filled */
+	/* Publishes a partly filled buffer after conf->flush_jiffies. */
+	struct timer_list flush_timer;
 	/*
 	 * Every event writes offset, pending and cur_events: the rings of a
 	 * session sit in one array, so each starts a cache line of its own
@@ -111,6 +120,13 @@ void nt_ring_discard(struct nt_ring *r);
  * stopped).
  */
 bool nt_ring_flush(struct nt_ring *r);
+
+/*
+ * Stop the flush timer for good, waiting for a run in progress: once no
+ * producer can run on the ring (session stopped, after the grace period
+ * producers are waited for), before the ring is flushed from elsewhere.
+ */
+void nt_ring_stop_timer(struct nt_ring *r);
 
 /* From any CPU: does the ring hold a partly filled buffer to flush? */
 bool nt_ring_has_partial(struct nt_ring *r);

@@ -151,23 +151,6 @@ void nt_session_flush(struct nt_session *s)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_flush);
 
-static void nt_session_flush_timer(struct work_struct *work)
-{
-	struct nt_session *s = container_of(to_delayed_work(work),
-					    struct nt_session, flush_work);
-
-	nt_session_flush(s);
-	/*
-	 * Read the period under the lock UPDATE sets it under: an UPDATE
-	 * that turned the timer off while we flushed is not undone here.
-	 */
-	mutex_lock(&nt_loggers_lock);
-	if (s->flush_timer)
-		schedule_delayed_work(&s->flush_work,
-				      (unsigned long)s->flush_timer * HZ);
-	mutex_unlock(&nt_loggers_lock);
-}
-
 bool nt_session_has_unread(struct nt_session *s, unsigned int slot)
 {
 	unsigned int cpu;
@@ -316,7 +299,6 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 		       &nt_global_seq : &s->local_seq;
 	init_irq_work(&s->wake_work, nt_session_wake);
 	init_waitqueue_head(&s->wq);
-	INIT_DELAYED_WORK(&s->flush_work, nt_session_flush_timer);
 	mutex_init(&s->rings_lock);
 
 	s->conf.nbuf = in->max_buffers;
@@ -327,6 +309,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->conf.start_time = nt_clock_now(in->clock_type);
 	s->conf.start_perf = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s->conf.wake = &s->wake_work;
+	s->conf.flush_jiffies = (unsigned long)in->flush_timer * HZ;
 	s->conf.ack_stride = nt_acks_size();
 
 	s->nr_rings = nr_cpu_ids;
@@ -468,9 +451,6 @@ int nt_session_start(struct nttrace_logger_info *info)
 	s->conf.logger_id = id;
 	s->heads->logger_id = id;
 	rcu_assign_pointer(nt_loggers[id], s);
-	if (s->flush_timer)
-		schedule_delayed_work(&s->flush_work,
-				      (unsigned long)s->flush_timer * HZ);
 	nt_session_fill_info(s, info);
 	mutex_unlock(&nt_loggers_lock);
 out:
@@ -509,12 +489,14 @@ static void nt_session_stop(struct nt_session *s)
 {
 	unsigned int cpu;
 
-	cancel_delayed_work_sync(&s->flush_work);
 	/* Producers hold interrupts off while they use the session. */
 	synchronize_rcu();
 	mutex_lock(&s->rings_lock);
-	for (cpu = 0; cpu < s->nr_rings; cpu++)
+	for (cpu = 0; cpu < s->nr_rings; cpu++) {
+		/* The ring's own flush may run on its CPU until this. */
+		nt_ring_stop_timer(&s->rings[cpu]);
 		nt_flush_here(&s->rings[cpu]);
+	}
 	s->stopped = true;
 	/* Pairs with the consumer's load-acquire of state: all is published. */
 	smp_store_release(&s->heads->state, NTTRACE_SESSION_STOPPED);
@@ -534,11 +516,20 @@ static int nt_session_update(struct nt_session *s,
 	    (in->clock_type && in->clock_type != s->conf.clock_type))
 		return -EINVAL;
 	WRITE_ONCE(s->flush_timer, in->flush_timer);
-	if (in->flush_timer)
-		mod_delayed_work(system_wq, &s->flush_work,
-				 (unsigned long)in->flush_timer * HZ);
-	else
-		cancel_delayed_work(&s->flush_work);
+	/*
+	 * Each ring reads it when it starts a buffer: a new period holds
+	 * from the next one, a timer already pending keeps its time. Turned
+	 * off, the pending ones go too (no IPI: a timer is deleted from any
+	 * CPU). A buffer started on another CPU at this very moment may still
+	 * arm its timer with the old period: that only publishes it early.
+	 */
+	WRITE_ONCE(s->conf.flush_jiffies, (unsigned long)in->flush_timer * HZ);
+	if (!in->flush_timer) {
+		unsigned int cpu;
+
+		for (cpu = 0; cpu < s->nr_rings; cpu++)
+			timer_delete(&s->rings[cpu].flush_timer);
+	}
 	return 0;
 }
 

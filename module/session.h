@@ -23,7 +23,7 @@ struct nt_session {
 	char name[NTTRACE_NAME_MAX];
 	u32 log_file_mode;
 	u32 min_buffers;
-	u32 flush_timer;	/* seconds; under nt_loggers_lock */
+	u32 flush_timer;	/* seconds (each ring's timer: conf.flush_jiffies) */
 	bool secure;		/* EVENT_TRACE_SECURE_MODE: see nt_writer_rules() */
 	kuid_t owner_uid;
 	struct pid *owner_pid;		/* reported in the reader's namespace */
@@ -53,7 +53,6 @@ struct nt_session {
 
 	struct irq_work wake_work;	/* a buffer was published */
 	wait_queue_head_t wq;		/* consumers poll here */
-	struct delayed_work flush_work;	/* the flush timer */
 	/*
 	 * Ring state changed from outside its CPU (flushes, consumers), one
 	 * change at a time; guards stopped, and readers' changes.

@@ -381,9 +381,15 @@ static u32 timer(struct ntk_session *k)
 	return READ_ONCE(k->s->flush_timer);
 }
 
+/* Is any ring's flush timer armed? */
 static bool timer_armed(struct ntk_session *k)
 {
-	return delayed_work_pending(&k->s->flush_work);
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < k->s->nr_rings; cpu++)
+		if (timer_pending(&k->s->rings[cpu].flush_timer))
+			return true;
+	return false;
 }
 
 static void update_test(struct kunit *test)
@@ -420,63 +426,77 @@ static void update_test(struct kunit *test)
 	/* A refused update changes nothing. */
 	KUNIT_EXPECT_EQ(test, timer(k), 1);
 
-	/* The timer publishes a partly filled buffer by itself. */
+	/* The timer publishes a partly filled buffer by itself... */
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 5000), 1);
-	/*
-	 * ... and arms itself again. (Turned off while it runs, it would
-	 * arm itself once more with the period it read before: wait until
-	 * it is idle.)
-	 */
-	for (i = 0; i < 100 && !timer_armed(k); i++)
+	/* ... and is not armed again until a buffer is started. */
+	for (i = 0; i < 100 && timer_armed(k); i++)
 		msleep(20);
+	KUNIT_EXPECT_FALSE(test, timer_armed(k));
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 3), STATUS_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, timer_armed(k));
 
-	/* Timer off (by name this time): nothing is published any more. */
+	/*
+	 * Timer off (by name this time): the armed one goes, and nothing is
+	 * published any more.
+	 */
 	memset(&info, 0, sizeof(info));
 	KUNIT_ASSERT_EQ(test, update(0, "NTTRACE-KUNIT-UPDATE", &info), 0);
 	KUNIT_EXPECT_EQ(test, info.flush_timer, 0);
 	KUNIT_EXPECT_EQ(test, info.logger_id, k->id);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), STATUS_SUCCESS);
+	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 	msleep(2500);
 	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 2, 0), 1);
 }
 
 /*
- * UPDATE turning the timer off while the timer's work runs: the work must
- * not arm itself again with the period it read before. The test holds the
- * session's rings_lock, so that the work, once it has started, waits in
- * its flush while the UPDATE is made.
+ * The flush timer is the ring's own: armed on the CPU an event started a
+ * buffer on, and on no other (a CPU that writes nothing is not woken, nor
+ * called by another: the session-wide work it replaces sent an IPI every
+ * period to each CPU with a partly filled buffer). It publishes the buffer
+ * there, and a stop waits for it.
  */
-static void timer_off_while_running_test(struct kunit *test)
+static void timer_per_cpu_test(struct kunit *test)
 {
 	struct ntk_session *k = start_small(test, "nttrace-kunit-timer", 0);
-	struct work_struct *work = &k->s->flush_work.work;
 	struct nttrace_logger_info info = {};
-	bool was_running;
-	unsigned int i;
-	int ret;
+	const struct wmi_buffer_header *h;
+	unsigned int cpu, other, i;
 
 	info.flush_timer = 1;
 	KUNIT_ASSERT_EQ(test, update(k->id, NULL, &info), 0);
-	mutex_lock(&k->s->rings_lock);
-	for (i = 0; i < 250 && !(work_busy(work) & WORK_BUSY_RUNNING); i++)
-		msleep(20);
-	was_running = work_busy(work) & WORK_BUSY_RUNNING;
-	memset(&info, 0, sizeof(info));
-	ret = update(k->id, NULL, &info);
-	mutex_unlock(&k->s->rings_lock);
-	KUNIT_ASSERT_TRUE_MSG(test, was_running, "the timer's work did not run");
-	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 
-	for (i = 0; i < 250 && (work_busy(work) & WORK_BUSY_RUNNING); i++)
-		msleep(20);
-	KUNIT_EXPECT_FALSE_MSG(test, timer_armed(k),
-			       "the timer armed itself again after UPDATE turned it off");
+	preempt_disable();
+	cpu = smp_processor_id();
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), STATUS_SUCCESS);
-	msleep(1500);
-	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 0), 0);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, timer_pending(&k->s->rings[cpu].flush_timer));
+	KUNIT_EXPECT_EQ(test, k->s->rings[cpu].flush_timer.flags & TIMER_CPUMASK, cpu);
+	KUNIT_EXPECT_TRUE(test, k->s->rings[cpu].flush_timer.flags & TIMER_PINNED);
+	for (other = 0; other < k->s->nr_rings; other++)
+		if (other != cpu)
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       timer_pending(&k->s->rings[other].flush_timer),
+					       "CPU %u wrote nothing but its timer is armed",
+					       other);
+
+	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 5000), 1);
+	h = (const void *)(k->s->data + (size_t)cpu * k->s->conf.nbuf * k->s->conf.bufsize);
+	KUNIT_EXPECT_EQ(test, h->processor_index, cpu);
+	KUNIT_EXPECT_EQ(test, h->saved_offset, WMI_BUFFER_HEADER_SIZE + 16);
+	for (i = 0; i < 100 && timer_armed(k); i++)
+		msleep(20);
+	KUNIT_EXPECT_FALSE(test, timer_armed(k));
+
+	/* Stopped with a timer armed: the stop takes it (no run after). */
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), STATUS_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, timer_armed(k));
+	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, k->id, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.buffers_written, 2);
+	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 }
 
 static void flush_test(struct kunit *test)
@@ -927,7 +947,7 @@ static struct kunit_case nttrace_session_cases[] = {
 	KUNIT_CASE(start_invalid_test),
 	KUNIT_CASE(query_test),
 	KUNIT_CASE_SLOW(update_test),
-	KUNIT_CASE_SLOW(timer_off_while_running_test),
+	KUNIT_CASE_SLOW(timer_per_cpu_test),
 	KUNIT_CASE(flush_test),
 	KUNIT_CASE(stop_test),
 	KUNIT_CASE(duplicate_names_test),
