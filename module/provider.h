@@ -4,25 +4,27 @@
  * and the sessions that enable them; each open file's registrations and
  * notification queue. The ABI is in uapi/nttrace.h, "Providers".
  *
- * ---- Locking: nttrace's lock order, the one statement of it ----
+ * ---- Locking: nttrace's lock order, stated here only ----
  *
- * Outermost first; no lock is taken with one after it held:
+ * A lock is taken only with locks above it in this list held:
  *
- *   cpu_hotplug_lock > nt_start_lock > nt_loggers_lock > a session's rings_lock
- *   nt_start_lock > nt_provider_lock > a file's queue lock (nt_prov_file.lock)
+ *   a consumer file's attach lock (module/consumer.c)
+ *   cpu_hotplug_lock (cpus_read_lock())
+ *   nt_start_lock (module/session.c): one session start at a time
+ *   nt_provider_lock (module/provider.c): the provider table
+ *   nt_loggers_lock (module/session.c): the logger table
+ *   a session's rings_lock (module/session.c)
+ *   leaves, spinlocks: a file's notification queue lock
+ *     (struct nt_prov_file.lock), nt_reg_users_lock (module/policy.c)
  *
- * nt_start_lock and nt_loggers_lock are module/session.c's: one start at a
- * time; the logger table. nt_provider_lock is module/provider.c's: the
- * provider table (GUIDs, registrations, enables, the running sessions).
- * nt_provider_lock and nt_loggers_lock are never held together.
- *
+ * nt_provider_lock and nt_loggers_lock are in fact never held together.
  * Calls go one way, from session.c to provider.c: a session's start
  * (nt_provider_session_started(), under nt_start_lock) and its stop
  * (nt_provider_session_stopped(), with no lock held); provider.c calls
  * nothing in session.c.
  *
  * A kernel registration's callback (nt_provider_register_kernel()) runs
- * with none of these locks held.
+ * with none of these held.
  */
 #ifndef NTTRACE_PROVIDER_H
 #define NTTRACE_PROVIDER_H

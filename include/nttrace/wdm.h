@@ -57,7 +57,7 @@ u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
  *
  * The enable callback (PETWENABLECALLBACK) runs in process context with
  * no nttrace lock held, in the thread that made the change, after the
- * change (EtwEventEnabled already answers by it): for every enable,
+ * change is made (EtwEventEnabled already reflects it): for every enable,
  * disable and capture-state of a session for the provider's GUID, and,
  * before EtwRegister returns, for each enable made before it registered
  * (*@reg_handle is not set yet then). @source_id is NULL (nttrace has no

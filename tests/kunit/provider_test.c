@@ -589,6 +589,92 @@ static void unregister_waits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->calls, 1U);
 }
 
+/* ---- Callbacks while other threads change enables ---- */
+
+#define STRESS_REGS	40
+#define STRESS_CHANGES	300
+
+/* One registration's view: it must be coherent, and end at unregister. */
+struct stress_reg {
+	atomic_t inside;	/* callbacks of this registration running */
+	bool enabled;		/* by the last ENABLE or DISABLE seen */
+	bool gone;		/* unregister returned */
+	unsigned int calls, bad;
+};
+
+static void kcb_stress(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct stress_reg *s = p;
+
+	/* One at a time: the rest of the test relies on it. */
+	if (atomic_inc_return(&s->inside) != 1 || READ_ONCE(s->gone))
+		s->bad++;
+	/* In order: a DISABLE follows an ENABLE (one session here). */
+	if (control == EVENT_CONTROL_CODE_DISABLE_PROVIDER && !s->enabled)
+		s->bad++;
+	s->enabled = control == EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+	s->calls++;
+	usleep_range(20, 100);	/* let the other threads change it meanwhile */
+	atomic_dec(&s->inside);
+}
+
+struct stress_thread {
+	u32 logger_id;
+	struct completion done;
+};
+
+static int stress_changes(void *p)
+{
+	struct stress_thread *t = p;
+	unsigned int i;
+
+	for (i = 0; i < STRESS_CHANGES; i++) {
+		enable(t->logger_id, guid_x, 1, 1 + i % 5, 0, 0, 0, NULL);
+		enable(t->logger_id, guid_x, 0, 0, 0, 0, 0, NULL);
+	}
+	complete(&t->done);
+	return 0;
+}
+
+static void stress_test(struct kunit *test)
+{
+	struct stress_reg *s = kunit_kcalloc(test, STRESS_REGS, sizeof(*s), GFP_KERNEL);
+	struct ntk_session *k = start(test, "kp-stress");
+	struct stress_thread t[2];
+	unsigned int i, calls = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct task_struct *task;
+
+		t[i].logger_id = k->id;
+		init_completion(&t[i].done);
+		task = kthread_run(stress_changes, &t[i], "nttrace-kp-stress/%u", i);
+		if (IS_ERR(task))
+			complete(&t[i].done);
+	}
+	/* Registrations come and go while the threads change the enable. */
+	for (i = 0; i < STRESS_REGS; i++) {
+		struct nt_reg *r = nt_provider_register_kernel(guid_x, kcb_stress, &s[i]);
+
+		if (IS_ERR(r)) {
+			KUNIT_FAIL(test, "register: %ld", PTR_ERR(r));
+			break;
+		}
+		msleep(i % 3);
+		nt_provider_unregister_kernel(r);
+		WRITE_ONCE(s[i].gone, true);
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		wait_for_completion(&t[i].done);
+	for (i = 0; i < STRESS_REGS; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, s[i].bad, 0U, "registration %u", i);
+		calls += s[i].calls;
+	}
+	kunit_info(test, "%u callbacks", calls);
+	KUNIT_EXPECT_GT(test, calls, 0U);
+}
+
 static struct kunit_case nttrace_provider_cases[] = {
 	KUNIT_CASE(enable_before_register_test),
 	KUNIT_CASE(several_sessions_test),
@@ -599,6 +685,7 @@ static struct kunit_case nttrace_provider_cases[] = {
 	KUNIT_CASE(self_unregister_test),
 	KUNIT_CASE(reenter_test),
 	KUNIT_CASE(unregister_waits_test),
+	KUNIT_CASE(stress_test),
 	{}
 };
 
