@@ -589,6 +589,58 @@ static void unregister_waits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->calls, 1U);
 }
 
+/* What a DISABLE callback saw of the logger IDs while its session stopped. */
+struct kcb_ids {
+	struct kcb c;
+	int start_ret, enable_ret;
+	u32 new_id;
+};
+
+/*
+ * At the stop's DISABLE: start a session (no lock held, so it can), which
+ * must not get the stopping session's ID yet, and enable for that ID.
+ */
+static void kcb_new_session(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct kcb_ids *ids = p;
+	struct nttrace_logger_info info;
+
+	if (!kcb_log(&ids->c, control, level, logger_id) ||
+	    control != EVENT_CONTROL_CODE_DISABLE_PROVIDER)
+		return;
+	ntk_info(&info, "kp-ids-new");
+	info.buffer_size_kb = 4;
+	info.max_buffers = 2;
+	ids->start_ret = nt_session_start(&info);
+	ids->new_id = info.logger_id;
+	ids->enable_ret = enable(logger_id, guid_y, 1, 1, 0, 0, 0, NULL);
+}
+
+static void stop_keeps_id_test(struct kunit *test)
+{
+	struct kcb_ids *ids = kunit_kzalloc(test, sizeof(*ids), GFP_KERNEL);
+	struct ntk_session *k = start(test, "kp-ids"), *again;
+	struct nttrace_logger_info out;
+	u32 id = k->id;
+
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	ids->c.depth = lockdep_depth(current);
+	ids->start_ret = -1;
+	kreg(test, guid_x, kcb_new_session, &ids->c);
+	KUNIT_ASSERT_EQ(test, enable(id, guid_x, 1, 4, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
+	KUNIT_EXPECT_EQ(test, ids->c.calls, 2U);
+	KUNIT_EXPECT_EQ(test, ids->c.locked, 0U);
+	/* While the providers are told, the ID is neither free nor enabled. */
+	KUNIT_ASSERT_EQ(test, ids->start_ret, 0);
+	KUNIT_EXPECT_NE(test, ids->new_id, id);
+	KUNIT_EXPECT_EQ(test, ids->enable_ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, ids->new_id, &out), 0);
+	/* Once the stop returned it is free: the lowest, as it was. */
+	again = start(test, "kp-ids-again");
+	KUNIT_EXPECT_EQ(test, again->id, id);
+}
+
 /* ---- Callbacks while other threads change enables ---- */
 
 #define STRESS_REGS	40
@@ -685,6 +737,7 @@ static struct kunit_case nttrace_provider_cases[] = {
 	KUNIT_CASE(self_unregister_test),
 	KUNIT_CASE(reenter_test),
 	KUNIT_CASE(unregister_waits_test),
+	KUNIT_CASE(stop_keeps_id_test),
 	KUNIT_CASE(stress_test),
 	{}
 };
