@@ -11,10 +11,13 @@
  * enables and sessions as a process's EventRegister) and EtwWrite the
  * kernel-mode entry of module/eventwrite.c.
  */
+#include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 #include <nttrace/wdm.h>
 
 #include "eventwrite.h"
@@ -118,24 +121,38 @@ EXPORT_SYMBOL_GPL(WmiTraceMessage);
 /*
  * ---- EtwRegister, EtwWrite: manifest-based providers for drivers ----
  *
- * A REGHANDLE is the address of a struct nt_etw_reg. As on Windows, the
- * driver keeps it valid: no write or enabled-check may run concurrently
- * with, or after, its EtwUnregister.
+ * A REGHANDLE names a struct nt_etw_reg by value, never by address: its
+ * low 32 bits are an index in nt_etw_handles (from 1, given out
+ * cyclically), its high 32 bits the generation the entry was given. A
+ * lookup is an xarray load and a compare under rcu_read_lock(), from any
+ * context but NMI; a handle unregistered, or never given, finds no entry
+ * or one of another generation, and is refused with STATUS_INVALID_HANDLE
+ * having read no memory through it. An index comes back only after the
+ * 32-bit space wraps, and then with another generation.
+ *
+ * An entry and its registration are freed after an RCU grace period, so
+ * that a write that found the entry before EtwUnregister took it out of
+ * the array finishes with both (kfree_rcu() here, and in
+ * module/provider.c).
  */
-#define NT_ETW_MAGIC	0x52777445U	/* "EtwR" */
-
 struct nt_etw_reg {
-	u32 magic;
-	struct nt_reg *reg;		/* NULL until EtwRegister has it */
+	struct nt_reg *reg;
 	etw_enable_callback_t callback;
 	void *context;
+	u32 gen;
+	struct rcu_head rcu;
 };
 
-static struct nt_etw_reg *nt_etw_get(u64 reg_handle)
-{
-	struct nt_etw_reg *e = (struct nt_etw_reg *)(uintptr_t)reg_handle;
+static DEFINE_XARRAY_ALLOC1(nt_etw_handles);
+static u32 nt_etw_next;			/* under the xarray's lock */
+static atomic_t nt_etw_gen = ATOMIC_INIT(0);
 
-	if (!e || READ_ONCE(e->magic) != NT_ETW_MAGIC)
+/* Under rcu_read_lock() (or the xarray's lock): @reg_handle's entry, or NULL. */
+static struct nt_etw_reg *nt_etw_lookup(u64 reg_handle)
+{
+	struct nt_etw_reg *e = xa_load(&nt_etw_handles, lower_32_bits(reg_handle));
+
+	if (!e || e->gen != upper_32_bits(reg_handle))
 		return NULL;
 	return e;
 }
@@ -146,7 +163,10 @@ static void nt_etw_notify(void *ctx, u32 control, u8 level, u64 any, u64 all,
 {
 	struct nt_etw_reg *e = ctx;
 
-	/* nttrace has no session GUIDs: SourceId is NULL, as is FilterData. */
+	/*
+	 * nttrace has no session GUIDs: SourceId is NULL, as is FilterData.
+	 * The callback may unregister @e: nothing of it is read after.
+	 */
 	if (e->callback)
 		e->callback(NULL, control, level, any, all, NULL, e->context);
 }
@@ -156,6 +176,8 @@ u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback
 {
 	struct nt_etw_reg *e;
 	struct nt_reg *reg;
+	u32 id;
+	int ret;
 
 	if (!provider_id || !reg_handle)
 		return STATUS_INVALID_PARAMETER;
@@ -163,43 +185,62 @@ u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return STATUS_NO_MEMORY;
-	e->magic = NT_ETW_MAGIC;
 	e->callback = enable_callback;
 	e->context = callback_context;
+	e->gen = atomic_inc_return(&nt_etw_gen);
 	/*
 	 * The callbacks for enables made before run inside this call, before
-	 * e->reg is set: an EtwWrite from them writes nothing (STATUS_SUCCESS).
+	 * the handle exists: a driver cannot write with it from them yet.
 	 */
 	reg = nt_provider_register_kernel(provider_id->b, nt_etw_notify, e);
 	if (IS_ERR(reg)) {
 		kfree(e);
 		return STATUS_NO_MEMORY;
 	}
-	WRITE_ONCE(e->reg, reg);
-	*reg_handle = (uintptr_t)e;
+	e->reg = reg;
+	/* Stored with release semantics: a lookup sees @e whole. */
+	ret = xa_alloc_cyclic(&nt_etw_handles, &id, e, xa_limit_32b, &nt_etw_next,
+			      GFP_KERNEL);
+	if (ret < 0) {
+		nt_provider_unregister_kernel(reg);
+		kfree(e);
+		return STATUS_NO_MEMORY;
+	}
+	*reg_handle = (u64)e->gen << 32 | id;
 	return STATUS_SUCCESS;
 }
 EXPORT_SYMBOL_GPL(EtwRegister);
 
 u32 EtwUnregister(u64 reg_handle)
 {
-	struct nt_etw_reg *e = nt_etw_get(reg_handle);
+	struct nt_etw_reg *e;
 
+	/* Looked up and erased at once: of two racing calls, one succeeds. */
+	xa_lock(&nt_etw_handles);
+	e = nt_etw_lookup(reg_handle);
+	if (e)
+		__xa_erase(&nt_etw_handles, lower_32_bits(reg_handle));
+	xa_unlock(&nt_etw_handles);
 	if (!e)
 		return STATUS_INVALID_HANDLE;
-	WRITE_ONCE(e->magic, 0);
+	/* Waits for a callback on another thread; none runs after it. */
 	nt_provider_unregister_kernel(e->reg);
-	kfree(e);
+	kfree_rcu(e, rcu);
 	return STATUS_SUCCESS;
 }
 EXPORT_SYMBOL_GPL(EtwUnregister);
 
 bool EtwProviderEnabled(u64 reg_handle, u8 level, u64 keyword)
 {
-	struct nt_etw_reg *e = nt_etw_get(reg_handle);
-	struct nt_reg *reg = e ? READ_ONCE(e->reg) : NULL;
+	struct nt_etw_reg *e;
+	bool on = false;
 
-	return reg && nt_provider_kernel_enabled(reg, level, keyword);
+	rcu_read_lock();
+	e = nt_etw_lookup(reg_handle);
+	if (e)
+		on = nt_provider_kernel_enabled(e->reg, level, keyword);
+	rcu_read_unlock();
+	return on;
 }
 EXPORT_SYMBOL_GPL(EtwProviderEnabled);
 
@@ -214,17 +255,21 @@ u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
 		     const guid_t *activity_id, const guid_t *related_activity_id,
 		     u32 user_data_count, const struct event_data_descriptor *user_data)
 {
-	struct nt_etw_reg *e = nt_etw_get(reg_handle);
 	struct event_write_user fields = {};
-	struct nt_reg *reg;
+	struct nt_etw_reg *e;
+	u32 status;
 
-	if (!e)
-		return STATUS_INVALID_HANDLE;
-	if (!descriptor || (user_data_count && !user_data))
-		return STATUS_INVALID_PARAMETER;
-	reg = READ_ONCE(e->reg);
-	if (!reg)
-		return STATUS_SUCCESS;
+	/* The entry and its registration outlive the read-side section. */
+	rcu_read_lock();
+	e = nt_etw_lookup(reg_handle);
+	if (!e) {
+		status = STATUS_INVALID_HANDLE;
+		goto out;
+	}
+	if (!descriptor || (user_data_count && !user_data)) {
+		status = STATUS_INVALID_PARAMETER;
+		goto out;
+	}
 	fields.descriptor = *descriptor;
 	if (activity_id)
 		memcpy(fields.activity_id, activity_id, sizeof(fields.activity_id));
@@ -235,7 +280,10 @@ u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
 	}
 	fields.data_count = user_data_count;
 	fields.data = (uintptr_t)user_data;
-	return nt_event_write_kernel(reg, &fields);
+	status = nt_event_write_kernel(e->reg, &fields);
+out:
+	rcu_read_unlock();
+	return status;
 }
 EXPORT_SYMBOL_GPL(EtwWriteTransfer);
 

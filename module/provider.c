@@ -5,9 +5,10 @@
  * GUID (which open file, which process, which context, where its enable
  * info lives) and the sessions that enable it (logger ID, level, flags,
  * keywords). An enable needs no registration, so one made before the
- * provider registers is found when it does; a session that stops drops its
- * enables (nt_provider_session_stopped(), called from nt_session_stop()).
- * A GUID's node goes when it has neither.
+ * provider registers is found when it does. The sessions that may enable
+ * are those module/session.c said started and not yet stopped
+ * (nt_provider_session_started(), nt_provider_session_stopped()); a stop
+ * drops the session's enables. A GUID's node goes when it has neither.
  *
  * The enable info. Each registration's struct nttrace_enable_info lives in
  * the registering process; its page is pinned at REGISTER with
@@ -34,12 +35,13 @@
  * changes.
  *
  * Locking: nt_provider_lock (a mutex) guards the table, every
- * registration and enable, and each file's list of registrations; under
- * it, a file's queue spinlock. Lock order: nt_provider_lock, then
- * nt_loggers_lock (nt_session_list() in ENABLE), then a queue's lock.
- * nt_session_stop() calls in with neither held. Nothing touches user
+ * registration and enable, the running sessions and each file's list of
+ * registrations; under it, a file's queue spinlock. Where it sits in the
+ * module's lock order: module/provider.h, "Locking". Nothing touches user
  * memory under nt_provider_lock except through pinned pages, so a caller
- * cannot stall it with a fault.
+ * cannot stall it with a fault, and no code outside this file runs under
+ * it: a kernel registration's callbacks are queued under it and run after
+ * it is dropped (see "Kernel registrations" below).
  *
  * The hot path (EventWrite, module/eventwrite.c) takes no lock: it runs
  * under rcu_read_lock(), possibly with interrupts off, and sees
@@ -56,7 +58,20 @@
  *
  * Kernel registrations (nt_provider_register_kernel(), for EtwRegister)
  * are EVENT registrations with a callback instead of a file, a page and a
- * handle: not in nt_reg_handles, not charged to a user.
+ * handle: not in nt_reg_handles, not charged to a user. A change of
+ * enables queues the callbacks (struct nt_kcall, their arguments copied)
+ * on each registration it concerns and puts the registration, with a
+ * reference, on the changing thread's "todo" list; having dropped
+ * nt_provider_lock, that thread runs them (nt_kcalls_run()), as notifier
+ * chains run outside their registration lock. So a callback may take any
+ * lock of ours: register, unregister, enable. One thread at a time runs a
+ * registration's callbacks (r->runner) and it runs them until none is
+ * queued, so they come one at a time and in the order of the changes; a
+ * thread that finds another running them leaves its own to that one. An
+ * unregister drops what is queued and waits for a callback running on
+ * another thread; from the callback's own thread (its runner) it cannot
+ * wait, and need not: the runner calls nothing more once the queue is
+ * empty. The last reference frees the registration.
  */
 #include <kunit/visibility.h>
 #include <linux/cred.h>
@@ -66,15 +81,16 @@
 #include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/rbtree.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "policy.h"
 #include "provider.h"
-#include "session.h"
 
 /* What the hot path sees of a GUID's enables: one entry per session. */
 struct nt_snap_entry {
@@ -109,13 +125,26 @@ struct nt_enable {
 	u64 stamp;			/* when enabled: the latest acts */
 };
 
+/* A kernel registration's callback, queued: its arguments. */
+struct nt_kcall {
+	struct list_head node;		/* in struct nt_reg.kcalls */
+	u64 any, all;
+	u32 control, logger_id;
+	u8 level;
+};
+
 struct nt_reg {
 	struct list_head guid_node;
 	struct list_head file_node;	/* not for kernel registrations */
 	struct nt_guid *g;		/* for the registration's life */
 	struct nt_prov_file *pf;	/* NULL: a kernel registration */
-	nt_provider_cb_t cb;		/* a kernel registration's */
+	/* A kernel registration's; the lists and runner under nt_provider_lock. */
+	nt_provider_cb_t cb;
 	void *cb_ctx;
+	refcount_t ref;			/* its own, and a todo list's */
+	struct list_head kcalls;	/* struct nt_kcall, oldest first */
+	struct list_head todo_node;	/* on a thread's todo list, or empty */
+	struct task_struct *runner;	/* running its callbacks, or NULL */
 	struct rcu_head rcu;
 	u64 handle;			/* in nt_reg_handles; 0: kernel */
 	u64 context;
@@ -134,6 +163,10 @@ static u32 nt_next_handle;		/* under nt_provider_lock */
 static struct rb_root nt_guids = RB_ROOT;
 static u64 nt_enable_stamp;
 static u16 nt_enables_per_logger[NTTRACE_MAX_LOGGERS + 1];
+/* The sessions that may enable: started and not yet stopped. */
+static DECLARE_BITMAP(nt_running, NTTRACE_MAX_LOGGERS + 1);
+/* A kernel registration's runner is done (see nt_provider_unregister_kernel). */
+static DECLARE_WAIT_QUEUE_HEAD(nt_kcall_wq);
 
 /* ---- the notification queue of a file ---- */
 
@@ -395,7 +428,38 @@ static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v
 	}
 }
 
-static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable *e)
+/*
+ * Queue @r's callback for @control and @e (its arguments copied: @e may be
+ * freed before it runs) and put @r on @todo, the list of kernel
+ * registrations the caller runs once it has dropped nt_provider_lock,
+ * unless it is on one already: whoever put it there runs this one too. A
+ * change of enables has no way to fail, so neither may this allocation
+ * (it is small, as the snapshot's is).
+ */
+static void nt_kcall_queue(struct nt_reg *r, u32 control, const struct nt_enable *e,
+			   struct list_head *todo)
+{
+	struct nt_kcall *k = kmalloc(sizeof(*k), GFP_KERNEL | __GFP_NOFAIL);
+
+	lockdep_assert_held(&nt_provider_lock);
+	k->control = control;
+	k->level = e->level;
+	k->any = e->any;
+	k->all = e->all;
+	k->logger_id = e->logger_id;
+	list_add_tail(&k->node, &r->kcalls);
+	if (list_empty(&r->todo_node)) {
+		refcount_inc(&r->ref);
+		list_add_tail(&r->todo_node, todo);
+	}
+}
+
+/*
+ * Tell @r of @control for @e: a file's registration by its queue, a kernel
+ * one by a callback queued for @todo (which only a file's may leave NULL).
+ */
+static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable *e,
+			  struct list_head *todo)
 {
 	struct nttrace_notification n = {
 		.size = sizeof(n),
@@ -410,9 +474,9 @@ static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable 
 		.logger_id = e->logger_id,
 	};
 
-	/* A kernel registration's callback: process context, our mutex held. */
-	if (r->cb) {
-		r->cb(r->cb_ctx, control, e->level, e->any, e->all, e->logger_id);
+	if (!r->pf) {
+		if (r->cb)
+			nt_kcall_queue(r, control, e, todo);
 		return;
 	}
 	nt_notify(r, &n);
@@ -448,11 +512,13 @@ static void nt_guid_snapshot(struct nt_guid *g)
 	old = rcu_replace_pointer(g->snap, snap, lockdep_is_held(&nt_provider_lock));
 	/*
 	 * rcu_replace_pointer() publishes with release semantics; it pairs
-	 * with the rcu_dereference() of nt_reg_wanted_rcu() and, through
-	 * nt_start_lock and the new session's rcu_assign_pointer() into the
-	 * logger table, with the smp_rmb() of module/eventwrite.c, which
-	 * rechecks the snapshot after reserving in a logger ID that a stop
-	 * may have freed for a new session.
+	 * with the rcu_dereference() of nt_reg_wanted_rcu() and, through the
+	 * locks a stopped session's logger ID passes through before a new
+	 * session takes it (module/session.c keeps it until
+	 * nt_provider_session_stopped() returns) and that session's
+	 * rcu_assign_pointer() into the logger table, with the smp_rmb() of
+	 * module/eventwrite.c, which rechecks the snapshot after reserving in
+	 * a logger ID that a stop may have freed for a new session.
 	 */
 	if (old)
 		kfree_rcu(old, rcu);
@@ -463,10 +529,11 @@ static void nt_guid_snapshot(struct nt_guid *g)
  * is already off the list, not yet freed). Publish the new info and
  * notify: every EVENT registration of the change; a CLASSIC one when the
  * enable it acts on changes or is enabled again, or when none is left.
- * Returns the registrations notified.
+ * Kernel registrations' callbacks are queued for @todo. Returns the
+ * registrations notified.
  */
 static u32 nt_guid_changed(struct nt_guid *g, u32 control,
-			   const struct nt_enable *e)
+			   const struct nt_enable *e, struct list_head *todo)
 {
 	struct nt_enable *was = g->acting;
 	struct nttrace_enable_info v;
@@ -482,15 +549,15 @@ static u32 nt_guid_changed(struct nt_guid *g, u32 control,
 		nt_reg_publish(r, &v);
 		if (r->type == NTTRACE_REG_EVENT) {
 			/* Kernel registrations are EVENT ones too. */
-			nt_reg_notify(r, control, e);
+			nt_reg_notify(r, control, e, todo);
 			notified++;
 		} else if (control == EVENT_CONTROL_CODE_CAPTURE_STATE) {
 			continue;
 		} else if (g->acting && (g->acting != was || g->acting == e)) {
-			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting);
+			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting, todo);
 			notified++;
 		} else if (!g->acting && was) {
-			nt_reg_notify(r, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e);
+			nt_reg_notify(r, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
 			notified++;
 		}
 	}
@@ -498,13 +565,14 @@ static u32 nt_guid_changed(struct nt_guid *g, u32 control,
 }
 
 /* Take @e off @g, tell the registrations, free it (and @g if unused). */
-static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e)
+static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e,
+			  struct list_head *todo)
 {
 	u32 notified;
 
 	list_del(&e->node);
 	nt_enables_per_logger[e->logger_id]--;
-	notified = nt_guid_changed(g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e);
+	notified = nt_guid_changed(g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
 	kfree(e);
 	nt_guid_put_if_unused(g);
 	return notified;
@@ -610,9 +678,9 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	/* The enables made before: ENABLE notifications, as for new ones. */
 	if (r->type == NTTRACE_REG_EVENT) {
 		list_for_each_entry(e, &g->enables, node)
-			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e);
+			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e, NULL);
 	} else if (g->acting) {
-		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting);
+		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting, NULL);
 	}
 	in->handle = r->handle;
 	mutex_unlock(&nt_provider_lock);
@@ -700,23 +768,15 @@ void nt_prov_file_release(struct nt_prov_file *pf)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_release);
 
-/* ---- ENABLE ---- */
+/* ---- ENABLE, and the sessions that may ---- */
 
-static bool nt_logger_running(u32 logger_id)
-{
-	u32 ids[NTTRACE_MAX_LOGGERS], count, i;
-
-	nt_session_list(ids, ARRAY_SIZE(ids), &count);
-	for (i = 0; i < min_t(u32, count, ARRAY_SIZE(ids)); i++)
-		if (ids[i] == logger_id)
-			return true;
-	return false;
-}
+static void nt_kcalls_run(struct list_head *todo);
 
 int nt_provider_enable(struct nttrace_enable *in)
 {
 	struct nt_enable *e, *fresh_e = NULL, *pos;
 	struct nt_guid *g, *fresh_g = NULL;
+	LIST_HEAD(todo);
 	int ret = 0;
 
 	if (!nt_privileged())
@@ -737,11 +797,10 @@ int nt_provider_enable(struct nttrace_enable *in)
 
 	mutex_lock(&nt_provider_lock);
 	/*
-	 * Checked under nt_provider_lock: a session's stop takes it after
-	 * taking the session off the table, so an enable either sees the
-	 * session gone or is dropped by the stop.
+	 * Checked under nt_provider_lock, as a session's stop drops its
+	 * enables: an enable either sees the session gone or is dropped.
 	 */
-	if (!nt_logger_running(in->logger_id)) {
+	if (!test_bit(in->logger_id, nt_running)) {
 		ret = -ENOENT;
 		goto out;
 	}
@@ -753,14 +812,14 @@ int nt_provider_enable(struct nttrace_enable *in)
 			ret = -ENOENT;
 			break;
 		}
-		in->registrations = nt_enable_drop(g, e);
+		in->registrations = nt_enable_drop(g, e, &todo);
 		break;
 	case EVENT_CONTROL_CODE_CAPTURE_STATE:
 		if (!e) {
 			ret = -ENOENT;
 			break;
 		}
-		in->registrations = nt_guid_changed(g, in->control, e);
+		in->registrations = nt_guid_changed(g, in->control, e, &todo);
 		break;
 	default:
 		if (!e && nt_enables_per_logger[in->logger_id] >= NTTRACE_MAX_ENABLES) {
@@ -784,11 +843,12 @@ int nt_provider_enable(struct nttrace_enable *in)
 		e->any = in->match_any_keyword;
 		e->all = in->match_all_keyword;
 		e->stamp = ++nt_enable_stamp;
-		in->registrations = nt_guid_changed(g, in->control, e);
+		in->registrations = nt_guid_changed(g, in->control, e, &todo);
 		break;
 	}
 out:
 	mutex_unlock(&nt_provider_lock);
+	nt_kcalls_run(&todo);
 out_free:
 	kfree(fresh_e);
 	kfree(fresh_g);
@@ -796,11 +856,21 @@ out_free:
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_enable);
 
+void nt_provider_session_started(u32 logger_id)
+{
+	mutex_lock(&nt_provider_lock);
+	__set_bit(logger_id, nt_running);
+	mutex_unlock(&nt_provider_lock);
+}
+
 void nt_provider_session_stopped(u32 logger_id)
 {
 	struct rb_node *node, *next;
+	LIST_HEAD(todo);
 
+	might_sleep();
 	mutex_lock(&nt_provider_lock);
+	__clear_bit(logger_id, nt_running);
 	for (node = rb_first(&nt_guids); node; node = next) {
 		struct nt_guid *g = rb_entry(node, struct nt_guid, node);
 		struct nt_enable *e = nt_enable_find(g, logger_id);
@@ -808,9 +878,10 @@ void nt_provider_session_stopped(u32 logger_id)
 		/* Dropping the enable may free @g: step on first. */
 		next = rb_next(node);
 		if (e)
-			nt_enable_drop(g, e);
+			nt_enable_drop(g, e, &todo);
 	}
 	mutex_unlock(&nt_provider_lock);
+	nt_kcalls_run(&todo);
 }
 
 /* ---- LIST_PROVIDERS ---- */
@@ -935,11 +1006,71 @@ bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_kernel_enabled);
 
+static void nt_reg_put(struct nt_reg *r)
+{
+	if (refcount_dec_and_test(&r->ref))
+		nt_reg_free(r);
+}
+
+/*
+ * Run @r's queued callbacks, @r's runner being the caller: until none is
+ * queued, so that one queued while a callback ran (by another thread,
+ * which left it to us, or by the callback itself) runs after it.
+ */
+static void nt_reg_run(struct nt_reg *r)
+{
+	struct nt_kcall *k;
+
+	mutex_lock(&nt_provider_lock);
+	while ((k = list_first_entry_or_null(&r->kcalls, struct nt_kcall, node))) {
+		list_del(&k->node);
+		mutex_unlock(&nt_provider_lock);
+		r->cb(r->cb_ctx, k->control, k->level, k->any, k->all, k->logger_id);
+		kfree(k);
+		mutex_lock(&nt_provider_lock);
+	}
+	WRITE_ONCE(r->runner, NULL);
+	mutex_unlock(&nt_provider_lock);
+	/* An unregister on another thread may wait for us. */
+	wake_up_all(&nt_kcall_wq);
+}
+
+/*
+ * The caller queued callbacks for @todo under nt_provider_lock and has
+ * dropped it: run them, registration by registration, and drop the
+ * references the list held. A registration another thread is running
+ * callbacks of already (or this one, from a callback further up) is left
+ * to that thread, which runs ours after its own.
+ */
+static void nt_kcalls_run(struct list_head *todo)
+{
+	struct nt_reg *r;
+	bool run;
+
+	for (;;) {
+		mutex_lock(&nt_provider_lock);
+		r = list_first_entry_or_null(todo, struct nt_reg, todo_node);
+		if (!r) {
+			mutex_unlock(&nt_provider_lock);
+			return;
+		}
+		list_del_init(&r->todo_node);
+		run = !r->runner;
+		if (run)
+			WRITE_ONCE(r->runner, current);
+		mutex_unlock(&nt_provider_lock);
+		if (run)
+			nt_reg_run(r);
+		nt_reg_put(r);
+	}
+}
+
 struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, void *ctx)
 {
 	struct nt_guid *fresh, *g;
 	struct nt_enable *e;
 	struct nt_reg *r;
+	LIST_HEAD(todo);
 
 	might_sleep();
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
@@ -952,27 +1083,51 @@ struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, 
 	r->type = NTTRACE_REG_EVENT;
 	r->cb = cb;
 	r->cb_ctx = ctx;
+	refcount_set(&r->ref, 1);
+	INIT_LIST_HEAD(&r->kcalls);
+	INIT_LIST_HEAD(&r->todo_node);
 	mutex_lock(&nt_provider_lock);
 	g = nt_guid_get(guid, &fresh);
 	r->g = g;
 	list_add_tail(&r->guid_node, &g->regs);
-	/* The enables made before: ENABLE callbacks, as for new ones. */
-	if (cb)
-		list_for_each_entry(e, &g->enables, node)
-			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e);
+	/*
+	 * The enables made before: ENABLE callbacks, as for new ones. @r is
+	 * on our list first, so we run them, and any change queues after
+	 * them, before we return.
+	 */
+	list_for_each_entry(e, &g->enables, node)
+		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e, &todo);
 	mutex_unlock(&nt_provider_lock);
 	kfree(fresh);
+	nt_kcalls_run(&todo);
 	return r;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_register_kernel);
 
 void nt_provider_unregister_kernel(struct nt_reg *r)
 {
+	struct nt_kcall *k, *tmp;
+	bool wait;
+
 	if (IS_ERR_OR_NULL(r))
 		return;
+	might_sleep();
 	mutex_lock(&nt_provider_lock);
+	/* Off the GUID: nothing more is queued. What is queued is dropped. */
 	nt_reg_unlink(r);
+	list_for_each_entry_safe(k, tmp, &r->kcalls, node) {
+		list_del(&k->node);
+		kfree(k);
+	}
+	/* From a callback of @r (its runner, further up): nothing to wait for. */
+	wait = r->runner && r->runner != current;
 	mutex_unlock(&nt_provider_lock);
-	nt_reg_free(r);
+	/*
+	 * A runner on another thread may be in a callback: wait for it to
+	 * return. Any runner after it finds nothing queued and calls nothing.
+	 */
+	if (wait)
+		wait_event(nt_kcall_wq, !READ_ONCE(r->runner));
+	nt_reg_put(r);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_unregister_kernel);

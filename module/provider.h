@@ -3,6 +3,28 @@
  * Providers (seed 004): the table of provider GUIDs, their registrations
  * and the sessions that enable them; each open file's registrations and
  * notification queue. The ABI is in uapi/nttrace.h, "Providers".
+ *
+ * ---- Locking: nttrace's lock order, stated here only ----
+ *
+ * A lock is taken only with locks above it in this list held:
+ *
+ *   a consumer file's attach lock (module/consumer.c)
+ *   cpu_hotplug_lock (cpus_read_lock())
+ *   nt_start_lock (module/session.c): one session start at a time
+ *   nt_provider_lock (module/provider.c): the provider table
+ *   nt_loggers_lock (module/session.c): the logger table
+ *   a session's rings_lock (module/session.c)
+ *   leaves, spinlocks: a file's notification queue lock
+ *     (struct nt_prov_file.lock), nt_reg_users_lock (module/policy.c)
+ *
+ * nt_provider_lock and nt_loggers_lock are in fact never held together.
+ * Calls go one way, from session.c to provider.c: a session's start
+ * (nt_provider_session_started(), under nt_start_lock) and its stop
+ * (nt_provider_session_stopped(), with no lock held); provider.c calls
+ * nothing in session.c.
+ *
+ * A kernel registration's callback (nt_provider_register_kernel()) runs
+ * with none of these held.
  */
 #ifndef NTTRACE_PROVIDER_H
 #define NTTRACE_PROVIDER_H
@@ -57,9 +79,17 @@ int nt_provider_register_kinfo(struct nt_prov_file *pf,
 u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room);
 
 /*
- * Session @logger_id stopped (module/session.c, nt_session_stop): its
- * enables are dropped and the registrations of their GUIDs notified.
- * Called with no nttrace lock held; may sleep.
+ * Session @logger_id started: ENABLE takes it from now on. module/session.c
+ * calls it under nt_start_lock, before the session is in the logger table.
+ */
+void nt_provider_session_started(u32 logger_id);
+/*
+ * Session @logger_id stopped: ENABLE refuses it from now on, its enables
+ * are dropped and the registrations of their GUIDs notified (kernel
+ * registrations' callbacks run before it returns, but see
+ * nt_provider_register_kernel()). Called with no nttrace lock held, once
+ * the session is off the logger table and before its logger ID may be
+ * given to a new session; may sleep.
  */
 void nt_provider_session_stopped(u32 logger_id);
 
@@ -100,14 +130,28 @@ u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword);
  * of a session's enable of @guid, as a process's notifications are: ENABLE
  * (also once per enable made before the registration, before this
  * returns), DISABLE (disabled, or its session stopped), CAPTURE_STATE;
- * with that session's level, keywords and logger ID. It runs in process
- * context, under nt_provider_lock (a mutex) and no spinlock: it may sleep
- * and may write events, but must not register, unregister or enable
- * (deadlock), nor take a lock held around those calls.
+ * with that session's level, keywords and logger ID.
  *
- * nt_provider_unregister_kernel(): process context; after it returns no
- * callback runs. The caller must not write with @r once it is called (nor
- * concurrently); @r is freed after an RCU grace period.
+ * The callback runs in process context with no nttrace lock held (see
+ * "Locking" above), in the thread that made the change (ENABLE, a
+ * session's stop, this registration), after the change is complete: the
+ * snapshot nt_provider_kernel_enabled() reads has it. It may sleep, write
+ * events, register and unregister providers, its own registration
+ * included, and make changes (which call it again after it returns, not
+ * inside it). A registration's callbacks run one at a time, in the order
+ * of the changes: when another thread is running them already, that
+ * thread runs the new one after its own, and the change may return before
+ * it has run.
+ *
+ * nt_provider_unregister_kernel(): process context, may sleep; after it
+ * returns no callback of @r runs. It waits for one running on another
+ * thread, so it must not be called with a lock held that the callback
+ * takes, nor by a callback of a registration whose own unregister a
+ * callback of @r may be making (each would wait for the other). Called
+ * from @r's own callback it returns at once, and no callback follows the
+ * one running. The caller must not write with @r once it is called (nor
+ * concurrently, outside an RCU read-side section that found @r before
+ * the call); @r is freed after an RCU grace period.
  *
  * nt_provider_kernel_enabled(): whether some session wants an event of
  * @level and @keyword (the per-session rule, not the aggregate). Any

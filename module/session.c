@@ -6,8 +6,7 @@
  * session waits for them with synchronize_rcu() before the final flush.
  * Who may do what, and the limits, are in module/policy.c.
  *
- * Lock order: cpu_hotplug_lock, then nt_start_lock, nt_loggers_lock, then a
- * session's rings_lock.
+ * Lock order: module/provider.h, "Locking".
  *
  * Choices where ETW differs or is silent:
  * - Rings are mapped into the consumer, so they cannot grow: every CPU gets
@@ -45,6 +44,11 @@
 static DEFINE_MUTEX(nt_start_lock);
 static DEFINE_MUTEX(nt_loggers_lock);
 static struct nt_session __rcu *nt_loggers[NTTRACE_MAX_LOGGERS + 1];
+/*
+ * Logger IDs of sessions off the table whose providers are being told
+ * (nt_session_unlisted()): not free yet. Under nt_loggers_lock.
+ */
+static DECLARE_BITMAP(nt_ids_stopping, NTTRACE_MAX_LOGGERS + 1);
 static atomic_t nt_global_seq = ATOMIC_INIT(0);
 
 static void nt_session_release(struct kref *ref)
@@ -409,7 +413,8 @@ static int nt_check_table(const u8 *name, kuid_t uid, u32 *free_id)
 				lockdep_is_held(&nt_loggers_lock));
 
 		if (!o) {
-			*free_id = *free_id ?: id;
+			if (!test_bit(id, nt_ids_stopping))
+				*free_id = *free_id ?: id;
 			continue;
 		}
 		if (!strncasecmp(o->name, name, NTTRACE_NAME_MAX))
@@ -446,6 +451,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 		ret = PTR_ERR(s);
 		goto out;
 	}
+	/* Before anyone can find it to stop it. */
+	nt_provider_session_started(id);
 	mutex_lock(&nt_loggers_lock);
 	s->id = id;
 	s->conf.logger_id = id;
@@ -482,6 +489,22 @@ static struct nt_session *nt_session_find(u32 id, const u8 *name)
 			return s;
 	}
 	return NULL;
+}
+
+/*
+ * @s was taken off the table and its ID marked stopping, under
+ * nt_loggers_lock: tell the providers, with no lock of ours held (kernel
+ * providers' callbacks run there, and may call in), then free the ID. It
+ * is kept until then so that no new session takes it, and no enable for
+ * the new session is made, before the old session's enables are dropped
+ * and the writers' snapshots no longer name it.
+ */
+static void nt_session_unlisted(struct nt_session *s)
+{
+	nt_provider_session_stopped(s->id);
+	mutex_lock(&nt_loggers_lock);
+	__clear_bit(s->id, nt_ids_stopping);
+	mutex_unlock(&nt_loggers_lock);
 }
 
 /* Everything but the final put: no producer remains, all is published. */
@@ -545,25 +568,17 @@ int nt_session_control(struct nttrace_logger_info *info)
 	if (info->control != EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
 		return -EPERM;
 
-	/*
-	 * A stop holds the start lock until the session's providers are
-	 * told, so that no new session takes its logger ID (and an enable
-	 * for that ID) before the old session's enables are dropped.
-	 */
-	if (info->control == EVENT_TRACE_CONTROL_STOP)
-		mutex_lock(&nt_start_lock);
 	mutex_lock(&nt_loggers_lock);
 	s = nt_session_find(info->logger_id, info->name);
 	if (!s) {
 		mutex_unlock(&nt_loggers_lock);
-		if (info->control == EVENT_TRACE_CONTROL_STOP)
-			mutex_unlock(&nt_start_lock);
 		return -ENOENT;
 	}
 	kref_get(&s->ref);
 	switch (info->control) {
 	case EVENT_TRACE_CONTROL_STOP:
 		RCU_INIT_POINTER(nt_loggers[s->id], NULL);
+		__set_bit(s->id, nt_ids_stopping);
 		break;
 	case EVENT_TRACE_CONTROL_UPDATE:
 		ret = nt_session_update(s, info);
@@ -573,8 +588,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 
 	if (info->control == EVENT_TRACE_CONTROL_STOP) {
 		/* Off the table: its providers are told before the flush. */
-		nt_provider_session_stopped(s->id);
-		mutex_unlock(&nt_start_lock);
+		nt_session_unlisted(s);
 		nt_session_stop(s);
 		nt_session_put(s);	/* the table's reference */
 		/* Pairs with the wake_up_all() in nt_session_detach(). */
@@ -720,10 +734,11 @@ void nt_sessions_stop_all(void)
 		s = rcu_dereference_protected(nt_loggers[id],
 					      lockdep_is_held(&nt_loggers_lock));
 		RCU_INIT_POINTER(nt_loggers[id], NULL);
+		if (s)
+			__set_bit(id, nt_ids_stopping);
 		mutex_unlock(&nt_loggers_lock);
 		if (s) {
-			/* No start can run: the device is gone. */
-			nt_provider_session_stopped(s->id);
+			nt_session_unlisted(s);
 			nt_session_stop(s);
 			nt_session_put(s);
 		}

@@ -48,16 +48,28 @@ u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
 
 /*
  * Manifest-based providers for drivers (wdm.h's EtwRegister family): a
- * REGHANDLE is a u64, never 0 for a registration. EtwRegister may sleep
- * (process context); the rest may be called from any context but NMI.
+ * REGHANDLE is a u64, never 0 for a registration, and not an address. One
+ * unregistered, or never given, is refused with STATUS_INVALID_HANDLE
+ * (false from the Enabled calls) and no memory is read through it; a write
+ * racing with EtwUnregister either writes or is refused. EtwRegister and
+ * EtwUnregister may sleep (process context); the rest may be called from
+ * any context but NMI.
  *
  * The enable callback (PETWENABLECALLBACK) runs in process context with
- * no nttrace lock held: for every enable, disable and capture-state of a
- * session for the provider's GUID, and, before EtwRegister returns, for
- * each enable made before it registered. @source_id is NULL (nttrace has
- * no session GUIDs), @control_code an EVENT_CONTROL_CODE_*, @level and the
- * keywords the session's; @filter_data is NULL. It must not call
- * EtwUnregister for its own registration.
+ * no nttrace lock held, in the thread that made the change, after the
+ * change is made (EtwEventEnabled already reflects it): for every enable,
+ * disable and capture-state of a session for the provider's GUID, and,
+ * before EtwRegister returns, for each enable made before it registered
+ * (*@reg_handle is not set yet then). @source_id is NULL (nttrace has no
+ * session GUIDs), @control_code an EVENT_CONTROL_CODE_*, @level and the
+ * keywords the session's; @filter_data is NULL. A registration's callbacks
+ * run one at a time and in order; one whose change comes while another
+ * thread is running them runs in that thread, after them. The callback may
+ * sleep, write events, and call EtwRegister and EtwUnregister, for its own
+ * registration too: then no callback follows the one running.
+ * EtwUnregister waits for a callback running on another thread: do not
+ * call it holding a lock the callback takes, nor from the callback of a
+ * registration whose EtwUnregister that callback may be making.
  */
 typedef void (*etw_enable_callback_t)(const guid_t *source_id, u32 control_code,
 				      u8 level, u64 match_any_keyword,
@@ -67,7 +79,10 @@ typedef void (*etw_enable_callback_t)(const guid_t *source_id, u32 control_code,
 /* STATUS_SUCCESS and *@reg_handle, STATUS_INVALID_PARAMETER, STATUS_NO_MEMORY. */
 u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback,
 		void *callback_context, u64 *reg_handle);
-/* STATUS_SUCCESS, STATUS_INVALID_HANDLE. No callback runs once it returns. */
+/*
+ * STATUS_SUCCESS, STATUS_INVALID_HANDLE. No callback runs once it returns
+ * (except the caller, if it is the callback).
+ */
 u32 EtwUnregister(u64 reg_handle);
 /* Does some session want this event (level and keywords)? A few loads. */
 bool EtwEventEnabled(u64 reg_handle, const struct event_descriptor *descriptor);

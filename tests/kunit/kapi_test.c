@@ -5,13 +5,19 @@
  * pairs on the stack and, past a few, in memory; the GUID rules; kernel
  * memory that cannot be read (nothing committed); Fields not aligned (no
  * user-mode defence); a paged-memory session refusing kernel-mode events.
+ * EtwRegister's handles (issue 27): one unregistered, or one never given,
+ * is STATUS_INVALID_HANDLE, read through no pointer; the enable callback
+ * may register, write and unregister (its own registration too).
  * The sample driver tests the three contexts in the VM (tests/vm/kapi_test.c).
  */
 #include <kunit/test.h>
+#include <linux/lockdep.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <nttrace/wdm.h>
 
 #include "kunit_util.h"
+#include "provider.h"
 
 static const guid_t kapi_guid = GUID_INIT(0x01234567, 0x89ab, 0xcdef, 0x01, 0x23,
 					  0x45, 0x67, 0x89, 0xab, 0xcd, 0xef);
@@ -158,12 +164,194 @@ static void paged_test(struct kunit *test)
 			STATUS_INVALID_HANDLE);
 }
 
+/* ---- EtwRegister's handles and enable callback ---- */
+
+static const guid_t etw_a = GUID_INIT(0x6b61706b, 0x0001, 0x4000, 0x80, 0, 0, 0, 0, 0, 0, 1);
+static const guid_t etw_b = GUID_INIT(0x6b61706b, 0x0002, 0x4000, 0x80, 0, 0, 0, 0, 0, 0, 2);
+static const struct event_descriptor etw_desc = { .id = 7, .version = 1, .level = 4 };
+
+/* Every call with @h refuses it, reading nothing through it. */
+static void expect_invalid(struct kunit *test, u64 h)
+{
+	u32 v = 0x5a5a;
+	struct event_data_descriptor d = { .ptr = (uintptr_t)&v, .size = sizeof(v) };
+
+	KUNIT_EXPECT_EQ_MSG(test, EtwWrite(h, &etw_desc, NULL, 1, &d), STATUS_INVALID_HANDLE,
+			    "handle %#llx", h);
+	KUNIT_EXPECT_FALSE_MSG(test, EtwProviderEnabled(h, 0, 0), "handle %#llx", h);
+	KUNIT_EXPECT_FALSE_MSG(test, EtwEventEnabled(h, &etw_desc), "handle %#llx", h);
+	KUNIT_EXPECT_EQ_MSG(test, EtwUnregister(h), STATUS_INVALID_HANDLE, "handle %#llx", h);
+}
+
+static void stale_handle_test(struct kunit *test)
+{
+	u64 h, h2;
+
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), STATUS_SUCCESS);
+	KUNIT_EXPECT_NE(test, h, 0ULL);
+	KUNIT_ASSERT_EQ(test, EtwUnregister(h), STATUS_SUCCESS);
+	/* Its memory is freed: KASAN would see it read. */
+	expect_invalid(test, h);
+	/* A new registration does not revive the old handle. */
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h2), STATUS_SUCCESS);
+	KUNIT_EXPECT_NE(test, h2, h);
+	expect_invalid(test, h);
+	KUNIT_EXPECT_EQ(test, EtwUnregister(h2), STATUS_SUCCESS);
+	expect_invalid(test, h2);
+}
+
+static void forged_handle_test(struct kunit *test)
+{
+	/* Looks like the old handle (an address with the magic at it). */
+	u32 fake[8] = { 0x52777445 };
+	u64 h;
+	int i, bit;
+
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), STATUS_SUCCESS);
+	expect_invalid(test, 0);
+	expect_invalid(test, (uintptr_t)fake);
+	/* A live handle with any one bit changed. */
+	for (bit = 0; bit < 64; bit++)
+		expect_invalid(test, h ^ (1ULL << bit));
+	for (i = 0; i < 64; i++) {
+		u64 r = get_random_u64();
+
+		if (r != h)
+			expect_invalid(test, r);
+	}
+	expect_invalid(test, ~0ULL);
+	/* The live one still works. */
+	KUNIT_EXPECT_EQ(test, EtwUnregister(h), STATUS_SUCCESS);
+}
+
+/* What the enable callback of etw_a saw and did. */
+struct etw_ctx {
+	struct kunit *test;
+	int depth;		/* locks held where the test made the change */
+	u64 h;			/* etw_a's handle, once EtwRegister returned */
+	unsigned int calls, inner_calls, locked;
+	u32 write_status, inner_status, unregister_status;
+	u32 last_control;
+	bool unregister_self;	/* at CAPTURE_STATE */
+};
+
+static void etw_inner_cb(const guid_t *source_id, u32 control, u8 level, u64 any, u64 all,
+			 void *filter_data, void *p)
+{
+	struct etw_ctx *c = p;
+
+	c->inner_calls++;
+}
+
+/*
+ * Registers etw_b (its callback runs inside EtwRegister when a session
+ * enables it), writes with etw_a, unregisters etw_b; at CAPTURE_STATE
+ * perhaps unregisters etw_a. Not with a lock held (lockdep sees it): that
+ * would deadlock.
+ */
+static void etw_outer_cb(const guid_t *source_id, u32 control, u8 level, u64 any, u64 all,
+			 void *filter_data, void *p)
+{
+	struct etw_ctx *c = p;
+	u32 v = c->calls;
+	struct event_data_descriptor d = { .ptr = (uintptr_t)&v, .size = sizeof(v) };
+	u64 inner;
+
+	c->calls++;
+	c->last_control = control;
+	if (lockdep_depth(current) != c->depth) {
+		c->locked++;
+		return;
+	}
+	c->inner_status = EtwRegister(&etw_b, etw_inner_cb, c, &inner);
+	if (c->inner_status == STATUS_SUCCESS)
+		c->inner_status = EtwUnregister(inner);
+	c->write_status = EtwWrite(c->h, &etw_desc, NULL, 1, &d);
+	if (control == EVENT_CONTROL_CODE_CAPTURE_STATE && c->unregister_self)
+		c->unregister_status = EtwUnregister(c->h);
+}
+
+static int etw_enable(u32 id, const guid_t *guid, u32 control, u32 level)
+{
+	struct nttrace_enable e = {
+		.size = sizeof(e), .logger_id = id, .control = control, .level = level,
+	};
+
+	memcpy(e.guid, guid, 16);
+	return nt_provider_enable(&e);
+}
+
+static void etw_unregister(void *p)
+{
+	struct etw_ctx *c = p;
+
+	EtwUnregister(c->h);
+}
+
+static void callback_test(struct kunit *test)
+{
+	struct etw_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ntk_session *k = kapi_start(test, 0);
+	struct ntk_record *recs;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->depth = lockdep_depth(current);
+	c->unregister_self = true;
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, etw_outer_cb, c, &c->h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, etw_unregister, c), 0);
+	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_b, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0), 0);
+	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_a, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1U);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->inner_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->inner_calls, 1U);
+	/* The callback's event is in the session: it was enabled already. */
+	KUNIT_EXPECT_EQ(test, c->write_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
+
+	/* CAPTURE_STATE: the callback unregisters its own registration. */
+	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_a, EVENT_CONTROL_CODE_CAPTURE_STATE, 0), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->unregister_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
+	/* Gone: no more callbacks, the handle refused. */
+	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	expect_invalid(test, c->h);
+}
+
+/* The session's stop tells the callback with no lock held. */
+static void stop_callback_test(struct kunit *test)
+{
+	struct etw_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct ntk_session *k = kapi_start(test, 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->depth = lockdep_depth(current);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, etw_outer_cb, c, &c->h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, etw_unregister, c), 0);
+	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_a, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1U);
+	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	KUNIT_EXPECT_EQ(test, c->last_control, (u32)EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->inner_status, STATUS_SUCCESS);
+	/* No session wants it any more: nothing written, no error. */
+	KUNIT_EXPECT_EQ(test, c->write_status, STATUS_SUCCESS);
+}
+
 static struct kunit_case nttrace_kapi_cases[] = {
 	KUNIT_CASE(pairs_test),
 	KUNIT_CASE(guid_test),
 	KUNIT_CASE(bad_memory_test),
 	KUNIT_CASE(misaligned_test),
 	KUNIT_CASE(paged_test),
+	KUNIT_CASE(callback_test),
+	KUNIT_CASE(stop_callback_test),
+	KUNIT_CASE(stale_handle_test),
+	KUNIT_CASE(forged_handle_test),
 	{}
 };
 

@@ -6,8 +6,17 @@
  * classic provider's latest session and its fall-back), a session that
  * stops, the notifications and their bound, UNREGISTER, the rows of
  * LIST_PROVIDERS, and the limits (per file, per user, per session).
+ * Kernel registrations' callbacks (issue 27): run with no nttrace lock
+ * held, so that they may register, unregister (their own registration
+ * too) and change enables; one at a time and in order; an unregister
+ * waits for one running on another thread.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -306,12 +315,430 @@ static void limits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, enable(k->id, guid_x, 1, 2, 0, 0, 0, NULL), 0);
 }
 
+/* ---- Kernel registrations' callbacks ---- */
+
+#define KCB_LOG	8
+
+/* What a kernel registration's callback saw, and what it is to do. */
+struct kcb {
+	int depth;		/* locks the test held when it made the change */
+	unsigned int calls;
+	unsigned int locked;	/* calls made with a lock held (lockdep) */
+	unsigned int failed;	/* calls in which something failed */
+	u32 control[KCB_LOG];
+	u32 logger_id[KCB_LOG];
+	u8 level[KCB_LOG];
+	struct kcb *inner;	/* the callback's own registration's */
+	struct nt_reg *self;	/* to unregister from the callback */
+	u32 self_control;	/* ... at this control code */
+	/* Entry and exit of each call: 10 * level, 10 * level + 1. */
+	u8 trace[KCB_LOG];
+	unsigned int traced;
+	/* The blocking callback's handshake (unregister_waits_test). */
+	struct completion entered, release;
+	bool returned;
+};
+
+static struct kcb *kcb_new(struct kunit *test)
+{
+	struct kcb *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->depth = lockdep_depth(current);
+	init_completion(&c->entered);
+	init_completion(&c->release);
+	return c;
+}
+
+/*
+ * Log the call. False when it runs with a lock held that the test did not
+ * hold (seen only with lockdep): registering or unregistering there would
+ * deadlock, so the callers then do nothing more and the test fails.
+ */
+static bool kcb_log(struct kcb *c, u32 control, u8 level, u32 logger_id)
+{
+	unsigned int i = c->calls++;
+
+	if (i < KCB_LOG) {
+		c->control[i] = control;
+		c->level[i] = level;
+		c->logger_id[i] = logger_id;
+	}
+	if (lockdep_depth(current) != c->depth) {
+		c->locked++;
+		return false;
+	}
+	return true;
+}
+
+static void kcb_count(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	kcb_log(p, control, level, logger_id);
+}
+
+static void kreg_put(void *r)
+{
+	nt_provider_unregister_kernel(r);
+}
+
+static struct nt_reg *kreg(struct kunit *test, const u8 *guid, nt_provider_cb_t cb,
+			   struct kcb *c)
+{
+	struct nt_reg *r = nt_provider_register_kernel(guid, cb, c);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kreg_put, r), 0);
+	return r;
+}
+
+/*
+ * Registers and unregisters another provider (whose GUID a session may
+ * enable: its callback then runs inside the registration), and reads the
+ * provider table and the session table, each behind its lock.
+ */
+static void kcb_nested(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct kcb *c = p;
+	u32 ids[NTTRACE_MAX_LOGGERS], count;
+	struct nt_reg *r;
+
+	if (!kcb_log(c, control, level, logger_id))
+		return;
+	r = nt_provider_register_kernel(guid_y, kcb_count, c->inner);
+	if (IS_ERR(r)) {
+		c->failed++;
+		return;
+	}
+	nt_provider_unregister_kernel(r);
+	nt_provider_rows(NULL, 0);
+	if (nt_session_list(ids, ARRAY_SIZE(ids), &count))
+		c->failed++;
+}
+
+static void callback_unlocked_test(struct kunit *test)
+{
+	struct kcb *c = kcb_new(test);
+	struct ntk_session *k = start(test, "kp-unlocked");
+	u32 id = k->id;
+
+	c->inner = kcb_new(test);
+	kreg(test, guid_x, kcb_nested, c);
+	/* ENABLE: the callback registers a provider that y's enable tells. */
+	KUNIT_ASSERT_EQ(test, enable(id, guid_y, 1, 3, 0, 0, 0, NULL), 0);
+	KUNIT_ASSERT_EQ(test, enable(id, guid_x, 1, 4, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1U);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->failed, 0U);
+	KUNIT_EXPECT_EQ(test, c->inner->calls, 1U);
+	KUNIT_EXPECT_EQ(test, c->inner->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->inner->control[0], (u32)EVENT_CONTROL_CODE_ENABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, c->inner->level[0], 3);
+	/* The session stops: DISABLE, outside the session locks too. */
+	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	KUNIT_EXPECT_EQ(test, c->control[1], (u32)EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, c->logger_id[1], id);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->failed, 0U);
+	/* y's enable went with the session, before any callback ran. */
+	KUNIT_EXPECT_EQ(test, c->inner->calls, 1U);
+}
+
+/* Unregisters its own registration when told @self_control. */
+static void kcb_self(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct kcb *c = p;
+
+	if (!kcb_log(c, control, level, logger_id) || control != c->self_control)
+		return;
+	nt_provider_unregister_kernel(c->self);
+	c->self = NULL;
+}
+
+static void kreg_put_self(void *p)
+{
+	struct kcb *c = p;
+
+	nt_provider_unregister_kernel(c->self);
+}
+
+static void self_unregister_test(struct kunit *test)
+{
+	struct kcb *c = kcb_new(test);
+	struct ntk_session *k = start(test, "kp-self");
+
+	c->self_control = EVENT_CONTROL_CODE_CAPTURE_STATE;
+	c->self = nt_provider_register_kernel(guid_x, kcb_self, c);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c->self));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kreg_put_self, c), 0);
+	KUNIT_ASSERT_EQ(test, enable(k->id, guid_x, 1, 4, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1U);
+	/* CAPTURE_STATE: the callback unregisters; it returns, no deadlock. */
+	KUNIT_ASSERT_EQ(test, enable(k->id, guid_x, 2, 0, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_NULL(test, c->self);
+	/* Unregistered: no callback for the DISABLE, no row. */
+	KUNIT_ASSERT_EQ(test, enable(k->id, guid_x, 0, 0, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	KUNIT_EXPECT_EQ(test, nt_provider_rows(NULL, 0), 0U);
+}
+
+/* At level 1, changes the enable to level 2: a change from a callback. */
+static void kcb_reenter(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct kcb *c = p;
+
+	if (c->traced < KCB_LOG)
+		c->trace[c->traced++] = 10 * level;
+	if (kcb_log(c, control, level, logger_id) && level == 1 &&
+	    enable(logger_id, guid_x, 1, 2, 0, 0, 0, NULL))
+		c->failed++;
+	if (c->traced < KCB_LOG)
+		c->trace[c->traced++] = 10 * level + 1;
+}
+
+static void reenter_test(struct kunit *test)
+{
+	static const u8 want[] = { 10, 11, 20, 21 };
+	struct kcb *c = kcb_new(test);
+	struct ntk_session *k = start(test, "kp-reenter");
+
+	kreg(test, guid_x, kcb_reenter, c);
+	KUNIT_ASSERT_EQ(test, enable(k->id, guid_x, 1, 1, 0, 0, 0, NULL), 0);
+	/* The second call came after the first returned, not inside it. */
+	KUNIT_EXPECT_EQ(test, c->traced, (unsigned int)sizeof(want));
+	KUNIT_EXPECT_MEMEQ(test, c->trace, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, c->calls, 2U);
+	KUNIT_EXPECT_EQ(test, c->locked, 0U);
+	KUNIT_EXPECT_EQ(test, c->failed, 0U);
+}
+
+/* Blocks until released, in the thread that made the change. */
+static void kcb_block(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct kcb *c = p;
+
+	kcb_log(c, control, level, logger_id);
+	complete(&c->entered);
+	wait_for_completion(&c->release);
+	WRITE_ONCE(c->returned, true);
+}
+
+struct kthread_call {
+	struct kcb *c;
+	struct nt_reg *r;
+	u32 logger_id;
+	int ret;
+	bool returned_first;	/* the callback had returned when we did */
+	struct completion done;
+};
+
+static int enable_thread(void *p)
+{
+	struct kthread_call *t = p;
+
+	t->ret = enable(t->logger_id, guid_x, 1, 4, 0, 0, 0, NULL);
+	complete(&t->done);
+	return 0;
+}
+
+static int unregister_thread(void *p)
+{
+	struct kthread_call *t = p;
+
+	nt_provider_unregister_kernel(t->r);
+	t->returned_first = READ_ONCE(t->c->returned);
+	complete(&t->done);
+	return 0;
+}
+
+static void unregister_waits_test(struct kunit *test)
+{
+	struct kcb *c = kcb_new(test);
+	struct ntk_session *k = start(test, "kp-waits");
+	struct kthread_call en = { .c = c, .logger_id = k->id };
+	struct kthread_call un = { .c = c };
+	struct task_struct *t;
+
+	init_completion(&en.done);
+	init_completion(&un.done);
+	un.r = nt_provider_register_kernel(guid_x, kcb_block, c);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(un.r));
+	t = kthread_run(enable_thread, &en, "nttrace-kp-enable");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&c->entered);
+	t = kthread_run(unregister_thread, &un, "nttrace-kp-unreg");
+	if (IS_ERR(t)) {
+		complete(&c->release);
+		wait_for_completion(&en.done);
+		nt_provider_unregister_kernel(un.r);
+		KUNIT_FAIL(test, "no thread");
+		return;
+	}
+	/* The unregister waits for the callback running in the other thread. */
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&un.done, HZ / 5), 0UL);
+	complete(&c->release);
+	wait_for_completion(&un.done);
+	wait_for_completion(&en.done);
+	KUNIT_EXPECT_TRUE(test, un.returned_first);
+	KUNIT_EXPECT_EQ(test, en.ret, 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1U);
+	/* Unregistered: nothing more. */
+	KUNIT_ASSERT_EQ(test, enable(k->id, guid_x, 0, 0, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1U);
+}
+
+/* What a DISABLE callback saw of the logger IDs while its session stopped. */
+struct kcb_ids {
+	struct kcb c;
+	int start_ret, enable_ret;
+	u32 new_id;
+};
+
+/*
+ * At the stop's DISABLE: start a session (no lock held, so it can), which
+ * must not get the stopping session's ID yet, and enable for that ID.
+ */
+static void kcb_new_session(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct kcb_ids *ids = p;
+	struct nttrace_logger_info info;
+
+	if (!kcb_log(&ids->c, control, level, logger_id) ||
+	    control != EVENT_CONTROL_CODE_DISABLE_PROVIDER)
+		return;
+	ntk_info(&info, "kp-ids-new");
+	info.buffer_size_kb = 4;
+	info.max_buffers = 2;
+	ids->start_ret = nt_session_start(&info);
+	ids->new_id = info.logger_id;
+	ids->enable_ret = enable(logger_id, guid_y, 1, 1, 0, 0, 0, NULL);
+}
+
+static void stop_keeps_id_test(struct kunit *test)
+{
+	struct kcb_ids *ids = kunit_kzalloc(test, sizeof(*ids), GFP_KERNEL);
+	struct ntk_session *k = start(test, "kp-ids"), *again;
+	struct nttrace_logger_info out;
+	u32 id = k->id;
+
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	ids->c.depth = lockdep_depth(current);
+	ids->start_ret = -1;
+	kreg(test, guid_x, kcb_new_session, &ids->c);
+	KUNIT_ASSERT_EQ(test, enable(id, guid_x, 1, 4, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
+	KUNIT_EXPECT_EQ(test, ids->c.calls, 2U);
+	KUNIT_EXPECT_EQ(test, ids->c.locked, 0U);
+	/* While the providers are told, the ID is neither free nor enabled. */
+	KUNIT_ASSERT_EQ(test, ids->start_ret, 0);
+	KUNIT_EXPECT_NE(test, ids->new_id, id);
+	KUNIT_EXPECT_EQ(test, ids->enable_ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, ids->new_id, &out), 0);
+	/* Once the stop returned it is free: the lowest, as it was. */
+	again = start(test, "kp-ids-again");
+	KUNIT_EXPECT_EQ(test, again->id, id);
+}
+
+/* ---- Callbacks while other threads change enables ---- */
+
+#define STRESS_REGS	40
+#define STRESS_CHANGES	300
+
+/* One registration's view: it must be coherent, and end at unregister. */
+struct stress_reg {
+	atomic_t inside;	/* callbacks of this registration running */
+	bool enabled;		/* by the last ENABLE or DISABLE seen */
+	bool gone;		/* unregister returned */
+	unsigned int calls, bad;
+};
+
+static void kcb_stress(void *p, u32 control, u8 level, u64 any, u64 all, u32 logger_id)
+{
+	struct stress_reg *s = p;
+
+	/* One at a time: the rest of the test relies on it. */
+	if (atomic_inc_return(&s->inside) != 1 || READ_ONCE(s->gone))
+		s->bad++;
+	/* In order: a DISABLE follows an ENABLE (one session here). */
+	if (control == EVENT_CONTROL_CODE_DISABLE_PROVIDER && !s->enabled)
+		s->bad++;
+	s->enabled = control == EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+	s->calls++;
+	usleep_range(20, 100);	/* let the other threads change it meanwhile */
+	atomic_dec(&s->inside);
+}
+
+struct stress_thread {
+	u32 logger_id;
+	struct completion done;
+};
+
+static int stress_changes(void *p)
+{
+	struct stress_thread *t = p;
+	unsigned int i;
+
+	for (i = 0; i < STRESS_CHANGES; i++) {
+		enable(t->logger_id, guid_x, 1, 1 + i % 5, 0, 0, 0, NULL);
+		enable(t->logger_id, guid_x, 0, 0, 0, 0, 0, NULL);
+	}
+	complete(&t->done);
+	return 0;
+}
+
+static void stress_test(struct kunit *test)
+{
+	struct stress_reg *s = kunit_kcalloc(test, STRESS_REGS, sizeof(*s), GFP_KERNEL);
+	struct ntk_session *k = start(test, "kp-stress");
+	struct stress_thread t[2];
+	unsigned int i, calls = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct task_struct *task;
+
+		t[i].logger_id = k->id;
+		init_completion(&t[i].done);
+		task = kthread_run(stress_changes, &t[i], "nttrace-kp-stress/%u", i);
+		if (IS_ERR(task))
+			complete(&t[i].done);
+	}
+	/* Registrations come and go while the threads change the enable. */
+	for (i = 0; i < STRESS_REGS; i++) {
+		struct nt_reg *r = nt_provider_register_kernel(guid_x, kcb_stress, &s[i]);
+
+		if (IS_ERR(r)) {
+			KUNIT_FAIL(test, "register: %ld", PTR_ERR(r));
+			break;
+		}
+		msleep(i % 3);
+		nt_provider_unregister_kernel(r);
+		WRITE_ONCE(s[i].gone, true);
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		wait_for_completion(&t[i].done);
+	for (i = 0; i < STRESS_REGS; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, s[i].bad, 0U, "registration %u", i);
+		calls += s[i].calls;
+	}
+	kunit_info(test, "%u callbacks", calls);
+	KUNIT_EXPECT_GT(test, calls, 0U);
+}
+
 static struct kunit_case nttrace_provider_cases[] = {
 	KUNIT_CASE(enable_before_register_test),
 	KUNIT_CASE(several_sessions_test),
 	KUNIT_CASE(session_stop_test),
 	KUNIT_CASE(rows_test),
 	KUNIT_CASE(limits_test),
+	KUNIT_CASE(callback_unlocked_test),
+	KUNIT_CASE(self_unregister_test),
+	KUNIT_CASE(reenter_test),
+	KUNIT_CASE(unregister_waits_test),
+	KUNIT_CASE(stop_keeps_id_test),
+	KUNIT_CASE(stress_test),
 	{}
 };
 
