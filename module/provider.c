@@ -517,8 +517,9 @@ static void nt_guid_snapshot(struct nt_guid *g)
 	 * session takes it (module/session.c keeps it until
 	 * nt_provider_session_stopped() returns) and that session's
 	 * rcu_assign_pointer() into the logger table, with the smp_rmb() of
-	 * module/eventwrite.c, which rechecks the snapshot after reserving in
-	 * a logger ID that a stop may have freed for a new session.
+	 * nt_write_wanted() (module/write.c), which rechecks the snapshot
+	 * after reserving in a logger ID that a stop may have freed for a
+	 * new session.
 	 */
 	if (old)
 		kfree_rcu(old, rcu);

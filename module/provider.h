@@ -116,7 +116,7 @@ const u8 *nt_reg_guid(const struct nt_reg *r);
  * event of @level and @keyword by NTTRACE_LEVEL_KEYWORD_ENABLED, as a
  * mask of bit (logger ID - 1), from the GUID's RCU-published snapshot.
  * A session's stop takes it out of the snapshot before its logger ID can
- * be reused (see the recheck in module/eventwrite.c).
+ * be reused (see the recheck in module/write.c, nt_write_wanted()).
  */
 u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword);
 

@@ -100,8 +100,9 @@ static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
 	/*
 	 * Reserving read the session from the logger table; a stop publishes
 	 * the GUID's snapshot without it before the ID can be taken by a new
-	 * session (nt_start_lock, then the new session's
-	 * rcu_assign_pointer()). Pairs with the release in
+	 * session (module/session.c keeps a stopping session's ID until
+	 * nt_provider_session_stopped() returns; the new session is then
+	 * published with rcu_assign_pointer()). Pairs with the release in
 	 * nt_guid_snapshot() (module/provider.c): if we found a new session,
 	 * we see the snapshot that dropped the old one.
 	 */
