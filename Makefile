@@ -41,6 +41,7 @@ VM_TESTS += opentrace_test
 VM_TESTS += realtime_test
 VM_TESTS += winetl_test
 VM_TESTS += kernel_classes_test
+VM_TESTS += process_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

@@ -47,8 +47,13 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 			      const uint32_t *events, unsigned int n);
 
-/* memcpy that returns -EFAULT for an unreadable @src (safecopy.c). */
+/*
+ * memcpy that returns -EFAULT for an unreadable @src, the caller's memory
+ * (@dst is the library's own); no signal handler (safecopy.c).
+ */
 int nttrace_safe_copy(void *dst, const void *src, size_t len);
+/* The same into the caller's @dst: -EFAULT if it is not writable. */
+int nttrace_safe_store(void *dst, const void *src, size_t len);
 
 /* One TraceMessage call, its va_list read into a NULL-ended pair list. */
 struct nttrace_msg {

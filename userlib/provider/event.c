@@ -323,7 +323,7 @@ static ULONG create_instance_id(HANDLE reg_handle, PEVENT_INSTANCE_INFO info)
 	while (!id);
 	out.RegHandle = reg_handle;
 	out.InstanceId = id;
-	if (nttrace_safe_copy(info, &out, sizeof(out)))
+	if (nttrace_safe_store(info, &out, sizeof(out)))
 		return ERROR_NOACCESS;
 	return ERROR_SUCCESS;
 }

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the library may not do to the process that links it (issue 27,
+ * finding 7; and finding 5's handles):
+ *  - take SIGSEGV or SIGBUS: a program's own handlers stay installed and
+ *    are never called for a bad address the library refuses
+ *    (ERROR_NOACCESS), and SIG_DFL stays SIG_DFL; nttrace_safe_copy()
+ *    copies every kind of memory a caller may pass and refuses every bad
+ *    range.
+ * Runs in the VM and on the host (the parts that need /dev/nttrace are
+ * skipped without it), 64-bit and 32-bit.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nttrace/evntprov.h>
+#include <nttrace/evntrace.h>
+#include "../../userlib/internal.h"
+#include "props.h"
+#include "tap.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+
+static char path[64];
+
+static ULONG um_start(TRACEHANDLE *h)
+{
+	struct props pr;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.BufferSize = 4;
+	pr.p.MaximumBuffers = 8;
+	return StartTraceA(h, "process-test", &pr.p);
+}
+
+static ULONG um_stop(TRACEHANDLE h)
+{
+	struct props pr;
+
+	props_init(&pr, NULL, 0);
+	return StopTraceA(h, NULL, &pr.p);
+}
+
+/* ---- no signal handler ---- */
+
+static sigjmp_buf fault_jump;
+static volatile sig_atomic_t faults;
+
+/* The program's own handler: counts, and leaves the faulting call. */
+static void program_handler(int sig, siginfo_t *info, void *uc)
+{
+	faults++;
+	siglongjmp(fault_jump, 1);
+}
+
+static int handler_is(int sig, void (*want)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+
+	return !sigaction(sig, NULL, &sa) && (sa.sa_flags & SA_SIGINFO) &&
+	       sa.sa_sigaction == want;
+}
+
+/* A page readable, then one that is not: bad addresses at and across it. */
+static uint8_t *guarded_page(void)
+{
+	long pg = getpagesize();
+	uint8_t *p = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, 0x5a, pg);
+	mprotect(p + pg, pg, PROT_NONE);
+	return p;
+}
+
+/* One TraceMessage of a bad argument (@guid: as the GUID); a fault: ~0. */
+static ULONG trace_one(TRACEHANDLE h, const void *bad, int guid)
+{
+	if (sigsetjmp(fault_jump, 1))
+		return ~0U;
+	if (guid)
+		return TraceMessage(h, TRACE_MESSAGE_GUID, (LPCGUID)bad, 1, NULL);
+	return TraceMessage(h, 0, NULL, 1, "ok", (size_t)2, bad, (size_t)4, NULL);
+}
+
+/* TraceMessage with each bad address; how many did not give ERROR_NOACCESS. */
+static unsigned int trace_bad(TRACEHANDLE h, const uint8_t *page)
+{
+	long pg = getpagesize();
+	const void *bad[] = { page + pg, page + pg - 2, (void *)16, (void *)(uintptr_t)-8 };
+	unsigned int i, wrong = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		wrong += trace_one(h, bad[i], 0) != ERROR_NOACCESS;
+	wrong += trace_one(h, page + pg, 1) != ERROR_NOACCESS;
+	return wrong;
+}
+
+static void test_own_handlers(void)
+{
+	struct sigaction sa;
+	uint8_t *page = guarded_page();
+	TRACEHANDLE h;
+	unsigned int wrong;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = program_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	if (!tap_ok(page && um_start(&h) == ERROR_SUCCESS, "%d-bit: a user-mode logger",
+		    BITS))
+		return;
+	faults = 0;
+	wrong = trace_bad(h, page);
+	tap_eq(wrong, 0, "%d-bit: with the program's SIGSEGV handler: each bad address "
+	       "-> ERROR_NOACCESS", BITS);
+	tap_eq(faults, 0, "%d-bit: ... and the program's handler never ran", BITS);
+	tap_ok(handler_is(SIGSEGV, program_handler) && handler_is(SIGBUS, program_handler),
+	       "%d-bit: ... and is still the one installed, for SIGSEGV and SIGBUS", BITS);
+	um_stop(h);
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	munmap(page, 2 * getpagesize());
+}
+
+/* In a child: SIG_DFL, bad addresses; 0 if refused and still SIG_DFL. */
+static int default_child(void)
+{
+	uint8_t *page = guarded_page();
+	struct sigaction sa;
+	TRACEHANDLE h;
+	int wrong;
+
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	if (!page || um_start(&h))
+		return 2;
+	wrong = trace_bad(h, page);
+	um_stop(h);
+	if (wrong)
+		return 3;
+	if (sigaction(SIGSEGV, NULL, &sa) || sa.sa_handler != SIG_DFL ||
+	    sigaction(SIGBUS, NULL, &sa) || sa.sa_handler != SIG_DFL)
+		return 4;
+	return 0;
+}
+
+static void test_default_action(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(default_child());
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status))
+		printf("# child killed by signal %d\n", WTERMSIG(status));
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: with SIG_DFL: bad addresses -> ERROR_NOACCESS, SIG_DFL left as it "
+	       "was (status 0x%x)", BITS, status);
+}
+
+/* ---- nttrace_safe_copy() on each kind of memory ---- */
+
+static const uint8_t rodata[40] = "constant bytes in the program's image...";
+static uint8_t bss[40];
+
+/* Copies @len bytes of @src and compares; 1 if both agree. */
+static int copies(const void *src, size_t len)
+{
+	uint8_t dst[256];
+
+	memset(dst, 0xee, sizeof(dst));
+	return !nttrace_safe_copy(dst, src, len) && !memcmp(dst, src, len);
+}
+
+static void *thread_copies(void *arg)
+{
+	uint8_t local[32];
+
+	memset(local, 0x33, sizeof(local));
+	/* Its own stack, and the main thread's. */
+	return (void *)(uintptr_t)(copies(local, sizeof(local)) && copies(arg, 32));
+}
+
+static volatile int alt_ok;
+
+static void on_usr1(int sig)
+{
+	uint8_t local[32];
+
+	memset(local, 0x44, sizeof(local));
+	alt_ok = copies(local, sizeof(local)) && copies(rodata, sizeof(rodata));
+}
+
+static void test_safe_copy(void)
+{
+	long pg = getpagesize();
+	uint8_t stack[64], *page = guarded_page(), *heap = malloc(48);
+	uint8_t *big = malloc(1 << 20), *ro, out[8];
+	struct sigaction sa;
+	stack_t ss;
+	pthread_t t;
+	void *ret = NULL;
+
+	memset(stack, 0x11, sizeof(stack));
+	memset(heap, 0x22, 48);
+	memset(big, 0x55, 1 << 20);
+	memset(bss, 0x66, sizeof(bss));
+	tap_ok(copies(rodata, sizeof(rodata)) && copies(bss, sizeof(bss)),
+	       "%d-bit: nttrace_safe_copy: the program's constants and globals", BITS);
+	tap_ok(copies(stack, sizeof(stack)), "%d-bit: ... the caller's stack", BITS);
+	tap_ok(copies(heap, 48) && copies(big + 12345, 200),
+	       "%d-bit: ... malloc'd memory, small and large (mmap'd)", BITS);
+	tap_ok(page && copies(page + pg - 100, 100), "%d-bit: ... a page's last bytes", BITS);
+	tap_ok(!pthread_create(&t, NULL, thread_copies, stack) && !pthread_join(t, &ret) &&
+	       ret, "%d-bit: ... another thread's stack, and from another thread", BITS);
+
+	/* A handler on an alternate stack (not the thread's stack). */
+	ss.ss_sp = malloc(1 << 16);
+	ss.ss_size = 1 << 16;
+	ss.ss_flags = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	sigaltstack(&ss, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	signal(SIGUSR1, SIG_DFL);
+	tap_ok(alt_ok, "%d-bit: ... from a signal handler on an alternate stack", BITS);
+
+	tap_ok(page && nttrace_safe_copy(out, page + pg, 1) == -EFAULT &&
+	       nttrace_safe_copy(out, page + pg - 4, 8) == -EFAULT &&
+	       nttrace_safe_copy(out, NULL, 1) == -EFAULT &&
+	       nttrace_safe_copy(out, (void *)(uintptr_t)-4, 8) == -EFAULT,
+	       "%d-bit: ... -EFAULT: unreadable, across the end of readable memory, NULL, "
+	       "wrapping around", BITS);
+	munmap(page + pg, pg);
+	tap_ok(nttrace_safe_copy(out, page + pg, 8) == -EFAULT,
+	       "%d-bit: ... -EFAULT: unmapped", BITS);
+
+	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(out, 0x77, sizeof(out));
+	tap_ok(ro != MAP_FAILED && nttrace_safe_store(ro, out, 8) == -EFAULT &&
+	       nttrace_safe_store(big + 100, out, 8) == 0 && !memcmp(big + 100, out, 8) &&
+	       nttrace_safe_store(stack, out, 8) == 0 && !memcmp(stack, out, 8),
+	       "%d-bit: nttrace_safe_store: -EFAULT into read-only memory; into the heap "
+	       "and the stack", BITS);
+	munmap(ro, pg);
+	munmap(page, pg);
+	free(ss.ss_sp);
+	free(big);
+	free(heap);
+}
+
+int main(void)
+{
+	snprintf(path, sizeof(path), "/tmp/process-test-%d.etl", getpid());
+	test_own_handlers();
+	test_default_action();
+	test_safe_copy();
+	unlink(path);
+	return tap_done();
+}
