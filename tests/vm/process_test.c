@@ -7,10 +7,16 @@
  *    (ERROR_NOACCESS), and SIG_DFL stays SIG_DFL; nttrace_safe_copy()
  *    copies every kind of memory a caller may pass and refuses every bad
  *    range.
+ *  - close a descriptor the program owns: the descriptor a thread's
+ *    NtTraceEvent went through, closed by the program and its number
+ *    reused, stays the program's when the thread exits.
  * Runs in the VM and on the host (the parts that need /dev/nttrace are
  * skipped without it), 64-bit and 32-bit.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -18,11 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
+#include <nttrace/nt.h>
 #include "../../userlib/internal.h"
 #include "props.h"
 #include "tap.h"
@@ -270,12 +278,100 @@ static void test_safe_copy(void)
 	free(heap);
 }
 
+/* ---- descriptors ---- */
+
+#define MAX_FD 1024
+
+/* Marks in @open the descriptors of /dev/nttrace; the first not in @old. */
+static int nttrace_fds(char *open, const char *old)
+{
+	char link[64], target[PATH_MAX];
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/fd");
+	int found = -1;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		int fd = atoi(d->d_name);
+		ssize_t n;
+
+		if (d->d_name[0] == '.' || fd < 0 || fd >= MAX_FD)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		if (strcmp(target, NTTRACE_DEVICE))
+			continue;
+		if (open)
+			open[fd] = 1;
+		if (old && !old[fd] && found < 0)
+			found = fd;
+	}
+	closedir(dir);
+	return found;
+}
+
+static pthread_barrier_t traced, reused;
+static char fds_before[MAX_FD];
+static int thread_fd = -1;
+
+static void *trace_then_exit(void *arg)
+{
+	/* No such session: it fails, through a descriptor of its own. */
+	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
+	thread_fd = nttrace_fds(NULL, fds_before);
+	pthread_barrier_wait(&traced);
+	pthread_barrier_wait(&reused);
+	return arg;
+}
+
+static void test_descriptors(void)
+{
+	int shared = nttrace_device_fd(), p[2] = { -1, -1 }, ok;
+	struct stat st;
+	char c = 0;
+	pthread_t t;
+
+	if (shared < 0) {
+		tap_ok(1, "# SKIP the descriptors need /dev/nttrace");
+		return;
+	}
+	/* Those open already (the process's, this thread's) are not the thread's. */
+	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
+	memset(fds_before, 0, sizeof(fds_before));
+	nttrace_fds(fds_before, NULL);
+	pthread_barrier_init(&traced, NULL, 2);
+	pthread_barrier_init(&reused, NULL, 2);
+	pthread_create(&t, NULL, trace_then_exit, NULL);
+	pthread_barrier_wait(&traced);
+	tap_ok(thread_fd >= 0, "%d-bit: a thread's NtTraceEvent opened descriptor %d", BITS,
+	       thread_fd);
+	/* The program closes it (as closefrom() would) and takes the number. */
+	ok = thread_fd >= 0 && !pipe(p) && !close(thread_fd) && dup2(p[0], thread_fd) == thread_fd;
+	pthread_barrier_wait(&reused);
+	pthread_join(t, NULL);
+	ok = ok && !fstat(thread_fd, &st) && S_ISFIFO(st.st_mode) && write(p[1], "x", 1) == 1 &&
+	     read(thread_fd, &c, 1) == 1 && c == 'x';
+	tap_ok(ok, "%d-bit: ... which the program then closed and reused: still the "
+	       "program's when the thread has exited", BITS);
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);
+	}
+	pthread_barrier_destroy(&traced);
+	pthread_barrier_destroy(&reused);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/process-test-%d.etl", getpid());
 	test_own_handlers();
 	test_default_action();
 	test_safe_copy();
+	test_descriptors();
 	unlink(path);
 	return tap_done();
 }
