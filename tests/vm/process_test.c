@@ -15,6 +15,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -23,8 +24,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,7 +220,19 @@ static void on_usr1(int sig)
 	alt_ok = copies(local, sizeof(local)) && copies(rodata, sizeof(rodata));
 }
 
-static void test_safe_copy(void)
+/* A check of the list below: a TAP line, or (in a child) a count. */
+static int report_checks;
+static unsigned int check_failures;
+
+static void check(int cond, const char *what)
+{
+	if (report_checks)
+		tap_ok(cond, "%d-bit: %s", BITS, what);
+	else if (!cond)
+		check_failures++;
+}
+
+static void safe_copy_checks(void)
 {
 	long pg = getpagesize();
 	uint8_t stack[64], *page = guarded_page(), *heap = malloc(48);
@@ -229,14 +246,14 @@ static void test_safe_copy(void)
 	memset(heap, 0x22, 48);
 	memset(big, 0x55, 1 << 20);
 	memset(bss, 0x66, sizeof(bss));
-	tap_ok(copies(rodata, sizeof(rodata)) && copies(bss, sizeof(bss)),
-	       "%d-bit: nttrace_safe_copy: the program's constants and globals", BITS);
-	tap_ok(copies(stack, sizeof(stack)), "%d-bit: ... the caller's stack", BITS);
-	tap_ok(copies(heap, 48) && copies(big + 12345, 200),
-	       "%d-bit: ... malloc'd memory, small and large (mmap'd)", BITS);
-	tap_ok(page && copies(page + pg - 100, 100), "%d-bit: ... a page's last bytes", BITS);
-	tap_ok(!pthread_create(&t, NULL, thread_copies, stack) && !pthread_join(t, &ret) &&
-	       ret, "%d-bit: ... another thread's stack, and from another thread", BITS);
+	check(copies(rodata, sizeof(rodata)) && copies(bss, sizeof(bss)),
+	      "nttrace_safe_copy: the program's constants and globals");
+	check(copies(stack, sizeof(stack)), "... the caller's stack");
+	check(copies(heap, 48) && copies(big + 12345, 200),
+	      "... malloc'd memory, small and large (mmap'd)");
+	check(page && copies(page + pg - 100, 100), "... a page's last bytes");
+	check(!pthread_create(&t, NULL, thread_copies, stack) && !pthread_join(t, &ret) && ret,
+	      "... another thread's stack, and from another thread");
 
 	/* A handler on an alternate stack (not the thread's stack). */
 	ss.ss_sp = malloc(1 << 16);
@@ -248,34 +265,79 @@ static void test_safe_copy(void)
 	sigemptyset(&sa.sa_mask);
 	sigaltstack(&ss, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	alt_ok = 0;
 	raise(SIGUSR1);
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
 	signal(SIGUSR1, SIG_DFL);
-	tap_ok(alt_ok, "%d-bit: ... from a signal handler on an alternate stack", BITS);
+	check(alt_ok, "... from a signal handler on an alternate stack");
 
-	tap_ok(page && nttrace_safe_copy(out, page + pg, 1) == -EFAULT &&
-	       nttrace_safe_copy(out, page + pg - 4, 8) == -EFAULT &&
-	       nttrace_safe_copy(out, NULL, 1) == -EFAULT &&
-	       nttrace_safe_copy(out, (void *)(uintptr_t)-4, 8) == -EFAULT,
-	       "%d-bit: ... -EFAULT: unreadable, across the end of readable memory, NULL, "
-	       "wrapping around", BITS);
+	check(page && nttrace_safe_copy(out, page + pg, 1) == -EFAULT &&
+	      nttrace_safe_copy(out, page + pg - 4, 8) == -EFAULT &&
+	      nttrace_safe_copy(out, NULL, 1) == -EFAULT &&
+	      nttrace_safe_copy(out, (void *)(uintptr_t)-4, 8) == -EFAULT,
+	      "... -EFAULT: unreadable, across the end of readable memory, NULL, wrapping "
+	      "around");
 	munmap(page + pg, pg);
-	tap_ok(nttrace_safe_copy(out, page + pg, 8) == -EFAULT,
-	       "%d-bit: ... -EFAULT: unmapped", BITS);
+	check(nttrace_safe_copy(out, page + pg, 8) == -EFAULT, "... -EFAULT: unmapped");
 
 	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	memset(out, 0x77, sizeof(out));
-	tap_ok(ro != MAP_FAILED && nttrace_safe_store(ro, out, 8) == -EFAULT &&
-	       nttrace_safe_store(big + 100, out, 8) == 0 && !memcmp(big + 100, out, 8) &&
-	       nttrace_safe_store(stack, out, 8) == 0 && !memcmp(stack, out, 8),
-	       "%d-bit: nttrace_safe_store: -EFAULT into read-only memory; into the heap "
-	       "and the stack", BITS);
+	check(ro != MAP_FAILED && nttrace_safe_store(ro, out, 8) == -EFAULT &&
+	      nttrace_safe_store(big + 100, out, 8) == 0 && !memcmp(big + 100, out, 8) &&
+	      nttrace_safe_store(stack, out, 8) == 0 && !memcmp(stack, out, 8),
+	      "nttrace_safe_store: -EFAULT into read-only memory; into the heap and the stack");
 	munmap(ro, pg);
 	munmap(page, pg);
 	free(ss.ss_sp);
 	free(big);
 	free(heap);
+}
+
+/*
+ * Refuses process_vm_readv and process_vm_writev with ENOSYS, as a kernel
+ * without CONFIG_CROSS_MEMORY_ATTACH does. 0, or -1 without seccomp.
+ */
+static int refuse_vm_readv(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_readv, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_writev, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
+		return -1;
+	return 0;
+}
+
+static void test_safe_copy(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	report_checks = 1;
+	safe_copy_checks();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		report_checks = 0;
+		if (refuse_vm_readv())
+			_exit(100);
+		safe_copy_checks();
+		_exit(check_failures ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
+		tap_ok(1, "# SKIP no seccomp to refuse process_vm_readv with");
+	else
+		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		       "%d-bit: ... all of it again with process_vm_readv refused (ENOSYS: "
+		       "through a pipe) (status 0x%x)", BITS, status);
 }
 
 /* ---- descriptors ---- */

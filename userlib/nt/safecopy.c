@@ -35,8 +35,7 @@
  * PROT_NONE (inside its own stack or heap) still faults, as plain C would;
  * so does one unmapped by another thread during the call, a race of the
  * program's. A kernel or sandbox without process_vm_readv (ENOSYS, or
- * EPERM from a seccomp filter) gets plain memcpy: a bad address then
- * crashes as in C, rather than every good one failing.
+ * EPERM from a seccomp filter) has the copy go through a pipe instead.
  */
 #include <elf.h>
 #include <errno.h>
@@ -275,6 +274,39 @@ static int known_mapped(uintptr_t a, size_t len)
 	return 0;
 }
 
+/*
+ * Through a pipe of its own: write() reads @src, read() writes @dst, and
+ * either fails with EFAULT where its side is bad. For kernels without
+ * process_vm_readv (CONFIG_CROSS_MEMORY_ATTACH off, as in the tiny test
+ * kernels; or a seccomp filter refusing it): five system calls a copy
+ * instead of one. A pipe made for the call, not kept: a kept one would be
+ * shared with a child after fork (and take one of the program's numbers).
+ * Without a descriptor to spare the copy fails: -ENFILE or -EMFILE, which
+ * the callers report as a bad address (ERROR_NOACCESS) all the same.
+ */
+static int pipe_copy(void *dst, const void *src, size_t len)
+{
+	const uint8_t *from = src;
+	uint8_t *to = dst;
+	int p[2], ret = 0;
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return -errno;
+	while (len && !ret) {
+		/* Within PIPE_BUF: the pipe always has room for it. */
+		size_t n = len < 4096 ? len : 4096;
+
+		if (write(p[1], from, n) != (ssize_t)n || read(p[0], to, n) != (ssize_t)n)
+			ret = -EFAULT;
+		from += n;
+		to += n;
+		len -= n;
+	}
+	close(p[0]);
+	close(p[1]);
+	return ret;
+}
+
 /* 0 while process_vm_readv works; 1 once it was refused (ENOSYS, EPERM). */
 static int no_vm_readv;
 
@@ -285,8 +317,9 @@ static int kernel_copy(void *dst, const void *src, size_t len, int store)
 	ssize_t n;
 
 	if (__atomic_load_n(&no_vm_readv, __ATOMIC_RELAXED)) {
-		memcpy(dst, src, len);
-		return 0;
+		ret = pipe_copy(dst, src, len);
+		errno = saved;
+		return ret;
 	}
 	/*
 	 * The caller's side is the "remote" one, whose faults the kernel
@@ -303,7 +336,7 @@ static int kernel_copy(void *dst, const void *src, size_t len, int store)
 	}
 	if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
 		__atomic_store_n(&no_vm_readv, 1, __ATOMIC_RELAXED);
-		memcpy(dst, src, len);
+		ret = pipe_copy(dst, src, len);
 	} else if (n != (ssize_t)len) {
 		ret = -EFAULT;
 	}
