@@ -10,6 +10,9 @@
  *  - close a descriptor the program owns: the descriptor a thread's
  *    NtTraceEvent went through, closed by the program and its number
  *    reused, stays the program's when the thread exits.
+ *  - keep a thread running for nothing: the notification thread of the
+ *    registrations ends when the last registration goes (and is started
+ *    again by the next one).
  * Runs in the VM and on the host (the parts that need /dev/nttrace are
  * skipped without it), 64-bit and 32-bit.
  */
@@ -427,6 +430,74 @@ static void test_descriptors(void)
 	pthread_barrier_destroy(&reused);
 }
 
+/* ---- the notification thread ---- */
+
+static int count_tasks(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *d;
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* Whether the process comes back to @want threads within 5 seconds. */
+static int tasks_become(int want)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (count_tasks() == want)
+			return 1;
+		usleep(10000);
+	}
+	printf("# %d threads, want %d\n", count_tasks(), want);
+	return 0;
+}
+
+static ULONG WINAPI classic_cb(WMIDPREQUESTCODE code, PVOID ctx, ULONG *size, PVOID buf)
+{
+	return ERROR_SUCCESS;
+}
+
+static const GUID guid_a = { 0x6c1a1a01, 0x27, 0x4e11, { 0x90, 0x1d, 0, 0, 0, 0, 0, 1 } };
+static const GUID guid_b = { 0x6c1a1a01, 0x27, 0x4e11, { 0x90, 0x1d, 0, 0, 0, 0, 0, 2 } };
+
+static void test_notification_thread(void)
+{
+	TRACEHANDLE reg;
+	REGHANDLE a, b;
+	int base = count_tasks(), ok = 1, i;
+
+	if (nttrace_device_fd() < 0) {
+		tap_ok(1, "# SKIP the notification thread needs /dev/nttrace");
+		return;
+	}
+	tap_ok(RegisterTraceGuidsA(classic_cb, NULL, &guid_a, 0, NULL, NULL, NULL, &reg) ==
+	       ERROR_SUCCESS && count_tasks() == base + 1,
+	       "%d-bit: RegisterTraceGuids starts the notification thread", BITS);
+	tap_ok(UnregisterTraceGuids(reg) == ERROR_SUCCESS && tasks_become(base),
+	       "%d-bit: ... which ends when it is unregistered", BITS);
+	tap_ok(EventRegister(&guid_a, NULL, NULL, &a) == ERROR_SUCCESS &&
+	       EventRegister(&guid_b, NULL, NULL, &b) == ERROR_SUCCESS &&
+	       count_tasks() == base + 1 && EventUnregister(a) == ERROR_SUCCESS &&
+	       count_tasks() == base + 1,
+	       "%d-bit: EventRegister twice: one thread, still there after one unregisters",
+	       BITS);
+	tap_ok(EventUnregister(b) == ERROR_SUCCESS && tasks_become(base),
+	       "%d-bit: ... and gone after the last", BITS);
+	for (i = 0; i < 20 && ok; i++)
+		ok = RegisterTraceGuidsA(classic_cb, NULL, &guid_a, 0, NULL, NULL, NULL, &reg) ==
+		     ERROR_SUCCESS && UnregisterTraceGuids(reg) == ERROR_SUCCESS;
+	tap_ok(ok && tasks_become(base),
+	       "%d-bit: 20 registrations one after another leave no thread behind", BITS);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/process-test-%d.etl", getpid());
@@ -434,6 +505,7 @@ int main(void)
 	test_default_action();
 	test_safe_copy();
 	test_descriptors();
+	test_notification_thread();
 	unlink(path);
 	return tap_done();
 }

@@ -65,7 +65,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nttrace/evntrace.h>
@@ -117,7 +119,22 @@ static struct reg_entry *entries;
 /* EventRegister entries unregistered, kept for reuse (see internal.h). */
 static struct reg_entry *free_events;
 static int notify_fd = -1;
-static int thread_running;
+/*
+ * The notification thread (under reg_lock): running while the file has a
+ * registration of ours, stopped and joined when the last one goes and when
+ * the library is unloaded, so that no thread of ours outlives it (issue
+ * 27: a detached thread ran on in the code dlclose had unmapped). It
+ * waits on the file and on an eventfd of its own that asks it to stop.
+ */
+struct notifier {
+	pthread_t thread;
+	int fd;				/* notify_fd when it started */
+	int wake;			/* eventfd: stop */
+	struct notifier *next;		/* on the retired list */
+};
+static struct notifier *notifier;	/* the running one */
+static struct notifier *retired;	/* asked to stop, not joined yet */
+static unsigned int nr_kernel;		/* registrations on notify_fd */
 static unsigned int pass_counter;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 /* The entry whose callback this thread is running, if any. */
@@ -414,23 +431,117 @@ static void take_notifications(int fd)
 
 static void *notify_thread(void *arg)
 {
-	int fd = (int)(intptr_t)arg;
+	struct notifier *me = arg;
+	int fd = me->fd;
 
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLPRI };
+		struct pollfd p[2] = {
+			{ .fd = fd, .events = POLLPRI },
+			{ .fd = me->wake, .events = POLLIN },
+		};
 
-		if (poll(&p, 1, -1) < 0) {
+		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (p.revents & (POLLERR | POLLNVAL))
+		/* Asked to stop: whatever waits is for no registration of ours. */
+		if (p[1].revents || (p[0].revents & (POLLERR | POLLNVAL)))
 			break;
 		pthread_mutex_lock(&reg_lock);
 		take_notifications(fd);
 		pthread_mutex_unlock(&reg_lock);
 	}
 	return NULL;
+}
+
+/* Ask the running thread to stop (reg_lock held); reap() joins it. */
+static void stop_thread(void)
+{
+	uint64_t one = 1;
+
+	if (!notifier)
+		return;
+	if (write(notifier->wake, &one, sizeof(one)) != sizeof(one)) {
+		/* An eventfd takes a write until its count is near 2^64. */
+	}
+	notifier->next = retired;
+	retired = notifier;
+	notifier = NULL;
+}
+
+/*
+ * Join the stopped threads that have ended; reg_lock not held. With
+ * @timeout_ms (at unload), wait that long for each, then leave one still
+ * running detached; without, take only those already gone, never waiting:
+ * an unregistering thread may hold a lock of the program's that a
+ * callback on the notification thread is waiting for. The calling thread,
+ * if it is one of them (a callback unregistered the last provider), is
+ * left for a later call.
+ */
+static void reap(int timeout_ms)
+{
+	struct notifier *list, *n, *keep = NULL;
+	int err;
+
+	pthread_mutex_lock(&reg_lock);
+	list = retired;
+	retired = NULL;
+	pthread_mutex_unlock(&reg_lock);
+	while ((n = list)) {
+		list = n->next;
+		if (pthread_equal(n->thread, pthread_self())) {
+			err = EDEADLK;
+		} else if (timeout_ms) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += timeout_ms / 1000;
+			ts.tv_nsec += (timeout_ms % 1000) * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			err = pthread_timedjoin_np(n->thread, NULL, &ts);
+			if (err) {
+				pthread_detach(n->thread);
+				continue;	/* its eventfd and memory stay with it */
+			}
+		} else {
+			err = pthread_tryjoin_np(n->thread, NULL);
+		}
+		if (err) {
+			n->next = keep;
+			keep = n;
+			continue;
+		}
+		close(n->wake);
+		free(n);
+	}
+	if (keep) {
+		pthread_mutex_lock(&reg_lock);
+		for (n = keep; n->next; n = n->next)
+			;
+		n->next = retired;
+		retired = keep;
+		pthread_mutex_unlock(&reg_lock);
+	}
+}
+
+/*
+ * The library's unloading (dlclose of the shared build; also the exit of
+ * the process): the thread must not run on in unmapped code. One idle in
+ * poll stops at once; one in a callback is waited for a while, not for
+ * ever: at exit, a callback may be waiting for a lock the exiting thread
+ * holds. The lock is only tried, for the same reason.
+ */
+__attribute__((destructor)) static void stop_at_unload(void)
+{
+	if (pthread_mutex_trylock(&reg_lock))
+		return;
+	stop_thread();
+	pthread_mutex_unlock(&reg_lock);
+	reap(1000);
 }
 
 static void atfork_prepare(void)
@@ -467,7 +578,20 @@ static void atfork_child(void)
 	if (notify_fd >= 0)
 		close(notify_fd);
 	notify_fd = -1;
-	thread_running = 0;
+	nr_kernel = 0;
+	/* The threads were the parent's: only their memory and eventfds are here. */
+	if (notifier) {
+		notifier->next = retired;
+		retired = notifier;
+		notifier = NULL;
+	}
+	while (retired) {
+		struct notifier *n = retired;
+
+		retired = n->next;
+		close(n->wake);
+		free(n);
+	}
 	pthread_mutex_init(&reg_lock, NULL);
 	pthread_cond_init(&reg_idle, NULL);
 }
@@ -498,19 +622,28 @@ static int open_notifications(void)
  */
 static int start_thread(void)
 {
-	pthread_attr_t attr;
-	pthread_t t;
+	struct notifier *n;
 	int err;
 
-	if (thread_running)
+	if (notifier)
 		return 0;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, notify_thread, (void *)(intptr_t)notify_fd);
-	pthread_attr_destroy(&attr);
-	if (err)
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (n->wake < 0) {
+		err = -errno;
+		free(n);
+		return err;
+	}
+	n->fd = notify_fd;
+	err = pthread_create(&n->thread, NULL, notify_thread, n);
+	if (err) {
+		close(n->wake);
+		free(n);
 		return -err;
-	thread_running = 1;
+	}
+	notifier = n;
 	return 0;
 }
 
@@ -539,6 +672,7 @@ static int add_entry(struct reg_entry *e, int local_ok)
 	int err;
 
 	pthread_once(&atfork_once, install_atfork);
+	reap(0);
 	pthread_mutex_lock(&reg_lock);
 	memset(&r, 0, sizeof(r));
 	err = open_notifications();
@@ -552,6 +686,8 @@ static int add_entry(struct reg_entry *e, int local_ok)
 			err = -errno;
 		else if ((err = start_thread()) != 0)
 			unregister_kernel(r.handle);
+		else
+			nr_kernel++;
 	} else if (err == -ENODEV && local_ok) {
 		err = 0;
 	}
@@ -569,8 +705,11 @@ static int add_entry(struct reg_entry *e, int local_ok)
 static void remove_entry(struct reg_entry *e)
 {
 	unlink_entry(e);
-	if (!e->orphan && e->pub.kernel_handle)
+	if (!e->orphan && e->pub.kernel_handle) {
 		unregister_kernel(e->pub.kernel_handle);
+		if (!--nr_kernel)
+			stop_thread();
+	}
 	if (e->type == NTTRACE_REG_CLASSIC)
 		e->pub.magic = 0;
 	else
@@ -719,6 +858,7 @@ ULONG nttrace_event_unregister(uint64_t reghandle)
 	}
 	remove_entry(e);
 	pthread_mutex_unlock(&reg_lock);
+	reap(0);
 	return ERROR_SUCCESS;
 }
 
@@ -761,6 +901,7 @@ ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle)
 	}
 	remove_entry(e);
 	pthread_mutex_unlock(&reg_lock);
+	reap(0);
 	return set_error(ERROR_SUCCESS);
 }
 
