@@ -116,6 +116,16 @@ $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libn
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
 
+# The shared library unloaded (tests/host/dlclose_test.c): built here,
+# dynamically, beside the shared build (make shared); it runs where
+# /dev/nttrace is, with a dynamic loader.
+$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h $(wildcard userlib/include/nttrace/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -ldl
+
+.PHONY: dlclose-test
+dlclose-test: $(BUILD)/host/dlclose_test shared
+
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module
 
