@@ -13,6 +13,10 @@
  *  - keep a thread running for nothing: the notification thread of the
  *    registrations ends when the last registration goes (and is started
  *    again by the next one).
+ * And (finding 5) no handle is read through as a pointer: a stale handle,
+ * or any value the library did not give, is refused without reading the
+ * memory it would point to, even unmapped memory; handles carry no
+ * address bits.
  * Runs in the VM and on the host (the parts that need /dev/nttrace are
  * skipped without it), 64-bit and 32-bit.
  */
@@ -498,6 +502,88 @@ static void test_notification_thread(void)
 	       "%d-bit: 20 registrations one after another leave no thread behind", BITS);
 }
 
+/* ---- handles ---- */
+
+static void test_handles(void)
+{
+	long pg = getpagesize();
+	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4, .Keyword = 1 };
+	struct nttrace_enable_info info;
+	EVENT_INSTANCE_INFO ii;
+	uint8_t *gone = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			     -1, 0);
+	uint64_t bad[10];
+	REGHANDLE h, h2, many[NTTRACE_MAX_REGISTRATIONS];
+	HANDLE cls;
+	unsigned int i, n, wrong = 0;
+	ULONG err;
+
+	h = 0;
+	err = EventRegister(&guid_a, NULL, NULL, &h);
+	tap_ok(err == ERROR_SUCCESS && h && !(h >> 32),
+	       "%d-bit: a REGHANDLE carries no address (0x%llx)", BITS, (unsigned long long)h);
+	EventUnregister(h);
+	tap_eq(EventWrite(h, &d, 0, NULL), ERROR_INVALID_HANDLE,
+	       "%d-bit: EventWrite with an unregistered handle -> ERROR_INVALID_HANDLE", BITS);
+	tap_ok(!EventEnabled(h, &d) && !EventProviderEnabled(h, 0, 0) &&
+	       EventUnregister(h) == ERROR_INVALID_HANDLE &&
+	       EventWriteString(h, 0, 0, u"x") == ERROR_INVALID_HANDLE &&
+	       EventSetInformation(h, EventProviderBinaryTrackInfo, NULL, 0) ==
+	       ERROR_INVALID_PARAMETER,
+	       "%d-bit: ... EventEnabled FALSE, EventUnregister and EventWriteString "
+	       "ERROR_INVALID_HANDLE, EventSetInformation ERROR_INVALID_PARAMETER", BITS);
+	tap_ok(EventRegister(&guid_b, NULL, NULL, &h2) == ERROR_SUCCESS && h2 != h &&
+	       EventWrite(h, &d, 0, NULL) == ERROR_INVALID_HANDLE &&
+	       EventWrite(h2, &d, 0, NULL) == ERROR_SUCCESS,
+	       "%d-bit: its slot reused: the old handle still refused, the new one good",
+	       BITS);
+
+	/* What a handle would have pointed to, gone: a read through it faults. */
+	munmap(gone, pg);
+	bad[0] = (uintptr_t)gone;
+	bad[1] = (uintptr_t)gone + 64;
+	bad[2] = 1;
+	bad[3] = ~0ULL;
+	bad[4] = 0x0001000000000000ULL | (uintptr_t)gone;	/* "generation" bits 48-63 */
+	bad[5] = h2 ^ 1;
+	bad[6] = h2 + 1;
+	bad[7] = h2 ^ (1ULL << 40);
+	bad[8] = (uint32_t)h2 | 1ULL << 63;
+	bad[9] = h;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		wrong += EventWrite(bad[i], &d, 0, NULL) != ERROR_INVALID_HANDLE;
+		wrong += EventEnabled(bad[i], &d) != FALSE;
+		wrong += EventUnregister(bad[i]) != ERROR_INVALID_HANDLE;
+		wrong += nttrace_trace_guids_enabled(bad[i], &info, NULL) != ERROR_INVALID_HANDLE;
+		wrong += UnregisterTraceGuids(bad[i]) != ERROR_INVALID_HANDLE;
+		wrong += CreateTraceInstanceId((HANDLE)(uintptr_t)bad[i], &ii) !=
+			 ERROR_INVALID_HANDLE;
+	}
+	tap_eq(wrong, 0, "%d-bit: handles never given (unmapped addresses, neighbours of a "
+	       "good one, high bits): refused, not read through", BITS);
+	EventUnregister(h2);
+
+	tap_ok(nttrace_class_add(&guid_a, &cls) == ERROR_SUCCESS &&
+	       CreateTraceInstanceId(cls, &ii) == ERROR_SUCCESS && ii.InstanceId == 1,
+	       "%d-bit: a class's RegHandle", BITS);
+	nttrace_class_remove(cls);
+	tap_eq(CreateTraceInstanceId(cls, &ii), ERROR_INVALID_HANDLE,
+	       "%d-bit: ... once unregistered: ERROR_INVALID_HANDLE", BITS);
+
+	/* The table is the process's limit, NTTRACE_MAX_REGISTRATIONS. */
+	for (n = 0; n < NTTRACE_MAX_REGISTRATIONS; n++)
+		if (EventRegister(&guid_a, NULL, NULL, &many[n]) != ERROR_SUCCESS)
+			break;
+	err = EventRegister(&guid_a, NULL, NULL, &h);
+	if (err == ERROR_SUCCESS)
+		EventUnregister(h);
+	tap_ok(n == NTTRACE_MAX_REGISTRATIONS && err == ERROR_NO_SYSTEM_RESOURCES,
+	       "%d-bit: %u registrations, then ERROR_NO_SYSTEM_RESOURCES (%u, %u)", BITS,
+	       NTTRACE_MAX_REGISTRATIONS, n, (unsigned int)err);
+	for (i = 0; i < n; i++)
+		EventUnregister(many[i]);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/process-test-%d.etl", getpid());
@@ -506,6 +592,7 @@ int main(void)
 	test_safe_copy();
 	test_descriptors();
 	test_notification_thread();
+	test_handles();
 	unlink(path);
 	return tap_done();
 }
