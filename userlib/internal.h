@@ -79,12 +79,12 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 			 char *name_out);
 
 /*
- * The logger process that writes a kernel session's buffers to a file
- * (filelogger.c): it takes over @lf, open and with its header written
- * (the caller closes its copy of the descriptor); 0 or -errno, and its
- * process ID in *@pid.
+ * The logger process that writes a kernel session's buffers to the file
+ * @path (filelogger.c: the nttrace tool), at most @max_mb MB (0: no
+ * limit): 0 once it has attached and created the file, its process ID in
+ * *@pid; or -errno (-ENOTDIR: the file's directory is missing).
  */
-int nttrace_start_file_logger(uint32_t logger_id, struct nttrace_logfile *lf,
+int nttrace_start_file_logger(uint32_t logger_id, const char *path, uint32_t max_mb,
 			      pid_t *pid);
 
 /*

@@ -10,6 +10,9 @@
  *  - close a descriptor the program owns: the descriptor a thread's
  *    NtTraceEvent went through, closed by the program and its number
  *    reused, stays the program's when the thread exits.
+ *  - run on in a copy of the program: a kernel session's logger process is
+ *    the nttrace tool, exec'd (its /proc/PID/exe), not a fork of the
+ *    caller running library code (no fork handler of the program runs).
  *  - keep a thread running for nothing: the notification thread of the
  *    registrations ends when the last registration goes (and is started
  *    again by the next one).
@@ -502,6 +505,62 @@ static void test_notification_thread(void)
 	       "%d-bit: 20 registrations one after another leave no thread behind", BITS);
 }
 
+/* ---- the logger process ---- */
+
+static volatile int *forked;	/* shared: fork handlers run in children */
+
+static void count_fork(void)
+{
+	__atomic_add_fetch(forked, 1, __ATOMIC_RELAXED);
+}
+
+static void test_file_logger(void)
+{
+	char file[64], link[64], exe[PATH_MAX];
+	struct props pr;
+	struct stat st;
+	TRACEHANDLE h;
+	pid_t logger;
+	ssize_t n;
+	ULONG err;
+
+	if (nttrace_device_fd() < 0) {
+		tap_ok(1, "# SKIP the logger process needs /dev/nttrace");
+		return;
+	}
+	forked = mmap(NULL, sizeof(*forked), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	if (forked == MAP_FAILED)
+		return;
+	*forked = 0;
+	pthread_atfork(NULL, NULL, count_fork);
+	snprintf(file, sizeof(file), "/tmp/process-file-%d.etl", getpid());
+	props_init(&pr, file, 0);
+	pr.p.BufferSize = 4;
+	pr.p.MaximumBuffers = 8;
+	err = StartTraceA(&h, "process-file", &pr.p);
+	if (!tap_eq(err, ERROR_SUCCESS, "%d-bit: a kernel session with a log file", BITS))
+		return;
+	logger = (pid_t)(uintptr_t)pr.p.LoggerThreadId;
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)logger);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	tap_ok(n > 0 && !strcmp(strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe, "nttrace"),
+	       "%d-bit: its logger process %d runs the nttrace tool (%s)", BITS, (int)logger,
+	       exe);
+	tap_eq(*forked, 0, "%d-bit: ... started without fork's handlers running in a copy "
+	       "of this program", BITS);
+	tap_ok(waitpid(logger, NULL, WNOHANG) < 0 && errno == ECHILD,
+	       "%d-bit: ... and is no child of ours to reap", BITS);
+	TraceMessage(h, 0, NULL, 1, "x", (size_t)1, NULL);
+	props_init(&pr, NULL, 0);
+	tap_ok(StopTraceA(h, NULL, &pr.p) == ERROR_SUCCESS && !stat(file, &st) &&
+	       st.st_size >= 2 * 4096 && st.st_size % 4096 == 0,
+	       "%d-bit: stopped: the file is whole (%lld bytes)", BITS, (long long)st.st_size);
+	unlink(file);
+	/* @forked stays mapped: count_fork stays registered. */
+}
+
 /* ---- handles ---- */
 
 static void test_handles(void)
@@ -592,6 +651,7 @@ int main(void)
 	test_safe_copy();
 	test_descriptors();
 	test_notification_thread();
+	test_file_logger();
 	test_handles();
 	unlink(path);
 	return tap_done();
