@@ -20,7 +20,9 @@
  * The tool: NTTRACE_TOOL from the environment (ignored in a set-user-ID
  * program), else NTTRACE_TOOL_PATH, the installed tool's path (the
  * packaging sets it to $(BINDIR)/nttrace); an in-tree build, without it,
- * looks for `nttrace` on PATH. The tool detaches (a session of its own,
+ * and an installed one whose tool is not where it was installed (a
+ * library copied elsewhere, a test VM), look for `nttrace` on PATH, but
+ * not in a set-user-ID program, whose PATH is its caller's. The tool detaches (a session of its own,
  * then a fork, so that the caller has no child to reap), reports on its
  * descriptor 3 whether it attached and created the file, and records.
  */
@@ -31,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +88,8 @@ static int spawn_tool(pid_t *child, int report, char **argv)
 		err = strchr(tool, '/') ?
 		      posix_spawn(child, tool, &fa, &attr, argv, environ) :
 		      posix_spawnp(child, tool, &fa, &attr, argv, environ);
+	if (err == ENOENT && strchr(tool, '/') && !getauxval(AT_SECURE))
+		err = posix_spawnp(child, "nttrace", &fa, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	return -err;
