@@ -52,10 +52,12 @@ static int spawn_tool(pid_t *child, int report, char **argv)
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, all;
-	int err;
+	int err, installed = 0;
 
-	if (!tool || !*tool)
+	if (!tool || !*tool) {
 		tool = NTTRACE_TOOL_PATH;
+		installed = 1;
+	}
 	if ((err = posix_spawn_file_actions_init(&fa)) != 0)
 		return -err;
 	if ((err = posix_spawnattr_init(&attr)) != 0) {
@@ -88,7 +90,7 @@ static int spawn_tool(pid_t *child, int report, char **argv)
 		err = strchr(tool, '/') ?
 		      posix_spawn(child, tool, &fa, &attr, argv, environ) :
 		      posix_spawnp(child, tool, &fa, &attr, argv, environ);
-	if (err == ENOENT && strchr(tool, '/') && !getauxval(AT_SECURE))
+	if (err == ENOENT && installed && strchr(tool, '/') && !getauxval(AT_SECURE))
 		err = posix_spawnp(child, "nttrace", &fa, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
