@@ -18,8 +18,9 @@
  * and made with no system call at all (controller/enable.c).
  *
  * Notifications. The process's registrations live on one /dev/nttrace file
- * of their own; a thread, started with the first registration, polls it
- * (EPOLLPRI), takes the kernel's notifications one at a time and runs the
+ * of their own; a thread, started with the first registration and ended
+ * with the last (below), polls it (EPOLLPRI), takes the kernel's
+ * notifications one at a time and runs the
  * callbacks: WMI_ENABLE_EVENTS with a WNODE_HEADER whose HistoricalContext
  * is the logger handle (TRACE_ENABLE_CONTEXT: logger ID, level, flags),
  * WMI_DISABLE_EVENTS when the session disables the provider or stops. The
@@ -53,7 +54,8 @@
  *   <nttrace/evntprov.h>), and their private enable is kept as a second
  *   struct nttrace_enable_info beside the kernel's, written under the
  *   same sequence protocol, so that EventEnabled reads both without a lock.
- *   They are never freed (see internal.h); without the module they
+ *   Entries of both kinds are never freed, only reused, and handles are
+ *   looked up in a table (see internal.h); without the module they
  *   register in this process only.
  * - The user-mode logger's stop ends its private enables: the callbacks
  *   hear WMI_DISABLE_EVENTS / EVENT_CONTROL_CODE_DISABLE_PROVIDER, as a
