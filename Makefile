@@ -42,6 +42,7 @@ VM_TESTS += opentrace_test
 VM_TESTS += realtime_test
 VM_TESTS += winetl_test
 VM_TESTS += kernel_classes_test
+VM_TESTS += process_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -121,6 +122,16 @@ $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+
+# The shared library unloaded (tests/host/dlclose_test.c): built here,
+# dynamically, beside the shared build (make shared); it runs where
+# /dev/nttrace is, with a dynamic loader.
+$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h $(wildcard userlib/include/nttrace/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -ldl
+
+.PHONY: dlclose-test
+dlclose-test: $(BUILD)/host/dlclose_test shared
 
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module \

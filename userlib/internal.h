@@ -47,8 +47,13 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 			      const uint32_t *events, unsigned int n);
 
-/* memcpy that returns -EFAULT for an unreadable @src (safecopy.c). */
+/*
+ * memcpy that returns -EFAULT for an unreadable @src, the caller's memory
+ * (@dst is the library's own); no signal handler (safecopy.c).
+ */
 int nttrace_safe_copy(void *dst, const void *src, size_t len);
+/* The same into the caller's @dst: -EFAULT if it is not writable. */
+int nttrace_safe_store(void *dst, const void *src, size_t len);
 
 /* One TraceMessage call, its va_list read into a NULL-ended pair list. */
 struct nttrace_msg {
@@ -74,27 +79,52 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 			 char *name_out);
 
 /*
- * The logger process that writes a kernel session's buffers to a file
- * (filelogger.c): it takes over @lf, open and with its header written
- * (the caller closes its copy of the descriptor); 0 or -errno, and its
- * process ID in *@pid.
+ * The logger process that writes a kernel session's buffers to the file
+ * @path (filelogger.c: the nttrace tool), at most @max_mb MB (0: no
+ * limit): 0 once it has attached and created the file, its process ID in
+ * *@pid; or -errno (-ENOTDIR: the file's directory is missing).
  */
-int nttrace_start_file_logger(uint32_t logger_id, struct nttrace_logfile *lf,
+int nttrace_start_file_logger(uint32_t logger_id, const char *path, uint32_t max_mb,
 			      pid_t *pid);
 
 /*
- * What a TRACE_GUID_REGISTRATION's RegHandle points to: one class GUID of a
- * RegisterTraceGuids registration (provider/register.c makes them and
- * keeps them until UnregisterTraceGuids; provider/event.c reads them for
- * TraceEventInstance and CreateTraceInstanceId).
+ * Handles are looked up, never dereferenced (issue 27, finding 5): a
+ * handle the library gives out is a table index with a generation in its
+ * low 32 bits (so that it fits a 32-bit HANDLE too), and it stands for a
+ * slot whose key must equal it, all 32 bits. A slot's key is cleared when
+ * the handle is closed and its generation moves on when the slot is
+ * reused, so that a stale handle, or any value the library never gave,
+ * is refused (ERROR_INVALID_HANDLE) without reading memory through it; and
+ * what a slot points to is never freed, only reused, so that a lookup
+ * racing with the close reads a closed registration, not freed memory.
+ * No pointer bits are borrowed: the generation is no longer kept in bits
+ * 48-63 of an address, which 5-level paging and tagged pointers (arm64
+ * TBI, MTE) use.
  */
-#define NTTRACE_GUID_REG_MAGIC	0x47726567U	/* "gerG": registered */
+
+/*
+ * A class of a RegisterTraceGuids registration (TRACE_GUID_REGISTRATION's
+ * RegHandle; provider/register.c keeps them until UnregisterTraceGuids;
+ * provider/event.c reads them for TraceEventInstance and
+ * CreateTraceInstanceId). The handle: index (16 bits) | generation << 16.
+ */
 struct nttrace_guid_reg {
-	uint32_t magic;		/* NTTRACE_GUID_REG_MAGIC while registered */
+	uint32_t key;		/* its live handle; 0: not registered */
 	uint32_t next_instance;	/* CreateTraceInstanceId's counter (atomic) */
 	GUID guid;		/* the class GUID */
-	void *owner;		/* the registration (provider/register.c) */
+	uint32_t gen;		/* the generation its next handle gets */
+	uint32_t next_free;	/* the free list (index + 1; 0: end) */
 };
+
+/*
+ * A new class of @guid: ERROR_SUCCESS and its handle in *@handle, or
+ * ERROR_NOT_ENOUGH_MEMORY, or ERROR_NO_SYSTEM_RESOURCES (65535 live).
+ */
+ULONG nttrace_class_add(const GUID *guid, HANDLE *handle);
+/* The class no longer registered: its handle is refused from now on. */
+void nttrace_class_remove(HANDLE handle);
+/* The live class of @handle, or NULL. Never freed (only reused). */
+struct nttrace_guid_reg *nttrace_class_of(HANDLE handle);
 
 /*
  * One TraceEvent or TraceEventInstance call, checked by provider/event.c,
@@ -147,44 +177,65 @@ static inline void nttrace_read_enable_info(const struct nttrace_enable_info *sr
 }
 
 /*
- * What EventRegister's REGHANDLE stands for: the first part of
- * register.c's registration entry (seed 004's ETW_REGISTRATION_ENTRY),
- * in a 64-byte aligned block so that @info never crosses a page.
- * @info is written by the kernel; @priv by register.c (under its lock,
- * with @priv.sequence as the uapi's sequence count): the process's
- * user-mode logger's enable (@sessions 1, @logger_handle the handle its
- * records go to, level and keywords; @loggers 0).
- * The REGHANDLE is the entry's address with @gen in bits 48-63: entries
- * of EventRegister are never freed, only reused, and @gen changes at
- * each EventUnregister, so that a stale handle reads a disabled provider
- * or is refused, never freed memory.
+ * What a registration's handle stands for (EventRegister's REGHANDLE,
+ * RegisterTraceGuids' RegistrationHandle): the first part of register.c's
+ * registration entry (seed 004's ETW_REGISTRATION_ENTRY), in a 64-byte
+ * aligned block so that @info never crosses a page. @info is written by
+ * the kernel; @priv by register.c (under its lock, with @priv.sequence as
+ * the uapi's sequence count): the process's user-mode logger's enable
+ * (@sessions 1, @logger_handle the handle its records go to, level and
+ * keywords; @loggers 0).
  */
-#define NTTRACE_EVENT_REG_MAGIC		0x76457645U	/* "EvEv" */
-#define NTTRACE_REGHANDLE_GEN_SHIFT	48
-#define NTTRACE_REGHANDLE_PTR_MASK	((1ULL << NTTRACE_REGHANDLE_GEN_SHIFT) - 1)
-
 struct nttrace_event_reg {
 	struct nttrace_enable_info info;
 	struct nttrace_enable_info priv;
-	uint32_t magic;		/* NTTRACE_EVENT_REG_MAGIC while registered */
-	uint32_t gen;		/* the REGHANDLE's bits 48-63 */
+	uint32_t gen;		/* the generation of its current handle */
+	uint32_t index;		/* its slot */
 	uint64_t kernel_handle;	/* NtTraceEvent's TraceHandle; 0: no module */
 	GUID guid;		/* the provider's */
 };
 
-static inline struct nttrace_event_reg *nttrace_event_reg_of(uint64_t reghandle)
+/*
+ * The registrations' table (register.c): a handle is index | kind |
+ * generation << NTTRACE_REG_GEN_SHIFT, the kind bit set for EventRegister.
+ * NTTRACE_MAX_REGISTRATIONS is also what one file may register with the
+ * kernel, so the table holds every registration a process can make.
+ */
+#define NTTRACE_REG_INDEX_MASK	(NTTRACE_MAX_REGISTRATIONS - 1)
+#define NTTRACE_REG_EVENT_BIT	((uint32_t)NTTRACE_MAX_REGISTRATIONS)
+#define NTTRACE_REG_GEN_SHIFT	(__builtin_ctz(NTTRACE_MAX_REGISTRATIONS) + 1)
+
+struct nttrace_reg_slot {
+	uint32_t key;			/* its live handle; 0: free */
+	struct nttrace_event_reg *reg;	/* made at the slot's first use, kept */
+};
+extern struct nttrace_reg_slot nttrace_reg_slots[NTTRACE_MAX_REGISTRATIONS];
+
+/*
+ * The live registration of @handle, or NULL: a load of the slot, a
+ * compare, no lock. @event: an EventRegister handle (else a classic one).
+ */
+static inline struct nttrace_event_reg *nttrace_reg_of(uint64_t handle, int event)
 {
-	return (struct nttrace_event_reg *)(uintptr_t)(reghandle &
-						      NTTRACE_REGHANDLE_PTR_MASK);
+	const struct nttrace_reg_slot *s = &nttrace_reg_slots[handle & NTTRACE_REG_INDEX_MASK];
+
+	/* A free slot's key is 0, which no handle is. */
+	if (!handle || !(handle & NTTRACE_REG_EVENT_BIT) != !event ||
+	    __atomic_load_n(&s->key, __ATOMIC_ACQUIRE) != handle)
+		return NULL;
+	return s->reg;
 }
 
-/* Whether @reghandle is @r's current handle (and @r registered). */
+static inline struct nttrace_event_reg *nttrace_event_reg_of(uint64_t reghandle)
+{
+	return nttrace_reg_of(reghandle, 1);
+}
+
+/* Whether @reghandle is still @r's handle (checked again past the fast path). */
 static inline int nttrace_event_reg_live(const struct nttrace_event_reg *r,
 					 uint64_t reghandle)
 {
-	return __atomic_load_n(&r->magic, __ATOMIC_RELAXED) == NTTRACE_EVENT_REG_MAGIC &&
-	       (__atomic_load_n(&r->gen, __ATOMIC_RELAXED) & 0xFFFF) ==
-	       (reghandle >> NTTRACE_REGHANDLE_GEN_SHIFT);
+	return nttrace_event_reg_of(reghandle) == r;
 }
 
 /*

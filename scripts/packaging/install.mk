@@ -77,13 +77,17 @@ MAN_PAGES := nttrace.1 $(addsuffix .1,$(addprefix nttrace-,$(NTTRACE_COMMANDS)))
 shared: $(SHARED)/$(SO_REAL) $(SHARED)/libnttrace.a $(SHARED)/nttrace \
 	$(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc
 
+# The tool StartTrace starts as a session's logger process
+# (userlib/logger/filelogger.c): the one installed here.
+TOOL_DEF := -DNTTRACE_TOOL_PATH='"$(BINDIR)/nttrace"'
+
 $(SHARED)/pic/%.o: %.c $(INSTALL_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
 
 $(SHARED)/static/%.o: %.c $(INSTALL_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
 
 $(SHARED)/tool/%.o: userlib/tools/%.c $(INSTALL_DEPS)
 	@mkdir -p $(dir $@)

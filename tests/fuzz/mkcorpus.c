@@ -425,7 +425,7 @@ static int instance_file(const char *etl)
 	static const GUID prov = { 0x0e7c0004, 0x7777, 0x8888, { 10, 11, 12, 13, 1, 2, 3, 4 } };
 	static const EVENT_DESCRIPTOR desc = { 42, 3, 16, 4, 11, 300, 0x5 };
 	static const uint8_t bytes[] = { 0x10, 0x20, 0x30, 0x40, 0x50 };
-	struct nttrace_guid_reg reg_cls, reg_parent;
+	HANDLE reg_cls, reg_parent;
 	EVENT_INSTANCE_INFO inst, par;
 	EVENT_DATA_DESCRIPTOR dd[2];
 	struct {
@@ -448,12 +448,8 @@ static int instance_file(const char *etl)
 	snprintf(pr.log_file, sizeof(pr.log_file), "%s", etl);
 	if (StartTraceA(&h, "nttrace-mkcorpus-inst", &pr.p))
 		return -1;
-	memset(&reg_cls, 0, sizeof(reg_cls));
-	reg_cls.magic = NTTRACE_GUID_REG_MAGIC;
-	reg_cls.guid = cls;
-	reg_parent = reg_cls;
-	reg_parent.guid = parent;
-	if (CreateTraceInstanceId(&reg_cls, &inst) || CreateTraceInstanceId(&reg_parent, &par))
+	if (nttrace_class_add(&cls, &reg_cls) || nttrace_class_add(&parent, &reg_parent) ||
+	    CreateTraceInstanceId(reg_cls, &inst) || CreateTraceInstanceId(reg_parent, &par))
 		return -1;
 	for (i = 0; i < 2; i++) {
 		memset(&ie, 0, sizeof(ie));

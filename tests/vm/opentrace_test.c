@@ -53,7 +53,7 @@ static const uint8_t ew1[] = { 0x10, 0x20, 0x30 }, ew2[] = { 0x40, 0x50 };
 
 /* ---- writing ---- */
 
-static struct nttrace_guid_reg reg_class, reg_parent;
+static HANDLE reg_class, reg_parent;
 static uint32_t w_tid, w_pid;
 static GUID act_id, rel_id;
 
@@ -112,13 +112,12 @@ static int write_all(const char *path)
 	if (TraceEvent(h, &ce.h))
 		return 4;
 	/* 4: an instance event with its parent */
-	memset(&reg_class, 0, sizeof(reg_class));
-	reg_class.magic = NTTRACE_GUID_REG_MAGIC;
-	reg_class.guid = class_guid;
-	reg_parent = reg_class;
-	reg_parent.guid = parent_guid;
-	if (CreateTraceInstanceId(&reg_class, &inst) || CreateTraceInstanceId(&reg_parent, &par) ||
-	    CreateTraceInstanceId(&reg_parent, &par))
+	/* The classes, as RegisterTraceGuids registers them (no module needed). */
+	if (nttrace_class_add(&class_guid, &reg_class) ||
+	    nttrace_class_add(&parent_guid, &reg_parent))
+		return 5;
+	if (CreateTraceInstanceId(reg_class, &inst) || CreateTraceInstanceId(reg_parent, &par) ||
+	    CreateTraceInstanceId(reg_parent, &par))
 		return 5;
 	memset(&ie, 0, sizeof(ie));
 	ie.h.Size = offsetof(struct ins, data) + sizeof(inst_data);

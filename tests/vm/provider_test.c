@@ -673,10 +673,10 @@ static void test_one_process(void)
 	tap_eq(RegisterTraceGuidsW(callback, NULL, &guid_b, 2, cls, NULL, NULL, &my_reg),
 	       ERROR_SUCCESS, "%d-bit: RegisterTraceGuidsW, not enabled", BITS);
 	tap_eq(seen->count, 0, "%d-bit: no callback when nothing enables it", BITS);
-	gr = cls[1].RegHandle;
-	tap_ok(gr && gr->magic == NTTRACE_GUID_REG_MAGIC && !memcmp(&gr->guid, &guid_c, 16) &&
-	       cls[0].RegHandle != cls[1].RegHandle,
-	       "%d-bit: each class's RegHandle is its nttrace_guid_reg", BITS);
+	gr = nttrace_class_of(cls[1].RegHandle);
+	tap_ok(gr && !memcmp(&gr->guid, &guid_c, 16) && cls[0].RegHandle != cls[1].RegHandle &&
+	       nttrace_class_of(cls[0].RegHandle),
+	       "%d-bit: each class's RegHandle is a class of its own in the table", BITS);
 
 	tap_eq(EnableTrace(1, 0xA0, 4, &guid_b, s), ERROR_SUCCESS, "%d-bit: EnableTrace", BITS);
 	tap_ok(wait_count(1), "%d-bit: the callback runs", BITS);

@@ -12,8 +12,9 @@
  * The user-mode-logger part needs no module: without /dev/nttrace (the
  * host) the kernel part is skipped, as it is when the loaded module has no
  * handler for ETW_NT_FLAGS_TRACE_HEADER / TRACE_INSTANCE yet. RegHandles
- * are struct nttrace_guid_reg built here by hand, as RegisterTraceGuids
- * makes them. Runs 64-bit and 32-bit.
+ * are classes added to the library's table (nttrace_class_add) as
+ * RegisterTraceGuids adds them, so that no module is needed. Runs 64-bit
+ * and 32-bit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -225,17 +226,20 @@ struct inst_mof {
 	MOF_FIELD mof[MAX_MOF_FIELDS + 1];
 };
 
-static struct nttrace_guid_reg reg_class, reg_parent, reg_bad;
+static HANDLE reg_class, reg_parent, reg_bad;
 
+/* Fresh classes (their counters at 0), and a handle of one removed since. */
 static void make_regs(void)
 {
-	memset(&reg_class, 0, sizeof(reg_class));
-	reg_class.magic = NTTRACE_GUID_REG_MAGIC;
-	memcpy(&reg_class.guid, class_guid, 16);
-	reg_parent = reg_class;
-	memcpy(&reg_parent.guid, parent_guid, 16);
-	reg_bad = reg_class;
-	reg_bad.magic = 0x12345678;
+	if (reg_class) {
+		nttrace_class_remove(reg_class);
+		nttrace_class_remove(reg_parent);
+	}
+	if (nttrace_class_add((const GUID *)class_guid, &reg_class) ||
+	    nttrace_class_add((const GUID *)parent_guid, &reg_parent) ||
+	    nttrace_class_add((const GUID *)class_guid, &reg_bad))
+		printf("# nttrace_class_add failed\n");
+	nttrace_class_remove(reg_bad);
 }
 
 static struct cexp *expect_event(uint16_t v, int instance, uint8_t type, uint8_t level)
@@ -379,13 +383,13 @@ static void trace_all(TRACEHANDLE h, const char *where)
 
 	/* Instances of the class and of the parent class. */
 	make_regs();
-	tap_ok(!CreateTraceInstanceId(&reg_class, &inst) && inst.RegHandle == &reg_class &&
+	tap_ok(!CreateTraceInstanceId(reg_class, &inst) && inst.RegHandle == reg_class &&
 	       inst.InstanceId == 1, "%d-bit: %s: CreateTraceInstanceId: the class's first is 1",
 	       BITS, where);
-	tap_ok(!CreateTraceInstanceId(&reg_class, &inst2) && inst2.InstanceId == 2,
+	tap_ok(!CreateTraceInstanceId(reg_class, &inst2) && inst2.InstanceId == 2,
 	       "%d-bit: %s: ... then 2", BITS, where);
-	tap_ok(!CreateTraceInstanceId(&reg_parent, &par) && par.InstanceId == 1 &&
-	       par.RegHandle == &reg_parent, "%d-bit: %s: ... each class its own counter",
+	tap_ok(!CreateTraceInstanceId(reg_parent, &par) && par.InstanceId == 1 &&
+	       par.RegHandle == reg_parent, "%d-bit: %s: ... each class its own counter",
 	       BITS, where);
 
 	/* 8: instance, inline data, no parent */
@@ -470,13 +474,16 @@ static void errors_common(TRACEHANDLE h, const char *where)
 	static struct ev_inline ei;
 	static struct ev_mof em;
 	static struct inst_inline ii;
-	EVENT_INSTANCE_INFO inst = { &reg_class, 3 }, par = { &reg_parent, 1 };
-	EVENT_INSTANCE_INFO null_reg = { NULL, 1 }, bad = { &reg_bad, 1 };
-	EVENT_INSTANCE_INFO unreadable = { noaccess, 1 }, misaligned = {
-		(uint8_t *)&reg_class + 1, 1 };
+	EVENT_INSTANCE_INFO inst, par, null_reg = { NULL, 1 }, bad, misaligned;
+	EVENT_INSTANCE_INFO unreadable = { noaccess, 1 };
+	EVENT_INSTANCE_INFO random = { (HANDLE)(uintptr_t)0x5a5a1234, 1 };
 	uint8_t *edge = noaccess - 0x30;	/* a header right before the hole */
 
 	make_regs();
+	inst = (EVENT_INSTANCE_INFO){ reg_class, 3 };
+	par = (EVENT_INSTANCE_INFO){ reg_parent, 1 };
+	bad = (EVENT_INSTANCE_INFO){ reg_bad, 1 };
+	misaligned = (EVENT_INSTANCE_INFO){ (uint8_t *)reg_class + 1, 1 };
 	init_header(&ei.h, 0x30 + 4, 60, 1, 1, 0);
 	ERR(ERROR_INVALID_PARAMETER, "TraceEvent, handle 0", TraceEvent(0, &ei.h));
 	ERR(ERROR_INVALID_PARAMETER, "TraceEvent, EventTrace NULL", TraceEvent(h, NULL));
@@ -521,12 +528,14 @@ static void errors_common(TRACEHANDLE h, const char *where)
 	    TraceEventInstance(h, &ii.h, &inst, &null_reg));
 	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, logger 0xFFFF",
 	    TraceEventInstance(0xFFFF, &ii.h, &inst, NULL));
-	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, RegHandle not registered (magic)",
+	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, RegHandle of a class since unregistered",
 	    TraceEventInstance(h, &ii.h, &bad, NULL));
 	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, RegHandle unreadable",
 	    TraceEventInstance(h, &ii.h, &unreadable, NULL));
 	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, RegHandle misaligned",
 	    TraceEventInstance(h, &ii.h, &misaligned, NULL));
+	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, RegHandle a random value",
+	    TraceEventInstance(h, &ii.h, &random, NULL));
 	ERR(ERROR_INVALID_HANDLE, "TraceEventInstance, parent's RegHandle not registered",
 	    TraceEventInstance(h, &ii.h, &inst, &bad));
 	ERR(ERROR_NOACCESS, "TraceEventInstance, EventTrace unreadable",
@@ -558,7 +567,7 @@ static void errors_size(TRACEHANDLE h, const char *where, uint32_t buffer_size)
 {
 	static struct ev_mof em;
 	static struct inst_mof im;
-	EVENT_INSTANCE_INFO inst = { &reg_class, 3 };
+	EVENT_INSTANCE_INFO inst = { reg_class, 3 };
 
 	init_header(&em.h, 0x30 + 16, 62, 1, 1, WNODE_FLAG_USE_MOF_PTR);
 	DEFINE_TRACE_MOF_FIELD(&em.mof[0], bytes, buffer_size, 0);
@@ -619,20 +628,20 @@ static void test_instance_ids(void)
 	uint8_t *ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	make_regs();
-	reg_class.next_instance = 0xFFFFFFFE;
-	tap_ok(!CreateTraceInstanceId(&reg_class, &info) && info.InstanceId == 0xFFFFFFFF,
+	nttrace_class_of(reg_class)->next_instance = 0xFFFFFFFE;
+	tap_ok(!CreateTraceInstanceId(reg_class, &info) && info.InstanceId == 0xFFFFFFFF,
 	       "%d-bit: %s: up to 0xFFFFFFFF", BITS, where);
-	tap_ok(!CreateTraceInstanceId(&reg_class, &info) && info.InstanceId == 1,
+	tap_ok(!CreateTraceInstanceId(reg_class, &info) && info.InstanceId == 1,
 	       "%d-bit: %s: then starts over at 1 (0 skipped)", BITS, where);
 	ERR(ERROR_INVALID_PARAMETER, "RegHandle NULL", CreateTraceInstanceId(NULL, &info));
-	ERR(ERROR_INVALID_PARAMETER, "InstInfo NULL", CreateTraceInstanceId(&reg_class, NULL));
+	ERR(ERROR_INVALID_PARAMETER, "InstInfo NULL", CreateTraceInstanceId(reg_class, NULL));
 	ERR(ERROR_INVALID_HANDLE, "RegHandle not registered",
-	    CreateTraceInstanceId(&reg_bad, &info));
+	    CreateTraceInstanceId(reg_bad, &info));
 	ERR(ERROR_INVALID_HANDLE, "RegHandle unreadable", CreateTraceInstanceId(noaccess, &info));
 	ERR(ERROR_NOACCESS, "InstInfo not writable",
-	    CreateTraceInstanceId(&reg_class, (PEVENT_INSTANCE_INFO)ro));
+	    CreateTraceInstanceId(reg_class, (PEVENT_INSTANCE_INFO)ro));
 	SetLastError(7);
-	tap_ok(!CreateTraceInstanceId(&reg_class, &info) && GetLastError() == 0,
+	tap_ok(!CreateTraceInstanceId(reg_class, &info) && GetLastError() == 0,
 	       "%d-bit: %s: success sets the last error to ERROR_SUCCESS", BITS, where);
 	munmap(ro, pg);
 }
@@ -803,7 +812,7 @@ static void test_um(void)
 	{
 		static struct ev_inline ei;
 		static struct inst_inline ii;
-		EVENT_INSTANCE_INFO inst = { &reg_class, 1 };
+		EVENT_INSTANCE_INFO inst = { reg_class, 1 };
 
 		init_header(&ei.h, 0x30, 60, 1, 1, 0);
 		init_inst(&ii.h, 0x38, 61, 1, 1, 0);
@@ -828,7 +837,7 @@ static void test_um(void)
 		init_header(&ei.h, 0x30 + 1000, 1, 1, 1, 0);
 		err = i % 2 ? TraceEvent(h, &ei.h) : ({
 			static struct inst_inline ii;
-			EVENT_INSTANCE_INFO inst = { &reg_class, 1 };
+			EVENT_INSTANCE_INFO inst = { reg_class, 1 };
 
 			init_inst(&ii.h, 0x38 + 1000, 1, 1, 1, 0);
 			TraceEventInstance(h, &ii.h, &inst, NULL);
@@ -891,7 +900,7 @@ static void test_kernel(void)
 	{
 		static struct ev_inline ei;
 		static struct inst_inline ii;
-		EVENT_INSTANCE_INFO inst = { &reg_class, 1 };
+		EVENT_INSTANCE_INFO inst = { reg_class, 1 };
 
 		init_header(&ei.h, 0x30, 60, 1, 1, 0);
 		init_inst(&ii.h, 0x38, 61, 1, 1, 0);

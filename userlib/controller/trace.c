@@ -139,7 +139,6 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 			  PEVENT_TRACE_PROPERTIES p, const char *log_file)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_logfile lf;
 	pid_t logger_pid = 0;
 	int ret;
 
@@ -151,18 +150,9 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 	if (ret)
 		return nttrace_errno_to_win32(ret);
 	if (*log_file) {
-		struct nttrace_etl_session s;
-
-		/* Opened here, so that its errors are the caller's to see. */
-		nttrace_etl_from_info(&s, &info);
-		s.max_file_mb = p->MaximumFileSize;
-		ret = nttrace_logfile_open(&lf, log_file, &s);
-		if (ret == -ENOENT)
-			ret = -ENOTDIR;		/* ERROR_PATH_NOT_FOUND */
-		if (!ret) {
-			ret = nttrace_start_file_logger(info.logger_id, &lf, &logger_pid);
-			close(lf.fd);
-		}
+		/* The file is created before it returns: its errors are ours. */
+		ret = nttrace_start_file_logger(info.logger_id, log_file, p->MaximumFileSize,
+						&logger_pid);
 		if (ret) {
 			nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
 			return nttrace_errno_to_win32(ret);

@@ -1,120 +1,147 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The logger process StartTrace starts for a kernel session with a log
- * file name: it drains the session into the ETL file (etl.c).
+ * file name: the installed `nttrace` tool, `nttrace record --id N -o FILE
+ * --report-fd 3`, which attaches to the session, creates the file and
+ * drains the session into it (etl.c) until the session stops.
+ * ControlTrace's STOP waits for it to let go (uapi:
+ * NTTRACE_CONTROL_WAIT_CONSUMER), so the file is complete when it returns.
+ *
+ * A process of its own, not a thread of the caller's: a kernel session
+ * and its file outlive the process that started them, as on Windows,
+ * where the kernel writes the file. And a program of its own, started by
+ * exec, not a copy of the caller made by fork that runs on in library code
+ * (issue 27): such a copy of a threaded program may find malloc's or any
+ * other lock held by a thread that does not exist in it, and keeps the
+ * caller's memory and whatever else the program did not mean to share;
+ * LTTng starts its daemons the same way. posix_spawn runs none of the
+ * program's fork handlers and only exec's own work in the child.
+ *
+ * The tool: NTTRACE_TOOL from the environment (ignored in a set-user-ID
+ * program), else NTTRACE_TOOL_PATH, the installed tool's path (the
+ * packaging sets it to $(BINDIR)/nttrace); an in-tree build, without it,
+ * and an installed one whose tool is not where it was installed (a
+ * library copied elsewhere, a test VM), look for `nttrace` on PATH, but
+ * not in a set-user-ID program, whose PATH is its caller's. The tool detaches (a session of its own,
+ * then a fork, so that the caller has no child to reap), reports on its
+ * descriptor 3 whether it attached and created the file, and records.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <nttrace/session.h>
 #include "../internal.h"
 
-/*
- * The logger process: a grandchild of the caller (so that the caller never
- * has to reap it), in a session of its own, holding nothing of the
- * caller's but the log file. It attaches to the kernel session, reports
- * the result through a pipe, then writes every buffer until the session
- * stops. ControlTrace's STOP waits for it to let go (uapi:
- * NTTRACE_CONTROL_WAIT_CONSUMER), so the file is complete when it returns.
- */
-static void run_logger(uint32_t logger_id, struct nttrace_logfile *lf, int report)
+#ifndef NTTRACE_TOOL_PATH
+#define NTTRACE_TOOL_PATH	"nttrace"
+#endif
+
+extern char **environ;
+
+static int spawn_tool(pid_t *child, int report, char **argv)
 {
-	struct nttrace_consumer c;
-	struct nttrace_counts n;
-	sigset_t all;
-	int ret, msg[2];
+	const char *tool = secure_getenv("NTTRACE_TOOL");
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, all;
+	int err, installed = 0;
 
-	sigemptyset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	ret = nttrace_consumer_open(&c, logger_id);
-	msg[0] = ret;
-	msg[1] = getpid();
-	if (write(report, msg, sizeof(msg)) != sizeof(msg) || ret)
-		_exit(1);
-	close(report);
-	lf->s.logger_pid = getpid();
-	lf->s.logger_tid = getpid();
-	for (;;) {
-		int stopped = nttrace_consumer_stopped(&c);
-
-		/* After the stop is seen, one more drain takes everything. */
-		nttrace_consumer_drain(&c, nttrace_logfile_buffer, lf);
-		if (stopped)
-			break;
-		nttrace_consumer_wait(&c, 1000);
+	if (!tool || !*tool) {
+		tool = NTTRACE_TOOL_PATH;
+		installed = 1;
 	}
-	/* The session has stopped: its counters are final. */
-	nttrace_consumer_counts(&c, &n);
-	ret = nttrace_logfile_close(lf, n.events_lost + n.events_overwritten,
-				    n.buffers_overwritten);
-	nttrace_consumer_close(&c);
-	_exit(ret ? 1 : 0);
+	if ((err = posix_spawn_file_actions_init(&fa)) != 0)
+		return -err;
+	if ((err = posix_spawnattr_init(&attr)) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -err;
+	}
+	/*
+	 * 0-2 on /dev/null, the report on 3 (@report is above 3: dup2 onto
+	 * itself would keep its close-on-exec); the tool closes the rest.
+	 * Its signals as a new program's: none blocked, none ignored, a
+	 * session of its own (no terminal's signals).
+	 */
+	sigemptyset(&none);
+	sigfillset(&all);
+	err = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDWR, 0);
+	if (!err)
+		err = posix_spawn_file_actions_adddup2(&fa, 0, 1);
+	if (!err)
+		err = posix_spawn_file_actions_adddup2(&fa, 0, 2);
+	if (!err)
+		err = posix_spawn_file_actions_adddup2(&fa, report, 3);
+	if (!err)
+		err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
+						     POSIX_SPAWN_SETSIGDEF);
+	if (!err)
+		err = posix_spawnattr_setsigmask(&attr, &none);
+	if (!err)
+		err = posix_spawnattr_setsigdefault(&attr, &all);
+	if (!err)
+		err = strchr(tool, '/') ?
+		      posix_spawn(child, tool, &fa, &attr, argv, environ) :
+		      posix_spawnp(child, tool, &fa, &attr, argv, environ);
+	if (err == ENOENT && installed && strchr(tool, '/') && !getauxval(AT_SECURE))
+		err = posix_spawnp(child, "nttrace", &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	return -err;
 }
 
-/* Only @fd and @report stay open, as 3 and 4; 0-2 go to /dev/null. */
-static int isolate_fds(int *fd, int *report)
+int nttrace_start_file_logger(uint32_t logger_id, const char *path, uint32_t max_mb,
+			      pid_t *pid)
 {
-	int null = open("/dev/null", O_RDWR);
-	int a = fcntl(*fd, F_DUPFD, 10), b = fcntl(*report, F_DUPFD, 10);
-	int i;
-
-	if (null < 0 || a < 0 || b < 0)
-		return -1;
-	for (i = 0; i < 3; i++)
-		dup2(null, i);
-	if (dup2(a, 3) < 0 || dup2(b, 4) < 0)
-		return -1;
-	if (close_range(5, ~0U, 0))
-		for (i = 5; i < 65536; i++)
-			close(i);
-	*fd = 3;
-	*report = 4;
-	return 0;
-}
-
-int nttrace_start_file_logger(uint32_t logger_id, struct nttrace_logfile *lf, pid_t *pid)
-{
-	int pipefd[2], ret = -EIO, status, msg[2];
+	char id[16], mb[16], fd3[] = "3";
+	char *argv[] = { "nttrace", "record", "--id", id, "-o", (char *)path,
+			 "--max-size", mb, "--quiet", "--report-fd", fd3, NULL };
+	int pipefd[2], report, ret, status;
+	int32_t msg[3];
 	pid_t child;
 	ssize_t n;
 
+	snprintf(id, sizeof(id), "%u", logger_id);
+	snprintf(mb, sizeof(mb), "%u", max_mb);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	child = fork();
-	if (child < 0) {
+	report = fcntl(pipefd[1], F_DUPFD_CLOEXEC, 4);
+	close(pipefd[1]);
+	if (report < 0) {
 		ret = -errno;
 		close(pipefd[0]);
-		close(pipefd[1]);
 		return ret;
 	}
-	if (child == 0) {
-		int report = pipefd[1];
-
+	ret = spawn_tool(&child, report, argv);
+	close(report);
+	if (ret) {
 		close(pipefd[0]);
-		setsid();
-		child = fork();
-		if (child != 0)
-			_exit(child < 0);
-		if (isolate_fds(&lf->fd, &report))
-			_exit(1);
-		run_logger(logger_id, lf, report);
+		return ret;
 	}
-	close(pipefd[1]);
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	/* The logger's report (result, pid), or EOF if it died first. */
+	/*
+	 * The logger's report (error, PID, which step failed), or EOF if it
+	 * died first (a tool that does not know --report-fd, for one). The
+	 * child itself exits as soon as it has forked the logger.
+	 */
 	do {
 		n = read(pipefd[0], msg, sizeof(msg));
 	} while (n < 0 && errno == EINTR);
-	if (n == sizeof(msg)) {
-		ret = msg[0];
-		*pid = msg[1];
-	}
 	close(pipefd[0]);
-	return ret;
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (n != sizeof(msg))
+		return -EIO;
+	/* The file's directory missing: ERROR_PATH_NOT_FOUND, not "no session". */
+	if (msg[2] == NTTRACE_LOGGER_FAILED_FILE && msg[0] == -ENOENT)
+		return -ENOTDIR;
+	if (!msg[0])
+		*pid = msg[1];
+	return msg[0];
 }

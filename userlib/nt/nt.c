@@ -41,61 +41,123 @@ int nttrace_device_fd(void)
 }
 
 /*
- * NtTraceEvent's calls go through a descriptor of the calling thread's own
- * (for the first NT_THREAD_FDS threads; later ones share the process's).
- * A system call on a descriptor that threads share takes and drops a
- * reference to the one struct file behind it, an atomic each way on a
- * cache line every thread writes: two threads of a process tracing at full
- * rate took turns on it (in the bench kernel a no-op ioctl scaled 1.47
- * times with two threads on one descriptor, 1.93 with one each, as getppid
- * does). Our choice; Windows has no
- * descriptor here. Events need none: sessions and registrations are found
- * by their handles, so any descriptor of /dev/nttrace carries any event.
- * Each thread's is closed when it exits.
+ * NtTraceEvent's calls go through one of NT_THREAD_FDS descriptors of the
+ * library's, each used by one thread at a time while there are enough
+ * (threads beyond share them in turn). A system call on a descriptor that
+ * threads share takes and drops a reference to the one struct file behind
+ * it, an atomic each way on a cache line every thread writes: two threads
+ * of a process tracing at full rate took turns on it (in the bench kernel
+ * a no-op ioctl scaled 1.47 times with two threads on one descriptor, 1.93
+ * with one each, as getppid does). Our choice; Windows has no descriptor
+ * here. Events need none: sessions and registrations are found by their
+ * handles, so any descriptor of /dev/nttrace carries any event.
+ *
+ * The descriptors are the library's for the life of the process (O_CLOEXEC,
+ * as the shared one is): a thread that exits gives its slot back, not its
+ * descriptor, so that the library never closes a number the program may
+ * have taken over in the meantime (issue 27: a program that closed every
+ * descriptor and opened its own would have lost one when a thread exited).
+ * The next thread to trace takes the free slot and its open descriptor.
  */
 #define NT_THREAD_FDS	64
+#define SLOT_WORDS	(NT_THREAD_FDS / 32)
 
-static __thread int thread_fd = -1;	/* -2: this thread shares */
-static unsigned int thread_fds;		/* atomic: threads holding their own */
-static pthread_key_t thread_fd_key;
-static pthread_once_t thread_fd_once = PTHREAD_ONCE_INIT;
+static int pool_fd[NT_THREAD_FDS] = { [0 ... NT_THREAD_FDS - 1] = -1 };
+static uint32_t pool_busy[SLOT_WORDS];	/* atomic: slots a thread holds */
+static unsigned int pool_turn;		/* atomic: the next one to share */
+static __thread int thread_slot = -1;	/* the slot it holds, or shares */
+static pthread_key_t slot_key;
+static int slot_key_ok;
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 
-static void close_thread_fd(void *arg)
+/* A thread's exit: its slot is free again; the descriptor stays open. */
+static void release_slot(void *arg)
 {
-	close((int)(intptr_t)arg - 1);
-	__atomic_sub_fetch(&thread_fds, 1, __ATOMIC_RELAXED);
+	unsigned int i = (unsigned int)(uintptr_t)arg - 1;
+
+	__atomic_and_fetch(&pool_busy[i / 32], ~(1U << (i % 32)), __ATOMIC_RELEASE);
 }
 
-static void make_thread_fd_key(void)
+static void make_slot_key(void)
 {
-	if (pthread_key_create(&thread_fd_key, close_thread_fd))
-		__atomic_store_n(&thread_fds, NT_THREAD_FDS, __ATOMIC_RELAXED);
+	slot_key_ok = !pthread_key_create(&slot_key, release_slot);
+}
+
+/*
+ * The key's destructor is this library's code: a shared build that is
+ * unloaded must not leave it to run at the next thread's exit.
+ */
+__attribute__((destructor)) static void delete_slot_key(void)
+{
+	if (slot_key_ok)
+		pthread_key_delete(slot_key);
+	slot_key_ok = 0;
+}
+
+/* A free slot, now held; -1 if none. */
+static int take_slot(void)
+{
+	unsigned int w;
+
+	for (w = 0; w < SLOT_WORDS; w++) {
+		uint32_t busy = __atomic_load_n(&pool_busy[w], __ATOMIC_RELAXED);
+
+		while (busy != ~0U) {
+			int bit = __builtin_ctz(~busy);
+
+			if (__atomic_compare_exchange_n(&pool_busy[w], &busy, busy | 1U << bit, 0,
+							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+				return (int)(w * 32 + bit);
+		}
+	}
+	return -1;
+}
+
+/* Slot @i's descriptor, opened by the first thread to need it. */
+static int slot_fd(int i)
+{
+	int fd = __atomic_load_n(&pool_fd[i], __ATOMIC_ACQUIRE), expected = -1;
+
+	if (fd >= 0)
+		return fd;
+	fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* A sharer may open it at the same time: one wins. */
+	if (!__atomic_compare_exchange_n(&pool_fd[i], &expected, fd, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		close(fd);
+		fd = expected;
+	}
+	return fd;
 }
 
 static int event_fd(void)
 {
-	int shared, fd = thread_fd;
+	int slot = thread_slot, fd, shared;
 
-	if (fd >= 0)
-		return fd;
-	shared = nttrace_device_fd();
-	if (fd == -2 || shared < 0)
-		return shared;
-	pthread_once(&thread_fd_once, make_thread_fd_key);
-	if (__atomic_add_fetch(&thread_fds, 1, __ATOMIC_RELAXED) > NT_THREAD_FDS)
-		goto share;
-	fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		goto share;
-	if (pthread_setspecific(thread_fd_key, (void *)(intptr_t)(fd + 1))) {
-		close(fd);
-		goto share;
+	if (slot >= 0) {
+		/* A slot's descriptor, once open, stays: no ordering needed. */
+		fd = __atomic_load_n(&pool_fd[slot], __ATOMIC_RELAXED);
+		return fd >= 0 ? fd : nttrace_device_fd();
 	}
-	return thread_fd = fd;
-share:
-	__atomic_sub_fetch(&thread_fds, 1, __ATOMIC_RELAXED);
-	thread_fd = -2;
-	return shared;
+	shared = nttrace_device_fd();
+	if (shared < 0)
+		return shared;
+	pthread_once(&slot_once, make_slot_key);
+	slot = slot_key_ok ? take_slot() : -1;
+	if (slot >= 0 && pthread_setspecific(slot_key, (void *)(uintptr_t)(slot + 1))) {
+		release_slot((void *)(uintptr_t)(slot + 1));
+		slot = -1;
+	}
+	if (slot >= 0)
+		slot_fd(slot);	/* if it cannot be opened: the shared one */
+	else		/* all held: share one, chosen once for this thread */
+		slot = (int)(__atomic_fetch_add(&pool_turn, 1, __ATOMIC_RELAXED) %
+			     NT_THREAD_FDS);
+	thread_slot = slot;
+	fd = __atomic_load_n(&pool_fd[slot], __ATOMIC_ACQUIRE);
+	return fd >= 0 ? fd : shared;
 }
 
 NTSTATUS NtTraceEvent(HANDLE TraceHandle, ULONG Flags, ULONG FieldSize,

@@ -125,16 +125,17 @@ static ULONG read_mofs(uint32_t size, uint32_t hdr_size, const void *event,
 }
 
 /*
- * A RegHandle: the struct nttrace_guid_reg RegisterTraceGuids made, still
- * registered (its magic). Anything else, unreadable or misaligned too, is
+ * A RegHandle: a class RegisterTraceGuids registered and has not
+ * unregistered, found in its table (internal.h). Anything else is
  * ERROR_INVALID_HANDLE: it is a bad handle, not a bad buffer.
  */
-static ULONG read_reg(HANDLE reg_handle, struct nttrace_guid_reg *reg)
+static ULONG read_reg(HANDLE reg_handle, GUID *guid)
 {
-	if ((uintptr_t)reg_handle % _Alignof(struct nttrace_guid_reg) ||
-	    nttrace_safe_copy(reg, reg_handle, sizeof(*reg)) ||
-	    reg->magic != NTTRACE_GUID_REG_MAGIC)
+	const struct nttrace_guid_reg *c = nttrace_class_of(reg_handle);
+
+	if (!c)
 		return ERROR_INVALID_HANDLE;
+	*guid = c->guid;
 	return ERROR_SUCCESS;
 }
 
@@ -214,17 +215,17 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace)
 /* An EVENT_INSTANCE_INFO's class: its GUID and instance ID into @guid, @id. */
 static ULONG read_info(PEVENT_INSTANCE_INFO info, uint8_t guid[16], uint32_t *id)
 {
-	struct nttrace_guid_reg reg;
 	EVENT_INSTANCE_INFO ii;
+	GUID g;
 
 	if (nttrace_safe_copy(&ii, info, sizeof(ii)))
 		return ERROR_NOACCESS;
 	/* "A member of InstInfo is NULL": the handle; 0 is an instance ID. */
 	if (!ii.RegHandle)
 		return ERROR_INVALID_PARAMETER;
-	if (read_reg(ii.RegHandle, &reg))
+	if (read_reg(ii.RegHandle, &g))
 		return ERROR_INVALID_HANDLE;
-	memcpy(guid, &reg.guid, 16);
+	memcpy(guid, &g, 16);
 	*id = ii.InstanceId;
 	return ERROR_SUCCESS;
 }
@@ -306,13 +307,14 @@ ULONG TraceEventInstance(TRACEHANDLE TraceHandle, PEVENT_INSTANCE_HEADER EventTr
 
 static ULONG create_instance_id(HANDLE reg_handle, PEVENT_INSTANCE_INFO info)
 {
-	struct nttrace_guid_reg reg, *live = reg_handle;
+	struct nttrace_guid_reg *live;
 	EVENT_INSTANCE_INFO out;
 	uint32_t id;
 
 	if (!reg_handle || !info)
 		return ERROR_INVALID_PARAMETER;
-	if (read_reg(reg_handle, &reg))
+	live = nttrace_class_of(reg_handle);
+	if (!live)
 		return ERROR_INVALID_HANDLE;
 	/*
 	 * Per class and per process, from 1; after 0xFFFFFFFF it starts over
@@ -323,7 +325,7 @@ static ULONG create_instance_id(HANDLE reg_handle, PEVENT_INSTANCE_INFO info)
 	while (!id);
 	out.RegHandle = reg_handle;
 	out.InstanceId = id;
-	if (nttrace_safe_copy(info, &out, sizeof(out)))
+	if (nttrace_safe_store(info, &out, sizeof(out)))
 		return ERROR_NOACCESS;
 	return ERROR_SUCCESS;
 }

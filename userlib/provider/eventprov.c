@@ -6,15 +6,16 @@
  *
  * Registration is provider/register.c's machinery (the entry, the
  * notification thread, the callbacks, fork): nttrace_event_register. The
- * REGHANDLE is the entry's address with a generation in bits 48-63
- * (internal.h), so that no lookup and no lock stand between a call and the
- * entry's enable information: the kernel's (struct nttrace_enable_info, the
- * union over kernel sessions) and the user-mode logger's private enable,
- * both read under their sequence counts.
+ * REGHANDLE is an index into register.c's table of registrations with a
+ * generation (internal.h): a load of its slot and a compare, no lock,
+ * stand between a call and the entry's enable information: the kernel's
+ * (struct nttrace_enable_info, the union over kernel sessions) and the
+ * user-mode logger's private enable, both read under their sequence
+ * counts.
  *
- * The fast path: a disabled provider costs two loads of one cache line
- * (the kernel's session count and the private one, ORed) and one branch:
- * no system call, no lock, no atomic read-modify-write. An enabled one
+ * The fast path: a disabled provider costs the slot's load and compare,
+ * then two loads (the kernel's session count and the private one, ORed)
+ * and one branch: no system call, no lock, no atomic read-modify-write. An enabled one
  * checks the event against each enable with NTTRACE_LEVEL_KEYWORD_ENABLED
  * (McGenLevelKeywordEnabled's rule); kernel sessions get it through
  * NtTraceEvent(ETW_NT_FLAGS_TRACE_EVENT) with a struct event_write_user
@@ -26,14 +27,12 @@
  *   which they are on Windows, returns its error only); EventRegister,
  *   EventUnregister, EventActivityIdControl and EventSetInformation set it
  *   as this library's other functions do.
- * - A RegHandle of 0 is ERROR_INVALID_HANDLE (EventWrite*, EventUnregister)
- *   or FALSE (EventEnabled). A stale RegHandle (after EventUnregister) is
- *   refused where the check is cheap: EventUnregister says
- *   ERROR_INVALID_HANDLE; EventWrite* and EventEnabled read the entry,
- *   which then reads disabled (ERROR_SUCCESS / FALSE), or, reused by a
- *   later EventRegister, is refused by its generation (ERROR_INVALID_HANDLE /
- *   FALSE). A value that never came from EventRegister is undefined, as on
- *   Windows.
+ * - A RegHandle of 0, a stale one (after EventUnregister) and any value
+ *   EventRegister did not give are ERROR_INVALID_HANDLE (EventWrite*,
+ *   EventUnregister), FALSE (EventEnabled, EventProviderEnabled) or
+ *   ERROR_INVALID_PARAMETER (EventSetInformation), found so by the table,
+ *   without reading memory through the value (on Windows such a value is
+ *   undefined).
  * - EventDescriptor NULL: ERROR_INVALID_PARAMETER (Windows would fault).
  * - The activity ID EventActivityIdControl creates is locally unique: a
  *   per-process random base (one getrandom, at the first CREATE) and a

@@ -18,8 +18,9 @@
  * and made with no system call at all (controller/enable.c).
  *
  * Notifications. The process's registrations live on one /dev/nttrace file
- * of their own; a thread, started with the first registration, polls it
- * (EPOLLPRI), takes the kernel's notifications one at a time and runs the
+ * of their own; a thread, started with the first registration and ended
+ * with the last (below), polls it (EPOLLPRI), takes the kernel's
+ * notifications one at a time and runs the
  * callbacks: WMI_ENABLE_EVENTS with a WNODE_HEADER whose HistoricalContext
  * is the logger handle (TRACE_ENABLE_CONTEXT: logger ID, level, flags),
  * WMI_DISABLE_EVENTS when the session disables the provider or stops. The
@@ -53,7 +54,8 @@
  *   <nttrace/evntprov.h>), and their private enable is kept as a second
  *   struct nttrace_enable_info beside the kernel's, written under the
  *   same sequence protocol, so that EventEnabled reads both without a lock.
- *   They are never freed (see internal.h); without the module they
+ *   Entries of both kinds are never freed, only reused, and handles are
+ *   looked up in a table (see internal.h); without the module they
  *   register in this process only.
  * - The user-mode logger's stop ends its private enables: the callbacks
  *   hear WMI_DISABLE_EVENTS / EVENT_CONTROL_CODE_DISABLE_PROVIDER, as a
@@ -65,7 +67,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nttrace/evntrace.h>
@@ -74,20 +78,17 @@
 #include "../internal.h"
 
 
-#define ENTRY_MAGIC	0x52656745U	/* "EgeR" */
-
 struct reg_entry {
 	/*
 	 * First, in a 64-byte aligned block: never across a page. pub.info is
-	 * written by the kernel; pub.magic is ENTRY_MAGIC (classic) or
-	 * NTTRACE_EVENT_REG_MAGIC (EventRegister) while registered.
+	 * written by the kernel. Its handle: its slot's key (internal.h).
 	 */
 	struct nttrace_event_reg pub;
 	uint32_t type;				/* NTTRACE_REG_* */
 	WMIDPREQUEST callback;			/* classic */
 	PENABLECALLBACK enable_cb;		/* EventRegister; may be NULL */
 	void *context;
-	struct nttrace_guid_reg *classes;	/* the TRACE_GUID_REGISTRATIONs' */
+	HANDLE *classes;			/* the TRACE_GUID_REGISTRATIONs' */
 	ULONG nr_classes;
 	/* Under reg_lock: */
 	uint64_t private_handle;	/* the user-mode logger's enable; 0: none */
@@ -112,12 +113,35 @@ struct cb_args {
 };
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The classes' table (below); taken after reg_lock, when both are. */
+static pthread_mutex_t class_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_idle = PTHREAD_COND_INITIALIZER;
 static struct reg_entry *entries;
-/* EventRegister entries unregistered, kept for reuse (see internal.h). */
-static struct reg_entry *free_events;
+/*
+ * The table of handles (internal.h). Entries are made as slots are first
+ * used and kept: one unregistered goes on the free list for the next
+ * registration, with a new generation.
+ */
+struct nttrace_reg_slot nttrace_reg_slots[NTTRACE_MAX_REGISTRATIONS];
+static unsigned int nr_slots;		/* slots ever used */
+static struct reg_entry *free_entries;
 static int notify_fd = -1;
-static int thread_running;
+/*
+ * The notification thread (under reg_lock): running while the file has a
+ * registration of ours, stopped and joined when the last one goes and when
+ * the library is unloaded, so that no thread of ours outlives it (issue
+ * 27: a detached thread ran on in the code dlclose had unmapped). It
+ * waits on the file and on an eventfd of its own that asks it to stop.
+ */
+struct notifier {
+	pthread_t thread;
+	int fd;				/* notify_fd when it started */
+	int wake;			/* eventfd: stop */
+	struct notifier *next;		/* on the retired list */
+};
+static struct notifier *notifier;	/* the running one */
+static struct notifier *retired;	/* asked to stop, not joined yet */
+static unsigned int nr_kernel;		/* registrations on notify_fd */
 static unsigned int pass_counter;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 /* The entry whose callback this thread is running, if any. */
@@ -129,21 +153,10 @@ static ULONG set_error(ULONG error)
 	return error;
 }
 
-/* A live entry of this process with this handle (classic or EventRegister). */
-static struct reg_entry *find_entry(uint64_t handle)
+/* The live entry of this process with this handle (classic or EventRegister). */
+static struct reg_entry *find_entry(uint64_t handle, int event)
 {
-	struct reg_entry *e;
-
-	for (e = entries; e; e = e->next) {
-		if (e->type == NTTRACE_REG_CLASSIC) {
-			if ((uintptr_t)e == handle && e->pub.magic == ENTRY_MAGIC)
-				return e;
-		} else if ((uintptr_t)e == (handle & NTTRACE_REGHANDLE_PTR_MASK) &&
-			   nttrace_event_reg_live(&e->pub, handle)) {
-			return e;
-		}
-	}
-	return NULL;
+	return (struct reg_entry *)nttrace_reg_of(handle, event);
 }
 
 static struct reg_entry *find_kernel(uint64_t kernel_handle)
@@ -197,30 +210,94 @@ static void priv_clear(struct reg_entry *e)
 	priv_publish(e, &v);
 }
 
+/*
+ * Its classes unregistered, and the entry back on the free list for the
+ * next registration (its slot's key already cleared): never freed, so
+ * that a lookup racing with the unregistration reads this entry, closed.
+ */
 static void free_entry(struct reg_entry *e)
 {
 	ULONG i;
 
 	for (i = 0; i < e->nr_classes; i++)
-		e->classes[i].magic = 0;
+		nttrace_class_remove(e->classes[i]);
 	free(e->classes);
 	e->classes = NULL;
 	e->nr_classes = 0;
-	if (e->type == NTTRACE_REG_EVENT) {
-		/*
-		 * Kept for reuse: a stale REGHANDLE reads a disabled provider
-		 * (the kernel no longer writes this info) or a new generation.
-		 */
-		__atomic_store_n(&e->pub.magic, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&e->pub.gen, e->pub.gen + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&e->pub.info.sessions, 0, __ATOMIC_RELAXED);
-		priv_clear(e);
-		e->next = free_events;
-		free_events = e;
-		return;
+	__atomic_store_n(&e->pub.info.sessions, 0, __ATOMIC_RELAXED);
+	priv_clear(e);
+	e->next = free_entries;
+	free_entries = e;
+}
+
+/*
+ * A new slot's first generation: mixed from its index and an address of
+ * this run, so that neighbouring slots' handles differ in more than their
+ * index (a handle off by one is another slot's with another generation,
+ * refused) and handles differ between runs.
+ */
+static uint32_t first_gen(uint32_t index, const void *where)
+{
+	return (index * 0x9E3779B1U) ^ (uint32_t)((uintptr_t)where >> 12);
+}
+
+/*
+ * An entry for a new registration of @type, with its next handle's
+ * generation in pub.gen; reg_lock held. NULL with *@err: the table is full
+ * (-EMFILE, ERROR_NO_SYSTEM_RESOURCES) or no memory.
+ */
+static struct reg_entry *new_entry(uint32_t type, int *err)
+{
+	struct reg_entry *e = free_entries;
+	uint32_t gen = 0, index;
+	void *mem;
+
+	if (e) {
+		free_entries = e->next;
+		gen = e->pub.gen;
+		index = e->pub.index;
+	} else {
+		if (nr_slots == NTTRACE_MAX_REGISTRATIONS) {
+			*err = -EMFILE;
+			return NULL;
+		}
+		if (posix_memalign(&mem, 64, sizeof(*e))) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		e = mem;
+		index = nr_slots++;
+		__atomic_store_n(&nttrace_reg_slots[index].reg, &e->pub, __ATOMIC_RELEASE);
 	}
-	e->pub.magic = 0;
-	free(e);
+	memset(e, 0, sizeof(*e));
+	e->pub.index = index;
+	if (!gen)
+		gen = first_gen(index, e);
+	/* The generation's bits above the index and kind; never 0. */
+	gen = (gen + 1) & (UINT32_MAX >> NTTRACE_REG_GEN_SHIFT);
+	e->pub.gen = gen ? gen : 1;
+	e->type = type;
+	return e;
+}
+
+/* Its handle: index, kind, generation. */
+static uint32_t entry_key(const struct reg_entry *e)
+{
+	return e->pub.index | (e->type == NTTRACE_REG_EVENT ? NTTRACE_REG_EVENT_BIT : 0) |
+	       e->pub.gen << NTTRACE_REG_GEN_SHIFT;
+}
+
+/* Registered: its handle now finds it. */
+static void publish_entry(struct reg_entry *e)
+{
+	__atomic_store_n(&nttrace_reg_slots[e->pub.index].key, entry_key(e), __ATOMIC_RELEASE);
+}
+
+/* An entry that never registered, back on the free list; reg_lock held. */
+static void drop_entry(struct reg_entry *e)
+{
+	e->next = free_entries;
+	free_entries = e;
 }
 
 /* The kernel's enable info (see nttrace_read_enable_info). */
@@ -414,17 +491,22 @@ static void take_notifications(int fd)
 
 static void *notify_thread(void *arg)
 {
-	int fd = (int)(intptr_t)arg;
+	struct notifier *me = arg;
+	int fd = me->fd;
 
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLPRI };
+		struct pollfd p[2] = {
+			{ .fd = fd, .events = POLLPRI },
+			{ .fd = me->wake, .events = POLLIN },
+		};
 
-		if (poll(&p, 1, -1) < 0) {
+		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (p.revents & (POLLERR | POLLNVAL))
+		/* Asked to stop: whatever waits is for no registration of ours. */
+		if (p[1].revents || (p[0].revents & (POLLERR | POLLNVAL)))
 			break;
 		pthread_mutex_lock(&reg_lock);
 		take_notifications(fd);
@@ -433,13 +515,104 @@ static void *notify_thread(void *arg)
 	return NULL;
 }
 
+/* Ask the running thread to stop (reg_lock held); reap() joins it. */
+static void stop_thread(void)
+{
+	uint64_t one = 1;
+
+	if (!notifier)
+		return;
+	if (write(notifier->wake, &one, sizeof(one)) != sizeof(one)) {
+		/* An eventfd takes a write until its count is near 2^64. */
+	}
+	notifier->next = retired;
+	retired = notifier;
+	notifier = NULL;
+}
+
+/*
+ * Join the stopped threads that have ended; reg_lock not held. With
+ * @timeout_ms (at unload), wait that long for each, then leave one still
+ * running detached; without, take only those already gone, never waiting:
+ * an unregistering thread may hold a lock of the program's that a
+ * callback on the notification thread is waiting for. The calling thread,
+ * if it is one of them (a callback unregistered the last provider), is
+ * left for a later call.
+ */
+static void reap(int timeout_ms)
+{
+	struct notifier *list, *n, *keep = NULL;
+	int err;
+
+	pthread_mutex_lock(&reg_lock);
+	list = retired;
+	retired = NULL;
+	pthread_mutex_unlock(&reg_lock);
+	while ((n = list)) {
+		list = n->next;
+		if (pthread_equal(n->thread, pthread_self())) {
+			err = EDEADLK;
+		} else if (timeout_ms) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += timeout_ms / 1000;
+			ts.tv_nsec += (timeout_ms % 1000) * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			err = pthread_timedjoin_np(n->thread, NULL, &ts);
+			if (err) {
+				pthread_detach(n->thread);
+				continue;	/* its eventfd and memory stay with it */
+			}
+		} else {
+			err = pthread_tryjoin_np(n->thread, NULL);
+		}
+		if (err) {
+			n->next = keep;
+			keep = n;
+			continue;
+		}
+		close(n->wake);
+		free(n);
+	}
+	if (keep) {
+		pthread_mutex_lock(&reg_lock);
+		for (n = keep; n->next; n = n->next)
+			;
+		n->next = retired;
+		retired = keep;
+		pthread_mutex_unlock(&reg_lock);
+	}
+}
+
+/*
+ * The library's unloading (dlclose of the shared build; also the exit of
+ * the process): the thread must not run on in unmapped code. One idle in
+ * poll stops at once; one in a callback is waited for a while, not for
+ * ever: at exit, a callback may be waiting for a lock the exiting thread
+ * holds. The lock is only tried, for the same reason.
+ */
+__attribute__((destructor)) static void stop_at_unload(void)
+{
+	if (pthread_mutex_trylock(&reg_lock))
+		return;
+	stop_thread();
+	pthread_mutex_unlock(&reg_lock);
+	reap(1000);
+}
+
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&class_lock);
 }
 
 static void atfork_parent(void)
 {
+	pthread_mutex_unlock(&class_lock);
 	pthread_mutex_unlock(&reg_lock);
 }
 
@@ -467,8 +640,22 @@ static void atfork_child(void)
 	if (notify_fd >= 0)
 		close(notify_fd);
 	notify_fd = -1;
-	thread_running = 0;
+	nr_kernel = 0;
+	/* The threads were the parent's: only their memory and eventfds are here. */
+	if (notifier) {
+		notifier->next = retired;
+		retired = notifier;
+		notifier = NULL;
+	}
+	while (retired) {
+		struct notifier *n = retired;
+
+		retired = n->next;
+		close(n->wake);
+		free(n);
+	}
 	pthread_mutex_init(&reg_lock, NULL);
+	pthread_mutex_init(&class_lock, NULL);
 	pthread_cond_init(&reg_idle, NULL);
 }
 
@@ -498,19 +685,28 @@ static int open_notifications(void)
  */
 static int start_thread(void)
 {
-	pthread_attr_t attr;
-	pthread_t t;
+	struct notifier *n;
 	int err;
 
-	if (thread_running)
+	if (notifier)
 		return 0;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, notify_thread, (void *)(intptr_t)notify_fd);
-	pthread_attr_destroy(&attr);
-	if (err)
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (n->wake < 0) {
+		err = -errno;
+		free(n);
+		return err;
+	}
+	n->fd = notify_fd;
+	err = pthread_create(&n->thread, NULL, notify_thread, n);
+	if (err) {
+		close(n->wake);
+		free(n);
 		return -err;
-	thread_running = 1;
+	}
+	notifier = n;
 	return 0;
 }
 
@@ -526,20 +722,35 @@ static void unregister_kernel(uint64_t handle)
 }
 
 /*
- * What RegisterTraceGuids and EventRegister share: register @e (its type,
- * GUID and callback filled in) with the kernel on the registrations' file,
- * start the notification thread, and put it on the list. Returns with
- * reg_lock held on success (0), unlocked on failure (-errno). With
- * @local_ok, a missing module is no failure: the entry is registered in
- * this process only (kernel handle 0), for the user-mode logger.
+ * What RegisterTraceGuids and EventRegister share: a new entry of @type
+ * for @guid, with its callback and context, registered with the kernel on
+ * the registrations' file, the notification thread started, and on the
+ * list, in *@out; not yet published (its handle does not find it yet).
+ * Returns with reg_lock held on success (0), unlocked on failure
+ * (-errno). With @local_ok, a missing module is no failure: the entry is
+ * registered in this process only (kernel handle 0), for the user-mode
+ * logger.
  */
-static int add_entry(struct reg_entry *e, int local_ok)
+static int add_entry(uint32_t type, const GUID *guid, WMIDPREQUEST callback,
+		     PENABLECALLBACK enable_cb, void *context, int local_ok,
+		     struct reg_entry **out)
 {
 	struct nttrace_register r;
+	struct reg_entry *e;
 	int err;
 
 	pthread_once(&atfork_once, install_atfork);
+	reap(0);
 	pthread_mutex_lock(&reg_lock);
+	e = new_entry(type, &err);
+	if (!e) {
+		pthread_mutex_unlock(&reg_lock);
+		return err;
+	}
+	e->pub.guid = *guid;
+	e->callback = callback;
+	e->enable_cb = enable_cb;
+	e->context = context;
 	memset(&r, 0, sizeof(r));
 	err = open_notifications();
 	if (!err) {
@@ -552,29 +763,36 @@ static int add_entry(struct reg_entry *e, int local_ok)
 			err = -errno;
 		else if ((err = start_thread()) != 0)
 			unregister_kernel(r.handle);
+		else
+			nr_kernel++;
 	} else if (err == -ENODEV && local_ok) {
 		err = 0;
 	}
 	if (err) {
+		drop_entry(e);
 		pthread_mutex_unlock(&reg_lock);
 		return err;
 	}
 	e->pub.kernel_handle = r.handle;
 	e->next = entries;
 	entries = e;
+	*out = e;
 	return 0;
 }
 
-/* Off the list and out of the kernel, then freed once no callback runs. */
+/*
+ * Its handle refused from now on, off the list and out of the kernel, then
+ * freed once no callback runs.
+ */
 static void remove_entry(struct reg_entry *e)
 {
+	__atomic_store_n(&nttrace_reg_slots[e->pub.index].key, 0, __ATOMIC_RELEASE);
 	unlink_entry(e);
-	if (!e->orphan && e->pub.kernel_handle)
+	if (!e->orphan && e->pub.kernel_handle) {
 		unregister_kernel(e->pub.kernel_handle);
-	if (e->type == NTTRACE_REG_CLASSIC)
-		e->pub.magic = 0;
-	else
-		__atomic_store_n(&e->pub.magic, 0, __ATOMIC_RELAXED);
+		if (!--nr_kernel)
+			stop_thread();
+	}
 	if (e->busy && in_callback == e) {
 		/* Its own callback, on this thread: freed when it returns. */
 		e->dead = 1;
@@ -593,8 +811,8 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 {
 	struct nttrace_enable_info v;
 	struct reg_entry *e;
-	void *mem;
-	ULONG i, ret;
+	HANDLE *classes = NULL;
+	ULONG i, ret = ERROR_SUCCESS;
 	int err;
 
 	if (!RequestAddress || !ControlGuid || !RegistrationHandle ||
@@ -604,44 +822,36 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 		if (!TraceGuidReg[i].Guid)
 			return set_error(ERROR_INVALID_PARAMETER);
 
-	if (posix_memalign(&mem, 64, sizeof(*e)))
-		return set_error(ERROR_NOT_ENOUGH_MEMORY);
-	e = mem;
-	memset(e, 0, sizeof(*e));
-	e->classes = GuidCount ? calloc(GuidCount, sizeof(*e->classes)) : NULL;
-	if (GuidCount && !e->classes) {
-		free(e);
-		return set_error(ERROR_NOT_ENOUGH_MEMORY);
+	if (GuidCount) {
+		classes = calloc(GuidCount, sizeof(*classes));
+		if (!classes)
+			return set_error(ERROR_NOT_ENOUGH_MEMORY);
 	}
+	for (i = 0; i < GuidCount && !ret; i++)
+		ret = nttrace_class_add(TraceGuidReg[i].Guid, &classes[i]);
+	if (!ret) {
+		err = add_entry(NTTRACE_REG_CLASSIC, ControlGuid, RequestAddress, NULL,
+				RequestContext, 0, &e);
+		ret = err ? nttrace_errno_to_win32(err) : ERROR_SUCCESS;
+	}
+	if (ret) {
+		while (i--)
+			nttrace_class_remove(classes[i]);
+		free(classes);
+		return set_error(ret);
+	}
+	e->classes = classes;
 	e->nr_classes = GuidCount;
-	for (i = 0; i < GuidCount; i++) {
-		e->classes[i].guid = *TraceGuidReg[i].Guid;
-		e->classes[i].owner = e;
-	}
-	e->type = NTTRACE_REG_CLASSIC;
-	e->pub.guid = *ControlGuid;
-	e->callback = RequestAddress;
-	e->context = RequestContext;
-
-	err = add_entry(e, 0);
-	if (err) {
-		free(e->classes);
-		free(e);
-		return set_error(nttrace_errno_to_win32(err));
-	}
-	e->pub.magic = ENTRY_MAGIC;
-	for (i = 0; i < GuidCount; i++) {
-		e->classes[i].magic = NTTRACE_GUID_REG_MAGIC;
-		TraceGuidReg[i].RegHandle = &e->classes[i];
-	}
-	*RegistrationHandle = (uintptr_t)e;
+	publish_entry(e);
+	for (i = 0; i < GuidCount; i++)
+		TraceGuidReg[i].RegHandle = classes[i];
+	*RegistrationHandle = entry_key(e);
 
 	/*
 	 * Enabled before it registered: the kernel wrote the enable info
 	 * before REGISTER returned, and queued an ENABLE that the thread
 	 * will skip, since the callback runs here.
 	 */
-	ret = ERROR_SUCCESS;
 	read_info(e, &v);
 	if (v.logger_handle) {
 		e->skip++;
@@ -653,9 +863,8 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 }
 
 /*
- * EventRegister (provider/eventprov.c). The entry comes from the free list
- * when it can (its generation already moved on). Enables made before: the
- * kernel queued one ENABLE per session on the registrations' file before
+ * EventRegister (provider/eventprov.c). Enables made before: the kernel
+ * queued one ENABLE per session on the registrations' file before
  * REGISTER returned; they are taken here, on the caller's thread, so that
  * the callback runs before EventRegister returns, as on Windows (the
  * notifications of other registrations waiting at that moment are
@@ -664,41 +873,14 @@ static ULONG register_guids(WMIDPREQUEST RequestAddress, PVOID RequestContext,
 ULONG nttrace_event_register(LPCGUID guid, PENABLECALLBACK cb, void *ctx,
 			     uint64_t *reghandle)
 {
-	struct reg_entry *e = NULL;
-	uint32_t gen = 1;
-	void *mem;
+	struct reg_entry *e;
 	int err;
 
-	pthread_mutex_lock(&reg_lock);
-	if (free_events) {
-		e = free_events;
-		free_events = e->next;
-		gen = e->pub.gen;
-	}
-	pthread_mutex_unlock(&reg_lock);
-	if (!e) {
-		if (posix_memalign(&mem, 64, sizeof(*e)))
-			return ERROR_NOT_ENOUGH_MEMORY;
-		e = mem;
-	}
-	memset(e, 0, sizeof(*e));
-	e->pub.gen = gen & 0xFFFF ? gen : gen + 1;
-	e->type = NTTRACE_REG_EVENT;
-	e->pub.guid = *guid;
-	e->enable_cb = cb;
-	e->context = ctx;
-
-	err = add_entry(e, 1);
-	if (err) {
-		pthread_mutex_lock(&reg_lock);
-		e->next = free_events;
-		free_events = e;
-		pthread_mutex_unlock(&reg_lock);
+	err = add_entry(NTTRACE_REG_EVENT, guid, NULL, cb, ctx, 1, &e);
+	if (err)
 		return nttrace_errno_to_win32(err);
-	}
-	__atomic_store_n(&e->pub.magic, NTTRACE_EVENT_REG_MAGIC, __ATOMIC_RELEASE);
-	*reghandle = (uint64_t)(uintptr_t)e |
-		     (uint64_t)(e->pub.gen & 0xFFFF) << NTTRACE_REGHANDLE_GEN_SHIFT;
+	publish_entry(e);
+	*reghandle = entry_key(e);
 	if (e->pub.kernel_handle)
 		take_notifications(notify_fd);
 	pthread_mutex_unlock(&reg_lock);
@@ -709,16 +891,15 @@ ULONG nttrace_event_unregister(uint64_t reghandle)
 {
 	struct reg_entry *e;
 
-	if (!reghandle)
-		return ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&reg_lock);
-	e = find_entry(reghandle);
-	if (!e || e->dead || e->type != NTTRACE_REG_EVENT) {
+	e = find_entry(reghandle, 1);
+	if (!e || e->dead) {
 		pthread_mutex_unlock(&reg_lock);
 		return ERROR_INVALID_HANDLE;
 	}
 	remove_entry(e);
 	pthread_mutex_unlock(&reg_lock);
+	reap(0);
 	return ERROR_SUCCESS;
 }
 
@@ -754,14 +935,102 @@ ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle)
 	struct reg_entry *e;
 
 	pthread_mutex_lock(&reg_lock);
-	e = find_entry(RegistrationHandle);
-	if (!e || e->dead || e->type != NTTRACE_REG_CLASSIC) {
+	e = find_entry(RegistrationHandle, 0);
+	if (!e || e->dead) {
 		pthread_mutex_unlock(&reg_lock);
 		return set_error(ERROR_INVALID_HANDLE);
 	}
 	remove_entry(e);
 	pthread_mutex_unlock(&reg_lock);
+	reap(0);
 	return set_error(ERROR_SUCCESS);
+}
+
+/* ---- the classes' table (internal.h) ---- */
+
+/*
+ * Chunks of CLASS_CHUNK entries, made as they are needed and kept; a
+ * class's handle is its index (16 bits) with a generation above.
+ */
+#define CLASS_CHUNK	256
+#define CLASS_CHUNKS	256
+static struct nttrace_guid_reg *class_chunks[CLASS_CHUNKS];
+static unsigned int nr_class_slots;	/* ever used */
+static uint32_t free_classes;		/* index + 1; 0: none */
+
+static struct nttrace_guid_reg *class_at(uint32_t index)
+{
+	struct nttrace_guid_reg *chunk =
+		__atomic_load_n(&class_chunks[index / CLASS_CHUNK], __ATOMIC_ACQUIRE);
+
+	return chunk ? &chunk[index % CLASS_CHUNK] : NULL;
+}
+
+ULONG nttrace_class_add(const GUID *guid, HANDLE *handle)
+{
+	struct nttrace_guid_reg *c;
+	uint32_t index, gen;
+
+	pthread_mutex_lock(&class_lock);
+	if (free_classes) {
+		index = free_classes - 1;
+		c = class_at(index);
+		free_classes = c->next_free;
+	} else {
+		/* Index 0xFFFF is left out: 65535 classes at most. */
+		if (nr_class_slots == CLASS_CHUNK * CLASS_CHUNKS - 1) {
+			pthread_mutex_unlock(&class_lock);
+			return ERROR_NO_SYSTEM_RESOURCES;
+		}
+		index = nr_class_slots;
+		if (!class_chunks[index / CLASS_CHUNK]) {
+			c = calloc(CLASS_CHUNK, sizeof(*c));
+			if (!c) {
+				pthread_mutex_unlock(&class_lock);
+				return ERROR_NOT_ENOUGH_MEMORY;
+			}
+			__atomic_store_n(&class_chunks[index / CLASS_CHUNK], c, __ATOMIC_RELEASE);
+		}
+		nr_class_slots++;
+		c = class_at(index);
+		c->gen = first_gen(index, c);
+	}
+	gen = (c->gen + 1) & 0xFFFF;
+	c->gen = gen ? gen : 1;
+	c->guid = *guid;
+	__atomic_store_n(&c->next_instance, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->key, index | c->gen << 16, __ATOMIC_RELEASE);
+	*handle = (HANDLE)(uintptr_t)c->key;
+	pthread_mutex_unlock(&class_lock);
+	return ERROR_SUCCESS;
+}
+
+void nttrace_class_remove(HANDLE handle)
+{
+	struct nttrace_guid_reg *c = nttrace_class_of(handle);
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&class_lock);
+	if (c->key == (uintptr_t)handle) {
+		__atomic_store_n(&c->key, 0, __ATOMIC_RELEASE);
+		c->next_free = free_classes;
+		free_classes = (uint32_t)((uintptr_t)handle & 0xFFFF) + 1;
+	}
+	pthread_mutex_unlock(&class_lock);
+}
+
+struct nttrace_guid_reg *nttrace_class_of(HANDLE handle)
+{
+	uintptr_t h = (uintptr_t)handle;
+	struct nttrace_guid_reg *c;
+
+	if (!h || h > UINT32_MAX)
+		return NULL;
+	c = class_at(h & 0xFFFF);
+	if (!c || __atomic_load_n(&c->key, __ATOMIC_ACQUIRE) != h)
+		return NULL;
+	return c;
 }
 
 /* The handle bits of a logger that is no session: 0 and 0xFFFF. */
@@ -813,13 +1082,13 @@ ULONG nttrace_trace_guids_enabled(TRACEHANDLE RegistrationHandle,
 				  struct nttrace_enable_info *Info,
 				  TRACEHANDLE *PrivateHandle)
 {
-	struct reg_entry *e = (struct reg_entry *)(uintptr_t)RegistrationHandle;
+	struct reg_entry *e = find_entry(RegistrationHandle, 0);
 
 	/*
 	 * No lock and no search: this is the fast path. The handle must be
 	 * one RegisterTraceGuids gave and not yet unregistered.
 	 */
-	if (!e || e->pub.magic != ENTRY_MAGIC || e->type != NTTRACE_REG_CLASSIC)
+	if (!e)
 		return set_error(ERROR_INVALID_HANDLE);
 	read_info(e, Info);
 	if (PrivateHandle)

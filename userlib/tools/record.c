@@ -2,10 +2,13 @@
 /*
  * nttrace record: attach to a session as its consumer and drain every
  * CPU's buffers through the mapping into an ETL file: the header buffer,
- * then each buffer unchanged (etl.c).
+ * then each buffer unchanged (etl.c). Also the library's logger process
+ * for a session StartTrace starts with a log file (--report-fd:
+ * userlib/logger/filelogger.c).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,45 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * --report-fd: the logger process of the library's StartTrace. Detached
+ * from the process that started it (the child it spawned exits, the
+ * logger goes on in the session posix_spawn made), holding nothing of it
+ * but standard descriptors on /dev/null and @fd, which gets the result
+ * of attaching and creating the file (<nttrace/session.h>).
+ */
+static int detach(int fd)
+{
+	pid_t pid;
+	int i;
+
+	if (close_range((unsigned int)fd + 1, ~0U, 0))
+		for (i = fd + 1; i < 65536; i++)
+			close(i);
+	for (i = 3; i < fd; i++)
+		close(i);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0)
+		_exit(0);
+	/* A log file that is a pipe with no reader: EPIPE, counted lost. */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static void report(int fd, int err, int step)
+{
+	int32_t msg[3] = { err, getpid(), err ? step : 0 };
+
+	if (fd < 0)
+		return;
+	if (write(fd, msg, sizeof(msg)) != sizeof(msg)) {
+		/* The library gave up on us: record all the same. */
+	}
+	close(fd);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -43,7 +85,9 @@ static void usage(FILE *f)
 		"lost. On a terminal a status line shows events/s, events lost and\n"
 		"buffers; a summary is printed at the end. Events lost are the session's\n"
 		"own count (ring full), plus buffers overwritten before they could be\n"
-		"read. --output FILE is -o FILE; --option=VALUE works too.\n");
+		"read. --output FILE is -o FILE; --option=VALUE works too.\n"
+		"--report-fd FD is for the library's StartTrace: record in the background\n"
+		"and report on FD whether the session was attached and the file created.\n");
 }
 
 int cmd_record(int argc, char **argv)
@@ -54,6 +98,7 @@ int cmd_record(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "report-fd", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -64,8 +109,8 @@ int cmd_record(int argc, char **argv)
 	struct nttrace_counts n;
 	const char *path = NULL, *id = NULL, *session;
 	double duration = 0, start, last = 0;
-	int quiet = 0, opt, ret, status_line;
-	uint64_t max_mb = 0, last_events = 0;
+	int quiet = 0, opt, ret, status_line, report_fd = -1;
+	uint64_t max_mb = 0, last_events = 0, fd;
 
 	while ((opt = getopt_long(argc, argv, "o:d:m:qh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -82,6 +127,11 @@ int cmd_record(int argc, char **argv)
 				return CLI_USAGE;
 			break;
 		case 'q': quiet = 1; break;
+		case 'r':
+			if (cli_uint("--report-fd", optarg, 3, 1023, 0, &fd))
+				return CLI_USAGE;
+			report_fd = (int)fd;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return CLI_USAGE;
 		}
@@ -94,21 +144,34 @@ int cmd_record(int argc, char **argv)
 	ret = cli_session_arg(session, !!id, &info);
 	if (ret)
 		return ret;
+	if (report_fd >= 0) {
+		ret = detach(report_fd);
+		if (ret) {
+			report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
+			return 1;
+		}
+	}
 	/* The file's header describes the session. */
 	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
-	if (ret)
+	if (ret) {
+		report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
 		return cli_fail(ret, "%s%s", id ? "--id " : "", session);
+	}
 	ret = nttrace_consumer_open(&c, info.logger_id);
-	if (ret)
+	if (ret) {
+		report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
 		return cli_fail(ret, "attach to logger %u", info.logger_id);
+	}
 	nttrace_etl_from_info(&es, &info);
 	es.max_file_mb = max_mb;
 	ret = nttrace_logfile_open(&r, path, &es);
 	if (ret) {
+		report(report_fd, ret, NTTRACE_LOGGER_FAILED_FILE);
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-ret));
 		nttrace_consumer_close(&c);
 		return 1;
 	}
+	report(report_fd, 0, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	status_line = !quiet && isatty(STDERR_FILENO);

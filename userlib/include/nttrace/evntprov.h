@@ -8,7 +8,9 @@
  * A REGHANDLE stands for the library's registration entry (seed 004's
  * ETW_REGISTRATION_ENTRY): the kernel writes the provider's enable
  * information into it, so that EventEnabled, EventProviderEnabled and a
- * disabled EventWrite make no system call and take no lock.
+ * disabled EventWrite make no system call and take no lock. It is no
+ * address: a value the library checks in its table of registrations, so
+ * that a stale or made-up one is refused, never read through.
  *
  * Functions returning ULONG return a Win32 error (ERROR_SUCCESS is 0) and
  * also store it as the thread's last error, as this library's functions

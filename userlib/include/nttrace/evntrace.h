@@ -107,7 +107,8 @@ ULONG WMIAPI TraceMessageVa(TRACEHANDLE LoggerHandle, ULONG MessageFlags,
  *     Its handle has TRACE_USER_MODE_LOGGER_BIT set.
  *   - otherwise a kernel session; the handle is its 16-bit logger ID. With
  *     a log file name, a logger process is started that writes every
- *     buffer to the file; the file is complete when the stop returns.
+ *     buffer to the file (the nttrace tool: $NTTRACE_TOOL, else the
+ *     installed one); the file is complete when the stop returns.
  * ControlTrace(Handle or, when it is 0, SessionName) QUERY/STOP/UPDATE/FLUSH
  * fills in Properties (and the names, when their offsets are set and there
  * is room: else ERROR_MORE_DATA after doing the work).

@@ -88,6 +88,15 @@ struct nttrace_counts {
 void nttrace_consumer_counts(const struct nttrace_consumer *c,
 			     struct nttrace_counts *n);
 
+/*
+ * The logger process of a session StartTrace starts with a log file,
+ * `nttrace record --id N -o FILE --report-fd FD`, reports on FD, once it
+ * has attached and created the file (or failed to), three int32_t: 0 or
+ * -errno, its process ID, and which step failed (0: none).
+ */
+#define NTTRACE_LOGGER_FAILED_ATTACH	1
+#define NTTRACE_LOGGER_FAILED_FILE	2
+
 #ifdef __cplusplus
 }
 #endif
