@@ -53,7 +53,10 @@ static inline gfp_t nt_gfp(const struct nttrace_call *call)
 	return call->kernel_mode ? GFP_ATOMIC | __GFP_NOWARN : GFP_KERNEL;
 }
 
-/* The same with interrupts off: never sleeps, never takes a page fault. */
+/*
+ * The same in atomic context (preemption or interrupts off): never sleeps,
+ * never takes a page fault.
+ */
 static inline int nt_copy_in_nofault(const struct nttrace_call *call,
 				     void *dst, u64 src, size_t len)
 {

@@ -276,12 +276,15 @@ static void nt_ring_publish(struct nt_ring *r)
 
 	/*
 	 * A loss is marked on the buffer that follows it in this CPU's
-	 * stream: events are lost only while no buffer is current, and a
-	 * buffer overwritten is older than the one taking its slot.
+	 * stream: an event lost while no buffer is current on the one that
+	 * starts next, one lost while this buffer was current (an
+	 * interrupt's, see nt_ring_reserve()) on the one after it; a buffer
+	 * overwritten is older than the one taking its slot.
 	 */
 	ntr_buffer_seal(r->cur, r->offset, nt_clock_now(conf->clock_type),
 			atomic64_inc_return(&conf->buffer_seq) - 1, r->lost_flags);
-	r->lost_flags = 0;
+	r->lost_flags = r->lost_next;
+	r->lost_next = 0;
 	r->slot_events[r->produced % conf->nbuf] = r->cur_events;
 	WRITE_ONCE(r->cur_valid, false);
 	r->produced++;
@@ -302,36 +305,61 @@ void *nt_ring_reserve(struct nt_ring *r, u32 len)
 	lockdep_assert_irqs_disabled();
 	if (WARN_ON_ONCE(!len || len > nt_ring_max_record(r->conf)))
 		return NULL;
-	if (r->cur_valid && r->offset + alen > r->conf->bufsize)
+	if (r->cur_valid && r->offset + alen > r->conf->bufsize) {
+		/*
+		 * The buffer is full, but the record an interrupted writer
+		 * of this CPU is copying is in it: it cannot be published
+		 * yet, nor a second one started. Rare (an interrupt's event
+		 * at the end of a buffer, in the copy of another): lost, and
+		 * counted as such.
+		 */
+		if (r->nest)
+			goto lost;
 		nt_ring_publish(r);
-	if (!r->cur_valid && !nt_ring_start(r)) {
-		nt_ring_count(&r->head->events_lost, 1);
-		r->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
-		return NULL;
 	}
+	if (!r->cur_valid && !nt_ring_start(r))
+		goto lost;
 	p = r->cur + r->offset;
 	WRITE_ONCE(r->offset, r->offset + alen);
-	r->pending = alen;
+	r->nest++;
 	/* Zero the padding; the caller writes the first len bytes. */
 	memset(p + alen - 8, 0, 8);
 	return p;
+lost:
+	nt_ring_count(&r->head->events_lost, 1);
+	/* Marked on the buffer after the loss: the next one to start. */
+	if (r->cur_valid)
+		r->lost_next |= WMI_BUFFER_FLAG_EVENTS_LOST;
+	else
+		r->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
+	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_ring_reserve);
 
 void nt_ring_commit(struct nt_ring *r)
 {
 	lockdep_assert_irqs_disabled();
-	r->pending = 0;
+	r->nest--;
 	r->cur_events++;
 	nt_ring_count(&r->head->events_written, 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_ring_commit);
 
-void nt_ring_discard(struct nt_ring *r)
+void nt_ring_discard(struct nt_ring *r, void *rec, u32 len)
 {
+	u32 start = (u8 *)rec - r->cur, end = start + ALIGN(len, 8);
+
 	lockdep_assert_irqs_disabled();
-	WRITE_ONCE(r->offset, r->offset - r->pending);
-	r->pending = 0;
+	/*
+	 * Records written after it by interrupts of this CPU, all committed
+	 * (an interrupt's writer ends before the interrupted one goes on),
+	 * move down over it: the buffer is not published, nobody reads it
+	 * yet, and a record never leaves a hole a reader would have to skip.
+	 */
+	if (end < r->offset)
+		memmove(r->cur + start, r->cur + end, r->offset - end);
+	WRITE_ONCE(r->offset, r->offset - (end - start));
+	r->nest--;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_ring_discard);
 
@@ -340,6 +368,16 @@ bool nt_ring_flush(struct nt_ring *r)
 	lockdep_assert_irqs_disabled();
 	if (!r->cur_valid || r->offset == WMI_BUFFER_HEADER_SIZE)
 		return false;
+	/*
+	 * We interrupted a writer of this CPU between its reservation and
+	 * its commit: the buffer goes as soon as its record is in, by the
+	 * ring's timer a jiffy from now (its handler flushes whatever the
+	 * FlushTimer is, and comes back while the writer is still at it).
+	 */
+	if (r->nest) {
+		mod_timer(&r->flush_timer, jiffies + 1);
+		return false;
+	}
 	nt_ring_publish(r);
 	return true;
 }

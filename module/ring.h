@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One CPU's ring of trace buffers. The producer side runs only on the
- * ring's CPU with interrupts off (or while no producer can run, at stop),
- * so it needs no lock and (but to take a buffer from a real-time consumer)
+ * ring's CPU, each of its steps with interrupts off (or while no producer
+ * can run, at stop), so it needs no lock and (but to take a buffer from a real-time consumer)
  * no atomic operation; the consumers are user space, reading through the
  * mapping and acknowledging through their ack->consumed (see the protocols
  * in uapi/nttrace.h).
@@ -67,13 +67,19 @@ struct nt_ring {
 	u8 *cur;		/* the current buffer (slot of produced) */
 	u32 offset;		/* next free byte of the current buffer */
 	u32 cur_events;		/* events in the current buffer */
-	u32 pending;		/* size of the reservation not yet committed */
+	/*
+	 * Reservations not yet committed or discarded: a writer copies its
+	 * data with interrupts on, and an interrupt's writer may reserve
+	 * after it (its own is always ended first).
+	 */
+	u32 nest;
 	u16 lost_flags;		/* WMI_BUFFER_FLAG_*_LOST for the next buffer */
+	u16 lost_next;		/* ... for the one after (lost while current) */
 	bool cur_valid;		/* a current buffer is being filled */
 	/* Publishes a partly filled buffer after conf->flush_jiffies. */
 	struct timer_list flush_timer;
 	/*
-	 * Every event writes offset, pending and cur_events: the rings of a
+	 * Every event writes offset, nest and cur_events: the rings of a
 	 * session sit in one array, so each starts a cache line of its own
 	 * (else two CPUs' events take the line from each other).
 	 */
@@ -102,22 +108,27 @@ int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,
 void nt_ring_destroy(struct nt_ring *r);
 
 /*
- * Producer side: interrupts off, on the ring's CPU.
+ * Producer side, on the ring's CPU: each call with interrupts off, and
+ * preemption off from the reservation to its end, as the bpf ring buffer
+ * is used: reserve, fill with interrupts on, commit.
  * nt_ring_reserve() returns room for @len bytes (1 to nt_ring_max_record())
  * in the current buffer, 8-byte aligned, its padding already zero; or NULL
- * when the ring is full and drops events (the event is counted as lost).
- * Then exactly one of nt_ring_commit() (the record is written) or
- * nt_ring_discard() (as if never reserved) must follow before interrupts
- * are enabled again.
+ * when the ring is full and drops events, or the buffer is full while an
+ * interrupted writer of this CPU still fills a record in it (the event is
+ * counted as lost). Then exactly one of nt_ring_commit() (the record is
+ * written) or nt_ring_discard() (@rec and @len as reserved: as if never
+ * reserved) must follow, last reserved first ended (as interrupts nest).
  */
 void *nt_ring_reserve(struct nt_ring *r, u32 len);
 void nt_ring_commit(struct nt_ring *r);
-void nt_ring_discard(struct nt_ring *r);
+void nt_ring_discard(struct nt_ring *r, void *rec, u32 len);
 
 /*
  * Publish the current buffer if it holds a record. Interrupts off, on the
  * ring's CPU or while no producer can run on it (CPU offline, session
- * stopped).
+ * stopped). A writer of this CPU in the middle of a record (we interrupted
+ * it) holds the buffer back: it is published a jiffy later, by the ring's
+ * timer, and false is returned.
  */
 bool nt_ring_flush(struct nt_ring *r);
 

@@ -2,8 +2,9 @@
 /*
  * Logger sessions. The table maps logger IDs 1..NTTRACE_MAX_LOGGERS to
  * running sessions; control operations take nt_loggers_lock, producers find
- * a session with interrupts off (an RCU read-side section), and stopping a
- * session waits for them with synchronize_rcu() before the final flush.
+ * a session with preemption off (an RCU read-side section to their commit),
+ * and stopping a session waits for them with synchronize_rcu() before the
+ * final flush.
  * Who may do what, and the limits, are in module/policy.c.
  *
  * Lock order: module/provider.h, "Locking".
@@ -110,8 +111,9 @@ static void nt_ring_call_here(void *info)
  * Run @fn(ring, @arg) on each ring of @s (those for which @want, when not
  * NULL, is true) with interrupts off, where no producer of the ring can
  * run meanwhile. A ring's producer state belongs to its CPU, where
- * producers run with interrupts off: an online CPU's ring is changed
- * there, in an IPI handler. An offline CPU has no producer, and cannot
+ * producers change it with interrupts off: an online CPU's ring is changed
+ * there, in an IPI handler (which may find a producer between its
+ * reservation and its commit: see nt_ring_flush()). An offline CPU has no producer, and cannot
  * come up while we hold the hotplug lock; a stopped session has none.
  */
 static void nt_session_each_ring(struct nt_session *s,
@@ -512,7 +514,7 @@ static void nt_session_stop(struct nt_session *s)
 {
 	unsigned int cpu;
 
-	/* Producers hold interrupts off while they use the session. */
+	/* Producers hold preemption off while they use the session. */
 	synchronize_rcu();
 	mutex_lock(&s->rings_lock);
 	for (cpu = 0; cpu < s->nr_rings; cpu++) {
@@ -712,15 +714,23 @@ EXPORT_SYMBOL_GPL(nttrace_reserve);
 
 void nttrace_commit(struct nttrace_reservation *res)
 {
+	unsigned long irq;
+
+	local_irq_save(irq);
 	nt_ring_commit(res->ring);
-	local_irq_restore(res->irq);
+	local_irq_restore(irq);
+	preempt_enable();
 }
 EXPORT_SYMBOL_GPL(nttrace_commit);
 
 void nttrace_discard(struct nttrace_reservation *res)
 {
-	nt_ring_discard(res->ring);
-	local_irq_restore(res->irq);
+	unsigned long irq;
+
+	local_irq_save(irq);
+	nt_ring_discard(res->ring, res->rec, res->len);
+	local_irq_restore(irq);
+	preempt_enable();
 }
 EXPORT_SYMBOL_GPL(nttrace_discard);
 
@@ -821,14 +831,18 @@ void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		       unsigned int rules)
 {
 	struct nt_session *s;
+	unsigned long irq;
 	void *rec;
 	int err;
 
-	local_irq_save(res->irq);
 	/*
-	 * Interrupts off make this an RCU read-side section: a session
-	 * being stopped waits in synchronize_rcu() until we are done.
+	 * Preemption off until the commit: this CPU's ring is ours, and the
+	 * whole write is an RCU read-side section, so a session being
+	 * stopped waits in synchronize_rcu() until we are done. Interrupts
+	 * are off only for the reservation here and for the commit.
 	 */
+	preempt_disable();
+	local_irq_save(irq);
 	s = nt_session_lookup_sched(logger_id);
 	err = nt_writer_rules(s, rules);
 	if (err)
@@ -844,8 +858,17 @@ void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		err = -ENOSPC;
 		goto fail;
 	}
+	/*
+	 * Stamped in the reservation's own section: on one CPU, records
+	 * lie in the order of their time stamps, interrupts' too.
+	 */
+	res->time_stamp = nt_clock_now(s->conf.clock_type);
+	local_irq_restore(irq);
+	res->rec = rec;
+	res->len = len;
 	return rec;
 fail:
-	local_irq_restore(res->irq);
+	local_irq_restore(irq);
+	preempt_enable();
 	return ERR_PTR(err);
 }

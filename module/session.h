@@ -120,10 +120,13 @@ void nt_session_detach(struct nt_session *s, unsigned int slot);
 /*
  * The kernel API for writing one event into a session, from any context
  * but NMI: nttrace_reserve() finds the running session @logger_id, turns
- * interrupts off and reserves @len bytes on this CPU's ring; then exactly
- * one of nttrace_commit() or nttrace_discard() must follow, without
- * sleeping, and turns interrupts back on. Returns the record, or NULL with
- * *status set: STATUS_INVALID_HANDLE (no such session),
+ * preemption off and reserves @len bytes on this CPU's ring (interrupts
+ * off for the reservation only); the caller fills the record, with
+ * interrupts as it had them; then exactly one of nttrace_commit() or
+ * nttrace_discard() must follow, without sleeping, and turns preemption
+ * back on. Writers interrupted on one CPU end in the reverse order of
+ * their reservations, as interrupts nest. Returns the record, or NULL
+ * with *status set: STATUS_INVALID_HANDLE (no such session),
  * STATUS_NOT_SUPPORTED (an EVENT_TRACE_USE_PAGED_MEMORY session, which
  * kernel-mode writers may not use), STATUS_BUFFER_OVERFLOW (@len never
  * fits a buffer), STATUS_NO_MEMORY (the ring is full; the event is counted
@@ -132,7 +135,9 @@ void nt_session_detach(struct nt_session *s, unsigned int slot);
 struct nttrace_reservation {
 	struct nt_session *session;
 	struct nt_ring *ring;
-	unsigned long irq;
+	void *rec;
+	u32 len;
+	u64 time_stamp;		/* the session's clock at the reservation */
 };
 
 void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,

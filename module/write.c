@@ -2,13 +2,16 @@
 /*
  * The one write path of every NtTraceEvent type (see module/write.h).
  *
- * Interrupts are off from the reservation to the commit, the data copied
- * in between with page faults disabled: a user page that is not resident
- * gives -EFAULT, the reservation is discarded, and the caller copies the
- * data once more with faults allowed (nt_write_stage()) before writing
- * from that copy. A kernel-mode caller's memory does not fault in, so for
- * it -EFAULT means bad memory, and it never stages (it may be in any
- * context but NMI).
+ * As the bpf ring buffer is used: interrupts off to reserve, on while the
+ * data is copied and the header filled (preemption off throughout: the
+ * record is in this CPU's ring), off to commit. So the longest
+ * interrupts-off window an event causes no longer grows with its size (up
+ * to 64 KB of a caller's data). The copy runs with page faults disabled: a
+ * user page that is not resident gives -EFAULT, the reservation is
+ * discarded, and the caller copies the data once more with faults allowed
+ * (nt_write_stage()) before writing from that copy. A kernel-mode caller's
+ * memory does not fault in, so for it -EFAULT means bad memory, and it
+ * never stages (it may be in any context but NMI).
  */
 #include <kunit/visibility.h>
 #include <linux/build_bug.h>
@@ -46,21 +49,28 @@ static int nt_write_data(const struct nt_write *w, u8 *rec)
 	return 0;
 }
 
-/* The header, with the values of this session and moment. */
-static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *rec)
+/*
+ * The header, with the values of this session and moment: the time stamp
+ * taken at the reservation (records of one CPU lie in time order).
+ */
+static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *rec,
+			    u64 now)
 {
-	u32 clock = s->conf.clock_type, tid, pid;
+	u32 tid, pid;
 
 	switch (w->kind) {
 	case NT_RECORD_MESSAGE: {
 		struct ntr_message *m = &w->message;
 		u16 f = m->option_flags;
 
-		/* Taken at the commit: a gap in the numbers is a lost event. */
+		/*
+		 * Taken once the data is in, with nothing left that can
+		 * fail: a gap in the numbers is a lost event.
+		 */
 		if (f & TRACE_MESSAGE_SEQUENCE)
 			m->sequence = atomic_inc_return(s->event_seq);
 		if (f & TRACE_MESSAGE_TIMESTAMP)
-			m->time_stamp = nt_clock_now(clock);
+			m->time_stamp = now;
 		if (f & TRACE_MESSAGE_SYSTEMINFO)
 			nt_session_ids(s, &m->thread_id, &m->process_id);
 		ntr_message_encode(rec, w->total, m);
@@ -72,14 +82,14 @@ static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *
 		nt_session_ids(s, &tid, &pid);
 		ntr_classic_encode(rec, c->header, c->header_size, w->total,
 				   c->header_type, c->keep_time_stamp,
-				   c->keep_time_stamp ? 0 : nt_clock_now(clock), tid, pid);
+				   now, tid, pid);
 		break;
 	}
 	case NT_RECORD_EVENT: {
 		struct ntr_event *e = &w->event.header;
 
 		e->size = w->total;
-		e->time_stamp = nt_clock_now(clock);
+		e->time_stamp = now;
 		nt_session_ids(s, &e->thread_id, &e->process_id);
 		ntr_event_encode(rec, e);
 		break;
@@ -130,7 +140,7 @@ int nt_write_one(struct nt_write *w, u32 logger_id)
 		nttrace_discard(&res);
 		return err;
 	}
-	nt_write_header(w, res.session, rec);
+	nt_write_header(w, res.session, rec, res.time_stamp);
 	nttrace_commit(&res);
 	return 0;
 }

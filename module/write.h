@@ -84,8 +84,8 @@ struct nt_write {
 };
 
 /*
- * Write @w into session @logger_id, once, with interrupts off from the
- * reservation to the commit. 0, or an error of the list above: nothing is
+ * Write @w into session @logger_id, once: interrupts off to reserve and to
+ * commit, on while the data is copied (preemption off throughout). 0, or an error of the list above: nothing is
  * then written (-ENOSPC: the loss is counted). -EFAULT from a user-mode
  * caller not yet staged means: nt_write_stage(), then call again.
  * Any context but NMI for a kernel-mode caller.

@@ -121,7 +121,7 @@ static void reserve_test(struct kunit *test)
 	/* A discarded reservation leaves no trace. */
 	local_irq_save(irq);
 	p = nt_ring_reserve(&f->ring, 40);
-	nt_ring_discard(&f->ring);
+	nt_ring_discard(&f->ring, p, 40);
 	local_irq_restore(irq);
 	KUNIT_EXPECT_PTR_EQ(test, p, rec + 24);
 	KUNIT_EXPECT_TRUE(test, put(f, 1, 0xEE));
@@ -664,11 +664,120 @@ static void clock_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nt_clock_frequency(EVENT_TRACE_CLOCK_PERFCOUNTER), NSEC_PER_SEC);
 }
 
+/* Reserve @len bytes as a writer does: interrupts off for the reservation only. */
+static u8 *reserve_open(struct ring_fixture *f, u32 len)
+{
+	unsigned long irq;
+	u8 *p;
+
+	local_irq_save(irq);
+	p = nt_ring_reserve(&f->ring, len);
+	local_irq_restore(irq);
+	return p;
+}
+
+static void end_open(struct ring_fixture *f, u8 *p, u32 len, bool commit)
+{
+	unsigned long irq;
+
+	local_irq_save(irq);
+	if (commit)
+		nt_ring_commit(&f->ring);
+	else
+		nt_ring_discard(&f->ring, p, len);
+	local_irq_restore(irq);
+}
+
+/*
+ * A writer copies its data with interrupts on: an interrupt's writer may
+ * reserve, write and commit after it on the same ring before it ends.
+ * Committed, both are in the buffer in reservation order; discarded, the
+ * interrupt's records move down over the outer one (no hole).
+ */
+static void nested_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
+	struct wmi_buffer_header *h = buf(f, 0);
+	u8 *rec = (u8 *)h + HDR, *outer;
+
+	/* Each record's bytes are its length (count_records() reads one). */
+	preempt_disable();
+	outer = reserve_open(f, 40);
+	KUNIT_ASSERT_PTR_EQ(test, outer, rec);
+	memset(outer, 40, 40);
+	KUNIT_EXPECT_TRUE(test, put(f, 16, 16));	/* the interrupt's */
+	end_open(f, outer, 40, true);
+
+	outer = reserve_open(f, 24);
+	KUNIT_ASSERT_PTR_EQ(test, outer, rec + 56);
+	memset(outer, 24, 24);
+	KUNIT_EXPECT_TRUE(test, put(f, 16, 16));
+	KUNIT_EXPECT_TRUE(test, put(f, 8, 8));
+	end_open(f, outer, 24, false);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, f->head.events_written, 4);
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, h->saved_offset, HDR + 40 + 16 + 16 + 8);
+	KUNIT_EXPECT_EQ(test, count_records(h), 4);
+	KUNIT_EXPECT_EQ(test, rec[0], 40);
+	KUNIT_EXPECT_EQ(test, rec[39], 40);
+	KUNIT_EXPECT_EQ(test, rec[40], 16);
+	/* The discarded outer record's place: the interrupt's, moved down. */
+	KUNIT_EXPECT_EQ(test, rec[56], 16);
+	KUNIT_EXPECT_EQ(test, rec[71], 16);
+	KUNIT_EXPECT_EQ(test, rec[72], 8);
+	KUNIT_EXPECT_EQ(test, rec[80], WMI_BUFFER_FILL);
+	free_ring(f);
+}
+
+/*
+ * The buffer fills while a writer of its CPU is in the middle of a record:
+ * an interrupt's event that needs the next buffer is lost, and counted
+ * (the buffer cannot be published under the open record); a flush then
+ * holds the buffer back, for the ring's timer to publish a jiffy later.
+ */
+static void nested_full_test(struct kunit *test)
+{
+	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
+	u32 room = PAGE_SIZE - HDR;
+	u8 *outer;
+
+	preempt_disable();
+	KUNIT_EXPECT_TRUE(test, put(f, room - 64, 0x66));
+	outer = reserve_open(f, 56);
+	KUNIT_ASSERT_NOT_NULL(test, outer);
+	memset(outer, 0x77, 56);
+	KUNIT_EXPECT_FALSE(test, put(f, 16, 0x88));
+	KUNIT_EXPECT_EQ(test, f->head.events_lost, 1);
+	KUNIT_EXPECT_EQ(test, f->head.produced, 0);
+
+	KUNIT_EXPECT_FALSE(test, flush(f));
+	KUNIT_EXPECT_TRUE(test, timer_pending(&f->ring.flush_timer));
+	/* Not here: the fixture's ring is on no real CPU of its own. */
+	timer_delete_sync(&f->ring.flush_timer);
+	KUNIT_EXPECT_EQ(test, f->head.produced, 0);
+	end_open(f, outer, 56, true);
+	preempt_enable();
+
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_EQ(test, f->head.produced, 1);
+	KUNIT_EXPECT_EQ(test, buf(f, 0)->saved_offset, PAGE_SIZE - 8);
+	KUNIT_EXPECT_EQ(test, f->head.events_written, 2);
+	/* The loss is marked on the next buffer. */
+	KUNIT_EXPECT_TRUE(test, put(f, 16, 0x99));
+	KUNIT_EXPECT_TRUE(test, flush(f));
+	KUNIT_EXPECT_TRUE(test, buf(f, 1)->buffer_flag & WMI_BUFFER_FLAG_EVENTS_LOST);
+	free_ring(f);
+}
+
 static struct kunit_case nttrace_ring_cases[] = {
 	KUNIT_CASE(reserve_test),
 	KUNIT_CASE(flush_partial_test),
 	KUNIT_CASE(wrap_test),
 	KUNIT_CASE(discard_test),
+	KUNIT_CASE(nested_test),
+	KUNIT_CASE(nested_full_test),
 	KUNIT_CASE(circular_test),
 	KUNIT_CASE(bad_ack_test),
 	KUNIT_CASE(accounting_discard_test),
