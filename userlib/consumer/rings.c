@@ -298,9 +298,10 @@ int nttrace_consumer_wait(struct nttrace_consumer *c, int timeout_ms)
 	return ret > 0;
 }
 
-void nttrace_consumer_counts(const struct nttrace_consumer *c,
-			     struct nttrace_counts *n)
+void nttrace_consumer_counts_opts(const struct nttrace_consumer *c,
+				  struct nttrace_counts *out, size_t size)
 {
+	struct nttrace_counts all, *n = &all;
 	unsigned int cpu;
 
 	memset(n, 0, sizeof(*n));
@@ -320,4 +321,8 @@ void nttrace_consumer_counts(const struct nttrace_consumer *c,
 		n->my_buffers_lost += __atomic_load_n(&ack->buffers_lost, __ATOMIC_RELAXED);
 		n->my_events_lost += __atomic_load_n(&ack->events_lost, __ATOMIC_RELAXED);
 	}
+	/* No more than the caller's build has room for (see the header). */
+	memcpy(out, n, size < sizeof(*n) ? size : sizeof(*n));
+	if (size > sizeof(*n))
+		memset((uint8_t *)out + sizeof(*n), 0, size - sizeof(*n));
 }

@@ -127,7 +127,9 @@ const struct nttrace_ring_head *nttrace_consumer_head(
 /*
  * The session's counters summed over the CPUs, read from the mapping, and
  * this consumer's own losses (a real-time consumer's: buffers the kernel
- * took from it, and their events).
+ * took from it, and their events). New counters go at the end: the library
+ * fills the first @size bytes (the caller's sizeof, as nttrace_start_opts())
+ * and zeroes what it does not know of a longer struct.
  */
 struct nttrace_counts {
 	uint64_t events_written, events_lost, events_overwritten;
@@ -135,8 +137,14 @@ struct nttrace_counts {
 	uint64_t real_time_buffers_lost;
 	uint64_t my_buffers_lost, my_events_lost;
 };
-void nttrace_consumer_counts(const struct nttrace_consumer *c,
-			     struct nttrace_counts *n);
+void nttrace_consumer_counts_opts(const struct nttrace_consumer *c,
+				  struct nttrace_counts *n, size_t size);
+
+static inline void nttrace_consumer_counts(const struct nttrace_consumer *c,
+					   struct nttrace_counts *n)
+{
+	nttrace_consumer_counts_opts(c, n, sizeof(*n));
+}
 
 /*
  * The logger process of a session StartTrace starts with a log file,
