@@ -123,6 +123,12 @@ $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libn
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
 
+# The library and callers built against other headers: no byte past the
+# caller's struct (tests/host/abi_size_test.c plays /dev/nttrace itself).
+$(BUILD)/host/abi_size_test: tests/host/abi_size_test.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+
 # The shared library unloaded (tests/host/dlclose_test.c): built here,
 # dynamically, beside the shared build (make shared); it runs where
 # /dev/nttrace is, with a dynamic loader.
@@ -134,7 +140,7 @@ $(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h $(wildcard 
 dlclose-test: $(BUILD)/host/dlclose_test shared
 
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
-	    $(BUILD)/host/status_names $(BUILD)/host/no_module \
+	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32
 
 # ---- kernels, module, the two commands ----

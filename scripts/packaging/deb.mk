@@ -1,7 +1,7 @@
 # scripts/packaging/deb.mk, included by the Makefile (issue 17): the Debian
 # packages, built with Debian's own tools.
 #
-#   make deb        nttrace-dkms, libnttrace0, libnttrace-dev and nttrace
+#   make deb        nttrace-dkms, libnttrace1, libnttrace-dev and nttrace
 #                   (with their .buildinfo and .changes) into $(BUILD)/deb/
 #   make deb-deps   install what building them needs (apt-get, as root)
 #
@@ -66,14 +66,14 @@ deb: deb-deps deb-tree
 
 # After a `make deb` in which dpkg-gensymbols reported new symbols (the
 # public API grew, scripts/packaging/libnttrace.map): write them into
-# debian/libnttrace0.symbols with this version. A symbol that disappears
+# debian/libnttrace1.symbols with this version. A symbol that disappears
 # fails the build instead: that is an ABI break, which needs a new soname.
 .PHONY: deb-symbols
 deb-symbols:
-	cd $(DEB_TREE) && dpkg-gensymbols -q -plibnttrace0 -Pdebian/libnttrace0 -v$(VERSION) \
-		-O$(CURDIR)/scripts/packaging/debian/libnttrace0.symbols.new
-	{ head -n 1 scripts/packaging/debian/libnttrace0.symbols.new; \
+	cd $(DEB_TREE) && dpkg-gensymbols -q -plibnttrace1 -Pdebian/libnttrace1 -v$(VERSION) \
+		-O$(CURDIR)/scripts/packaging/debian/libnttrace1.symbols.new
+	{ head -n 1 scripts/packaging/debian/libnttrace1.symbols.new; \
 	  echo '* Build-Depends-Package: libnttrace-dev'; \
-	  tail -n +2 scripts/packaging/debian/libnttrace0.symbols.new | grep -v '^\*'; } \
-		> scripts/packaging/debian/libnttrace0.symbols
-	rm -f scripts/packaging/debian/libnttrace0.symbols.new
+	  tail -n +2 scripts/packaging/debian/libnttrace1.symbols.new | grep -v '^\*'; } \
+		> scripts/packaging/debian/libnttrace1.symbols
+	rm -f scripts/packaging/debian/libnttrace1.symbols.new

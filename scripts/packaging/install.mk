@@ -4,7 +4,8 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=$(PREFIX)/lib] ...
 #
 # puts under $(DESTDIR):
-#   $(LIBDIR)/libnttrace.so.$(VERSION), libnttrace.so.0 (the soname),
+#   $(LIBDIR)/libnttrace.so.$(SO_ABI).$(VERSION), libnttrace.so.$(SO_ABI)
+#     (the soname),
 #     libnttrace.so (for -lnttrace), libnttrace.a
 #   $(INCLUDEDIR)/nttrace.h (the uapi), $(INCLUDEDIR)/nttrace/*.h, and
 #     $(INCLUDEDIR)/nttrace/windows/ (the SDK's names, forwarding)
@@ -41,11 +42,17 @@ MODPROBEDIR ?= $(SYSCONF_BASE)/modprobe.d
 INSTALL ?= install
 LN_S ?= ln -sf
 
-# The soname's number is the major version: 0 while the ABI may change
-# between minor versions (libnttrace.so.0 then names an ABI, not a release).
-SO_MAJOR := $(firstword $(subst ., ,$(VERSION)))
-SONAME := libnttrace.so.$(SO_MAJOR)
-SO_REAL := libnttrace.so.$(VERSION)
+# The soname's number is the library's ABI, a number of its own, not the
+# package's version: it goes up when a program built against the previous
+# one could misbehave with this library (a function removed or changed, a
+# public struct that grew), and only then; the Debian package's name
+# follows it (libnttrace$(SO_ABI)), and so does the version node of
+# libnttrace.map. 0 -> 1: struct nttrace_consumer became opaque, and
+# nttrace_start()/nttrace_control() pass the caller's size (issue 27,
+# finding 4). The file's name is the soname and the package's version.
+SO_ABI := 1
+SONAME := libnttrace.so.$(SO_ABI)
+SO_REAL := $(SONAME).$(VERSION)
 
 SHARED := $(BUILD)/shared
 SHARED_LIB_OBJS := $(patsubst %.c,$(SHARED)/pic/%.o,$(LIB_SRCS))

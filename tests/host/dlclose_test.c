@@ -11,11 +11,11 @@
  *
  * built dynamically (make BUILD=... dlclose-test) beside the shared build
  * (make shared). The test VM has no dynamic loader: give it the host's,
- * e.g. with D holding dlclose_test, libnttrace.so.0, ld-linux-x86-64.so.2
+ * e.g. with D holding dlclose_test, libnttrace.so.1, ld-linux-x86-64.so.2
  * and libc.so.6:
  *
  *   scripts/vm-run --add D -- '/add/D/ld-linux-x86-64.so.2 --library-path
- *       /add/D /add/D/dlclose_test /add/D/libnttrace.so.0 $PWD/u64/nttrace'
+ *       /add/D /add/D/dlclose_test /add/D/libnttrace.so.1 $PWD/u64/nttrace'
  *
  * (Before the notification thread was stopped at unloading: not ok 5,
  * then SIGSEGV when the enable woke the thread in unmapped code.)

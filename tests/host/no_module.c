@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 		"record x -o /nonexistent/x.etl", "version", "call 0x200",
 	};
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct props pr;
 	TRACEHANDLE h = 0;
 	char out[1024], file[64], private_file[64];

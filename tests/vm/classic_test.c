@@ -512,7 +512,7 @@ static void test_who(void)
 	static const uint32_t types[2] = { T_HEADER, T_INSTANCE };
 	static const char *const names[2] = { "TRACE_HEADER", "TRACE_INSTANCE" };
 	struct nttrace_logger_info open_s, secure, paged;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct nttrace_counts n;
 	uint8_t data[4] = { 1, 2, 3, 4 };
 	unsigned int t, written = 0;
@@ -556,11 +556,11 @@ static void test_who(void)
 		       "%d-bit: %s to a USE_PAGED_MEMORY session from user mode -> "
 		       "STATUS_SUCCESS", BITS, names[t]);
 	}
-	nttrace_consumer_counts(&c, &n);
+	nttrace_consumer_counts(c, &n);
 	tap_eq(n.events_written, written, "%d-bit: the secure session wrote what it took",
 	       BITS);
 	tap_eq(n.events_lost, 0, "%d-bit: refused events are not counted lost", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(open_s.logger_id);
 	stop_session(secure.logger_id);
 	stop_session(paged.logger_id);
@@ -674,7 +674,7 @@ static void test_unmap_race(uint32_t logger, struct nttrace_consumer *c)
 int main(void)
 {
 	struct nttrace_logger_info info, gone;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 
 	if (!tap_ok(start_session("cls", 16, 16, 0, &info) == 0, "%d-bit: start cls", BITS) ||
 	    !tap_ok(nttrace_consumer_open(&c, info.logger_id) == 0, "%d-bit: attach", BITS))
@@ -685,10 +685,10 @@ int main(void)
 		return tap_done();
 	stop_session(gone.logger_id);
 
-	test_encoding(info.logger_id, &c);
-	test_errors(info.logger_id, gone.logger_id, &c);
-	test_unmap_race(info.logger_id, &c);
-	nttrace_consumer_close(&c);
+	test_encoding(info.logger_id, c);
+	test_errors(info.logger_id, gone.logger_id, c);
+	test_unmap_race(info.logger_id, c);
+	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 	test_ring_full();
 	test_who();

@@ -28,8 +28,8 @@
 static void test_attach_and_mmap(void)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c, c2;
-	struct nttrace_attach a;
+	struct nttrace_consumer *c, *c2;
+	struct nttrace_attach a, ca;
 	long pg = getpagesize();
 	void *p;
 	int fd;
@@ -44,57 +44,58 @@ static void test_attach_and_mmap(void)
 	close(fd);
 
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
+	nttrace_consumer_attach_info(c, &ca);
 	tap_eq(-nttrace_consumer_open(&c2, info.logger_id), EBUSY,
 	       "%d-bit: second consumer -> EBUSY", BITS);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.logger_id = info.logger_id;
 	errno = 0;
-	tap_ok(ioctl(c.fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EBUSY,
+	tap_ok(ioctl(nttrace_consumer_fd(c), NTTRACE_IOC_ATTACH, &a) < 0 && errno == EBUSY,
 	       "%d-bit: attaching the same file twice -> EBUSY", BITS);
 
-	tap_eq(c.a.nr_cpus, info.nr_cpus, "%d-bit: attach reports the CPUs", BITS);
-	tap_eq(c.a.buffer_size, 4096, "%d-bit: attach reports the buffer size", BITS);
-	tap_eq(c.a.buffers_per_cpu, 4, "%d-bit: attach reports buffers per CPU", BITS);
-	tap_eq(c.a.data_size, (uint64_t)c.a.nr_cpus * 4 * 4096, "%d-bit: data size", BITS);
-	tap_ok(c.a.heads_offset % pg == 0 && c.a.acks_offset % pg == 0 &&
-	       c.a.data_offset % pg == 0, "%d-bit: regions page aligned", BITS);
+	tap_eq(ca.nr_cpus, info.nr_cpus, "%d-bit: attach reports the CPUs", BITS);
+	tap_eq(ca.buffer_size, 4096, "%d-bit: attach reports the buffer size", BITS);
+	tap_eq(ca.buffers_per_cpu, 4, "%d-bit: attach reports buffers per CPU", BITS);
+	tap_eq(ca.data_size, (uint64_t)ca.nr_cpus * 4 * 4096, "%d-bit: data size", BITS);
+	tap_ok(ca.heads_offset % pg == 0 && ca.acks_offset % pg == 0 &&
+	       ca.data_offset % pg == 0, "%d-bit: regions page aligned", BITS);
 
 	errno = 0;
-	p = mmap(NULL, c.a.heads_size, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd, c.a.heads_offset);
+	p = mmap(NULL, ca.heads_size, PROT_READ | PROT_WRITE, MAP_SHARED, nttrace_consumer_fd(c), ca.heads_offset);
 	tap_ok(p == MAP_FAILED && errno == EPERM, "%d-bit: heads PROT_WRITE -> EPERM", BITS);
 	errno = 0;
-	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd, c.a.data_offset);
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, nttrace_consumer_fd(c), ca.data_offset);
 	tap_ok(p == MAP_FAILED && errno == EPERM, "%d-bit: data PROT_WRITE -> EPERM", BITS);
 	errno = 0;
-	p = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_SHARED, c.fd, c.a.data_offset);
+	p = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_SHARED, nttrace_consumer_fd(c), ca.data_offset);
 	tap_ok(p == MAP_FAILED && errno == EPERM, "%d-bit: data PROT_EXEC -> EPERM", BITS);
 	errno = 0;
-	p = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_SHARED, c.fd, c.a.heads_offset);
+	p = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_SHARED, nttrace_consumer_fd(c), ca.heads_offset);
 	tap_ok(p == MAP_FAILED && errno == EPERM, "%d-bit: heads PROT_EXEC -> EPERM", BITS);
 	errno = 0;
-	p = mmap(NULL, pg, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED, c.fd, c.a.acks_offset);
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED, nttrace_consumer_fd(c), ca.acks_offset);
 	tap_ok(p == MAP_FAILED && errno == EPERM, "%d-bit: acks PROT_EXEC -> EPERM", BITS);
 	errno = 0;
-	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, c.fd, c.a.acks_offset);
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, nttrace_consumer_fd(c), ca.acks_offset);
 	tap_ok(p == MAP_FAILED && errno == EINVAL, "%d-bit: acks MAP_PRIVATE -> EINVAL", BITS);
 	errno = 0;
-	p = mmap(NULL, c.a.data_size + pg, PROT_READ, MAP_SHARED, c.fd, c.a.data_offset);
+	p = mmap(NULL, ca.data_size + pg, PROT_READ, MAP_SHARED, nttrace_consumer_fd(c), ca.data_offset);
 	tap_ok(p == MAP_FAILED && errno == EINVAL, "%d-bit: past a region's end -> EINVAL", BITS);
 	errno = 0;
-	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, c.fd, c.a.data_offset + c.a.data_size);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, nttrace_consumer_fd(c), ca.data_offset + ca.data_size);
 	tap_ok(p == MAP_FAILED && errno == EINVAL, "%d-bit: beyond all regions -> EINVAL", BITS);
 	errno = 0;
-	tap_ok(mprotect(c.heads, c.a.heads_size, PROT_READ | PROT_WRITE) < 0 && errno == EACCES,
+	tap_ok(mprotect((void *)nttrace_consumer_heads(c), ca.heads_size, PROT_READ | PROT_WRITE) < 0 && errno == EACCES,
 	       "%d-bit: mprotect heads writable -> EACCES", BITS);
 	errno = 0;
-	tap_ok(mprotect(c.data, pg, PROT_READ | PROT_EXEC) < 0 && errno == EACCES,
+	tap_ok(mprotect((void *)nttrace_consumer_ring(c, 0), pg, PROT_READ | PROT_EXEC) < 0 && errno == EACCES,
 	       "%d-bit: mprotect data executable -> EACCES", BITS);
 
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0,
 	       "%d-bit: a new consumer attaches after the first closed", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 }
 
@@ -102,7 +103,7 @@ static void test_attach_and_mmap(void)
 
 static int poll_events(struct nttrace_consumer *c)
 {
-	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = nttrace_consumer_fd(c), .events = POLLIN };
 
 	return poll(&pfd, 1, 0) == 1 ? pfd.revents : 0;
 }
@@ -151,7 +152,8 @@ static void test_layout(void)
 {
 	struct layout_ctx x = { .payloads = { "abcde", "fghij", "klmno" } };
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
+	struct nttrace_attach ca;
 	cpu_set_t one;
 	int i;
 
@@ -161,28 +163,29 @@ static void test_layout(void)
 	sched_setaffinity(0, sizeof(one), &one);
 	tap_eq(start_session("layout", 4, 4, 0, &info), 0, "%d-bit: start", BITS);
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
+	nttrace_consumer_attach_info(c, &ca);
 	for (i = 0; i < 3; i++)
 		tap_eq(emit(info.logger_id, 0, 40 + i, x.payloads[i], 5), STATUS_SUCCESS,
 		       "%d-bit: message %d", BITS, i);
-	tap_eq(nttrace_consumer_drain(&c, check_buffer, &x), 0,
+	tap_eq(nttrace_consumer_drain(c, check_buffer, &x), 0,
 	       "%d-bit: nothing published before a flush", BITS);
-	tap_eq(poll_events(&c), 0, "%d-bit: poll: nothing yet", BITS);
+	tap_eq(poll_events(c), 0, "%d-bit: poll: nothing yet", BITS);
 	memset(&info, 0, sizeof(info));
-	info.logger_id = c.a.logger_id;
+	info.logger_id = ca.logger_id;
 	tap_eq(nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
-	x.logger_id = c.a.logger_id;
-	tap_eq(poll_events(&c), POLLIN, "%d-bit: poll: POLLIN after the flush", BITS);
-	tap_eq(nttrace_consumer_drain(&c, check_buffer, &x), 1, "%d-bit: one buffer published", BITS);
-	tap_eq(poll_events(&c), 0, "%d-bit: poll: nothing once drained", BITS);
+	x.logger_id = ca.logger_id;
+	tap_eq(poll_events(c), POLLIN, "%d-bit: poll: POLLIN after the flush", BITS);
+	tap_eq(nttrace_consumer_drain(c, check_buffer, &x), 1, "%d-bit: one buffer published", BITS);
+	tap_eq(poll_events(c), 0, "%d-bit: poll: nothing once drained", BITS);
 	tap_eq(x.bad_header, 0, "%d-bit: WMI_BUFFER_HEADER fields", BITS);
 	tap_eq(x.bad_fill, 0, "%d-bit: unused tail is 0xFF", BITS);
 	tap_eq(x.records, 3, "%d-bit: three records, in order, padded with zeros", BITS);
 	tap_eq(info.events_written, 3, "%d-bit: query counts 3 events", BITS);
 	tap_eq(info.buffers_written, 1, "%d-bit: query counts 1 buffer", BITS);
-	stop_session(c.a.logger_id);
-	tap_eq(poll_events(&c), POLLHUP, "%d-bit: poll: POLLHUP after the stop", BITS);
-	tap_ok(nttrace_consumer_stopped(&c), "%d-bit: the mapping says stopped", BITS);
-	nttrace_consumer_close(&c);
+	stop_session(ca.logger_id);
+	tap_eq(poll_events(c), POLLHUP, "%d-bit: poll: POLLHUP after the stop", BITS);
+	tap_ok(nttrace_consumer_stopped(c), "%d-bit: the mapping says stopped", BITS);
+	nttrace_consumer_close(c);
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	CPU_SET(1, &one);
@@ -371,7 +374,7 @@ static void run_producers(struct mp *m, struct producer *p)
 static void test_two_producers(uint32_t mode, int late, int stop_early, const char *what)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct producer prod[N_THREADS];
 	struct mp *m;
 	int t;
@@ -384,17 +387,17 @@ static void test_two_producers(uint32_t mode, int late, int stop_early, const ch
 		while (__atomic_load_n(&m->producers_left, __ATOMIC_ACQUIRE))
 			usleep(10000);
 	}
-	drain_to_end(&c, m, stop_early);
+	drain_to_end(c, m, stop_early);
 	for (t = 0; t < N_THREADS; t++)
 		pthread_join(prod[t].th, NULL);
-	account(m, &c, what);
+	account(m, c, what);
 	if (stop_early)
 		tap_ok(m->gone_status > 0, "%d-bit: %s: stopped mid-run", BITS, what);
 	if (mode & EVENT_TRACE_BUFFERING_MODE)
 		tap_ok(m->full_status == 0, "%d-bit: %s: circular never refuses", BITS, what);
 	else if (late)
 		tap_ok(m->full_status > 0, "%d-bit: %s: a full ring refuses", BITS, what);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	free_mp(m);
 }
 
@@ -406,7 +409,7 @@ static void test_two_producers(uint32_t mode, int late, int stop_early, const ch
 static void test_consumer_killed(void)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct producer prod[N_THREADS];
 	struct nttrace_counts n;
 	uint64_t missed = 0, i;
@@ -427,8 +430,8 @@ static void test_consumer_killed(void)
 		if (nttrace_consumer_open(&c, info.logger_id))
 			_exit(1);
 		for (;;) {	/* until killed */
-			nttrace_consumer_drain(&c, take_buffer, m);
-			nttrace_consumer_wait(&c, 20);
+			nttrace_consumer_drain(c, take_buffer, m);
+			nttrace_consumer_wait(c, 20);
 		}
 	}
 	run_producers(m, prod);
@@ -439,17 +442,17 @@ static void test_consumer_killed(void)
 	tap_ok(WIFSIGNALED(status), "%d-bit: killed: consumer died by SIGKILL", BITS);
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0,
 	       "%d-bit: killed: a new consumer attaches", BITS);
-	drain_to_end(&c, m, 0);
+	drain_to_end(c, m, 0);
 	for (t = 0; t < N_THREADS; t++)
 		pthread_join(prod[t].th, NULL);
-	nttrace_consumer_counts(&c, &n);
+	nttrace_consumer_counts(c, &n);
 	/* Every written event was seen by one of the two. */
 	for (i = 0; i < N_THREADS * N_PER_THREAD; i++)
 		missed += !m->seen[i];
 	tap_eq(missed, n.events_lost, "%d-bit: killed: only events counted lost are missing", BITS);
 	tap_eq(n.events_written + n.events_lost, (uint64_t)N_THREADS * N_PER_THREAD,
 	       "%d-bit: killed: written + lost = all events", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	munmap(shared, N_THREADS * N_PER_THREAD);
 	m->seen = NULL;
 	free_mp(m);

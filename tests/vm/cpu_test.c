@@ -59,7 +59,7 @@ static long cpu1_call_ipis(void)
 static void test_hotplug(void)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct nttrace_counts n;
 	int i;
 
@@ -69,14 +69,14 @@ static void test_hotplug(void)
 	for (i = 0; i < 3; i++)
 		emit(info.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "cpu1", 4);
 	pin(0);
-	tap_eq(nttrace_consumer_head(&c, 1)->produced, 0,
+	tap_eq(nttrace_consumer_head(c, 1)->produced, 0,
 	       "%d-bit: CPU 1's buffer is partly filled, not published", BITS);
 
 	set_online(0);
 	tap_ok(!cpu1_online(), "%d-bit: CPU 1 offline", BITS);
-	tap_eq(nttrace_consumer_head(&c, 1)->produced, 1,
+	tap_eq(nttrace_consumer_head(c, 1)->produced, 1,
 	       "%d-bit: going offline published CPU 1's buffer", BITS);
-	tap_eq(nttrace_consumer_wait(&c, 2000), 1, "%d-bit: the consumer is woken", BITS);
+	tap_eq(nttrace_consumer_wait(c, 2000), 1, "%d-bit: the consumer is woken", BITS);
 	/* A flush now finds the offline CPU's ring empty and sends nothing. */
 	tap_eq(nttrace_control(&(struct nttrace_logger_info){ .logger_id = info.logger_id },
 			       EVENT_TRACE_CONTROL_FLUSH), 0,
@@ -89,12 +89,12 @@ static void test_hotplug(void)
 	       "%d-bit: trace on the CPU that came back", BITS);
 	pin(0);
 	stop_session(info.logger_id);
-	tap_eq(nttrace_consumer_head(&c, 1)->produced, 2,
+	tap_eq(nttrace_consumer_head(c, 1)->produced, 2,
 	       "%d-bit: its event went into CPU 1's ring", BITS);
-	nttrace_consumer_counts(&c, &n);
+	nttrace_consumer_counts(c, &n);
 	tap_eq(n.events_written, 4, "%d-bit: 4 events written", BITS);
 	tap_eq(n.events_lost, 0, "%d-bit: none lost", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 }
 
 static void test_flush_ipis(void)

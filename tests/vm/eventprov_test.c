@@ -602,7 +602,7 @@ static void consume(uint32_t logger, struct nttrace_consumer *c)
 static void test_two_sessions(void)
 {
 	uint32_t s1 = start("evp-low"), s2 = start("evp-high");
-	struct nttrace_consumer c1, c2;
+	struct nttrace_consumer *c1, *c2;
 	uint8_t want[256];
 	unsigned int i, wrong;
 	int status, ok1, ok2;
@@ -654,7 +654,7 @@ static void test_two_sessions(void)
 		wrong += sh->result[i] != ERROR_SUCCESS;
 	tap_eq(wrong, 0, "%d-bit: EventWrite -> ERROR_SUCCESS at every level", BITS);
 	if (ok1) {
-		consume(s1, &c1);
+		consume(s1, c1);
 		tap_ok(kgot.count[1] == 1 && kgot.count[2] == 1 && kgot.n == 2,
 		       "%d-bit: the level-2 session got exactly levels 1 and 2 (%u events)",
 		       BITS, kgot.n);
@@ -669,16 +669,16 @@ static void test_two_sessions(void)
 		}
 	}
 	if (ok2) {
-		consume(s2, &c2);
+		consume(s2, c2);
 		tap_ok(kgot.count[1] == 1 && kgot.count[2] == 1 && kgot.count[3] == 1 &&
 		       kgot.count[4] == 1 && kgot.n == 4,
 		       "%d-bit: the level-4 session got exactly levels 1 to 4 (%u events)",
 		       BITS, kgot.n);
 	}
 	if (ok1)
-		nttrace_consumer_close(&c1);
+		nttrace_consumer_close(c1);
 	if (ok2)
-		nttrace_consumer_close(&c2);
+		nttrace_consumer_close(c2);
 	stop_session(s1);
 	stop_session(s2);
 }

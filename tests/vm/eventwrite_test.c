@@ -297,7 +297,7 @@ static unsigned int total_seen(const struct seen *s)
 /* The sessions and their enables. */
 struct sess {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	uint32_t level;
 	uint64_t any, all;
 };
@@ -363,7 +363,7 @@ static void test_records(uint64_t handle)
 	for (s = 0; s < 2; s++) {
 		unsigned int expected = 0;
 
-		flush_drain(&ss[s].c, ss[s].info.logger_id, on_buffer, &seen[s]);
+		flush_drain(ss[s].c, ss[s].info.logger_id, on_buffer, &seen[s]);
 		tap_eq(seen[s].bad_buffers + seen[s].foreign, 0,
 		       "%d-bit: session %c: buffers walk cleanly, nothing foreign", BITS, 'A' + s);
 		wrong = missing = extra = 0;
@@ -412,7 +412,7 @@ static unsigned int drain_both(void)
 
 	for (s = 0; s < 2; s++) {
 		forget(&seen[s]);
-		flush_drain(&ss[s].c, ss[s].info.logger_id, on_buffer, &seen[s]);
+		flush_drain(ss[s].c, ss[s].info.logger_id, on_buffer, &seen[s]);
 		n += total_seen(&seen[s]);
 	}
 	return n;
@@ -662,7 +662,7 @@ int main(void)
 	test_secure(handle);
 	test_full(fd, handle);
 	for (s = 0; s < 2; s++) {
-		nttrace_consumer_close(&ss[s].c);
+		nttrace_consumer_close(ss[s].c);
 		stop_session(ss[s].info.logger_id);
 	}
 	close(fd);

@@ -635,7 +635,7 @@ static int conc_buffer(void *ctx, const void *buf, uint32_t size, unsigned int c
 static void test_both_cpus(void)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct nttrace_counts counts;
 	struct producer p[2];
 	unsigned int t, i, unmarked = 0, seen_total = 0;
@@ -657,16 +657,16 @@ static void test_both_cpus(void)
 	for (;;) {
 		int busy = __atomic_load_n(&producers_done, __ATOMIC_ACQUIRE) < 2;
 
-		nttrace_consumer_drain(&c, conc_buffer, NULL);
+		nttrace_consumer_drain(c, conc_buffer, NULL);
 		if (!busy)
 			break;
-		nttrace_consumer_wait(&c, 10);
+		nttrace_consumer_wait(c, 10);
 	}
 	for (t = 0; t < 2; t++)
 		pthread_join(p[t].th, NULL);
 	stop_session(info.logger_id);
-	nttrace_consumer_drain(&c, conc_buffer, NULL);
-	nttrace_consumer_counts(&c, &counts);
+	nttrace_consumer_drain(c, conc_buffer, NULL);
+	nttrace_consumer_counts(c, &counts);
 	for (t = 0; t < 2; t++)
 		for (i = 0; i < PER_THREAD; i++) {
 			seen_total += conc_seen[t][i] ? 1 : 0;
@@ -682,7 +682,7 @@ static void test_both_cpus(void)
 	tap_eq(unmarked, 0, "%d-bit: two CPUs: every event reported written was read", BITS);
 	tap_eq(seen_total + counts.events_lost, 2 * PER_THREAD,
 	       "%d-bit: two CPUs: read + counted lost = traced (nothing lost unmarked)", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	for (t = 0; t < 2; t++) {
 		free(p[t].done);
 		free(conc_seen[t]);
@@ -770,7 +770,7 @@ static void test_thread_fds(uint32_t logger)
 int main(void)
 {
 	struct nttrace_logger_info info, small;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 
 	memset(big, 0x42, sizeof(big));
 	if (!tap_ok(start_session("msg", 16, 16, 0, &info) == 0, "%d-bit: start msg", BITS) ||
@@ -778,14 +778,14 @@ int main(void)
 		    "%d-bit: start msg-small", BITS) ||
 	    !tap_ok(nttrace_consumer_open(&c, info.logger_id) == 0, "%d-bit: attach", BITS))
 		return tap_done();
-	test_encoding(info.logger_id, &c);
+	test_encoding(info.logger_id, c);
 	test_errors(info.logger_id, small.logger_id);
-	flush_drain(&c, info.logger_id, on_buffer, NULL);
+	flush_drain(c, info.logger_id, on_buffer, NULL);
 	forget();
-	test_rewrite_race(info.logger_id, &c);
-	test_unmap_race(info.logger_id, &c);
+	test_rewrite_race(info.logger_id, c);
+	test_unmap_race(info.logger_id, c);
 	test_thread_fds(info.logger_id);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 	stop_session(small.logger_id);
 	test_ring_full();

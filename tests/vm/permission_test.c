@@ -125,11 +125,11 @@ static int op_list(uint32_t id)
 
 static int op_attach(uint32_t id)
 {
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	int ret = nttrace_consumer_open(&c, id);
 
 	if (!ret)
-		nttrace_consumer_close(&c);
+		nttrace_consumer_close(c);
 	return ret;
 }
 
@@ -195,7 +195,7 @@ static void test_secure_cells(void)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_counts counts;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	uint32_t written;
 	int status = -1;
 	enum role r;
@@ -233,13 +233,13 @@ static void test_secure_cells(void)
 		       role_names[r], r == USER ? "ERROR_ACCESS_DENIED" : "ERROR_SUCCESS");
 		written += r != USER;
 	}
-	nttrace_consumer_counts(&c, &counts);
+	nttrace_consumer_counts(c, &counts);
 	tap_eq(counts.events_written, written,
 	       "%d-bit: refused writes are neither written nor counted lost", BITS);
 	tap_eq(counts.events_lost, 0, "%d-bit: no event counted lost", BITS);
 	tap_eq(as(OWNER, op_stop, info.logger_id), -EPERM,
 	       "%d-bit: its owner, no longer in the group, may not stop it", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 }
 

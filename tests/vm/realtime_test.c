@@ -383,7 +383,7 @@ static void test_errors(void)
 static void test_attach_abi(void)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer logger, rt;
+	struct nttrace_consumer *logger, *rt;
 	struct nttrace_attach a;
 	int fd;
 
@@ -408,12 +408,12 @@ static void test_attach_abi(void)
 	tap_eq(nttrace_consumer_attach(&rt, info.logger_id, NTTRACE_ATTACH_REAL_TIME), 0,
 	       "%d-bit: a real-time consumer beside it", BITS);
 	/* Each maps its own acks: one's position is not the other's. */
-	((struct nttrace_ring_ack *)rt.acks)->consumed = 12345;
-	tap_eq(((struct nttrace_ring_ack *)logger.acks)->consumed, 0,
+	nttrace_consumer_ack(rt, 0)->consumed = 12345;
+	tap_eq(nttrace_consumer_ack(logger, 0)->consumed, 0,
 	       "%d-bit: acks of one's own", BITS);
-	((struct nttrace_ring_ack *)rt.acks)->consumed = 0;
-	nttrace_consumer_close(&rt);
-	nttrace_consumer_close(&logger);
+	nttrace_consumer_ack(rt, 0)->consumed = 0;
+	nttrace_consumer_close(rt);
+	nttrace_consumer_close(logger);
 	stop_session(info.logger_id);
 }
 

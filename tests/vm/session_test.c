@@ -98,18 +98,20 @@ static void test_modes(void)
  */
 static unsigned int read_seqs(uint32_t id, uint32_t *seqs, unsigned int room)
 {
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
+	struct nttrace_attach a;
 	unsigned int cpu, n = 0;
 
 	if (nttrace_consumer_open(&c, id))
 		return 0;
+	nttrace_consumer_attach_info(c, &a);
 	stop_session(id);
-	for (cpu = 0; cpu < c.a.nr_cpus; cpu++) {
-		const uint8_t *buf = c.data + cpu * c.a.ring_stride;
+	for (cpu = 0; cpu < a.nr_cpus; cpu++) {
+		const uint8_t *buf = nttrace_consumer_ring(c, cpu);
 		const struct wmi_buffer_header *h = (const void *)buf;
 		uint32_t off = WMI_BUFFER_HEADER_SIZE;
 
-		if (!nttrace_consumer_head(&c, cpu)->produced)
+		if (!nttrace_consumer_head(c, cpu)->produced)
 			continue;
 		while (off + 12 <= h->saved_offset && n < room) {
 			const struct message_trace_header *m = (const void *)(buf + off);
@@ -118,7 +120,7 @@ static unsigned int read_seqs(uint32_t id, uint32_t *seqs, unsigned int room)
 			off += (m->size + 7) & ~7U;
 		}
 	}
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	return n;
 }
 
@@ -350,7 +352,7 @@ static void test_permissions(void)
 	pid = fork();
 	if (pid == 0) {
 		struct nttrace_logger_info q = { .logger_id = info.logger_id };
-		struct nttrace_consumer c;
+		struct nttrace_consumer *c;
 
 		if (setuid(65534))
 			_exit(10);
@@ -441,7 +443,7 @@ static void test_pid_namespace(void)
 	pid = fork();
 	if (pid == 0) {
 		struct nttrace_logger_info q;
-		struct nttrace_consumer c;
+		struct nttrace_consumer *c;
 		int st = -1;
 		pid_t inner;
 
@@ -479,7 +481,7 @@ static void test_pid_namespace(void)
 static void test_flush_timer(void)
 {
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	int i;
 
 	memset(&info, 0, sizeof(info));
@@ -489,11 +491,11 @@ static void test_flush_timer(void)
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
 	tap_eq(emit(info.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "tick", 4), STATUS_SUCCESS,
 	       "%d-bit: one event", BITS);
-	for (i = 0; i < 50 && !nttrace_consumer_head(&c, 0)->produced &&
-		    !nttrace_consumer_head(&c, 1)->produced; i++)
+	for (i = 0; i < 50 && !nttrace_consumer_head(c, 0)->produced &&
+		    !nttrace_consumer_head(c, 1)->produced; i++)
 		usleep(100000);
 	tap_ok(i < 50, "%d-bit: published by the timer within 5 s", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 }
 
@@ -569,7 +571,7 @@ static void test_flush_timer_no_ipi(void)
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, status, i, ok = 1;
 	uint32_t loggers[IPI_SESSIONS] = { 0 };
 	struct nttrace_logger_info info;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	pid_t pid[2] = { -1, -1 };
 	long before, after;
 	char byte;
@@ -618,11 +620,11 @@ static void test_flush_timer_no_ipi(void)
 	tap_ok(ok && after - before < 20,
 	       "%d-bit: the flush timers send no IPI (%ld in 5 s, 8 sessions)",
 	       BITS, after - before);
-	tap_ok(ok && nttrace_consumer_head(&c, 0)->produced &&
-	       nttrace_consumer_head(&c, 1)->produced,
+	tap_ok(ok && nttrace_consumer_head(c, 0)->produced &&
+	       nttrace_consumer_head(c, 1)->produced,
 	       "%d-bit: each CPU's buffers were published", BITS);
 	if (loggers[0])
-		nttrace_consumer_close(&c);
+		nttrace_consumer_close(c);
 	for (i = 0; i < IPI_SESSIONS; i++)
 		if (loggers[i])
 			stop_session(loggers[i]);

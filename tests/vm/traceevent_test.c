@@ -878,7 +878,7 @@ static void test_kernel(void)
 {
 	const char *where = "kernel session";
 	struct nttrace_logger_info info, full;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	unsigned int i, nomem = 0, other = 0;
 
 	forget();
@@ -893,9 +893,9 @@ static void test_kernel(void)
 	trace_all(info.logger_id, where);
 	errors_common(info.logger_id, where);
 	errors_size(info.logger_id, where, 4096);
-	flush_drain(&c, info.logger_id, on_buffer, NULL);
+	flush_drain(c, info.logger_id, on_buffer, NULL);
 	check_records(where);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 	{
 		static struct ev_inline ei;

@@ -156,7 +156,7 @@ struct consumer {
 	void *lf;
 	char *path;		/* a file's path, or a live session's name */
 	int live;		/* a real-time session: @rc, @wake */
-	struct nttrace_consumer rc;
+	struct nttrace_consumer *rc;	/* NULL until attached */
 	int wake;		/* eventfd: CloseTrace wakes ProcessTrace */
 	nttrace_etl_problem_fn problem;	/* nttrace_trace_problems() */
 	void *problem_ctx;
@@ -286,7 +286,7 @@ static void free_consumer(struct consumer *c)
 		return;
 	nttrace_etl_close(c->r);
 	if (c->live) {
-		nttrace_consumer_close(&c->rc);
+		nttrace_consumer_close(c->rc);
 		if (c->wake >= 0)
 			close(c->wake);
 	}
@@ -657,7 +657,7 @@ static int load_live(void *ctx, unsigned int cpu, uint8_t *buf)
 {
 	struct consumer *c = ctx;
 
-	return nttrace_consumer_take(&c->rc, cpu, buf) > 0;
+	return nttrace_consumer_take(c->rc, cpu, buf) > 0;
 }
 
 /*
@@ -865,7 +865,7 @@ static int buffer_done(struct consumer *c, uint32_t filled)
 	if (c->live) {
 		struct nttrace_counts n;
 
-		nttrace_consumer_counts(&c->rc, &n);
+		nttrace_consumer_counts(c->rc, &n);
 		LF(c, EventsLost) = n.events_lost + n.events_overwritten + n.my_events_lost;
 		LF(c, LogfileHeader).EventsLost = LF(c, EventsLost);
 		LF(c, LogfileHeader).BuffersLost = n.buffers_overwritten + n.my_buffers_lost;
@@ -1014,7 +1014,7 @@ static int wait_live(struct consumer **cs, ULONG n)
 	for (i = 0; i < n; i++) {
 		if (!cs[i]->live || cs[i]->done)
 			continue;
-		pfd[k].fd = cs[i]->rc.fd;
+		pfd[k].fd = nttrace_consumer_fd(cs[i]->rc);
 		pfd[k++].events = POLLIN;
 		pfd[k].fd = cs[i]->wake;
 		pfd[k++].events = POLLIN;
@@ -1068,7 +1068,7 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 				 * the state after the final flush: once seen,
 				 * what the read below misses does not exist.
 				 */
-				int stopped = c->live && nttrace_consumer_stopped(&c->rc);
+				int stopped = c->live && nttrace_consumer_stopped(c->rc);
 
 				c->have = nttrace_etl_next(c->r, &c->ev);
 				if (!c->have && c->live && !stopped) {

@@ -19,8 +19,23 @@ static void *map_region(int fd, uint64_t off, uint64_t size, int prot)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * Private to the library, which allocates it: it may grow (as its attach
+ * did) without a caller's build knowing its size.
+ */
+struct nttrace_consumer {
+	int fd;
+	struct nttrace_attach a;
+	uint8_t *heads, *acks, *data;
+	uint8_t *copy;		/* one buffer, copied out of the ring */
+	uint64_t buffers;	/* buffers delivered */
+	uint64_t overwritten;	/* buffers overwritten before or while read */
+};
+
 void nttrace_consumer_close(struct nttrace_consumer *c)
 {
+	if (!c)
+		return;
 	if (c->heads)
 		munmap(c->heads, c->a.heads_size);
 	if (c->acks)
@@ -30,25 +45,27 @@ void nttrace_consumer_close(struct nttrace_consumer *c)
 	free(c->copy);
 	if (c->fd >= 0)
 		close(c->fd);
-	memset(c, 0, sizeof(*c));
-	c->fd = -1;
+	free(c);
 }
 
-int nttrace_consumer_attach(struct nttrace_consumer *c, uint32_t logger_id,
+int nttrace_consumer_attach(struct nttrace_consumer **cp, uint32_t logger_id,
 			    uint32_t flags)
 {
+	struct nttrace_consumer *c;
 	int ret;
 
-	memset(c, 0, sizeof(*c));
+	*cp = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
 	/* A file of its own: attaching binds the file to the session. */
 	c->fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0) {
 		/* The module is not loaded: -ENODEV, as nttrace_device_fd(). */
 		ret = errno == ENOENT || errno == ENXIO ? -ENODEV : -errno;
-		c->fd = -1;
-		return ret;
+		goto fail;
 	}
-	c->a.size = sizeof(c->a);
+	c->a.size = sizeof(c->a);	/* ours: the library's own struct */
 	c->a.logger_id = logger_id;
 	c->a.flags = flags;
 	if (ioctl(c->fd, NTTRACE_IOC_ATTACH, &c->a) < 0) {
@@ -64,15 +81,55 @@ int nttrace_consumer_attach(struct nttrace_consumer *c, uint32_t logger_id,
 		ret = -errno ?: -ENOMEM;
 		goto fail;
 	}
+	*cp = c;
 	return 0;
 fail:
 	nttrace_consumer_close(c);
 	return ret;
 }
 
-int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id)
+int nttrace_consumer_open(struct nttrace_consumer **cp, uint32_t logger_id)
 {
-	return nttrace_consumer_attach(c, logger_id, 0);
+	return nttrace_consumer_attach(cp, logger_id, 0);
+}
+
+void nttrace_consumer_attach_info_opts(const struct nttrace_consumer *c,
+				       struct nttrace_attach *a, size_t size)
+{
+	size_t n = size < sizeof(c->a) ? size : sizeof(c->a);
+
+	/* No more than the caller has; a newer caller's tail: nothing known. */
+	memcpy(a, &c->a, n);
+	if (size > n)
+		memset((uint8_t *)a + n, 0, size - n);
+	if (size >= sizeof(a->size))
+		a->size = (uint32_t)size;
+}
+
+int nttrace_consumer_fd(const struct nttrace_consumer *c)
+{
+	return c->fd;
+}
+
+uint64_t nttrace_consumer_buffers(const struct nttrace_consumer *c)
+{
+	return c->buffers;
+}
+
+uint64_t nttrace_consumer_overwritten(const struct nttrace_consumer *c)
+{
+	return c->overwritten;
+}
+
+const void *nttrace_consumer_heads(const struct nttrace_consumer *c)
+{
+	return c->heads;
+}
+
+const void *nttrace_consumer_ring(const struct nttrace_consumer *c,
+				  unsigned int cpu)
+{
+	return c->data + (size_t)cpu * c->a.ring_stride;
 }
 
 const struct nttrace_ring_head *nttrace_consumer_head(
@@ -82,8 +139,8 @@ const struct nttrace_ring_head *nttrace_consumer_head(
 			      (size_t)cpu * c->a.head_stride);
 }
 
-static struct nttrace_ring_ack *consumer_ack(const struct nttrace_consumer *c,
-					     unsigned int cpu)
+struct nttrace_ring_ack *nttrace_consumer_ack(const struct nttrace_consumer *c,
+					      unsigned int cpu)
 {
 	return (void *)(c->acks + (size_t)cpu * c->a.ack_stride);
 }
@@ -105,7 +162,7 @@ static int drain_logger(struct nttrace_consumer *c, unsigned int cpu,
 			nttrace_buffer_fn fn, void *ctx, long *n)
 {
 	const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
-	struct nttrace_ring_ack *ack = consumer_ack(c, cpu);
+	struct nttrace_ring_ack *ack = nttrace_consumer_ack(c, cpu);
 	const uint8_t *ring = c->data + cpu * c->a.ring_stride;
 	uint32_t bufsize = c->a.buffer_size, nbuf = c->a.buffers_per_cpu;
 	/* As the kernel decides it (module/session.c). */
@@ -172,7 +229,7 @@ int nttrace_consumer_take(struct nttrace_consumer *c, unsigned int cpu, void *ds
 	if (!(c->a.flags & NTTRACE_ATTACH_REAL_TIME) || cpu >= c->a.nr_cpus)
 		return -EINVAL;
 	h = nttrace_consumer_head(c, cpu);
-	ack = consumer_ack(c, cpu);
+	ack = nttrace_consumer_ack(c, cpu);
 	ring = c->data + cpu * c->a.ring_stride;
 	/* Pairs with the kernel's store-release of produced. */
 	p = __atomic_load_n(&h->produced, __ATOMIC_ACQUIRE);
@@ -241,15 +298,16 @@ int nttrace_consumer_wait(struct nttrace_consumer *c, int timeout_ms)
 	return ret > 0;
 }
 
-void nttrace_consumer_counts(const struct nttrace_consumer *c,
-			     struct nttrace_counts *n)
+void nttrace_consumer_counts_opts(const struct nttrace_consumer *c,
+				  struct nttrace_counts *out, size_t size)
 {
+	struct nttrace_counts all, *n = &all;
 	unsigned int cpu;
 
 	memset(n, 0, sizeof(*n));
 	for (cpu = 0; cpu < c->a.nr_cpus; cpu++) {
 		const struct nttrace_ring_head *h = nttrace_consumer_head(c, cpu);
-		const struct nttrace_ring_ack *ack = consumer_ack(c, cpu);
+		const struct nttrace_ring_ack *ack = nttrace_consumer_ack(c, cpu);
 
 		n->events_written += __atomic_load_n(&h->events_written, __ATOMIC_RELAXED);
 		n->events_lost += __atomic_load_n(&h->events_lost, __ATOMIC_RELAXED);
@@ -263,4 +321,8 @@ void nttrace_consumer_counts(const struct nttrace_consumer *c,
 		n->my_buffers_lost += __atomic_load_n(&ack->buffers_lost, __ATOMIC_RELAXED);
 		n->my_events_lost += __atomic_load_n(&ack->events_lost, __ATOMIC_RELAXED);
 	}
+	/* No more than the caller's build has room for (see the header). */
+	memcpy(out, n, size < sizeof(*n) ? size : sizeof(*n));
+	if (size > sizeof(*n))
+		memset((uint8_t *)out + sizeof(*n), 0, size - sizeof(*n));
 }

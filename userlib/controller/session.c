@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* Logger sessions: start, control, list (see <nttrace/session.h>). */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -27,18 +28,31 @@ int nttrace_set_name(struct nttrace_logger_info *info, const char *name)
 	return 0;
 }
 
-int nttrace_start(struct nttrace_logger_info *info)
+/*
+ * @size is the caller's sizeof (see <nttrace/session.h>): the kernel reads
+ * and writes back that many bytes at most, and we write only size and
+ * control, both in the first version. No upper bound here: the kernel
+ * takes a longer struct whose unknown tail is zero, and refuses the rest.
+ */
+static int logger_ioctl(unsigned long cmd, struct nttrace_logger_info *info,
+			size_t size, uint32_t code)
 {
-	info->size = sizeof(*info);
-	info->control = 0;
-	return ioctl_errno(NTTRACE_IOC_START_TRACE, info);
+	if (size < NTTRACE_LOGGER_INFO_SIZE_VER0 || size > UINT32_MAX)
+		return -EINVAL;
+	info->size = (uint32_t)size;
+	info->control = code;
+	return ioctl_errno(cmd, info);
 }
 
-int nttrace_control(struct nttrace_logger_info *info, uint32_t code)
+int nttrace_start_opts(struct nttrace_logger_info *info, size_t size)
 {
-	info->size = sizeof(*info);
-	info->control = code;
-	return ioctl_errno(NTTRACE_IOC_CONTROL_TRACE, info);
+	return logger_ioctl(NTTRACE_IOC_START_TRACE, info, size, 0);
+}
+
+int nttrace_control_opts(struct nttrace_logger_info *info, size_t size,
+			 uint32_t code)
+{
+	return logger_ioctl(NTTRACE_IOC_CONTROL_TRACE, info, size, code);
 }
 
 int nttrace_list(uint32_t *ids, uint32_t room, uint32_t *count)

@@ -105,7 +105,7 @@ int cmd_record(int argc, char **argv)
 	struct nttrace_logger_info info;
 	struct nttrace_etl_session es;
 	struct nttrace_logfile r;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c;
 	struct nttrace_counts n;
 	const char *path = NULL, *id = NULL, *session;
 	double duration = 0, start, last = 0;
@@ -168,7 +168,7 @@ int cmd_record(int argc, char **argv)
 	if (ret) {
 		report(report_fd, ret, NTTRACE_LOGGER_FAILED_FILE);
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-ret));
-		nttrace_consumer_close(&c);
+		nttrace_consumer_close(c);
 		return 1;
 	}
 	report(report_fd, 0, 0);
@@ -178,10 +178,10 @@ int cmd_record(int argc, char **argv)
 	start = now_s();
 
 	for (;;) {
-		int stopped = nttrace_consumer_stopped(&c);
+		int stopped = nttrace_consumer_stopped(c);
 
 		/* After the stop is seen, one more drain takes everything. */
-		if (nttrace_consumer_drain(&c, nttrace_logfile_buffer, &r) < 0)
+		if (nttrace_consumer_drain(c, nttrace_logfile_buffer, &r) < 0)
 			break;
 		if (stopped || interrupted ||
 		    (duration > 0 && now_s() - start >= duration))
@@ -189,21 +189,21 @@ int cmd_record(int argc, char **argv)
 		if (status_line && now_s() - last >= 0.5) {
 			double t = now_s();
 
-			nttrace_consumer_counts(&c, &n);
+			nttrace_consumer_counts(c, &n);
 			fprintf(stderr, "\r%llu events (%.0f/s), %llu lost, %llu buffers   ",
 				(unsigned long long)r.events,
 				last ? (r.events - last_events) / (t - last) : 0.0,
 				(unsigned long long)(n.events_lost + n.events_overwritten),
-				(unsigned long long)c.buffers);
+				(unsigned long long)nttrace_consumer_buffers(c));
 			last = t;
 			last_events = r.events;
 		}
-		nttrace_consumer_wait(&c, 200);
+		nttrace_consumer_wait(c, 200);
 	}
 	if (status_line)
 		fputc('\n', stderr);
 	/* The counters live in the mapping, even once the session stopped. */
-	nttrace_consumer_counts(&c, &n);
+	nttrace_consumer_counts(c, &n);
 	ret = nttrace_logfile_close(&r, n.events_lost + n.events_overwritten,
 				    n.buffers_overwritten);
 
@@ -215,7 +215,7 @@ int cmd_record(int argc, char **argv)
 	       (unsigned long long)n.events_lost,
 	       (unsigned long long)n.events_overwritten,
 	       (unsigned long long)n.buffers_overwritten);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	if (ret) {
 		fprintf(stderr, "nttrace: writing %s: %s (%llu buffers not written, "
 			"%llu events in them)\n", path, strerror(-ret),

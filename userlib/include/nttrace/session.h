@@ -9,6 +9,7 @@
 #ifndef NTTRACE_SESSION_H
 #define NTTRACE_SESSION_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <nttrace.h>
 #include <nttrace/etl.h>
@@ -17,33 +18,82 @@
 extern "C" {
 #endif
 
+/*
+ * Sizes come from the caller's compilation, not the library's (issue 27,
+ * finding 4). The uapi structs are size-first and grow at their end; a
+ * program built against older headers and run against a newer library has
+ * a shorter struct than the library's sizeof(). So the exported functions
+ * take the caller's @size, touch no byte of the struct past it and hand it
+ * to the kernel (which reads and writes back at most that many bytes); the
+ * inline wrappers below pass sizeof(*info) as the caller was compiled.
+ * A @size below NTTRACE_LOGGER_INFO_SIZE_VER0 is -EINVAL.
+ */
 /* Start a session from @info (name and properties); fills in the rest. */
-int nttrace_start(struct nttrace_logger_info *info);
+int nttrace_start_opts(struct nttrace_logger_info *info, size_t size);
 /* QUERY, STOP, UPDATE or FLUSH the session @info names (ID, or name). */
-int nttrace_control(struct nttrace_logger_info *info, uint32_t code);
+int nttrace_control_opts(struct nttrace_logger_info *info, size_t size,
+			 uint32_t code);
+
+static inline int nttrace_start(struct nttrace_logger_info *info)
+{
+	return nttrace_start_opts(info, sizeof(*info));
+}
+
+static inline int nttrace_control(struct nttrace_logger_info *info,
+				  uint32_t code)
+{
+	return nttrace_control_opts(info, sizeof(*info), code);
+}
+
 /* The running sessions' IDs: up to @room in @ids, all counted in @count. */
 int nttrace_list(uint32_t *ids, uint32_t room, uint32_t *count);
 /* Copy @name into a logger_info's name field; -EINVAL if too long. */
 int nttrace_set_name(struct nttrace_logger_info *info, const char *name);
 
-struct nttrace_consumer {
-	int fd;
-	struct nttrace_attach a;
-	uint8_t *heads, *acks, *data;
-	uint8_t *copy;		/* one buffer, copied out of the ring */
-	uint64_t buffers;	/* buffers delivered */
-	uint64_t overwritten;	/* buffers overwritten before or while read */
-};
+/*
+ * A consumer is opaque: the library allocates it, so that it can grow
+ * (its struct nttrace_attach did, with @flags) without a caller built
+ * against older headers holding too little room for it.
+ */
+struct nttrace_consumer;
 
 /*
  * Attach to a session as @flags say (0: its logger, or
  * NTTRACE_ATTACH_REAL_TIME: a real-time consumer; see uapi/nttrace.h) and
- * map its rings. nttrace_consumer_open() attaches the logger.
+ * map its rings: 0 and the new consumer in *@cp, or -errno and NULL there.
+ * nttrace_consumer_open() attaches the logger. nttrace_consumer_close()
+ * unmaps and frees it (NULL: nothing to do).
  */
-int nttrace_consumer_attach(struct nttrace_consumer *c, uint32_t logger_id,
+int nttrace_consumer_attach(struct nttrace_consumer **cp, uint32_t logger_id,
 			    uint32_t flags);
-int nttrace_consumer_open(struct nttrace_consumer *c, uint32_t logger_id);
+int nttrace_consumer_open(struct nttrace_consumer **cp, uint32_t logger_id);
 void nttrace_consumer_close(struct nttrace_consumer *c);
+
+/*
+ * What the kernel answered to the attach, copied to @a: the first @size
+ * bytes of it at most (the caller's sizeof, as nttrace_start_opts()), the
+ * rest of a longer struct zeroed.
+ */
+void nttrace_consumer_attach_info_opts(const struct nttrace_consumer *c,
+				       struct nttrace_attach *a, size_t size);
+
+static inline void nttrace_consumer_attach_info(const struct nttrace_consumer *c,
+						struct nttrace_attach *a)
+{
+	nttrace_consumer_attach_info_opts(c, a, sizeof(*a));
+}
+
+/* The consumer's own file (poll it, or mmap its regions again). */
+int nttrace_consumer_fd(const struct nttrace_consumer *c);
+/* Buffers delivered, and buffers overwritten before or while read. */
+uint64_t nttrace_consumer_buffers(const struct nttrace_consumer *c);
+uint64_t nttrace_consumer_overwritten(const struct nttrace_consumer *c);
+/* The mapped regions: the heads (session head first), CPU @cpu's ring, ack. */
+const void *nttrace_consumer_heads(const struct nttrace_consumer *c);
+const void *nttrace_consumer_ring(const struct nttrace_consumer *c,
+				  unsigned int cpu);
+struct nttrace_ring_ack *nttrace_consumer_ack(const struct nttrace_consumer *c,
+					      unsigned int cpu);
 
 /*
  * Deliver every published buffer, CPU by CPU and in order, to @fn, then
@@ -77,7 +127,9 @@ const struct nttrace_ring_head *nttrace_consumer_head(
 /*
  * The session's counters summed over the CPUs, read from the mapping, and
  * this consumer's own losses (a real-time consumer's: buffers the kernel
- * took from it, and their events).
+ * took from it, and their events). New counters go at the end: the library
+ * fills the first @size bytes (the caller's sizeof, as nttrace_start_opts())
+ * and zeroes what it does not know of a longer struct.
  */
 struct nttrace_counts {
 	uint64_t events_written, events_lost, events_overwritten;
@@ -85,8 +137,14 @@ struct nttrace_counts {
 	uint64_t real_time_buffers_lost;
 	uint64_t my_buffers_lost, my_events_lost;
 };
-void nttrace_consumer_counts(const struct nttrace_consumer *c,
-			     struct nttrace_counts *n);
+void nttrace_consumer_counts_opts(const struct nttrace_consumer *c,
+				  struct nttrace_counts *n, size_t size);
+
+static inline void nttrace_consumer_counts(const struct nttrace_consumer *c,
+					   struct nttrace_counts *n)
+{
+	nttrace_consumer_counts_opts(c, n, sizeof(*n));
+}
 
 /*
  * The logger process of a session StartTrace starts with a log file,
