@@ -25,7 +25,10 @@
  * is not present and writable is faulted in by a work item (fixup_user_fault(),
  * no lock of ours held), which then writes the info as it stands by then.
  * REGISTER faults the page in itself first, and waits for that work if it
- * is still needed, so that the info is written before it returns.
+ * is still needed, so that the info is written before it returns; ENABLE
+ * and a session's stop wait for the work they queued. Meanwhile the
+ * registration's notifications are held back (nt_notify_or_hold()): a
+ * provider's thread woken by one reads the info it describes.
  * Consequences, documented in the uapi: after munmap nothing is written
  * (the fault-in fails; the next update tries again); once the process has
  * exited or exec'd (its mm has no user) nothing is written; after fork
@@ -138,6 +141,12 @@ struct nt_enable {
 	u64 stamp;			/* when enabled: the latest acts */
 };
 
+/* A notification held until its registration's enable info is written. */
+struct nt_held {
+	struct list_head node;
+	struct nttrace_notification n;
+};
+
 /* A kernel registration's callback, queued: its arguments. */
 struct nt_kcall {
 	struct list_head node;		/* in struct nt_reg.kcalls */
@@ -170,6 +179,10 @@ struct nt_reg {
 	struct work_struct fault_work;
 	bool fault_queued;
 	u8 fault_tries;			/* fault-ins in a row not followed by a write */
+	/* Notifications held while fault_queued (struct nt_held), oldest first. */
+	struct list_head held;
+	unsigned int nr_held;
+	u32 held_dropped;
 	bool gone;			/* unlinked: @g may be freed */
 	struct nttrace_enable_info *kinfo;	/* KUnit's */
 	struct pid *pid;		/* NULL: a kernel registration */
@@ -280,6 +293,55 @@ static void nt_notify_purge(struct nt_prov_file *pf, u64 handle)
 	}
 	pf->count = kept;
 	spin_unlock(&pf->lock);
+}
+
+/*
+ * Queue @n for @r, or, while @r's enable info waits for its page to be
+ * faulted in (nt_reg_fault_fn()), hold it until the info is written: a
+ * provider woken by a notification reads the info it describes. Past
+ * NTTRACE_MAX_NOTIFICATIONS held the oldest is dropped, counted as the
+ * file's queue counts its own. Under nt_provider_lock.
+ */
+static void nt_notify_or_hold(struct nt_reg *r, const struct nttrace_notification *n)
+{
+	struct nt_held *h;
+
+	if (!r->fault_queued) {
+		nt_notify(r, n);
+		return;
+	}
+	if (r->nr_held == NTTRACE_MAX_NOTIFICATIONS) {
+		h = list_first_entry(&r->held, struct nt_held, node);
+		list_del(&h->node);
+		r->nr_held--;
+		r->held_dropped++;
+	} else {
+		/* A change of enables cannot fail: nor may this (it is small). */
+		h = kmalloc(sizeof(*h), GFP_KERNEL | __GFP_NOFAIL);
+	}
+	h->n = *n;
+	list_add_tail(&h->node, &r->held);
+	r->nr_held++;
+}
+
+/* The held notifications: to the file (@deliver), or dropped. */
+static void nt_held_release(struct nt_reg *r, bool deliver)
+{
+	struct nt_held *h, *tmp;
+
+	if (deliver && r->held_dropped) {
+		spin_lock(&r->pf->lock);
+		r->pf->dropped += r->held_dropped;
+		spin_unlock(&r->pf->lock);
+	}
+	r->held_dropped = 0;
+	list_for_each_entry_safe(h, tmp, &r->held, node) {
+		list_del(&h->node);
+		if (deliver)
+			nt_notify(r, &h->n);
+		kfree(h);
+	}
+	r->nr_held = 0;
 }
 
 int nt_provider_notification(struct nt_prov_file *pf,
@@ -519,6 +581,9 @@ static void nt_reg_fault_fn(struct work_struct *work)
 		if (nt_reg_write_user(r, &v))
 			nt_reg_fault_queue(r);
 	}
+	/* Written, or given up on: what was held goes out (not if requeued). */
+	if (!r->fault_queued)
+		nt_held_release(r, !r->gone);
 	mutex_unlock(&nt_provider_lock);
 	nt_reg_put(r);
 }
@@ -588,7 +653,7 @@ static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable 
 			nt_kcall_queue(r, control, e, todo);
 		return;
 	}
-	nt_notify(r, &n);
+	nt_notify_or_hold(r, &n);
 }
 
 /*
@@ -750,6 +815,7 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	r->kinfo = kinfo;
 	refcount_set(&r->ref, 1);
 	INIT_WORK(&r->fault_work, nt_reg_fault_fn);
+	INIT_LIST_HEAD(&r->held);
 	if (!kinfo) {
 		unsigned long addr = (unsigned long)in->enable_info;
 		struct page *page;
