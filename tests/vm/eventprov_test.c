@@ -767,12 +767,24 @@ static void test_kernel_enable(void)
 	stop_session(s2);
 }
 
+/* test_fork's callback: counts the parent's (result[8]) and the child's (result[9]). */
+static void NTAPI fork_cb(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
+			  ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
+			  PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext)
+{
+	(void)SourceId, (void)IsEnabled, (void)Level, (void)MatchAnyKeyword;
+	(void)MatchAllKeyword, (void)FilterData, (void)CallbackContext;
+	__atomic_add_fetch(&sh->result[(uint32_t)getpid() == sh->pid ? 9 : 8], 1,
+			   __ATOMIC_RELEASE);
+}
+
 /*
  * A provider that registers, enabled by a session, then forks: the child
  * writes with the parent's REGHANDLE and the session records its events
  * with its process ID. The parent's copy of the enable info is made odd
  * (mid-update) across the fork, as a fork racing a kernel update copies
  * it: the child must not spin in EventEnabled (alarm() ends it if it does).
+ * And the child's callback runs for a change made after the fork.
  */
 static void test_fork(void)
 {
@@ -787,6 +799,7 @@ static void test_fork(void)
 	int status, ok;
 	uint32_t seq;
 	pid_t pid;
+	int i;
 
 	ok = s && !nttrace_consumer_open(&c, s);
 	tap_ok(ok, "%d-bit: fork: a session and its consumer", BITS);
@@ -794,7 +807,7 @@ static void test_fork(void)
 		return;
 	tap_eq(EnableTraceEx2(s, &prov_a, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 1, 0, 0,
 			      NULL), ERROR_SUCCESS, "%d-bit: fork: EnableTraceEx2", BITS);
-	tap_eq(EventRegister(&prov_a, NULL, NULL, &h), ERROR_SUCCESS,
+	tap_eq(EventRegister(&prov_a, fork_cb, NULL, &h), ERROR_SUCCESS,
 	       "%d-bit: fork: EventRegister in the parent", BITS);
 	EventDataDescCreate(&dd, payload, sizeof(payload));
 	r = nttrace_event_reg_of(h);
@@ -808,11 +821,20 @@ static void test_fork(void)
 		sh->pid = getpid();
 		sh->result[0] = EventEnabled(h, &d7);
 		sh->result[1] = EventWrite(h, &d7, 1, &dd);
+		__atomic_store_n(&sh->in_register, 1, __ATOMIC_RELEASE);
+		for (i = 0; i < 1000 && !__atomic_load_n(&sh->result[9], __ATOMIC_ACQUIRE); i++)
+			usleep(10000);
 		sh->result[2] = EventUnregister(h);
 		_exit(0);
 	}
 	__atomic_store_n(&r->info.sequence, seq, __ATOMIC_RELAXED);
+	for (i = 0; i < 1000 && !__atomic_load_n(&sh->in_register, __ATOMIC_ACQUIRE); i++)
+		usleep(10000);
+	tap_eq(EnableTraceEx2(s, &prov_a, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: fork: CAPTURE_STATE", BITS);
 	waitpid(pid, &status, 0);
+	tap_ok(sh->result[9] >= 1, "%d-bit: fork: ... the child's callback runs (%u)", BITS,
+	       sh->result[9]);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "%d-bit: fork mid-update: the child's EventEnabled returns (status %#x)", BITS,
 	       status);

@@ -747,6 +747,14 @@ static void atfork_child(void)
 	struct nttrace_notification n;
 	struct reg_entry *e;
 
+	/*
+	 * The locks first: held by the forking thread (atfork_prepare), and
+	 * the thread started below takes reg_lock at once; a mutex must not
+	 * be initialized under a waiter.
+	 */
+	pthread_mutex_init(&reg_lock, NULL);
+	pthread_mutex_init(&class_lock, NULL);
+	pthread_cond_init(&reg_idle, NULL);
 	if (notify_fd >= 0)
 		close(notify_fd);
 	notify_fd = -1;
@@ -786,12 +794,9 @@ static void atfork_child(void)
 				break;
 		}
 		fork_resync = 1;
-		/* Failing, it is started by the next registration. */
+		/* Last: it takes reg_lock. Failing, the next registration starts it. */
 		start_thread();
 	}
-	pthread_mutex_init(&reg_lock, NULL);
-	pthread_mutex_init(&class_lock, NULL);
-	pthread_cond_init(&reg_idle, NULL);
 }
 
 static void install_atfork(void)
