@@ -319,18 +319,25 @@ static int __init nttrace_init(void)
 {
 	int ret;
 
+	ret = nt_provider_init();
+	if (ret)
+		return ret;
 	/*
 	 * A CPU coming up needs nothing: every possible CPU has its ring
 	 * from the session's start.
 	 */
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "nttrace:online",
 					NULL, nttrace_cpu_down);
-	if (ret < 0)
+	if (ret < 0) {
+		nt_provider_exit();
 		return ret;
+	}
 	nttrace_cpuhp = ret;
 	ret = misc_register(&nttrace_misc);
-	if (ret)
+	if (ret) {
 		cpuhp_remove_state_nocalls(nttrace_cpuhp);
+		nt_provider_exit();
+	}
 	return ret;
 }
 
@@ -339,6 +346,7 @@ static void __exit nttrace_exit(void)
 	misc_deregister(&nttrace_misc);
 	cpuhp_remove_state_nocalls(nttrace_cpuhp);
 	nt_sessions_stop_all();
+	nt_provider_exit();
 }
 
 module_init(nttrace_init);

@@ -20,8 +20,9 @@
  * group) from taking the machine's memory: one session's rings at most
  * max_session_mb, all sessions' at most max_total_mb, each user at most
  * max_user_sessions running sessions, each user at most
- * max_user_registrations provider registrations (each pins one page of
- * the registering process; counted per effective UID). Ring memory is also charged to the
+ * max_user_registrations provider registrations (each a registration's
+ * memory and an update to write at every enable change; counted per
+ * effective UID). Ring memory is also charged to the
  * starter's memory cgroup (module/area.c).
  */
 #include <linux/atomic.h>
@@ -52,13 +53,15 @@ module_param(max_user_sessions, uint, 0644);
 MODULE_PARM_DESC(max_user_sessions, "Most sessions one user may have running");
 
 /*
- * A registration pins a page of its process until it ends (module/provider.c):
- * each user may hold this many, as max_user_sessions bounds sessions.
+ * A registration costs kernel memory and a write into its process at
+ * every change of its GUID's enables (module/provider.c; no page stays
+ * pinned): each user may hold this many, as max_user_sessions bounds
+ * sessions.
  */
 static unsigned int max_user_registrations = 1024;
 module_param(max_user_registrations, uint, 0644);
 MODULE_PARM_DESC(max_user_registrations,
-		 "Most provider registrations one user may hold (each pins a page)");
+		 "Most provider registrations one user may hold");
 
 static atomic_long_t nt_mem_pages = ATOMIC_LONG_INIT(0);
 

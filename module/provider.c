@@ -11,18 +11,30 @@
  * drops the session's enables. A GUID's node goes when it has neither.
  *
  * The enable info. Each registration's struct nttrace_enable_info lives in
- * the registering process; its page is pinned at REGISTER with
- * pin_user_pages_fast(FOLL_WRITE | FOLL_LONGTERM) and written through
- * kmap_local_page() until UNREGISTER or the file's release unpins it.
- * user_events (kernel/trace/trace_events_user.c) pins its enable word for
- * each write instead, under the mm's lock, and follows the mm across fork
- * and munmap; we pin once because an enable is then a few stores with no
- * mm lock, no fault and no failure, and a registration's memory is bounded
- * by max_user_registrations pages per user. Consequences, documented in the
- * uapi: after munmap the kernel writes the old page, harmlessly; after
- * fork the parent keeps the pinned page (fork copies pinned anonymous
- * pages for the child at once), so the child's copy is a snapshot that is
- * never updated (the library disowns it in the child).
+ * the registering process, at an address of its mm (kept with mmgrab()).
+ * No page of it stays pinned (issue 27, finding 1: a long-term write pin
+ * of any address a user names is the pin-versus-writeback problem on a
+ * shared file page, and is charged to no one): as user_events
+ * (kernel/trace/trace_events_user.c) writes its enable bit, each update
+ * pins the page for the moment of the write, with
+ * pin_user_pages_remote(FOLL_WRITE | FOLL_NOFAULT) under the mm's read
+ * lock, writes it through kmap_local_page() and unpins it at once, so
+ * that a write to a file page is an ordinary write of a dirtied page.
+ * Updates run under nt_provider_lock, where no fault may be taken (a
+ * fault may wait on I/O or on another process, userfaultfd): a page that
+ * is not present and writable is faulted in by a work item (fixup_user_fault(),
+ * no lock of ours held), which then writes the info as it stands by then.
+ * REGISTER faults the page in itself first, and waits for that work if it
+ * is still needed, so that the info is written before it returns; ENABLE
+ * and a session's stop wait for the work they queued. Meanwhile the
+ * registration's notifications are held back (nt_notify_or_hold()): a
+ * provider's thread woken by one reads the info it describes.
+ * Consequences, documented in the uapi: after munmap nothing is written
+ * (the fault-in fails; the next update tries again); once the process has
+ * exited or exec'd (its mm has no user) nothing is written; after fork
+ * the registration writes the parent's memory only (its write breaks the
+ * copy-on-write sharing), and the child's copy is the child's: the
+ * library registers the child's providers again (userlib/provider/register.c).
  *
  * Classic registrations (NTTRACE_REG_CLASSIC) act on one session at a
  * time, as RegisterTraceGuids providers do on Windows (ETW lets a second
@@ -77,16 +89,20 @@
 #include <linux/cred.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/rbtree.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "policy.h"
@@ -125,6 +141,12 @@ struct nt_enable {
 	u64 stamp;			/* when enabled: the latest acts */
 };
 
+/* A notification held until its registration's enable info is written. */
+struct nt_held {
+	struct list_head node;
+	struct nttrace_notification n;
+};
+
 /* A kernel registration's callback, queued: its arguments. */
 struct nt_kcall {
 	struct list_head node;		/* in struct nt_reg.kcalls */
@@ -150,8 +172,18 @@ struct nt_reg {
 	u64 context;
 	u32 type;
 	u32 seq;			/* the enable info's sequence, ours */
-	struct page *page;		/* pinned; NULL for kernel info */
-	unsigned int offset;
+	/* A process's: where its enable info is; NULL mm for the others. */
+	struct mm_struct *mm;		/* mmgrab()bed for the registration's life */
+	unsigned long uaddr;
+	/* Faulting the page in (see the top); under nt_provider_lock. */
+	struct work_struct fault_work;
+	bool fault_queued;
+	u8 fault_tries;			/* fault-ins in a row not followed by a write */
+	/* Notifications held while fault_queued (struct nt_held), oldest first. */
+	struct list_head held;
+	unsigned int nr_held;
+	u32 held_dropped;
+	bool gone;			/* unlinked: @g may be freed */
 	struct nttrace_enable_info *kinfo;	/* KUnit's */
 	struct pid *pid;		/* NULL: a kernel registration */
 	kuid_t uid;			/* charged max_user_registrations */
@@ -167,6 +199,8 @@ static u16 nt_enables_per_logger[NTTRACE_MAX_LOGGERS + 1];
 static DECLARE_BITMAP(nt_running, NTTRACE_MAX_LOGGERS + 1);
 /* A kernel registration's runner is done (see nt_provider_unregister_kernel). */
 static DECLARE_WAIT_QUEUE_HEAD(nt_kcall_wq);
+/* The fault-ins of enable info pages; drained at module exit. */
+static struct workqueue_struct *nt_fault_wq;
 
 /* ---- the notification queue of a file ---- */
 
@@ -259,6 +293,55 @@ static void nt_notify_purge(struct nt_prov_file *pf, u64 handle)
 	}
 	pf->count = kept;
 	spin_unlock(&pf->lock);
+}
+
+/*
+ * Queue @n for @r, or, while @r's enable info waits for its page to be
+ * faulted in (nt_reg_fault_fn()), hold it until the info is written: a
+ * provider woken by a notification reads the info it describes. Past
+ * NTTRACE_MAX_NOTIFICATIONS held the oldest is dropped, counted as the
+ * file's queue counts its own. Under nt_provider_lock.
+ */
+static void nt_notify_or_hold(struct nt_reg *r, const struct nttrace_notification *n)
+{
+	struct nt_held *h;
+
+	if (!r->fault_queued) {
+		nt_notify(r, n);
+		return;
+	}
+	if (r->nr_held == NTTRACE_MAX_NOTIFICATIONS) {
+		h = list_first_entry(&r->held, struct nt_held, node);
+		list_del(&h->node);
+		r->nr_held--;
+		r->held_dropped++;
+	} else {
+		/* A change of enables cannot fail: nor may this (it is small). */
+		h = kmalloc(sizeof(*h), GFP_KERNEL | __GFP_NOFAIL);
+	}
+	h->n = *n;
+	list_add_tail(&h->node, &r->held);
+	r->nr_held++;
+}
+
+/* The held notifications: to the file (@deliver), or dropped. */
+static void nt_held_release(struct nt_reg *r, bool deliver)
+{
+	struct nt_held *h, *tmp;
+
+	if (deliver && r->held_dropped) {
+		spin_lock(&r->pf->lock);
+		r->pf->dropped += r->held_dropped;
+		spin_unlock(&r->pf->lock);
+	}
+	r->held_dropped = 0;
+	list_for_each_entry_safe(h, tmp, &r->held, node) {
+		list_del(&h->node);
+		if (deliver)
+			nt_notify(r, &h->n);
+		kfree(h);
+	}
+	r->nr_held = 0;
 }
 
 int nt_provider_notification(struct nt_prov_file *pf,
@@ -390,23 +473,12 @@ static void nt_guid_info(struct nt_guid *g, struct nttrace_enable_info *v)
 }
 
 /*
- * Write @v into @r's enable info under the uapi's sequence count. The
- * sequence is ours (r->seq): what the process wrote there is ignored.
+ * Store @v at @dst under the uapi's sequence count. The sequence is ours
+ * (r->seq): what the process wrote there is ignored.
  */
-static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v)
+static void nt_info_store(struct nt_reg *r, struct nttrace_enable_info *dst,
+			  const struct nttrace_enable_info *v)
 {
-	struct nttrace_enable_info *dst;
-	void *base = NULL;
-
-	lockdep_assert_held(&nt_provider_lock);
-	if (r->page) {
-		base = kmap_local_page(r->page);
-		dst = base + r->offset;
-	} else if (r->kinfo) {
-		dst = r->kinfo;
-	} else {
-		return;		/* a kernel registration asks the snapshot */
-	}
 	r->seq++;		/* odd: an update is under way */
 	WRITE_ONCE(dst->sequence, r->seq);
 	/* Pairs with the reader's read barrier before its final recheck. */
@@ -422,10 +494,112 @@ static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v
 	smp_wmb();
 	r->seq++;		/* even: consistent */
 	WRITE_ONCE(dst->sequence, r->seq);
-	if (base) {
-		flush_dcache_page(r->page);
+}
+
+static long nt_pin_nofault(struct mm_struct *mm, unsigned long addr, struct page **page)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	return pin_user_pages_remote(mm, addr, 1, FOLL_WRITE | FOLL_NOFAULT, page,
+				     NULL, NULL);
+#else
+	return pin_user_pages_remote(mm, addr, 1, FOLL_WRITE | FOLL_NOFAULT, page, NULL);
+#endif
+}
+
+/*
+ * Write @v into the process's enable info, the page pinned for the moment
+ * of the write. 0: written, or nothing to write to (the process exited or
+ * exec'd); -EAGAIN: the page is not present and writable, and must be
+ * faulted in first (nt_reg_fault_fn()).
+ */
+static int nt_reg_write_user(struct nt_reg *r, const struct nttrace_enable_info *v)
+{
+	struct page *page;
+	void *base;
+	long got;
+
+	if (!mmget_not_zero(r->mm))
+		return 0;
+	mmap_read_lock(r->mm);
+	got = nt_pin_nofault(r->mm, r->uaddr & PAGE_MASK, &page);
+	mmap_read_unlock(r->mm);
+	if (got == 1) {
+		base = kmap_local_page(page);
+		nt_info_store(r, base + offset_in_page(r->uaddr), v);
+		flush_dcache_page(page);
 		kunmap_local(base);
+		unpin_user_pages_dirty_lock(&page, 1, true);
 	}
+	/* Not the last user's exit_mmap() here, under nt_provider_lock. */
+	mmput_async(r->mm);
+	return got == 1 ? 0 : -EAGAIN;
+}
+
+/*
+ * Tries of the fault-in before it gives up until the next update: a
+ * mapping the fault handler takes but GUP refuses (VM_IO, VM_PFNMAP) would
+ * otherwise queue it for ever.
+ */
+#define NT_FAULT_TRIES	3
+
+static void nt_reg_fault_queue(struct nt_reg *r)
+{
+	lockdep_assert_held(&nt_provider_lock);
+	if (r->fault_queued || r->gone || r->fault_tries >= NT_FAULT_TRIES)
+		return;
+	r->fault_tries++;
+	r->fault_queued = true;
+	refcount_inc(&r->ref);
+	queue_work(nt_fault_wq, &r->fault_work);
+}
+
+static void nt_reg_put(struct nt_reg *r);
+
+/*
+ * Fault the enable info's page in for writing, with no lock of ours held,
+ * then write the info as it stands now (it may have changed since the
+ * update that queued us).
+ */
+static void nt_reg_fault_fn(struct work_struct *work)
+{
+	struct nt_reg *r = container_of(work, struct nt_reg, fault_work);
+	struct nttrace_enable_info v;
+	int ret = -ESRCH;
+
+	if (mmget_not_zero(r->mm)) {
+		mmap_read_lock(r->mm);
+		ret = fixup_user_fault(r->mm, r->uaddr, FAULT_FLAG_WRITE | FAULT_FLAG_REMOTE,
+				       NULL);
+		mmap_read_unlock(r->mm);
+		mmput(r->mm);
+	}
+	mutex_lock(&nt_provider_lock);
+	r->fault_queued = false;
+	/* Unmapped, not writable (ret): nothing until the next update. */
+	if (!r->gone && !ret) {
+		nt_guid_info(r->g, &v);
+		if (nt_reg_write_user(r, &v))
+			nt_reg_fault_queue(r);
+	}
+	/* Written, or given up on: what was held goes out (not if requeued). */
+	if (!r->fault_queued)
+		nt_held_release(r, !r->gone);
+	mutex_unlock(&nt_provider_lock);
+	nt_reg_put(r);
+}
+
+/* Write @v into @r's enable info, wherever it lives. */
+static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v)
+{
+	lockdep_assert_held(&nt_provider_lock);
+	if (r->kinfo) {
+		nt_info_store(r, r->kinfo, v);
+	} else if (r->mm) {
+		r->fault_tries = 0;
+		if (nt_reg_write_user(r, v))
+			nt_reg_fault_queue(r);
+	}
+	/* A kernel registration asks the snapshot. */
 }
 
 /*
@@ -479,7 +653,7 @@ static void nt_reg_notify(struct nt_reg *r, u32 control, const struct nt_enable 
 			nt_kcall_queue(r, control, e, todo);
 		return;
 	}
-	nt_notify(r, &n);
+	nt_notify_or_hold(r, &n);
 }
 
 /*
@@ -590,10 +764,10 @@ static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e,
  */
 static void nt_reg_free(struct nt_reg *r)
 {
-	if (r->page)
-		unpin_user_pages_dirty_lock(&r->page, 1, true);
 	if (r->pf)
 		nt_user_reg_uncharge(r->uid);
+	if (r->mm)
+		mmdrop(r->mm);
 	put_pid(r->pid);
 	kfree_rcu(r, rcu);
 }
@@ -639,23 +813,31 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	r->context = in->context;
 	r->pf = pf;
 	r->kinfo = kinfo;
+	refcount_set(&r->ref, 1);
+	INIT_WORK(&r->fault_work, nt_reg_fault_fn);
+	INIT_LIST_HEAD(&r->held);
 	if (!kinfo) {
 		unsigned long addr = (unsigned long)in->enable_info;
+		struct page *page;
 
-		if (in->enable_info != addr) {
+		if (in->enable_info != addr || !current->mm) {
 			ret = -EFAULT;
 			goto uncharge;
 		}
-		ret = pin_user_pages_fast(addr & PAGE_MASK, 1,
-					  FOLL_WRITE | FOLL_LONGTERM, &r->page);
+		/*
+		 * Writable memory of ours, faulted in now, in our own
+		 * context, so that the write under nt_provider_lock below
+		 * finds it present; unpinned at once.
+		 */
+		ret = pin_user_pages_fast(addr & PAGE_MASK, 1, FOLL_WRITE, &page);
 		if (ret != 1) {
-			r->page = NULL;
-			ret = ret < 0 ? ret : -EFAULT;
-			if (ret != -ENOMEM)
-				ret = -EFAULT;
+			ret = ret == -ENOMEM ? ret : -EFAULT;
 			goto uncharge;
 		}
-		r->offset = addr & ~PAGE_MASK;
+		unpin_user_page(page);
+		r->uaddr = addr;
+		r->mm = current->mm;
+		mmgrab(r->mm);
 	}
 	r->pid = get_pid(task_tgid(current));
 
@@ -684,14 +866,22 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting, NULL);
 	}
 	in->handle = r->handle;
+	/*
+	 * If the page went (reclaimed) since we faulted it in, the fault
+	 * work writes the info: REGISTER waits for it, holding a reference
+	 * (once the handle is in nt_reg_handles an UNREGISTER may race).
+	 */
+	refcount_inc(&r->ref);
 	mutex_unlock(&nt_provider_lock);
+	flush_work(&r->fault_work);
+	nt_reg_put(r);
 	kfree(fresh);
 	return 0;
 
 uncharge:
 	kfree(fresh);
-	if (r && r->page)
-		unpin_user_pages_dirty_lock(&r->page, 1, false);
+	if (r && r->mm)
+		mmdrop(r->mm);
 	if (r)
 		put_pid(r->pid);
 	kfree(r);
@@ -720,6 +910,7 @@ EXPORT_SYMBOL_IF_KUNIT(nt_provider_register_kinfo);
 static void nt_reg_unlink(struct nt_reg *r)
 {
 	lockdep_assert_held(&nt_provider_lock);
+	r->gone = true;
 	if (r->handle)
 		xa_erase(&nt_reg_handles, r->handle);
 	list_del(&r->guid_node);
@@ -746,7 +937,7 @@ int nt_provider_unregister(struct nt_prov_file *pf, u64 handle)
 	if (!found)
 		return -ENOENT;
 	nt_notify_purge(pf, handle);
-	nt_reg_free(found);
+	nt_reg_put(found);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_unregister);
@@ -763,7 +954,7 @@ void nt_prov_file_release(struct nt_prov_file *pf)
 	}
 	mutex_unlock(&nt_provider_lock);
 	list_for_each_entry_safe(r, tmp, &gone, file_node)
-		nt_reg_free(r);
+		nt_reg_put(r);
 	kvfree(pf->queue);
 	pf->queue = NULL;
 }
@@ -850,6 +1041,8 @@ int nt_provider_enable(struct nttrace_enable *in)
 out:
 	mutex_unlock(&nt_provider_lock);
 	nt_kcalls_run(&todo);
+	/* Pages that had to be faulted in: written before ENABLE returns. */
+	flush_workqueue(nt_fault_wq);
 out_free:
 	kfree(fresh_e);
 	kfree(fresh_g);
@@ -883,6 +1076,7 @@ void nt_provider_session_stopped(u32 logger_id)
 	}
 	mutex_unlock(&nt_provider_lock);
 	nt_kcalls_run(&todo);
+	flush_workqueue(nt_fault_wq);
 }
 
 /* ---- LIST_PROVIDERS ---- */
@@ -1011,6 +1205,18 @@ static void nt_reg_put(struct nt_reg *r)
 {
 	if (refcount_dec_and_test(&r->ref))
 		nt_reg_free(r);
+}
+
+int nt_provider_init(void)
+{
+	nt_fault_wq = alloc_workqueue("nttrace_fault", WQ_UNBOUND, 0);
+	return nt_fault_wq ? 0 : -ENOMEM;
+}
+
+void nt_provider_exit(void)
+{
+	/* Every file is closed: what is queued only finds registrations gone. */
+	destroy_workqueue(nt_fault_wq);
 }
 
 /*

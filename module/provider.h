@@ -12,6 +12,8 @@
  *   cpu_hotplug_lock (cpus_read_lock())
  *   nt_start_lock (module/session.c): one session start at a time
  *   nt_provider_lock (module/provider.c): the provider table
+ *   a registering process's mmap_lock, read (provider.c writes its enable
+ *     info; the fault work takes it alone too)
  *   nt_loggers_lock (module/session.c): the logger table
  *   a session's rings_lock (module/session.c)
  *   leaves, spinlocks: a file's notification queue lock
@@ -48,6 +50,10 @@ struct nt_prov_file {
 	struct list_head regs;
 	unsigned int nr_regs;			/* registered or being registered */
 };
+
+/* Module init and exit: the enable info's fault work (provider.c). */
+int nt_provider_init(void);
+void nt_provider_exit(void);
 
 void nt_prov_file_init(struct nt_prov_file *pf);
 /* The file is going: every registration ends (as UNREGISTER). */

@@ -657,11 +657,12 @@ struct mof_field {
  * A process registers a provider GUID (RegisterTraceGuids, EventRegister)
  * with NTTRACE_IOC_REGISTER on an open /dev/nttrace; the registration
  * belongs to that open file and ends with NTTRACE_IOC_UNREGISTER or when
- * the file is closed. Anyone may register (as any Windows process may); a
- * registration pins the one page of the caller's memory that holds its
- * struct nttrace_enable_info until it ends, so each effective UID may hold
- * at most the module's max_user_registrations (default 1024; past it:
- * -EDQUOT), each file at most NTTRACE_MAX_REGISTRATIONS (-EMFILE).
+ * the file is closed. Anyone may register (as any Windows process may);
+ * each effective UID may hold at most the module's max_user_registrations
+ * (default 1024; past it: -EDQUOT), each file at most
+ * NTTRACE_MAX_REGISTRATIONS (-EMFILE). No page of the caller stays pinned:
+ * the kernel pins the page of the struct nttrace_enable_info for the
+ * moment of each write, as user_events writes its enable bit.
  *
  * Enabling is independent of registering: a controller (privileged, see
  * "Who may do what") enables a GUID for a session with NTTRACE_IOC_ENABLE
@@ -714,11 +715,13 @@ struct nttrace_enable_info {
  *               kernel keeps up to date; 8-byte aligned and not across a
  *               page boundary (else -EINVAL), writable memory of the
  *               caller (else -EFAULT). Written before the call returns,
- *               with the enables already made. Its page stays pinned until
- *               the registration ends: the kernel writes that page, so
- *               after munmap it writes the old page, and after fork only
- *               the parent's (fork gives the child a copy of a pinned
- *               page, which is never updated).
+ *               with the enables already made, and at every change before
+ *               ENABLE returns (a page not present is faulted in first).
+ *               The address is the registering process's: after munmap
+ *               nothing is written there (until it is mapped again), after
+ *               exit or exec nothing at all, and after fork the parent's
+ *               memory only (the child's copy is not updated; the child
+ *               registers again to have its own: the library does).
  * @context:     in: returned in this registration's notifications; opaque
  * @handle:      out: the registration, for UNREGISTER; never 0
  */

@@ -143,7 +143,12 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 
 /* ---- EventRegister's registrations (provider/register.c, eventprov.c) ---- */
 
+#include <sched.h>
+
 #include <nttrace/evntprov.h>
+
+/* Reads of an odd sequence count before nttrace_read_enable_info gives up. */
+#define NTTRACE_ENABLE_READ_TRIES	10000
 
 /*
  * A struct nttrace_enable_info read under its sequence count (uapi: the
@@ -154,12 +159,31 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 static inline void nttrace_read_enable_info(const struct nttrace_enable_info *src,
 					    struct nttrace_enable_info *out)
 {
+	unsigned int tries = 0;
 	uint32_t s;
 
 	for (;;) {
 		s = __atomic_load_n(&src->sequence, __ATOMIC_ACQUIRE);
-		if (s & 1)
+		if (s & 1) {
+			/*
+			 * An update takes the kernel a few stores, but its
+			 * thread may be preempted in the middle: yield to it
+			 * after a short spin. A count that stays odd is no
+			 * update (memory copied mid-update, e.g. by fork, and
+			 * not refreshed; issue 27, finding 3): after
+			 * NTTRACE_ENABLE_READ_TRIES the reader gives up and
+			 * reads "no session", losing events rather than
+			 * hanging the caller.
+			 */
+			if (++tries >= NTTRACE_ENABLE_READ_TRIES) {
+				memset(out, 0, sizeof(*out));
+				out->sequence = s;
+				return;
+			}
+			if (tries > 64)
+				sched_yield();
 			continue;
+		}
 		out->sessions = __atomic_load_n(&src->sessions, __ATOMIC_RELAXED);
 		out->logger_handle = __atomic_load_n(&src->logger_handle, __ATOMIC_RELAXED);
 		out->level = __atomic_load_n(&src->level, __ATOMIC_RELAXED);

@@ -10,7 +10,8 @@
  *   provider of this process with EnableTraceEx2: the callback's
  *   arguments (SourceId, IsEnabled, Level, keywords, FilterData, context),
  *   every EventEnabled rule, CAPTURE_STATE, disable, the logger's stop
- *   (DISABLE_PROVIDER), EnableTraceEx2's parameter errors; the records
+ *   (DISABLE_PROVIDER), EnableTraceEx2's parameter errors; an enable info
+ *   whose sequence stays odd read as no session, not waited for; the records
  *   read back from the log file with the ETL reader and compared byte for
  *   byte with the test's own encoder (written from the uapi's description
  *   of EVENT_HEADER, not from the library's code).
@@ -22,7 +23,11 @@
  * - every EventEnabled rule from the kernel's enable info;
  * - a session's stop disables the provider (callback);
  * - a disabled EventEnabled/EventWrite makes no system call (ptrace);
- * - EnableTraceEx2's kernel errors.
+ * - EnableTraceEx2's kernel errors;
+ * - fork (issue 27, finding 3): a provider registered and enabled before
+ *   fork keeps writing in the child, its events recorded with the child's
+ *   process ID, also when fork copied its enable info mid-update (an odd
+ *   sequence count, set by the test): the child's EventEnabled returns.
  */
 #include <errno.h>
 #include <signal.h>
@@ -44,6 +49,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/session.h>
 
+#include "../../userlib/internal.h"
 #include "emit.h"
 #include "expect.h"
 #include "props.h"
@@ -540,6 +546,32 @@ static void test_private(void)
 	unlink(path);
 }
 
+/*
+ * An enable info whose sequence stays odd (copied mid-update and never
+ * written again): the reader gives up and reads "no session" instead of
+ * spinning for ever (alarm() ends the child if it does).
+ */
+static void test_stuck_sequence(void)
+{
+	static struct nttrace_enable_info stuck = { .sequence = 3, .sessions = 1,
+						     .level = 5, .loggers = 1 };
+	struct nttrace_enable_info v;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		alarm(30);
+		nttrace_read_enable_info(&stuck, &v);
+		_exit(v.sessions || v.loggers || v.level ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: an odd sequence that stays odd: the read returns, no session "
+	       "(status %#x)", BITS, status);
+}
+
 /* ---- the module ---- */
 
 static uint32_t start(const char *name)
@@ -735,6 +767,94 @@ static void test_kernel_enable(void)
 	stop_session(s2);
 }
 
+/* test_fork's callback: counts the parent's (result[8]) and the child's (result[9]). */
+static void NTAPI fork_cb(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
+			  ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
+			  PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext)
+{
+	(void)SourceId, (void)IsEnabled, (void)Level, (void)MatchAnyKeyword;
+	(void)MatchAllKeyword, (void)FilterData, (void)CallbackContext;
+	__atomic_add_fetch(&sh->result[(uint32_t)getpid() == sh->pid ? 9 : 8], 1,
+			   __ATOMIC_RELEASE);
+}
+
+/*
+ * A provider that registers, enabled by a session, then forks: the child
+ * writes with the parent's REGHANDLE and the session records its events
+ * with its process ID. The parent's copy of the enable info is made odd
+ * (mid-update) across the fork, as a fork racing a kernel update copies
+ * it: the child must not spin in EventEnabled (alarm() ends it if it does).
+ * And the child's callback runs for a change made after the fork.
+ */
+static void test_fork(void)
+{
+	static const uint8_t payload[] = "forked";
+	uint32_t s = start("evp-fork");
+	EVENT_DESCRIPTOR d7 = { .Id = 7, .Level = 2, .Keyword = 1 };
+	EVENT_DESCRIPTOR d8 = { .Id = 8, .Level = 2, .Keyword = 1 };
+	struct nttrace_event_reg *r;
+	struct nttrace_consumer c;
+	EVENT_DATA_DESCRIPTOR dd;
+	REGHANDLE h = 0;
+	int status, ok;
+	uint32_t seq;
+	pid_t pid;
+	int i;
+
+	ok = s && !nttrace_consumer_open(&c, s);
+	tap_ok(ok, "%d-bit: fork: a session and its consumer", BITS);
+	if (!ok)
+		return;
+	tap_eq(EnableTraceEx2(s, &prov_a, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 1, 0, 0,
+			      NULL), ERROR_SUCCESS, "%d-bit: fork: EnableTraceEx2", BITS);
+	tap_eq(EventRegister(&prov_a, fork_cb, NULL, &h), ERROR_SUCCESS,
+	       "%d-bit: fork: EventRegister in the parent", BITS);
+	EventDataDescCreate(&dd, payload, sizeof(payload));
+	r = nttrace_event_reg_of(h);
+	memset(sh, 0, sizeof(*sh));
+	fflush(stdout);
+	seq = __atomic_load_n(&r->info.sequence, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->info.sequence, seq | 1, __ATOMIC_RELAXED);
+	pid = fork();
+	if (pid == 0) {
+		alarm(30);
+		sh->pid = getpid();
+		sh->result[0] = EventEnabled(h, &d7);
+		sh->result[1] = EventWrite(h, &d7, 1, &dd);
+		__atomic_store_n(&sh->in_register, 1, __ATOMIC_RELEASE);
+		for (i = 0; i < 1000 && !__atomic_load_n(&sh->result[9], __ATOMIC_ACQUIRE); i++)
+			usleep(10000);
+		sh->result[2] = EventUnregister(h);
+		_exit(0);
+	}
+	__atomic_store_n(&r->info.sequence, seq, __ATOMIC_RELAXED);
+	for (i = 0; i < 1000 && !__atomic_load_n(&sh->in_register, __ATOMIC_ACQUIRE); i++)
+		usleep(10000);
+	tap_eq(EnableTraceEx2(s, &prov_a, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: fork: CAPTURE_STATE", BITS);
+	waitpid(pid, &status, 0);
+	tap_ok(sh->result[9] >= 1, "%d-bit: fork: ... the child's callback runs (%u)", BITS,
+	       sh->result[9]);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: fork mid-update: the child's EventEnabled returns (status %#x)", BITS,
+	       status);
+	tap_ok(sh->result[0] == TRUE && sh->result[1] == ERROR_SUCCESS &&
+	       sh->result[2] == ERROR_SUCCESS,
+	       "%d-bit: fork: the child's provider is enabled, writes, unregisters "
+	       "(%u %u %u)", BITS, sh->result[0], sh->result[1], sh->result[2]);
+	tap_eq(EventWrite(h, &d8, 1, &dd), ERROR_SUCCESS,
+	       "%d-bit: fork: the parent still writes", BITS);
+	consume(s, &c);
+	tap_ok(kgot.count[7] == 1 && get_le(kgot.bytes[7] + 0x0C, 4) == (uint32_t)pid,
+	       "%d-bit: fork: the session has the child's event, with its PID (%u events)",
+	       BITS, kgot.count[7]);
+	tap_ok(kgot.count[8] == 1 && get_le(kgot.bytes[8] + 0x0C, 4) == (uint32_t)getpid(),
+	       "%d-bit: fork: ... and the parent's, with the parent's PID", BITS);
+	tap_eq(EventUnregister(h), ERROR_SUCCESS, "%d-bit: fork: the parent unregisters", BITS);
+	nttrace_consumer_close(&c);
+	stop_session(s);
+}
+
 /* A disabled EventEnabled and EventWrite make no system call. */
 static void test_no_syscall(void)
 {
@@ -769,6 +889,7 @@ int main(void)
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	test_api();
 	test_private();
+	test_stuck_sequence();
 	if (nttrace_device_fd() < 0) {
 		printf("# no %s: the module's tests skipped\n", NTTRACE_DEVICE);
 		return tap_done();
@@ -776,5 +897,6 @@ int main(void)
 	test_two_sessions();
 	test_kernel_enable();
 	test_no_syscall();
+	test_fork();
 	return tap_done();
 }

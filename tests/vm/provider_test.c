@@ -19,9 +19,13 @@
  *   callback's WMI_ENABLE_EVENTS with the logger handle, flags and level,
  *   WMI_DISABLE_EVENTS on disable and on session stop, enable before
  *   register (the callback inside RegisterTraceGuids, its value returned),
- *   the enable info read with no system call (counted with ptrace), the fork child, UnregisterTraceGuids racing a callback and from
+ *   the enable info read with no system call (counted with ptrace), the
+ *   fork child (a provider of its own, enabled as the parent), UnregisterTraceGuids racing a callback and from
  *   inside one, EnableTrace's errors (an unprivileged caller too), the
- *   user-mode logger's private enable.
+ *   user-mode logger's private enable;
+ * - no page of the process stays pinned by a registration (issue 27,
+ *   finding 1): fork shares the enable info's page; updates still reach
+ *   the registering process, not the child.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +60,7 @@
 static const GUID guid_a = { 0x6e7a0001, 0x1111, 0x4222, { 0x83, 0, 0, 0, 0, 0, 0, 1 } };
 static const GUID guid_b = { 0x6e7a0002, 0x1111, 0x4222, { 0x83, 0, 0, 0, 0, 0, 0, 2 } };
 static const GUID guid_c = { 0x6e7a0003, 0x1111, 0x4222, { 0x83, 0, 0, 0, 0, 0, 0, 3 } };
+static const GUID guid_d = { 0x6e7a0004, 0x1111, 0x4222, { 0x83, 0, 0, 0, 0, 0, 0, 5 } };
 static const GUID class_a = { 0x6e7a1001, 0x1111, 0x4222, { 0x83, 0, 0, 0, 0, 0, 0, 4 } };
 
 static int open_dev(void)
@@ -648,8 +653,10 @@ static void test_one_process(void)
 	uint32_t s = start("prov-self"), s2 = start("prov-self2");
 	TRACE_GUID_REGISTRATION cls[2] = { { &class_a, NULL }, { &guid_c, NULL } };
 	struct nttrace_enable_info v;
+	struct nttrace_enable_info *gr_info;
 	struct nttrace_guid_reg *gr;
 	TRACEHANDLE h = 0, priv = 1;
+	uint32_t seq;
 	int status;
 	pid_t pid;
 
@@ -693,21 +700,39 @@ static void test_one_process(void)
 	       v.loggers == (BIT(s) | BIT(s2)) && priv == 0,
 	       "%d-bit: the enable info: both sessions, the latest's handle", BITS);
 
-	/* fork: the child's copy is no provider. */
+	/*
+	 * fork: the child is a provider too (registered again for itself),
+	 * enabled as the parent; its callback is not told again what the
+	 * parent's was (the count is in shared memory).
+	 */
 	fflush(stdout);
+	/*
+	 * As a fork racing the kernel's update copies it: the sequence odd
+	 * in the child's copy (restored in the parent at once). The child's
+	 * read must return (alarm() ends it if it spins).
+	 */
+	gr_info = &((struct nttrace_event_reg *)nttrace_reg_slots[my_reg &
+		    NTTRACE_REG_INDEX_MASK].reg)->info;
+	seq = __atomic_load_n(&gr_info->sequence, __ATOMIC_RELAXED);
+	__atomic_store_n(&gr_info->sequence, seq | 1, __ATOMIC_RELAXED);
 	pid = fork();
 	if (pid == 0) {
 		struct nttrace_enable_info v;
 		int bad = 0;
 
+		alarm(30);
 		bad |= nttrace_trace_guids_enabled(my_reg, &v, NULL) != ERROR_SUCCESS;
-		bad |= v.sessions != 0 || v.logger_handle != 0;
-		bad |= UnregisterTraceGuids(my_reg) != ERROR_SUCCESS;
+		bad |= v.sessions != 2 || v.logger_handle != NTTRACE_HANDLE(s2, 2, 0, 0xB0);
+		usleep(100000);
+		bad |= (seen->count != 2) << 1;
+		bad |= (UnregisterTraceGuids(my_reg) != ERROR_SUCCESS) << 2;
 		_exit(bad);
 	}
+	__atomic_store_n(&gr_info->sequence, seq, __ATOMIC_RELAXED);
 	waitpid(pid, &status, 0);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "%d-bit: fork: the child's registration reads disabled, unregisters", BITS);
+	       "%d-bit: fork mid-update: the child's registration reads enabled as the parent's, no "
+	       "callback repeated, unregisters (status %#x)", BITS, status);
 	tap_eq(EnableTrace(0, 0, 0, &guid_b, s2), ERROR_SUCCESS,
 	       "%d-bit: the parent still gets callbacks after the child", BITS);
 	tap_ok(wait_count(3), "%d-bit: ... one", BITS);
@@ -850,6 +875,137 @@ static void test_private(void)
 	unlink(path);
 }
 
+/* The page frame of @addr here (/proc/self/pagemap, as root); 0: not present. */
+static uint64_t pfn_of(const void *addr)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, 8, (off_t)((uintptr_t)addr / 4096) * 8) != 8)
+		e = 0;
+	close(fd);
+	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
+}
+
+/*
+ * A provider's thread: given its registration's notification, it reads
+ * the enable info (the others' are skipped).
+ */
+static struct {
+	int fd;
+	uint64_t handle;
+	struct nttrace_enable_info *info;
+	int woken;
+	uint32_t sessions;
+} waker;
+
+static void *wake_and_read(void *arg)
+{
+	struct pollfd p = { .fd = waker.fd, .events = POLLPRI };
+	struct nttrace_notification n;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 50 && !waker.woken; i++) {
+		if (poll(&p, 1, 100) != 1)
+			continue;
+		while (!notification(waker.fd, &n)) {
+			if (n.handle != waker.handle)
+				continue;
+			waker.sessions = __atomic_load_n(&waker.info->sessions,
+							 __ATOMIC_ACQUIRE);
+			waker.woken = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Issue 27, finding 1: a registration keeps no page of the process pinned
+ * (the kernel pins it for the moment of each write). Seen from user space
+ * through fork: an anonymous page someone holds pinned is copied for the
+ * child at once, so the child's frame differs from the parent's; a page
+ * nobody pins is shared until either side writes it. Then an update still
+ * reaches the parent's page (its write breaks the sharing), never the
+ * child's copy; and a registration whose page was unmapped troubles no
+ * update.
+ */
+static void test_no_pin(void)
+{
+	struct nttrace_enable_info *info = info_at(128), *gone = info_at(0), v;
+	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t s = start("prov-nopin");
+	int fd = open_dev(), status, p2c[2], c2p[2];
+	uint64_t h = 0, h2 = 0, pfn;
+	int have_thread;
+	pthread_t t;
+	pid_t pid;
+	char c;
+
+	tap_eq(reg(fd, &guid_d, NTTRACE_REG_EVENT, ro, 0, &h), -EFAULT,
+	       "%d-bit: REGISTER read-only memory -> EFAULT", BITS);
+	tap_eq(reg(fd, &guid_d, NTTRACE_REG_EVENT, info, 0, &h), 0, "%d-bit: REGISTER", BITS);
+	tap_eq(reg(fd, &guid_d, NTTRACE_REG_EVENT, gone, 0, &h2), 0,
+	       "%d-bit: REGISTER, enable info in a page then unmapped", BITS);
+	munmap(gone, 4096);
+	pfn = pfn_of(info);
+	tap_ok(pfn != 0, "%d-bit: the enable info's page is present", BITS);
+	if (pipe(p2c) || pipe(c2p))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int bad = pfn_of(info) != pfn;
+
+		if (write(c2p[1], "x", 1) != 1 || read(p2c[0], &c, 1) != 1)
+			bad |= 4;
+		bad |= (__atomic_load_n(&info->sessions, __ATOMIC_RELAXED) != 0) << 1;
+		_exit(bad);
+	}
+	if (read(c2p[0], &c, 1) != 1)
+		c = 0;
+	/*
+	 * The page is shared copy-on-write with the child: the update waits
+	 * for the fault work, and so must the notification, which a thread
+	 * of the provider reads the info on.
+	 */
+	waker.fd = fd;
+	waker.handle = h;
+	waker.info = info;
+	waker.woken = 0;
+	have_thread = !pthread_create(&t, NULL, wake_and_read, NULL);
+	usleep(100000);
+	tap_eq(enable(s, &guid_d, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL), 0,
+	       "%d-bit: ENABLE while a child shares the page", BITS);
+	if (have_thread)
+		pthread_join(t, NULL);
+	read_info(info, &v);
+	tap_ok(v.sessions == 1 && v.loggers == BIT(s) && v.level == 5,
+	       "%d-bit: ... the parent's enable info is written", BITS);
+	tap_ok(waker.woken && waker.sessions == 1,
+	       "%d-bit: ... before the notification wakes the provider (woken %d, sessions %u)",
+	       BITS, waker.woken, waker.sessions);
+	if (write(p2c[1], "x", 1) != 1)
+		c = 0;
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: fork shares the page (the registration pins none), the child's copy "
+	       "is not written (status %#x)", BITS, status);
+	tap_eq(unreg(fd, h, 0), 0, "%d-bit: UNREGISTER", BITS);
+	tap_eq(unreg(fd, h2, 0), 0, "%d-bit: UNREGISTER of the unmapped one", BITS);
+	close(p2c[0]);
+	close(p2c[1]);
+	close(c2p[0]);
+	close(c2p[1]);
+	close(fd);
+	munmap(ro, 4096);
+	munmap((uint8_t *)info - 128, 4096);
+	stop_session(s);
+}
+
 int main(void)
 {
 	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -868,5 +1024,6 @@ int main(void)
 	test_unregister_in_callback();
 	test_enabletrace_errors();
 	test_private();
+	test_no_pin();
 	return tap_done();
 }

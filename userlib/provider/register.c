@@ -39,12 +39,24 @@
  *   registration is off the table; one already running is waited for,
  *   except on the thread running it (a callback may unregister its own
  *   provider), where the entry is freed when the callback returns.
- * - fork: the child is not a registered provider (Windows has no fork; a
- *   new process has no registrations). The kernel keeps updating the
- *   parent's pinned page, and the child's copy of it is cleared, so the
- *   child's providers read as disabled and no callback runs there; its
- *   UnregisterTraceGuids frees the copies and succeeds. The notification
- *   file is the parent's (the child's descriptor is closed).
+ * - fork: the child keeps its providers, enabled as the parent's were,
+ *   as user_events keeps a forked child's enablers (issue 27, finding 3;
+ *   Windows has no fork). The kernel's registrations belong to the
+ *   registering process (EventWrite with another process's handle is
+ *   STATUS_INVALID_HANDLE, module/eventwrite.c), so the child's atfork
+ *   handler registers each of them again on a file of its own, with the
+ *   enable info at the same address in its copy of the memory; the
+ *   library's handles stay as they were (the table maps them to the new
+ *   kernel handles), and the child's events carry its own process ID.
+ *   REGISTER rewrites the enable info whole, so a copy fork took while
+ *   the kernel was updating it (its sequence odd) is replaced before
+ *   fork returns. The callbacks, told by the parent until fork, are then
+ *   told by the child's own thread what changed since (resync()). A
+ *   registration the kernel refuses in the child (a limit) stays in the
+ *   child only, disabled, its UnregisterTraceGuids succeeding. The
+ *   user-mode logger is the parent's: the child has no private enable.
+ *   A process forking often pays one REGISTER per provider per fork
+ *   (posix_spawn and vfork run no atfork handler, and pay nothing).
  * - Last error: the Register/Unregister calls set it always, as this
  *   library's functions do; GetTraceEnableFlags and GetTraceEnableLevel set
  *   it only on failure, so Microsoft's documented test (clear it, call,
@@ -97,7 +109,7 @@ struct reg_entry {
 	unsigned int skip;		/* ENABLEs already delivered by Register */
 	unsigned int busy;		/* callbacks running */
 	int dead;			/* unregistered while busy: the last frees */
-	int orphan;			/* inherited across fork */
+	int orphan;			/* not registered again after fork */
 	uint64_t cb_loggers;		/* EventRegister: sessions its callback saw */
 	struct reg_entry *next;
 };
@@ -143,6 +155,8 @@ static struct notifier *notifier;	/* the running one */
 static struct notifier *retired;	/* asked to stop, not joined yet */
 static unsigned int nr_kernel;		/* registrations on notify_fd */
 static unsigned int pass_counter;
+/* A forked child's callbacks are not yet told what changed (atfork_child). */
+static int fork_resync;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 /* The entry whose callback this thread is running, if any. */
 static __thread struct reg_entry *in_callback;
@@ -456,6 +470,18 @@ again:
 }
 
 /*
+ * A forked child's first pass (reg_lock held): its callbacks were the
+ * parent's until fork; tell them what changed since (see atfork_child).
+ */
+static void fork_catch_up(void)
+{
+	if (!fork_resync)
+		return;
+	fork_resync = 0;
+	resync();
+}
+
+/*
  * Take and deliver every notification waiting on @fd; reg_lock held. The
  * notification thread calls it when poll says one waits, EventRegister
  * to run the callbacks of the enables made before it on its own thread.
@@ -465,6 +491,7 @@ static void take_notifications(int fd)
 	struct nttrace_notification n;
 	struct reg_entry *e;
 
+	fork_catch_up();
 	for (;;) {
 		memset(&n, 0, sizeof(n));
 		n.size = sizeof(n);
@@ -494,6 +521,9 @@ static void *notify_thread(void *arg)
 	struct notifier *me = arg;
 	int fd = me->fd;
 
+	pthread_mutex_lock(&reg_lock);
+	fork_catch_up();
+	pthread_mutex_unlock(&reg_lock);
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = fd, .events = POLLPRI },
@@ -604,66 +634,6 @@ __attribute__((destructor)) static void stop_at_unload(void)
 	reap(1000);
 }
 
-static void atfork_prepare(void)
-{
-	pthread_mutex_lock(&reg_lock);
-	pthread_mutex_lock(&class_lock);
-}
-
-static void atfork_parent(void)
-{
-	pthread_mutex_unlock(&class_lock);
-	pthread_mutex_unlock(&reg_lock);
-}
-
-/* The child is no provider: see the top of the file. */
-static void atfork_child(void)
-{
-	struct reg_entry *e;
-
-	for (e = entries; e; e = e->next) {
-		e->orphan = 1;
-		e->busy = 0;
-		e->skip = 0;
-		e->private_handle = 0;
-		e->cb_loggers = 0;
-		/* Our own copy of the page now: cleared, sequence kept even. */
-		e->pub.info.sessions = 0;
-		e->pub.info.logger_handle = 0;
-		e->pub.info.level = 0;
-		e->pub.info.match_any_keyword = 0;
-		e->pub.info.match_all_keyword = 0;
-		e->pub.info.loggers = 0;
-		e->pub.priv.sessions = 0;
-		e->pub.priv.logger_handle = 0;
-	}
-	if (notify_fd >= 0)
-		close(notify_fd);
-	notify_fd = -1;
-	nr_kernel = 0;
-	/* The threads were the parent's: only their memory and eventfds are here. */
-	if (notifier) {
-		notifier->next = retired;
-		retired = notifier;
-		notifier = NULL;
-	}
-	while (retired) {
-		struct notifier *n = retired;
-
-		retired = n->next;
-		close(n->wake);
-		free(n);
-	}
-	pthread_mutex_init(&reg_lock, NULL);
-	pthread_mutex_init(&class_lock, NULL);
-	pthread_cond_init(&reg_idle, NULL);
-}
-
-static void install_atfork(void)
-{
-	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-}
-
 /* The registrations' file; under reg_lock. 0 or -errno. */
 static int open_notifications(void)
 {
@@ -708,6 +678,130 @@ static int start_thread(void)
 	}
 	notifier = n;
 	return 0;
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&class_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&class_lock);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/*
+ * Clear @e's copy of the kernel's enable info: no session, the sequence
+ * even (fork may have copied it mid-update, odd).
+ */
+static void info_clear(struct reg_entry *e)
+{
+	struct nttrace_enable_info *v = &e->pub.info;
+	uint32_t seq = v->sequence;
+
+	memset(v, 0, sizeof(*v));
+	v->sequence = (seq + 1) & ~1U;
+}
+
+/*
+ * In the child: register @e again with the kernel, on the child's own
+ * file, its enable info at the same address (the child's copy of the
+ * page). REGISTER writes the info whole before it returns, the enables
+ * made already included, so a copy fork took mid-update is replaced too.
+ * On failure the entry is left registered in this process only, and
+ * reads as disabled.
+ */
+static void fork_register(struct reg_entry *e)
+{
+	struct nttrace_register r;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.type = e->type;
+	memcpy(r.guid, &e->pub.guid, 16);
+	r.enable_info = (uintptr_t)&e->pub.info;
+	r.context = (uintptr_t)e;
+	if (notify_fd >= 0 && !ioctl(notify_fd, NTTRACE_IOC_REGISTER, &r)) {
+		e->pub.kernel_handle = r.handle;
+		nr_kernel++;
+		return;
+	}
+	e->orphan = 1;
+	e->pub.kernel_handle = 0;
+	info_clear(e);
+}
+
+/*
+ * The child keeps its providers (see the top of the file), as user_events
+ * keeps a forked child's enablers: each entry registered by the parent is
+ * registered again for the child, on a file of its own, and keeps its
+ * handle. What the kernel queued for the new registrations (an ENABLE per
+ * enable made before) is what the parent's callbacks were told already:
+ * it is dropped, and the notification thread's first pass tells each
+ * callback only what differs from what the parent's last saw (resync()).
+ */
+static void atfork_child(void)
+{
+	struct nttrace_notification n;
+	struct reg_entry *e;
+
+	/*
+	 * The locks first: held by the forking thread (atfork_prepare), and
+	 * the thread started below takes reg_lock at once; a mutex must not
+	 * be initialized under a waiter.
+	 */
+	pthread_mutex_init(&reg_lock, NULL);
+	pthread_mutex_init(&class_lock, NULL);
+	pthread_cond_init(&reg_idle, NULL);
+	if (notify_fd >= 0)
+		close(notify_fd);
+	notify_fd = -1;
+	nr_kernel = 0;
+	/* The threads were the parent's: only their memory and eventfds are here. */
+	if (notifier) {
+		notifier->next = retired;
+		retired = notifier;
+		notifier = NULL;
+	}
+	while (retired) {
+		struct notifier *t = retired;
+
+		retired = t->next;
+		close(t->wake);
+		free(t);
+	}
+	for (e = entries; e; e = e->next) {
+		e->busy = 0;
+		e->skip = 0;
+		/* The user-mode logger is the parent's: no private enable here. */
+		e->private_handle = 0;
+		e->pub.priv.sessions = 0;
+		e->pub.priv.logger_handle = 0;
+		/* Not the kernel's (no module), or lost at an earlier fork. */
+		if (!e->pub.kernel_handle)
+			continue;
+		if (notify_fd < 0)
+			open_notifications();
+		fork_register(e);
+	}
+	if (nr_kernel) {
+		for (;;) {
+			memset(&n, 0, sizeof(n));
+			n.size = sizeof(n);
+			if (ioctl(notify_fd, NTTRACE_IOC_NOTIFICATION, &n) < 0)
+				break;
+		}
+		fork_resync = 1;
+		/* Last: it takes reg_lock. Failing, the next registration starts it. */
+		start_thread();
+	}
+}
+
+static void install_atfork(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
 static void unregister_kernel(uint64_t handle)
