@@ -793,7 +793,7 @@ static void test_fork(void)
 	EVENT_DESCRIPTOR d7 = { .Id = 7, .Level = 2, .Keyword = 1 };
 	EVENT_DESCRIPTOR d8 = { .Id = 8, .Level = 2, .Keyword = 1 };
 	struct nttrace_event_reg *r;
-	struct nttrace_consumer c;
+	struct nttrace_consumer *c = NULL;
 	EVENT_DATA_DESCRIPTOR dd;
 	REGHANDLE h = 0;
 	int status, ok;
@@ -844,14 +844,14 @@ static void test_fork(void)
 	       "(%u %u %u)", BITS, sh->result[0], sh->result[1], sh->result[2]);
 	tap_eq(EventWrite(h, &d8, 1, &dd), ERROR_SUCCESS,
 	       "%d-bit: fork: the parent still writes", BITS);
-	consume(s, &c);
+	consume(s, c);
 	tap_ok(kgot.count[7] == 1 && get_le(kgot.bytes[7] + 0x0C, 4) == (uint32_t)pid,
 	       "%d-bit: fork: the session has the child's event, with its PID (%u events)",
 	       BITS, kgot.count[7]);
 	tap_ok(kgot.count[8] == 1 && get_le(kgot.bytes[8] + 0x0C, 4) == (uint32_t)getpid(),
 	       "%d-bit: fork: ... and the parent's, with the parent's PID", BITS);
 	tap_eq(EventUnregister(h), ERROR_SUCCESS, "%d-bit: fork: the parent unregisters", BITS);
-	nttrace_consumer_close(&c);
+	nttrace_consumer_close(c);
 	stop_session(s);
 }
 
