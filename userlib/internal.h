@@ -59,6 +59,7 @@ struct nttrace_safe_copy_stats {
 	unsigned long rereads;		/* /proc/self/maps read again */
 	unsigned long kernel_copies;	/* copies the kernel made (a bad address among them) */
 	uint64_t reread_wait_ns;	/* until a miss may read the map again; 0: now */
+	int guard_scan;			/* re-reads find MADV_GUARD_INSTALL regions */
 };
 void nttrace_safe_copy_stats(struct nttrace_safe_copy_stats *st);
 

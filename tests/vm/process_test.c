@@ -11,7 +11,8 @@
  *    ptrace), a mapping made later is found by reading the map again,
  *    a bad pointer passed in a loop does not have the map read each time,
  *    and one unmapped and mapped PROT_NONE is refused once the map was
- *    read again; copies stay right while other threads read it again.
+ *    read again, as is a guard region (MADV_GUARD_INSTALL) that the map
+ *    does not show; copies stay right while other threads read it again.
  *  - close a descriptor the program owns: the descriptor a thread's
  *    NtTraceEvent went through, closed by the program and its number
  *    reused, stays the program's when the thread exits.
@@ -675,6 +676,57 @@ static void test_map_cache(void)
 	}
 }
 
+/*
+ * A guard region (MADV_GUARD_INSTALL, Linux 6.13; glibc 2.42 guards
+ * thread stacks so) inside a readable mapping, which /proc/self/maps does
+ * not show: refused once the map was read again. In a child, which a
+ * SIGSEGV would kill (before the library scanned for guard regions).
+ */
+#define GUARD_INSTALL 102	/* MADV_GUARD_INSTALL */
+
+static int guard_child(void)
+{
+	long pg = getpagesize();
+	uint8_t *g = filled_map(3, 0x5b), out[8];
+	struct nttrace_safe_copy_stats st;
+
+	if (!g)
+		return 2;
+	if (madvise(g + pg, pg, GUARD_INSTALL))
+		return 100;
+	if (!map_read_now())
+		return 3;
+	nttrace_safe_copy_stats(&st);
+	if (!st.guard_scan)
+		return 101;
+	return nttrace_safe_copy(out, g + pg + 8, 8) == -EFAULT &&
+	       nttrace_safe_copy(out, g + pg - 4, 8) == -EFAULT &&
+	       nttrace_safe_copy(out, g + 2 * pg - 4, 8) == -EFAULT &&
+	       copies(g + pg - 64, 64) && copies(g + 2 * pg, 64) ? 0 : 1;
+}
+
+static void test_guard_region(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(guard_child());
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
+		tap_ok(1, "# SKIP no MADV_GUARD_INSTALL (Linux 6.13)");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 101)
+		tap_ok(1, "# SKIP the kernel does not list guard regions (PAGEMAP_SCAN's "
+		       "PAGE_IS_GUARD, Linux 6.15)");
+	else
+		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		       "%d-bit: -EFAULT: a guard region (MADV_GUARD_INSTALL) inside a readable "
+		       "mapping, into and out of it; its neighbours copied (status 0x%x)",
+		       BITS, status);
+}
+
 /* ---- descriptors ---- */
 
 #define MAX_FD 1024
@@ -975,6 +1027,7 @@ int main(void)
 	test_default_action();
 	test_safe_copy();
 	test_map_cache();
+	test_guard_region();
 	test_descriptors();
 	test_notification_thread();
 	test_file_logger();

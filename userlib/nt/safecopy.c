@@ -41,11 +41,12 @@
  * Pointers that were never mapped readable when the map was read, NULL,
  * small integers, kernel addresses, the holes between mappings, PROT_NONE
  * pages (guard pages, reserved arenas), still give ERROR_NOACCESS, as does
- * anything the snapshot lacks. Neither can a map show what only a fault
- * reveals: a file mapping's pages past the end of its file, a hugetlb
- * page that cannot be had, and guard regions made with MADV_GUARD_INSTALL
- * (Linux 6.13, which glibc 2.42 uses for thread stacks) raise SIGBUS or
- * SIGSEGV as the program's own read would. [vvar], readable in the map,
+ * anything the snapshot lacks; so do guard regions made with
+ * MADV_GUARD_INSTALL inside a readable mapping, which the re-read finds
+ * in the page tables (see scan_guards). Neither can a map show what only
+ * a fault reveals: a file mapping's pages past the end of its file, or a
+ * hugetlb page that cannot be had, raise SIGBUS as the program's own read
+ * would. [vvar], readable in the map,
  * has pages that raise SIGBUS and holds no caller's data: it is left out.
  * A fork()ed child keeps its parent's snapshot, less the MADV_DONTFORK
  * ranges it never had: the same trade.
@@ -84,9 +85,11 @@
  *   bad: 64 pages in turn 1060 -> 1116    887 ->  939 (the map read
  *                                         every ~0.7 ms: the 2% bound)
  * The same bad pointer 2.8 million times read the map 4 times (once a
- * second). A re-read costs 16 us for this 40-line map and 810 us with
- * 2048 more mappings (the kernel's formatting, ~0.4 us a line); the
- * search stays 5.5 ns there. The stack's 2 ns more are the snapshot's
+ * second). A re-read costs 30 us for this 40-line map and 1.3 ms with
+ * 2048 more mappings (the map 16 us and 810 us of that: the kernel's
+ * formatting, ~0.4 us a line; the rest the guard scan, which also takes
+ * ~1 us a megabyte resident: 0.9 ms for a 1 GB heap); the search stays
+ * 5.5 ns there. The stack's 2 ns more are the snapshot's
  * loads and checks where a thread-local range was compared before. A TraceMessage into the user-mode logger
  * with a 64-byte argument in a thread's arena: 1457 -> 25 ns (64-bit),
  * 1307 -> 47 ns (32-bit).
@@ -103,6 +106,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -294,6 +298,7 @@ struct builder {
 	int slot;
 	unsigned int n;
 	uintptr_t last;		/* the end of the last line's range */
+	size_t guard;		/* the first guard region not behind us */
 };
 
 static int add_range(struct builder *b, uintptr_t lo, uintptr_t hi, uintptr_t w)
@@ -333,6 +338,125 @@ static int add_range(struct builder *b, uintptr_t lo, uintptr_t hi, uintptr_t w)
 	STORE(&s->r[b->n].hi, hi);
 	b->n++;
 	return 0;
+}
+
+/*
+ * ---- guard regions ----
+ * Pages made to fault with MADV_GUARD_INSTALL (Linux 6.13; glibc 2.42
+ * guards thread stacks so) lie inside a readable mapping: the map does not
+ * show them, only the page tables do. PAGEMAP_SCAN lists them (Linux 6.15
+ * reports PAGE_IS_GUARD); the re-read cuts them out of the ranges. The
+ * scan walks the page tables, ~1 us a megabyte resident, which the
+ * re-reads' time bound covers. Kernels without it (EINVAL, ENOTTY), or a
+ * sandbox refusing it, are not asked again; on 6.13 and 6.14 guard
+ * regions stay unseen (and a pointer into one faults).
+ */
+
+/* <linux/fs.h> since Linux 6.7 and 6.15; Debian 12's headers are older. */
+struct pm_region {
+	uint64_t start, end, categories;
+};
+
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define PM_SCAN		_IOWR('f', 16, struct pm_scan_arg)
+#define PM_IS_GUARD	(1 << 8)
+/* The top of user space (x86-64 with 4-level page tables; i386 under it). */
+#define USER_END	(sizeof(void *) == 8 ? 0x7ffffffff000ULL : 0xfffff000ULL)
+
+/* Under the lock: the last scan's guard regions, sorted; only the writer's. */
+static struct pm_region *guards;
+static size_t nguards, guards_cap;
+static int no_guard_scan;
+
+static int guards_grow(void)
+{
+	size_t cap = guards_cap ? 2 * guards_cap : 4096 / sizeof(*guards);
+	struct pm_region *g = mmap(NULL, cap * sizeof(*g), PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (g == MAP_FAILED)
+		return -1;
+	if (guards) {
+		memcpy(g, guards, nguards * sizeof(*g));
+		munmap(guards, guards_cap * sizeof(*g));
+	}
+	guards = g;
+	guards_cap = cap;
+	return 0;
+}
+
+/* The guard regions into guards[]; -1 if they could not all be had. */
+static int scan_guards(void)
+{
+	uint64_t start = 0;
+	int fd, ret = 0;
+
+	nguards = 0;
+	if (no_guard_scan)
+		return 0;
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		STORE(&no_guard_scan, 1);
+		return 0;
+	}
+	for (;;) {
+		struct pm_scan_arg arg = {
+			.size = sizeof(arg),
+			.start = start,
+			.end = USER_END,
+			.category_mask = PM_IS_GUARD,
+			.return_mask = PM_IS_GUARD,
+		};
+		long n;
+
+		if (nguards == guards_cap && guards_grow()) {
+			ret = -1;
+			break;
+		}
+		arg.vec = (uintptr_t)(guards + nguards);
+		arg.vec_len = guards_cap - nguards;
+		n = ioctl(fd, PM_SCAN, &arg);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* Not this kernel's, or refused; a lack of memory may pass. */
+			if (errno == ENOMEM)
+				ret = -1;
+			else
+				STORE(&no_guard_scan, 1);
+			nguards = 0;
+			break;
+		}
+		nguards += n;
+		/* Stopped early only when vec was full. */
+		if (arg.walk_end >= arg.end || !n)
+			break;
+		start = arg.walk_end;
+	}
+	close(fd);
+	return ret;
+}
+
+/* [@lo, @hi) less the guard regions in it. */
+static int add_unguarded(struct builder *b, uintptr_t lo, uintptr_t hi, uintptr_t w)
+{
+	size_t i;
+
+	while (b->guard < nguards && guards[b->guard].end <= lo)
+		b->guard++;
+	for (i = b->guard; i < nguards && guards[i].start < hi; i++) {
+		if (guards[i].start > lo && add_range(b, lo, guards[i].start, w))
+			return -1;
+		if (guards[i].end >= hi)
+			return 0;
+		if (guards[i].end > lo)
+			lo = guards[i].end;
+	}
+	return add_range(b, lo, hi, w);
 }
 
 static int parse_hex(const char **p, const char *end, uintptr_t *v)
@@ -382,7 +506,7 @@ static int add_line(struct builder *b, const char *head, size_t hlen, const char
 			b->last = hi;
 		return 0;
 	}
-	return add_range(b, lo, hi, p[1] == 'w' ? RANGE_W : 0);
+	return add_unguarded(b, lo, hi, p[1] == 'w' ? RANGE_W : 0);
 }
 
 /*
@@ -410,6 +534,9 @@ static int reread_map(void)
 	__atomic_store_n(&b.s->seq, seq + (seq & 1 ? 2 : 1), __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 
+	/* First: a guard installed between the two is one made after the read. */
+	if (scan_guards())
+		return -1;
 	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -521,6 +648,7 @@ void nttrace_safe_copy_stats(struct nttrace_safe_copy_stats *st)
 	st->rereads = LOAD(&rereads);
 	st->kernel_copies = LOAD(&kernel_copies);
 	st->reread_wait_ns = (long)wait > 0 ? (uint64_t)wait * 1000 : 0;
+	st->guard_scan = !LOAD(&no_guard_scan);
 }
 
 /* ---- the kernel's copy ---- */
