@@ -20,16 +20,16 @@
  *
  * What is mapped readable comes from a cache of /proc/self/maps: its
  * readable ranges ('r'; with 'w' too, for nttrace_safe_store), adjoining
- * ones of the same kind merged, sorted, in a snapshot that
- * readers find through one pointer (a load-acquire, a binary search, a
- * sequence check: no lock, no system call, async-signal-safe). A range
- * that the snapshot holds, in one range or across adjoining ones, is
- * copied with memcpy. A miss reads the map again, once the re-read lock is
- * had (a try-lock: a caller that finds it taken, a signal handler that
- * interrupted a re-read among them, does not wait), and looks again;
- * still a miss, and the kernel copies (EFAULT: ERROR_NOACCESS). The
- * re-read makes only async-signal-safe calls (open, read, mmap, the
- * clock), so a handler may make it too.
+ * ones of the same kind merged, sorted, in a snapshot that readers find
+ * through one pointer (a load-acquire, a check of this thread's last
+ * range or a binary search, a sequence check: no lock, no system call,
+ * async-signal-safe). A range that the snapshot holds, in one range or
+ * across adjoining ones, is copied with memcpy. A miss reads the map
+ * again, once the re-read lock is had (a try-lock: a caller that finds it
+ * taken, a signal handler that interrupted a re-read among them, does not
+ * wait), and looks again; still a miss, and the kernel copies (EFAULT:
+ * ERROR_NOACCESS). The re-read makes only async-signal-safe calls (open,
+ * read, ioctl, mmap, the clock), so a handler may make it too.
  *
  * What this trades: the snapshot is the map as it was when the library
  * last read it. Memory that the program unmaps, or makes unreadable,
@@ -37,19 +37,18 @@
  * memcpy would copy it: it faults as the program's own read of it would
  * (SIGSEGV, to the program's disposition). That is the contract of any
  * library function given a dangling pointer (memcpy, strlen, fwrite).
- * The next re-read, which any miss makes, corrects it.
- * Pointers that were never mapped readable when the map was read, NULL,
- * small integers, kernel addresses, the holes between mappings, PROT_NONE
- * pages (guard pages, reserved arenas), still give ERROR_NOACCESS, as does
- * anything the snapshot lacks; so do guard regions made with
- * MADV_GUARD_INSTALL inside a readable mapping, which the re-read finds
- * in the page tables (see scan_guards). Neither can a map show what only
- * a fault reveals: a file mapping's pages past the end of its file, or a
- * hugetlb page that cannot be had, raise SIGBUS as the program's own read
- * would. [vvar], readable in the map,
- * has pages that raise SIGBUS and holds no caller's data: it is left out.
- * A fork()ed child keeps its parent's snapshot, less the MADV_DONTFORK
- * ranges it never had: the same trade.
+ * The next re-read, which any miss makes, corrects it. Pointers that were
+ * never mapped readable when the map was read, NULL, small integers,
+ * kernel addresses, the holes between mappings, PROT_NONE pages (guard
+ * pages, reserved arenas), still give ERROR_NOACCESS, as does anything
+ * the snapshot lacks; so do guard regions made with MADV_GUARD_INSTALL
+ * inside a readable mapping, which the re-read finds in the page tables
+ * (see scan_guards). Neither can a map show what only a fault reveals: a
+ * file mapping's pages past the end of its file, or a hugetlb page that
+ * cannot be had, raise SIGBUS as the program's own read would. [vvar],
+ * readable in the map, has pages that raise SIGBUS and holds no caller's
+ * data: it is left out. A fork()ed child keeps its parent's snapshot,
+ * less the MADV_DONTFORK ranges it never had: the same trade.
  *
  * Re-reads are bounded, because a program may pass the same bad pointer
  * in a loop, or a stream of them: an address whose page missed after a
@@ -89,10 +88,10 @@
  * 2048 more mappings (the map 16 us and 810 us of that: the kernel's
  * formatting, ~0.4 us a line; the rest the guard scan, which also takes
  * ~1 us a megabyte resident: 0.9 ms for a 1 GB heap); the search stays
- * 5.5 ns there. The stack's 2 ns more are the snapshot's
- * loads and checks where a thread-local range was compared before. A TraceMessage into the user-mode logger
- * with a 64-byte argument in a thread's arena: 1457 -> 25 ns (64-bit),
- * 1307 -> 47 ns (32-bit).
+ * 5.5 ns there. The stack's 2 ns more are the snapshot's loads and
+ * checks where a thread-local range was compared before. A TraceMessage
+ * into the user-mode logger with a 64-byte argument in a thread's arena:
+ * 1457 -> 25 ns (64-bit), 1307 -> 47 ns (32-bit).
  *
  * A kernel or sandbox without process_vm_readv (ENOSYS, or EPERM from a
  * seccomp filter) has the kernel's copies go through a pipe instead.
@@ -376,16 +375,18 @@ static int guards_grow(void)
 {
 	size_t cap = guards_cap ? 2 * guards_cap : 4096 / sizeof(*guards);
 	struct pm_region *g = mmap(NULL, cap * sizeof(*g), PROT_READ | PROT_WRITE,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *old = guards;
+	size_t old_cap = guards_cap;
 
 	if (g == MAP_FAILED)
 		return -1;
-	if (guards) {
-		memcpy(g, guards, nguards * sizeof(*g));
-		munmap(guards, guards_cap * sizeof(*g));
-	}
+	if (old)
+		memcpy(g, old, nguards * sizeof(*g));
+	/* The new one in place first: a child forked here finds it, or the old one. */
 	guards = g;
 	guards_cap = cap;
+	if (old)
+		munmap(old, old_cap * sizeof(*g));
 	return 0;
 }
 
@@ -616,7 +617,7 @@ static int cached_after_reread(uintptr_t a, uintptr_t end, int write)
 {
 	uintptr_t page = a / 4096 + 1;	/* 0: an empty slot of bad[] */
 	unsigned long now = now_us(), t;
-	int in = 0;
+	int in = 0, saved = errno;
 
 	if (!reread_due(page, now) || !reread_lock())
 		return 0;
@@ -638,6 +639,7 @@ static int cached_after_reread(uintptr_t a, uintptr_t end, int write)
 	}
 out:
 	reread_unlock();
+	errno = saved;		/* the caller's, as memcpy would leave it */
 	return in;
 }
 
