@@ -139,9 +139,22 @@ $(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h $(wildcard 
 .PHONY: dlclose-test
 dlclose-test: $(BUILD)/host/dlclose_test shared
 
+# nttrace_safe_copy() from each kind of memory, and a bad pointer's cost
+# (tests/bench/safecopy.c; its numbers are in userlib/nt/safecopy.c).
+$(BUILD)/host/safecopy_bench-m%: tests/bench/safecopy.c tests/vm/props.h userlib/internal.h \
+				 $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+
+.PHONY: safecopy-bench
+safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
+	$(BUILD)/host/safecopy_bench-m64
+	$(BUILD)/host/safecopy_bench-m32
+
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
-	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32
+	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
+	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----
 kernels:

@@ -54,6 +54,14 @@ int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 int nttrace_safe_copy(void *dst, const void *src, size_t len);
 /* The same into the caller's @dst: -EFAULT if it is not writable. */
 int nttrace_safe_store(void *dst, const void *src, size_t len);
+/* What the copies did so far, for the tests. */
+struct nttrace_safe_copy_stats {
+	unsigned long rereads;		/* /proc/self/maps read again */
+	unsigned long kernel_copies;	/* copies the kernel made (a bad address among them) */
+	uint64_t reread_wait_ns;	/* until a miss may read the map again; 0: now */
+	int guard_scan;			/* re-reads find MADV_GUARD_INSTALL regions */
+};
+void nttrace_safe_copy_stats(struct nttrace_safe_copy_stats *st);
 
 /* One TraceMessage call, its va_list read into a NULL-ended pair list. */
 struct nttrace_msg {

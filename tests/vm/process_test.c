@@ -6,7 +6,13 @@
  *    are never called for a bad address the library refuses
  *    (ERROR_NOACCESS), and SIG_DFL stays SIG_DFL; nttrace_safe_copy()
  *    copies every kind of memory a caller may pass and refuses every bad
- *    range.
+ *    range. Its cache of the map: memory mapped readable (mmap'd, another
+ *    thread's arena) is copied without a system call (counted with
+ *    ptrace), a mapping made later is found by reading the map again,
+ *    a bad pointer passed in a loop does not have the map read each time,
+ *    and one unmapped and mapped PROT_NONE is refused once the map was
+ *    read again, as is a guard region (MADV_GUARD_INSTALL) that the map
+ *    does not show; copies stay right while other threads read it again.
  *  - close a descriptor the program owns: the descriptor a thread's
  *    NtTraceEvent went through, closed by the program and its number
  *    reused, stays the program's when the thread exits.
@@ -48,6 +54,7 @@
 #include <nttrace/nt.h>
 #include "../../userlib/internal.h"
 #include "props.h"
+#include "syscalls.h"
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -348,6 +355,376 @@ static void test_safe_copy(void)
 		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		       "%d-bit: ... all of it again with process_vm_readv refused (ENOSYS: "
 		       "through a pipe) (status 0x%x)", BITS, status);
+}
+
+/* ---- nttrace_safe_copy()'s cache of the map ---- */
+
+static unsigned long stat_rereads(void)
+{
+	struct nttrace_safe_copy_stats st;
+
+	nttrace_safe_copy_stats(&st);
+	return st.rereads;
+}
+
+static unsigned long stat_kernel_copies(void)
+{
+	struct nttrace_safe_copy_stats st;
+
+	nttrace_safe_copy_stats(&st);
+	return st.kernel_copies;
+}
+
+/* Waits until a miss may read the map again (the re-reads' rate limit). */
+static void reread_allowed(void)
+{
+	struct nttrace_safe_copy_stats st;
+	struct timespec ts;
+
+	nttrace_safe_copy_stats(&st);
+	ts.tv_sec = st.reread_wait_ns / 1000000000;
+	ts.tv_nsec = st.reread_wait_ns % 1000000000 + 1000;
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * A page never mapped and never to be: the kernel's half (64-bit), the
+ * pages under vm.mmap_min_addr (32-bit); another each call, so that the
+ * re-reads' memory of bad pages (8 of them) does not know it.
+ */
+static void *never_mapped(void)
+{
+	static unsigned int k;
+
+	k++;
+	if (BITS == 64)
+		return (void *)(uintptr_t)(0xffffffff80000000ULL + ((uint64_t)k << 12));
+	return (void *)(uintptr_t)(4096 * (1 + k % 15));
+}
+
+/*
+ * Has the map read now (a miss at a page never mapped); 1 if it was. A
+ * range the program unmapped since the last re-read is then no longer in
+ * the cache, nor one it mapped at an address free at that re-read.
+ */
+static int map_read_now(void)
+{
+	uint8_t out[8];
+	unsigned long before;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		reread_allowed();
+		before = stat_rereads();
+		if (nttrace_safe_copy(out, never_mapped(), sizeof(out)) != -EFAULT)
+			return 0;
+		if (stat_rereads() == before + 1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * @pages pages of @pattern at an address this process never used before
+ * (one that it unmapped could still be in the cache, or among the pages
+ * that missed after a re-read): above the usual mappings, one megabyte
+ * on from the last one.
+ */
+static uint8_t *filled_map(size_t pages, int pattern)
+{
+	static uintptr_t next = BITS == 64 ? (uintptr_t)0x3e0000000000ULL : 0x50000000;
+	size_t len = pages * getpagesize();
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		void *want = (void *)next;
+		uint8_t *p;
+
+		next += 1 << 20;
+		p = mmap(want, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		if ((void *)p == want) {
+			memset(p, pattern, len);
+			return p;
+		}
+		munmap(p, len);
+	}
+	return NULL;
+}
+
+static void *arena_block(void *arg)
+{
+	uint8_t *b = malloc(200);
+
+	if (b)
+		memset(b, 0x99, 200);
+	return b;	/* freed by the main thread: it stays in the thread's arena */
+}
+
+/*
+ * In a child traced by the parent: copies from memory mapped before the
+ * map was read take no system call: an mmap'd region, a block of another
+ * thread's malloc arena, a large (mmap'd) malloc block, the stack, the
+ * program's data. *@ok set if every copy was right.
+ */
+static int no_syscall_child(volatile int *ok)
+{
+	uint8_t stack[64], *map = filled_map(4, 0x12), *big = malloc(1 << 20), *arena = NULL;
+	pthread_t t;
+
+	memset(stack, 0x34, sizeof(stack));
+	if (!map || !big || pthread_create(&t, NULL, arena_block, NULL) ||
+	    pthread_join(t, (void **)&arena) || !arena)
+		return 2;
+	memset(big, 0x56, 1 << 20);
+	if (traced_child_start())
+		return 3;
+	/* The map read once they all exist. */
+	if (!map_read_now())
+		return 4;
+	syscall(SYS_getppid);
+	*ok = copies(map + 4000, 200) && copies(arena, 200) && copies(big + 70000, 256) &&
+	      copies(stack, sizeof(stack)) && copies(rodata, sizeof(rodata));
+	syscall(SYS_getppid);
+	free(arena);
+	return 0;
+}
+
+/* Copies from every kind of memory in a loop, while the map is read again. */
+struct copier {
+	const uint8_t *src[3];
+	volatile int *stop;
+	unsigned long copies, wrong;
+};
+
+static void *copy_loop(void *arg)
+{
+	struct copier *c = arg;
+	uint8_t local[100], dst[100];
+	unsigned int i;
+
+	memset(local, 0x77, sizeof(local));
+	c->src[2] = local;
+	while (!*c->stop)
+		for (i = 0; i < 3; i++) {
+			memset(dst, 0, sizeof(dst));
+			c->copies++;
+			if (nttrace_safe_copy(dst, c->src[i], sizeof(dst)) ||
+			    memcmp(dst, c->src[i], sizeof(dst)))
+				c->wrong++;
+		}
+	return NULL;
+}
+
+static void test_map_cache(void)
+{
+	long pg = getpagesize();
+	uint8_t *r, *hole, *n, *two, *many[600], out[16];
+	unsigned long before, kbefore;
+	volatile int stop = 0;
+	struct copier c[2];
+	unsigned int i, ok, wrong = 0;
+	volatile int *shared;
+	pthread_t t[2];
+	int calls;
+	pid_t pid;
+
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	*shared = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(no_syscall_child(shared));
+	/* It reaps the child: what the child saw comes back in *shared. */
+	calls = syscalls_between_getppid(pid);
+	if (calls < 0)
+		tap_ok(1, "# SKIP cannot trace a child, or it failed before the copies");
+	else
+		tap_ok(calls == 0 && *shared,
+		       "%d-bit: nttrace_safe_copy from mmap'd memory, another thread's malloc "
+		       "arena, a large malloc block, the stack, the program: no system call "
+		       "(%d; copies right: %d)", BITS, calls, *shared);
+	munmap((void *)shared, sizeof(*shared));
+
+	/* Mapped after the map was read: found by reading it again, then cached. */
+	ok = map_read_now();
+	reread_allowed();
+	n = filled_map(1, 0x21);
+	before = stat_rereads();
+	kbefore = stat_kernel_copies();
+	ok = ok && n && copies(n + 10, 100);
+	tap_ok(ok && stat_rereads() == before + 1 && stat_kernel_copies() == kbefore,
+	       "%d-bit: a region mapped after the map was read: the map read again, copied "
+	       "without the kernel (%lu re-reads)", BITS, stat_rereads() - before);
+	ok = n && copies(n + 200, 100) && copies(n + pg - 256, 256);
+	tap_ok(ok && stat_rereads() == before + 1 && stat_kernel_copies() == kbefore,
+	       "%d-bit: ... and from then on found in the cache", BITS);
+
+	/* Never mapped: a hole between two readable pages, a kernel address. */
+	hole = filled_map(3, 0x43);
+	if (hole)
+		munmap(hole + pg, pg);
+	ok = hole && map_read_now() && nttrace_safe_copy(out, hole + pg + 8, 8) == -EFAULT &&
+	     nttrace_safe_copy(out, hole + pg - 4, 8) == -EFAULT &&
+	     nttrace_safe_copy(out, hole + 2 * pg - 4, 8) == -EFAULT &&
+	     copies(hole + 2 * pg, 8) && copies(hole + pg - 8, 8);
+	tap_ok(ok, "%d-bit: -EFAULT: a hole between two readable pages, into and out of it",
+	       BITS);
+	kbefore = stat_kernel_copies();
+	ok = nttrace_safe_copy(out, (void *)(uintptr_t)(BITS == 64 ? 0xffffffff81000000ULL :
+							0xfffff000UL), 8) == -EFAULT &&
+	     nttrace_safe_copy(out, (void *)(uintptr_t)4096, 8) == -EFAULT &&
+	     nttrace_safe_copy(out, NULL, 8) == -EFAULT;
+	tap_ok(ok && stat_kernel_copies() == kbefore + 3,
+	       "%d-bit: -EFAULT: a kernel address, a small integer, NULL (the kernel said so)",
+	       BITS);
+
+	/* The same bad pointer in a loop: the map is not read each time. */
+	reread_allowed();
+	before = stat_rereads();
+	for (i = 0, ok = !!hole; i < 1000 && ok; i++)
+		ok = nttrace_safe_copy(out, hole + pg + 100, 8) == -EFAULT;
+	/*
+	 * One re-read, for the first; or none, if the page is one of those
+	 * that missed after a re-read within BAD_MS; one more if the loop
+	 * outlived BAD_MS (a second; it takes ~2 ms).
+	 */
+	tap_ok(ok && stat_rereads() - before <= 2,
+	       "%d-bit: the same bad pointer 1000 times: -EFAULT, the map read again %lu "
+	       "times in all", BITS, stat_rereads() - before);
+
+	/* Adjoining ranges, one read-only: a copy across, a store refused. */
+	two = filled_map(2, 0x65);
+	if (two)
+		mprotect(two + pg, pg, PROT_READ);
+	ok = two && map_read_now();
+	kbefore = stat_kernel_copies();
+	ok = ok && copies(two + pg - 100, 200);
+	memset(out, 0x11, sizeof(out));
+	tap_ok(ok && stat_kernel_copies() == kbefore &&
+	       nttrace_safe_store(two + pg - 8, out, 16) == -EFAULT &&
+	       nttrace_safe_store(two + pg - 16, out, 16) == 0 && !memcmp(two + pg - 16, out, 16),
+	       "%d-bit: across a writable and a read-only mapping: copied without the "
+	       "kernel; a store across refused, one before the boundary made", BITS);
+
+	/*
+	 * Unmapped once cached, and mapped again PROT_NONE at the same
+	 * address: the next re-read (any miss makes one) finds it
+	 * unreadable. Before that re-read a copy from it would be the
+	 * program's dangling pointer (it faults, as the program's own read
+	 * would: safecopy.c's trade), which is not tested.
+	 */
+	r = filled_map(2, 0x76);
+	ok = r && map_read_now();
+	kbefore = stat_kernel_copies();
+	ok = ok && copies(r, 64) && stat_kernel_copies() == kbefore;
+	if (r) {
+		munmap(r, 2 * pg);
+		ok &= mmap(r, 2 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+			   0) == r;
+	}
+	tap_ok(ok && map_read_now() && nttrace_safe_copy(out, r, 8) == -EFAULT &&
+	       nttrace_safe_copy(out, r + pg + 8, 8) == -EFAULT,
+	       "%d-bit: cached, unmapped, mapped PROT_NONE at the same address: -EFAULT "
+	       "once the map was read again", BITS);
+	if (r)
+		munmap(r, 2 * pg);
+
+	/*
+	 * Two threads copy while the map is read again and again, growing
+	 * past the first buffer's room (600 mappings, none merged with the
+	 * next): every copy right.
+	 */
+	for (i = 0; i < 2; i++) {
+		c[i].src[0] = rodata;
+		c[i].src[1] = two;
+		c[i].stop = &stop;
+		c[i].copies = c[i].wrong = 0;
+		pthread_create(&t[i], NULL, copy_loop, &c[i]);
+	}
+	for (i = 0; i < 600; i++) {
+		many[i] = mmap(NULL, pg, i % 2 ? PROT_READ : PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (many[i] == MAP_FAILED)
+			many[i] = NULL;
+		if (i % 20 == 19) {
+			reread_allowed();
+			if (!many[i] || !copies(many[i], 64))
+				wrong++;
+		}
+	}
+	stop = 1;
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		wrong += c[i].wrong;
+	}
+	if (n)
+		munmap(n, pg);
+	tap_ok(!wrong && c[0].copies && c[1].copies,
+	       "%d-bit: two threads copying while the map was read again and grew: every "
+	       "copy right (%lu and %lu copies)", BITS, c[0].copies, c[1].copies);
+	for (i = 0; i < 600; i++)
+		if (many[i])
+			munmap(many[i], pg);
+	if (two)
+		munmap(two, 2 * pg);
+	if (hole) {
+		munmap(hole, pg);
+		munmap(hole + 2 * pg, pg);
+	}
+}
+
+/*
+ * A guard region (MADV_GUARD_INSTALL, Linux 6.13; glibc 2.42 guards
+ * thread stacks so) inside a readable mapping, which /proc/self/maps does
+ * not show: refused once the map was read again. In a child, which a
+ * SIGSEGV would kill (before the library scanned for guard regions).
+ */
+#define GUARD_INSTALL 102	/* MADV_GUARD_INSTALL */
+
+static int guard_child(void)
+{
+	long pg = getpagesize();
+	uint8_t *g = filled_map(3, 0x5b), out[8];
+	struct nttrace_safe_copy_stats st;
+
+	if (!g)
+		return 2;
+	if (madvise(g + pg, pg, GUARD_INSTALL))
+		return 100;
+	if (!map_read_now())
+		return 3;
+	nttrace_safe_copy_stats(&st);
+	if (!st.guard_scan)
+		return 101;
+	return nttrace_safe_copy(out, g + pg + 8, 8) == -EFAULT &&
+	       nttrace_safe_copy(out, g + pg - 4, 8) == -EFAULT &&
+	       nttrace_safe_copy(out, g + 2 * pg - 4, 8) == -EFAULT &&
+	       copies(g + pg - 64, 64) && copies(g + 2 * pg, 64) ? 0 : 1;
+}
+
+static void test_guard_region(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(guard_child());
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
+		tap_ok(1, "# SKIP no MADV_GUARD_INSTALL (Linux 6.13)");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 101)
+		tap_ok(1, "# SKIP the kernel does not list guard regions (PAGEMAP_SCAN's "
+		       "PAGE_IS_GUARD, Linux 6.15)");
+	else
+		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		       "%d-bit: -EFAULT: a guard region (MADV_GUARD_INSTALL) inside a readable "
+		       "mapping, into and out of it; its neighbours copied (status 0x%x)",
+		       BITS, status);
 }
 
 /* ---- descriptors ---- */
@@ -673,6 +1050,8 @@ int main(void)
 	test_own_handlers();
 	test_default_action();
 	test_safe_copy();
+	test_map_cache();
+	test_guard_region();
 	test_descriptors();
 	test_notification_thread();
 	test_file_logger();
