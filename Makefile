@@ -132,7 +132,7 @@ $(BUILD)/host/abi_size_test: tests/host/abi_size_test.c tests/vm/tap.h $(BUILD)/
 # The shared library unloaded (tests/host/dlclose_test.c): built here,
 # dynamically, beside the shared build (make shared); it runs where
 # /dev/nttrace is, with a dynamic loader.
-$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h $(wildcard userlib/include/nttrace/*.h)
+$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h tests/vm/tasks.h $(wildcard userlib/include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -ldl
 

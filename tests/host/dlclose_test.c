@@ -29,33 +29,7 @@
 
 #include <nttrace/evntprov.h>
 #include "../vm/tap.h"
-
-static int count_tasks(void)
-{
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *d;
-	int n = 0;
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir)))
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n;
-}
-
-static int tasks_become(int want)
-{
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if (count_tasks() == want)
-			return 1;
-		usleep(10000);
-	}
-	printf("# %d threads, want %d\n", count_tasks(), want);
-	return 0;
-}
+#include "../vm/tasks.h"
 
 /* Whether a mapping of a file named like @name is in the process. */
 static int mapped(const char *name)

@@ -56,6 +56,7 @@
 #include "props.h"
 #include "syscalls.h"
 #include "tap.h"
+#include "tasks.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -815,55 +816,6 @@ static void test_descriptors(void)
 }
 
 /* ---- the notification thread ---- */
-
-static int count_tasks(void)
-{
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *d;
-	int n = 0;
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir)))
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n;
-}
-
-/* Whether the process comes back to @want threads within 5 seconds. */
-static int tasks_become(int want)
-{
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if (count_tasks() == want)
-			return 1;
-		usleep(10000);
-	}
-	printf("# %d threads, want %d\n", count_tasks(), want);
-	return 0;
-}
-
-/*
- * The threads the process has once no thread of an earlier test is still
- * exiting (a joined thread may linger in /proc/self/task for a moment):
- * the same count over 200 ms, within 5 s.
- */
-static int tasks_settled(void)
-{
-	int n = count_tasks(), same = 0, i;
-
-	for (i = 0; i < 500 && same < 20; i++) {
-		usleep(10000);
-		if (count_tasks() == n) {
-			same++;
-		} else {
-			n = count_tasks();
-			same = 0;
-		}
-	}
-	return n;
-}
 
 static ULONG WINAPI classic_cb(WMIDPREQUESTCODE code, PVOID ctx, ULONG *size, PVOID buf)
 {

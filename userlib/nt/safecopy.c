@@ -601,11 +601,18 @@ static int reread_due(uintptr_t page, unsigned long now)
 {
 	unsigned int i;
 
+	unsigned long next = LOAD(&next_reread);
+
 	for (i = 0; i < BAD_PAGES; i++)
 		if (LOAD(&bad[i].page) == page &&
 		    now - LOAD(&bad[i].us) < BAD_MS * 1000UL)
 			return 0;
-	return (long)(now - LOAD(&next_reread)) >= 0;
+	/*
+	 * 0: never read yet. The microseconds wrap (a 32-bit long: every 72
+	 * minutes), so only differences are compared; against a next_reread
+	 * of 0, half of the time's values would read as "before" it.
+	 */
+	return !next || (long)(now - next) >= 0;
 }
 
 /*
@@ -645,11 +652,11 @@ out:
 
 void nttrace_safe_copy_stats(struct nttrace_safe_copy_stats *st)
 {
-	unsigned long wait = LOAD(&next_reread) - now_us();
+	unsigned long next = LOAD(&next_reread), wait = next - now_us();
 
 	st->rereads = LOAD(&rereads);
 	st->kernel_copies = LOAD(&kernel_copies);
-	st->reread_wait_ns = (long)wait > 0 ? (uint64_t)wait * 1000 : 0;
+	st->reread_wait_ns = next && (long)wait > 0 ? (uint64_t)wait * 1000 : 0;
 	st->guard_scan = !LOAD(&no_guard_scan);
 }
 
