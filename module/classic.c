@@ -185,7 +185,9 @@ u32 nt_classic_event(const struct nt_classic_kind *kind,
 	w->data_off = kind->header_size;
 	w->classic.header = &ev.out;
 	w->classic.header_size = kind->header_size;
-	w->classic.header_type = ptr32 ? kind->type32 : kind->type64;
+	w->classic.header_type =
+		ntr_classic_header_type(kind->header_size == EVENT_INSTANCE_GUID_HEADER_SIZE,
+					ptr32);
 	w->classic.keep_time_stamp = wflags & WNODE_FLAG_USE_TIMESTAMP;
 
 	status = nt_write_session(w, ev.logger_id);

@@ -11,8 +11,11 @@
 
 /* How a classic type differs from the other. */
 struct nt_classic_kind {
-	u32 header_size;	/* EVENT_TRACE_HEADER_SIZE or ..._INSTANCE_GUID_... */
-	u8 type32, type64;	/* TRACE_HEADER_TYPE_* by the caller's pointer size */
+	/*
+	 * EVENT_TRACE_HEADER_SIZE or EVENT_INSTANCE_GUID_HEADER_SIZE: which
+	 * one also says the HeaderType (ntr_classic_header_type()).
+	 */
+	u32 header_size;
 	/*
 	 * A secure session refuses it from everyone (TRACE_INSTANCE), rather
 	 * than from all but its owner and privileged callers (TRACE_HEADER).

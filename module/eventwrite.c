@@ -90,7 +90,6 @@
 #include <linux/slab.h>
 
 #include "eventwrite.h"
-#include "policy.h"
 #include "provider.h"
 #include "write.h"
 
@@ -114,12 +113,6 @@ struct nt_ew {
 static struct nt_reg *nt_ew_reg(const struct nt_ew *ew)
 {
 	return ew->kreg ? ew->kreg : nt_reg_lookup_rcu(ew->call->trace_handle);
-}
-
-static u64 nt_ew_wanted(const struct nt_ew *ew, const struct nt_reg *r)
-{
-	return nt_reg_wanted_rcu(r, ew->f->descriptor.level, ew->f->descriptor.keyword) &
-	       ~ew->f->filter;
 }
 
 static void nt_ew_fail(struct nt_ew *ew, u32 id, u32 status)
@@ -150,7 +143,7 @@ static int nt_ew_pass(struct nt_ew *ew)
 	}
 	ew->w.event.reg = r;
 	ew->w.event.header.provider_id = nt_reg_guid(r);
-	want = nt_ew_wanted(ew, r) & ~ew->done;
+	want = nt_write_event_sessions(&ew->w, r) & ~ew->done;
 	while (want) {
 		u32 id = __ffs64(want) + 1;
 		u64 bit = BIT_ULL(id - 1);
@@ -196,8 +189,7 @@ static u32 nt_ew_emit(struct nt_ew *ew)
 		 * (which may sleep, so not with interrupts off) and offer the
 		 * event to those sessions again.
 		 */
-		if (ew->denied && !(ew->w.rules & NT_WRITE_PRIVILEGED) && nt_privileged()) {
-			ew->w.rules |= NT_WRITE_PRIVILEGED;
+		if (ew->denied && nt_write_privilege(&ew->w)) {
 			ew->denied = 0;
 			continue;
 		}
@@ -261,16 +253,6 @@ static u32 nt_ew_run(struct nt_ew *ew)
 		return STATUS_INVALID_PARAMETER;
 	if (f->data_count > MAX_EVENT_DATA_DESCRIPTORS)
 		return STATUS_INVALID_PARAMETER;
-	rcu_read_lock();
-	r = nt_ew_reg(ew);
-	if (r)
-		want = nt_ew_wanted(ew, r);
-	rcu_read_unlock();
-	if (!r)
-		return STATUS_INVALID_HANDLE;
-	if (!want)
-		return STATUS_SUCCESS;
-
 	w->call = ew->call;
 	w->rules = ew->call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
 	w->kind = NT_RECORD_EVENT;
@@ -284,6 +266,16 @@ static u32 nt_ew_run(struct nt_ew *ew)
 		.related_activity_id = (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY) ?
 				       f->related_activity_id : NULL,
 	};
+	rcu_read_lock();
+	r = nt_ew_reg(ew);
+	if (r)
+		want = nt_write_event_sessions(w, r);
+	rcu_read_unlock();
+	if (!r)
+		return STATUS_INVALID_HANDLE;
+	if (!want)
+		return STATUS_SUCCESS;
+
 	status = nt_ew_read_data(ew, stack);
 	if (status == STATUS_SUCCESS)
 		status = nt_ew_emit(ew);

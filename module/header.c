@@ -17,8 +17,6 @@
 
 static const struct nt_classic_kind nt_header_kind = {
 	.header_size = EVENT_TRACE_HEADER_SIZE,
-	.type32 = TRACE_HEADER_TYPE_FULL_HEADER32,
-	.type64 = TRACE_HEADER_TYPE_FULL_HEADER64,
 	.secure_refused = false,
 };
 

@@ -18,8 +18,6 @@
 
 static const struct nt_classic_kind nt_instance_kind = {
 	.header_size = EVENT_INSTANCE_GUID_HEADER_SIZE,
-	.type32 = TRACE_HEADER_TYPE_INSTANCE32,
-	.type64 = TRACE_HEADER_TYPE_INSTANCE64,
 	.secure_refused = true,
 };
 

@@ -40,15 +40,6 @@
 
 #define NT_FAST_ARGS		16	/* arguments kept on the stack */
 
-struct nt_message {
-	const struct nttrace_call *call;
-	const struct message_trace_user *m;
-	u32 total;		/* the record's Size */
-	u32 items;		/* bytes of header and items before the data */
-	unsigned int nargs;
-	struct event_data_descriptor *args;
-};
-
 /* One pointer-sized word of the caller's argument list. */
 static u64 nt_word(const u8 *p, bool ptr32)
 {
@@ -63,18 +54,20 @@ static u64 nt_word(const u8 *p, bool ptr32)
 	return w64;
 }
 
-/* Read the argument list once into msg->args; returns an NTSTATUS. */
-static u32 nt_read_args(struct nt_message *msg,
-			struct event_data_descriptor *stack_args, bool ptr32)
+/*
+ * Read @m's argument list once into *@argsp (the caller's stack array, or
+ * memory this allocates in its place), and size @w's record from it and
+ * @w->data_off (header and items). Returns an NTSTATUS.
+ */
+static u32 nt_read_args(struct nt_write *w, const struct message_trace_user *m,
+			struct event_data_descriptor **argsp, bool ptr32)
 {
-	const struct message_trace_user *m = msg->m;
 	unsigned int psz = ptr32 ? 4 : 8, room = NT_FAST_ARGS, n = 0;
 	u64 list = m->data;
 	u32 left = m->data_size, sum = 0;
 	/* Filled before it is read: no zeroing per event (see nt_trace_message). */
 	u8 chunk[128] __uninitialized;
 
-	msg->args = stack_args;
 	if (!left)
 		goto done;
 	if (left % psz)
@@ -88,7 +81,7 @@ static u32 nt_read_args(struct nt_message *msg,
 		/* Whole pairs only, unless this is the list's last word. */
 		if (len < left)
 			len -= len % (2 * psz);
-		if (nt_copy_in(msg->call, chunk, list, len))
+		if (nt_copy_in(w->call, chunk, list, len))
 			return STATUS_ACCESS_VIOLATION;
 		list += len;
 		left -= len;
@@ -109,23 +102,23 @@ static u32 nt_read_args(struct nt_message *msg,
 
 				room = NTTRACE_MESSAGE_MAX_ARGS;
 				more = kmalloc_array(room, sizeof(*more),
-						     nt_gfp(msg->call));
+						     nt_gfp(w->call));
 				if (!more)
 					return STATUS_NO_MEMORY;
-				memcpy(more, msg->args, n * sizeof(*more));
-				msg->args = more;
+				memcpy(more, *argsp, n * sizeof(*more));
+				*argsp = more;
 			}
-			msg->args[n].ptr = ptr;
-			msg->args[n].size = size;
+			(*argsp)[n].ptr = ptr;
+			(*argsp)[n].size = size;
 			n++;
 		}
 	}
 	/* DataSize ran out before the NULL that ends the list. */
 	return STATUS_INVALID_PARAMETER;
 done:
-	msg->nargs = n;
-	msg->total = msg->items;
-	if (check_add_overflow(msg->total, sum, &msg->total) || msg->total > U16_MAX)
+	w->pieces = *argsp;
+	w->npieces = n;
+	if (check_add_overflow(w->data_off, sum, &w->total) || w->total > U16_MAX)
 		return STATUS_INTEGER_OVERFLOW;
 	return STATUS_SUCCESS;
 }
@@ -142,7 +135,8 @@ u32 nt_trace_message(const struct nttrace_type *type,
 	 * 3.1 to 2.9 times a no-op ioctl without it (A/B boots, issue 18).
 	 */
 	struct event_data_descriptor stack_args[NT_FAST_ARGS] __uninitialized;
-	struct nt_message msg = { .call = call, .m = fixed };
+	struct event_data_descriptor *args = stack_args;
+	const struct message_trace_user *m = fixed;
 	bool ptr32 = call->compat || flags->wow64;
 	u32 logger_id = call->trace_handle & 0xFFFF;
 	struct nt_write w = {
@@ -150,11 +144,11 @@ u32 nt_trace_message(const struct nttrace_type *type,
 		.rules = call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER,
 		.kind = NT_RECORD_MESSAGE,
 		.message = {
-			.number = msg.m->message_number,
-			.option_flags = (msg.m->message_flags & TRACE_MESSAGE_FLAG_MASK) |
+			.number = m->message_number,
+			.option_flags = (m->message_flags & TRACE_MESSAGE_FLAG_MASK) |
 					(ptr32 ? TRACE_MESSAGE_POINTER32 :
 						 TRACE_MESSAGE_POINTER64),
-			.guid = msg.m->message_guid,
+			.guid = m->message_guid,
 		},
 	};
 	u32 status;
@@ -164,18 +158,14 @@ u32 nt_trace_message(const struct nttrace_type *type,
 	if (!logger_id || logger_id == 0xFFFF)
 		return STATUS_INVALID_HANDLE;
 
-	msg.items = ntr_message_items_size(w.message.option_flags);
-	status = nt_read_args(&msg, stack_args, ptr32);
+	w.data_off = ntr_message_items_size(w.message.option_flags);
+	status = nt_read_args(&w, m, &args, ptr32);
 	if (status == STATUS_SUCCESS) {
-		w.total = msg.total;
-		w.data_off = msg.items;
-		w.pieces = msg.args;
-		w.npieces = msg.nargs;
 		status = nt_write_session(&w, logger_id);
 		nt_write_release(&w);
 	}
-	if (msg.args != stack_args)
-		kfree(msg.args);
+	if (args != stack_args)
+		kfree(args);
 	return status;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_trace_message);

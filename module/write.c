@@ -104,9 +104,6 @@ static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *
  */
 static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
 {
-	const struct nt_write_event *ev = &w->event;
-	u64 want;
-
 	/*
 	 * Reserving read the session from the logger table; a stop publishes
 	 * the GUID's snapshot without it before the ID can be taken by a new
@@ -117,9 +114,7 @@ static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
 	 * we see the snapshot that dropped the old one.
 	 */
 	smp_rmb();
-	want = nt_reg_wanted_rcu(ev->reg, ev->header.descriptor->level,
-				 ev->header.descriptor->keyword) & ~ev->filter;
-	return want & BIT_ULL(logger_id - 1);
+	return nt_write_event_sessions(w, w->event.reg) & BIT_ULL(logger_id - 1);
 }
 
 int nt_write_one(struct nt_write *w, u32 logger_id)
@@ -145,6 +140,13 @@ int nt_write_one(struct nt_write *w, u32 logger_id)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_write_one);
+
+u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r)
+{
+	const struct event_descriptor *d = w->event.header.descriptor;
+
+	return nt_reg_wanted_rcu(r, d->level, d->keyword) & ~w->event.filter;
+}
 
 int nt_write_stage(struct nt_write *w)
 {
@@ -173,8 +175,7 @@ void nt_write_release(struct nt_write *w)
 	w->staged = NULL;
 }
 
-/* A secure session took a user-mode caller for a stranger: is it privileged? */
-static bool nt_write_privilege(struct nt_write *w)
+bool nt_write_privilege(struct nt_write *w)
 {
 	if (!(w->rules & NT_WRITE_USER) ||
 	    (w->rules & (NT_WRITE_PRIVILEGED | NT_WRITE_NO_SECURE)))

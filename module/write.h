@@ -93,6 +93,13 @@ struct nt_write {
 int nt_write_one(struct nt_write *w, u32 logger_id);
 
 /*
+ * EventWrite: the sessions (bit logger ID - 1) whose enables of @r's GUID
+ * take @w's event by its level and keyword, less those its Fields.filter
+ * leaves out. Under rcu_read_lock().
+ */
+u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r);
+
+/*
  * Copy the data with faults allowed into a staging buffer, for the calls
  * of nt_write_one() that follow. User-mode callers only (may sleep).
  * 0, -EFAULT or -ENOMEM. nt_write_release() frees it.
@@ -107,6 +114,15 @@ void nt_write_release(struct nt_write *w);
  * it, asked again with NT_WRITE_PRIVILEGED, which stays in @w->rules.
  */
 int nt_write_check(struct nt_write *w, u32 logger_id);
+
+/*
+ * A secure session took a user-mode caller for a stranger: if it is
+ * privileged (checked here, which may sleep: never with interrupts off),
+ * NT_WRITE_PRIVILEGED goes into @w->rules and true is returned; false
+ * for a kernel-mode caller, one already privileged, or a write no secure
+ * session takes (NT_WRITE_NO_SECURE).
+ */
+bool nt_write_privilege(struct nt_write *w);
 
 /*
  * The whole sequence for one session (messages and classic events):

@@ -729,8 +729,8 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 		.activity_id = activity,
 		.related_activity_id = related,
 	};
-	uint64_t total = ntr_event_data_offset(related);
-	uint32_t off, i;
+	uint32_t data_off = ntr_event_data_offset(related), off, i;
+	uint64_t total = data_off;
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
 	uint8_t *rec;
@@ -744,7 +744,7 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 	rec = um_write_begin(handle, total, &s, &err);
 	if (!rec)
 		return err;
-	off = ntr_event_data_offset(related);
+	off = data_off;
 	for (i = 0; i < count; i++) {
 		if (data[i].ptr > UINTPTR_MAX ||
 		    nttrace_safe_copy(rec + off, (const void *)(uintptr_t)data[i].ptr,

@@ -739,32 +739,28 @@ static int mapped(uintptr_t a, size_t len, int write)
 	return cached(a, a + len, write) || cached_after_reread(a, a + len, write);
 }
 
-int nttrace_safe_copy(void *dst, const void *src, size_t len)
+/* Both directions: the caller's side is @src to read (@write 0), @dst to write. */
+static int safe_move(void *dst, const void *src, size_t len, int write)
 {
-	uintptr_t a = (uintptr_t)src;
+	uintptr_t a = write ? (uintptr_t)dst : (uintptr_t)src;
 
 	if (!len)
 		return 0;
 	if (a + len < a)
 		return -EFAULT;
-	if (mapped(a, len, 0)) {
+	if (mapped(a, len, write)) {
 		memcpy(dst, src, len);
 		return 0;
 	}
-	return kernel_copy(dst, src, len, 0);
+	return kernel_copy(dst, src, len, write);
+}
+
+int nttrace_safe_copy(void *dst, const void *src, size_t len)
+{
+	return safe_move(dst, src, len, 0);
 }
 
 int nttrace_safe_store(void *dst, const void *src, size_t len)
 {
-	uintptr_t a = (uintptr_t)dst;
-
-	if (!len)
-		return 0;
-	if (a + len < a)
-		return -EFAULT;
-	if (mapped(a, len, 1)) {
-		memcpy(dst, src, len);
-		return 0;
-	}
-	return kernel_copy(dst, src, len, 1);
+	return safe_move(dst, src, len, 1);
 }
