@@ -25,17 +25,17 @@
 
 __u32 ntr_message_items_size(__u16 f)
 {
-	__u32 n = sizeof(struct message_trace_header);
+	__u32 n = sizeof(struct nttrace_message_trace_header);
 
-	if (f & TRACE_MESSAGE_SEQUENCE)
+	if (f & NTTRACE_TRACE_MESSAGE_SEQUENCE)
 		n += 4;
-	if (f & TRACE_MESSAGE_COMPONENTID)
+	if (f & NTTRACE_TRACE_MESSAGE_COMPONENTID)
 		n += 4;
-	else if (f & TRACE_MESSAGE_GUID)
+	else if (f & NTTRACE_TRACE_MESSAGE_GUID)
 		n += 16;
-	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
+	if (f & (NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP))
 		n += 8;
-	if (f & TRACE_MESSAGE_SYSTEMINFO)
+	if (f & NTTRACE_TRACE_MESSAGE_SYSTEMINFO)
 		n += 8;
 	return n;
 }
@@ -43,10 +43,10 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_message_items_size);
 
 void ntr_message_encode(void *rec, __u16 size, const struct ntr_message *m)
 {
-	struct message_trace_header h = {
+	struct nttrace_message_trace_header h = {
 		.size = size,
 		.reserved = 0,
-		.version = MESSAGE_TRACE_MARKER_BYTE,
+		.version = NTTRACE_MESSAGE_TRACE_MARKER_BYTE,
 		.message_number = m->number,
 		.option_flags = m->option_flags,
 	};
@@ -54,21 +54,21 @@ void ntr_message_encode(void *rec, __u16 size, const struct ntr_message *m)
 	__u8 *p = (__u8 *)rec + sizeof(h);
 
 	memcpy(rec, &h, sizeof(h));
-	if (f & TRACE_MESSAGE_SEQUENCE) {
+	if (f & NTTRACE_TRACE_MESSAGE_SEQUENCE) {
 		memcpy(p, &m->sequence, 4);
 		p += 4;
 	}
 	/* The component ID, when both are set, as Windows reads them. */
-	if (f & TRACE_MESSAGE_COMPONENTID) {
+	if (f & NTTRACE_TRACE_MESSAGE_COMPONENTID) {
 		memcpy(p, m->guid, 4);
 		p += 4;
-	} else if (f & TRACE_MESSAGE_GUID) {
+	} else if (f & NTTRACE_TRACE_MESSAGE_GUID) {
 		memcpy(p, m->guid, 16);
 		p += 16;
 	}
-	if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+	if (f & (NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
 		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
-		__u64 ts = (f & TRACE_MESSAGE_TIMESTAMP) ? m->time_stamp : 0;
+		__u64 ts = (f & NTTRACE_TRACE_MESSAGE_TIMESTAMP) ? m->time_stamp : 0;
 
 		memcpy(p, &ts, 8);
 		p += 8;
@@ -79,7 +79,7 @@ void ntr_message_encode(void *rec, __u16 size, const struct ntr_message *m)
 	 * cannot be forwarded from the store buffer (perf put a fifth of the
 	 * user-mode logger's TraceMessage on such a load, issue 18).
 	 */
-	if (f & TRACE_MESSAGE_SYSTEMINFO) {
+	if (f & NTTRACE_TRACE_MESSAGE_SYSTEMINFO) {
 		memcpy(p, &m->thread_id, 4);
 		memcpy(p + 4, &m->process_id, 4);
 	}
@@ -89,8 +89,10 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_message_encode);
 __u8 ntr_classic_header_type(bool instance, bool ptr32)
 {
 	if (instance)
-		return ptr32 ? TRACE_HEADER_TYPE_INSTANCE32 : TRACE_HEADER_TYPE_INSTANCE64;
-	return ptr32 ? TRACE_HEADER_TYPE_FULL_HEADER32 : TRACE_HEADER_TYPE_FULL_HEADER64;
+		return ptr32 ? NTTRACE_TRACE_HEADER_TYPE_INSTANCE32 :
+			       NTTRACE_TRACE_HEADER_TYPE_INSTANCE64;
+	return ptr32 ? NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32 :
+		       NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64;
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_classic_header_type);
 
@@ -98,12 +100,12 @@ void ntr_classic_encode(void *rec, const void *in, __u32 header_size, __u16 size
 			__u8 header_type, bool keep_time_stamp, __u64 time_stamp,
 			__u32 thread_id, __u32 process_id)
 {
-	struct event_trace_header h;
+	struct nttrace_event_trace_header h;
 
 	memcpy(&h, in, sizeof(h));
 	h.size = size;
 	h.header_type = header_type;
-	h.marker_flags = TRACE_HEADER_MARKER_BYTE;
+	h.marker_flags = NTTRACE_TRACE_HEADER_MARKER_BYTE;
 	h.thread_id = thread_id;
 	h.process_id = process_id;
 	if (!keep_time_stamp)
@@ -118,24 +120,24 @@ void ntr_classic_encode(void *rec, const void *in, __u32 header_size, __u16 size
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_classic_encode);
 
-#define NTR_EVENT_ITEM_SIZE	(sizeof(struct event_extended_item_header) + 16)
+#define NTR_EVENT_ITEM_SIZE	(sizeof(struct nttrace_event_extended_item_header) + 16)
 
 __u32 ntr_event_data_offset(bool related_activity)
 {
-	return EVENT_HEADER_SIZE + (related_activity ? NTR_EVENT_ITEM_SIZE : 0);
+	return NTTRACE_EVENT_HEADER_SIZE + (related_activity ? NTR_EVENT_ITEM_SIZE : 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_event_data_offset);
 
 void ntr_event_encode(void *rec, const struct ntr_event *e)
 {
-	struct event_header h = {
+	struct nttrace_event_header h = {
 		.size = e->size,
-		.header_type = e->ptr32 ? TRACE_HEADER_TYPE_EVENT_HEADER32 :
-					  TRACE_HEADER_TYPE_EVENT_HEADER64,
-		.marker_flags = TRACE_HEADER_MARKER_BYTE,
-		.flags = EVENT_HEADER_FLAG_NO_CPUTIME | e->extra_flags |
-			 (e->ptr32 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
-				     EVENT_HEADER_FLAG_64_BIT_HEADER),
+		.header_type = e->ptr32 ? NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 :
+					  NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64,
+		.marker_flags = NTTRACE_TRACE_HEADER_MARKER_BYTE,
+		.flags = NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME | e->extra_flags |
+			 (e->ptr32 ? NTTRACE_EVENT_HEADER_FLAG_32_BIT_HEADER :
+				     NTTRACE_EVENT_HEADER_FLAG_64_BIT_HEADER),
 		.event_property = 0,
 		.thread_id = e->thread_id,
 		.process_id = e->process_id,
@@ -148,15 +150,15 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 	memcpy(h.activity_id, e->activity_id, 16);
 	if (e->related_activity_id) {
 		/* The only extended item written: its Linkage is 0. */
-		struct event_extended_item_header item = {
+		struct nttrace_event_extended_item_header item = {
 			.size = NTR_EVENT_ITEM_SIZE,
-			.ext_type = EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID,
+			.ext_type = NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID,
 			.linkage = 0,
 			.data_size = 16,
 		};
-		__u8 *p = (__u8 *)rec + EVENT_HEADER_SIZE;
+		__u8 *p = (__u8 *)rec + NTTRACE_EVENT_HEADER_SIZE;
 
-		h.flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+		h.flags |= NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO;
 		memcpy(p, &item, sizeof(item));
 		memcpy(p + sizeof(item), e->related_activity_id, 16);
 	}
@@ -166,15 +168,15 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_event_encode);
 
 void ntr_buffer_open(void *buf, const struct ntr_buffer_conf *c, __u16 processor)
 {
-	struct wmi_buffer_header h;
+	struct nttrace_wmi_buffer_header h;
 
 	memset(&h, 0, sizeof(h));
 	h.buffer_size = c->buffer_size;
 	h.clock_type_frequency = (c->frequency << 3) | (c->clock_type & 7);
-	/* 16 bits, with WMI_BUFFER_FLAG_PROC_INDEX: processors past 255 too. */
+	/* 16 bits, with NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX: processors past 255 too. */
 	h.processor_index = processor;
 	h.logger_id = c->logger_id;
-	h.buffer_type = WMI_BUFFER_TYPE_GENERIC;
+	h.buffer_type = NTTRACE_WMI_BUFFER_TYPE_GENERIC;
 	h.start_time = c->start_time;
 	h.start_perf_clock = c->start_perf_clock;
 	memcpy(buf, &h, sizeof(h));
@@ -184,9 +186,9 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_buffer_open);
 void ntr_buffer_seal(void *buf, __u32 end, __u64 time_stamp, __u64 sequence,
 		     __u16 lost_flags)
 {
-	struct wmi_buffer_header *h = buf;
+	struct nttrace_wmi_buffer_header *h = buf;
 
-	memset((__u8 *)buf + end, WMI_BUFFER_FILL, h->buffer_size - end);
+	memset((__u8 *)buf + end, NTTRACE_WMI_BUFFER_FILL, h->buffer_size - end);
 	h->saved_offset = end;
 	h->current_offset = end;
 	h->offset = end;
@@ -196,7 +198,7 @@ void ntr_buffer_seal(void *buf, __u32 end, __u64 time_stamp, __u64 sequence,
 	 * A loss is marked on the buffer that follows it in its processor's
 	 * stream (the writers' choice: see module/ring.c).
 	 */
-	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
+	h->buffer_flag = NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX |
 			 lost_flags;
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_buffer_seal);

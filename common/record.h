@@ -22,7 +22,7 @@
 #endif
 #include <nttrace.h>
 
-/* ---- TraceMessage (ETW_NT_FLAGS_TRACE_MESSAGE) ---- */
+/* ---- TraceMessage (NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE) ---- */
 
 /*
  * One message's header and items. The items present are those of
@@ -32,15 +32,15 @@
 struct ntr_message {
 	__u16 number;		/* MessageNumber */
 	__u16 option_flags;
-	__u32 sequence;		/* TRACE_MESSAGE_SEQUENCE */
-	/* TRACE_MESSAGE_GUID: 16 bytes; TRACE_MESSAGE_COMPONENTID: the first 4 */
+	__u32 sequence;		/* NTTRACE_TRACE_MESSAGE_SEQUENCE */
+	/* NTTRACE_TRACE_MESSAGE_GUID: 16 bytes; NTTRACE_TRACE_MESSAGE_COMPONENTID: the first 4 */
 	const void *guid;
 	/*
-	 * TRACE_MESSAGE_TIMESTAMP; with only ..._PERFORMANCE_TIMESTAMP the
+	 * NTTRACE_TRACE_MESSAGE_TIMESTAMP; with only ..._PERFORMANCE_TIMESTAMP the
 	 * room is written as 0 (seed 001).
 	 */
 	__u64 time_stamp;
-	__u32 thread_id;	/* TRACE_MESSAGE_SYSTEMINFO */
+	__u32 thread_id;	/* NTTRACE_TRACE_MESSAGE_SYSTEMINFO */
 	__u32 process_id;
 };
 
@@ -64,20 +64,20 @@ __u8 ntr_classic_header_type(bool instance, bool ptr32);
  * its Guid already the one to write), written with the logger's fields:
  * Size @size, HeaderType @header_type, the marker, the IDs, KernelTime and
  * UserTime 0 (no per-thread CPU time is kept), and @time_stamp unless
- * @keep_time_stamp (WNODE_FLAG_USE_TIMESTAMP: the caller's stays).
+ * @keep_time_stamp (NTTRACE_WNODE_FLAG_USE_TIMESTAMP: the caller's stays).
  */
 void ntr_classic_encode(void *rec, const void *in, __u32 header_size, __u16 size,
 			__u8 header_type, bool keep_time_stamp, __u64 time_stamp,
 			__u32 thread_id, __u32 process_id);
 
-/* ---- EventWrite (ETW_NT_FLAGS_TRACE_EVENT) ---- */
+/* ---- EventWrite (NTTRACE_ETW_NT_FLAGS_TRACE_EVENT) ---- */
 
 struct ntr_event {
 	__u16 size;		/* header, item and data, before padding */
 	bool ptr32;		/* the writer's pointers are 32-bit */
 	/* EVENT_HEADER_FLAG_* beyond those the encoder sets itself */
 	__u16 extra_flags;
-	const struct event_descriptor *descriptor;
+	const struct nttrace_event_descriptor *descriptor;
 	const void *provider_id;	/* 16 bytes */
 	const void *activity_id;	/* 16 bytes */
 	const void *related_activity_id;	/* 16 bytes, or NULL: no item */
@@ -114,7 +114,7 @@ void ntr_buffer_open(void *buf, const struct ntr_buffer_conf *c, __u16 processor
 
 /*
  * Seal a buffer whose records end at @end: the tail is filled with
- * WMI_BUFFER_FILL, the offsets, time stamp and sequence number written,
+ * NTTRACE_WMI_BUFFER_FILL, the offsets, time stamp and sequence number written,
  * and the flags (FLUSH_MARKER | PROC_INDEX and @lost_flags) set.
  */
 void ntr_buffer_seal(void *buf, __u32 end, __u64 time_stamp, __u64 sequence,

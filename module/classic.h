@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The classic event types of NtTraceEvent (seed 003): ETW_NT_FLAGS_TRACE_HEADER
- * (module/header.c) and ETW_NT_FLAGS_TRACE_INSTANCE (module/instance.c), and
+ * The classic event types of NtTraceEvent (seed 003): NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
+ * (module/header.c) and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (module/instance.c), and
  * what they share (module/classic.c).
  */
 #ifndef NTTRACE_CLASSIC_H
@@ -12,7 +12,7 @@
 /* How a classic type differs from the other. */
 struct nt_classic_kind {
 	/*
-	 * EVENT_TRACE_HEADER_SIZE or EVENT_INSTANCE_GUID_HEADER_SIZE: which
+	 * NTTRACE_EVENT_TRACE_HEADER_SIZE or NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE: which
 	 * one also says the HeaderType (ntr_classic_header_type()).
 	 */
 	u32 header_size;

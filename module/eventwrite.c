@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ETW_NT_FLAGS_TRACE_EVENT: EventWrite, EventWriteTransfer, EventWriteEx
+ * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT: EventWrite, EventWriteTransfer, EventWriteEx
  * and EventWriteString of a registered provider (issue 15). Fields is a
- * struct event_write_user (uapi/nttrace.h: nttrace's own layout, Windows'
+ * struct nttrace_event_write_user (uapi/nttrace.h: nttrace's own layout, Windows'
  * is not public), TraceHandle the registration's handle from
  * NTTRACE_IOC_REGISTER. Every session that enables the provider's GUID
  * and whose level and keywords take the event (NTTRACE_LEVEL_KEYWORD_ENABLED,
@@ -16,7 +16,7 @@
  * copy faults, the bytes are read once more with faults allowed into a
  * staging buffer, from which the sessions not yet written get the event.
  * A kernel-mode caller's memory does not fault in: for it a failed copy is
- * STATUS_ACCESS_VIOLATION at once, and nothing sleeps or allocates but
+ * NTTRACE_STATUS_ACCESS_VIOLATION at once, and nothing sleeps or allocates but
  * with GFP_ATOMIC.
  *
  * The registration and its GUID's sessions are found with no lock, under
@@ -29,53 +29,53 @@
  * The checks, in order, and their status (the seeds name none of them;
  * chosen as Windows' EventWrite reports them, ERROR_* in the library's
  * mapping):
- *  1. FieldSize not EVENT_WRITE_USER_SIZE (0x48): STATUS_INVALID_PARAMETER.
+ *  1. FieldSize not NTTRACE_EVENT_WRITE_USER_SIZE (0x48): NTTRACE_STATUS_INVALID_PARAMETER.
  *     (The front door reads 0x48 bytes first: an unreadable Fields is
- *     STATUS_ACCESS_VIOLATION before this.)
+ *     NTTRACE_STATUS_ACCESS_VIOLATION before this.)
  *  2. Fields.flags with a bit other than EVENT_WRITE_FLAG_*:
- *     STATUS_INVALID_PARAMETER.
- *  3. Fields.data_count above MAX_EVENT_DATA_DESCRIPTORS (128):
- *     STATUS_INVALID_PARAMETER (EventWrite documents ERROR_INVALID_PARAMETER
+ *     NTTRACE_STATUS_INVALID_PARAMETER.
+ *  3. Fields.data_count above NTTRACE_MAX_EVENT_DATA_DESCRIPTORS (128):
+ *     NTTRACE_STATUS_INVALID_PARAMETER (EventWrite documents ERROR_INVALID_PARAMETER
  *     for a UserDataCount it cannot take).
  *  4. TraceHandle not an NTTRACE_REG_EVENT registration of the calling
  *     process (unknown, unregistered, a classic registration's, another
- *     process's, also after fork): STATUS_INVALID_HANDLE
+ *     process's, also after fork): NTTRACE_STATUS_INVALID_HANDLE
  *     (ERROR_INVALID_HANDLE, as for a bad REGHANDLE). A kernel-mode
  *     NtTraceEvent (ZwTraceEvent) of this type too: modules write with
  *     nt_event_write_kernel() and their own registration, never with a
  *     process's handle.
  *  5. No session wants the event (none enabled, level or keywords, or all
- *     left out by Fields.filter): STATUS_SUCCESS, and nothing more is read:
+ *     left out by Fields.filter): NTTRACE_STATUS_SUCCESS, and nothing more is read:
  *     a disabled event costs no copy (Windows: ERROR_SUCCESS).
- *  6. The descriptor array unreadable: STATUS_ACCESS_VIOLATION.
+ *  6. The descriptor array unreadable: NTTRACE_STATUS_ACCESS_VIOLATION.
  *  7. Header, item and data over 0xFFFF bytes (the record's Size is 16
  *     bits; the sum is taken in 64 bits, so 32-bit overflow is the same
- *     case): STATUS_INTEGER_OVERFLOW (ERROR_ARITHMETIC_OVERFLOW, which
+ *     case): NTTRACE_STATUS_INTEGER_OVERFLOW (ERROR_ARITHMETIC_OVERFLOW, which
  *     Microsoft documents for an event over the 64 KB maximum).
  *  8. Per session, as nt_reserve_rules() applies its rules before
  *     anything is reserved: fits 16 bits but not a buffer of the session,
- *     STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA, documented for a buffer too
- *     small); the ring full, STATUS_NO_MEMORY, the event counted lost
+ *     NTTRACE_STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA, documented for a buffer too
+ *     small); the ring full, NTTRACE_STATUS_NO_MEMORY, the event counted lost
  *     (ERROR_NOT_ENOUGH_MEMORY); a secure session, from a user-mode caller
- *     neither its owner nor privileged, STATUS_ACCESS_DENIED (as messages;
+ *     neither its owner nor privileged, NTTRACE_STATUS_ACCESS_DENIED (as messages;
  *     kernel-mode callers are let in); a kernel-mode caller into an
- *     EVENT_TRACE_USE_PAGED_MEMORY session, STATUS_NOT_SUPPORTED. A session
+ *     NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY session, NTTRACE_STATUS_NOT_SUPPORTED. A session
  *     refusing does not keep the others from the event: the call returns
- *     the status of the lowest logger ID that refused it, STATUS_SUCCESS
+ *     the status of the lowest logger ID that refused it, NTTRACE_STATUS_SUCCESS
  *     when all took it (Windows returns an error when a session lost the
  *     event; which one of several is not documented).
- *  9. A data descriptor's bytes unreadable: STATUS_ACCESS_VIOLATION, and
+ *  9. A data descriptor's bytes unreadable: NTTRACE_STATUS_ACCESS_VIOLATION, and
  *     no session gets the event (unless the memory went away between two
  *     sessions' copies: then those before keep theirs).
  *
  * Other choices where nothing public says:
- * - The header type, and EVENT_HEADER_FLAG_32_BIT_HEADER or _64_BIT_HEADER,
+ * - The header type, and NTTRACE_EVENT_HEADER_FLAG_32_BIT_HEADER or _64_BIT_HEADER,
  *   are by the caller's pointer size: 32-bit for compat callers and for
- *   ETW_NT_FLAGS_WOW64_CALL; kernel-mode callers are 64-bit.
- * - EVENT_HEADER_FLAG_NO_CPUTIME is always set and ProcessorTime is 0: no
+ *   NTTRACE_ETW_NT_FLAGS_WOW64_CALL; kernel-mode callers are 64-bit.
+ * - NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME is always set and ProcessorTime is 0: no
  *   per-thread CPU time is kept. EventProperty is 0 (no manifest here).
- * - EVENT_WRITE_FLAG_STRING_ONLY (EventWriteString) sets
- *   EVENT_HEADER_FLAG_STRING_ONLY; the data is written as given.
+ * - NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY (EventWriteString) sets
+ *   NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY; the data is written as given.
  * - Descriptors of no bytes are skipped; a descriptor's Reserved is
  *   ignored. The time stamp is the session's clock when the record is
  *   written; thread and process IDs are those of the session's PID
@@ -93,16 +93,16 @@
 #include "provider.h"
 #include "write.h"
 
-#define NT_EW_FLAGS		(EVENT_WRITE_FLAG_RELATED_ACTIVITY | \
-				 EVENT_WRITE_FLAG_STRING_ONLY)
+#define NT_EW_FLAGS		(NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY | \
+				 NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY)
 
 struct nt_ew {
 	const struct nttrace_call *call;
-	const struct event_write_user *f;
+	const struct nttrace_event_write_user *f;
 	struct nt_reg *kreg;	/* a kernel-mode provider's; else by handle */
 	bool ptr32;
 	struct nt_write w;
-	struct event_data_descriptor *desc;	/* the descriptors with bytes */
+	struct nttrace_event_data_descriptor *desc;	/* the descriptors with bytes */
 	u64 done;		/* sessions written, or refused for good */
 	u64 denied;		/* secure sessions that took us for a stranger */
 	u32 fail_id;		/* the lowest logger ID that refused */
@@ -194,7 +194,7 @@ static u32 nt_ew_emit(struct nt_ew *ew)
 			continue;
 		}
 		if (ew->denied)
-			nt_ew_fail(ew, __ffs64(ew->denied) + 1, STATUS_ACCESS_DENIED);
+			nt_ew_fail(ew, __ffs64(ew->denied) + 1, NTTRACE_STATUS_ACCESS_DENIED);
 		if (ew->fail_id)
 			return ew->fail_status;
 		break;
@@ -206,9 +206,9 @@ static u32 nt_ew_emit(struct nt_ew *ew)
  * Read the descriptor array once (into @stack, or memory) and size the
  * record. Returns an NTSTATUS.
  */
-static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack)
+static u32 nt_ew_read_data(struct nt_ew *ew, struct nttrace_event_data_descriptor *stack)
 {
-	const struct event_write_user *f = ew->f;
+	const struct nttrace_event_write_user *f = ew->f;
 	u32 n = f->data_count, i, kept = 0;
 	u64 total;
 
@@ -216,15 +216,16 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack
 	if (n > NT_EW_STACK_DESCRIPTORS) {
 		ew->desc = kmalloc_array(n, sizeof(*ew->desc), nt_gfp(ew->call));
 		if (!ew->desc)
-			return STATUS_NO_MEMORY;
+			return NTTRACE_STATUS_NO_MEMORY;
 	}
 	if (n && nt_copy_in(ew->call, ew->desc, f->data, n * sizeof(*ew->desc)))
-		return STATUS_ACCESS_VIOLATION;
+		return NTTRACE_STATUS_ACCESS_VIOLATION;
 	/*
 	 * At most 128 sizes of 32 bits: a u64 sum cannot wrap. Descriptors
 	 * of no bytes are dropped, in place (the kept one is never ahead).
 	 */
-	ew->w.data_off = ntr_event_data_offset(f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY);
+	ew->w.data_off =
+		ntr_event_data_offset(f->flags & NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY);
 	total = ew->w.data_off;
 	for (i = 0; i < n; i++) {
 		total += ew->desc[i].size;
@@ -232,38 +233,38 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct event_data_descriptor *stack
 			ew->desc[kept++] = ew->desc[i];
 	}
 	if (total > U16_MAX)
-		return STATUS_INTEGER_OVERFLOW;
+		return NTTRACE_STATUS_INTEGER_OVERFLOW;
 	ew->w.total = total;
 	ew->w.pieces = ew->desc;
 	ew->w.npieces = kept;
-	return STATUS_SUCCESS;
+	return NTTRACE_STATUS_SUCCESS;
 }
 
 static u32 nt_ew_run(struct nt_ew *ew)
 {
 	/* Copied in before it is read (see nt_trace_message()). */
-	struct event_data_descriptor stack[NT_EW_STACK_DESCRIPTORS] __uninitialized;
-	const struct event_write_user *f = ew->f;
+	struct nttrace_event_data_descriptor stack[NT_EW_STACK_DESCRIPTORS] __uninitialized;
+	const struct nttrace_event_write_user *f = ew->f;
 	struct nt_write *w = &ew->w;
 	struct nt_reg *r;
 	u64 want = 0;
 	u32 status;
 
 	if (f->flags & ~NT_EW_FLAGS)
-		return STATUS_INVALID_PARAMETER;
-	if (f->data_count > MAX_EVENT_DATA_DESCRIPTORS)
-		return STATUS_INVALID_PARAMETER;
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	if (f->data_count > NTTRACE_MAX_EVENT_DATA_DESCRIPTORS)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	w->call = ew->call;
 	w->rules = ew->call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
 	w->kind = NT_RECORD_EVENT;
 	w->event.filter = f->filter;
 	w->event.header = (struct ntr_event) {
 		.ptr32 = ew->ptr32,
-		.extra_flags = (f->flags & EVENT_WRITE_FLAG_STRING_ONLY) ?
-			       EVENT_HEADER_FLAG_STRING_ONLY : 0,
+		.extra_flags = (f->flags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY) ?
+			       NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY : 0,
 		.descriptor = &f->descriptor,
 		.activity_id = f->activity_id,
-		.related_activity_id = (f->flags & EVENT_WRITE_FLAG_RELATED_ACTIVITY) ?
+		.related_activity_id = (f->flags & NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY) ?
 				       f->related_activity_id : NULL,
 	};
 	rcu_read_lock();
@@ -272,12 +273,12 @@ static u32 nt_ew_run(struct nt_ew *ew)
 		want = nt_write_event_sessions(w, r);
 	rcu_read_unlock();
 	if (!r)
-		return STATUS_INVALID_HANDLE;
+		return NTTRACE_STATUS_INVALID_HANDLE;
 	if (!want)
-		return STATUS_SUCCESS;
+		return NTTRACE_STATUS_SUCCESS;
 
 	status = nt_ew_read_data(ew, stack);
-	if (status == STATUS_SUCCESS)
+	if (status == NTTRACE_STATUS_SUCCESS)
 		status = nt_ew_emit(ew);
 	nt_write_release(w);
 	if (ew->desc != stack)
@@ -294,20 +295,20 @@ u32 nt_event_write(const struct nttrace_type *type,
 		.ptr32 = !call->kernel_mode && (call->compat || flags->wow64),
 	};
 
-	if (call->field_size != EVENT_WRITE_USER_SIZE)
-		return STATUS_INVALID_PARAMETER;
+	if (call->field_size != NTTRACE_EVENT_WRITE_USER_SIZE)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	/* A kernel-mode NtTraceEvent (ZwTraceEvent) has no process handle. */
 	if (call->kernel_mode)
-		return STATUS_INVALID_HANDLE;
+		return NTTRACE_STATUS_INVALID_HANDLE;
 	return nt_ew_run(&ew);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_event_write);
 
-u32 nt_event_write_kernel(struct nt_reg *reg, const struct event_write_user *fields)
+u32 nt_event_write_kernel(struct nt_reg *reg, const struct nttrace_event_write_user *fields)
 {
 	struct nttrace_call call = {
-		.flags = ETW_NT_FLAGS_TRACE_EVENT,
-		.field_size = EVENT_WRITE_USER_SIZE,
+		.flags = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
+		.field_size = NTTRACE_EVENT_WRITE_USER_SIZE,
 		.fields = (uintptr_t)fields,
 		.kernel_mode = true,
 	};
@@ -318,7 +319,7 @@ u32 nt_event_write_kernel(struct nt_reg *reg, const struct event_write_user *fie
 	};
 
 	if (!reg)
-		return STATUS_INVALID_HANDLE;
+		return NTTRACE_STATUS_INVALID_HANDLE;
 	return nt_ew_run(&ew);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_event_write_kernel);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * EventWrite: NtTraceEvent's ETW_NT_FLAGS_TRACE_EVENT (module/eventwrite.c),
+ * EventWrite: NtTraceEvent's NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (module/eventwrite.c),
  * and its entry point for kernel-mode providers (EtwWrite).
  */
 #ifndef NTTRACE_EVENTWRITE_H
@@ -10,7 +10,7 @@
 
 struct nt_reg;
 
-/* The handler of ETW_NT_FLAGS_TRACE_EVENT; @fixed is the 0x48-byte Fields. */
+/* The handler of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT; @fixed is the 0x48-byte Fields. */
 u32 nt_event_write(const struct nttrace_type *type,
 		   const struct nttrace_call *call,
 		   const struct nttrace_flags *flags, const void *fixed);
@@ -22,19 +22,19 @@ u32 nt_event_write(const struct nttrace_type *type,
  * @fields is the caller's kernel memory, read as is (not copied); its
  * @data is the kernel address of @data_count EVENT_DATA_DESCRIPTORs
  * whose @ptr are kernel addresses. Those are read without faulting: a bad
- * one gives STATUS_ACCESS_VIOLATION, not an oops, and nothing is written.
+ * one gives NTTRACE_STATUS_ACCESS_VIOLATION, not an oops, and nothing is written.
  * Any context but NMI (process, softirq, hardirq, interrupts off); never
  * sleeps; allocates only with GFP_ATOMIC (more than
  * NT_EW_STACK_DESCRIPTORS descriptors). The record is a 64-bit one
- * (EVENT_HEADER_FLAG_64_BIT_HEADER, header type 0x13); its thread and
+ * (NTTRACE_EVENT_HEADER_FLAG_64_BIT_HEADER, header type 0x13); its thread and
  * process IDs are the current task's (in interrupt context, the
  * interrupted one's). @reg must stay registered for the call: do not call
  * nt_provider_unregister_kernel() on it concurrently. Returns an NTSTATUS,
  * the same as for a process (see the table in module/eventwrite.c):
- * STATUS_SUCCESS when no session wants the event; a paged-memory session
- * refuses it (STATUS_NOT_SUPPORTED); a secure one takes it.
+ * NTTRACE_STATUS_SUCCESS when no session wants the event; a paged-memory session
+ * refuses it (NTTRACE_STATUS_NOT_SUPPORTED); a secure one takes it.
  */
-u32 nt_event_write_kernel(struct nt_reg *reg, const struct event_write_user *fields);
+u32 nt_event_write_kernel(struct nt_reg *reg, const struct nttrace_event_write_user *fields);
 
 /* Descriptors read onto the stack; more take memory. */
 #define NT_EW_STACK_DESCRIPTORS	8

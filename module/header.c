@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ETW_NT_FLAGS_TRACE_HEADER (seed 003): TraceEvent's EVENT_TRACE_HEADER
+ * NTTRACE_ETW_NT_FLAGS_TRACE_HEADER (seed 003): TraceEvent's EVENT_TRACE_HEADER
  * (0x30 bytes, captured by the front door) and its data become one
  * full-header record, FULL_HEADER64 (0x14) or FULL_HEADER32 (0x0A) by the
  * caller's pointer size. TraceHandle is required (Windows 6.1 and later):
@@ -16,7 +16,7 @@
 #include "classic.h"
 
 static const struct nt_classic_kind nt_header_kind = {
-	.header_size = EVENT_TRACE_HEADER_SIZE,
+	.header_size = NTTRACE_EVENT_TRACE_HEADER_SIZE,
 	.secure_refused = false,
 };
 

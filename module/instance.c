@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ETW_NT_FLAGS_TRACE_INSTANCE (seed 003): TraceEventInstance's
+ * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (seed 003): TraceEventInstance's
  * EVENT_INSTANCE_GUID_HEADER (0x48 bytes, dword-aligned, captured by the
  * front door) and its data become one instance record, INSTANCE64 (0x15)
  * or INSTANCE32 (0x0B) by the caller's pointer size, whose header keeps
@@ -9,7 +9,7 @@
  * valid); the header's Size wins over FieldSize. A secure session refuses
  * these events from everyone, its owner and kernel-mode callers included;
  * a kernel-mode caller into a paged-memory session gets
- * STATUS_NOT_SUPPORTED. The rules and the order of checks are in
+ * NTTRACE_STATUS_NOT_SUPPORTED. The rules and the order of checks are in
  * module/classic.c.
  */
 #include <kunit/visibility.h>
@@ -17,7 +17,7 @@
 #include "classic.h"
 
 static const struct nt_classic_kind nt_instance_kind = {
-	.header_size = EVENT_INSTANCE_GUID_HEADER_SIZE,
+	.header_size = NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE,
 	.secure_refused = true,
 };
 

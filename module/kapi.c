@@ -27,7 +27,7 @@
 /* Argument pairs kept on the stack; more take memory (GFP_ATOMIC). */
 #define NT_KAPI_STACK_PAIRS	8
 
-u32 ZwTraceEvent(u64 trace_handle, u32 flags, u32 field_size, const void *fields)
+u32 nttrace_zw_trace_event(u64 trace_handle, u32 flags, u32 field_size, const void *fields)
 {
 	struct nttrace_call call = {
 		.trace_handle = trace_handle,
@@ -39,7 +39,7 @@ u32 ZwTraceEvent(u64 trace_handle, u32 flags, u32 field_size, const void *fields
 
 	return nttrace_trace_event(&call);
 }
-EXPORT_SYMBOL_GPL(ZwTraceEvent);
+EXPORT_SYMBOL_NS_GPL(nttrace_zw_trace_event, NTTRACE_NS);
 
 /*
  * Count the (data, size) pairs before the NULL that ends them; more than
@@ -60,12 +60,12 @@ static int nt_count_pairs(va_list args)
 	return n > NTTRACE_MESSAGE_MAX_ARGS ? -E2BIG : n;
 }
 
-u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
+u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags,
 		      const guid_t *message_guid, u16 message_number,
 		      va_list message_args)
 {
 	u64 stack_list[2 * NT_KAPI_STACK_PAIRS + 1], *list = stack_list;
-	struct message_trace_user m = {
+	struct nttrace_message_trace_user m = {
 		.message_number = message_number,
 		.message_flags = message_flags,
 	};
@@ -73,19 +73,19 @@ u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
 	u32 status;
 
 	if (n < 0)
-		return STATUS_INVALID_PARAMETER;
-	if (message_flags & (TRACE_MESSAGE_GUID | TRACE_MESSAGE_COMPONENTID)) {
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	if (message_flags & (NTTRACE_TRACE_MESSAGE_GUID | NTTRACE_TRACE_MESSAGE_COMPONENTID)) {
 		if (!message_guid)
-			return STATUS_INVALID_PARAMETER;
+			return NTTRACE_STATUS_INVALID_PARAMETER;
 		/* A component ID is a ULONG: read no more than that. */
 		memcpy(m.message_guid, message_guid,
-		       message_flags & TRACE_MESSAGE_COMPONENTID ? 4 : 16);
+		       message_flags & NTTRACE_TRACE_MESSAGE_COMPONENTID ? 4 : 16);
 	}
 	if (n > NT_KAPI_STACK_PAIRS) {
 		list = kmalloc_array(2 * n + 1, sizeof(*list),
 				     GFP_ATOMIC | __GFP_NOWARN);
 		if (!list)
-			return STATUS_NO_MEMORY;
+			return NTTRACE_STATUS_NO_MEMORY;
 	}
 	/* The list as a 64-bit caller's: pointer-sized words, NULL-ended. */
 	for (i = 0; i < n; i++) {
@@ -96,27 +96,27 @@ u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
 	m.data = (uintptr_t)list;
 	m.data_size = (2 * n + 1) * sizeof(*list);
 
-	status = ZwTraceEvent(logger_handle, ETW_NT_FLAGS_TRACE_MESSAGE,
-			      MESSAGE_TRACE_USER_SIZE, &m);
+	status = nttrace_zw_trace_event(logger_handle, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
+			      NTTRACE_MESSAGE_TRACE_USER_SIZE, &m);
 	if (list != stack_list)
 		kfree(list);
 	return status;
 }
-EXPORT_SYMBOL_GPL(WmiTraceMessageVa);
+EXPORT_SYMBOL_NS_GPL(nttrace_wmi_trace_message_va, NTTRACE_NS);
 
-u32 WmiTraceMessage(u64 logger_handle, u32 message_flags,
+u32 nttrace_wmi_trace_message(u64 logger_handle, u32 message_flags,
 		    const guid_t *message_guid, u16 message_number, ...)
 {
 	va_list args;
 	u32 status;
 
 	va_start(args, message_number);
-	status = WmiTraceMessageVa(logger_handle, message_flags, message_guid,
+	status = nttrace_wmi_trace_message_va(logger_handle, message_flags, message_guid,
 				   message_number, args);
 	va_end(args);
 	return status;
 }
-EXPORT_SYMBOL_GPL(WmiTraceMessage);
+EXPORT_SYMBOL_NS_GPL(nttrace_wmi_trace_message, NTTRACE_NS);
 
 /*
  * ---- EtwRegister, EtwWrite: manifest-based providers for drivers ----
@@ -126,7 +126,7 @@ EXPORT_SYMBOL_GPL(WmiTraceMessage);
  * cyclically), its high 32 bits the generation the entry was given. A
  * lookup is an xarray load and a compare under rcu_read_lock(), from any
  * context but NMI; a handle unregistered, or never given, finds no entry
- * or one of another generation, and is refused with STATUS_INVALID_HANDLE
+ * or one of another generation, and is refused with NTTRACE_STATUS_INVALID_HANDLE
  * having read no memory through it. An index comes back only after the
  * 32-bit space wraps, and then with another generation.
  *
@@ -171,7 +171,7 @@ static void nt_etw_notify(void *ctx, u32 control, u8 level, u64 any, u64 all,
 		e->callback(NULL, control, level, any, all, NULL, e->context);
 }
 
-u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback,
+u32 nttrace_etw_register(const guid_t *provider_id, etw_enable_callback_t enable_callback,
 		void *callback_context, u64 *reg_handle)
 {
 	struct nt_etw_reg *e;
@@ -180,11 +180,11 @@ u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback
 	int ret;
 
 	if (!provider_id || !reg_handle)
-		return STATUS_INVALID_PARAMETER;
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	*reg_handle = 0;
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
-		return STATUS_NO_MEMORY;
+		return NTTRACE_STATUS_NO_MEMORY;
 	e->callback = enable_callback;
 	e->context = callback_context;
 	e->gen = atomic_inc_return(&nt_etw_gen);
@@ -195,7 +195,7 @@ u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback
 	reg = nt_provider_register_kernel(provider_id->b, nt_etw_notify, e);
 	if (IS_ERR(reg)) {
 		kfree(e);
-		return STATUS_NO_MEMORY;
+		return NTTRACE_STATUS_NO_MEMORY;
 	}
 	e->reg = reg;
 	/* Stored with release semantics: a lookup sees @e whole. */
@@ -204,14 +204,14 @@ u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback
 	if (ret < 0) {
 		nt_provider_unregister_kernel(reg);
 		kfree(e);
-		return STATUS_NO_MEMORY;
+		return NTTRACE_STATUS_NO_MEMORY;
 	}
 	*reg_handle = (u64)e->gen << 32 | id;
-	return STATUS_SUCCESS;
+	return NTTRACE_STATUS_SUCCESS;
 }
-EXPORT_SYMBOL_GPL(EtwRegister);
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_register, NTTRACE_NS);
 
-u32 EtwUnregister(u64 reg_handle)
+u32 nttrace_etw_unregister(u64 reg_handle)
 {
 	struct nt_etw_reg *e;
 
@@ -222,15 +222,15 @@ u32 EtwUnregister(u64 reg_handle)
 		__xa_erase(&nt_etw_handles, lower_32_bits(reg_handle));
 	xa_unlock(&nt_etw_handles);
 	if (!e)
-		return STATUS_INVALID_HANDLE;
+		return NTTRACE_STATUS_INVALID_HANDLE;
 	/* Waits for a callback on another thread; none runs after it. */
 	nt_provider_unregister_kernel(e->reg);
 	kfree_rcu(e, rcu);
-	return STATUS_SUCCESS;
+	return NTTRACE_STATUS_SUCCESS;
 }
-EXPORT_SYMBOL_GPL(EtwUnregister);
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_unregister, NTTRACE_NS);
 
-bool EtwProviderEnabled(u64 reg_handle, u8 level, u64 keyword)
+bool nttrace_etw_provider_enabled(u64 reg_handle, u8 level, u64 keyword)
 {
 	struct nt_etw_reg *e;
 	bool on = false;
@@ -242,20 +242,20 @@ bool EtwProviderEnabled(u64 reg_handle, u8 level, u64 keyword)
 	rcu_read_unlock();
 	return on;
 }
-EXPORT_SYMBOL_GPL(EtwProviderEnabled);
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_provider_enabled, NTTRACE_NS);
 
-bool EtwEventEnabled(u64 reg_handle, const struct event_descriptor *descriptor)
+bool nttrace_etw_event_enabled(u64 reg_handle, const struct nttrace_event_descriptor *descriptor)
 {
-	return descriptor && EtwProviderEnabled(reg_handle, descriptor->level,
+	return descriptor && nttrace_etw_provider_enabled(reg_handle, descriptor->level,
 						descriptor->keyword);
 }
-EXPORT_SYMBOL_GPL(EtwEventEnabled);
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_event_enabled, NTTRACE_NS);
 
-u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
+u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
 		     const guid_t *activity_id, const guid_t *related_activity_id,
-		     u32 user_data_count, const struct event_data_descriptor *user_data)
+		     u32 user_data_count, const struct nttrace_event_data_descriptor *user_data)
 {
-	struct event_write_user fields = {};
+	struct nttrace_event_write_user fields = {};
 	struct nt_etw_reg *e;
 	u32 status;
 
@@ -263,11 +263,11 @@ u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
 	rcu_read_lock();
 	e = nt_etw_lookup(reg_handle);
 	if (!e) {
-		status = STATUS_INVALID_HANDLE;
+		status = NTTRACE_STATUS_INVALID_HANDLE;
 		goto out;
 	}
 	if (!descriptor || (user_data_count && !user_data)) {
-		status = STATUS_INVALID_PARAMETER;
+		status = NTTRACE_STATUS_INVALID_PARAMETER;
 		goto out;
 	}
 	fields.descriptor = *descriptor;
@@ -276,7 +276,7 @@ u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
 	if (related_activity_id) {
 		memcpy(fields.related_activity_id, related_activity_id,
 		       sizeof(fields.related_activity_id));
-		fields.flags |= EVENT_WRITE_FLAG_RELATED_ACTIVITY;
+		fields.flags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
 	}
 	fields.data_count = user_data_count;
 	fields.data = (uintptr_t)user_data;
@@ -285,13 +285,13 @@ out:
 	rcu_read_unlock();
 	return status;
 }
-EXPORT_SYMBOL_GPL(EtwWriteTransfer);
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_write_transfer, NTTRACE_NS);
 
-u32 EtwWrite(u64 reg_handle, const struct event_descriptor *descriptor,
+u32 nttrace_etw_write(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
 	     const guid_t *activity_id, u32 user_data_count,
-	     const struct event_data_descriptor *user_data)
+	     const struct nttrace_event_data_descriptor *user_data)
 {
-	return EtwWriteTransfer(reg_handle, descriptor, activity_id, NULL,
+	return nttrace_etw_write_transfer(reg_handle, descriptor, activity_id, NULL,
 				user_data_count, user_data);
 }
-EXPORT_SYMBOL_GPL(EtwWrite);
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_write, NTTRACE_NS);

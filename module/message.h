@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The ETW_NT_FLAGS_TRACE_MESSAGE handler. */
+/* The NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE handler. */
 #ifndef NTTRACE_MESSAGE_H
 #define NTTRACE_MESSAGE_H
 

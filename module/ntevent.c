@@ -5,9 +5,9 @@
  *
  * Choices where the seed is silent, following what Windows does as far as it
  * is known:
- * - The order of checks is: type (STATUS_INVALID_PARAMETER), alignment of
- *   Fields (STATUS_DATATYPE_MISALIGNMENT), readability of Fields
- *   (STATUS_ACCESS_VIOLATION), then the handler.
+ * - The order of checks is: type (NTTRACE_STATUS_INVALID_PARAMETER), alignment of
+ *   Fields (NTTRACE_STATUS_DATATYPE_MISALIGNMENT), readability of Fields
+ *   (NTTRACE_STATUS_ACCESS_VIOLATION), then the handler.
  * - Only the type field of Flags is validated. The modifier fields (frames
  *   to skip, USE_NATIVE_HEADER, WOW64_CALL), the system-event version byte
  *   and the bits no version defines are accepted and change nothing here.
@@ -32,12 +32,12 @@
 
 void nttrace_decode_flags(u32 flags, struct nttrace_flags *out)
 {
-	out->type = flags & ETW_NT_TRACE_TYPE_MASK;
-	out->version = flags & ETW_SYSTEM_EVENT_VERSION_MASK;
-	out->frames_to_skip = (flags & ETW_USER_FRAMES_TO_SKIP_MASK) >>
-			      ETW_USER_FRAMES_TO_SKIP_SHIFT;
-	out->native_header = !!(flags & ETW_NT_FLAGS_USE_NATIVE_HEADER);
-	out->wow64 = !!(flags & ETW_NT_FLAGS_WOW64_CALL);
+	out->type = flags & NTTRACE_ETW_NT_TRACE_TYPE_MASK;
+	out->version = flags & NTTRACE_ETW_SYSTEM_EVENT_VERSION_MASK;
+	out->frames_to_skip = (flags & NTTRACE_ETW_USER_FRAMES_TO_SKIP_MASK) >>
+			      NTTRACE_ETW_USER_FRAMES_TO_SKIP_SHIFT;
+	out->native_header = !!(flags & NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER);
+	out->wow64 = !!(flags & NTTRACE_ETW_NT_FLAGS_WOW64_CALL);
 }
 EXPORT_SYMBOL_IF_KUNIT(nttrace_decode_flags);
 
@@ -45,55 +45,55 @@ EXPORT_SYMBOL_IF_KUNIT(nttrace_decode_flags);
 
 /* Indexed by type >> 8; entry 0 (type 0) is not a valid type. */
 static const struct nttrace_type nttrace_types[] = {
-	[ETW_NT_FLAGS_TRACE_HEADER >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_HEADER, .name = "TRACE_HEADER",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_HEADER >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, .name = "TRACE_HEADER",
 		.align = ULONG_SIZE, .fixed_size = 0x30, /* EVENT_TRACE_HEADER */
 		.handler = nt_trace_header,
 	},
-	[ETW_NT_FLAGS_TRACE_MESSAGE >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_MESSAGE, .name = "TRACE_MESSAGE",
-		.align = ULONG_SIZE, .fixed_size = MESSAGE_TRACE_USER_SIZE,
+	[NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, .name = "TRACE_MESSAGE",
+		.align = ULONG_SIZE, .fixed_size = NTTRACE_MESSAGE_TRACE_USER_SIZE,
 		.handler = nt_trace_message,
 	},
-	[ETW_NT_FLAGS_TRACE_EVENT >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_EVENT, .name = "TRACE_EVENT",
-		.align = ULONG_SIZE, .fixed_size = EVENT_WRITE_USER_SIZE,
+	[NTTRACE_ETW_NT_FLAGS_TRACE_EVENT >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, .name = "TRACE_EVENT",
+		.align = ULONG_SIZE, .fixed_size = NTTRACE_EVENT_WRITE_USER_SIZE,
 		.handler = nt_event_write,
 	},
-	[ETW_NT_FLAGS_TRACE_SYSTEM >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_SYSTEM, .name = "TRACE_SYSTEM",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, .name = "TRACE_SYSTEM",
 		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
 	},
-	[ETW_NT_FLAGS_TRACE_SECURITY >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_SECURITY, .name = "TRACE_SECURITY",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY, .name = "TRACE_SECURITY",
 		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
 	},
-	[ETW_NT_FLAGS_TRACE_MARK >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_MARK, .name = "TRACE_MARK",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_MARK >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_MARK, .name = "TRACE_MARK",
 		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
 	},
-	[ETW_NT_FLAGS_TRACE_EVENT_NOREG >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_EVENT_NOREG, .name = "TRACE_EVENT_NOREG",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG, .name = "TRACE_EVENT_NOREG",
 		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
 	},
-	[ETW_NT_FLAGS_TRACE_INSTANCE >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_INSTANCE, .name = "TRACE_INSTANCE",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, .name = "TRACE_INSTANCE",
 		/* EVENT_INSTANCE_GUID_HEADER */
 		.align = ULONG_SIZE, .fixed_size = NTTRACE_MAX_FIXED_SIZE,
 		.handler = nt_trace_instance,
 	},
-	[ETW_NT_FLAGS_TRACE_RAW >> 8] = {
-		.type = ETW_NT_FLAGS_TRACE_RAW, .name = "TRACE_RAW",
+	[NTTRACE_ETW_NT_FLAGS_TRACE_RAW >> 8] = {
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_RAW, .name = "TRACE_RAW",
 		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
 	},
 };
 
-/* The entry for @type (a Flags & ETW_NT_TRACE_TYPE_MASK value), or NULL. */
+/* The entry for @type (a Flags & NTTRACE_ETW_NT_TRACE_TYPE_MASK value), or NULL. */
 const struct nttrace_type *nttrace_find_type(u32 type)
 {
 	u32 idx = type >> 8;
 
-	if (type & ~ETW_NT_TRACE_TYPE_MASK || idx >= ARRAY_SIZE(nttrace_types))
+	if (type & ~NTTRACE_ETW_NT_TRACE_TYPE_MASK || idx >= ARRAY_SIZE(nttrace_types))
 		return NULL;
 	idx = array_index_nospec(idx, ARRAY_SIZE(nttrace_types));
 	if (!nttrace_types[idx].type)
@@ -116,7 +116,7 @@ EXPORT_SYMBOL_IF_KUNIT(nttrace_types_implemented);
 
 /*
  * The user-mode defences (a kernel-mode caller is trusted to align Fields;
- * an unreadable one still gives STATUS_ACCESS_VIOLATION), then the handler.
+ * an unreadable one still gives NTTRACE_STATUS_ACCESS_VIOLATION), then the handler.
  */
 u32 nttrace_dispatch(const struct nttrace_type *type,
 		     const struct nttrace_call *call,
@@ -126,13 +126,13 @@ u32 nttrace_dispatch(const struct nttrace_type *type,
 	u64 fixed[NTTRACE_MAX_FIXED_SIZE / sizeof(u64)] __uninitialized;
 
 	if (WARN_ON_ONCE(type->fixed_size > sizeof(fixed)))
-		return STATUS_INVALID_PARAMETER;
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	if (!call->kernel_mode && (call->fields & (type->align - 1)))
-		return STATUS_DATATYPE_MISALIGNMENT;
+		return NTTRACE_STATUS_DATATYPE_MISALIGNMENT;
 	if (nt_copy_in(call, fixed, call->fields, type->fixed_size))
-		return STATUS_ACCESS_VIOLATION;
+		return NTTRACE_STATUS_ACCESS_VIOLATION;
 	if (!type->handler)
-		return STATUS_NOT_IMPLEMENTED;
+		return NTTRACE_STATUS_NOT_IMPLEMENTED;
 	return type->handler(type, call, flags, fixed);
 }
 EXPORT_SYMBOL_IF_KUNIT(nttrace_dispatch);
@@ -145,7 +145,7 @@ u32 nttrace_trace_event(const struct nttrace_call *call)
 	nttrace_decode_flags(call->flags, &flags);
 	type = nttrace_find_type(flags.type);
 	if (!type)
-		return STATUS_INVALID_PARAMETER;
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	return nttrace_dispatch(type, call, &flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(nttrace_trace_event);

@@ -69,11 +69,11 @@ static inline int nt_copy_in_nofault(const struct nttrace_call *call,
 
 /* Flags taken apart as Windows 6.1 and higher does. */
 struct nttrace_flags {
-	u32 type;		/* Flags & ETW_NT_TRACE_TYPE_MASK */
-	u8 version;		/* Flags & ETW_SYSTEM_EVENT_VERSION_MASK */
-	u8 frames_to_skip;	/* (Flags & ETW_USER_FRAMES_TO_SKIP_MASK) >> 16 */
-	bool native_header;	/* ETW_NT_FLAGS_USE_NATIVE_HEADER */
-	bool wow64;		/* ETW_NT_FLAGS_WOW64_CALL */
+	u32 type;		/* Flags & NTTRACE_ETW_NT_TRACE_TYPE_MASK */
+	u8 version;		/* Flags & NTTRACE_ETW_SYSTEM_EVENT_VERSION_MASK */
+	u8 frames_to_skip;	/* (Flags & NTTRACE_ETW_USER_FRAMES_TO_SKIP_MASK) >> 16 */
+	bool native_header;	/* NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER */
+	bool wow64;		/* NTTRACE_ETW_NT_FLAGS_WOW64_CALL */
 };
 
 /* The largest fixed part any type captures (EVENT_INSTANCE_GUID_HEADER). */
@@ -96,7 +96,7 @@ struct nttrace_type {
 	const char *name;
 	u32 align;		/* Fields must be aligned to this */
 	u32 fixed_size;		/* bytes of Fields captured before the handler */
-	nttrace_handler_t handler;	/* NULL: STATUS_NOT_IMPLEMENTED */
+	nttrace_handler_t handler;	/* NULL: NTTRACE_STATUS_NOT_IMPLEMENTED */
 };
 
 void nttrace_decode_flags(u32 flags, struct nttrace_flags *out);

@@ -12,9 +12,9 @@
  * - Enabling a provider GUID for a session (NTTRACE_IOC_ENABLE, EnableTrace)
  *   is controlling it: nt_privileged(). Registering a provider and listing
  *   providers are open to anyone, as any Windows process may register.
- * - A session started with EVENT_TRACE_SECURE_MODE takes events only from
+ * - A session started with NTTRACE_EVENT_TRACE_SECURE_MODE takes events only from
  *   its owner (the effective UID that started it) or a privileged caller;
- *   anyone else gets STATUS_ACCESS_DENIED.
+ *   anyone else gets NTTRACE_STATUS_ACCESS_DENIED.
  *
  * The limits keep a privileged but careless user (or a member of the
  * group) from taking the machine's memory: one session's rings at most

@@ -715,7 +715,7 @@ static u32 nt_guid_changed(struct nt_guid *g, u32 control,
 	struct nt_reg *r;
 	u32 notified = 0;
 
-	if (control != EVENT_CONTROL_CODE_CAPTURE_STATE) {
+	if (control != NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE) {
 		g->acting = nt_guid_latest(g);
 		nt_guid_snapshot(g);
 	}
@@ -726,13 +726,14 @@ static u32 nt_guid_changed(struct nt_guid *g, u32 control,
 			/* Kernel registrations are EVENT ones too. */
 			nt_reg_notify(r, control, e, todo);
 			notified++;
-		} else if (control == EVENT_CONTROL_CODE_CAPTURE_STATE) {
+		} else if (control == NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE) {
 			continue;
 		} else if (g->acting && (g->acting != was || g->acting == e)) {
-			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting, todo);
+			nt_reg_notify(r, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting,
+				      todo);
 			notified++;
 		} else if (!g->acting && was) {
-			nt_reg_notify(r, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
+			nt_reg_notify(r, NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
 			notified++;
 		}
 	}
@@ -747,7 +748,7 @@ static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e,
 
 	list_del(&e->node);
 	nt_enables_per_logger[e->logger_id]--;
-	notified = nt_guid_changed(g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
+	notified = nt_guid_changed(g, NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
 	kfree(e);
 	nt_guid_put_if_unused(g);
 	return notified;
@@ -861,9 +862,9 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	/* The enables made before: ENABLE notifications, as for new ones. */
 	if (r->type == NTTRACE_REG_EVENT) {
 		list_for_each_entry(e, &g->enables, node)
-			nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e, NULL);
+			nt_reg_notify(r, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, e, NULL);
 	} else if (g->acting) {
-		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting, NULL);
+		nt_reg_notify(r, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, g->acting, NULL);
 	}
 	in->handle = r->handle;
 	/*
@@ -973,12 +974,12 @@ int nt_provider_enable(struct nttrace_enable *in)
 
 	if (!nt_privileged())
 		return -EPERM;
-	if (in->control > EVENT_CONTROL_CODE_CAPTURE_STATE || in->level > 0xFF)
+	if (in->control > NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE || in->level > 0xFF)
 		return -EINVAL;
 	in->registrations = 0;
 	if (!in->logger_id || in->logger_id > NTTRACE_MAX_LOGGERS)
 		return -ENOENT;
-	if (in->control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+	if (in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
 		fresh_e = kzalloc(sizeof(*fresh_e), GFP_KERNEL_ACCOUNT);
 		fresh_g = kzalloc(sizeof(*fresh_g), GFP_KERNEL_ACCOUNT);
 		if (!fresh_e || !fresh_g) {
@@ -999,14 +1000,14 @@ int nt_provider_enable(struct nttrace_enable *in)
 	g = nt_guid_find(in->guid);
 	e = g ? nt_enable_find(g, in->logger_id) : NULL;
 	switch (in->control) {
-	case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
+	case NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER:
 		if (!e) {
 			ret = -ENOENT;
 			break;
 		}
 		in->registrations = nt_enable_drop(g, e, &todo);
 		break;
-	case EVENT_CONTROL_CODE_CAPTURE_STATE:
+	case NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE:
 		if (!e) {
 			ret = -ENOENT;
 			break;
@@ -1303,7 +1304,7 @@ struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, 
 	 * them, before we return.
 	 */
 	list_for_each_entry(e, &g->enables, node)
-		nt_reg_notify(r, EVENT_CONTROL_CODE_ENABLE_PROVIDER, e, &todo);
+		nt_reg_notify(r, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, e, &todo);
 	mutex_unlock(&nt_provider_lock);
 	kfree(fresh);
 	nt_kcalls_run(&todo);

@@ -2,7 +2,7 @@
 /*
  * Per-CPU rings of trace buffers. Every buffer is a WMI_BUFFER_HEADER and
  * 8-byte-aligned records; a published buffer has its unused tail filled
- * with WMI_BUFFER_FILL, so it can go into an ETL file as it is.
+ * with NTTRACE_WMI_BUFFER_FILL, so it can go into an ETL file as it is.
  *
  * Accounting, per ring: every committed event is in a buffer that is
  * either still unread, or released by the holders (read), or counted in
@@ -24,14 +24,14 @@
 #include "ring.h"
 
 /* 100 ns intervals from 1601-01-01 to 1970-01-01. */
-#define FILETIME_UNIX_EPOCH	116444736000000000ULL
+#define NTTRACE_FILETIME_UNIX_EPOCH	116444736000000000ULL
 
 u64 nt_clock_now(u32 clock_type)
 {
 	switch (clock_type) {
-	case EVENT_TRACE_CLOCK_SYSTEMTIME:
-		return div_u64(ktime_get_real_fast_ns(), 100) + FILETIME_UNIX_EPOCH;
-	case EVENT_TRACE_CLOCK_CPUCYCLE:
+	case NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME:
+		return div_u64(ktime_get_real_fast_ns(), 100) + NTTRACE_FILETIME_UNIX_EPOCH;
+	case NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE:
 		return get_cycles();
 	default:
 		return ktime_get_mono_fast_ns();
@@ -42,9 +42,9 @@ EXPORT_SYMBOL_IF_KUNIT(nt_clock_now);
 u64 nt_clock_frequency(u32 clock_type)
 {
 	switch (clock_type) {
-	case EVENT_TRACE_CLOCK_SYSTEMTIME:
+	case NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME:
 		return 10000000;
-	case EVENT_TRACE_CLOCK_CPUCYCLE:
+	case NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE:
 #ifdef CONFIG_X86
 		return (u64)tsc_khz * 1000;
 #else
@@ -57,9 +57,9 @@ u64 nt_clock_frequency(u32 clock_type)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_clock_frequency);
 
-static struct wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 idx)
+static struct nttrace_wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 idx)
 {
-	return (struct wmi_buffer_header *)
+	return (struct nttrace_wmi_buffer_header *)
 		(r->data + (size_t)(idx % r->conf->nbuf) * r->conf->bufsize);
 }
 
@@ -242,7 +242,7 @@ static bool nt_ring_start(struct nt_ring *r)
 		nt_ring_count(&r->head->events_overwritten,
 			      r->slot_events[victim % conf->nbuf]);
 		nt_ring_count(&r->head->buffers_overwritten, 1);
-		r->lost_flags |= WMI_BUFFER_FLAG_BUFFER_LOST;
+		r->lost_flags |= NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST;
 		WRITE_ONCE(r->released, victim + 1);
 	}
 	if (idx >= conf->nbuf) {
@@ -262,7 +262,7 @@ static bool nt_ring_start(struct nt_ring *r)
 	r->cur = (u8 *)nt_ring_buffer(r, idx);
 	nt_ring_open_buffer(r, r->cur);
 	nt_ring_arm_timer(r);
-	WRITE_ONCE(r->offset, WMI_BUFFER_HEADER_SIZE);
+	WRITE_ONCE(r->offset, NTTRACE_WMI_BUFFER_HEADER_SIZE);
 	r->cur_events = 0;
 	/* nt_ring_has_partial() reads these two from other CPUs. */
 	WRITE_ONCE(r->cur_valid, true);
@@ -329,9 +329,9 @@ lost:
 	nt_ring_count(&r->head->events_lost, 1);
 	/* Marked on the buffer after the loss: the next one to start. */
 	if (r->cur_valid)
-		r->lost_next |= WMI_BUFFER_FLAG_EVENTS_LOST;
+		r->lost_next |= NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST;
 	else
-		r->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
+		r->lost_flags |= NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST;
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_ring_reserve);
@@ -366,7 +366,7 @@ EXPORT_SYMBOL_IF_KUNIT(nt_ring_discard);
 bool nt_ring_flush(struct nt_ring *r)
 {
 	lockdep_assert_irqs_disabled();
-	if (!r->cur_valid || r->offset == WMI_BUFFER_HEADER_SIZE)
+	if (!r->cur_valid || r->offset == NTTRACE_WMI_BUFFER_HEADER_SIZE)
 		return false;
 	/*
 	 * We interrupted a writer of this CPU between its reservation and
@@ -392,7 +392,7 @@ bool nt_ring_has_partial(struct nt_ring *r)
 	 * written now may be missed, as it may be by any flush.
 	 */
 	return READ_ONCE(r->cur_valid) &&
-	       READ_ONCE(r->offset) > WMI_BUFFER_HEADER_SIZE;
+	       READ_ONCE(r->offset) > NTTRACE_WMI_BUFFER_HEADER_SIZE;
 }
 
 void nt_ring_set_readers(struct nt_ring *r, const struct nt_ring_readers *rd)

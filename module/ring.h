@@ -99,7 +99,7 @@ u64 nt_clock_frequency(u32 clock_type);
 /* The largest record (before 8-byte padding) a buffer can take. */
 static inline u32 nt_ring_max_record(const struct nt_ring_conf *conf)
 {
-	return conf->bufsize - WMI_BUFFER_HEADER_SIZE;
+	return conf->bufsize - NTTRACE_WMI_BUFFER_HEADER_SIZE;
 }
 
 int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,

@@ -5,7 +5,7 @@
  * the three contexts a driver runs in (process context: its init; softirq:
  * a timer; hardirq: an irq_work, which x86 runs from a self-IPI), @events
  * message events with WmiTraceMessage and @events classic events with
- * ZwTraceEvent(ETW_NT_FLAGS_TRACE_HEADER), and, when a session enables its
+ * ZwTraceEvent(NTTRACE_ETW_NT_FLAGS_TRACE_HEADER), and, when a session enables its
  * manifest-style provider (EtwRegister; GUID below, events of level 4,
  * keyword 0x10), @events EtwWrite events; then stays loaded until
  * removed. Each event says which context it was really written from (as
@@ -16,7 +16,7 @@
  * one takes it as a parameter so that it needs nothing but the API.
  *
  * Read-only parameters report the outcome: failures (calls that did not
- * return STATUS_SUCCESS), last_status (the last such status), and what
+ * return NTTRACE_STATUS_SUCCESS), last_status (the last such status), and what
  * the EtwRegister callback saw: etw_enables (ENABLE callbacks) and
  * etw_level (the last level enabled).
  */
@@ -70,7 +70,7 @@ static const char *const context_names[] = {
 
 /* A classic event: the header, then the index and the context's name. */
 struct sample_event {
-	struct event_trace_header h;
+	struct nttrace_event_trace_header h;
 	u32 index;
 	char context[12];
 };
@@ -91,7 +91,7 @@ static enum sample_context current_context(void)
 static void check(u32 status)
 {
 	/* Several contexts may count at once; the counts are for a test. */
-	if (status != STATUS_SUCCESS) {
+	if (status != NTTRACE_STATUS_SUCCESS) {
 		WRITE_ONCE(failures, READ_ONCE(failures) + 1);
 		WRITE_ONCE(last_status, status);
 	}
@@ -101,10 +101,10 @@ static void check(u32 status)
 static void trace_etw(enum sample_context ctx, u32 i)
 {
 	const char *name = context_names[ctx];
-	struct event_descriptor desc = {
+	struct nttrace_event_descriptor desc = {
 		.id = ctx, .version = 1, .level = 4, .keyword = 0x10,
 	};
-	struct event_data_descriptor data[2] = {
+	struct nttrace_event_data_descriptor data[2] = {
 		{ .ptr = (uintptr_t)&i, .size = sizeof(i) },
 		{ .ptr = (uintptr_t)name, .size = strlen(name) + 1 },
 	};
@@ -117,7 +117,7 @@ static void sample_etw_callback(const guid_t *source_id, u32 control_code, u8 le
 				u64 match_any_keyword, u64 match_all_keyword,
 				void *filter_data, void *callback_context)
 {
-	if (control_code == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+	if (control_code == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
 		WRITE_ONCE(etw_enables, READ_ONCE(etw_enables) + 1);
 		WRITE_ONCE(etw_level, level);
 	}
@@ -131,20 +131,21 @@ static void trace_here(void)
 	u32 i;
 
 	for (i = 0; i < events; i++) {
-		check(WmiTraceMessage(logger, TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID |
-				      TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO,
-				      &sample_guid, ctx, &i, sizeof(i), name,
-				      strlen(name) + 1, NULL));
+		check(WmiTraceMessage(
+			logger,
+			NTTRACE_TRACE_MESSAGE_SEQUENCE | NTTRACE_TRACE_MESSAGE_GUID |
+				NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_SYSTEMINFO,
+			&sample_guid, ctx, &i, sizeof(i), name, strlen(name) + 1, NULL));
 
 		memset(&ev, 0, sizeof(ev));
 		ev.h.size = sizeof(ev);
 		ev.h.class_type = ctx;
 		ev.h.class_level = 4;
-		ev.h.flags = WNODE_FLAG_TRACED_GUID;
+		ev.h.flags = NTTRACE_WNODE_FLAG_TRACED_GUID;
 		memcpy(ev.h.guid, &sample_guid, sizeof(ev.h.guid));
 		ev.index = i;
 		strscpy(ev.context, name, sizeof(ev.context));
-		check(ZwTraceEvent(logger, ETW_NT_FLAGS_TRACE_HEADER, sizeof(ev), &ev));
+		check(ZwTraceEvent(logger, NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, sizeof(ev), &ev));
 		trace_etw(ctx, i);
 	}
 }
@@ -192,3 +193,4 @@ module_exit(sample_exit);
 MODULE_DESCRIPTION("nttrace sample driver: the kernel-mode API from three contexts");
 MODULE_AUTHOR("nttrace developers");
 MODULE_LICENSE("GPL");
+NTTRACE_IMPORT_NS();

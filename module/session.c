@@ -17,9 +17,9 @@
  *   start a session on a machine with many possible CPUs.
  * - buffer_size_kb is rounded up to whole pages, as ETW rounds sizes.
  * - Session names compare without regard to ASCII case, as in Windows.
- * - TRACE_MESSAGE_SEQUENCE numbers come from one counter for all sessions
- *   in EVENT_TRACE_USE_GLOBAL_SEQUENCE mode, else from the session's own
- *   (EVENT_TRACE_USE_LOCAL_SEQUENCE, and the default: Windows leaves the
+ * - NTTRACE_TRACE_MESSAGE_SEQUENCE numbers come from one counter for all sessions
+ *   in NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE mode, else from the session's own
+ *   (NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE, and the default: Windows leaves the
  *   number unspecified there; counting per session is the useful choice).
  */
 #include <kunit/visibility.h>
@@ -35,6 +35,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <nttrace/wdm.h>
 
 #include "policy.h"
 #include "provider.h"
@@ -188,11 +189,11 @@ static int nt_check_mode(u32 mode)
 {
 	if (mode & ~NTTRACE_KERNEL_LOG_MODES)
 		return -EINVAL;
-	if ((mode & EVENT_TRACE_FILE_MODE_SEQUENTIAL) &&
-	    (mode & EVENT_TRACE_FILE_MODE_CIRCULAR))
+	if ((mode & NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL) &&
+	    (mode & NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR))
 		return -EINVAL;
-	if ((mode & EVENT_TRACE_USE_GLOBAL_SEQUENCE) &&
-	    (mode & EVENT_TRACE_USE_LOCAL_SEQUENCE))
+	if ((mode & NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE) &&
+	    (mode & NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE))
 		return -EINVAL;
 	return 0;
 }
@@ -269,12 +270,12 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	 * tracefmt -rt users expect: a real-time session without a flush
 	 * timer gets one of a second (ours; Windows leaves it to the caller).
 	 */
-	if ((in->log_file_mode & EVENT_TRACE_REAL_TIME_MODE) && !in->flush_timer)
+	if ((in->log_file_mode & NTTRACE_EVENT_TRACE_REAL_TIME_MODE) && !in->flush_timer)
 		in->flush_timer = 1;
 
 	if (!in->clock_type)
-		in->clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
-	if (in->clock_type > EVENT_TRACE_CLOCK_CPUCYCLE ||
+		in->clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
+	if (in->clock_type > NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE ||
 	    !nt_clock_frequency(in->clock_type))
 		return -EINVAL;
 
@@ -295,13 +296,13 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	kref_init(&s->ref);
 	memcpy(s->name, in->name, NTTRACE_NAME_MAX);
 	s->log_file_mode = in->log_file_mode;
-	s->secure = !!(in->log_file_mode & EVENT_TRACE_SECURE_MODE);
+	s->secure = !!(in->log_file_mode & NTTRACE_EVENT_TRACE_SECURE_MODE);
 	s->min_buffers = in->min_buffers;
 	s->flush_timer = in->flush_timer;
 	s->owner_uid = current_euid();
 	s->owner_pid = get_task_pid(current, PIDTYPE_TGID);
 	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
-	s->event_seq = (in->log_file_mode & EVENT_TRACE_USE_GLOBAL_SEQUENCE) ?
+	s->event_seq = (in->log_file_mode & NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE) ?
 		       &nt_global_seq : &s->local_seq;
 	init_irq_work(&s->wake_work, nt_session_wake);
 	init_waitqueue_head(&s->wq);
@@ -309,11 +310,11 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 
 	s->conf.nbuf = in->max_buffers;
 	s->conf.bufsize = in->buffer_size_kb * 1024;
-	s->conf.overwrite = !!(in->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR |
-						    EVENT_TRACE_BUFFERING_MODE));
+	s->conf.overwrite = !!(in->log_file_mode & (NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+						    NTTRACE_EVENT_TRACE_BUFFERING_MODE));
 	s->conf.clock_type = in->clock_type;
 	s->conf.start_time = nt_clock_now(in->clock_type);
-	s->conf.start_perf = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	s->conf.start_perf = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s->conf.wake = &s->wake_work;
 	s->conf.flush_jiffies = (unsigned long)in->flush_timer * HZ;
 	s->conf.ack_stride = nt_acks_size();
@@ -563,11 +564,11 @@ int nt_session_control(struct nttrace_logger_info *info)
 	struct nt_session *s;
 	int ret = 0;
 
-	if (info->control > EVENT_TRACE_CONTROL_FLUSH ||
+	if (info->control > NTTRACE_EVENT_TRACE_CONTROL_FLUSH ||
 	    (info->control_flags & ~NTTRACE_CONTROL_FLAGS) ||
-	    (info->control_flags && info->control != EVENT_TRACE_CONTROL_STOP))
+	    (info->control_flags && info->control != NTTRACE_EVENT_TRACE_CONTROL_STOP))
 		return -EINVAL;
-	if (info->control != EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
+	if (info->control != NTTRACE_EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
 		return -EPERM;
 
 	mutex_lock(&nt_loggers_lock);
@@ -578,17 +579,17 @@ int nt_session_control(struct nttrace_logger_info *info)
 	}
 	kref_get(&s->ref);
 	switch (info->control) {
-	case EVENT_TRACE_CONTROL_STOP:
+	case NTTRACE_EVENT_TRACE_CONTROL_STOP:
 		RCU_INIT_POINTER(nt_loggers[s->id], NULL);
 		__set_bit(s->id, nt_ids_stopping);
 		break;
-	case EVENT_TRACE_CONTROL_UPDATE:
+	case NTTRACE_EVENT_TRACE_CONTROL_UPDATE:
 		ret = nt_session_update(s, info);
 		break;
 	}
 	mutex_unlock(&nt_loggers_lock);
 
-	if (info->control == EVENT_TRACE_CONTROL_STOP) {
+	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP) {
 		/* Off the table: its providers are told before the flush. */
 		nt_session_unlisted(s);
 		nt_session_stop(s);
@@ -597,7 +598,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 		if (info->control_flags & NTTRACE_CONTROL_WAIT_CONSUMER)
 			wait_event_killable(s->wq, !(READ_ONCE(s->readers) &
 						     BIT(NT_LOGGER_SLOT)));
-	} else if (info->control == EVENT_TRACE_CONTROL_FLUSH) {
+	} else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_FLUSH) {
 		nt_session_flush(s);
 	}
 	if (!ret)
@@ -710,7 +711,7 @@ void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
 	}
 	return rec;
 }
-EXPORT_SYMBOL_GPL(nttrace_reserve);
+EXPORT_SYMBOL_NS_GPL(nttrace_reserve, NTTRACE_NS);
 
 void nttrace_commit(struct nttrace_reservation *res)
 {
@@ -721,7 +722,7 @@ void nttrace_commit(struct nttrace_reservation *res)
 	local_irq_restore(irq);
 	preempt_enable();
 }
-EXPORT_SYMBOL_GPL(nttrace_commit);
+EXPORT_SYMBOL_NS_GPL(nttrace_commit, NTTRACE_NS);
 
 void nttrace_discard(struct nttrace_reservation *res)
 {
@@ -732,7 +733,7 @@ void nttrace_discard(struct nttrace_reservation *res)
 	local_irq_restore(irq);
 	preempt_enable();
 }
-EXPORT_SYMBOL_GPL(nttrace_discard);
+EXPORT_SYMBOL_NS_GPL(nttrace_discard, NTTRACE_NS);
 
 void nt_sessions_stop_all(void)
 {
@@ -811,7 +812,7 @@ static int nt_writer_rules(const struct nt_session *s, unsigned int rules)
 	if (s->secure && (rules & NT_WRITE_USER) && !(rules & NT_WRITE_PRIVILEGED) &&
 	    !uid_eq(current_euid(), s->owner_uid))
 		return -EACCES;
-	if ((rules & NT_WRITE_KERNEL) && (s->log_file_mode & EVENT_TRACE_USE_PAGED_MEMORY))
+	if ((rules & NT_WRITE_KERNEL) && (s->log_file_mode & NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY))
 		return -EOPNOTSUPP;
 	return 0;
 }

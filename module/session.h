@@ -24,7 +24,7 @@ struct nt_session {
 	u32 log_file_mode;
 	u32 min_buffers;
 	u32 flush_timer;	/* seconds (each ring's timer: conf.flush_jiffies) */
-	bool secure;		/* EVENT_TRACE_SECURE_MODE: see nt_writer_rules() */
+	bool secure;		/* NTTRACE_EVENT_TRACE_SECURE_MODE: see nt_writer_rules() */
 	kuid_t owner_uid;
 	struct pid *owner_pid;		/* reported in the reader's namespace */
 	struct pid_namespace *pid_ns;	/* the IDs events carry are from here */
@@ -33,7 +33,7 @@ struct nt_session {
 	struct nt_ring_conf conf;
 	struct nt_ring *rings;		/* one per possible CPU */
 	unsigned int nr_rings;
-	atomic_t *event_seq;		/* TRACE_MESSAGE_SEQUENCE numbers: local or global */
+	atomic_t *event_seq; /* NTTRACE_TRACE_MESSAGE_SEQUENCE numbers: local or global */
 	/*
 	 * This session's sequence, written by every event with SEQUENCE on
 	 * every CPU: a cache line of its own, so that the fields above, which
@@ -126,10 +126,10 @@ void nt_session_detach(struct nt_session *s, unsigned int slot);
  * nttrace_discard() must follow, without sleeping, and turns preemption
  * back on. Writers interrupted on one CPU end in the reverse order of
  * their reservations, as interrupts nest. Returns the record, or NULL
- * with *status set: STATUS_INVALID_HANDLE (no such session),
- * STATUS_NOT_SUPPORTED (an EVENT_TRACE_USE_PAGED_MEMORY session, which
- * kernel-mode writers may not use), STATUS_BUFFER_OVERFLOW (@len never
- * fits a buffer), STATUS_NO_MEMORY (the ring is full; the event is counted
+ * with *status set: NTTRACE_STATUS_INVALID_HANDLE (no such session),
+ * NTTRACE_STATUS_NOT_SUPPORTED (an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY session, which
+ * kernel-mode writers may not use), NTTRACE_STATUS_BUFFER_OVERFLOW (@len never
+ * fits a buffer), NTTRACE_STATUS_NO_MEMORY (the ring is full; the event is counted
  * lost).
  */
 struct nttrace_reservation {
@@ -157,7 +157,7 @@ bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
  *                      caller checked nt_privileged(), which may sleep)
  * NT_WRITE_NO_SECURE:  a secure session refuses it from anyone
  *                      (TRACE_INSTANCE, seed 003)
- * NT_WRITE_KERNEL:     a kernel-mode caller: an EVENT_TRACE_USE_PAGED_MEMORY
+ * NT_WRITE_KERNEL:     a kernel-mode caller: an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
  *                      session refuses it
  */
 #define NT_WRITE_USER		0x1U

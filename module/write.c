@@ -25,11 +25,11 @@
 #include "write.h"
 
 /* A classic event's MOF_FIELDs are written as data descriptors. */
-static_assert(sizeof(struct mof_field) == sizeof(struct event_data_descriptor));
-static_assert(offsetof(struct mof_field, data_ptr) ==
-	      offsetof(struct event_data_descriptor, ptr));
-static_assert(offsetof(struct mof_field, length) ==
-	      offsetof(struct event_data_descriptor, size));
+static_assert(sizeof(struct nttrace_mof_field) == sizeof(struct nttrace_event_data_descriptor));
+static_assert(offsetof(struct nttrace_mof_field, data_ptr) ==
+	      offsetof(struct nttrace_event_data_descriptor, ptr));
+static_assert(offsetof(struct nttrace_mof_field, length) ==
+	      offsetof(struct nttrace_event_data_descriptor, size));
 
 /* The data into the record, from the staging buffer or the caller. */
 static int nt_write_data(const struct nt_write *w, u8 *rec)
@@ -67,11 +67,11 @@ static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *
 		 * Taken once the data is in, with nothing left that can
 		 * fail: a gap in the numbers is a lost event.
 		 */
-		if (f & TRACE_MESSAGE_SEQUENCE)
+		if (f & NTTRACE_TRACE_MESSAGE_SEQUENCE)
 			m->sequence = atomic_inc_return(s->event_seq);
-		if (f & TRACE_MESSAGE_TIMESTAMP)
+		if (f & NTTRACE_TRACE_MESSAGE_TIMESTAMP)
 			m->time_stamp = now;
-		if (f & TRACE_MESSAGE_SYSTEMINFO)
+		if (f & NTTRACE_TRACE_MESSAGE_SYSTEMINFO)
 			nt_session_ids(s, &m->thread_id, &m->process_id);
 		ntr_message_encode(rec, w->total, m);
 		break;
@@ -143,7 +143,7 @@ EXPORT_SYMBOL_IF_KUNIT(nt_write_one);
 
 u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r)
 {
-	const struct event_descriptor *d = w->event.header.descriptor;
+	const struct nttrace_event_descriptor *d = w->event.header.descriptor;
 
 	return nt_reg_wanted_rcu(r, d->level, d->keyword) & ~w->event.filter;
 }
@@ -214,32 +214,32 @@ EXPORT_SYMBOL_IF_KUNIT(nt_write_session);
 /*
  * The codes the seeds name or let us choose (module/message.c,
  * module/classic.c and module/eventwrite.c say which and why): a record
- * that fits 16 bits but no buffer is STATUS_BUFFER_OVERFLOW; a full ring
- * is STATUS_NO_MEMORY, which the library turns into
+ * that fits 16 bits but no buffer is NTTRACE_STATUS_BUFFER_OVERFLOW; a full ring
+ * is NTTRACE_STATUS_NO_MEMORY, which the library turns into
  * ERROR_NOT_ENOUGH_MEMORY as ETW does for a session out of buffers.
  */
 u32 nt_write_status(int err)
 {
 	switch (err) {
 	case 0:
-		return STATUS_SUCCESS;
+		return NTTRACE_STATUS_SUCCESS;
 	case -EBADF:
-		return STATUS_INVALID_HANDLE;
+		return NTTRACE_STATUS_INVALID_HANDLE;
 	case -EACCES:
-		return STATUS_ACCESS_DENIED;
+		return NTTRACE_STATUS_ACCESS_DENIED;
 	case -EOPNOTSUPP:
-		return STATUS_NOT_SUPPORTED;
+		return NTTRACE_STATUS_NOT_SUPPORTED;
 	case -EMSGSIZE:
-		return STATUS_BUFFER_OVERFLOW;
+		return NTTRACE_STATUS_BUFFER_OVERFLOW;
 	case -ENOSPC:
 	case -ENOMEM:
-		return STATUS_NO_MEMORY;
+		return NTTRACE_STATUS_NO_MEMORY;
 	case -EFAULT:
-		return STATUS_ACCESS_VIOLATION;
+		return NTTRACE_STATUS_ACCESS_VIOLATION;
 	default:
 		/* No other error leaves the path: a bug, said once. */
 		WARN_ONCE(1, "nttrace: write path error %d", err);
-		return STATUS_INVALID_PARAMETER;
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_write_status);

@@ -13,7 +13,7 @@
  * nt_write_status(). The errors of the path:
  *  -EBADF      the session is not running
  *  -EACCES     a secure session refuses the writer (NT_WRITE_* rules)
- *  -EOPNOTSUPP a kernel-mode writer and an EVENT_TRACE_USE_PAGED_MEMORY
+ *  -EOPNOTSUPP a kernel-mode writer and an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
  *              session
  *  -EMSGSIZE   the record never fits a buffer of the session
  *  -ENOSPC     the ring is full: the event is counted lost
@@ -34,9 +34,9 @@
 struct nt_reg;
 
 enum nt_record_kind {
-	NT_RECORD_MESSAGE,	/* ETW_NT_FLAGS_TRACE_MESSAGE */
-	NT_RECORD_CLASSIC,	/* ETW_NT_FLAGS_TRACE_HEADER, _TRACE_INSTANCE */
-	NT_RECORD_EVENT,	/* ETW_NT_FLAGS_TRACE_EVENT, EtwWrite */
+	NT_RECORD_MESSAGE,	/* NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE */
+	NT_RECORD_CLASSIC,	/* NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, _TRACE_INSTANCE */
+	NT_RECORD_EVENT,	/* NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, EtwWrite */
 };
 
 /* A classic record's header, as the caller gave it (common/record.h). */
@@ -44,7 +44,7 @@ struct nt_write_classic {
 	const void *header;	/* its Guid already the one to write */
 	u32 header_size;
 	u8 header_type;
-	bool keep_time_stamp;	/* WNODE_FLAG_USE_TIMESTAMP */
+	bool keep_time_stamp;	/* NTTRACE_WNODE_FLAG_USE_TIMESTAMP */
 };
 
 /* An EventWrite record: the header, and whom it is for. */
@@ -73,7 +73,7 @@ struct nt_write {
 	 * array of a classic event is read into this type directly: the two
 	 * have the same layout (static_assert in module/write.c).
 	 */
-	const struct event_data_descriptor *pieces;
+	const struct nttrace_event_data_descriptor *pieces;
 	unsigned int npieces;
 	union {
 		struct ntr_message message;

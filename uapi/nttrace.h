@@ -2,7 +2,15 @@
 /*
  * nttrace: the user-space ABI of /dev/nttrace, a Linux home for the Windows
  * NtTraceEvent system service. This one header is shared by the kernel
- * module and by user space (userlib/, tests/).
+ * module and by user space (userlib/, tests/); it installs as
+ * <nttrace/uapi.h>.
+ *
+ * Every name it defines begins with NTTRACE_ or nttrace_, those Windows
+ * gave the values too (NTTRACE_STATUS_SUCCESS, NTTRACE_TRACE_MESSAGE_GUID,
+ * struct nttrace_event_header): a program that includes it gets no name of
+ * Windows'. The library's headers named after the Windows SDK's
+ * (<nttrace/nt.h>, <nttrace/evntrace.h>, ...) give those names, defined as
+ * these.
  *
  * ABI rules
  * - One ioctl magic, NTTRACE_IOC_MAGIC; every command is _IOWR and takes a
@@ -38,44 +46,44 @@
 /*
  * NTSTATUS values, as Windows names them (ntstatus.h). An NTSTATUS is a
  * 32-bit value whose top two bits give its severity: 0xC... errors, 0x8...
- * warnings; STATUS_SUCCESS is 0.
+ * warnings; NTTRACE_STATUS_SUCCESS is 0.
  */
-#define STATUS_SUCCESS			0x00000000U
-#define STATUS_DATATYPE_MISALIGNMENT	0x80000002U
-#define STATUS_BUFFER_OVERFLOW		0x80000005U
-#define STATUS_NOT_IMPLEMENTED		0xC0000002U
-#define STATUS_ACCESS_VIOLATION		0xC0000005U
-#define STATUS_INVALID_HANDLE		0xC0000008U
-#define STATUS_INVALID_PARAMETER	0xC000000DU
-#define STATUS_NO_MEMORY		0xC0000017U
-#define STATUS_ACCESS_DENIED		0xC0000022U
-#define STATUS_BUFFER_TOO_SMALL		0xC0000023U
-#define STATUS_ARRAY_BOUNDS_EXCEEDED	0xC000008CU
-#define STATUS_INTEGER_OVERFLOW		0xC0000095U
-#define STATUS_NOT_SUPPORTED		0xC00000BBU
-#define STATUS_INVALID_BUFFER_SIZE	0xC0000206U
+#define NTTRACE_STATUS_SUCCESS			0x00000000U
+#define NTTRACE_STATUS_DATATYPE_MISALIGNMENT	0x80000002U
+#define NTTRACE_STATUS_BUFFER_OVERFLOW		0x80000005U
+#define NTTRACE_STATUS_NOT_IMPLEMENTED		0xC0000002U
+#define NTTRACE_STATUS_ACCESS_VIOLATION		0xC0000005U
+#define NTTRACE_STATUS_INVALID_HANDLE		0xC0000008U
+#define NTTRACE_STATUS_INVALID_PARAMETER	0xC000000DU
+#define NTTRACE_STATUS_NO_MEMORY		0xC0000017U
+#define NTTRACE_STATUS_ACCESS_DENIED		0xC0000022U
+#define NTTRACE_STATUS_BUFFER_TOO_SMALL		0xC0000023U
+#define NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED	0xC000008CU
+#define NTTRACE_STATUS_INTEGER_OVERFLOW		0xC0000095U
+#define NTTRACE_STATUS_NOT_SUPPORTED		0xC00000BBU
+#define NTTRACE_STATUS_INVALID_BUFFER_SIZE	0xC0000206U
 
 /*
  * NtTraceEvent Flags, as decoded by Windows 6.1 and higher: the event type is
- * Flags & ETW_NT_TRACE_TYPE_MASK; the other fields modify how it is handled.
+ * Flags & NTTRACE_ETW_NT_TRACE_TYPE_MASK; the other fields modify how it is handled.
  */
-#define ETW_SYSTEM_EVENT_VERSION_MASK	0x000000FFU
-#define ETW_NT_TRACE_TYPE_MASK		0x0000FF00U
-#define ETW_USER_FRAMES_TO_SKIP_MASK	0x000F0000U
-#define ETW_USER_FRAMES_TO_SKIP_SHIFT	16
-#define ETW_NT_FLAGS_USE_NATIVE_HEADER	0x40000000U
-#define ETW_NT_FLAGS_WOW64_CALL		0x80000000U
+#define NTTRACE_ETW_SYSTEM_EVENT_VERSION_MASK	0x000000FFU
+#define NTTRACE_ETW_NT_TRACE_TYPE_MASK		0x0000FF00U
+#define NTTRACE_ETW_USER_FRAMES_TO_SKIP_MASK	0x000F0000U
+#define NTTRACE_ETW_USER_FRAMES_TO_SKIP_SHIFT	16
+#define NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER	0x40000000U
+#define NTTRACE_ETW_NT_FLAGS_WOW64_CALL		0x80000000U
 
 /* The event types; any other value of Flags & 0xFF00 is invalid. */
-#define ETW_NT_FLAGS_TRACE_HEADER	0x00000100U
-#define ETW_NT_FLAGS_TRACE_MESSAGE	0x00000200U
-#define ETW_NT_FLAGS_TRACE_EVENT	0x00000300U
-#define ETW_NT_FLAGS_TRACE_SYSTEM	0x00000400U
-#define ETW_NT_FLAGS_TRACE_SECURITY	0x00000500U
-#define ETW_NT_FLAGS_TRACE_MARK		0x00000600U
-#define ETW_NT_FLAGS_TRACE_EVENT_NOREG	0x00000700U
-#define ETW_NT_FLAGS_TRACE_INSTANCE	0x00000800U
-#define ETW_NT_FLAGS_TRACE_RAW		0x00000900U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_HEADER	0x00000100U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE	0x00000200U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_EVENT	0x00000300U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM	0x00000400U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY	0x00000500U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_MARK		0x00000600U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG	0x00000700U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE	0x00000800U
+#define NTTRACE_ETW_NT_FLAGS_TRACE_RAW		0x00000900U
 
 /* Bit n of nttrace_version.types: type n << 8 has a handler in this kernel. */
 #define NTTRACE_TYPE_BIT(type)		(1ULL << ((type) >> 8))
@@ -87,7 +95,7 @@
  * @features:    out: NTTRACE_FEAT_* bits (none yet)
  * @types:       out: NTTRACE_TYPE_BIT() of each NtTraceEvent type whose
  *               handler is built; a valid type without one answers
- *               STATUS_NOT_IMPLEMENTED
+ *               NTTRACE_STATUS_NOT_IMPLEMENTED
  */
 struct nttrace_version {
 	__u32 size;
@@ -108,7 +116,7 @@ struct nttrace_version {
  *                is ignored)
  *
  * A 32-bit caller is told apart by the kernel (compat syscall) or by
- * ETW_NT_FLAGS_WOW64_CALL in @flags; @fields is always a plain address.
+ * NTTRACE_ETW_NT_FLAGS_WOW64_CALL in @flags; @fields is always a plain address.
  */
 struct nttrace_trace_event {
 	__u32 size;
@@ -122,10 +130,10 @@ struct nttrace_trace_event {
 
 /*
  * ---- Messages (seeds 000, 001, 002) ----
- * MESSAGE_TRACE_USER, the 0x28-byte Fields of ETW_NT_FLAGS_TRACE_MESSAGE
+ * MESSAGE_TRACE_USER, the 0x28-byte Fields of NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE
  * (Windows 6.2 and higher; one layout for 32- and 64-bit callers).
  */
-struct message_trace_user {
+struct nttrace_message_trace_user {
 	__u32 marker;		/* MessageHeader.Marker: ignored */
 	__u16 message_number;	/* MessageHeader.MessageNumber */
 	__u16 option_flags;	/* MessageHeader.OptionFlags: ignored */
@@ -134,36 +142,37 @@ struct message_trace_user {
 	__u32 data_size;	/* bytes of the argument list, NULL included */
 	__u64 data;		/* user address of the argument list */
 };
-#define MESSAGE_TRACE_USER_SIZE		0x28
-/* More arguments in one list: STATUS_INVALID_PARAMETER. */
+#define NTTRACE_MESSAGE_TRACE_USER_SIZE		0x28
+/* More arguments in one list: NTTRACE_STATUS_INVALID_PARAMETER. */
 #define NTTRACE_MESSAGE_MAX_ARGS	256
 
 /*
  * MESSAGE_TRACE_HEADER, the 8 bytes before a message event's items. The
- * Marker's high byte is TRACE_HEADER_FLAG | TRACE_MESSAGE (0x90).
+ * Marker's high byte is NTTRACE_TRACE_HEADER_FLAG | NTTRACE_TRACE_MESSAGE (0x90).
  */
-struct message_trace_header {
+struct nttrace_message_trace_header {
 	__u16 size;		/* header and items, before 8-byte padding */
 	__u8 reserved;
 	__u8 version;		/* the Marker's high byte */
 	__u16 message_number;
 	__u16 option_flags;	/* TRACE_MESSAGE_* */
 };
-#define TRACE_HEADER_FLAG		0x80000000U
-#define TRACE_HEADER_EVENT_TRACE	0x40000000U
-#define TRACE_MESSAGE			0x10000000U
-#define MESSAGE_TRACE_MARKER_BYTE	((TRACE_HEADER_FLAG | TRACE_MESSAGE) >> 24)
+#define NTTRACE_TRACE_HEADER_FLAG		0x80000000U
+#define NTTRACE_TRACE_HEADER_EVENT_TRACE	0x40000000U
+#define NTTRACE_TRACE_MESSAGE			0x10000000U
+#define NTTRACE_MESSAGE_TRACE_MARKER_BYTE \
+	((NTTRACE_TRACE_HEADER_FLAG | NTTRACE_TRACE_MESSAGE) >> 24)
 
 /* MessageFlags / OptionFlags. */
-#define TRACE_MESSAGE_SEQUENCE			0x0001
-#define TRACE_MESSAGE_GUID			0x0002
-#define TRACE_MESSAGE_COMPONENTID		0x0004
-#define TRACE_MESSAGE_TIMESTAMP			0x0008
-#define TRACE_MESSAGE_PERFORMANCE_TIMESTAMP	0x0010
-#define TRACE_MESSAGE_SYSTEMINFO		0x0020
-#define TRACE_MESSAGE_POINTER32			0x0040
-#define TRACE_MESSAGE_POINTER64			0x0080
-#define TRACE_MESSAGE_FLAG_MASK			0x003F	/* what callers set */
+#define NTTRACE_TRACE_MESSAGE_SEQUENCE			0x0001
+#define NTTRACE_TRACE_MESSAGE_GUID			0x0002
+#define NTTRACE_TRACE_MESSAGE_COMPONENTID		0x0004
+#define NTTRACE_TRACE_MESSAGE_TIMESTAMP			0x0008
+#define NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP	0x0010
+#define NTTRACE_TRACE_MESSAGE_SYSTEMINFO		0x0020
+#define NTTRACE_TRACE_MESSAGE_POINTER32			0x0040
+#define NTTRACE_TRACE_MESSAGE_POINTER64			0x0080
+#define NTTRACE_TRACE_MESSAGE_FLAG_MASK			0x003F	/* what callers set */
 
 /*
  * ---- Logger sessions ----
@@ -179,25 +188,25 @@ struct message_trace_header {
 #define NTTRACE_NAME_MAX		64	/* bytes, NUL included */
 
 /* EVENT_TRACE_PROPERTIES.LogFileMode bits, with their Windows values. */
-#define EVENT_TRACE_FILE_MODE_NONE		0x00000000U
-#define EVENT_TRACE_FILE_MODE_SEQUENTIAL	0x00000001U
-#define EVENT_TRACE_FILE_MODE_CIRCULAR		0x00000002U
-#define EVENT_TRACE_FILE_MODE_APPEND		0x00000004U
-#define EVENT_TRACE_FILE_MODE_NEWFILE		0x00000008U
-#define EVENT_TRACE_FILE_MODE_PREALLOCATE	0x00000020U
-#define EVENT_TRACE_NONSTOPPABLE_MODE		0x00000040U
-#define EVENT_TRACE_SECURE_MODE			0x00000080U
-#define EVENT_TRACE_REAL_TIME_MODE		0x00000100U
-#define EVENT_TRACE_DELAY_OPEN_FILE_MODE	0x00000200U
-#define EVENT_TRACE_BUFFERING_MODE		0x00000400U
-#define EVENT_TRACE_PRIVATE_LOGGER_MODE		0x00000800U
-#define EVENT_TRACE_ADD_HEADER_MODE		0x00001000U
-#define EVENT_TRACE_USE_KBYTES_FOR_SIZE		0x00002000U
-#define EVENT_TRACE_USE_GLOBAL_SEQUENCE		0x00004000U
-#define EVENT_TRACE_USE_LOCAL_SEQUENCE		0x00008000U
-#define EVENT_TRACE_RELOG_MODE			0x00010000U
-#define EVENT_TRACE_PRIVATE_IN_PROC		0x00020000U
-#define EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
+#define NTTRACE_EVENT_TRACE_FILE_MODE_NONE		0x00000000U
+#define NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL	0x00000001U
+#define NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR		0x00000002U
+#define NTTRACE_EVENT_TRACE_FILE_MODE_APPEND		0x00000004U
+#define NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE		0x00000008U
+#define NTTRACE_EVENT_TRACE_FILE_MODE_PREALLOCATE	0x00000020U
+#define NTTRACE_EVENT_TRACE_NONSTOPPABLE_MODE		0x00000040U
+#define NTTRACE_EVENT_TRACE_SECURE_MODE			0x00000080U
+#define NTTRACE_EVENT_TRACE_REAL_TIME_MODE		0x00000100U
+#define NTTRACE_EVENT_TRACE_DELAY_OPEN_FILE_MODE	0x00000200U
+#define NTTRACE_EVENT_TRACE_BUFFERING_MODE		0x00000400U
+#define NTTRACE_EVENT_TRACE_PRIVATE_LOGGER_MODE		0x00000800U
+#define NTTRACE_EVENT_TRACE_ADD_HEADER_MODE		0x00001000U
+#define NTTRACE_EVENT_TRACE_USE_KBYTES_FOR_SIZE		0x00002000U
+#define NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE		0x00004000U
+#define NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE		0x00008000U
+#define NTTRACE_EVENT_TRACE_RELOG_MODE			0x00010000U
+#define NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC		0x00020000U
+#define NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
 
 /*
  * The modes a kernel session accepts, each doing what it does on Windows;
@@ -209,35 +218,35 @@ struct message_trace_header {
  *   counts them.
  * - SECURE: only the session's owner (the effective UID that started it)
  *   or a privileged caller may write to it; others get
- *   STATUS_ACCESS_DENIED.
+ *   NTTRACE_STATUS_ACCESS_DENIED.
  * - REAL_TIME: the events are for a live consumer; every session delivers
  *   them through the consumer's mapping (see "The consumer side").
- * - GLOBAL_SEQUENCE: TRACE_MESSAGE_SEQUENCE numbers come from one counter
+ * - GLOBAL_SEQUENCE: NTTRACE_TRACE_MESSAGE_SEQUENCE numbers come from one counter
  *   shared by all such sessions; LOCAL_SEQUENCE (and neither): from the
  *   session's own counter, starting at 1.
  * - USE_PAGED_MEMORY: on Windows, buffers from paged pool, which only
  *   user-mode providers may write to. The buffers are the same here (ring
  *   memory is never paged out), but the rule is kept: kernel-mode writers
- *   (the kernel-mode API, module/kapi.c) get STATUS_NOT_SUPPORTED.
+ *   (the kernel-mode API, module/kapi.c) get NTTRACE_STATUS_NOT_SUPPORTED.
  * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
  * of the user library, never to the kernel.
  */
-#define NTTRACE_KERNEL_LOG_MODES (EVENT_TRACE_FILE_MODE_SEQUENTIAL | \
-	EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_SECURE_MODE | \
-	EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_BUFFERING_MODE | \
-	EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE | \
-	EVENT_TRACE_USE_PAGED_MEMORY)
+#define NTTRACE_KERNEL_LOG_MODES (NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL | \
+	NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR | NTTRACE_EVENT_TRACE_SECURE_MODE | \
+	NTTRACE_EVENT_TRACE_REAL_TIME_MODE | NTTRACE_EVENT_TRACE_BUFFERING_MODE | \
+	NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE | NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE | \
+	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY)
 
 /* Clock types (Wnode.ClientContext): what time stamps count. */
-#define EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
-#define EVENT_TRACE_CLOCK_SYSTEMTIME	2	/* FILETIME: 100 ns since 1601 */
-#define EVENT_TRACE_CLOCK_CPUCYCLE	3	/* the CPU's time-stamp counter */
+#define NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
+#define NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME	2	/* FILETIME: 100 ns since 1601 */
+#define NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE	3	/* the CPU's time-stamp counter */
 
 /* ControlTrace's codes. */
-#define EVENT_TRACE_CONTROL_QUERY	0
-#define EVENT_TRACE_CONTROL_STOP	1
-#define EVENT_TRACE_CONTROL_UPDATE	2
-#define EVENT_TRACE_CONTROL_FLUSH	3
+#define NTTRACE_EVENT_TRACE_CONTROL_QUERY	0
+#define NTTRACE_EVENT_TRACE_CONTROL_STOP	1
+#define NTTRACE_EVENT_TRACE_CONTROL_UPDATE	2
+#define NTTRACE_EVENT_TRACE_CONTROL_FLUSH	3
 
 /* Limits, with the errors for going past them. */
 #define NTTRACE_MIN_BUFFER_KB		4	/* buffer_size_kb below: -EINVAL */
@@ -377,7 +386,7 @@ struct nttrace_logger_list {
  *     events_lost) rather than overwrite what the logger has not read,
  *     unless the session overwrites (CIRCULAR, BUFFERING).
  *   - real-time consumers (NTTRACE_ATTACH_REAL_TIME): live readers, as
- *     EVENT_TRACE_REAL_TIME_MODE's consumers on Windows. While no logger
+ *     NTTRACE_EVENT_TRACE_REAL_TIME_MODE's consumers on Windows. While no logger
  *     is attached they hold buffers as a logger does (the slowest one
  *     sets the pace). While one is, they never hold back the file: a
  *     buffer the logger has read is reused even if a real-time consumer
@@ -503,7 +512,7 @@ struct nttrace_attach {
  * files have it (../shared/notes/etl-format.md). __u8 and __u16 members are
  * where the NT layout has them.
  */
-struct wmi_buffer_header {
+struct nttrace_wmi_buffer_header {
 	__u32 buffer_size;	/* bytes in the buffer, header included */
 	__u32 saved_offset;	/* end of the last record */
 	__u32 current_offset;	/* the same */
@@ -517,7 +526,7 @@ struct wmi_buffer_header {
 			__u8 processor_number;
 			__u8 alignment;
 		};
-		/* with WMI_BUFFER_FLAG_PROC_INDEX: the whole CPU number */
+		/* with NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX: the whole CPU number */
 		__u16 processor_index;
 	};
 	__u16 logger_id;
@@ -528,39 +537,39 @@ struct wmi_buffer_header {
 	__u64 start_time;	/* ReferenceTime: session start, session clock */
 	__u64 start_perf_clock;
 };
-#define WMI_BUFFER_HEADER_SIZE		0x48
-#define WMI_BUFFER_FLAG_FLUSH_MARKER	0x0001
+#define NTTRACE_WMI_BUFFER_HEADER_SIZE		0x48
+#define NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER	0x0001
 /* Events were lost on this CPU just before this buffer's first event. */
-#define WMI_BUFFER_FLAG_EVENTS_LOST	0x0002
+#define NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST	0x0002
 /* A buffer of this CPU before this one was overwritten before being read. */
-#define WMI_BUFFER_FLAG_BUFFER_LOST	0x0004
-#define WMI_BUFFER_FLAG_PROC_INDEX	0x0020
+#define NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST	0x0004
+#define NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX	0x0020
 /*
  * The records of the buffer are compressed (EVENT_TRACE_COMPRESSED_MODE
  * files, which nttrace reads but does not write): @buffer_size is then the
  * buffer's size on disk and @offset its records' end once decompressed.
  */
-#define WMI_BUFFER_FLAG_COMPRESSED	0x0040
-#define WMI_BUFFER_TYPE_GENERIC		0
-#define WMI_BUFFER_TYPE_HEADER		4
+#define NTTRACE_WMI_BUFFER_FLAG_COMPRESSED	0x0040
+#define NTTRACE_WMI_BUFFER_TYPE_GENERIC		0
+#define NTTRACE_WMI_BUFFER_TYPE_HEADER		4
 /* The unused tail of a buffer is filled with this byte. */
-#define WMI_BUFFER_FILL			0xFF
+#define NTTRACE_WMI_BUFFER_FILL			0xFF
 
 /*
  * ---- Classic events (seed 003) ----
- * EVENT_TRACE_HEADER, the 0x30-byte Fields of ETW_NT_FLAGS_TRACE_HEADER, and
+ * EVENT_TRACE_HEADER, the 0x30-byte Fields of NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, and
  * EVENT_INSTANCE_GUID_HEADER, the 0x48-byte Fields of
- * ETW_NT_FLAGS_TRACE_INSTANCE: one layout for 32- and 64-bit callers. On
+ * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE: one layout for 32- and 64-bit callers. On
  * input, @size is the header and its data (or its MOF_FIELD array);
  * @header_type and @marker_flags are ignored; @flags holds WNODE_FLAG_*
  * bits. As written into a buffer the record begins with the same header:
  * @size is the record's size before padding, @header_type
- * TRACE_HEADER_TYPE_*, @marker_flags TRACE_HEADER_MARKER_BYTE, @thread_id,
+ * TRACE_HEADER_TYPE_*, @marker_flags NTTRACE_TRACE_HEADER_MARKER_BYTE, @thread_id,
  * @process_id and @time_stamp filled in by the logger, and @flags's place
  * zero (Windows keeps KernelTime and UserTime there: nttrace counts no
  * per-thread CPU time, so both are zero).
  */
-struct event_trace_header {
+struct nttrace_event_trace_header {
 	__u16 size;
 	__u8 header_type;
 	__u8 marker_flags;
@@ -569,10 +578,10 @@ struct event_trace_header {
 	__u16 class_version;	/* Class.Version */
 	__u32 thread_id;
 	__u32 process_id;
-	__u64 time_stamp;	/* in: kept with WNODE_FLAG_USE_TIMESTAMP */
+	__u64 time_stamp;	/* in: kept with NTTRACE_WNODE_FLAG_USE_TIMESTAMP */
 	union {
 		__u8 guid[16];	/* the event's (class) GUID */
-		__u64 guid_ptr;	/* in: with WNODE_FLAG_USE_GUID_PTR */
+		__u64 guid_ptr;	/* in: with NTTRACE_WNODE_FLAG_USE_GUID_PTR */
 	};
 	union {
 		struct {
@@ -585,59 +594,59 @@ struct event_trace_header {
 		};
 	};
 };
-#define EVENT_TRACE_HEADER_SIZE		0x30
+#define NTTRACE_EVENT_TRACE_HEADER_SIZE		0x30
 
-struct event_instance_guid_header {
-	struct event_trace_header h;
+struct nttrace_event_instance_guid_header {
+	struct nttrace_event_trace_header h;
 	__u32 instance_id;
 	__u32 parent_instance_id;
 	__u8 parent_guid[16];
 };
-#define EVENT_INSTANCE_GUID_HEADER_SIZE	0x48
+#define NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE	0x48
 
-/* MOF_FIELD: one item of data, gathered with WNODE_FLAG_USE_MOF_PTR. */
-struct mof_field {
+/* MOF_FIELD: one item of data, gathered with NTTRACE_WNODE_FLAG_USE_MOF_PTR. */
+struct nttrace_mof_field {
 	__u64 data_ptr;		/* a user address (kernel-mode callers: kernel) */
 	__u32 length;
 	__u32 data_type;	/* ignored */
 };
-#define MOF_FIELD_SIZE			16
-#define MAX_MOF_FIELDS			16	/* seed 003's 0x100 bytes */
+#define NTTRACE_MOF_FIELD_SIZE			16
+#define NTTRACE_MAX_MOF_FIELDS			16	/* seed 003's 0x100 bytes */
 
 /* EVENT_TRACE_HEADER.Flags (wmistr.h). */
-#define WNODE_FLAG_USE_TIMESTAMP	0x00000200U
-#define WNODE_FLAG_TRACED_GUID		0x00020000U
-#define WNODE_FLAG_LOG_WNODE		0x00040000U
-#define WNODE_FLAG_USE_GUID_PTR		0x00080000U
-#define WNODE_FLAG_USE_MOF_PTR		0x00100000U
-#define WNODE_FLAG_NO_HEADER		0x00200000U
+#define NTTRACE_WNODE_FLAG_USE_TIMESTAMP	0x00000200U
+#define NTTRACE_WNODE_FLAG_TRACED_GUID		0x00020000U
+#define NTTRACE_WNODE_FLAG_LOG_WNODE		0x00040000U
+#define NTTRACE_WNODE_FLAG_USE_GUID_PTR		0x00080000U
+#define NTTRACE_WNODE_FLAG_USE_MOF_PTR		0x00100000U
+#define NTTRACE_WNODE_FLAG_NO_HEADER		0x00200000U
 
 /* The first ULONG of a classic record: 0xC0, the header type, the size. */
-#define TRACE_HEADER_MARKER_BYTE	((TRACE_HEADER_FLAG | \
-					  TRACE_HEADER_EVENT_TRACE) >> 24)
-#define TRACE_HEADER_TYPE_SYSTEM32	0x01
-#define TRACE_HEADER_TYPE_SYSTEM64	0x02
-#define TRACE_HEADER_TYPE_FULL_HEADER32	0x0A
-#define TRACE_HEADER_TYPE_INSTANCE32	0x0B
-#define TRACE_HEADER_TYPE_FULL_HEADER64	0x14
-#define TRACE_HEADER_TYPE_INSTANCE64	0x15
-#define TRACE_HEADER_TYPE_EVENT_HEADER32 0x12
-#define TRACE_HEADER_TYPE_EVENT_HEADER64 0x13
+#define NTTRACE_TRACE_HEADER_MARKER_BYTE	((NTTRACE_TRACE_HEADER_FLAG | \
+					  NTTRACE_TRACE_HEADER_EVENT_TRACE) >> 24)
+#define NTTRACE_TRACE_HEADER_TYPE_SYSTEM32	0x01
+#define NTTRACE_TRACE_HEADER_TYPE_SYSTEM64	0x02
+#define NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32	0x0A
+#define NTTRACE_TRACE_HEADER_TYPE_INSTANCE32	0x0B
+#define NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64	0x14
+#define NTTRACE_TRACE_HEADER_TYPE_INSTANCE64	0x15
+#define NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 0x12
+#define NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64 0x13
 /*
  * The kernel's own headers (ntwmi.h, ../shared/notes/ntevent-types.md):
  * SYSTEM_TRACE_HEADER (0x20 bytes) as above, its compact form (its first
  * 0x18 bytes, Windows 8 and later) and PERFINFO_TRACE_HEADER (0x10 bytes).
  */
-#define TRACE_HEADER_TYPE_COMPACT32	0x03
-#define TRACE_HEADER_TYPE_COMPACT64	0x04
-#define TRACE_HEADER_TYPE_PERFINFO32	0x10
-#define TRACE_HEADER_TYPE_PERFINFO64	0x11
+#define NTTRACE_TRACE_HEADER_TYPE_COMPACT32	0x03
+#define NTTRACE_TRACE_HEADER_TYPE_COMPACT64	0x04
+#define NTTRACE_TRACE_HEADER_TYPE_PERFINFO32	0x10
+#define NTTRACE_TRACE_HEADER_TYPE_PERFINFO64	0x11
 
 /*
  * A logger handle as a provider's control callback receives it
  * (WNODE_HEADER.HistoricalContext), packed as Windows' TRACE_ENABLE_CONTEXT
  * (ntwmi.h): bits 0-15 the logger ID, 16-23 the enable level, 24-31
- * internal flags (TRACE_ENABLE_INTERNAL_PRIVATE: the process's user-mode
+ * internal flags (NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE: the process's user-mode
  * logger), 32-63 the enable flags. GetTraceEnableFlags and
  * GetTraceEnableLevel read it without a system call; NtTraceEvent takes
  * the low 16 bits as the logger ID.
@@ -649,7 +658,7 @@ struct mof_field {
 #define NTTRACE_HANDLE_LEVEL(h)		((__u32)(((h) >> 16) & 0xFF))
 #define NTTRACE_HANDLE_INTERNAL(h)	((__u32)(((h) >> 24) & 0xFF))
 #define NTTRACE_HANDLE_FLAGS(h)		((__u32)((h) >> 32))
-#define TRACE_ENABLE_INTERNAL_PRIVATE	0x01
+#define NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE	0x01
 
 /*
  * ---- Providers (seed 004) ----
@@ -750,9 +759,9 @@ struct nttrace_unregister {
 #define NTTRACE_UNREGISTER_SIZE_VER0	16
 
 /* EnableTraceEx2's ControlCode values; EnableTrace uses the first two. */
-#define EVENT_CONTROL_CODE_DISABLE_PROVIDER	0
-#define EVENT_CONTROL_CODE_ENABLE_PROVIDER	1
-#define EVENT_CONTROL_CODE_CAPTURE_STATE	2
+#define NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER	0
+#define NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER	1
+#define NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE	2
 
 /**
  * struct nttrace_enable - NTTRACE_IOC_ENABLE: a controller (privileged,
@@ -864,12 +873,12 @@ struct nttrace_provider_list {
 #define NTTRACE_PROVIDER_LIST_SIZE_VER0	16
 
 /*
- * ---- EventWrite: ETW_NT_FLAGS_TRACE_EVENT (issue 15) ----
+ * ---- EventWrite: NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (issue 15) ----
  *
  * EVENT_DESCRIPTOR and EVENT_DATA_DESCRIPTOR as evntprov.h has them (one
  * layout for 32- and 64-bit callers: Ptr is a ULONGLONG there too).
  */
-struct event_descriptor {
+struct nttrace_event_descriptor {
 	__u16 id;
 	__u8 version;
 	__u8 channel;
@@ -878,38 +887,38 @@ struct event_descriptor {
 	__u16 task;
 	__u64 keyword;
 };
-#define EVENT_DESCRIPTOR_SIZE		16
+#define NTTRACE_EVENT_DESCRIPTOR_SIZE		16
 
-struct event_data_descriptor {
+struct nttrace_event_data_descriptor {
 	__u64 ptr;		/* a user address (kernel-mode callers: kernel) */
 	__u32 size;
 	__u32 reserved;		/* Windows' Reserved / Type: ignored */
 };
-#define EVENT_DATA_DESCRIPTOR_SIZE	16
-#define MAX_EVENT_DATA_DESCRIPTORS	128	/* evntprov.h */
+#define NTTRACE_EVENT_DATA_DESCRIPTOR_SIZE	16
+#define NTTRACE_MAX_EVENT_DATA_DESCRIPTORS	128	/* evntprov.h */
 
 /*
- * struct event_write_user - the Fields of ETW_NT_FLAGS_TRACE_EVENT.
+ * struct nttrace_event_write_user - the Fields of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT.
  *
  * Windows' own Fields for this type are not public (the seeds name the
  * type only), so this layout is nttrace's: what EventWriteTransfer and
  * EventWriteEx pass, read once by the kernel. TraceHandle is the
  * registration's handle (struct nttrace_register's @handle, an
  * NTTRACE_REG_EVENT registration of the calling process); FieldSize must
- * be EVENT_WRITE_USER_SIZE.
+ * be NTTRACE_EVENT_WRITE_USER_SIZE.
  * @descriptor:   the event's EVENT_DESCRIPTOR
  * @activity_id:  the event's activity ID (the header's ActivityId)
- * @related_activity_id: with EVENT_WRITE_FLAG_RELATED_ACTIVITY, written as
- *                an EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item
- * @flags:        EVENT_WRITE_FLAG_* (others: STATUS_INVALID_PARAMETER)
+ * @related_activity_id: with NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY, written as
+ *                an NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item
+ * @flags:        EVENT_WRITE_FLAG_* (others: NTTRACE_STATUS_INVALID_PARAMETER)
  * @data_count:   EVENT_DATA_DESCRIPTORs at @data, at most
- *                MAX_EVENT_DATA_DESCRIPTORS
+ *                NTTRACE_MAX_EVENT_DATA_DESCRIPTORS
  * @data:         the user address of the EVENT_DATA_DESCRIPTOR array
  * @filter:       EventWriteEx's Filter: bit (id - 1) set for each session
  *                (logger ID) that must not get the event
  */
-struct event_write_user {
-	struct event_descriptor descriptor;
+struct nttrace_event_write_user {
+	struct nttrace_event_descriptor descriptor;
 	__u8 activity_id[16];
 	__u8 related_activity_id[16];
 	__u32 flags;
@@ -917,22 +926,22 @@ struct event_write_user {
 	__u64 data;
 	__u64 filter;
 };
-#define EVENT_WRITE_USER_SIZE		0x48
-#define EVENT_WRITE_FLAG_RELATED_ACTIVITY 0x0001U
-#define EVENT_WRITE_FLAG_STRING_ONLY	0x0002U	/* EventWriteString */
+#define NTTRACE_EVENT_WRITE_USER_SIZE		0x48
+#define NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY 0x0001U
+#define NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY	0x0002U	/* EventWriteString */
 
 /*
  * EVENT_HEADER (evntcons.h), as an EventWrite record begins in a buffer:
  * @size the record's size before padding, @header_type
- * TRACE_HEADER_TYPE_EVENT_HEADER32 or 64 (by the caller's pointer size) with
- * TRACE_HEADER_MARKER_BYTE above it (so the 16 bits read 0xC012 / 0xC013),
+ * NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 or 64 (by the caller's pointer size) with
+ * NTTRACE_TRACE_HEADER_MARKER_BYTE above it (so the 16 bits read 0xC012 / 0xC013),
  * @flags EVENT_HEADER_FLAG_*, @processor_time 0 (nttrace counts no
- * per-thread CPU time: EVENT_HEADER_FLAG_NO_CPUTIME is set). With
- * EVENT_HEADER_FLAG_EXTENDED_INFO, extended items follow the header, each
- * a struct event_extended_item_header and its data padded to 8 bytes;
+ * per-thread CPU time: NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME is set). With
+ * NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO, extended items follow the header, each
+ * a struct nttrace_event_extended_item_header and its data padded to 8 bytes;
  * then the user data (the data descriptors' bytes, one after the other).
  */
-struct event_header {
+struct nttrace_event_header {
 	__u16 size;
 	__u8 header_type;
 	__u8 marker_flags;
@@ -942,21 +951,21 @@ struct event_header {
 	__u32 process_id;
 	__u64 time_stamp;
 	__u8 provider_id[16];
-	struct event_descriptor descriptor;
+	struct nttrace_event_descriptor descriptor;
 	__u64 processor_time;
 	__u8 activity_id[16];
 };
-#define EVENT_HEADER_SIZE		0x50
+#define NTTRACE_EVENT_HEADER_SIZE		0x50
 
-#define EVENT_HEADER_FLAG_EXTENDED_INFO		0x0001
-#define EVENT_HEADER_FLAG_PRIVATE_SESSION	0x0002
-#define EVENT_HEADER_FLAG_STRING_ONLY		0x0004
-#define EVENT_HEADER_FLAG_TRACE_MESSAGE		0x0008
-#define EVENT_HEADER_FLAG_NO_CPUTIME		0x0010
-#define EVENT_HEADER_FLAG_32_BIT_HEADER		0x0020
-#define EVENT_HEADER_FLAG_64_BIT_HEADER		0x0040
-#define EVENT_HEADER_FLAG_CLASSIC_HEADER	0x0100
-#define EVENT_HEADER_FLAG_PROCESSOR_INDEX	0x0200
+#define NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO		0x0001
+#define NTTRACE_EVENT_HEADER_FLAG_PRIVATE_SESSION	0x0002
+#define NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY		0x0004
+#define NTTRACE_EVENT_HEADER_FLAG_TRACE_MESSAGE		0x0008
+#define NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME		0x0010
+#define NTTRACE_EVENT_HEADER_FLAG_32_BIT_HEADER		0x0020
+#define NTTRACE_EVENT_HEADER_FLAG_64_BIT_HEADER		0x0040
+#define NTTRACE_EVENT_HEADER_FLAG_CLASSIC_HEADER	0x0100
+#define NTTRACE_EVENT_HEADER_FLAG_PROCESSOR_INDEX	0x0200
 
 /*
  * One extended data item in a buffer. No SDK header gives this layout
@@ -966,13 +975,13 @@ struct event_header {
  * @ext_type EVENT_HEADER_EXT_TYPE_*, @linkage 1 when another item follows
  * (else 0), @data_size the data's bytes.
  */
-struct event_extended_item_header {
+struct nttrace_event_extended_item_header {
 	__u16 size;
 	__u16 ext_type;
 	__u16 linkage;
 	__u16 data_size;
 };
-#define EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID	0x0001
+#define NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID	0x0001
 
 /*
  * Whether a session enabled with @level, @any and @all wants an event of

@@ -137,16 +137,16 @@ struct nttrace_guid_reg *nttrace_class_of(HANDLE handle);
 /*
  * One TraceEvent or TraceEventInstance call, checked by provider/event.c,
  * for the user-mode logger (umlogger.c): @hdr is the header as NtTraceEvent
- * would take it (its first @hdr_size bytes: EVENT_TRACE_HEADER_SIZE, or
- * EVENT_INSTANCE_GUID_HEADER_SIZE with the instance fields filled in), its
+ * would take it (its first @hdr_size bytes: NTTRACE_EVENT_TRACE_HEADER_SIZE, or
+ * NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE with the instance fields filled in), its
  * guid already read from GuidPtr, its flags saying whether to keep its
  * time stamp (WNODE_FLAG_USE_TIMESTAMP); the data are the @nmof items of
  * @mof (inline data as one item), read while they are written. Returns a
  * Win32 error, the same as the kernel's NTSTATUS would map to.
  */
 ULONG nttrace_um_trace_event(TRACEHANDLE handle,
-			     const struct event_instance_guid_header *hdr,
-			     uint32_t hdr_size, const struct mof_field *mof,
+			     const struct nttrace_event_instance_guid_header *hdr,
+			     uint32_t hdr_size, const struct nttrace_mof_field *mof,
 			     uint32_t nmof);
 
 /* ---- EventRegister's registrations (provider/register.c, eventprov.c) ---- */
@@ -284,7 +284,7 @@ ULONG nttrace_event_unregister(uint64_t reghandle);
  * with no system call; classic ones get @handle in their callbacks (not
  * CAPTURE_STATE), EventRegister ones @level, @any, @all and @source.
  * @handle: NTTRACE_HANDLE() of the logger with the level and flags, and
- * TRACE_ENABLE_INTERNAL_PRIVATE. Returns how many registrations it
+ * NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE. Returns how many registrations it
  * concerned (DISABLE, CAPTURE_STATE: those the logger enabled).
  */
 unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
@@ -299,7 +299,7 @@ void nttrace_private_stop(void);
 
 /*
  * An EventWrite record into the user-mode logger (umlogger.c): the
- * EVENT_HEADER record the kernel writes for ETW_NT_FLAGS_TRACE_EVENT,
+ * EVENT_HEADER record the kernel writes for NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
  * with EVENT_HEADER_FLAG_PRIVATE_SESSION and @extra_flags
  * (EVENT_HEADER_FLAG_STRING_ONLY), @related (16 bytes or NULL) as an
  * EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item, the @count descriptors'
@@ -310,9 +310,9 @@ void nttrace_private_stop(void);
  * lost), ERROR_NOACCESS (a descriptor's bytes unreadable), ERROR_BUSY.
  */
 ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
-			     const struct event_descriptor *desc,
+			     const struct nttrace_event_descriptor *desc,
 			     const uint8_t activity[16], const uint8_t *related,
-			     uint16_t extra_flags, const struct event_data_descriptor *data,
+			     uint16_t extra_flags, const struct nttrace_event_data_descriptor *data,
 			     uint32_t count);
 
 #endif /* NTTRACE_INTERNAL_H */

@@ -3,15 +3,21 @@
  * nttrace's kernel-mode API, for other modules: the calls a Windows driver
  * traces with (wdm.h declares WmiTraceMessage and WmiTraceMessageVa,
  * zwapi.h ZwTraceEvent), with Windows' names and argument conventions and
- * Linux types: an NTSTATUS is a u32 (the STATUS_* values of nttrace.h), a
- * TRACEHANDLE a u64 (its low 16 bits the logger ID), a GUID a guid_t.
+ * Linux types: an NTSTATUS is a u32 (the NTTRACE_STATUS_* values of the
+ * uapi, <nttrace.h>), a TRACEHANDLE a u64 (its low 16 bits the logger ID), a
+ * GUID a guid_t.
+ *
+ * The module exports each function under an nttrace_ name in the symbol
+ * namespace NTTRACE; the Windows names below are macros for them. A module
+ * that calls them says NTTRACE_IMPORT_NS(); once, beside its MODULE_LICENSE
+ * (which must be GPL-compatible).
  *
  * Every call may be made from process context, softirq or hardirq (not
  * NMI), with or without locks held: none sleeps. Kernel-mode callers are
  * trusted as Windows trusts them (no probing of Fields' alignment), but a
- * pointer that cannot be read still gives STATUS_ACCESS_VIOLATION and
- * writes nothing. A session with EVENT_TRACE_USE_PAGED_MEMORY refuses
- * kernel-mode events with STATUS_NOT_SUPPORTED (seed 003).
+ * pointer that cannot be read still gives NTTRACE_STATUS_ACCESS_VIOLATION
+ * and writes nothing. A session with NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
+ * refuses kernel-mode events with NTTRACE_STATUS_NOT_SUPPORTED (seed 003).
  */
 #ifndef _NTTRACE_WDM_H
 #define _NTTRACE_WDM_H
@@ -19,7 +25,19 @@
 #include <linux/stdarg.h>
 #include <linux/types.h>
 #include <linux/uuid.h>
+#include <linux/version.h>
 #include <nttrace.h>
+
+/*
+ * The exports' symbol namespace: an identifier for EXPORT_SYMBOL_NS_GPL and
+ * MODULE_IMPORT_NS up to 6.12, a string from 6.13 on.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define NTTRACE_NS		"NTTRACE"
+#else
+#define NTTRACE_NS		NTTRACE
+#endif
+#define NTTRACE_IMPORT_NS()	MODULE_IMPORT_NS(NTTRACE_NS)
 
 /*
  * NtTraceEvent for kernel-mode callers: @fields and every address in it
@@ -27,30 +45,31 @@
  * addresses. The types and their status codes are those of the user-mode
  * call (README's type table), with seed 003's kernel-mode rules.
  */
-u32 ZwTraceEvent(u64 trace_handle, u32 flags, u32 field_size, const void *fields);
+u32 nttrace_zw_trace_event(u64 trace_handle, u32 flags, u32 field_size, const void *fields);
 
 /*
- * A message event (seeds 001, 002): @message_flags are TRACE_MESSAGE_*
- * bits, @message_guid the GUID (or, with TRACE_MESSAGE_COMPONENTID, a
- * component ID in its first 4 bytes; only those are read). The variable
- * arguments are pairs (const void *data, size_t size) ending with a NULL
- * data pointer, at most NTTRACE_MESSAGE_MAX_ARGS pairs. Returns
- * STATUS_SUCCESS or the status of a TRACE_MESSAGE call (README), and
- * STATUS_INVALID_PARAMETER for a NULL @message_guid that the flags need,
- * STATUS_NO_MEMORY when more than a few pairs need memory and there is
- * none.
+ * A message event (seeds 001, 002): @message_flags are
+ * NTTRACE_TRACE_MESSAGE_* bits, @message_guid the GUID (or, with
+ * NTTRACE_TRACE_MESSAGE_COMPONENTID, a component ID in its first 4 bytes;
+ * only those are read). The variable arguments are pairs (const void *data,
+ * size_t size) ending with a NULL data pointer, at most
+ * NTTRACE_MESSAGE_MAX_ARGS pairs. Returns NTTRACE_STATUS_SUCCESS or the
+ * status of a message call (README), and NTTRACE_STATUS_INVALID_PARAMETER
+ * for a NULL @message_guid that the flags need, NTTRACE_STATUS_NO_MEMORY
+ * when more than a few pairs need memory and there is none.
  */
-u32 WmiTraceMessage(u64 logger_handle, u32 message_flags,
+u32 nttrace_wmi_trace_message(u64 logger_handle, u32 message_flags,
 		    const guid_t *message_guid, u16 message_number, ...);
-u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
+u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags,
 		      const guid_t *message_guid, u16 message_number,
 		      va_list message_args);
 
 /*
  * Manifest-based providers for drivers (wdm.h's EtwRegister family): a
  * REGHANDLE is a u64, never 0 for a registration, and not an address. One
- * unregistered, or never given, is refused with STATUS_INVALID_HANDLE
- * (false from the Enabled calls) and no memory is read through it; a write
+ * unregistered, or never given, is refused with
+ * NTTRACE_STATUS_INVALID_HANDLE (false from the Enabled calls) and no memory
+ * is read through it; a write
  * racing with EtwUnregister either writes or is refused. EtwRegister and
  * EtwUnregister may sleep (process context); the rest may be called from
  * any context but NMI.
@@ -61,7 +80,7 @@ u32 WmiTraceMessageVa(u64 logger_handle, u32 message_flags,
  * disable and capture-state of a session for the provider's GUID, and,
  * before EtwRegister returns, for each enable made before it registered
  * (*@reg_handle is not set yet then). @source_id is NULL (nttrace has no
- * session GUIDs), @control_code an EVENT_CONTROL_CODE_*, @level and the
+ * session GUIDs), @control_code an NTTRACE_EVENT_CONTROL_CODE_*, @level and the
  * keywords the session's; @filter_data is NULL. A registration's callbacks
  * run one at a time and in order; one whose change comes while another
  * thread is running them runs in that thread, after them. The callback may
@@ -76,29 +95,43 @@ typedef void (*etw_enable_callback_t)(const guid_t *source_id, u32 control_code,
 				      u64 match_all_keyword, void *filter_data,
 				      void *callback_context);
 
-/* STATUS_SUCCESS and *@reg_handle, STATUS_INVALID_PARAMETER, STATUS_NO_MEMORY. */
-u32 EtwRegister(const guid_t *provider_id, etw_enable_callback_t enable_callback,
+/*
+ * NTTRACE_STATUS_SUCCESS and *@reg_handle, NTTRACE_STATUS_INVALID_PARAMETER,
+ * NTTRACE_STATUS_NO_MEMORY.
+ */
+u32 nttrace_etw_register(const guid_t *provider_id, etw_enable_callback_t enable_callback,
 		void *callback_context, u64 *reg_handle);
 /*
- * STATUS_SUCCESS, STATUS_INVALID_HANDLE. No callback runs once it returns
- * (except the caller, if it is the callback).
+ * NTTRACE_STATUS_SUCCESS, NTTRACE_STATUS_INVALID_HANDLE. No callback runs
+ * once it returns (except the caller, if it is the callback).
  */
-u32 EtwUnregister(u64 reg_handle);
+u32 nttrace_etw_unregister(u64 reg_handle);
 /* Does some session want this event (level and keywords)? A few loads. */
-bool EtwEventEnabled(u64 reg_handle, const struct event_descriptor *descriptor);
-bool EtwProviderEnabled(u64 reg_handle, u8 level, u64 keyword);
+bool nttrace_etw_event_enabled(u64 reg_handle, const struct nttrace_event_descriptor *descriptor);
+bool nttrace_etw_provider_enabled(u64 reg_handle, u8 level, u64 keyword);
 /*
  * One event to every session that wants it: an EVENT_HEADER record (the
  * user-mode EventWrite's, 64-bit), @activity_id (NULL: zeros) in its
  * header, @user_data_count descriptors' bytes (kernel addresses) after
- * it. STATUS_SUCCESS (also when no session wants it), or the status of
- * ETW_NT_FLAGS_TRACE_EVENT (README).
+ * it. NTTRACE_STATUS_SUCCESS (also when no session wants it), or the
+ * status of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (README).
  */
-u32 EtwWrite(u64 reg_handle, const struct event_descriptor *descriptor,
+u32 nttrace_etw_write(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
 	     const guid_t *activity_id, u32 user_data_count,
-	     const struct event_data_descriptor *user_data);
-u32 EtwWriteTransfer(u64 reg_handle, const struct event_descriptor *descriptor,
+	     const struct nttrace_event_data_descriptor *user_data);
+u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
 		     const guid_t *activity_id, const guid_t *related_activity_id,
-		     u32 user_data_count, const struct event_data_descriptor *user_data);
+		     u32 user_data_count, const struct nttrace_event_data_descriptor *user_data);
+
+/* The Windows names, for driver code written against wdm.h. */
+#define ZwTraceEvent		nttrace_zw_trace_event
+#define WmiTraceMessage		nttrace_wmi_trace_message
+#define WmiTraceMessageVa	nttrace_wmi_trace_message_va
+#define EtwRegister		nttrace_etw_register
+#define EtwUnregister		nttrace_etw_unregister
+#define EtwEventEnabled		nttrace_etw_event_enabled
+#define EtwProviderEnabled	nttrace_etw_provider_enabled
+#define EtwWrite		nttrace_etw_write
+#define EtwWriteTransfer	nttrace_etw_write_transfer
 
 #endif /* _NTTRACE_WDM_H */

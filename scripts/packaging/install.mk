@@ -7,7 +7,7 @@
 #   $(LIBDIR)/libnttrace.so.$(SO_ABI).$(VERSION), libnttrace.so.$(SO_ABI)
 #     (the soname),
 #     libnttrace.so (for -lnttrace), libnttrace.a
-#   $(INCLUDEDIR)/nttrace.h (the uapi), $(INCLUDEDIR)/nttrace/*.h, and
+#   $(INCLUDEDIR)/nttrace/*.h (the uapi as nttrace/uapi.h), and
 #     $(INCLUDEDIR)/nttrace/windows/ (the SDK's names, forwarding)
 #   $(PKGCONFIGDIR)/nttrace.pc, nttrace-windows.pc
 #   $(BINDIR)/nttrace (linked against libnttrace.so)
@@ -145,7 +145,6 @@ install: shared install-module-source
 	$(INSTALL) -m 644 $(SHARED)/libnttrace.a $(DESTDIR)$(LIBDIR)/libnttrace.a
 	$(INSTALL) -m 644 $(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 755 $(SHARED)/nttrace $(DESTDIR)$(BINDIR)/nttrace
-	$(INSTALL) -m 644 uapi/nttrace.h $(DESTDIR)$(INCLUDEDIR)/nttrace.h
 	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/
 	$(INSTALL) -m 644 $(WINDOWS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/
 	$(INSTALL) -m 644 $(addprefix scripts/packaging/man/,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
@@ -165,7 +164,6 @@ uninstall: uninstall-module-source
 		$(DESTDIR)$(LIBDIR)/libnttrace.a
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/nttrace.pc $(DESTDIR)$(PKGCONFIGDIR)/nttrace-windows.pc
 	rm -f $(DESTDIR)$(BINDIR)/nttrace
-	rm -f $(DESTDIR)$(INCLUDEDIR)/nttrace.h
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/,$(notdir $(PUBLIC_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/,$(notdir $(WINDOWS_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN_PAGES))

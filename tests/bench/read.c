@@ -50,8 +50,8 @@
  */
 #define READ_PAYLOAD	16
 static const char read_text[READ_PAYLOAD + 1] = "abcdefghijklmnop";
-#define REC_SIZE	(EVENT_HEADER_SIZE + READ_PAYLOAD)	/* 8-aligned */
-#define PER_BUFFER	((BUF_SIZE - WMI_BUFFER_HEADER_SIZE) / REC_SIZE)
+#define REC_SIZE	(NTTRACE_EVENT_HEADER_SIZE + READ_PAYLOAD)	/* 8-aligned */
+#define PER_BUFFER	((BUF_SIZE - NTTRACE_WMI_BUFFER_HEADER_SIZE) / REC_SIZE)
 /* Trace time between two events: 100 M events/s, any rate would do. */
 #define TICK_NS		10
 
@@ -67,20 +67,21 @@ static uint64_t now_ns(clockid_t clock)
 static void fill_buffer(uint8_t *b, unsigned int cpu, uint64_t g0, uint64_t seq,
 			uint64_t start)
 {
-	struct wmi_buffer_header *h = (void *)b;
-	uint32_t at = WMI_BUFFER_HEADER_SIZE, i;
+	struct nttrace_wmi_buffer_header *h = (void *)b;
+	uint32_t at = NTTRACE_WMI_BUFFER_HEADER_SIZE, i;
 	uint64_t ts = 0;
 
-	memset(b + WMI_BUFFER_HEADER_SIZE, WMI_BUFFER_FILL, BUF_SIZE - WMI_BUFFER_HEADER_SIZE);
+	memset(b + NTTRACE_WMI_BUFFER_HEADER_SIZE, NTTRACE_WMI_BUFFER_FILL,
+	       BUF_SIZE - NTTRACE_WMI_BUFFER_HEADER_SIZE);
 	for (i = 0; i < PER_BUFFER; i++, at += REC_SIZE) {
-		struct event_header *e = (void *)(b + at);
+		struct nttrace_event_header *e = (void *)(b + at);
 
 		/* Every CPU's i-th event between the other's i-th and i+1-th. */
 		ts = start + TICK_NS * (g0 + 2 * i + cpu);
-		memset(e, 0, EVENT_HEADER_SIZE);
+		memset(e, 0, NTTRACE_EVENT_HEADER_SIZE);
 		e->size = REC_SIZE;
-		e->header_type = TRACE_HEADER_TYPE_EVENT_HEADER64;
-		e->marker_flags = TRACE_HEADER_MARKER_BYTE;
+		e->header_type = NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64;
+		e->marker_flags = NTTRACE_TRACE_HEADER_MARKER_BYTE;
 		e->flags = EVENT_HEADER_FLAG_NO_CPUTIME | EVENT_HEADER_FLAG_64_BIT_HEADER;
 		e->thread_id = 1000 + cpu;
 		e->process_id = 100;
@@ -88,18 +89,18 @@ static void fill_buffer(uint8_t *b, unsigned int cpu, uint64_t g0, uint64_t seq,
 		memcpy(e->provider_id, "nttrace-readbnch", 16);
 		e->descriptor.id = 1;
 		e->descriptor.level = 4;
-		memcpy(b + at + EVENT_HEADER_SIZE, read_text, READ_PAYLOAD);
+		memcpy(b + at + NTTRACE_EVENT_HEADER_SIZE, read_text, READ_PAYLOAD);
 	}
-	memset(h, 0, WMI_BUFFER_HEADER_SIZE);
+	memset(h, 0, NTTRACE_WMI_BUFFER_HEADER_SIZE);
 	h->buffer_size = BUF_SIZE;
 	h->saved_offset = h->current_offset = h->offset = at;
 	h->time_stamp = ts;
 	h->sequence_number = seq;
-	h->clock_type_frequency = (1000000000ULL << 3) | EVENT_TRACE_CLOCK_PERFCOUNTER;
+	h->clock_type_frequency = (1000000000ULL << 3) | NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	h->processor_index = cpu;
 	h->logger_id = 1;
-	h->buffer_flag = WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX;
-	h->buffer_type = WMI_BUFFER_TYPE_GENERIC;
+	h->buffer_flag = NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX;
+	h->buffer_type = NTTRACE_WMI_BUFFER_TYPE_GENERIC;
 	h->start_time = start;
 	h->start_perf_clock = start;
 }
@@ -122,9 +123,9 @@ static int gen(const char *path, unsigned long mb)
 	s.nr_cpus = 2;
 	s.pointer_size = 8;
 	s.log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
-	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	s.frequency = 1000000000;
-	s.start_clock = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	s.start_clock = nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s.logger_pid = s.logger_tid = getpid();
 	snprintf(s.name, sizeof(s.name), "bench-read");
 	nttrace_etl_times(&s);

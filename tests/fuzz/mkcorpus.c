@@ -193,9 +193,9 @@ static int logfile(const char *path, uint32_t clock, uint32_t psz)
 {
 	struct nttrace_etl_session s;
 	struct nttrace_logfile lf;
-	uint64_t start = clock == EVENT_TRACE_CLOCK_SYSTEMTIME ?
-			 FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000 : 5000;
-	uint64_t freq = clock == EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 : 1000000000;
+	uint64_t start = clock == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ?
+			 NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000 : 5000;
+	uint64_t freq = clock == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 : 1000000000;
 	uint8_t b[1024];
 	unsigned int k;
 
@@ -206,15 +206,16 @@ static int logfile(const char *path, uint32_t clock, uint32_t psz)
 	s.clock_type = clock;
 	s.frequency = freq;
 	s.start_clock = start;
-	s.start_time = FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	s.start_time = NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
 	s.boot_time = s.start_time - 10000000ULL * 3600;
 	strcpy(s.name, "two-cpus");
 	if (nttrace_logfile_open(&lf, path, &s))
 		return -1;
 	for (k = 0; k < 4; k++) {
 		data_buffer(b, sizeof(b), k & 1, k + 1, freq << 3 | clock,
-			    WMI_BUFFER_FLAG_FLUSH_MARKER |
-			    (k == 2 ? WMI_BUFFER_FLAG_EVENTS_LOST : 0), 3 + k, start + k * 10000);
+			    NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER |
+				    (k == 2 ? NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST : 0),
+			    3 + k, start + k * 10000);
 		put_le(b + 0x38, start, 8);
 		if (nttrace_logfile_buffer(&lf, b, sizeof(b), k & 1))
 			return -1;
@@ -228,7 +229,7 @@ static void no_header(const char *path)
 	unsigned int k;
 
 	for (k = 0; k < 4; k++)
-		data_buffer(b + 128 * k, 128, k % 3, k, 1, WMI_BUFFER_FLAG_FLUSH_MARKER, 1,
+		data_buffer(b + 128 * k, 128, k % 3, k, 1, NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER, 1,
 			    k * 10);
 	spew(path, b, sizeof(b));
 }
@@ -306,10 +307,10 @@ static int eventwrite_file(const char *path)
 	s.buffer_size = sizeof(b);
 	s.nr_cpus = 3;
 	s.pointer_size = 8;
-	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	s.frequency = 1000000000;
 	s.start_clock = 5000;
-	s.start_time = FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	s.start_time = NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
 	s.boot_time = s.start_time - 10000000ULL * 3600;
 	strcpy(s.name, "eventwrite");
 	if (nttrace_logfile_open(&lf, path, &s))
@@ -331,7 +332,7 @@ static int eventwrite_file(const char *path)
 			at += (len + 7) & ~7u;
 		}
 		expect_buffer_header(b, sizeof(b), at, 5000, k + 1, 1000000000ULL << 3 | 1, k,
-				     WMI_BUFFER_FLAG_FLUSH_MARKER);
+				     NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER);
 		put_le(b + 0x38, 5000, 8);
 		if (nttrace_logfile_buffer(&lf, b, sizeof(b), k))
 			return -1;
@@ -589,10 +590,10 @@ int main(int argc, char **argv)
 	if (umlogger_file(etl))
 		return 1;
 	path_of(path, sizeof(path), "etl_fuzz/two-cpus.etl");
-	if (logfile(path, EVENT_TRACE_CLOCK_PERFCOUNTER, 8))
+	if (logfile(path, NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER, 8))
 		return 1;
 	path_of(path, sizeof(path), "etl_fuzz/systime-ptr32.etl");
-	if (logfile(path, EVENT_TRACE_CLOCK_SYSTEMTIME, 4))
+	if (logfile(path, NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME, 4))
 		return 1;
 	path_of(path, sizeof(path), "etl_fuzz/no-header.etl");
 	no_header(path);

@@ -151,11 +151,20 @@ static const int err_list[] = {
 #define NERR ((int)(sizeof(err_list) / sizeof(err_list[0])) + 1)
 
 static const uint32_t status_list[] = {
-	STATUS_SUCCESS, STATUS_DATATYPE_MISALIGNMENT, STATUS_BUFFER_OVERFLOW,
-	STATUS_NOT_IMPLEMENTED, STATUS_ACCESS_VIOLATION, STATUS_INVALID_HANDLE,
-	STATUS_INVALID_PARAMETER, STATUS_NO_MEMORY, STATUS_ACCESS_DENIED,
-	STATUS_BUFFER_TOO_SMALL, STATUS_ARRAY_BOUNDS_EXCEEDED,
-	STATUS_INTEGER_OVERFLOW, STATUS_NOT_SUPPORTED, STATUS_INVALID_BUFFER_SIZE,
+	NTTRACE_STATUS_SUCCESS,
+	NTTRACE_STATUS_DATATYPE_MISALIGNMENT,
+	NTTRACE_STATUS_BUFFER_OVERFLOW,
+	NTTRACE_STATUS_NOT_IMPLEMENTED,
+	NTTRACE_STATUS_ACCESS_VIOLATION,
+	NTTRACE_STATUS_INVALID_HANDLE,
+	NTTRACE_STATUS_INVALID_PARAMETER,
+	NTTRACE_STATUS_NO_MEMORY,
+	NTTRACE_STATUS_ACCESS_DENIED,
+	NTTRACE_STATUS_BUFFER_TOO_SMALL,
+	NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED,
+	NTTRACE_STATUS_INTEGER_OVERFLOW,
+	NTTRACE_STATUS_NOT_SUPPORTED,
+	NTTRACE_STATUS_INVALID_BUFFER_SIZE,
 };
 static const char *const status_names[] = {
 	"SUCCESS", "DATATYPE_MISALIGNMENT", "BUFFER_OVERFLOW", "NOT_IMPLEMENTED",
@@ -823,16 +832,16 @@ static void gen_start(struct thr *t, struct nttrace_logger_info *in)
 		break;
 	case 2:			/* valid bits */
 		in->log_file_mode = (uint32_t)rnd(&t->r) & NTTRACE_KERNEL_LOG_MODES &
-				    ~(chance(&t->r, 70) ? EVENT_TRACE_FILE_MODE_SEQUENTIAL |
-				      EVENT_TRACE_USE_LOCAL_SEQUENCE : 0);
+				    ~(chance(&t->r, 70) ? NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL |
+				      NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE : 0);
 		break;
 	case 3:			/* one bit, any */
 		in->log_file_mode = 1U << below(&t->r, 32);
 		break;
 	case 4:
-		in->log_file_mode = chance(&t->r, 50) ?
-			EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_BUFFERING_MODE :
-			EVENT_TRACE_PRIVATE_LOGGER_MODE;
+		in->log_file_mode = chance(&t->r, 50) ? NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+								NTTRACE_EVENT_TRACE_BUFFERING_MODE :
+							NTTRACE_EVENT_TRACE_PRIVATE_LOGGER_MODE;
 		break;
 	default:
 		in->log_file_mode = pick_u32(&t->r);
@@ -931,22 +940,24 @@ static void op_control(struct thr *t)
 
 	memset(&in, 0, sizeof(in));
 	in.logger_id = pick_id(t);
-	in.control = c < 35 ? EVENT_TRACE_CONTROL_QUERY : c < 50 ? EVENT_TRACE_CONTROL_STOP :
-		     c < 65 ? EVENT_TRACE_CONTROL_UPDATE : c < 92 ? EVENT_TRACE_CONTROL_FLUSH :
-		     pick_u32(&t->r);
+	in.control = c < 35 ? NTTRACE_EVENT_TRACE_CONTROL_QUERY :
+		     c < 50 ? NTTRACE_EVENT_TRACE_CONTROL_STOP :
+		     c < 65 ? NTTRACE_EVENT_TRACE_CONTROL_UPDATE :
+		     c < 92 ? NTTRACE_EVENT_TRACE_CONTROL_FLUSH :
+			      pick_u32(&t->r);
 	if (in.logger_id == 0 || chance(&t->r, 10))
 		gen_name(t, in.name, chance(&t->r, 85) ? (enum name_class)below(&t->r, 3) : NM_BAD);
 	/*
 	 * WAIT_CONSUMER can wait on a consumer of this very worker for good
 	 * (a killable wait): rarely, and never in a forked grandchild.
 	 */
-	if (in.control == EVENT_TRACE_CONTROL_STOP && !W.in_grandchild && chance(&t->r, 3))
+	if (in.control == NTTRACE_EVENT_TRACE_CONTROL_STOP && !W.in_grandchild && chance(&t->r, 3))
 		in.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;
 	else if (chance(&t->r, 5))
 		in.control_flags = chance(&t->r, 50) ? 2 : pick_u32(&t->r);
 	if (in.control_flags & NTTRACE_CONTROL_WAIT_CONSUMER && W.in_grandchild)
 		in.control_flags &= ~NTTRACE_CONTROL_WAIT_CONSUMER;
-	if (in.control == EVENT_TRACE_CONTROL_UPDATE || chance(&t->r, 10)) {
+	if (in.control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE || chance(&t->r, 10)) {
 		in.flush_timer = chance(&t->r, 50) ? below(&t->r, 3) : pick_u32(&t->r);
 		if (chance(&t->r, 30)) {
 			in.buffer_size_kb = PICK(&t->r, u32_edges);
@@ -965,7 +976,7 @@ static void op_control(struct thr *t)
 	ret = fz_ioctl(t, OP_CONTROL, fd, NTTRACE_IOC_CONTROL_TRACE, arg);
 	if (ret == 0 && out)
 		live_mark(out_u32(out, offsetof(struct nttrace_logger_info, logger_id)),
-			  in.control != EVENT_TRACE_CONTROL_STOP);
+			  in.control != NTTRACE_EVENT_TRACE_CONTROL_STOP);
 	else if (ret == -1 && errno == ENOENT)
 		live_mark(in.logger_id, 0);
 }
@@ -1197,18 +1208,18 @@ static uint32_t pick_flags(struct thr *t, int good)
 		0x0000, 0x0100, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700, 0x0800,
 		0x0900, 0x0A00, 0x0B00, 0x1000, 0x8000, 0xFF00,
 	};
-	uint32_t f = ETW_NT_FLAGS_TRACE_MESSAGE;
+	uint32_t f = NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE;
 
 	if (!good && chance(&t->r, 35))
 		f = chance(&t->r, 80) ? PICK(&t->r, types) : (uint32_t)rnd(&t->r) & 0xFF00;
 	if (chance(&t->r, 30))
 		f |= below(&t->r, 256);			/* version byte */
 	if (chance(&t->r, 20))
-		f |= below(&t->r, 16) << ETW_USER_FRAMES_TO_SKIP_SHIFT;
+		f |= below(&t->r, 16) << NTTRACE_ETW_USER_FRAMES_TO_SKIP_SHIFT;
 	if (chance(&t->r, 15))
-		f |= ETW_NT_FLAGS_USE_NATIVE_HEADER;
+		f |= NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER;
 	if (BITS == 64 ? chance(&t->r, 25) : chance(&t->r, 10))
-		f |= ETW_NT_FLAGS_WOW64_CALL;
+		f |= NTTRACE_ETW_NT_FLAGS_WOW64_CALL;
 	if (!good && chance(&t->r, 10))
 		f |= (uint32_t)rnd(&t->r) & 0x3FF00000;	/* bits no one defines */
 	return f;
@@ -1217,7 +1228,7 @@ static uint32_t pick_flags(struct thr *t, int good)
 static void op_trace(struct thr *t)
 {
 	struct nttrace_trace_event ev;
-	struct message_trace_user m;
+	struct nttrace_message_trace_user m;
 	struct arena *a = (BITS == 64 && chance(&t->r, 50)) ? &t->hi : &t->lo;
 	int good = chance(&t->r, 45), slot, fd = pick_fd(t, &slot);
 	unsigned int psz, i;
@@ -1230,7 +1241,7 @@ static void op_trace(struct thr *t)
 	memset(&m, 0, sizeof(m));
 	ev.flags = pick_flags(t, good);
 	/* The kernel reads 32-bit words from a 32-bit or WOW64 caller. */
-	psz = (BITS == 32 || (ev.flags & ETW_NT_FLAGS_WOW64_CALL)) ? 4 : 8;
+	psz = (BITS == 32 || (ev.flags & NTTRACE_ETW_NT_FLAGS_WOW64_CALL)) ? 4 : 8;
 	if (!good && chance(&t->r, 10))
 		psz = 12 - psz;
 	if (psz == 4)
@@ -1239,9 +1250,9 @@ static void op_trace(struct thr *t)
 	ev.trace_handle = pick_id(t);
 	if (chance(&t->r, 10))	/* only the low 16 bits name the logger */
 		ev.trace_handle |= pick_u64(&t->r) << 16;
-	ev.field_size = good || chance(&t->r, 75) ? MESSAGE_TRACE_USER_SIZE :
+	ev.field_size = good || chance(&t->r, 75) ? NTTRACE_MESSAGE_TRACE_USER_SIZE :
 			chance(&t->r, 60) ? PICK(&t->r, u32_edges) :
-			MESSAGE_TRACE_USER_SIZE + below(&t->r, 0x50) - 0x28;
+			NTTRACE_MESSAGE_TRACE_USER_SIZE + below(&t->r, 0x50) - 0x28;
 	ev.status = (uint32_t)rnd(&t->r);
 
 	/* MESSAGE_TRACE_USER */
@@ -1251,7 +1262,7 @@ static void op_trace(struct thr *t)
 	for (i = 0; i < sizeof(m.message_guid); i++)
 		m.message_guid[i] = (uint8_t)rnd(&t->r);
 	if (good || chance(&t->r, 60))
-		m.message_flags = (uint32_t)rnd(&t->r) & TRACE_MESSAGE_FLAG_MASK;
+		m.message_flags = (uint32_t)rnd(&t->r) & NTTRACE_TRACE_MESSAGE_FLAG_MASK;
 	else
 		m.message_flags = chance(&t->r, 50) ? (uint32_t)rnd(&t->r) & 0xFFFF :
 				  pick_u32(&t->r);
@@ -1337,7 +1348,7 @@ static void op_trace(struct thr *t)
 			if (status_list[i] == st)
 				break;
 		__atomic_fetch_add(&t->slot->tstat[i], 1, __ATOMIC_RELAXED);
-		if (st == STATUS_INVALID_HANDLE)
+		if (st == NTTRACE_STATUS_INVALID_HANDLE)
 			live_mark(ev.trace_handle & 0xFFFF, 0);
 	} else if (ret == -1) {
 		__atomic_fetch_add(&t->slot->tstat[NSTAT + 1], 1, __ATOMIC_RELAXED);
@@ -1833,7 +1844,7 @@ static uint64_t enable_info_addr(struct thr *t)
 }
 
 /*
- * NtTraceEvent ETW_NT_FLAGS_TRACE_EVENT (EventWrite) with a handle from
+ * NtTraceEvent NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (EventWrite) with a handle from
  * REGISTER (any process's, any type) or junk, and hostile Fields: flags,
  * descriptor counts past 128, arrays running into the guard page or in the
  * racer's pages, items with edge sizes and bad pointers, filters.
@@ -1843,9 +1854,9 @@ static void trace_event_write(struct thr *t, int fd)
 	static const uint32_t counts[] = { 0, 1, 2, 127, 128, 129, 0xFFFFFFFF };
 	struct arena *a = (BITS == 64 && chance(&t->r, 50)) ? &t->hi : &t->lo;
 	struct nttrace_trace_event ev;
-	struct event_write_user f;
+	struct nttrace_event_write_user f;
 	uint8_t *descs = a->rw + (size_t)PG_LIST * page, *fields, *out;
-	unsigned int n, i, max = 3 * (uint32_t)page / EVENT_DATA_DESCRIPTOR_SIZE;
+	unsigned int n, i, max = 3 * (uint32_t)page / NTTRACE_EVENT_DATA_DESCRIPTOR_SIZE;
 	int good = chance(&t->r, 50);
 	uint64_t arg, sw;
 
@@ -1885,10 +1896,10 @@ static void trace_event_write(struct thr *t, int fd)
 	ev.trace_handle = chance(&t->r, 85) ?
 			  __atomic_load_n(&W.handles[below(&t->r, 16)], __ATOMIC_RELAXED) :
 			  pick_u64(&t->r);
-	ev.flags = ETW_NT_FLAGS_TRACE_EVENT;
+	ev.flags = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT;
 	if (chance(&t->r, 20))
-		ev.flags |= ETW_NT_FLAGS_WOW64_CALL;
-	ev.field_size = good || chance(&t->r, 80) ? EVENT_WRITE_USER_SIZE : pick_u32(&t->r);
+		ev.flags |= NTTRACE_ETW_NT_FLAGS_WOW64_CALL;
+	ev.field_size = good || chance(&t->r, 80) ? NTTRACE_EVENT_WRITE_USER_SIZE : pick_u32(&t->r);
 	switch (good ? 0 : below(&t->r, 8)) {
 	case 1:			/* cut by the guard page */
 		fields = a->guard - 8 * (1 + below(&t->r, 8));
@@ -2403,7 +2414,7 @@ static void cleanup_sessions(void)
 			memset(&in, 0, sizeof(in));
 			in.size = sizeof(in);
 			in.logger_id = ids[i];
-			in.control = EVENT_TRACE_CONTROL_STOP;
+			in.control = NTTRACE_EVENT_TRACE_CONTROL_STOP;
 			if (ioctl(fd, NTTRACE_IOC_CONTROL_TRACE, &in) == 0)
 				stopped++;
 		}

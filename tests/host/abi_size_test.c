@@ -154,9 +154,9 @@ static void test_logger_info(void)
 	tap_eq(cur.canary, CANARY, "nttrace_start: nothing past the caller's struct");
 
 	cur.canary = CANARY;
-	tap_eq(nttrace_control(&cur.i, EVENT_TRACE_CONTROL_QUERY), 0, "nttrace_control");
+	tap_eq(nttrace_control(&cur.i, NTTRACE_EVENT_TRACE_CONTROL_QUERY), 0, "nttrace_control");
 	tap_eq(seen_size, sizeof(cur.i), "nttrace_control: the caller's sizeof");
-	tap_eq(cur.i.control, EVENT_TRACE_CONTROL_QUERY, "nttrace_control: the code");
+	tap_eq(cur.i.control, NTTRACE_EVENT_TRACE_CONTROL_QUERY, "nttrace_control: the code");
 	tap_eq(cur.canary, CANARY, "nttrace_control: nothing past the caller's struct");
 
 	/* A caller built against newer headers: all of it goes through. */
@@ -171,7 +171,7 @@ static void test_logger_info(void)
 	logger_calls = 0;
 	tap_eq(nttrace_start_opts(&cur.i, NTTRACE_LOGGER_INFO_SIZE_VER0 - 8), -EINVAL,
 	       "a size below the first version's: -EINVAL");
-	tap_eq(nttrace_control_opts(&cur.i, 4, EVENT_TRACE_CONTROL_QUERY), -EINVAL,
+	tap_eq(nttrace_control_opts(&cur.i, 4, NTTRACE_EVENT_TRACE_CONTROL_QUERY), -EINVAL,
 	       "nttrace_control_opts: the same");
 	tap_eq(logger_calls, 0, "neither reached the kernel");
 }

@@ -23,35 +23,41 @@ _Static_assert(_IOC_SIZE(NTTRACE_IOC_TRACE_EVENT) == NTTRACE_TRACE_EVENT_SIZE_VE
  * buffers that 32- and 64-bit code share.
  */
 #define AT(s, m, off) _Static_assert(offsetof(struct s, m) == (off), #s "." #m " offset")
-_Static_assert(sizeof(struct event_trace_header) == EVENT_TRACE_HEADER_SIZE, "EVENT_TRACE_HEADER");
-_Static_assert(EVENT_TRACE_HEADER_SIZE == 0x30, "EVENT_TRACE_HEADER is 0x30 bytes");
-AT(event_trace_header, size, 0x00);
-AT(event_trace_header, header_type, 0x02);
-AT(event_trace_header, marker_flags, 0x03);
-AT(event_trace_header, class_type, 0x04);
-AT(event_trace_header, class_level, 0x05);
-AT(event_trace_header, class_version, 0x06);
-AT(event_trace_header, thread_id, 0x08);
-AT(event_trace_header, process_id, 0x0C);
-AT(event_trace_header, time_stamp, 0x10);
-AT(event_trace_header, guid, 0x18);
-AT(event_trace_header, guid_ptr, 0x18);
-AT(event_trace_header, client_context, 0x28);
-AT(event_trace_header, flags, 0x2C);
-AT(event_trace_header, kernel_time, 0x28);
-AT(event_trace_header, user_time, 0x2C);
-_Static_assert(sizeof(struct event_instance_guid_header) == EVENT_INSTANCE_GUID_HEADER_SIZE,
+_Static_assert(sizeof(struct nttrace_event_trace_header) == NTTRACE_EVENT_TRACE_HEADER_SIZE,
+	       "EVENT_TRACE_HEADER");
+_Static_assert(NTTRACE_EVENT_TRACE_HEADER_SIZE == 0x30, "EVENT_TRACE_HEADER is 0x30 bytes");
+AT(nttrace_event_trace_header, size, 0x00);
+AT(nttrace_event_trace_header, header_type, 0x02);
+AT(nttrace_event_trace_header, marker_flags, 0x03);
+AT(nttrace_event_trace_header, class_type, 0x04);
+AT(nttrace_event_trace_header, class_level, 0x05);
+AT(nttrace_event_trace_header, class_version, 0x06);
+AT(nttrace_event_trace_header, thread_id, 0x08);
+AT(nttrace_event_trace_header, process_id, 0x0C);
+AT(nttrace_event_trace_header, time_stamp, 0x10);
+AT(nttrace_event_trace_header, guid, 0x18);
+AT(nttrace_event_trace_header, guid_ptr, 0x18);
+AT(nttrace_event_trace_header, client_context, 0x28);
+AT(nttrace_event_trace_header, flags, 0x2C);
+AT(nttrace_event_trace_header, kernel_time, 0x28);
+AT(nttrace_event_trace_header, user_time, 0x2C);
+_Static_assert(sizeof(struct nttrace_event_instance_guid_header) ==
+		       NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE,
 	       "EVENT_INSTANCE_GUID_HEADER");
-_Static_assert(EVENT_INSTANCE_GUID_HEADER_SIZE == 0x48, "EVENT_INSTANCE_GUID_HEADER is 0x48");
-AT(event_instance_guid_header, instance_id, 0x30);
-AT(event_instance_guid_header, parent_instance_id, 0x34);
-AT(event_instance_guid_header, parent_guid, 0x38);
-_Static_assert(sizeof(struct mof_field) == MOF_FIELD_SIZE && MOF_FIELD_SIZE == 16, "MOF_FIELD");
-AT(mof_field, data_ptr, 0);
-AT(mof_field, length, 8);
-AT(mof_field, data_type, 12);
-_Static_assert(MAX_MOF_FIELDS * MOF_FIELD_SIZE == 0x100, "seed 003's 0x100-byte MOF array");
-_Static_assert(TRACE_HEADER_MARKER_BYTE == 0xC0, "classic records' marker byte");
+_Static_assert(NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE == 0x48,
+	       "EVENT_INSTANCE_GUID_HEADER is 0x48");
+AT(nttrace_event_instance_guid_header, instance_id, 0x30);
+AT(nttrace_event_instance_guid_header, parent_instance_id, 0x34);
+AT(nttrace_event_instance_guid_header, parent_guid, 0x38);
+_Static_assert(sizeof(struct nttrace_mof_field) == NTTRACE_MOF_FIELD_SIZE &&
+		       NTTRACE_MOF_FIELD_SIZE == 16,
+	       "MOF_FIELD");
+AT(nttrace_mof_field, data_ptr, 0);
+AT(nttrace_mof_field, length, 8);
+AT(nttrace_mof_field, data_type, 12);
+_Static_assert(NTTRACE_MAX_MOF_FIELDS *NTTRACE_MOF_FIELD_SIZE == 0x100,
+	       "seed 003's 0x100-byte MOF array");
+_Static_assert(NTTRACE_TRACE_HEADER_MARKER_BYTE == 0xC0, "classic records' marker byte");
 _Static_assert(NTTRACE_HANDLE(0x1234, 5, 1, 0xAABBCCDD) == 0xAABBCCDD01051234ULL,
 	       "TRACE_ENABLE_CONTEXT packing");
 _Static_assert(NTTRACE_HANDLE_LOGGER_ID(0xAABBCCDD01051234ULL) == 0x1234 &&
@@ -61,48 +67,49 @@ _Static_assert(NTTRACE_HANDLE_LOGGER_ID(0xAABBCCDD01051234ULL) == 0x1234 &&
 	       "TRACE_ENABLE_CONTEXT unpacking");
 
 /* EventWrite (issue 15): EVENT_DESCRIPTOR, EVENT_DATA_DESCRIPTOR, the Fields, EVENT_HEADER. */
-_Static_assert(sizeof(struct event_descriptor) == EVENT_DESCRIPTOR_SIZE &&
-	       EVENT_DESCRIPTOR_SIZE == 16, "EVENT_DESCRIPTOR");
-AT(event_descriptor, id, 0);
-AT(event_descriptor, version, 2);
-AT(event_descriptor, channel, 3);
-AT(event_descriptor, level, 4);
-AT(event_descriptor, opcode, 5);
-AT(event_descriptor, task, 6);
-AT(event_descriptor, keyword, 8);
-_Static_assert(sizeof(struct event_data_descriptor) == EVENT_DATA_DESCRIPTOR_SIZE &&
-	       EVENT_DATA_DESCRIPTOR_SIZE == 16, "EVENT_DATA_DESCRIPTOR");
-AT(event_data_descriptor, ptr, 0);
-AT(event_data_descriptor, size, 8);
-AT(event_data_descriptor, reserved, 12);
-_Static_assert(sizeof(struct event_write_user) == EVENT_WRITE_USER_SIZE &&
-	       EVENT_WRITE_USER_SIZE == 0x48, "the Fields of TRACE_EVENT");
-AT(event_write_user, descriptor, 0);
-AT(event_write_user, activity_id, 0x10);
-AT(event_write_user, related_activity_id, 0x20);
-AT(event_write_user, flags, 0x30);
-AT(event_write_user, data_count, 0x34);
-AT(event_write_user, data, 0x38);
-AT(event_write_user, filter, 0x40);
-_Static_assert(sizeof(struct event_header) == EVENT_HEADER_SIZE && EVENT_HEADER_SIZE == 0x50,
+_Static_assert(sizeof(struct nttrace_event_descriptor) == NTTRACE_EVENT_DESCRIPTOR_SIZE &&
+	       NTTRACE_EVENT_DESCRIPTOR_SIZE == 16, "EVENT_DESCRIPTOR");
+AT(nttrace_event_descriptor, id, 0);
+AT(nttrace_event_descriptor, version, 2);
+AT(nttrace_event_descriptor, channel, 3);
+AT(nttrace_event_descriptor, level, 4);
+AT(nttrace_event_descriptor, opcode, 5);
+AT(nttrace_event_descriptor, task, 6);
+AT(nttrace_event_descriptor, keyword, 8);
+_Static_assert(sizeof(struct nttrace_event_data_descriptor) == NTTRACE_EVENT_DATA_DESCRIPTOR_SIZE &&
+	       NTTRACE_EVENT_DATA_DESCRIPTOR_SIZE == 16, "EVENT_DATA_DESCRIPTOR");
+AT(nttrace_event_data_descriptor, ptr, 0);
+AT(nttrace_event_data_descriptor, size, 8);
+AT(nttrace_event_data_descriptor, reserved, 12);
+_Static_assert(sizeof(struct nttrace_event_write_user) == NTTRACE_EVENT_WRITE_USER_SIZE &&
+	       NTTRACE_EVENT_WRITE_USER_SIZE == 0x48, "the Fields of TRACE_EVENT");
+AT(nttrace_event_write_user, descriptor, 0);
+AT(nttrace_event_write_user, activity_id, 0x10);
+AT(nttrace_event_write_user, related_activity_id, 0x20);
+AT(nttrace_event_write_user, flags, 0x30);
+AT(nttrace_event_write_user, data_count, 0x34);
+AT(nttrace_event_write_user, data, 0x38);
+AT(nttrace_event_write_user, filter, 0x40);
+_Static_assert(sizeof(struct nttrace_event_header) == NTTRACE_EVENT_HEADER_SIZE &&
+		       NTTRACE_EVENT_HEADER_SIZE == 0x50,
 	       "EVENT_HEADER");
-AT(event_header, size, 0);
-AT(event_header, header_type, 2);
-AT(event_header, marker_flags, 3);
-AT(event_header, flags, 4);
-AT(event_header, event_property, 6);
-AT(event_header, thread_id, 8);
-AT(event_header, process_id, 0x0C);
-AT(event_header, time_stamp, 0x10);
-AT(event_header, provider_id, 0x18);
-AT(event_header, descriptor, 0x28);
-AT(event_header, processor_time, 0x38);
-AT(event_header, activity_id, 0x40);
-_Static_assert(sizeof(struct event_extended_item_header) == 8, "extended item header");
-AT(event_extended_item_header, size, 0);
-AT(event_extended_item_header, ext_type, 2);
-AT(event_extended_item_header, linkage, 4);
-AT(event_extended_item_header, data_size, 6);
+AT(nttrace_event_header, size, 0);
+AT(nttrace_event_header, header_type, 2);
+AT(nttrace_event_header, marker_flags, 3);
+AT(nttrace_event_header, flags, 4);
+AT(nttrace_event_header, event_property, 6);
+AT(nttrace_event_header, thread_id, 8);
+AT(nttrace_event_header, process_id, 0x0C);
+AT(nttrace_event_header, time_stamp, 0x10);
+AT(nttrace_event_header, provider_id, 0x18);
+AT(nttrace_event_header, descriptor, 0x28);
+AT(nttrace_event_header, processor_time, 0x38);
+AT(nttrace_event_header, activity_id, 0x40);
+_Static_assert(sizeof(struct nttrace_event_extended_item_header) == 8, "extended item header");
+AT(nttrace_event_extended_item_header, size, 0);
+AT(nttrace_event_extended_item_header, ext_type, 2);
+AT(nttrace_event_extended_item_header, linkage, 4);
+AT(nttrace_event_extended_item_header, data_size, 6);
 
 /* Providers (seed 004): the _SIZE constants and the ioctl sizes. */
 _Static_assert(sizeof(struct nttrace_enable_info) == NTTRACE_ENABLE_INFO_SIZE, "enable_info");
@@ -149,71 +156,73 @@ int main(void)
 	       (unsigned long)NTTRACE_IOC_VERSION, (unsigned long)NTTRACE_IOC_TRACE_EVENT);
 
 	/* Classic events. */
-	printf("event_trace_header %zu\n", sizeof(struct event_trace_header));
-	MEMBER(event_trace_header, size);
-	MEMBER(event_trace_header, header_type);
-	MEMBER(event_trace_header, marker_flags);
-	MEMBER(event_trace_header, class_type);
-	MEMBER(event_trace_header, class_level);
-	MEMBER(event_trace_header, class_version);
-	MEMBER(event_trace_header, thread_id);
-	MEMBER(event_trace_header, process_id);
-	MEMBER(event_trace_header, time_stamp);
-	MEMBER(event_trace_header, guid);
-	MEMBER(event_trace_header, guid_ptr);
-	MEMBER(event_trace_header, client_context);
-	MEMBER(event_trace_header, flags);
-	MEMBER(event_trace_header, kernel_time);
-	MEMBER(event_trace_header, user_time);
-	printf("event_instance_guid_header %zu\n", sizeof(struct event_instance_guid_header));
-	MEMBER(event_instance_guid_header, h);
-	MEMBER(event_instance_guid_header, instance_id);
-	MEMBER(event_instance_guid_header, parent_instance_id);
-	MEMBER(event_instance_guid_header, parent_guid);
-	printf("mof_field %zu\n", sizeof(struct mof_field));
-	MEMBER(mof_field, data_ptr);
-	MEMBER(mof_field, length);
-	MEMBER(mof_field, data_type);
+	printf("event_trace_header %zu\n", sizeof(struct nttrace_event_trace_header));
+	MEMBER(nttrace_event_trace_header, size);
+	MEMBER(nttrace_event_trace_header, header_type);
+	MEMBER(nttrace_event_trace_header, marker_flags);
+	MEMBER(nttrace_event_trace_header, class_type);
+	MEMBER(nttrace_event_trace_header, class_level);
+	MEMBER(nttrace_event_trace_header, class_version);
+	MEMBER(nttrace_event_trace_header, thread_id);
+	MEMBER(nttrace_event_trace_header, process_id);
+	MEMBER(nttrace_event_trace_header, time_stamp);
+	MEMBER(nttrace_event_trace_header, guid);
+	MEMBER(nttrace_event_trace_header, guid_ptr);
+	MEMBER(nttrace_event_trace_header, client_context);
+	MEMBER(nttrace_event_trace_header, flags);
+	MEMBER(nttrace_event_trace_header, kernel_time);
+	MEMBER(nttrace_event_trace_header, user_time);
+	printf("event_instance_guid_header %zu\n",
+	       sizeof(struct nttrace_event_instance_guid_header));
+	MEMBER(nttrace_event_instance_guid_header, h);
+	MEMBER(nttrace_event_instance_guid_header, instance_id);
+	MEMBER(nttrace_event_instance_guid_header, parent_instance_id);
+	MEMBER(nttrace_event_instance_guid_header, parent_guid);
+	printf("mof_field %zu\n", sizeof(struct nttrace_mof_field));
+	MEMBER(nttrace_mof_field, data_ptr);
+	MEMBER(nttrace_mof_field, length);
+	MEMBER(nttrace_mof_field, data_type);
 
 	/* EventWrite. */
-	printf("event_descriptor %zu\n", sizeof(struct event_descriptor));
-	MEMBER(event_descriptor, id);
-	MEMBER(event_descriptor, version);
-	MEMBER(event_descriptor, channel);
-	MEMBER(event_descriptor, level);
-	MEMBER(event_descriptor, opcode);
-	MEMBER(event_descriptor, task);
-	MEMBER(event_descriptor, keyword);
-	printf("event_data_descriptor %zu\n", sizeof(struct event_data_descriptor));
-	MEMBER(event_data_descriptor, ptr);
-	MEMBER(event_data_descriptor, size);
-	MEMBER(event_data_descriptor, reserved);
-	printf("event_write_user %zu\n", sizeof(struct event_write_user));
-	MEMBER(event_write_user, descriptor);
-	MEMBER(event_write_user, activity_id);
-	MEMBER(event_write_user, related_activity_id);
-	MEMBER(event_write_user, flags);
-	MEMBER(event_write_user, data_count);
-	MEMBER(event_write_user, data);
-	MEMBER(event_write_user, filter);
-	printf("event_header %zu\n", sizeof(struct event_header));
-	MEMBER(event_header, size);
-	MEMBER(event_header, header_type);
-	MEMBER(event_header, marker_flags);
-	MEMBER(event_header, flags);
-	MEMBER(event_header, event_property);
-	MEMBER(event_header, thread_id);
-	MEMBER(event_header, process_id);
-	MEMBER(event_header, time_stamp);
-	MEMBER(event_header, provider_id);
-	MEMBER(event_header, descriptor);
-	MEMBER(event_header, processor_time);
-	MEMBER(event_header, activity_id);
-	printf("event_extended_item_header %zu\n", sizeof(struct event_extended_item_header));
-	MEMBER(event_extended_item_header, size);
-	MEMBER(event_extended_item_header, ext_type);
-	MEMBER(event_extended_item_header, linkage);
-	MEMBER(event_extended_item_header, data_size);
+	printf("event_descriptor %zu\n", sizeof(struct nttrace_event_descriptor));
+	MEMBER(nttrace_event_descriptor, id);
+	MEMBER(nttrace_event_descriptor, version);
+	MEMBER(nttrace_event_descriptor, channel);
+	MEMBER(nttrace_event_descriptor, level);
+	MEMBER(nttrace_event_descriptor, opcode);
+	MEMBER(nttrace_event_descriptor, task);
+	MEMBER(nttrace_event_descriptor, keyword);
+	printf("event_data_descriptor %zu\n", sizeof(struct nttrace_event_data_descriptor));
+	MEMBER(nttrace_event_data_descriptor, ptr);
+	MEMBER(nttrace_event_data_descriptor, size);
+	MEMBER(nttrace_event_data_descriptor, reserved);
+	printf("event_write_user %zu\n", sizeof(struct nttrace_event_write_user));
+	MEMBER(nttrace_event_write_user, descriptor);
+	MEMBER(nttrace_event_write_user, activity_id);
+	MEMBER(nttrace_event_write_user, related_activity_id);
+	MEMBER(nttrace_event_write_user, flags);
+	MEMBER(nttrace_event_write_user, data_count);
+	MEMBER(nttrace_event_write_user, data);
+	MEMBER(nttrace_event_write_user, filter);
+	printf("event_header %zu\n", sizeof(struct nttrace_event_header));
+	MEMBER(nttrace_event_header, size);
+	MEMBER(nttrace_event_header, header_type);
+	MEMBER(nttrace_event_header, marker_flags);
+	MEMBER(nttrace_event_header, flags);
+	MEMBER(nttrace_event_header, event_property);
+	MEMBER(nttrace_event_header, thread_id);
+	MEMBER(nttrace_event_header, process_id);
+	MEMBER(nttrace_event_header, time_stamp);
+	MEMBER(nttrace_event_header, provider_id);
+	MEMBER(nttrace_event_header, descriptor);
+	MEMBER(nttrace_event_header, processor_time);
+	MEMBER(nttrace_event_header, activity_id);
+	printf("event_extended_item_header %zu\n",
+	       sizeof(struct nttrace_event_extended_item_header));
+	MEMBER(nttrace_event_extended_item_header, size);
+	MEMBER(nttrace_event_extended_item_header, ext_type);
+	MEMBER(nttrace_event_extended_item_header, linkage);
+	MEMBER(nttrace_event_extended_item_header, data_size);
 
 	/* Providers. */
 	printf("nttrace_enable_info %zu\n", sizeof(struct nttrace_enable_info));

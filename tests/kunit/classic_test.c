@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite nttrace_classic: ETW_NT_FLAGS_TRACE_HEADER and
- * ETW_NT_FLAGS_TRACE_INSTANCE (module/classic.c, header.c, instance.c)
+ * KUnit suite nttrace_classic: NTTRACE_ETW_NT_FLAGS_TRACE_HEADER and
+ * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (module/classic.c, header.c, instance.c)
  * through the front door (nttrace_trace_event), into real sessions whose
  * records are read back from the rings and compared byte for byte with
  * this file's own encoder, written from seed 003 and the record-format
@@ -69,7 +69,7 @@ static u8 pattern(size_t i)
 
 static u32 hdr_len(u32 type)
 {
-	return type == ETW_NT_FLAGS_TRACE_INSTANCE ? INST_SIZE : HDR_SIZE;
+	return type == NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE ? INST_SIZE : HDR_SIZE;
 }
 
 static u64 area(struct cls_ctx *ctx, enum caller who)
@@ -142,7 +142,7 @@ static int cls_init(struct kunit *test)
 
 /* One call as a test describes it. */
 struct cev {
-	u32 type;		/* ETW_NT_FLAGS_TRACE_HEADER or _INSTANCE */
+	u32 type;		/* NTTRACE_ETW_NT_FLAGS_TRACE_HEADER or _INSTANCE */
 	enum caller who;
 	u32 wflags;		/* the header's Flags */
 	u32 size;		/* the header's Size; 0: header + extra_len */
@@ -175,7 +175,7 @@ static void encode_input(struct cls_ctx *ctx, const struct cev *e, u8 *p)
 		memcpy(p + 0x18, guid1, 16);
 	ntk_put_le(p + 0x28, 0xC1C2C3C4, 4);	/* ClientContext: ignored */
 	ntk_put_le(p + 0x2C, e->wflags, 4);
-	if (e->type == ETW_NT_FLAGS_TRACE_INSTANCE) {
+	if (e->type == NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE) {
 		ntk_put_le(p + 0x30, 0x11223344, 4);
 		ntk_put_le(p + 0x34, 0x55667788, 4);
 		memcpy(p + 0x38, guid2, 16);
@@ -190,7 +190,7 @@ static u32 send(struct kunit *test, const struct cev *e)
 	u32 len = hdr_len(e->type);
 	struct nttrace_call call = {
 		.trace_handle = e->handle ? e->handle : ctx->k->id,
-		.flags = e->type | (e->who == WOW64 ? ETW_NT_FLAGS_WOW64_CALL : 0),
+		.flags = e->type | (e->who == WOW64 ? NTTRACE_ETW_NT_FLAGS_WOW64_CALL : 0),
 		.field_size = e->field_size,
 		.fields = at,
 		.compat = e->who == COMPAT,
@@ -226,7 +226,7 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 	want = kunit_kzalloc(test, ALIGN(total, 8), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, want);
 	ntk_put_le(want, total, 2);
-	if (e->type == ETW_NT_FLAGS_TRACE_INSTANCE)
+	if (e->type == NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE)
 		want[2] = ptr32 ? 0x0B : 0x15;
 	else
 		want[2] = ptr32 ? 0x0A : 0x14;
@@ -246,7 +246,7 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 	ntk_put_le(want + 0x10, ts, 8);
 	memcpy(want + 0x18, (e->wflags & F_GUID_PTR) ? guid3 : guid1, 16);
 	/* KernelTime and UserTime: 0 (want is zeroed). */
-	if (e->type == ETW_NT_FLAGS_TRACE_INSTANCE) {
+	if (e->type == NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE) {
 		ntk_put_le(want + 0x30, 0x11223344, 4);
 		ntk_put_le(want + 0x34, 0x55667788, 4);
 		memcpy(want + 0x38, guid2, 16);
@@ -255,9 +255,9 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 		memcpy(want + hl, data, len);
 	for (i = 0; i < ALIGN(total, 8); i++)
 		if (r->data[i] != want[i]) {
-			KUNIT_FAIL(test, "%s %s: byte %#x is %#x, want %#x",
-				   caller_names[e->who],
-				   e->type == ETW_NT_FLAGS_TRACE_INSTANCE ? "instance" : "header",
+			KUNIT_FAIL(test, "%s %s: byte %#x is %#x, want %#x", caller_names[e->who],
+				   e->type == NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE ? "instance" :
+										    "header",
 				   i, r->data[i], want[i]);
 			break;
 		}
@@ -265,7 +265,7 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 
 static u64 now(void)
 {
-	return nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	return nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 }
 
 /*
@@ -283,7 +283,7 @@ static u32 send_check(struct kunit *test, const struct cev *e, const u8 *data, u
 	status = send(test, e);
 	after = now();
 	got = ntk_collect(test, ctx->k, &recs);
-	if (status != STATUS_SUCCESS) {
+	if (status != NTTRACE_STATUS_SUCCESS) {
 		KUNIT_EXPECT_EQ_MSG(test, got, 0, "status %#x, yet a record", status);
 		return status;
 	}
@@ -298,7 +298,7 @@ static void counts(struct cls_ctx *ctx, u64 *written, u64 *lost)
 	struct nttrace_logger_info info;
 
 	*written = *lost = ~0ULL;
-	if (ntk_control(EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info))
+	if (ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info))
 		return;
 	*written = info.events_written;
 	*lost = info.events_lost;
@@ -312,7 +312,8 @@ static void put_mof(u8 *p, u64 ptr, u32 len)
 	ntk_put_le(p + 12, 0xD7D7D7D7, 4);		/* DataType: ignored */
 }
 
-static const u32 both[] = { ETW_NT_FLAGS_TRACE_HEADER, ETW_NT_FLAGS_TRACE_INSTANCE };
+static const u32 both[] = { NTTRACE_ETW_NT_FLAGS_TRACE_HEADER,
+			    NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE };
 
 /* ---- Records ---- */
 
@@ -341,7 +342,7 @@ static void inline_test(struct kunit *test)
 				};
 
 				KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, sizes[s]),
-						    STATUS_SUCCESS, "%s %u bytes",
+						    NTTRACE_STATUS_SUCCESS, "%s %u bytes",
 						    caller_names[who], sizes[s]);
 			}
 	counts(test->priv, &w, &l);
@@ -365,12 +366,15 @@ static void guid_ptr_timestamp_test(struct kunit *test)
 				.ts = 0x0123456789ABCDEFULL,
 			};
 
-			KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 5), STATUS_SUCCESS);
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 5),
+					NTTRACE_STATUS_SUCCESS);
 			e.wflags |= F_TIMESTAMP;
-			KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 5), STATUS_SUCCESS);
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 5),
+					NTTRACE_STATUS_SUCCESS);
 			e.wflags = F_TRACED_GUID | F_TIMESTAMP;
 			e.ts = 0;
-			KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 5), STATUS_SUCCESS);
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 5),
+					NTTRACE_STATUS_SUCCESS);
 		}
 }
 
@@ -379,7 +383,7 @@ static void mof_test(struct kunit *test)
 {
 	static const u32 sizes[] = { 3, 0, 17, 1, 8, 250, 2, 0, 5, 9, 11, 13, 1, 1, 1, 64 };
 	struct cls_ctx *ctx = test->priv;
-	u8 mof[MAX_MOF_FIELDS * 16], *data;
+	u8 mof[NTTRACE_MAX_MOF_FIELDS * 16], *data;
 	unsigned int t, n;
 	enum caller who;
 
@@ -410,18 +414,18 @@ static void mof_test(struct kunit *test)
 				}
 				e.extra_len = 16 * n;
 				KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, len),
-						    STATUS_SUCCESS, "%s, %u items",
+						    NTTRACE_STATUS_SUCCESS, "%s, %u items",
 						    caller_names[who], n);
 				/*
 				 * A trailing part of a MOF_FIELD is not an
 				 * item: ignored, even one that points nowhere.
 				 */
-				if (n == MAX_MOF_FIELDS)
+				if (n == NTTRACE_MAX_MOF_FIELDS)
 					continue;
 				put_mof(mof + 16 * n, ctx->none, 4);
 				e.extra_len = 16 * n + 15;
 				KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, len),
-						    STATUS_SUCCESS, "%s, %u items + 15",
+						    NTTRACE_STATUS_SUCCESS, "%s, %u items + 15",
 						    caller_names[who], n);
 			}
 		}
@@ -432,8 +436,8 @@ static void mof_test(struct kunit *test)
 static void mof_limits_test(struct kunit *test)
 {
 	struct cls_ctx *ctx = test->priv;
-	u32 max = BUF_KB * 1024 - WMI_BUFFER_HEADER_SIZE;
-	u8 mof[MAX_MOF_FIELDS * 16 + 32];
+	u32 max = BUF_KB * 1024 - NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	u8 mof[NTTRACE_MAX_MOF_FIELDS * 16 + 32];
 	unsigned int t, i;
 	u64 d = data_at(ctx, NATIVE), w, l;
 
@@ -444,64 +448,64 @@ static void mof_limits_test(struct kunit *test)
 			.wflags = F_TRACED_GUID | F_MOF_PTR, .extra = mof,
 		};
 
-		for (i = 0; i < MAX_MOF_FIELDS + 2; i++)
+		for (i = 0; i < NTTRACE_MAX_MOF_FIELDS + 2; i++)
 			put_mof(mof + 16 * i, d + i, 1);
 		/* 0x100 bytes is the limit; more allowed by Size is refused. */
 		e.extra_len = 0x100;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
 		e.extra_len = 0x101;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ARRAY_BOUNDS_EXCEEDED);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED);
 		e.extra_len = 0x110;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ARRAY_BOUNDS_EXCEEDED);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED);
 		e.extra_len = 0x120;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ARRAY_BOUNDS_EXCEEDED);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED);
 		/* Even when the array cannot be read: the size comes first. */
 		e.extra_len = 0;
 		e.size = hl + 0x200;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ARRAY_BOUNDS_EXCEEDED);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED);
 		e.size = 0;
 
 		/* Header and items past 32 bits. */
 		put_mof(mof, d, 0xFFFFFFFF);
 		put_mof(mof + 16, d, 0xFFFFFFFF);
 		e.extra_len = 32;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 		put_mof(mof, d, 0x80000000);
 		put_mof(mof + 16, d, 0x80000000 - hl - 1);	/* 0xFFFFFFFF in all */
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INTEGER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INTEGER_OVERFLOW);
 		put_mof(mof + 16, d, 0x80000000 - hl);		/* 2^32 */
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 		put_mof(mof, d, 0xFFFFFFFF - hl);
 		e.extra_len = 16;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INTEGER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INTEGER_OVERFLOW);
 		put_mof(mof, d, 0xFFFFFFFF - hl + 1);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 
-		/* Past 16 bits (the record's Size): STATUS_INTEGER_OVERFLOW. */
+		/* Past 16 bits (the record's Size): NTTRACE_STATUS_INTEGER_OVERFLOW. */
 		put_mof(mof, d, 0x10000 - hl);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INTEGER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INTEGER_OVERFLOW);
 		put_mof(mof, d, 0x8000);
 		put_mof(mof + 16, d, 0x8000 - hl);
 		e.extra_len = 32;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INTEGER_OVERFLOW);
-		/* 16 bits, but not a buffer: STATUS_BUFFER_OVERFLOW. */
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INTEGER_OVERFLOW);
+		/* 16 bits, but not a buffer: NTTRACE_STATUS_BUFFER_OVERFLOW. */
 		put_mof(mof, d, 0xFFFF - hl);
 		e.extra_len = 16;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 		/* The largest record a buffer takes, and one byte more. */
 		put_mof(mof, d, max - hl);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
 		put_mof(mof, d, max - hl + 1);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 		/* Inline data too: Size 0xFFFF fits 16 bits, not the buffer. */
 		e.wflags = F_TRACED_GUID;
 		e.size = 0xFFFF;
 		e.extra_len = 0;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 		e.size = max;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
 		e.size = max + 1;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_BUFFER_OVERFLOW);
 	}
 	counts(ctx, &w, &l);
 	KUNIT_EXPECT_EQ(test, w, 2 * 3);
@@ -536,34 +540,34 @@ static void handle_test(struct kunit *test)
 
 		for (b = 0; b < ARRAY_SIZE(bad); b++) {
 			e.handle = bad[b];
-			KUNIT_EXPECT_EQ_MSG(test, send(test, &e), STATUS_INVALID_HANDLE,
+			KUNIT_EXPECT_EQ_MSG(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE,
 					    "handle %#llx", bad[b]);
 		}
 		e.handle = unused;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 		e.handle = NTTRACE_MAX_LOGGERS + 1;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 		/* Not running beats a bad Size and missing flags. */
 		e.handle = unused;
 		e.size = 4;
 		e.wflags = 0;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 		e.size = 0;
 		e.wflags = F_TRACED_GUID;
 		e.who = KERNEL;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 		e.handle = 0xFFFF;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 		/* The high bits (a TRACE_ENABLE_CONTEXT's level, flags) are not looked at. */
 		e.who = NATIVE;
 		e.handle = NTTRACE_HANDLE(ctx->k->id, 5, 0, 0xFFFFFFFF);
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 3), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 3), NTTRACE_STATUS_SUCCESS);
 	}
 	counts(ctx, &w, &l);
 	KUNIT_EXPECT_EQ(test, w, 2);
 }
 
-/* Size smaller than the header; WNODE_FLAG_TRACED_GUID missing. */
+/* Size smaller than the header; NTTRACE_WNODE_FLAG_TRACED_GUID missing. */
 static void header_rules_test(struct kunit *test)
 {
 	struct cls_ctx *ctx = test->priv;
@@ -577,32 +581,34 @@ static void header_rules_test(struct kunit *test)
 			struct cev e = { .type = both[t], .who = who, .wflags = F_TRACED_GUID };
 
 			e.size = hl - 1;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_PARAMETER);
 			e.size = 1;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_PARAMETER);
 			e.size = 0x10000;	/* the 16-bit Size reads 0 */
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
-			if (both[t] == ETW_NT_FLAGS_TRACE_INSTANCE) {
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_PARAMETER);
+			if (both[t] == NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE) {
 				e.size = HDR_SIZE;	/* a TRACE_HEADER's size is too small */
-				KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
+				KUNIT_EXPECT_EQ(test, send(test, &e),
+						NTTRACE_STATUS_INVALID_PARAMETER);
 			}
 			e.size = 0;
 			e.wflags = F_GUID_PTR | F_MOF_PTR | F_TIMESTAMP | 0x40000;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_PARAMETER);
 			e.wflags = 0;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_PARAMETER);
 			e.wflags = ~F_TRACED_GUID;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_PARAMETER);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_PARAMETER);
 			/* Unknown flag bits beside it are ignored. */
 			e.wflags = F_TRACED_GUID | 0x40000 | 0x200000 | 0x1;
-			KUNIT_EXPECT_EQ(test, send_check(test, &e, NULL, 0), STATUS_SUCCESS);
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, NULL, 0),
+					NTTRACE_STATUS_SUCCESS);
 		}
 	counts(ctx, &w, &l);
 	KUNIT_EXPECT_EQ(test, w, 2 * NCALLERS);
 	KUNIT_EXPECT_EQ(test, l, 0);
 }
 
-/* Memory that cannot be read: STATUS_ACCESS_VIOLATION, nothing written. */
+/* Memory that cannot be read: NTTRACE_STATUS_ACCESS_VIOLATION, nothing written. */
 static void fault_test(struct kunit *test)
 {
 	struct cls_ctx *ctx = test->priv;
@@ -629,20 +635,20 @@ static void fault_test(struct kunit *test)
 		put_mof(mof + 32, d + 5, 5);
 		/* A middle item: PROT_NONE, unmapped, kernel, running off the end. */
 		put_mof(mof + 16, ctx->none, 4);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		put_mof(mof + 16, gone + 8, 4);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		put_mof(mof + 16, (uintptr_t)kbytes, 8);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		put_mof(mof + 16, edge - 2, 4);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		/* GuidPtr unreadable. */
 		put_mof(mof + 16, d + 20, 4);
 		e.wflags |= F_GUID_PTR;
 		e.guid_ptr = ctx->none;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		e.guid_ptr = edge - 8;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		e.guid_ptr = 0;
 		/*
 		 * The MOF_FIELD array running into the unmapped page: two of
@@ -652,16 +658,16 @@ static void fault_test(struct kunit *test)
 		e.fields = edge - hl - 32;
 		e.extra_len = 0;
 		e.size = hl + 48;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		e.size = hl + 32;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
 		ntk_collect(test, ctx->k, &recs);
 		/* Inline data running into the unmapped page. */
 		e.wflags = F_TRACED_GUID;
 		e.size = hl + 40;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		e.size = hl + 32;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
 		ntk_collect(test, ctx->k, &recs);
 		e.size = 0;
 		e.fields = 0;
@@ -673,13 +679,13 @@ static void fault_test(struct kunit *test)
 		put_mof(mof, d, 5);
 		put_mof(mof + 16, 0x10, 4);		/* NULL page */
 		put_mof(mof + 32, d + 5, 5);
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		put_mof(mof + 16, ctx->base[0], 4);	/* a user address */
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		put_mof(mof + 16, d, 4);
 		e.wflags |= F_GUID_PTR;
 		e.guid_ptr = 0x20;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_VIOLATION);
 		KUNIT_EXPECT_EQ(test, ntk_collect(test, ctx->k, &recs), 0);
 	}
 	counts(ctx, &w, &l);
@@ -687,7 +693,7 @@ static void fault_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l, 0);
 }
 
-/* A full ring: STATUS_NO_MEMORY, counted lost. */
+/* A full ring: NTTRACE_STATUS_NO_MEMORY, counted lost. */
 static void full_test(struct kunit *test)
 {
 	struct cls_ctx *ctx = test->priv;
@@ -706,11 +712,11 @@ static void full_test(struct kunit *test)
 		/* No consumer acknowledges: the rings fill (on whichever CPUs). */
 		for (i = 0; i < 1000; i++) {
 			status = send(test, &e);
-			if (status != STATUS_SUCCESS)
+			if (status != NTTRACE_STATUS_SUCCESS)
 				break;
 		}
-		KUNIT_EXPECT_EQ(test, status, STATUS_NO_MEMORY);
-		KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, ctx->k->id,
+		KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_NO_MEMORY);
+		KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, ctx->k->id,
 						  &info), 0);
 		KUNIT_EXPECT_EQ(test, info.events_lost, 1);
 		KUNIT_EXPECT_EQ(test, info.events_written, i);
@@ -749,36 +755,36 @@ static void secure_test(struct kunit *test)
 	u64 w, l;
 
 	ntk_put(ctx->k);
-	cls_start(test, EVENT_TRACE_SECURE_MODE);
+	cls_start(test, NTTRACE_EVENT_TRACE_SECURE_MODE);
 	for (who = NATIVE; who < NCALLERS; who++) {
-		struct cev e = { .type = ETW_NT_FLAGS_TRACE_INSTANCE, .who = who,
+		struct cev e = { .type = NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, .who = who,
 				 .wflags = F_TRACED_GUID, .extra = data, .extra_len = 4 };
 
 		/* TRACE_INSTANCE: refused from everyone, the owner included. */
-		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4), STATUS_ACCESS_DENIED,
-				    "%s owner", caller_names[who]);
+		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4),
+				    NTTRACE_STATUS_ACCESS_DENIED, "%s owner", caller_names[who]);
 		/* ... before the Size is looked at. */
 		e.size = 1;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_DENIED);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_DENIED);
 		e.size = 0;
 		/* TRACE_HEADER: the owner (this thread, which started it) may. */
-		e.type = ETW_NT_FLAGS_TRACE_HEADER;
-		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4), STATUS_SUCCESS,
+		e.type = NTTRACE_ETW_NT_FLAGS_TRACE_HEADER;
+		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4), NTTRACE_STATUS_SUCCESS,
 				    "%s owner", caller_names[who]);
 	}
 	/* A stranger: TRACE_HEADER refused unless kernel-mode; TRACE_INSTANCE too. */
 	old = become_stranger(test);
 	KUNIT_EXPECT_FALSE(test, perfmon_capable());
 	for (who = NATIVE; who < NCALLERS; who++) {
-		struct cev e = { .type = ETW_NT_FLAGS_TRACE_HEADER, .who = who,
+		struct cev e = { .type = NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, .who = who,
 				 .wflags = F_TRACED_GUID, .extra = data, .extra_len = 4 };
-		u32 want = who == KERNEL ? STATUS_SUCCESS : STATUS_ACCESS_DENIED;
+		u32 want = who == KERNEL ? NTTRACE_STATUS_SUCCESS : NTTRACE_STATUS_ACCESS_DENIED;
 
 		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4), want,
 				    "%s stranger", caller_names[who]);
-		e.type = ETW_NT_FLAGS_TRACE_INSTANCE;
-		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4), STATUS_ACCESS_DENIED,
-				    "%s stranger", caller_names[who]);
+		e.type = NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE;
+		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 4),
+				    NTTRACE_STATUS_ACCESS_DENIED, "%s stranger", caller_names[who]);
 	}
 	become_self(old);
 	counts(ctx, &w, &l);
@@ -793,20 +799,20 @@ static void secure_privileged_test(struct kunit *test)
 	struct cred *c;
 	const struct cred *old;
 	u8 data[2] = { 7, 7 };
-	struct cev e = { .type = ETW_NT_FLAGS_TRACE_HEADER, .wflags = F_TRACED_GUID,
+	struct cev e = { .type = NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, .wflags = F_TRACED_GUID,
 			 .extra = data, .extra_len = 2 };
 
 	ntk_put(ctx->k);
-	cls_start(test, EVENT_TRACE_SECURE_MODE);
+	cls_start(test, NTTRACE_EVENT_TRACE_SECURE_MODE);
 	c = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->euid = c->fsuid = KUIDT_INIT(65534);
 	cap_clear(c->cap_effective);
 	cap_raise(c->cap_effective, CAP_PERFMON);
 	old = override_creds(c);
-	KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 2), STATUS_SUCCESS);
-	e.type = ETW_NT_FLAGS_TRACE_INSTANCE;
-	KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 2), STATUS_ACCESS_DENIED);
+	KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 2), NTTRACE_STATUS_SUCCESS);
+	e.type = NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE;
+	KUNIT_EXPECT_EQ(test, send_check(test, &e, data, 2), NTTRACE_STATUS_ACCESS_DENIED);
 	become_self(old);
 }
 
@@ -819,30 +825,31 @@ static void paged_test(struct kunit *test)
 	u64 w, l;
 
 	ntk_put(ctx->k);
-	cls_start(test, EVENT_TRACE_USE_PAGED_MEMORY);
+	cls_start(test, NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY);
 	for (t = 0; t < ARRAY_SIZE(both); t++)
 		for (who = NATIVE; who < NCALLERS; who++) {
 			struct cev e = { .type = both[t], .who = who, .wflags = F_TRACED_GUID,
 					 .extra = data, .extra_len = 6 };
-			u32 want = who == KERNEL ? STATUS_NOT_SUPPORTED : STATUS_SUCCESS;
+			u32 want = who == KERNEL ? NTTRACE_STATUS_NOT_SUPPORTED :
+						   NTTRACE_STATUS_SUCCESS;
 
 			KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, data, 6), want,
 					    "%s", caller_names[who]);
 			/* Checked before the Size. */
 			e.size = 2;
 			if (who == KERNEL)
-				KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_NOT_SUPPORTED);
+				KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_NOT_SUPPORTED);
 		}
 	/* Secure and paged: secure is checked first (seed 003's order). */
 	ntk_put(ctx->k);
-	cls_start(test, EVENT_TRACE_USE_PAGED_MEMORY | EVENT_TRACE_SECURE_MODE);
+	cls_start(test, NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SECURE_MODE);
 	{
-		struct cev e = { .type = ETW_NT_FLAGS_TRACE_INSTANCE, .who = KERNEL,
+		struct cev e = { .type = NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, .who = KERNEL,
 				 .wflags = F_TRACED_GUID };
 
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_ACCESS_DENIED);
-		e.type = ETW_NT_FLAGS_TRACE_HEADER;
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_NOT_SUPPORTED);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_ACCESS_DENIED);
+		e.type = NTTRACE_ETW_NT_FLAGS_TRACE_HEADER;
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_NOT_SUPPORTED);
 	}
 	counts(ctx, &w, &l);
 	KUNIT_EXPECT_EQ(test, w, 0);
@@ -907,11 +914,13 @@ static void staged_test(struct kunit *test)
 		peek(test, NATIVE, d + 40, want + 29, 2);
 		KUNIT_ASSERT_FALSE(test, present(file));
 		KUNIT_ASSERT_FALSE(test, present(anon));
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, want, sizeof(want)), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, want, sizeof(want)),
+				NTTRACE_STATUS_SUCCESS);
 		KUNIT_EXPECT_TRUE_MSG(test, present(file), "the staged copy did not run");
 		KUNIT_EXPECT_TRUE_MSG(test, present(anon), "the staged copy did not run");
 		/* Again, present: the direct copy, the same bytes. */
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, want, sizeof(want)), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, want, sizeof(want)),
+				NTTRACE_STATUS_SUCCESS);
 
 		/*
 		 * Inline data in a page not present (a 32-bit caller): the
@@ -924,7 +933,7 @@ static void staged_test(struct kunit *test)
 				  .size = hdr_len(both[t]) + 10,
 				  .fields = anon - hdr_len(both[t]) };
 		memset(want, 0, 10);
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, want, 10), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, want, 10), NTTRACE_STATUS_SUCCESS);
 		KUNIT_EXPECT_TRUE_MSG(test, present(anon), "the staged copy did not run");
 	}
 }

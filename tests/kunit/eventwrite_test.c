@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite nttrace_eventwrite: ETW_NT_FLAGS_TRACE_EVENT (module/
+ * KUnit suite nttrace_eventwrite: NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (module/
  * eventwrite.c) through the front door (nttrace_trace_event) for 64-bit,
  * compat and WOW64 callers, and nt_event_write_kernel() for kernel-mode
  * providers, into real sessions whose records are read back from the
@@ -222,7 +222,7 @@ static u64 item_ptr(struct ew_ctx *ctx, const struct ew *e, const struct item *i
 /* The Fields, byte by byte, as the uapi comment describes them. */
 static void encode_fields(struct ew_ctx *ctx, const struct ew *e, u8 *p)
 {
-	memset(p, 0, EVENT_WRITE_USER_SIZE);
+	memset(p, 0, NTTRACE_EVENT_WRITE_USER_SIZE);
 	ntk_put_le(p, 0x1234, 2);			/* Id */
 	p[2] = 3;				/* Version */
 	p[3] = 0x10;				/* Channel */
@@ -241,13 +241,13 @@ static void encode_fields(struct ew_ctx *ctx, const struct ew *e, u8 *p)
 static u32 send(struct kunit *test, const struct ew *e)
 {
 	struct ew_ctx *ctx = test->priv;
-	u8 fields[EVENT_WRITE_USER_SIZE], desc[16];
+	u8 fields[NTTRACE_EVENT_WRITE_USER_SIZE], desc[16];
 	u64 at = area(ctx, e->who);
 	struct nttrace_call call = {
 		.trace_handle = e->handle ? e->handle : ctx->handle,
-		.flags = ETW_NT_FLAGS_TRACE_EVENT |
-			 (e->who == WOW64 ? ETW_NT_FLAGS_WOW64_CALL : 0),
-		.field_size = e->field_size ? e->field_size : EVENT_WRITE_USER_SIZE,
+		.flags = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT |
+			 (e->who == WOW64 ? NTTRACE_ETW_NT_FLAGS_WOW64_CALL : 0),
+		.field_size = e->field_size ? e->field_size : NTTRACE_EVENT_WRITE_USER_SIZE,
 		.fields = at,
 		.compat = e->who == COMPAT,
 	};
@@ -268,7 +268,7 @@ static u32 send(struct kunit *test, const struct ew *e)
 
 static u64 now(void)
 {
-	return nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	return nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 }
 
 /* The data @e's items point at, gathered: @out, returns its length. */
@@ -390,19 +390,19 @@ static void record_test(struct kunit *test)
 		struct ew e = { .who = who, .level = 4, .keyword = 0x8000000000000001ULL,
 				.n = ARRAY_SIZE(three), .items = three };
 
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 		e.wflags = WF_RELATED;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 		e.wflags = WF_STRING;
 		e.n = 1;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 		e.wflags = WF_STRING | WF_RELATED;
 		e.n = 0;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 		e.wflags = 0;
 		e.items = big;
 		e.n = 2;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 	}
 }
 
@@ -454,7 +454,7 @@ static void rule_test(struct kunit *test)
 					.n = 1, .items = three };
 
 			KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, &k, 1, c->want),
-					    STATUS_SUCCESS, "case %u", i);
+					    NTTRACE_STATUS_SUCCESS, "case %u", i);
 			KUNIT_EXPECT_EQ_MSG(test, nt_provider_kernel_enabled(ctx_kreg(test),
 									     c->ev_level,
 									     c->keyword),
@@ -466,7 +466,7 @@ static void rule_test(struct kunit *test)
 	{
 		struct ew e = { .level = 1, .n = 1, .items = three };
 
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), NTTRACE_STATUS_SUCCESS);
 		KUNIT_EXPECT_FALSE(test, nt_provider_kernel_enabled(ctx_kreg(test), 0, 0));
 	}
 }
@@ -503,13 +503,14 @@ static void two_sessions_test(struct kunit *test)
 					.n = ARRAY_SIZE(three), .items = three };
 
 			KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, ks, 2, evs[i].want),
-					    STATUS_SUCCESS, "event %u", i);
+					    NTTRACE_STATUS_SUCCESS, "event %u", i);
 			/* The filter leaves a session out. */
 			e.filter = 1ULL << (ks[0]->id - 1);
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, evs[i].want & 2),
-					STATUS_SUCCESS);
+					NTTRACE_STATUS_SUCCESS);
 			e.filter = ~0ULL;
-			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, 0), STATUS_SUCCESS);
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, 0),
+					NTTRACE_STATUS_SUCCESS);
 		}
 	/* B stops: A alone. */
 	id = ks[1]->id;
@@ -517,7 +518,7 @@ static void two_sessions_test(struct kunit *test)
 	{
 		struct ew e = { .level = 1, .n = 1, .items = three };
 
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 1, 1), NTTRACE_STATUS_SUCCESS);
 	}
 	KUNIT_EXPECT_NE(test, id, 0U);
 }
@@ -541,7 +542,7 @@ static void status_test(struct kunit *test)
 	struct ew_ctx *ctx = test->priv;
 	struct ntk_session *k = start(test, "kew-status", 0, BUF_KB, 8);
 	static const u8 kbytes[4] = { 1, 2, 3, 4 };
-	struct item *items = many_items(test, MAX_EVENT_DATA_DESCRIPTORS + 1, 1);
+	struct item *items = many_items(test, NTTRACE_MAX_EVENT_DATA_DESCRIPTORS + 1, 1);
 	struct nttrace_logger_info info;
 	struct ntk_record *recs;
 	unsigned long gone;
@@ -554,7 +555,7 @@ static void status_test(struct kunit *test)
 	{
 		struct ew e = { .level = 1, .n = 1, .items = three, .data = gone };
 
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), NTTRACE_STATUS_SUCCESS);
 	}
 	KUNIT_ASSERT_EQ(test, enable(k->id, prov_guid, 1, 0, 0, 0), 0);
 	for (who = NATIVE; who < NCALLERS; who++) {
@@ -567,95 +568,108 @@ static void status_test(struct kunit *test)
 			/* FieldSize: only 0x48. */
 			e.field_size = 0x40;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
-					STATUS_INVALID_PARAMETER);
+					NTTRACE_STATUS_INVALID_PARAMETER);
 			e.field_size = 0x50;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
-					STATUS_INVALID_PARAMETER);
+					NTTRACE_STATUS_INVALID_PARAMETER);
 			e.field_size = 0;
 			/* Handles: unknown, 0, huge, a classic registration's. */
 			e.handle = 0xFFFFFF;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 			e.handle = 1ULL << 40 | ctx->handle;
-			KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_INVALID_HANDLE);
+			KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_INVALID_HANDLE);
 			e.handle = ctx->classic;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
-					STATUS_INVALID_HANDLE);
+					NTTRACE_STATUS_INVALID_HANDLE);
 			e.handle = 0;
 		}
 		/* Unknown flags. */
 		e.wflags = 0x4;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INVALID_PARAMETER);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_PARAMETER);
 		e.wflags = 0x80000000 | WF_RELATED;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INVALID_PARAMETER);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_PARAMETER);
 		e.wflags = 0;
 		/* Descriptors: 128 fine, 129 not. */
 		e.items = items;
-		e.n = MAX_EVENT_DATA_DESCRIPTORS;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
-		e.n = MAX_EVENT_DATA_DESCRIPTORS + 1;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INVALID_PARAMETER);
+		e.n = NTTRACE_MAX_EVENT_DATA_DESCRIPTORS;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
+		e.n = NTTRACE_MAX_EVENT_DATA_DESCRIPTORS + 1;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_PARAMETER);
 		e.n = 1;
 		e.count = 0xFFFFFFFF;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INVALID_PARAMETER);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_PARAMETER);
 		e.count = 0;
 		/* The array unreadable. */
 		e.data = who == KERNEL ? 0x40 : gone;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_ACCESS_VIOLATION);
 		e.data = who == KERNEL ? ctx->base[0] : ctx->none;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_ACCESS_VIOLATION);
 		e.data = 0;
 		/* A middle item unreadable: nothing written. */
 		e.items = bad;
 		e.n = 3;
 		bad[1].ptr = who == KERNEL ? 0x10 : ctx->none;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_ACCESS_VIOLATION);
 		bad[1].ptr = who == KERNEL ? ctx->base[0] : gone + 8;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_ACCESS_VIOLATION);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_ACCESS_VIOLATION);
 		if (who != KERNEL) {
 			bad[1].ptr = (uintptr_t)kbytes;	/* a kernel address */
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
-					STATUS_ACCESS_VIOLATION);
+					NTTRACE_STATUS_ACCESS_VIOLATION);
 		}
 		/* Sizes: past 16 bits, past 32 bits, not a buffer. */
 		bad[1].ptr = d;
 		bad[1].size = 0x10000 - EH_SIZE - 8;	/* 0x10000 in all */
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INTEGER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INTEGER_OVERFLOW);
 		bad[0].size = 0xFFFFFFFF;
 		bad[1].size = 0xFFFFFFFF;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INTEGER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INTEGER_OVERFLOW);
 		bad[0].size = 4;
 		bad[1].size = 0xFFFF - EH_SIZE - 8;	/* 0xFFFF: no buffer holds it */
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_BUFFER_OVERFLOW);
 		bad[1].size = BUF_KB * 1024;
 		e.wflags = WF_RELATED;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_BUFFER_OVERFLOW);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_BUFFER_OVERFLOW);
 	}
 	/* A kernel-mode NtTraceEvent of this type has no process handle. */
 	{
-		u8 fields[EVENT_WRITE_USER_SIZE];
+		u8 fields[NTTRACE_EVENT_WRITE_USER_SIZE];
 		struct ew e = { .who = KERNEL, .level = 1 };
 		struct nttrace_call call = {
-			.trace_handle = ctx->handle, .flags = ETW_NT_FLAGS_TRACE_EVENT,
-			.field_size = EVENT_WRITE_USER_SIZE, .fields = (uintptr_t)fields,
+			.trace_handle = ctx->handle, .flags = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
+			.field_size = NTTRACE_EVENT_WRITE_USER_SIZE, .fields = (uintptr_t)fields,
 			.kernel_mode = true,
 		};
 
 		encode_fields(ctx, &e, fields);
-		KUNIT_EXPECT_EQ(test, nttrace_trace_event(&call), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, nttrace_trace_event(&call), NTTRACE_STATUS_INVALID_HANDLE);
 	}
 	/* Unregistered: the handle is gone. */
 	{
 		struct ew e = { .level = 1 };
 
 		KUNIT_EXPECT_EQ(test, nt_provider_unregister(ctx->pf, ctx->handle), 0);
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0), STATUS_INVALID_HANDLE);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_HANDLE);
 	}
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.events_lost, 0U);
 	ntk_collect(test, k, &recs);
 }
 
-/* The ring full: STATUS_NO_MEMORY, the event counted lost. */
+/* The ring full: NTTRACE_STATUS_NO_MEMORY, the event counted lost. */
 static void full_test(struct kunit *test)
 {
 	struct ntk_session *k = start(test, "kew-full", 0, 4, 2);
@@ -671,13 +685,13 @@ static void full_test(struct kunit *test)
 	migrate_disable();
 	for (i = 0; i < 64; i++) {
 		status = send(test, &e);
-		if (status != STATUS_SUCCESS)
+		if (status != NTTRACE_STATUS_SUCCESS)
 			break;
 		ok++;
 	}
 	migrate_enable();
-	KUNIT_EXPECT_EQ(test, status, STATUS_NO_MEMORY);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_NO_MEMORY);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.events_lost, 1U);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), ok);
 }
@@ -713,15 +727,15 @@ static void secure_paged_test(struct kunit *test)
 	enum caller who;
 
 	ks[0] = start(test, "kew-plain", 0, BUF_KB, 8);
-	ks[1] = start(test, "kew-secure", EVENT_TRACE_SECURE_MODE, BUF_KB, 8);
-	ks[2] = start(test, "kew-paged", EVENT_TRACE_USE_PAGED_MEMORY, BUF_KB, 8);
+	ks[1] = start(test, "kew-secure", NTTRACE_EVENT_TRACE_SECURE_MODE, BUF_KB, 8);
+	ks[2] = start(test, "kew-paged", NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY, BUF_KB, 8);
 	KUNIT_ASSERT_EQ(test, enable(ks[0]->id, prov_guid, 1, 0, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, enable(ks[1]->id, prov_guid, 1, 0, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, enable(ks[2]->id, prov_guid, 1, 0, 0, 0), 0);
 	for (who = NATIVE; who < NCALLERS; who++) {
 		struct ew e = { .who = who, .level = 1, .n = 3, .items = three };
 		/* The owner: all three; kernel-mode: not the paged one. */
-		u32 want = who == KERNEL ? STATUS_NOT_SUPPORTED : STATUS_SUCCESS;
+		u32 want = who == KERNEL ? NTTRACE_STATUS_NOT_SUPPORTED : NTTRACE_STATUS_SUCCESS;
 
 		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, ks, 3, who == KERNEL ? 3 : 7),
 				    want, "%s owner", caller_names[who]);
@@ -732,7 +746,8 @@ static void secure_paged_test(struct kunit *test)
 	for (who = NATIVE; who < NCALLERS; who++) {
 		struct ew e = { .who = who, .level = 1, .n = 3, .items = three };
 		/* The lowest refusing logger ID's status. */
-		u32 want = who == KERNEL ? STATUS_NOT_SUPPORTED : STATUS_ACCESS_DENIED;
+		u32 want = who == KERNEL ? NTTRACE_STATUS_NOT_SUPPORTED :
+					   NTTRACE_STATUS_ACCESS_DENIED;
 
 		KUNIT_EXPECT_EQ_MSG(test, send_check(test, &e, ks, 3, who == KERNEL ? 3 : 5),
 				    want, "%s stranger", caller_names[who]);
@@ -743,7 +758,7 @@ static void secure_paged_test(struct kunit *test)
 	{
 		struct ew e = { .level = 1, .n = 3, .items = three };
 
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 3, 7), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 3, 7), NTTRACE_STATUS_SUCCESS);
 	}
 	become_self(old);
 }
@@ -785,7 +800,7 @@ static void staged_test(struct kunit *test)
 		u64 before = now(), after;
 
 		KUNIT_ASSERT_FALSE(test, present(anon));
-		KUNIT_EXPECT_EQ(test, send(test, &e), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
 		after = now();
 		KUNIT_EXPECT_TRUE_MSG(test, present(anon), "the staged copy did not run");
 		for (i = 0; i < 2; i++) {
@@ -805,7 +820,7 @@ static void staged_test(struct kunit *test)
 		/* Again, present: the direct copy, the same bytes. */
 		items[1].ptr = 0;
 		items[1].off = 9;
-		KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, 3), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, 3), NTTRACE_STATUS_SUCCESS);
 	}
 	KUNIT_EXPECT_NE(test, ctx->handle, 0ULL);
 }
@@ -826,52 +841,52 @@ static void kernel_test(struct kunit *test)
 	ctx->calls = 0;
 	KUNIT_ASSERT_EQ(test, enable(k->id, prov_guid, 1, 3, 0x30, 0x10), 0);
 	KUNIT_EXPECT_EQ(test, ctx->calls, 1U);
-	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)EVENT_CONTROL_CODE_ENABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER);
 	KUNIT_EXPECT_EQ(test, ctx->last_level, 3);
 	KUNIT_EXPECT_EQ(test, ctx->last_any, 0x30ULL);
 	KUNIT_EXPECT_EQ(test, ctx->last_all, 0x10ULL);
 	KUNIT_EXPECT_EQ(test, ctx->last_id, k->id);
 	KUNIT_ASSERT_EQ(test, enable(k->id, prov_guid, 2, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, ctx->calls, 2U);
-	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)EVENT_CONTROL_CODE_CAPTURE_STATE);
+	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE);
 	KUNIT_EXPECT_TRUE(test, nt_provider_kernel_enabled(ctx->kreg, 2, 0x10));
 	KUNIT_EXPECT_FALSE(test, nt_provider_kernel_enabled(ctx->kreg, 4, 0x10));
 	KUNIT_EXPECT_FALSE(test, nt_provider_kernel_enabled(ctx->kreg, 2, 0x20));
 
 	/* With interrupts off (as from hardirq): the same record. */
-	KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 	local_irq_save(irq);
 	status = send(test, &e);
 	local_irq_restore(irq);
-	KUNIT_EXPECT_EQ(test, status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
 	/* More descriptors than the stack holds, interrupts off: GFP_ATOMIC. */
 	{
 		struct ew many = e;
 
-		many.items = many_items(test, MAX_EVENT_DATA_DESCRIPTORS, 3);
-		many.n = MAX_EVENT_DATA_DESCRIPTORS;
+		many.items = many_items(test, NTTRACE_MAX_EVENT_DATA_DESCRIPTORS, 3);
+		many.n = NTTRACE_MAX_EVENT_DATA_DESCRIPTORS;
 		local_irq_save(irq);
 		status = send(test, &many);
 		local_irq_restore(irq);
-		KUNIT_EXPECT_EQ(test, status, STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_SUCCESS);
 		KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
-		KUNIT_EXPECT_EQ(test, send_check(test, &many, &k, 1, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_check(test, &many, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 	}
 	/* A NULL registration. */
 	KUNIT_EXPECT_EQ(test, nt_event_write_kernel(NULL, (void *)ctx->kmem),
-			STATUS_INVALID_HANDLE);
+			NTTRACE_STATUS_INVALID_HANDLE);
 
 	/* Registered after the enable: told at once; disabled: told. */
 	ctx->calls = 0;
 	late = nt_provider_register_kernel(prov_guid, kcb, ctx);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(late));
 	KUNIT_EXPECT_EQ(test, ctx->calls, 1U);
-	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)EVENT_CONTROL_CODE_ENABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER);
 	KUNIT_EXPECT_TRUE(test, nt_provider_kernel_enabled(late, 1, 0x30));
 	KUNIT_ASSERT_EQ(test, enable(k->id, prov_guid, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, ctx->calls, 3U);	/* both registrations */
-	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER);
 	KUNIT_EXPECT_FALSE(test, nt_provider_kernel_enabled(late, 0, 0));
 	nt_provider_unregister_kernel(late);
 	/* The session stops: DISABLE. */
@@ -879,9 +894,9 @@ static void kernel_test(struct kunit *test)
 	ctx->calls = 0;
 	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
 	KUNIT_EXPECT_EQ(test, ctx->calls, 1U);
-	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, ctx->last_control, (u32)NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER);
 	KUNIT_EXPECT_EQ(test, nt_event_write_kernel(ctx->kreg, (void *)ctx->kmem),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 }
 
 /* The aggregate level: an enable at level 0 counts as 255 (issue 15). */

@@ -6,7 +6,7 @@
  * memory that cannot be read (nothing committed); Fields not aligned (no
  * user-mode defence); a paged-memory session refusing kernel-mode events.
  * EtwRegister's handles (issue 27): one unregistered, or one never given,
- * is STATUS_INVALID_HANDLE, read through no pointer; the enable callback
+ * is NTTRACE_STATUS_INVALID_HANDLE, read through no pointer; the enable callback
  * may register, write and unregister (its own registration too).
  * The sample driver tests the three contexts in the VM (tests/vm/kapi_test.c).
  */
@@ -38,7 +38,7 @@ static const u8 *kapi_one(struct kunit *test, struct ntk_session *k, u32 *size)
 	struct ntk_record *recs;
 
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 1);
-	KUNIT_EXPECT_EQ(test, recs[0].data[3], MESSAGE_TRACE_MARKER_BYTE);
+	KUNIT_EXPECT_EQ(test, recs[0].data[3], NTTRACE_MESSAGE_TRACE_MARKER_BYTE);
 	*size = recs[0].size;
 	return recs[0].data;
 }
@@ -55,16 +55,16 @@ static void pairs_test(struct kunit *test)
 		b[i] = 0x80 + i;
 	}
 	/* No argument at all. */
-	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, 0, NULL, 7, NULL), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, 0, NULL, 7, NULL), NTTRACE_STATUS_SUCCESS);
 	rec = kapi_one(test, k, &size);
 	KUNIT_EXPECT_EQ(test, size, 8);
 	KUNIT_EXPECT_EQ(test, *(u16 *)(rec + 4), 7);
-	KUNIT_EXPECT_EQ(test, *(u16 *)(rec + 6), TRACE_MESSAGE_POINTER64);
+	KUNIT_EXPECT_EQ(test, *(u16 *)(rec + 6), NTTRACE_TRACE_MESSAGE_POINTER64);
 
 	/* Two pairs: on the stack. */
-	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, TRACE_MESSAGE_GUID, &kapi_guid, 8,
+	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, NTTRACE_TRACE_MESSAGE_GUID, &kapi_guid, 8,
 					      a, sizeof(a), b, (size_t)5, NULL),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	rec = kapi_one(test, k, &size);
 	KUNIT_EXPECT_EQ(test, size, 8 + 16 + 12 + 5);
 	KUNIT_EXPECT_MEMEQ(test, rec + 8, &kapi_guid, 16);
@@ -80,7 +80,7 @@ static void pairs_test(struct kunit *test)
 					      b + 0, (size_t)2, b + 2, (size_t)2,
 					      b + 4, (size_t)2, b + 6, (size_t)2,
 					      b + 8, (size_t)2, b + 10, (size_t)2, NULL),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	rec = kapi_one(test, k, &size);
 	KUNIT_EXPECT_EQ(test, size, 8 + 24);
 	memcpy(want, a, 12);
@@ -97,16 +97,17 @@ static void guid_test(struct kunit *test)
 	u32 size;
 
 	/* The flags need a GUID and there is none. */
-	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, TRACE_MESSAGE_GUID, NULL, 1, NULL),
-			STATUS_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, TRACE_MESSAGE_COMPONENTID, NULL, 1, NULL),
-			STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, NTTRACE_TRACE_MESSAGE_GUID, NULL, 1, NULL),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test,
+			WmiTraceMessage(k->id, NTTRACE_TRACE_MESSAGE_COMPONENTID, NULL, 1, NULL),
+			NTTRACE_STATUS_INVALID_PARAMETER);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 0);
 
 	/* A component ID: only its 4 bytes are read. */
-	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, TRACE_MESSAGE_COMPONENTID,
+	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, NTTRACE_TRACE_MESSAGE_COMPONENTID,
 					      (const guid_t *)&component, 2, NULL),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	rec = kapi_one(test, k, &size);
 	KUNIT_EXPECT_EQ(test, size, 12);
 	KUNIT_EXPECT_EQ(test, *(u32 *)(rec + 8), component);
@@ -122,81 +123,84 @@ static void bad_memory_test(struct kunit *test)
 	/* A pointer no kernel memory is at: nothing committed, nothing lost. */
 	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, 0, NULL, 3, ok, sizeof(ok),
 					      (const void *)16, (size_t)4, NULL),
-			STATUS_ACCESS_VIOLATION);
-	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, ETW_NT_FLAGS_TRACE_MESSAGE,
-					   MESSAGE_TRACE_USER_SIZE, (const void *)16),
-			STATUS_ACCESS_VIOLATION);
+			NTTRACE_STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
+					   NTTRACE_MESSAGE_TRACE_USER_SIZE, (const void *)16),
+			NTTRACE_STATUS_ACCESS_VIOLATION);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 0);
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &out), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.events_lost, 0);
 }
 
 static void misaligned_test(struct kunit *test)
 {
 	struct ntk_session *k = kapi_start(test, 0);
-	struct message_trace_user m = { .message_number = 4 };
+	struct nttrace_message_trace_user m = { .message_number = 4 };
 	u8 *buf = kunit_kzalloc(test, sizeof(m) + 1, GFP_KERNEL);
 	struct ntk_record *recs;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	/* User-mode callers get STATUS_DATATYPE_MISALIGNMENT; the kernel is trusted. */
+	/* User-mode callers get NTTRACE_STATUS_DATATYPE_MISALIGNMENT; the kernel is trusted. */
 	memcpy(buf + 1, &m, sizeof(m));
-	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, ETW_NT_FLAGS_TRACE_MESSAGE,
-					   MESSAGE_TRACE_USER_SIZE, buf + 1),
-			STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
+					   NTTRACE_MESSAGE_TRACE_USER_SIZE, buf + 1),
+			NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1);
 	/* An invalid type is refused first, as for user mode. */
-	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, 0x0A00, 0, buf), STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, 0x0A00, 0, buf),
+			NTTRACE_STATUS_INVALID_PARAMETER);
 }
 
 static void paged_test(struct kunit *test)
 {
-	struct ntk_session *k = kapi_start(test, EVENT_TRACE_USE_PAGED_MEMORY);
+	struct ntk_session *k = kapi_start(test, NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY);
 	struct nttrace_logger_info out;
 	struct ntk_record *recs;
 
-	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, 0, NULL, 5, NULL), STATUS_NOT_SUPPORTED);
+	KUNIT_EXPECT_EQ(test, WmiTraceMessage(k->id, 0, NULL, 5, NULL),
+			NTTRACE_STATUS_NOT_SUPPORTED);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 0);
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &out), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.events_lost, 0);
 	/* The handle's other bits (level, flags) are not the logger ID. */
 	KUNIT_EXPECT_EQ(test, WmiTraceMessage(NTTRACE_HANDLE(0, 4, 0, 1), 0, NULL, 5, NULL),
-			STATUS_INVALID_HANDLE);
+			NTTRACE_STATUS_INVALID_HANDLE);
 }
 
 /* ---- EtwRegister's handles and enable callback ---- */
 
 static const guid_t etw_a = GUID_INIT(0x6b61706b, 0x0001, 0x4000, 0x80, 0, 0, 0, 0, 0, 0, 1);
 static const guid_t etw_b = GUID_INIT(0x6b61706b, 0x0002, 0x4000, 0x80, 0, 0, 0, 0, 0, 0, 2);
-static const struct event_descriptor etw_desc = { .id = 7, .version = 1, .level = 4 };
+static const struct nttrace_event_descriptor etw_desc = { .id = 7, .version = 1, .level = 4 };
 
 /* Every call with @h refuses it, reading nothing through it. */
 static void expect_invalid(struct kunit *test, u64 h)
 {
 	u32 v = 0x5a5a;
-	struct event_data_descriptor d = { .ptr = (uintptr_t)&v, .size = sizeof(v) };
+	struct nttrace_event_data_descriptor d = { .ptr = (uintptr_t)&v, .size = sizeof(v) };
 
-	KUNIT_EXPECT_EQ_MSG(test, EtwWrite(h, &etw_desc, NULL, 1, &d), STATUS_INVALID_HANDLE,
-			    "handle %#llx", h);
+	KUNIT_EXPECT_EQ_MSG(test, EtwWrite(h, &etw_desc, NULL, 1, &d),
+			    NTTRACE_STATUS_INVALID_HANDLE, "handle %#llx", h);
 	KUNIT_EXPECT_FALSE_MSG(test, EtwProviderEnabled(h, 0, 0), "handle %#llx", h);
 	KUNIT_EXPECT_FALSE_MSG(test, EtwEventEnabled(h, &etw_desc), "handle %#llx", h);
-	KUNIT_EXPECT_EQ_MSG(test, EtwUnregister(h), STATUS_INVALID_HANDLE, "handle %#llx", h);
+	KUNIT_EXPECT_EQ_MSG(test, EtwUnregister(h), NTTRACE_STATUS_INVALID_HANDLE, "handle %#llx",
+			    h);
 }
 
 static void stale_handle_test(struct kunit *test)
 {
 	u64 h, h2;
 
-	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_NE(test, h, 0ULL);
-	KUNIT_ASSERT_EQ(test, EtwUnregister(h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, EtwUnregister(h), NTTRACE_STATUS_SUCCESS);
 	/* Its memory is freed: KASAN would see it read. */
 	expect_invalid(test, h);
 	/* A new registration does not revive the old handle. */
-	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h2), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h2), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_NE(test, h2, h);
 	expect_invalid(test, h);
-	KUNIT_EXPECT_EQ(test, EtwUnregister(h2), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwUnregister(h2), NTTRACE_STATUS_SUCCESS);
 	expect_invalid(test, h2);
 }
 
@@ -207,7 +211,7 @@ static void forged_handle_test(struct kunit *test)
 	u64 h;
 	int i, bit;
 
-	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), NTTRACE_STATUS_SUCCESS);
 	expect_invalid(test, 0);
 	expect_invalid(test, (uintptr_t)fake);
 	/* A live handle with any one bit changed. */
@@ -221,7 +225,7 @@ static void forged_handle_test(struct kunit *test)
 	}
 	expect_invalid(test, ~0ULL);
 	/* The live one still works. */
-	KUNIT_EXPECT_EQ(test, EtwUnregister(h), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwUnregister(h), NTTRACE_STATUS_SUCCESS);
 }
 
 /* What the enable callback of etw_a saw and did. */
@@ -254,7 +258,7 @@ static void etw_outer_cb(const guid_t *source_id, u32 control, u8 level, u64 any
 {
 	struct etw_ctx *c = p;
 	u32 v = c->calls;
-	struct event_data_descriptor d = { .ptr = (uintptr_t)&v, .size = sizeof(v) };
+	struct nttrace_event_data_descriptor d = { .ptr = (uintptr_t)&v, .size = sizeof(v) };
 	u64 inner;
 
 	c->calls++;
@@ -264,10 +268,10 @@ static void etw_outer_cb(const guid_t *source_id, u32 control, u8 level, u64 any
 		return;
 	}
 	c->inner_status = EtwRegister(&etw_b, etw_inner_cb, c, &inner);
-	if (c->inner_status == STATUS_SUCCESS)
+	if (c->inner_status == NTTRACE_STATUS_SUCCESS)
 		c->inner_status = EtwUnregister(inner);
 	c->write_status = EtwWrite(c->h, &etw_desc, NULL, 1, &d);
-	if (control == EVENT_CONTROL_CODE_CAPTURE_STATE && c->unregister_self)
+	if (control == NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE && c->unregister_self)
 		c->unregister_status = EtwUnregister(c->h);
 }
 
@@ -297,23 +301,26 @@ static void callback_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->depth = lockdep_depth(current);
 	c->unregister_self = true;
-	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, etw_outer_cb, c, &c->h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, etw_outer_cb, c, &c->h), NTTRACE_STATUS_SUCCESS);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, etw_unregister, c), 0);
-	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_b, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0), 0);
-	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_a, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
+	KUNIT_ASSERT_EQ(
+		test, etw_enable(k->id, &etw_b, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0), 0);
+	KUNIT_ASSERT_EQ(
+		test, etw_enable(k->id, &etw_a, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
 	KUNIT_EXPECT_EQ(test, c->calls, 1U);
 	KUNIT_EXPECT_EQ(test, c->locked, 0U);
-	KUNIT_EXPECT_EQ(test, c->inner_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->inner_status, NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, c->inner_calls, 1U);
 	/* The callback's event is in the session: it was enabled already. */
-	KUNIT_EXPECT_EQ(test, c->write_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->write_status, NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
 
 	/* CAPTURE_STATE: the callback unregisters its own registration. */
-	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_a, EVENT_CONTROL_CODE_CAPTURE_STATE, 0), 0);
+	KUNIT_ASSERT_EQ(test,
+			etw_enable(k->id, &etw_a, NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE, 0), 0);
 	KUNIT_EXPECT_EQ(test, c->calls, 2U);
 	KUNIT_EXPECT_EQ(test, c->locked, 0U);
-	KUNIT_EXPECT_EQ(test, c->unregister_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->unregister_status, NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
 	/* Gone: no more callbacks, the handle refused. */
 	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
@@ -329,17 +336,18 @@ static void stop_callback_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->depth = lockdep_depth(current);
-	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, etw_outer_cb, c, &c->h), STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, etw_outer_cb, c, &c->h), NTTRACE_STATUS_SUCCESS);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, etw_unregister, c), 0);
-	KUNIT_ASSERT_EQ(test, etw_enable(k->id, &etw_a, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
+	KUNIT_ASSERT_EQ(
+		test, etw_enable(k->id, &etw_a, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
 	KUNIT_EXPECT_EQ(test, c->calls, 1U);
 	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
 	KUNIT_EXPECT_EQ(test, c->calls, 2U);
-	KUNIT_EXPECT_EQ(test, c->last_control, (u32)EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, c->last_control, (u32)NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER);
 	KUNIT_EXPECT_EQ(test, c->locked, 0U);
-	KUNIT_EXPECT_EQ(test, c->inner_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->inner_status, NTTRACE_STATUS_SUCCESS);
 	/* No session wants it any more: nothing written, no error. */
-	KUNIT_EXPECT_EQ(test, c->write_status, STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->write_status, NTTRACE_STATUS_SUCCESS);
 }
 
 static struct kunit_case nttrace_kapi_cases[] = {

@@ -11,6 +11,7 @@
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/string.h>
+#include <nttrace/wdm.h>
 
 #include "kunit_util.h"
 #include "message.h"
@@ -19,6 +20,7 @@ MODULE_DESCRIPTION("KUnit suites of nttrace.ko");
 MODULE_AUTHOR("nttrace developers");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+NTTRACE_IMPORT_NS();
 
 void ntk_info(struct nttrace_logger_info *info, const char *name)
 {
@@ -40,7 +42,7 @@ int ntk_stop(struct ntk_session *k)
 {
 	struct nttrace_logger_info info;
 
-	return ntk_control(EVENT_TRACE_CONTROL_STOP, k->id, &info);
+	return ntk_control(NTTRACE_EVENT_TRACE_CONTROL_STOP, k->id, &info);
 }
 
 /*
@@ -102,7 +104,7 @@ int ntk_start_error(struct nttrace_logger_info *info)
 	int ret = nt_session_start(info);
 
 	if (!ret)
-		ntk_control(EVENT_TRACE_CONTROL_STOP, info->logger_id, &stop);
+		ntk_control(NTTRACE_EVENT_TRACE_CONTROL_STOP, info->logger_id, &stop);
 	return ret;
 }
 
@@ -113,8 +115,8 @@ static unsigned int ntk_walk(struct kunit *test, struct ntk_session *k,
 	const struct nt_ring_conf *conf = &k->s->conf;
 	const u8 *b = k->s->data + ((size_t)cpu * conf->nbuf + idx % conf->nbuf) *
 		      conf->bufsize;
-	const struct wmi_buffer_header *h = (const void *)b;
-	u32 off = WMI_BUFFER_HEADER_SIZE, n = 0;
+	const struct nttrace_wmi_buffer_header *h = (const void *)b;
+	u32 off = NTTRACE_WMI_BUFFER_HEADER_SIZE, n = 0;
 
 	KUNIT_EXPECT_EQ(test, h->buffer_size, conf->bufsize);
 	KUNIT_EXPECT_LE(test, h->saved_offset, conf->bufsize);
@@ -175,12 +177,12 @@ unsigned int ntk_collect(struct kunit *test, struct ntk_session *k,
 }
 
 u32 ntk_message(const struct nttrace_call *call,
-		const struct message_trace_user *m)
+		const struct nttrace_message_trace_user *m)
 {
 	struct nttrace_flags flags;
 
 	nttrace_decode_flags(call->flags, &flags);
-	return nt_trace_message(nttrace_find_type(ETW_NT_FLAGS_TRACE_MESSAGE),
+	return nt_trace_message(nttrace_find_type(NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE),
 				call, &flags, m);
 }
 

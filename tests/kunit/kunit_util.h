@@ -2,7 +2,7 @@
 /*
  * What the suites of nttrace_test.ko share: sessions started for one test
  * and stopped when it ends, their records read back from the rings as a
- * consumer reads them, one TRACE_MESSAGE call, user memory, and the
+ * consumer reads them, one NTTRACE_TRACE_MESSAGE call, user memory, and the
  * module's parameters.
  */
 #ifndef NTTRACE_KUNIT_UTIL_H
@@ -56,9 +56,9 @@ void ntk_put(struct ntk_session *k);
 unsigned int ntk_collect(struct kunit *test, struct ntk_session *k,
 			 struct ntk_record **recs);
 
-/* One ETW_NT_FLAGS_TRACE_MESSAGE call, @m already captured. */
+/* One NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE call, @m already captured. */
 u32 ntk_message(const struct nttrace_call *call,
-		const struct message_trace_user *m);
+		const struct nttrace_message_trace_user *m);
 
 /* Anonymous user memory of the test's mm; at @addr exactly unless 0. */
 unsigned long ntk_user(struct kunit *test, unsigned long addr, size_t len,

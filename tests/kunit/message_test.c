@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite nttrace_message: ETW_NT_FLAGS_TRACE_MESSAGE (module/message.c)
+ * KUnit suite nttrace_message: NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE (module/message.c)
  * through nt_trace_message(), as the front door calls it, into a real
  * session whose records are read back from its rings: the argument list's
  * rules, the items each TRACE_MESSAGE_* flag adds (seed 001), 32-bit
@@ -147,7 +147,7 @@ static u8 *concat(struct kunit *test, const struct arg *args, unsigned int n,
 static u32 send_handle(struct msg_ctx *ctx, enum caller who, u64 handle,
 		       u16 number, u32 mflags, unsigned long list, u32 list_size)
 {
-	struct message_trace_user m = {
+	struct nttrace_message_trace_user m = {
 		.marker = 0xDEADBEEF,		/* ignored */
 		.message_number = number,
 		.option_flags = 0xFFFF,		/* ignored */
@@ -157,9 +157,9 @@ static u32 send_handle(struct msg_ctx *ctx, enum caller who, u64 handle,
 	};
 	struct nttrace_call call = {
 		.trace_handle = handle,
-		.flags = ETW_NT_FLAGS_TRACE_MESSAGE |
-			 (who == WOW64 ? ETW_NT_FLAGS_WOW64_CALL : 0),
-		.field_size = MESSAGE_TRACE_USER_SIZE,
+		.flags = NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE |
+			 (who == WOW64 ? NTTRACE_ETW_NT_FLAGS_WOW64_CALL : 0),
+		.field_size = NTTRACE_MESSAGE_TRACE_USER_SIZE,
 		.compat = who == COMPAT,
 	};
 
@@ -185,7 +185,7 @@ static u32 items_size(u16 f)
 
 static u16 ptr_flag(enum caller who)
 {
-	return who == NATIVE ? TRACE_MESSAGE_POINTER64 : TRACE_MESSAGE_POINTER32;
+	return who == NATIVE ? NTTRACE_TRACE_MESSAGE_POINTER64 : NTTRACE_TRACE_MESSAGE_POINTER32;
 }
 
 /* The one record numbered @number among @recs. */
@@ -196,7 +196,7 @@ static const struct ntk_record *find(struct kunit *test, const struct ntk_record
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		const struct message_trace_header *h = (const void *)recs[i].data;
+		const struct nttrace_message_trace_header *h = (const void *)recs[i].data;
 
 		if (h->message_number != number)
 			continue;
@@ -211,7 +211,7 @@ static const struct ntk_record *find(struct kunit *test, const struct ntk_record
 static void check_message(struct kunit *test, const struct ntk_record *rec,
 			  u16 number, u16 oflags, const u8 *data, u32 len)
 {
-	const struct message_trace_header *h;
+	const struct nttrace_message_trace_header *h;
 	u32 items = items_size(oflags), i;
 
 	if (!rec)
@@ -219,7 +219,7 @@ static void check_message(struct kunit *test, const struct ntk_record *rec,
 	h = (const void *)rec->data;
 	KUNIT_EXPECT_EQ(test, h->size, items + len);
 	KUNIT_EXPECT_EQ(test, h->reserved, 0);
-	KUNIT_EXPECT_EQ(test, h->version, MESSAGE_TRACE_MARKER_BYTE);
+	KUNIT_EXPECT_EQ(test, h->version, NTTRACE_MESSAGE_TRACE_MARKER_BYTE);
 	KUNIT_EXPECT_EQ(test, h->message_number, number);
 	KUNIT_EXPECT_EQ(test, h->option_flags, oflags);
 	if (h->size != items + len)
@@ -247,14 +247,14 @@ static u32 send_args(struct kunit *test, enum caller who, u32 mflags,
 	size = put_list(test, list_at(ctx, who), args, n, true, psz(who));
 	status = send(ctx, who, number, mflags, list_at(ctx, who), size);
 	got = ntk_collect(test, ctx->k, &recs);
-	if (status != STATUS_SUCCESS) {
+	if (status != NTTRACE_STATUS_SUCCESS) {
 		KUNIT_EXPECT_EQ_MSG(test, got, 0, "status %#x, yet a record", status);
 		return status;
 	}
 	KUNIT_EXPECT_EQ(test, got, 1);
 	data = concat(test, args, n, &len);
 	check_message(test, find(test, recs, got, number), number,
-		      (mflags & TRACE_MESSAGE_FLAG_MASK) | ptr_flag(who), data, len);
+		      (mflags & NTTRACE_TRACE_MESSAGE_FLAG_MASK) | ptr_flag(who), data, len);
 	return status;
 }
 
@@ -262,7 +262,7 @@ static u64 events_written(struct msg_ctx *ctx)
 {
 	struct nttrace_logger_info info;
 
-	if (ntk_control(EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info))
+	if (ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info))
 		return ~0ULL;
 	return info.events_written;
 }
@@ -276,22 +276,22 @@ static void no_args_test(struct kunit *test)
 	u16 n0 = ctx->number;
 
 	/* DataSize 0: no arguments, whatever Data says. */
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, 0, 0), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 1, 0, ctx->none, 0), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, 0, 0), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 1, 0, ctx->none, 0), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 2, 0, ctx->none + 1, 0),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	/* A list that is only its NULL. */
 	put_list(test, list_at(ctx, NATIVE), NULL, 0, true, 8);
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 3, 0, list_at(ctx, NATIVE), 8),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	/* ... that cannot be read. */
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 4, 0, ctx->none, 8),
-			STATUS_ACCESS_VIOLATION);
+			NTTRACE_STATUS_ACCESS_VIOLATION);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, ctx->k, &recs), 4);
-	check_message(test, find(test, recs, 4, n0), n0, TRACE_MESSAGE_POINTER64, NULL, 0);
-	check_message(test, find(test, recs, 4, n0 + 1), n0 + 1, TRACE_MESSAGE_POINTER64,
+	check_message(test, find(test, recs, 4, n0), n0, NTTRACE_TRACE_MESSAGE_POINTER64, NULL, 0);
+	check_message(test, find(test, recs, 4, n0 + 1), n0 + 1, NTTRACE_TRACE_MESSAGE_POINTER64,
 		      NULL, 0);
-	check_message(test, find(test, recs, 4, n0 + 3), n0 + 3, TRACE_MESSAGE_POINTER64,
+	check_message(test, find(test, recs, 4, n0 + 3), n0 + 3, NTTRACE_TRACE_MESSAGE_POINTER64,
 		      NULL, 0);
 	KUNIT_EXPECT_EQ(test, events_written(ctx), 4);
 }
@@ -302,13 +302,13 @@ static void one_arg_test(struct kunit *test)
 	unsigned long d = data_at(ctx, NATIVE);
 	struct arg a = { d + 10, 4 };
 
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, &a, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, &a, 1), NTTRACE_STATUS_SUCCESS);
 	/* An argument of no bytes adds none. */
 	a.size = 0;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, &a, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, &a, 1), NTTRACE_STATUS_SUCCESS);
 	/* A size is a whole pointer-sized word: high bits count. */
 	a.size = 0x100000004ULL;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, &a, 1), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, &a, 1), NTTRACE_STATUS_INTEGER_OVERFLOW);
 	KUNIT_EXPECT_EQ(test, events_written(ctx), 2);
 }
 
@@ -331,18 +331,18 @@ static void many_args_test(struct kunit *test)
 	}
 	for (c = 0; c < ARRAY_SIZE(counts); c++)
 		KUNIT_EXPECT_EQ_MSG(test, send_args(test, NATIVE, 0, args, counts[c]),
-				    STATUS_SUCCESS, "%u arguments", counts[c]);
+				    NTTRACE_STATUS_SUCCESS, "%u arguments", counts[c]);
 	/* One more than the limit: refused, nothing written. */
 	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, NTTRACE_MESSAGE_MAX_ARGS + 1),
-			STATUS_INVALID_PARAMETER);
+			NTTRACE_STATUS_INVALID_PARAMETER);
 	/* The same for 32-bit callers. */
 	d = data_at(ctx, COMPAT);
 	for (i = 0; i <= NTTRACE_MESSAGE_MAX_ARGS; i++)
 		args[i].ptr = d + i * 13;
 	KUNIT_EXPECT_EQ(test, send_args(test, COMPAT, 0, args, NTTRACE_MESSAGE_MAX_ARGS),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, send_args(test, COMPAT, 0, args, NTTRACE_MESSAGE_MAX_ARGS + 1),
-			STATUS_INVALID_PARAMETER);
+			NTTRACE_STATUS_INVALID_PARAMETER);
 	KUNIT_EXPECT_EQ(test, events_written(ctx), ARRAY_SIZE(counts) + 1);
 }
 
@@ -360,27 +360,28 @@ static void list_alignment_test(struct kunit *test)
 
 	put_list(test, l + 4, &a, 1, true, 8);
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l + 4, 24),
-			STATUS_DATATYPE_MISALIGNMENT);
+			NTTRACE_STATUS_DATATYPE_MISALIGNMENT);
 	put_list(test, l + 1, &a, 1, true, 8);
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l + 1, 24),
-			STATUS_DATATYPE_MISALIGNMENT);
+			NTTRACE_STATUS_DATATYPE_MISALIGNMENT);
 	put_list(test, l, &a, 1, true, 8);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 20), STATUS_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 12), STATUS_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l + 4, 20), STATUS_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 24), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 20), NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 12), NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l + 4, 20),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 24), NTTRACE_STATUS_SUCCESS);
 
 	/* 32-bit callers: 4-byte words, 4-byte alignment. */
 	a.ptr = data_at(ctx, COMPAT);
 	l = list_at(ctx, COMPAT);
 	put_list(test, l + 4, &a, 1, true, 4);
-	KUNIT_EXPECT_EQ(test, send(ctx, COMPAT, n0 + 1, 0, l + 4, 12), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, send(ctx, WOW64, n0 + 2, 0, l + 4, 12), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, COMPAT, n0 + 1, 0, l + 4, 12), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, WOW64, n0 + 2, 0, l + 4, 12), NTTRACE_STATUS_SUCCESS);
 	put_list(test, l + 2, &a, 1, true, 4);
 	KUNIT_EXPECT_EQ(test, send(ctx, COMPAT, n0 + 3, 0, l + 2, 12),
-			STATUS_DATATYPE_MISALIGNMENT);
+			NTTRACE_STATUS_DATATYPE_MISALIGNMENT);
 	KUNIT_EXPECT_EQ(test, send(ctx, COMPAT, n0 + 3, 0, l + 4, 10),
-			STATUS_INVALID_PARAMETER);
+			NTTRACE_STATUS_INVALID_PARAMETER);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, ctx->k, &recs), 3);
 	KUNIT_EXPECT_EQ(test, events_written(ctx), 3);
 }
@@ -399,9 +400,9 @@ static void odd_sizes_test(struct kunit *test)
 		};
 
 		KUNIT_EXPECT_EQ(test, send_args(test, who, 0, args, ARRAY_SIZE(args)),
-				STATUS_SUCCESS);
-		KUNIT_EXPECT_EQ(test, send_args(test, who, TRACE_MESSAGE_SEQUENCE, args, 1),
-				STATUS_SUCCESS);
+				NTTRACE_STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, send_args(test, who, NTTRACE_TRACE_MESSAGE_SEQUENCE, args, 1),
+				NTTRACE_STATUS_SUCCESS);
 	}
 }
 
@@ -420,32 +421,32 @@ static void unterminated_test(struct kunit *test)
 		args[i].size = 2;
 	}
 	put_list(test, l, args, 1, false, 8);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 16), STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 16), NTTRACE_STATUS_INVALID_PARAMETER);
 	/* A pointer with no size. */
 	put_list(test, l, args, 2, false, 8);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 24), STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 24), NTTRACE_STATUS_INVALID_PARAMETER);
 	/* Eight pairs fill 128 bytes: with no NULL after them, refused. */
 	put_list(test, l, args, 8, false, 8);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 128), STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 128), NTTRACE_STATUS_INVALID_PARAMETER);
 	put_list(test, l, args, 8, true, 8);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 136), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0, 0, l, 136), NTTRACE_STATUS_SUCCESS);
 	/* A NULL before DataSize ends the list; the rest is not looked at. */
 	put_list(test, l, args, 1, true, 8);
-	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 1, 0, l, 64), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 1, 0, l, 64), NTTRACE_STATUS_SUCCESS);
 	/* A list whose NULL would be in memory that cannot be read. */
 	end = ntk_user(test, 0, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE) + PAGE_SIZE;
 	KUNIT_ASSERT_EQ(test, vm_munmap(end, PAGE_SIZE), 0);
 	put_list(test, end - 16, args, 1, false, 8);
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, n0 + 2, 0, end - 16, 24),
-			STATUS_ACCESS_VIOLATION);
+			NTTRACE_STATUS_ACCESS_VIOLATION);
 	/* 32-bit callers the same: no NULL; a pointer with no size. */
 	args[0].ptr = data_at(ctx, COMPAT);
 	args[1].ptr = data_at(ctx, COMPAT) + 1;
 	put_list(test, list_at(ctx, COMPAT), args, 2, false, 4);
 	KUNIT_EXPECT_EQ(test, send(ctx, COMPAT, n0 + 3, 0, list_at(ctx, COMPAT), 8),
-			STATUS_INVALID_PARAMETER);
+			NTTRACE_STATUS_INVALID_PARAMETER);
 	KUNIT_EXPECT_EQ(test, send(ctx, WOW64, n0 + 3, 0, list_at(ctx, COMPAT), 12),
-			STATUS_INVALID_PARAMETER);
+			NTTRACE_STATUS_INVALID_PARAMETER);
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, ctx->k, &recs), 2);
 	KUNIT_EXPECT_EQ(test, events_written(ctx), 2);
 }
@@ -459,42 +460,42 @@ static void size_overflow_test(struct kunit *test)
 {
 	struct msg_ctx *ctx = test->priv;
 	unsigned long d = data_at(ctx, NATIVE);
-	u32 max = BUF_KB * 1024 - WMI_BUFFER_HEADER_SIZE;
-	u32 all = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID | TRACE_MESSAGE_TIMESTAMP |
-		  TRACE_MESSAGE_SYSTEMINFO;
+	u32 max = BUF_KB * 1024 - NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	u32 all = NTTRACE_TRACE_MESSAGE_SEQUENCE | NTTRACE_TRACE_MESSAGE_GUID |
+		  NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_SYSTEMINFO;
 	struct nttrace_logger_info info;
 	struct arg a[2] = { { d, 0x10000 }, { d, 0 } };
 
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), NTTRACE_STATUS_INTEGER_OVERFLOW);
 	a[0].size = U16_MAX - 8;	/* Size 0xFFFF: fits 16 bits, not the buffer */
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), STATUS_BUFFER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), NTTRACE_STATUS_BUFFER_OVERFLOW);
 	a[0].size = U16_MAX - 7;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), STATUS_INTEGER_OVERFLOW);
-	a[0].size = U16_MAX - items_size(all | TRACE_MESSAGE_POINTER64) + 1;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, all, a, 1), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), NTTRACE_STATUS_INTEGER_OVERFLOW);
+	a[0].size = U16_MAX - items_size(all | NTTRACE_TRACE_MESSAGE_POINTER64) + 1;
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, all, a, 1), NTTRACE_STATUS_INTEGER_OVERFLOW);
 	a[0].size = 0x8000;
 	a[1].size = 0x8000;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 2), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 2), NTTRACE_STATUS_INTEGER_OVERFLOW);
 	a[0].size = 0xFFFFFFFF00000004ULL;
 	a[1].size = 4;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 2), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 2), NTTRACE_STATUS_INTEGER_OVERFLOW);
 
 	/* The largest event a buffer takes, and one byte more. */
 	a[0].size = max - 8;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), NTTRACE_STATUS_SUCCESS);
 	a[0].size = max - 7;
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), STATUS_BUFFER_OVERFLOW);
-	a[0].size = max - items_size(all | TRACE_MESSAGE_POINTER64);
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, all, a, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, a, 1), NTTRACE_STATUS_BUFFER_OVERFLOW);
+	a[0].size = max - items_size(all | NTTRACE_TRACE_MESSAGE_POINTER64);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, all, a, 1), NTTRACE_STATUS_SUCCESS);
 
 	/* 32-bit callers: the size word is 32 bits. */
 	a[0].ptr = data_at(ctx, COMPAT);
 	a[0].size = 0xFFFFFFFF;
-	KUNIT_EXPECT_EQ(test, send_args(test, COMPAT, 0, a, 1), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, COMPAT, 0, a, 1), NTTRACE_STATUS_INTEGER_OVERFLOW);
 	a[0].size = 0x10000;
-	KUNIT_EXPECT_EQ(test, send_args(test, WOW64, 0, a, 1), STATUS_INTEGER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, send_args(test, WOW64, 0, a, 1), NTTRACE_STATUS_INTEGER_OVERFLOW);
 
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.events_written, 2);
 	KUNIT_EXPECT_EQ(test, info.events_lost, 0);
 }
@@ -523,12 +524,12 @@ static void items_test(struct kunit *test)
 		ctx->number += 64;
 		for (f = 0; f < 64; f++) {
 			/* Bits other than the six are the kernel's: ignored. */
-			u32 mflags = f | ((f & 1) ? 0xFFC0 : TRACE_MESSAGE_POINTER32);
+			u32 mflags = f | ((f & 1) ? 0xFFC0 : NTTRACE_TRACE_MESSAGE_POINTER32);
 
-			before[f] = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+			before[f] = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 			KUNIT_EXPECT_EQ(test, send(ctx, who, n0 + f, mflags, list_at(ctx, who),
-						   size), STATUS_SUCCESS);
-			after[f] = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+						   size), NTTRACE_STATUS_SUCCESS);
+			after[f] = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 		}
 		KUNIT_ASSERT_EQ(test, ntk_collect(test, ctx->k, &recs), 64);
 		for (f = 0; f < 64; f++) {
@@ -541,24 +542,25 @@ static void items_test(struct kunit *test)
 			check_message(test, r, n0 + f, oflags, data, got);
 			if (!r)
 				continue;
-			p = r->data + sizeof(struct message_trace_header);
-			if (f & TRACE_MESSAGE_SEQUENCE) {
+			p = r->data + sizeof(struct nttrace_message_trace_header);
+			if (f & NTTRACE_TRACE_MESSAGE_SEQUENCE) {
 				/* The session's own counter, from 1, one per such event. */
 				memcpy(v, p, 4);
 				KUNIT_EXPECT_EQ_MSG(test, v[0], ++seq, "flags %#x", f);
 				p += 4;
 			}
-			if (f & TRACE_MESSAGE_COMPONENTID) {
+			if (f & NTTRACE_TRACE_MESSAGE_COMPONENTID) {
 				/* COMPONENTID wins over GUID: the first 4 bytes. */
 				KUNIT_EXPECT_MEMEQ(test, p, ctx->guid, 4);
 				p += 4;
-			} else if (f & TRACE_MESSAGE_GUID) {
+			} else if (f & NTTRACE_TRACE_MESSAGE_GUID) {
 				KUNIT_EXPECT_MEMEQ(test, p, ctx->guid, 16);
 				p += 16;
 			}
-			if (f & (TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
+			if (f & (NTTRACE_TRACE_MESSAGE_TIMESTAMP |
+				 NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
 				memcpy(&ts, p, 8);
-				if (f & TRACE_MESSAGE_TIMESTAMP) {
+				if (f & NTTRACE_TRACE_MESSAGE_TIMESTAMP) {
 					KUNIT_EXPECT_GE_MSG(test, ts, before[f], "flags %#x", f);
 					KUNIT_EXPECT_LE_MSG(test, ts, after[f], "flags %#x", f);
 				} else {
@@ -567,7 +569,7 @@ static void items_test(struct kunit *test)
 				}
 				p += 8;
 			}
-			if (f & TRACE_MESSAGE_SYSTEMINFO) {
+			if (f & NTTRACE_TRACE_MESSAGE_SYSTEMINFO) {
 				memcpy(v, p, 8);
 				KUNIT_EXPECT_EQ(test, v[0], current->pid);
 				KUNIT_EXPECT_EQ(test, v[1], current->tgid);
@@ -584,20 +586,21 @@ static void handle_test(struct kunit *test)
 	struct msg_ctx *ctx = test->priv;
 	struct ntk_record *recs;
 	u32 ids[NTTRACE_MAX_LOGGERS], count, unused = 0, i;
-	struct message_trace_user m = { .message_number = ctx->number };
+	struct nttrace_message_trace_user m = { .message_number = ctx->number };
 	struct nttrace_call call = {
 		.trace_handle = ctx->k->id,
-		.flags = ETW_NT_FLAGS_TRACE_MESSAGE,
-		.field_size = MESSAGE_TRACE_USER_SIZE,
+		.flags = NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
+		.field_size = NTTRACE_MESSAGE_TRACE_USER_SIZE,
 	};
 	u16 n0 = ctx->number;
 	unsigned long u;
 
-	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, 0, n0, 0, 0, 0), STATUS_INVALID_HANDLE);
+	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, 0, n0, 0, 0, 0),
+			NTTRACE_STATUS_INVALID_HANDLE);
 	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, 0xFFFF, n0, 0, 0, 0),
-			STATUS_INVALID_HANDLE);
+			NTTRACE_STATUS_INVALID_HANDLE);
 	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, 0x12340000ULL, n0, 0, 0, 0),
-			STATUS_INVALID_HANDLE);
+			NTTRACE_STATUS_INVALID_HANDLE);
 	nt_session_list(ids, ARRAY_SIZE(ids), &count);
 	for (unused = 1; unused <= NTTRACE_MAX_LOGGERS; unused++) {
 		for (i = 0; i < count && ids[i] != unused; i++)
@@ -606,38 +609,38 @@ static void handle_test(struct kunit *test)
 			break;
 	}
 	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, unused, n0, 0, 0, 0),
-			STATUS_INVALID_HANDLE);
+			NTTRACE_STATUS_INVALID_HANDLE);
 	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, NTTRACE_MAX_LOGGERS + 1, n0, 0, 0, 0),
-			STATUS_INVALID_HANDLE);
+			NTTRACE_STATUS_INVALID_HANDLE);
 	KUNIT_EXPECT_EQ(test, send_handle(ctx, COMPAT, 0xFFFF0000ULL | ctx->k->id, n0, 0, 0, 0),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, send_handle(ctx, NATIVE, 0xABCDEF0000000000ULL | ctx->k->id,
-					  n0 + 1, 0, 0, 0), STATUS_SUCCESS);
+					  n0 + 1, 0, 0, 0), NTTRACE_STATUS_SUCCESS);
 
 	/* FieldSize other than MESSAGE_TRACE_USER's: refused first. */
 	call.field_size = 0x30;
-	KUNIT_EXPECT_EQ(test, ntk_message(&call, &m), STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, ntk_message(&call, &m), NTTRACE_STATUS_INVALID_PARAMETER);
 	call.field_size = 0x20;
 	call.trace_handle = 0;
-	KUNIT_EXPECT_EQ(test, ntk_message(&call, &m), STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, ntk_message(&call, &m), NTTRACE_STATUS_INVALID_PARAMETER);
 
 	/* The whole way in through the front door, Fields in user memory. */
 	m.message_number = n0 + 2;
-	m.message_flags = TRACE_MESSAGE_SEQUENCE;
+	m.message_flags = NTTRACE_TRACE_MESSAGE_SEQUENCE;
 	u = list_at(ctx, NATIVE) + PAGE_SIZE;
 	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)u, &m, sizeof(m)), 0);
 	call.trace_handle = ctx->k->id;
-	call.field_size = MESSAGE_TRACE_USER_SIZE;
+	call.field_size = NTTRACE_MESSAGE_TRACE_USER_SIZE;
 	call.fields = (uintptr_t)u;
-	KUNIT_EXPECT_EQ(test, nttrace_trace_event(&call), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, nttrace_trace_event(&call), NTTRACE_STATUS_SUCCESS);
 	ctx->number += 3;
 
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, ctx->k, &recs), 3);
-	check_message(test, find(test, recs, 3, n0), n0, TRACE_MESSAGE_POINTER32, NULL, 0);
-	check_message(test, find(test, recs, 3, n0 + 1), n0 + 1, TRACE_MESSAGE_POINTER64,
+	check_message(test, find(test, recs, 3, n0), n0, NTTRACE_TRACE_MESSAGE_POINTER32, NULL, 0);
+	check_message(test, find(test, recs, 3, n0 + 1), n0 + 1, NTTRACE_TRACE_MESSAGE_POINTER64,
 		      NULL, 0);
 	check_message(test, find(test, recs, 3, n0 + 2), n0 + 2,
-		      TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_POINTER64, NULL, 0);
+		      NTTRACE_TRACE_MESSAGE_SEQUENCE | NTTRACE_TRACE_MESSAGE_POINTER64, NULL, 0);
 }
 
 /* ---- The staged copy ---- */
@@ -682,7 +685,7 @@ static void staged_test(struct kunit *test)
 {
 	struct msg_ctx *ctx = test->priv;
 	unsigned long d = data_at(ctx, NATIVE), file, anon;
-	u32 f = TRACE_MESSAGE_GUID | TRACE_MESSAGE_SYSTEMINFO;
+	u32 f = NTTRACE_TRACE_MESSAGE_GUID | NTTRACE_TRACE_MESSAGE_SYSTEMINFO;
 	struct ntk_record *first, *again;
 	u16 number = ctx->number;
 	u8 want[5 + 20 + 6 + 3];
@@ -707,15 +710,15 @@ static void staged_test(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, present(file));
 	KUNIT_ASSERT_FALSE(test, present(anon));
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, number, f, list_at(ctx, NATIVE), size),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_TRUE_MSG(test, present(file), "the staged copy did not run");
 	KUNIT_EXPECT_TRUE_MSG(test, present(anon), "the staged copy did not run");
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, ctx->k, &first), 1);
-	check_message(test, first, number, f | TRACE_MESSAGE_POINTER64, want, sizeof(want));
+	check_message(test, first, number, f | NTTRACE_TRACE_MESSAGE_POINTER64, want, sizeof(want));
 
 	/* Again, the pages present: the direct copy, the same record. */
 	KUNIT_EXPECT_EQ(test, send(ctx, NATIVE, number, f, list_at(ctx, NATIVE), size),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, ctx->k, &again), 1);
 	KUNIT_ASSERT_EQ(test, again->size, first->size);
 	KUNIT_EXPECT_MEMEQ(test, again->data, first->data, ALIGN(first->size, 8));
@@ -727,15 +730,15 @@ static void staged_test(struct kunit *test)
 	size = put_list(test, list_at(ctx, COMPAT), args, 1, true, 4);
 	KUNIT_ASSERT_FALSE(test, present(anon));
 	KUNIT_EXPECT_EQ(test, send(ctx, COMPAT, number + 1, 0, list_at(ctx, COMPAT), size),
-			STATUS_SUCCESS);
+			NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_TRUE_MSG(test, present(anon), "the staged copy did not run");
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, ctx->k, &first), 1);
 	memset(want, 0, 8);
-	check_message(test, first, number + 1, TRACE_MESSAGE_POINTER32, want, 8);
+	check_message(test, first, number + 1, NTTRACE_TRACE_MESSAGE_POINTER32, want, 8);
 }
 
 /*
- * An argument that cannot be read at all: STATUS_ACCESS_VIOLATION, from
+ * An argument that cannot be read at all: NTTRACE_STATUS_ACCESS_VIOLATION, from
  * the staged path, and nothing committed.
  */
 static void fault_test(struct kunit *test)
@@ -756,31 +759,31 @@ static void fault_test(struct kunit *test)
 	args[2] = (struct arg){ d + 5, 5 };
 
 	args[1] = (struct arg){ ctx->none, 4 };			/* PROT_NONE */
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), NTTRACE_STATUS_ACCESS_VIOLATION);
 	args[1] = (struct arg){ gone + 8, 4 };			/* unmapped */
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), NTTRACE_STATUS_ACCESS_VIOLATION);
 	args[1] = (struct arg){ (unsigned long)kernel_bytes, 8 };	/* not user memory */
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), NTTRACE_STATUS_ACCESS_VIOLATION);
 	/* The first bytes readable (once faulted in), the last not. */
 	args[1] = (struct arg){ fresh + PAGE_SIZE - 2, 4 };
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), NTTRACE_STATUS_ACCESS_VIOLATION);
 	/* A readable argument after an unreadable one changes nothing. */
 	args[0] = (struct arg){ ctx->none + 16, 1 };
 	args[1] = (struct arg){ fresh, 4 };
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 3), NTTRACE_STATUS_ACCESS_VIOLATION);
 	args[0] = (struct arg){ data_at(ctx, COMPAT), 3 };
 	args[1] = (struct arg){ low_none + 16, 1 };
-	KUNIT_EXPECT_EQ(test, send_args(test, COMPAT, 0, args, 2), STATUS_ACCESS_VIOLATION);
-	KUNIT_EXPECT_EQ(test, send_args(test, WOW64, 0, args, 2), STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, COMPAT, 0, args, 2), NTTRACE_STATUS_ACCESS_VIOLATION);
+	KUNIT_EXPECT_EQ(test, send_args(test, WOW64, 0, args, 2), NTTRACE_STATUS_ACCESS_VIOLATION);
 
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, ctx->k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.events_written, 0);
 	KUNIT_EXPECT_EQ(test, info.events_lost, 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 0);
 
 	/* The session goes on as before. */
 	args[0] = (struct arg){ d, 5 };
-	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, send_args(test, NATIVE, 0, args, 1), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, events_written(ctx), 1);
 }
 

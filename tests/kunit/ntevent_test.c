@@ -12,11 +12,11 @@
 
 /* The nine valid types of seed 003, for Windows 6.1 and higher. */
 static const u32 valid_types[] = {
-	ETW_NT_FLAGS_TRACE_HEADER, ETW_NT_FLAGS_TRACE_MESSAGE,
-	ETW_NT_FLAGS_TRACE_EVENT, ETW_NT_FLAGS_TRACE_SYSTEM,
-	ETW_NT_FLAGS_TRACE_SECURITY, ETW_NT_FLAGS_TRACE_MARK,
-	ETW_NT_FLAGS_TRACE_EVENT_NOREG, ETW_NT_FLAGS_TRACE_INSTANCE,
-	ETW_NT_FLAGS_TRACE_RAW,
+	NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
+	NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM,
+	NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY, NTTRACE_ETW_NT_FLAGS_TRACE_MARK,
+	NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG, NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE,
+	NTTRACE_ETW_NT_FLAGS_TRACE_RAW,
 };
 
 static bool is_valid_type(u32 type)
@@ -77,7 +77,7 @@ static void find_type_test(struct kunit *test)
 	unsigned int n = 0;
 	u32 type;
 
-	for (type = 0; type <= ETW_NT_TRACE_TYPE_MASK; type += 0x100) {
+	for (type = 0; type <= NTTRACE_ETW_NT_TRACE_TYPE_MASK; type += 0x100) {
 		const struct nttrace_type *t = nttrace_find_type(type);
 
 		if (!is_valid_type(type)) {
@@ -102,9 +102,12 @@ static void find_type_test(struct kunit *test)
 /* The fixed sizes Windows gives the types whose inputs the seeds describe. */
 static void fixed_sizes_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, nttrace_find_type(ETW_NT_FLAGS_TRACE_MESSAGE)->fixed_size, 0x28);
-	KUNIT_EXPECT_EQ(test, nttrace_find_type(ETW_NT_FLAGS_TRACE_INSTANCE)->fixed_size, 0x48);
-	KUNIT_EXPECT_EQ(test, nttrace_find_type(ETW_NT_FLAGS_TRACE_HEADER)->fixed_size, 0x30);
+	KUNIT_EXPECT_EQ(test, nttrace_find_type(NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE)->fixed_size,
+			0x28);
+	KUNIT_EXPECT_EQ(test, nttrace_find_type(NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE)->fixed_size,
+			0x48);
+	KUNIT_EXPECT_EQ(test, nttrace_find_type(NTTRACE_ETW_NT_FLAGS_TRACE_HEADER)->fixed_size,
+			0x30);
 }
 
 static void types_implemented_test(struct kunit *test)
@@ -183,16 +186,16 @@ static void invalid_type_test(struct kunit *test)
 	struct dispatch_ctx *ctx = test->priv;
 	u32 type;
 
-	for (type = 0; type <= ETW_NT_TRACE_TYPE_MASK; type += 0x100) {
+	for (type = 0; type <= NTTRACE_ETW_NT_TRACE_TYPE_MASK; type += 0x100) {
 		if (is_valid_type(type))
 			continue;
 		/* The type is judged first: even bad Fields give INVALID_PARAMETER. */
 		KUNIT_EXPECT_EQ_MSG(test, call_type(type, ctx->page),
-				    STATUS_INVALID_PARAMETER, "type %#x", type);
+				    NTTRACE_STATUS_INVALID_PARAMETER, "type %#x", type);
 		KUNIT_EXPECT_EQ_MSG(test, call_type(type, ctx->page + 1),
-				    STATUS_INVALID_PARAMETER, "type %#x", type);
+				    NTTRACE_STATUS_INVALID_PARAMETER, "type %#x", type);
 		KUNIT_EXPECT_EQ_MSG(test, call_type(type, 0),
-				    STATUS_INVALID_PARAMETER, "type %#x", type);
+				    NTTRACE_STATUS_INVALID_PARAMETER, "type %#x", type);
 	}
 }
 
@@ -200,8 +203,8 @@ static void valid_type_test(struct kunit *test)
 {
 	struct dispatch_ctx *ctx = test->priv;
 	static const u32 modifiers[] = {
-		0, ETW_NT_FLAGS_WOW64_CALL, ETW_NT_FLAGS_USE_NATIVE_HEADER,
-		ETW_NT_FLAGS_WOW64_CALL | ETW_NT_FLAGS_USE_NATIVE_HEADER,
+		0, NTTRACE_ETW_NT_FLAGS_WOW64_CALL, NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER,
+		NTTRACE_ETW_NT_FLAGS_WOW64_CALL | NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER,
 		0x000F0000, 0x00030000 | 0x7F, 0xC00F00FF,
 	};
 	size_t i, m;
@@ -209,7 +212,7 @@ static void valid_type_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(valid_types); i++) {
 		const struct nttrace_type *t = nttrace_find_type(valid_types[i]);
 		/* Until a handler exists the answer is NOT_IMPLEMENTED. */
-		u32 ok = t->handler ? 0 : STATUS_NOT_IMPLEMENTED;
+		u32 ok = t->handler ? 0 : NTTRACE_STATUS_NOT_IMPLEMENTED;
 
 		if (t->handler)
 			continue;	/* handlers have their own suites */
@@ -219,11 +222,12 @@ static void valid_type_test(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, call_type(flags, ctx->page), ok,
 					    "flags %#x", flags);
 			KUNIT_EXPECT_EQ_MSG(test, call_type(flags, ctx->page + 2),
-					    STATUS_DATATYPE_MISALIGNMENT, "flags %#x", flags);
+					    NTTRACE_STATUS_DATATYPE_MISALIGNMENT, "flags %#x",
+					    flags);
 			KUNIT_EXPECT_EQ_MSG(test, call_type(flags, 0),
-					    STATUS_ACCESS_VIOLATION, "flags %#x", flags);
+					    NTTRACE_STATUS_ACCESS_VIOLATION, "flags %#x", flags);
 			KUNIT_EXPECT_EQ_MSG(test, call_type(flags, ctx->none),
-					    STATUS_ACCESS_VIOLATION, "flags %#x", flags);
+					    NTTRACE_STATUS_ACCESS_VIOLATION, "flags %#x", flags);
 		}
 	}
 }
@@ -244,9 +248,9 @@ static void straddle_test(struct kunit *test)
 			continue;
 		/* Wholly inside: readable. Four bytes over: not. */
 		KUNIT_EXPECT_EQ(test, call_type(t->type, end - t->fixed_size),
-				STATUS_NOT_IMPLEMENTED);
+				NTTRACE_STATUS_NOT_IMPLEMENTED);
 		KUNIT_EXPECT_EQ(test, call_type(t->type, end - t->fixed_size + 4),
-				STATUS_ACCESS_VIOLATION);
+				NTTRACE_STATUS_ACCESS_VIOLATION);
 	}
 }
 
@@ -269,7 +273,7 @@ static void handler_test(struct kunit *test)
 {
 	struct dispatch_ctx *ctx = test->priv;
 	const struct nttrace_type fake = {
-		.type = ETW_NT_FLAGS_TRACE_MESSAGE, .name = "fake", .align = 4,
+		.type = NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, .name = "fake", .align = 4,
 		.fixed_size = 0x28, .handler = recording_handler,
 	};
 	struct nttrace_call call = {
@@ -293,10 +297,10 @@ static void handler_test(struct kunit *test)
 	seen_call = NULL;
 	call.fields = (uintptr_t)(ctx->page + 1);
 	KUNIT_EXPECT_EQ(test, nttrace_dispatch(&fake, &call, &flags),
-			STATUS_DATATYPE_MISALIGNMENT);
+			NTTRACE_STATUS_DATATYPE_MISALIGNMENT);
 	call.fields = (uintptr_t)ctx->none;
 	KUNIT_EXPECT_EQ(test, nttrace_dispatch(&fake, &call, &flags),
-			STATUS_ACCESS_VIOLATION);
+			NTTRACE_STATUS_ACCESS_VIOLATION);
 	KUNIT_EXPECT_NULL(test, seen_call);
 }
 

@@ -145,7 +145,7 @@ static void enable_before_register_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info->match_all_keyword, 0x30ULL);
 	KUNIT_EXPECT_EQ(test, info->loggers, BIT_OF(k->id));
 	KUNIT_EXPECT_TRUE(test, nt_prov_file_active(pf));
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, h, 5, k->id, 4, 0x11);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, h, 5, k->id, 4, 0x11);
 	expect_none(test, pf);
 	KUNIT_EXPECT_EQ(test, nt_provider_unregister(pf, h), 0);
 	KUNIT_EXPECT_EQ(test, nt_provider_unregister(pf, h), -ENOENT);
@@ -166,11 +166,11 @@ static void several_sessions_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 1, 2, 0x1, 0x0F, 0x07, &notified), 0);
 	KUNIT_EXPECT_EQ(test, notified, 2U);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 2, 0x1);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, a->id, 2, 0x1);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 2, 0x1);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, a->id, 2, 0x1);
 	KUNIT_EXPECT_EQ(test, enable(b->id, guid_y, 1, 5, 0x2, 0xF0, 0x0C, &notified), 0);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, b->id, 5, 0x2);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, b->id, 5, 0x2);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, b->id, 5, 0x2);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, b->id, 5, 0x2);
 	/* The aggregate: both, highest level, union and intersection. */
 	KUNIT_EXPECT_EQ(test, ci->sessions, 2U);
 	KUNIT_EXPECT_EQ(test, ci->level, 5);
@@ -183,7 +183,7 @@ static void several_sessions_test(struct kunit *test)
 	/* DISABLE of one not acting: the classic one hears nothing. */
 	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 0, 0, 0, 0, 0, &notified), 0);
 	KUNIT_EXPECT_EQ(test, notified, 1U);
-	expect_note(test, pf, EVENT_CONTROL_CODE_DISABLE_PROVIDER, he, 2, a->id, 2, 0x1);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER, he, 2, a->id, 2, 0x1);
 	expect_none(test, pf);
 	KUNIT_EXPECT_EQ(test, ci->level, 5);
 	KUNIT_EXPECT_EQ(test, ci->match_all_keyword, 0x0CULL);
@@ -192,20 +192,20 @@ static void several_sessions_test(struct kunit *test)
 
 	/* a again, then b goes: the classic falls back to a. */
 	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 1, 3, 0x9, 0, 0, NULL), 0);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 3, 0x9);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, a->id, 3, 0x9);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 3, 0x9);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, a->id, 3, 0x9);
 	KUNIT_EXPECT_EQ(test, enable(b->id, guid_y, 1, 1, 0x4, 0, 0, NULL), 0);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, b->id, 1, 0x4);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, b->id, 1, 0x4);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, b->id, 1, 0x4);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, he, 2, b->id, 1, 0x4);
 	KUNIT_EXPECT_EQ(test, enable(b->id, guid_y, 0, 0, 0, 0, 0, NULL), 0);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 3, 0x9);
-	expect_note(test, pf, EVENT_CONTROL_CODE_DISABLE_PROVIDER, he, 2, b->id, 1, 0x4);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, hc, 1, a->id, 3, 0x9);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER, he, 2, b->id, 1, 0x4);
 	KUNIT_EXPECT_EQ(test, ci->logger_handle, NTTRACE_HANDLE(a->id, 3, 0, 0x9));
 
 	/* CAPTURE_STATE: EVENT registrations only. */
 	KUNIT_EXPECT_EQ(test, enable(a->id, guid_y, 2, 0, 0, 0, 0, &notified), 0);
 	KUNIT_EXPECT_EQ(test, notified, 1U);
-	expect_note(test, pf, EVENT_CONTROL_CODE_CAPTURE_STATE, he, 2, a->id, 3, 0x9);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE, he, 2, a->id, 3, 0x9);
 	expect_none(test, pf);
 
 	/* Errors. */
@@ -225,9 +225,9 @@ static void session_stop_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, reg(pf, guid_x, NTTRACE_REG_CLASSIC, 9, info, &h), 0);
 	KUNIT_EXPECT_EQ(test, enable(id, guid_x, 1, 2, 3, 0, 0, NULL), 0);
-	expect_note(test, pf, EVENT_CONTROL_CODE_ENABLE_PROVIDER, h, 9, id, 2, 3);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, h, 9, id, 2, 3);
 	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
-	expect_note(test, pf, EVENT_CONTROL_CODE_DISABLE_PROVIDER, h, 9, id, 2, 3);
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER, h, 9, id, 2, 3);
 	KUNIT_EXPECT_EQ(test, info->sessions, 0U);
 	KUNIT_EXPECT_EQ(test, info->logger_handle, 0ULL);
 	KUNIT_EXPECT_EQ(test, info->loggers, 0ULL);
@@ -431,12 +431,13 @@ static void callback_unlocked_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->failed, 0U);
 	KUNIT_EXPECT_EQ(test, c->inner->calls, 1U);
 	KUNIT_EXPECT_EQ(test, c->inner->locked, 0U);
-	KUNIT_EXPECT_EQ(test, c->inner->control[0], (u32)EVENT_CONTROL_CODE_ENABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, c->inner->control[0],
+			(u32)NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER);
 	KUNIT_EXPECT_EQ(test, c->inner->level[0], 3);
 	/* The session stops: DISABLE, outside the session locks too. */
 	KUNIT_EXPECT_EQ(test, ntk_stop(k), 0);
 	KUNIT_EXPECT_EQ(test, c->calls, 2U);
-	KUNIT_EXPECT_EQ(test, c->control[1], (u32)EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+	KUNIT_EXPECT_EQ(test, c->control[1], (u32)NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER);
 	KUNIT_EXPECT_EQ(test, c->logger_id[1], id);
 	KUNIT_EXPECT_EQ(test, c->locked, 0U);
 	KUNIT_EXPECT_EQ(test, c->failed, 0U);
@@ -467,7 +468,7 @@ static void self_unregister_test(struct kunit *test)
 	struct kcb *c = kcb_new(test);
 	struct ntk_session *k = start(test, "kp-self");
 
-	c->self_control = EVENT_CONTROL_CODE_CAPTURE_STATE;
+	c->self_control = NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE;
 	c->self = nt_provider_register_kernel(guid_x, kcb_self, c);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(c->self));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kreg_put_self, c), 0);
@@ -606,7 +607,7 @@ static void kcb_new_session(void *p, u32 control, u8 level, u64 any, u64 all, u3
 	struct nttrace_logger_info info;
 
 	if (!kcb_log(&ids->c, control, level, logger_id) ||
-	    control != EVENT_CONTROL_CODE_DISABLE_PROVIDER)
+	    control != NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER)
 		return;
 	ntk_info(&info, "kp-ids-new");
 	info.buffer_size_kb = 4;
@@ -635,7 +636,7 @@ static void stop_keeps_id_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ids->start_ret, 0);
 	KUNIT_EXPECT_NE(test, ids->new_id, id);
 	KUNIT_EXPECT_EQ(test, ids->enable_ret, -ENOENT);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, ids->new_id, &out), 0);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_STOP, ids->new_id, &out), 0);
 	/* Once the stop returned it is free: the lowest, as it was. */
 	again = start(test, "kp-ids-again");
 	KUNIT_EXPECT_EQ(test, again->id, id);
@@ -662,9 +663,9 @@ static void kcb_stress(void *p, u32 control, u8 level, u64 any, u64 all, u32 log
 	if (atomic_inc_return(&s->inside) != 1 || READ_ONCE(s->gone))
 		s->bad++;
 	/* In order: a DISABLE follows an ENABLE (one session here). */
-	if (control == EVENT_CONTROL_CODE_DISABLE_PROVIDER && !s->enabled)
+	if (control == NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER && !s->enabled)
 		s->bad++;
-	s->enabled = control == EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+	s->enabled = control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER;
 	s->calls++;
 	usleep_range(20, 100);	/* let the other threads change it meanwhile */
 	atomic_dec(&s->inside);

@@ -52,29 +52,33 @@ static const __u8 rc_guid3[16] = {
 static void rc_message_sizes(struct rc_ctx *ctx)
 {
 	rc_eq(ctx, ntr_message_items_size(0), 8, "message: header alone");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_POINTER64), 8,
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_POINTER64), 8,
 	      "message: the pointer-size flag adds nothing");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_SEQUENCE), 12, "message: sequence");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_GUID), 24, "message: GUID");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_COMPONENTID), 12,
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_SEQUENCE), 12, "message: sequence");
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_GUID), 24, "message: GUID");
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_COMPONENTID), 12,
 	      "message: component ID");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_GUID), 12,
-	      "message: component ID wins over GUID");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_TIMESTAMP), 16, "message: time stamp");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_PERFORMANCE_TIMESTAMP), 16,
+	rc_eq(ctx,
+	      ntr_message_items_size(NTTRACE_TRACE_MESSAGE_COMPONENTID |
+				     NTTRACE_TRACE_MESSAGE_GUID),
+	      12, "message: component ID wins over GUID");
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_TIMESTAMP), 16,
+	      "message: time stamp");
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP), 16,
 	      "message: performance time stamp's room");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_TIMESTAMP |
-					  TRACE_MESSAGE_PERFORMANCE_TIMESTAMP), 16,
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_TIMESTAMP |
+					  NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP), 16,
 	      "message: one room for both time stamps");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_SYSTEMINFO), 16, "message: IDs");
-	rc_eq(ctx, ntr_message_items_size(TRACE_MESSAGE_FLAG_MASK), 32,
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_SYSTEMINFO), 16, "message: IDs");
+	rc_eq(ctx, ntr_message_items_size(NTTRACE_TRACE_MESSAGE_FLAG_MASK), 32,
 	      "message: every flag (the component ID, not the GUID)");
 }
 
 static void rc_message_all_items(struct rc_ctx *ctx)
 {
-	__u16 f = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID | TRACE_MESSAGE_TIMESTAMP |
-		  TRACE_MESSAGE_SYSTEMINFO | TRACE_MESSAGE_POINTER64;
+	__u16 f = NTTRACE_TRACE_MESSAGE_SEQUENCE | NTTRACE_TRACE_MESSAGE_GUID |
+		  NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_SYSTEMINFO |
+		  NTTRACE_TRACE_MESSAGE_POINTER64;
 	struct ntr_message m = {
 		.number = 0x1234,
 		.option_flags = f,
@@ -104,8 +108,8 @@ static void rc_message_all_items(struct rc_ctx *ctx)
 
 static void rc_message_some_items(struct rc_ctx *ctx)
 {
-	__u16 f = TRACE_MESSAGE_COMPONENTID | TRACE_MESSAGE_GUID |
-		  TRACE_MESSAGE_PERFORMANCE_TIMESTAMP | TRACE_MESSAGE_POINTER32;
+	__u16 f = NTTRACE_TRACE_MESSAGE_COMPONENTID | NTTRACE_TRACE_MESSAGE_GUID |
+		  NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_POINTER32;
 	struct ntr_message m = {
 		.number = 3,
 		.option_flags = f,
@@ -197,7 +201,7 @@ static void rc_classic(struct rc_ctx *ctx)
 
 static void rc_event(struct rc_ctx *ctx)
 {
-	const struct event_descriptor d = {
+	const struct nttrace_event_descriptor d = {
 		.id = 0x0102, .version = 3, .channel = 4, .level = 5, .opcode = 6,
 		.task = 0x0708, .keyword = 0x8000000000000001ULL,
 	};
@@ -243,7 +247,7 @@ static void rc_event(struct rc_ctx *ctx)
 
 	e.size = 0x68 + 1;
 	e.ptr32 = true;
-	e.extra_flags = EVENT_HEADER_FLAG_STRING_ONLY;
+	e.extra_flags = NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY;
 	e.related_activity_id = rc_guid3;
 	rc_fill(got, sizeof(got), RC_UNTOUCHED);
 	rc_put(want, 0x00, 0x69, 2);
@@ -286,7 +290,7 @@ static void rc_buffer(struct rc_ctx *ctx)
 	rc_mem(ctx, got, want, sizeof(got), "buffer: a fresh header, the rest untouched");
 
 	ntr_buffer_seal(got, 0x50, 0x3333333333333333ULL, 42,
-			WMI_BUFFER_FLAG_EVENTS_LOST);
+			NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST);
 	rc_put(want, 0x04, 0x50, 4);		/* SavedOffset */
 	rc_put(want, 0x08, 0x50, 4);		/* CurrentOffset */
 	rc_put(want, 0x10, 0x3333333333333333ULL, 8);

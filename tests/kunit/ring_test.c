@@ -13,7 +13,7 @@
 
 #include "ring.h"
 
-#define HDR	WMI_BUFFER_HEADER_SIZE
+#define HDR	NTTRACE_WMI_BUFFER_HEADER_SIZE
 
 /* A logger in slot 0: the one ack holds buffers until it has read them. */
 static void set_logger(struct nt_ring *r)
@@ -49,7 +49,7 @@ static struct ring_fixture *make_ring(struct kunit *test, u32 nbuf, u32 bufsize,
 	f->conf.bufsize = bufsize;
 	f->conf.overwrite = overwrite;
 	f->conf.logger_id = 7;
-	f->conf.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	f->conf.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	/* The slots' acks follow each other, as in a session's region. */
 	BUILD_BUG_ON(offsetof(struct ring_fixture, rt) !=
 		     offsetof(struct ring_fixture, ack) + sizeof(f->ack));
@@ -93,7 +93,7 @@ static bool flush(struct ring_fixture *f)
 	return ret;
 }
 
-static struct wmi_buffer_header *buf(struct ring_fixture *f, u64 idx)
+static struct nttrace_wmi_buffer_header *buf(struct ring_fixture *f, u64 idx)
 {
 	return (void *)(f->data + (idx % f->conf.nbuf) * f->conf.bufsize);
 }
@@ -101,7 +101,7 @@ static struct wmi_buffer_header *buf(struct ring_fixture *f, u64 idx)
 static void reserve_test(struct kunit *test)
 {
 	struct ring_fixture *f = make_ring(test, 4, PAGE_SIZE, false);
-	struct wmi_buffer_header *h = buf(f, 0);
+	struct nttrace_wmi_buffer_header *h = buf(f, 0);
 	u8 *rec = (u8 *)h + HDR;
 	unsigned long irq;
 	u8 *p;
@@ -132,7 +132,7 @@ static void reserve_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->buffer_size, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, h->processor_number, 1);
 	KUNIT_EXPECT_EQ(test, h->logger_id, 7);
-	KUNIT_EXPECT_EQ(test, h->clock_type_frequency & 7, EVENT_TRACE_CLOCK_PERFCOUNTER);
+	KUNIT_EXPECT_EQ(test, h->clock_type_frequency & 7, NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	KUNIT_EXPECT_EQ(test, h->clock_type_frequency >> 3, NSEC_PER_SEC);
 	free_ring(f);
 }
@@ -141,7 +141,7 @@ static void reserve_test(struct kunit *test)
 static void flush_partial_test(struct kunit *test)
 {
 	struct ring_fixture *f = make_ring(test, 4, PAGE_SIZE, false);
-	struct wmi_buffer_header *h = buf(f, 0);
+	struct nttrace_wmi_buffer_header *h = buf(f, 0);
 	u32 i;
 
 	KUNIT_EXPECT_FALSE(test, flush(f));	/* nothing to flush */
@@ -154,9 +154,9 @@ static void flush_partial_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->offset, HDR + 24);
 	KUNIT_EXPECT_EQ(test, h->sequence_number, 0);
 	KUNIT_EXPECT_EQ(test, h->buffer_flag,
-			WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX);
+			NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX);
 	for (i = HDR + 24; i < PAGE_SIZE; i++)
-		if (((u8 *)h)[i] != WMI_BUFFER_FILL)
+		if (((u8 *)h)[i] != NTTRACE_WMI_BUFFER_FILL)
 			break;
 	KUNIT_EXPECT_EQ(test, i, PAGE_SIZE);
 
@@ -211,16 +211,16 @@ static void discard_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 1))[HDR], 2);
 
 	/* The loss is marked on the buffer after it, and only there. */
-	KUNIT_EXPECT_EQ(test, buf(f, 1)->buffer_flag & WMI_BUFFER_FLAG_EVENTS_LOST, 0);
+	KUNIT_EXPECT_EQ(test, buf(f, 1)->buffer_flag & NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST, 0);
 	KUNIT_EXPECT_TRUE(test, flush(f));
 	KUNIT_EXPECT_EQ(test, buf(f, 2)->buffer_flag,
-			WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX |
-			WMI_BUFFER_FLAG_EVENTS_LOST);
+			NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX |
+			NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST);
 	f->ack.consumed = 3;
 	KUNIT_EXPECT_TRUE(test, put(f, 8, 6));
 	KUNIT_EXPECT_TRUE(test, flush(f));
 	KUNIT_EXPECT_EQ(test, buf(f, 3)->buffer_flag,
-			WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX);
+			NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX);
 	free_ring(f);
 }
 
@@ -243,17 +243,17 @@ static void circular_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 3))[HDR], 10);
 	KUNIT_EXPECT_EQ(test, ((u8 *)buf(f, 3))[HDR + 8], 11);
 	/* Buffer 2 came before the overwrite; buffer 3 after it. */
-	KUNIT_EXPECT_EQ(test, buf(f, 2)->buffer_flag & WMI_BUFFER_FLAG_BUFFER_LOST, 0);
+	KUNIT_EXPECT_EQ(test, buf(f, 2)->buffer_flag & NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST, 0);
 	KUNIT_EXPECT_TRUE(test, flush(f));
-	KUNIT_EXPECT_EQ(test, buf(f, 3)->buffer_flag & WMI_BUFFER_FLAG_BUFFER_LOST,
-			WMI_BUFFER_FLAG_BUFFER_LOST);
+	KUNIT_EXPECT_EQ(test, buf(f, 3)->buffer_flag & NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST,
+			NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST);
 
 	/* A consumer that keeps up stops the overwriting. */
 	f->ack.consumed = 4;
 	KUNIT_EXPECT_TRUE(test, put(f, 8, 12));	/* buffer 4 in slot 1: free */
 	KUNIT_EXPECT_EQ(test, f->head.buffers_overwritten, 1);
 	KUNIT_EXPECT_TRUE(test, flush(f));
-	KUNIT_EXPECT_EQ(test, buf(f, 4)->buffer_flag & WMI_BUFFER_FLAG_BUFFER_LOST, 0);
+	KUNIT_EXPECT_EQ(test, buf(f, 4)->buffer_flag & NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST, 0);
 	free_ring(f);
 }
 
@@ -283,7 +283,7 @@ static void bad_ack_test(struct kunit *test)
  * The accounting invariant over a long run with a slow consumer:
  * written = read + overwritten + still unread, per ring, in both modes.
  */
-static u32 count_records(struct wmi_buffer_header *h)
+static u32 count_records(struct nttrace_wmi_buffer_header *h)
 {
 	u32 off = HDR, n = 0;
 
@@ -400,7 +400,7 @@ static void mp_drain(struct mp_ctx *ctx, unsigned int c)
 
 	for (i = ctx->ack[c].consumed; i < p; i++) {
 		u8 *b = ctx->data[c] + (i % ctx->conf.nbuf) * bufsize;
-		struct wmi_buffer_header *h = (void *)b;
+		struct nttrace_wmi_buffer_header *h = (void *)b;
 		u32 off = HDR;
 
 		while (off < h->saved_offset) {
@@ -428,7 +428,7 @@ static void two_cpus_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->conf.nbuf = 4;
 	ctx->conf.bufsize = PAGE_SIZE;
-	ctx->conf.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	ctx->conf.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	for (c = 0; c < 2; c++) {
 		ctx->data[c] = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, ctx->data[c]);
@@ -621,7 +621,7 @@ static void realtime_race_test(struct kunit *test)
 		smp_store_release(&f->ack.consumed, p);	/* the logger */
 		i = READ_ONCE(f->rt.consumed);
 		while (i < p) {
-			struct wmi_buffer_header *h = (void *)copy;
+			struct nttrace_wmi_buffer_header *h = (void *)copy;
 			u32 off = HDR;
 
 			memcpy(copy, buf(f, i), PAGE_SIZE);
@@ -653,15 +653,16 @@ static void realtime_race_test(struct kunit *test)
 
 static void clock_test(struct kunit *test)
 {
-	u64 a = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
-	u64 b = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
-	u64 ft = nt_clock_now(EVENT_TRACE_CLOCK_SYSTEMTIME);
+	u64 a = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
+	u64 b = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
+	u64 ft = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME);
 
 	KUNIT_EXPECT_LE(test, a, b);
 	/* FILETIME after 2020-01-01 (132223104000000000). */
 	KUNIT_EXPECT_GT(test, ft, 132223104000000000ULL);
-	KUNIT_EXPECT_EQ(test, nt_clock_frequency(EVENT_TRACE_CLOCK_SYSTEMTIME), 10000000);
-	KUNIT_EXPECT_EQ(test, nt_clock_frequency(EVENT_TRACE_CLOCK_PERFCOUNTER), NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, nt_clock_frequency(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME), 10000000);
+	KUNIT_EXPECT_EQ(test, nt_clock_frequency(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER),
+			NSEC_PER_SEC);
 }
 
 /* Reserve @len bytes as a writer does: interrupts off for the reservation only. */
@@ -697,7 +698,7 @@ static void end_open(struct ring_fixture *f, u8 *p, u32 len, bool commit)
 static void nested_test(struct kunit *test)
 {
 	struct ring_fixture *f = make_ring(test, 2, PAGE_SIZE, false);
-	struct wmi_buffer_header *h = buf(f, 0);
+	struct nttrace_wmi_buffer_header *h = buf(f, 0);
 	u8 *rec = (u8 *)h + HDR, *outer;
 
 	/* Each record's bytes are its length (count_records() reads one). */
@@ -727,7 +728,7 @@ static void nested_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec[56], 16);
 	KUNIT_EXPECT_EQ(test, rec[71], 16);
 	KUNIT_EXPECT_EQ(test, rec[72], 8);
-	KUNIT_EXPECT_EQ(test, rec[80], WMI_BUFFER_FILL);
+	KUNIT_EXPECT_EQ(test, rec[80], NTTRACE_WMI_BUFFER_FILL);
 	free_ring(f);
 }
 
@@ -767,7 +768,7 @@ static void nested_full_test(struct kunit *test)
 	/* The loss is marked on the next buffer. */
 	KUNIT_EXPECT_TRUE(test, put(f, 16, 0x99));
 	KUNIT_EXPECT_TRUE(test, flush(f));
-	KUNIT_EXPECT_TRUE(test, buf(f, 1)->buffer_flag & WMI_BUFFER_FLAG_EVENTS_LOST);
+	KUNIT_EXPECT_TRUE(test, buf(f, 1)->buffer_flag & NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST);
 	free_ring(f);
 }
 

@@ -47,7 +47,7 @@ static u32 put_event(u32 id, u16 tag)
 	rec[0] = 16;
 	rec[1] = tag;
 	nttrace_commit(&res);
-	return STATUS_SUCCESS;
+	return NTTRACE_STATUS_SUCCESS;
 }
 
 static u16 record_tag(const struct ntk_record *r)
@@ -88,7 +88,7 @@ static u32 running(void)
 
 static void start_defaults_test(struct kunit *test)
 {
-	u64 t0 = nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	u64 t0 = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	struct nttrace_logger_info info, q;
 	struct ntk_session *k;
 	struct nt_session *s;
@@ -109,7 +109,7 @@ static void start_defaults_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, info.max_buffers, info.min_buffers);
 	KUNIT_EXPECT_EQ(test, info.log_file_mode, 0);
 	KUNIT_EXPECT_EQ(test, info.flush_timer, 0);
-	KUNIT_EXPECT_EQ(test, info.clock_type, EVENT_TRACE_CLOCK_PERFCOUNTER);
+	KUNIT_EXPECT_EQ(test, info.clock_type, NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	KUNIT_EXPECT_EQ(test, info.nr_cpus, nr_cpu_ids);
 	KUNIT_EXPECT_EQ(test, info.number_of_buffers, nr_cpu_ids * info.max_buffers);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, info.number_of_buffers);
@@ -124,7 +124,7 @@ static void start_defaults_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.events_overwritten, 0);
 	KUNIT_EXPECT_EQ(test, info.clock_frequency, NSEC_PER_SEC);
 	KUNIT_EXPECT_GE(test, info.start_time, t0);
-	KUNIT_EXPECT_LE(test, info.start_time, nt_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER));
+	KUNIT_EXPECT_LE(test, info.start_time, nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER));
 	KUNIT_EXPECT_STREQ(test, (char *)info.name, "nttrace-kunit-defaults");
 
 	/* What the session is. */
@@ -143,7 +143,8 @@ static void start_defaults_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (uintptr_t)&s->local_seq % SMP_CACHE_BYTES, 0);
 
 	/* A query says the same; the list has it. */
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, info.logger_id, &q), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, info.logger_id, &q),
+			0);
 	KUNIT_EXPECT_MEMEQ(test, &q, &info, sizeof(info));
 	KUNIT_EXPECT_TRUE(test, listed(info.logger_id));
 }
@@ -158,18 +159,20 @@ static void start_sizes_test(struct kunit *test)
 	info.buffer_size_kb = PAGE_SIZE / 1024 + 1;
 	info.min_buffers = 3;
 	info.max_buffers = 5;
-	info.log_file_mode = EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_REAL_TIME_MODE;
+	info.log_file_mode = NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+			     NTTRACE_EVENT_TRACE_REAL_TIME_MODE;
 	info.flush_timer = 30;
-	info.clock_type = EVENT_TRACE_CLOCK_SYSTEMTIME;
+	info.clock_type = NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME;
 	k = ntk_start(test, &info);
 	KUNIT_EXPECT_EQ(test, info.buffer_size_kb, 2 * PAGE_SIZE / 1024);
 	KUNIT_EXPECT_EQ(test, info.min_buffers, 3);
 	KUNIT_EXPECT_EQ(test, info.max_buffers, 5);
 	KUNIT_EXPECT_EQ(test, info.number_of_buffers, 5 * nr_cpu_ids);
 	KUNIT_EXPECT_EQ(test, info.log_file_mode,
-			EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_REAL_TIME_MODE);
+			NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+				NTTRACE_EVENT_TRACE_REAL_TIME_MODE);
 	KUNIT_EXPECT_EQ(test, info.flush_timer, 30);
-	KUNIT_EXPECT_EQ(test, info.clock_type, EVENT_TRACE_CLOCK_SYSTEMTIME);
+	KUNIT_EXPECT_EQ(test, info.clock_type, NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME);
 	KUNIT_EXPECT_EQ(test, info.clock_frequency, 10000000);
 	KUNIT_EXPECT_GT(test, info.start_time, FILETIME_2020);
 	KUNIT_EXPECT_EQ(test, k->s->conf.bufsize, 2 * PAGE_SIZE);
@@ -179,7 +182,7 @@ static void start_sizes_test(struct kunit *test)
 
 	/* A real-time session without a flush timer gets one second. */
 	ntk_info(&info, "nttrace-kunit-rt-timer");
-	info.log_file_mode = EVENT_TRACE_REAL_TIME_MODE;
+	info.log_file_mode = NTTRACE_EVENT_TRACE_REAL_TIME_MODE;
 	k = ntk_start(test, &info);
 	KUNIT_EXPECT_EQ(test, info.flush_timer, 1);
 
@@ -187,7 +190,7 @@ static void start_sizes_test(struct kunit *test)
 	ntk_info(&info, "nttrace-kunit-smallest");
 	info.buffer_size_kb = NTTRACE_MIN_BUFFER_KB;
 	info.max_buffers = NTTRACE_MIN_BUFFERS;
-	info.log_file_mode = EVENT_TRACE_BUFFERING_MODE;
+	info.log_file_mode = NTTRACE_EVENT_TRACE_BUFFERING_MODE;
 	k = ntk_start(test, &info);
 	KUNIT_EXPECT_EQ(test, info.buffer_size_kb, max_t(u32, NTTRACE_MIN_BUFFER_KB,
 							 PAGE_SIZE / 1024));
@@ -212,11 +215,11 @@ static void start_sizes_test(struct kunit *test)
 	/* The cycle counter, where its frequency is known. */
 	ntk_info(&info, "nttrace-kunit-cycles");
 	info.buffer_size_kb = 4;
-	info.clock_type = EVENT_TRACE_CLOCK_CPUCYCLE;
-	if (nt_clock_frequency(EVENT_TRACE_CLOCK_CPUCYCLE)) {
+	info.clock_type = NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE;
+	if (nt_clock_frequency(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE)) {
 		k = ntk_start(test, &info);
 		KUNIT_EXPECT_EQ(test, info.clock_frequency,
-				nt_clock_frequency(EVENT_TRACE_CLOCK_CPUCYCLE));
+				nt_clock_frequency(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE));
 	} else {
 		KUNIT_EXPECT_EQ(test, ntk_start_error(&info), -EINVAL);
 	}
@@ -229,7 +232,7 @@ struct bad_start {
 };
 
 static const struct bad_start bad_starts[] = {
-	{ "control", .control = EVENT_TRACE_CONTROL_STOP, .err = -EINVAL },
+	{ "control", .control = NTTRACE_EVENT_TRACE_CONTROL_STOP, .err = -EINVAL },
 	{ "control flags", .control_flags = NTTRACE_CONTROL_WAIT_CONSUMER, .err = -EINVAL },
 	{ "buffer too small", .kb = NTTRACE_MIN_BUFFER_KB - 1, .err = -EINVAL },
 	{ "buffer too large", .kb = NTTRACE_MAX_BUFFER_KB + 1, .err = -EINVAL },
@@ -237,20 +240,22 @@ static const struct bad_start bad_starts[] = {
 	{ "min too many", .min = NTTRACE_MAX_BUFFERS + 1, .err = -EINVAL },
 	{ "max too many", .max = NTTRACE_MAX_BUFFERS + 1, .err = -EINVAL },
 	{ "max below min", .min = 5, .max = 4, .err = -EINVAL },
-	{ "clock", .clock = EVENT_TRACE_CLOCK_CPUCYCLE + 1, .err = -EINVAL },
+	{ "clock", .clock = NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE + 1, .err = -EINVAL },
 	{ "clock ~0", .clock = ~0U, .err = -EINVAL },
-	{ "private mode", .mode = EVENT_TRACE_PRIVATE_LOGGER_MODE, .err = -EINVAL },
-	{ "in-proc mode", .mode = EVENT_TRACE_PRIVATE_IN_PROC, .err = -EINVAL },
-	{ "append mode", .mode = EVENT_TRACE_FILE_MODE_APPEND, .err = -EINVAL },
+	{ "private mode", .mode = NTTRACE_EVENT_TRACE_PRIVATE_LOGGER_MODE, .err = -EINVAL },
+	{ "in-proc mode", .mode = NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC, .err = -EINVAL },
+	{ "append mode", .mode = NTTRACE_EVENT_TRACE_FILE_MODE_APPEND, .err = -EINVAL },
 	{ "unknown mode", .mode = 0x80000000, .err = -EINVAL },
 	{ "sequential and circular", .err = -EINVAL,
-	  .mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR },
+	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL |
+		  NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR },
 	{ "global and local", .err = -EINVAL,
-	  .mode = EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE },
+	  .mode = NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE |
+		  NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE },
 	/* Past max_session_mb (64 by default), after every other check. */
 	{ "too big", .kb = NTTRACE_MAX_BUFFER_KB, .max = NTTRACE_MAX_BUFFERS, .err = -E2BIG },
-	{ "too big, bad clock", .kb = NTTRACE_MAX_BUFFER_KB, .max = NTTRACE_MAX_BUFFERS,
-	  .clock = 9, .err = -EINVAL },
+	{ "too big, bad clock", .kb = NTTRACE_MAX_BUFFER_KB, .max = NTTRACE_MAX_BUFFERS, .clock = 9,
+	  .err = -EINVAL },
 };
 
 static const struct {
@@ -295,7 +300,7 @@ static void start_invalid_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntk_start_error(&info), -EINVAL);
 
 	KUNIT_EXPECT_EQ(test, running(), before);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, 0, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, 0, &info), -ENOENT);
 }
 
 /* ---- Control ---- */
@@ -306,13 +311,13 @@ static void query_test(struct kunit *test)
 	struct nttrace_logger_info info;
 	u32 number, i;
 
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_STREQ(test, (char *)info.name, "nttrace-kunit-Query");
 	number = info.number_of_buffers;
 
 	/* By name (logger ID 0), in any case. */
 	ntk_info(&info, "NTTRACE-KUNIT-query");
-	info.control = EVENT_TRACE_CONTROL_QUERY;
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_QUERY;
 	KUNIT_EXPECT_EQ(test, nt_session_control(&info), 0);
 	KUNIT_EXPECT_EQ(test, info.logger_id, k->id);
 	KUNIT_EXPECT_STREQ(test, (char *)info.name, "nttrace-kunit-Query");
@@ -320,18 +325,20 @@ static void query_test(struct kunit *test)
 	/* No such session. */
 	ntk_info(&info, "nttrace-kunit-nosuch");
 	KUNIT_EXPECT_EQ(test, nt_session_control(&info), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, 0, &info), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, NTTRACE_MAX_LOGGERS + 1,
-					  &info), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, ~0U, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, 0, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test,
+			ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, NTTRACE_MAX_LOGGERS + 1,
+				    &info),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, ~0U, &info), -ENOENT);
 	/* Bad requests. */
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH + 1, k->id, &info),
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_FLUSH + 1, k->id, &info),
 			-EINVAL);
 	ntk_info(&info, "");
 	info.logger_id = k->id;
 	info.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;	/* only with STOP */
 	KUNIT_EXPECT_EQ(test, nt_session_control(&info), -EINVAL);
-	info.control = EVENT_TRACE_CONTROL_STOP;
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_STOP;
 	info.control_flags = 0x2;
 	KUNIT_EXPECT_EQ(test, nt_session_control(&info), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, listed(k->id));
@@ -339,13 +346,13 @@ static void query_test(struct kunit *test)
 	/* The counters: written, then published, then read. */
 	preempt_disable();
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, put_event(k->id, i), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, put_event(k->id, i), NTTRACE_STATUS_SUCCESS);
 	preempt_enable();
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.events_written, 3);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 0);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, number);
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 1);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, number - 1);
 	KUNIT_EXPECT_EQ(test, info.events_written, 3);
@@ -354,7 +361,7 @@ static void query_test(struct kunit *test)
 static int update(u32 id, const char *name, struct nttrace_logger_info *info)
 {
 	info->size = sizeof(*info);
-	info->control = EVENT_TRACE_CONTROL_UPDATE;
+	info->control = NTTRACE_EVENT_TRACE_CONTROL_UPDATE;
 	info->logger_id = id;
 	if (name)
 		strscpy((char *)info->name, name, sizeof(info->name));
@@ -367,7 +374,7 @@ static u32 wait_buffers(u32 id, u32 n, unsigned int ms)
 	struct nttrace_logger_info info;
 
 	for (;;) {
-		if (ntk_control(EVENT_TRACE_CONTROL_QUERY, id, &info))
+		if (ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, id, &info))
 			return 0;
 		if (info.buffers_written >= n || !ms)
 			return info.buffers_written;
@@ -418,22 +425,22 @@ static void update_test(struct kunit *test)
 	info.max_buffers = 3;
 	KUNIT_EXPECT_EQ(test, update(k->id, NULL, &info), -EINVAL);
 	memset(&info, 0, sizeof(info));
-	info.log_file_mode = EVENT_TRACE_FILE_MODE_CIRCULAR;
+	info.log_file_mode = NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR;
 	KUNIT_EXPECT_EQ(test, update(k->id, NULL, &info), -EINVAL);
 	memset(&info, 0, sizeof(info));
-	info.clock_type = EVENT_TRACE_CLOCK_SYSTEMTIME;
+	info.clock_type = NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME;
 	KUNIT_EXPECT_EQ(test, update(k->id, NULL, &info), -EINVAL);
 	/* A refused update changes nothing. */
 	KUNIT_EXPECT_EQ(test, timer(k), 1);
 
 	/* The timer publishes a partly filled buffer by itself... */
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 5000), 1);
 	/* ... and is not armed again until a buffer is started. */
 	for (i = 0; i < 100 && timer_armed(k); i++)
 		msleep(20);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 3), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 3), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, timer_armed(k));
 
 	/*
@@ -445,7 +452,7 @@ static void update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.flush_timer, 0);
 	KUNIT_EXPECT_EQ(test, info.logger_id, k->id);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 	msleep(2500);
 	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 2, 0), 1);
@@ -462,7 +469,7 @@ static void timer_per_cpu_test(struct kunit *test)
 {
 	struct ntk_session *k = start_small(test, "nttrace-kunit-timer", 0);
 	struct nttrace_logger_info info = {};
-	const struct wmi_buffer_header *h;
+	const struct nttrace_wmi_buffer_header *h;
 	unsigned int cpu, other, i;
 
 	info.flush_timer = 1;
@@ -471,7 +478,7 @@ static void timer_per_cpu_test(struct kunit *test)
 
 	preempt_disable();
 	cpu = smp_processor_id();
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), NTTRACE_STATUS_SUCCESS);
 	preempt_enable();
 	KUNIT_EXPECT_TRUE(test, timer_pending(&k->s->rings[cpu].flush_timer));
 	KUNIT_EXPECT_EQ(test, k->s->rings[cpu].flush_timer.flags & TIMER_CPUMASK, cpu);
@@ -486,15 +493,15 @@ static void timer_per_cpu_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 5000), 1);
 	h = (const void *)(k->s->data + (size_t)cpu * k->s->conf.nbuf * k->s->conf.bufsize);
 	KUNIT_EXPECT_EQ(test, h->processor_index, cpu);
-	KUNIT_EXPECT_EQ(test, h->saved_offset, WMI_BUFFER_HEADER_SIZE + 16);
+	KUNIT_EXPECT_EQ(test, h->saved_offset, NTTRACE_WMI_BUFFER_HEADER_SIZE + 16);
 	for (i = 0; i < 100 && timer_armed(k); i++)
 		msleep(20);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 
 	/* Stopped with a timer armed: the stop takes it (no run after). */
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, timer_armed(k));
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_STOP, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 2);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 }
@@ -502,39 +509,39 @@ static void timer_per_cpu_test(struct kunit *test)
 static void flush_test(struct kunit *test)
 {
 	struct ntk_session *k = start_small(test, "nttrace-kunit-flush", 0);
-	const struct wmi_buffer_header *h;
+	const struct nttrace_wmi_buffer_header *h;
 	struct nttrace_logger_info info;
 	struct ntk_record *recs;
 	unsigned int cpu;
 
 	/* Nothing to flush. */
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 0);
 
 	preempt_disable();
 	cpu = smp_processor_id();
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), NTTRACE_STATUS_SUCCESS);
 	preempt_enable();
 	KUNIT_EXPECT_FALSE(test, nt_session_has_unread(k->s, NT_LOGGER_SLOT));
 
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 1);
 	KUNIT_EXPECT_EQ(test, info.events_written, 2);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, info.number_of_buffers - 1);
 	KUNIT_EXPECT_TRUE(test, nt_session_has_unread(k->s, NT_LOGGER_SLOT));
 	/* No new record since: nothing more. */
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_FLUSH, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 1);
 
 	/* The buffer, on the CPU the events were written on. */
 	h = (const void *)(k->s->data + (size_t)cpu * k->s->conf.nbuf * k->s->conf.bufsize);
 	KUNIT_EXPECT_EQ(test, h->buffer_size, k->s->conf.bufsize);
-	KUNIT_EXPECT_EQ(test, h->saved_offset, WMI_BUFFER_HEADER_SIZE + 32);
+	KUNIT_EXPECT_EQ(test, h->saved_offset, NTTRACE_WMI_BUFFER_HEADER_SIZE + 32);
 	KUNIT_EXPECT_EQ(test, h->logger_id, k->id);
 	KUNIT_EXPECT_EQ(test, h->processor_index, cpu);
 	KUNIT_EXPECT_EQ(test, h->sequence_number, 0);
-	KUNIT_EXPECT_TRUE(test, h->buffer_flag & WMI_BUFFER_FLAG_FLUSH_MARKER);
+	KUNIT_EXPECT_TRUE(test, h->buffer_flag & NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER);
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 2);
 	KUNIT_EXPECT_EQ(test, recs[0].cpu, cpu);
 	KUNIT_EXPECT_EQ(test, record_tag(&recs[0]), 1);
@@ -542,12 +549,12 @@ static void flush_test(struct kunit *test)
 
 	/* Read and acknowledged: the buffer is free again. */
 	KUNIT_EXPECT_FALSE(test, nt_session_has_unread(k->s, NT_LOGGER_SLOT));
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.free_buffers, info.number_of_buffers);
 
 	/* By name. */
 	ntk_info(&info, "nttrace-kunit-FLUSH");
-	info.control = EVENT_TRACE_CONTROL_FLUSH;
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_FLUSH;
 	KUNIT_EXPECT_EQ(test, nt_session_control(&info), 0);
 }
 
@@ -575,12 +582,12 @@ static void stop_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, nt_session_get_consumable(NTTRACE_MAX_LOGGERS + 1),
 			    ERR_PTR(-ENOENT));
 
-	KUNIT_EXPECT_EQ(test, put_event(id, 7), STATUS_SUCCESS);
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, id, &info), 0);
+	KUNIT_EXPECT_EQ(test, put_event(id, 7), NTTRACE_STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_STOP, id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.logger_id, id);
 	KUNIT_EXPECT_EQ(test, info.events_written, 1);
 	KUNIT_EXPECT_EQ(test, info.buffers_written, 1);	/* the stop flushed */
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, id, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, id, &info), -ENOENT);
 
 	/* Stopped, published, and only our reference left. */
 	KUNIT_EXPECT_TRUE(test, s->stopped);
@@ -591,11 +598,11 @@ static void stop_test(struct kunit *test)
 
 	/* Nothing reaches it any more. */
 	KUNIT_EXPECT_NULL(test, nttrace_reserve(id, 16, &res, &status));
-	KUNIT_EXPECT_EQ(test, status, STATUS_INVALID_HANDLE);
-	KUNIT_EXPECT_EQ(test, put_event(id, 8), STATUS_INVALID_HANDLE);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_STOP, id, &info), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_FLUSH, id, &info), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_UPDATE, id, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_INVALID_HANDLE);
+	KUNIT_EXPECT_EQ(test, put_event(id, 8), NTTRACE_STATUS_INVALID_HANDLE);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_STOP, id, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_FLUSH, id, &info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_UPDATE, id, &info), -ENOENT);
 	KUNIT_EXPECT_PTR_EQ(test, nt_session_get_consumable(id), ERR_PTR(-ENOENT));
 	nt_session_flush(s);	/* a stopped session's flush does nothing */
 
@@ -605,9 +612,9 @@ static void stop_test(struct kunit *test)
 
 	/* The name is free at once, though the memory is not yet. */
 	again = start_small(test, "NTTRACE-KUNIT-STOP", 0);
-	KUNIT_EXPECT_EQ(test, put_event(again->id, 9), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(again->id, 9), NTTRACE_STATUS_SUCCESS);
 	ntk_put(k);		/* the last reference: the session is freed */
-	KUNIT_EXPECT_EQ(test, put_event(again->id, 10), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(again->id, 10), NTTRACE_STATUS_SUCCESS);
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, again, &recs), 2);
 }
 
@@ -646,7 +653,7 @@ static void duplicate_names_test(struct kunit *test)
 
 	/* Stopped by its name, in other letters, the name is free again. */
 	ntk_info(&info, "NTTRACE-kunit-dup");
-	info.control = EVENT_TRACE_CONTROL_STOP;
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_STOP;
 	KUNIT_EXPECT_EQ(test, nt_session_control(&info), 0);
 	KUNIT_EXPECT_EQ(test, info.logger_id, a->id);
 	KUNIT_EXPECT_TRUE(test, a->s->stopped);
@@ -686,7 +693,7 @@ static void many_sessions_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ntk_stop(k[round + 2]), 0);
 		k[round + 2] = start_small(test, "nttrace-kunit-many-more", 0);
 		KUNIT_EXPECT_EQ(test, k[round + 2]->id, round + 3);
-		KUNIT_EXPECT_EQ(test, put_event(k[round + 2]->id, 1), STATUS_SUCCESS);
+		KUNIT_EXPECT_EQ(test, put_event(k[round + 2]->id, 1), NTTRACE_STATUS_SUCCESS);
 
 		for (i = 0; i < MANY; i++) {
 			KUNIT_EXPECT_EQ(test, ntk_stop(k[i]), 0);
@@ -699,14 +706,14 @@ static void many_sessions_test(struct kunit *test)
 /* A SEQUENCE message with no arguments to session @id. */
 static u32 sequenced(u32 id, u16 number)
 {
-	struct message_trace_user m = {
+	struct nttrace_message_trace_user m = {
 		.message_number = number,
-		.message_flags = TRACE_MESSAGE_SEQUENCE,
+		.message_flags = NTTRACE_TRACE_MESSAGE_SEQUENCE,
 	};
 	struct nttrace_call call = {
 		.trace_handle = id,
-		.flags = ETW_NT_FLAGS_TRACE_MESSAGE,
-		.field_size = MESSAGE_TRACE_USER_SIZE,
+		.flags = NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
+		.field_size = NTTRACE_MESSAGE_TRACE_USER_SIZE,
 	};
 
 	return ntk_message(&call, &m);
@@ -721,7 +728,7 @@ static void read_sequence(struct kunit *test, struct ntk_session *k, u32 *seq, u
 	got = ntk_collect(test, k, &recs);
 	KUNIT_ASSERT_EQ(test, got, n);
 	for (i = 0; i < got; i++) {
-		const struct message_trace_header *h = (const void *)recs[i].data;
+		const struct nttrace_message_trace_header *h = (const void *)recs[i].data;
 
 		KUNIT_ASSERT_LT(test, h->message_number, n);
 		memcpy(&seq[h->message_number], h + 1, 4);
@@ -729,7 +736,7 @@ static void read_sequence(struct kunit *test, struct ntk_session *k, u32 *seq, u
 }
 
 /*
- * EVENT_TRACE_USE_GLOBAL_SEQUENCE sessions share one counter; the others
+ * NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE sessions share one counter; the others
  * count from 1 on their own.
  */
 static void global_sequence_test(struct kunit *test)
@@ -737,21 +744,21 @@ static void global_sequence_test(struct kunit *test)
 	struct ntk_session *a, *b, *c, *d, *e;
 	u32 sa[3], sb[2], sc[2], sd[1], se[1], g;
 
-	a = start_small(test, "nttrace-kunit-global-a", EVENT_TRACE_USE_GLOBAL_SEQUENCE);
-	b = start_small(test, "nttrace-kunit-global-b", EVENT_TRACE_USE_GLOBAL_SEQUENCE);
-	c = start_small(test, "nttrace-kunit-local", EVENT_TRACE_USE_LOCAL_SEQUENCE);
+	a = start_small(test, "nttrace-kunit-global-a", NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE);
+	b = start_small(test, "nttrace-kunit-global-b", NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE);
+	c = start_small(test, "nttrace-kunit-local", NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE);
 	d = start_small(test, "nttrace-kunit-default", 0);
-	KUNIT_EXPECT_EQ(test, sequenced(a->id, 0), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(b->id, 0), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(a->id, 1), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(c->id, 0), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(b->id, 1), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(d->id, 0), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(a->id, 2), STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, sequenced(c->id, 1), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(a->id, 0), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(b->id, 0), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(a->id, 1), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(c->id, 0), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(b->id, 1), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(d->id, 0), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(a->id, 2), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, sequenced(c->id, 1), NTTRACE_STATUS_SUCCESS);
 	/* A global session started later goes on from the shared counter. */
-	e = start_small(test, "nttrace-kunit-global-e", EVENT_TRACE_USE_GLOBAL_SEQUENCE);
-	KUNIT_EXPECT_EQ(test, sequenced(e->id, 0), STATUS_SUCCESS);
+	e = start_small(test, "nttrace-kunit-global-e", NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE);
+	KUNIT_EXPECT_EQ(test, sequenced(e->id, 0), NTTRACE_STATUS_SUCCESS);
 
 	read_sequence(test, a, sa, 3);
 	read_sequence(test, b, sb, 2);
@@ -781,16 +788,16 @@ static void reserve_test(struct kunit *test)
 
 	status = 0;
 	KUNIT_EXPECT_NULL(test, nttrace_reserve(0, 16, &res, &status));
-	KUNIT_EXPECT_EQ(test, status, STATUS_INVALID_HANDLE);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_INVALID_HANDLE);
 	status = 0;
 	KUNIT_EXPECT_NULL(test, nttrace_reserve(NTTRACE_MAX_LOGGERS + 1, 16, &res, &status));
-	KUNIT_EXPECT_EQ(test, status, STATUS_INVALID_HANDLE);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_INVALID_HANDLE);
 	status = 0;
 	KUNIT_EXPECT_NULL(test, nttrace_reserve(k->id, 0, &res, &status));
-	KUNIT_EXPECT_EQ(test, status, STATUS_BUFFER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_BUFFER_OVERFLOW);
 	status = 0;
 	KUNIT_EXPECT_NULL(test, nttrace_reserve(k->id, max + 1, &res, &status));
-	KUNIT_EXPECT_EQ(test, status, STATUS_BUFFER_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_BUFFER_OVERFLOW);
 	p = nttrace_reserve(k->id, max, &res, &status);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	nttrace_discard(&res);
@@ -809,15 +816,15 @@ static void reserve_test(struct kunit *test)
 	}
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, i, 2);
-	KUNIT_EXPECT_EQ(test, status, STATUS_NO_MEMORY);
-	KUNIT_ASSERT_EQ(test, ntk_control(EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
+	KUNIT_EXPECT_EQ(test, status, NTTRACE_STATUS_NO_MEMORY);
+	KUNIT_ASSERT_EQ(test, ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.events_written, 2);
 	KUNIT_EXPECT_EQ(test, info.events_lost, 1);
 	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 2);
 	KUNIT_EXPECT_EQ(test, record_tag(&recs[0]), 0);
 	KUNIT_EXPECT_EQ(test, record_tag(&recs[1]), 1);
 	/* Read: room again. */
-	KUNIT_EXPECT_EQ(test, put_event(k->id, 3), STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, put_event(k->id, 3), NTTRACE_STATUS_SUCCESS);
 }
 
 /* ---- The module parameters' limits (module/policy.c) ---- */

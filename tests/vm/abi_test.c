@@ -25,15 +25,15 @@ static const struct {
 	uint32_t type;
 	uint32_t fixed;
 } valid[] = {
-	{ ETW_NT_FLAGS_TRACE_HEADER, 0x30 },	/* EVENT_TRACE_HEADER */
-	{ ETW_NT_FLAGS_TRACE_MESSAGE, 0x28 },	/* MESSAGE_TRACE_USER */
-	{ ETW_NT_FLAGS_TRACE_EVENT, 4 },
-	{ ETW_NT_FLAGS_TRACE_SYSTEM, 4 },
-	{ ETW_NT_FLAGS_TRACE_SECURITY, 4 },
-	{ ETW_NT_FLAGS_TRACE_MARK, 4 },
-	{ ETW_NT_FLAGS_TRACE_EVENT_NOREG, 4 },
-	{ ETW_NT_FLAGS_TRACE_INSTANCE, 0x48 },	/* EVENT_INSTANCE_GUID_HEADER */
-	{ ETW_NT_FLAGS_TRACE_RAW, 4 },
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, 0x30 },	/* EVENT_TRACE_HEADER */
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0x28 },	/* MESSAGE_TRACE_USER */
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, 4 },
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, 4 },
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY, 4 },
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_MARK, 4 },
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG, 4 },
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, 0x48 },	/* EVENT_INSTANCE_GUID_HEADER */
+	{ NTTRACE_ETW_NT_FLAGS_TRACE_RAW, 4 },
 };
 #define NVALID (sizeof(valid) / sizeof(valid[0]))
 
@@ -161,7 +161,7 @@ static void test_invalid_types(void *good)
 		if (trace(type, addr(good), 0x28) != STATUS_INVALID_PARAMETER)
 			bad_type++;
 		/* The type is judged before the defences. */
-		if (trace(type | ETW_NT_FLAGS_WOW64_CALL, addr(good) + 1, 0x28) !=
+		if (trace(type | NTTRACE_ETW_NT_FLAGS_WOW64_CALL, addr(good) + 1, 0x28) !=
 		    STATUS_INVALID_PARAMETER ||
 		    trace(type, 0, 0) != STATUS_INVALID_PARAMETER)
 			bad_misaligned++;
@@ -175,8 +175,8 @@ static void test_invalid_types(void *good)
 /* Every combination of the modifier fields leaves the type's answer alone. */
 static void test_valid_types(void *good, uint64_t implemented)
 {
-	static const uint32_t wow64[] = { 0, ETW_NT_FLAGS_WOW64_CALL };
-	static const uint32_t native[] = { 0, ETW_NT_FLAGS_USE_NATIVE_HEADER };
+	static const uint32_t wow64[] = { 0, NTTRACE_ETW_NT_FLAGS_WOW64_CALL };
+	static const uint32_t native[] = { 0, NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER };
 	static const uint32_t frames[] = { 0, 0x00010000, 0x000F0000 };
 	static const uint32_t version[] = { 0, 0x01, 0xFF };
 	unsigned int i, a, b, c, d;
@@ -218,9 +218,9 @@ static void test_defences(char *page, char *none, uint64_t implemented)
 
 		for (off = 1; off < 4; off++)
 			if (trace(t, addr(page) + off, 0x28) != STATUS_DATATYPE_MISALIGNMENT ||
-			    trace(t | ETW_NT_FLAGS_WOW64_CALL | ETW_NT_FLAGS_USE_NATIVE_HEADER,
-				  addr(page) + 4 * off + off, 0x28) !=
-			    STATUS_DATATYPE_MISALIGNMENT)
+			    trace(t | NTTRACE_ETW_NT_FLAGS_WOW64_CALL |
+					  NTTRACE_ETW_NT_FLAGS_USE_NATIVE_HEADER,
+				  addr(page) + 4 * off + off, 0x28) != STATUS_DATATYPE_MISALIGNMENT)
 				wrong++;
 		tap_eq(wrong, 0, "%d-bit: %s misaligned Fields -> STATUS_DATATYPE_MISALIGNMENT",
 		       BITS, name);
@@ -257,10 +257,10 @@ static void test_library(void *good)
 {
 	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, 0xA00, 0x28, good),
 	       STATUS_INVALID_PARAMETER, "%d-bit: NtTraceEvent invalid type", BITS);
-	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, ETW_NT_FLAGS_TRACE_RAW, 4,
+	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, NTTRACE_ETW_NT_FLAGS_TRACE_RAW, 4,
 				      (char *)good + 2),
 	       STATUS_DATATYPE_MISALIGNMENT, "%d-bit: NtTraceEvent misaligned", BITS);
-	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, ETW_NT_FLAGS_TRACE_RAW, 4, NULL),
+	tap_eq((uint32_t)NtTraceEvent((HANDLE)1, NTTRACE_ETW_NT_FLAGS_TRACE_RAW, 4, NULL),
 	       STATUS_ACCESS_VIOLATION, "%d-bit: NtTraceEvent NULL Fields", BITS);
 	tap_ok(!NT_SUCCESS(STATUS_ACCESS_VIOLATION) && NT_SUCCESS(STATUS_SUCCESS),
 	       "%d-bit: NT_SUCCESS", BITS);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ETW_NT_FLAGS_TRACE_HEADER and ETW_NT_FLAGS_TRACE_INSTANCE end to end
+ * NTTRACE_ETW_NT_FLAGS_TRACE_HEADER and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE end to end
  * through the kernel, with raw NtTraceEvent calls (the library's TraceEvent
  * is not used, so this test stands alone): the input headers and the
  * records expected back are built here byte by byte from seed 003 and the
@@ -476,7 +476,7 @@ static void test_ring_full(void)
 		}
 		tap_ok(nomem > 0 && other == 0, "%d-bit: %s into a full ring -> STATUS_NO_MEMORY "
 		       "(%u of 200)", BITS, t ? "TRACE_INSTANCE" : "TRACE_HEADER", nomem);
-		nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+		nttrace_control(&info, NTTRACE_EVENT_TRACE_CONTROL_QUERY);
 		tap_eq(info.events_lost, nomem, "%d-bit: ... each one counted lost", BITS);
 		stop_session(info.logger_id);
 	}
@@ -523,8 +523,8 @@ static void test_who(void)
 	}
 	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (start_session("cls-open", 4, 4, 0, &open_s) ||
-	    start_session("cls-secure", 4, 4, EVENT_TRACE_SECURE_MODE, &secure) ||
-	    start_session("cls-paged", 4, 4, EVENT_TRACE_USE_PAGED_MEMORY, &paged)) {
+	    start_session("cls-secure", 4, 4, NTTRACE_EVENT_TRACE_SECURE_MODE, &secure) ||
+	    start_session("cls-paged", 4, 4, NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY, &paged)) {
 		tap_ok(0, "%d-bit: start cls-open, cls-secure, cls-paged", BITS);
 		return;
 	}

@@ -23,7 +23,7 @@
 #include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
-#define HDR WMI_BUFFER_HEADER_SIZE
+#define HDR NTTRACE_WMI_BUFFER_HEADER_SIZE
 
 static void test_attach_and_mmap(void)
 {
@@ -117,29 +117,29 @@ struct layout_ctx {
 static int check_buffer(void *arg, const void *buf, uint32_t size, unsigned int cpu)
 {
 	struct layout_ctx *x = arg;
-	const struct wmi_buffer_header *h = buf;
+	const struct nttrace_wmi_buffer_header *h = buf;
 	const uint8_t *b = buf;
 	uint32_t off = HDR, i;
 
 	x->buffers++;
-	if (h->buffer_size != size || h->logger_id != x->logger_id ||
-	    h->processor_number != cpu || h->saved_offset != h->offset ||
-	    h->current_offset != h->offset || h->saved_offset % 8 ||
-	    h->saved_offset > size || h->buffer_type != WMI_BUFFER_TYPE_GENERIC ||
-	    h->buffer_flag != (WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX) ||
-	    (h->clock_type_frequency & 7) != EVENT_TRACE_CLOCK_PERFCOUNTER)
+	if (h->buffer_size != size || h->logger_id != x->logger_id || h->processor_number != cpu ||
+	    h->saved_offset != h->offset || h->current_offset != h->offset || h->saved_offset % 8 ||
+	    h->saved_offset > size || h->buffer_type != NTTRACE_WMI_BUFFER_TYPE_GENERIC ||
+	    h->buffer_flag !=
+		    (NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX) ||
+	    (h->clock_type_frequency & 7) != NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER)
 		x->bad_header++;
 	for (i = h->saved_offset; i < size; i++)
-		if (b[i] != WMI_BUFFER_FILL)
+		if (b[i] != NTTRACE_WMI_BUFFER_FILL)
 			x->bad_fill++;
 	while (off < h->saved_offset) {
-		const struct message_trace_header *m = (const void *)(b + off);
+		const struct nttrace_message_trace_header *m = (const void *)(b + off);
 
 		/* header(8) + payload(5) */
 		if (m->size == 13 && m->version == 0x90 && m->reserved == 0 &&
 		    m->message_number == 40 + x->records &&
-		    m->option_flags == (sizeof(void *) == 8 ? TRACE_MESSAGE_POINTER64 :
-							       TRACE_MESSAGE_POINTER32) &&
+		    m->option_flags == (sizeof(void *) == 8 ? NTTRACE_TRACE_MESSAGE_POINTER64 :
+							       NTTRACE_TRACE_MESSAGE_POINTER32) &&
 		    x->records < 3 && !memcmp(b + off + 8, x->payloads[x->records], 5) &&
 		    !b[off + 13] && !b[off + 14] && !b[off + 15])
 			x->records++;
@@ -172,7 +172,7 @@ static void test_layout(void)
 	tap_eq(poll_events(c), 0, "%d-bit: poll: nothing yet", BITS);
 	memset(&info, 0, sizeof(info));
 	info.logger_id = ca.logger_id;
-	tap_eq(nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
+	tap_eq(nttrace_control(&info, NTTRACE_EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
 	x.logger_id = ca.logger_id;
 	tap_eq(poll_events(c), POLLIN, "%d-bit: poll: POLLIN after the flush", BITS);
 	tap_eq(nttrace_consumer_drain(c, check_buffer, &x), 1, "%d-bit: one buffer published", BITS);
@@ -228,7 +228,7 @@ static void *produce(void *arg)
 	CPU_SET(t, &cpu);
 	sched_setaffinity(0, sizeof(cpu), &cpu);
 	for (p.n = 0; p.n < N_PER_THREAD; p.n++) {
-		uint32_t s = emit(m->logger_id, TRACE_MESSAGE_SEQUENCE, 7, &p, sizeof(p));
+		uint32_t s = emit(m->logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 7, &p, sizeof(p));
 
 		if (s == STATUS_SUCCESS)
 			ok++;
@@ -250,12 +250,12 @@ static void *produce(void *arg)
 static int take_buffer(void *arg, const void *buf, uint32_t size, unsigned int cpu)
 {
 	struct mp *m = arg;
-	const struct wmi_buffer_header *h = buf;
+	const struct nttrace_wmi_buffer_header *h = buf;
 	const uint8_t *b = buf;
 	uint32_t off = HDR;
 
 	while (off < h->saved_offset) {
-		const struct message_trace_header *r = (const void *)(b + off);
+		const struct nttrace_message_trace_header *r = (const void *)(b + off);
 		struct payload p;
 		uint32_t seq;
 
@@ -393,7 +393,7 @@ static void test_two_producers(uint32_t mode, int late, int stop_early, const ch
 	account(m, c, what);
 	if (stop_early)
 		tap_ok(m->gone_status > 0, "%d-bit: %s: stopped mid-run", BITS, what);
-	if (mode & EVENT_TRACE_BUFFERING_MODE)
+	if (mode & NTTRACE_EVENT_TRACE_BUFFERING_MODE)
 		tap_ok(m->full_status == 0, "%d-bit: %s: circular never refuses", BITS, what);
 	else if (late)
 		tap_ok(m->full_status > 0, "%d-bit: %s: a full ring refuses", BITS, what);
@@ -466,7 +466,7 @@ int main(void)
 	test_layout();
 	test_two_producers(0, 0, 0, "discard");
 	test_two_producers(0, 1, 0, "discard-late");
-	test_two_producers(EVENT_TRACE_BUFFERING_MODE, 1, 0, "circular");
+	test_two_producers(NTTRACE_EVENT_TRACE_BUFFERING_MODE, 1, 0, "circular");
 	test_two_producers(0, 0, 1, "stop-mid-run");
 	test_consumer_killed();
 	return tap_done();

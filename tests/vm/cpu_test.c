@@ -67,7 +67,7 @@ static void test_hotplug(void)
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
 	tap_eq(pin(1), 0, "%d-bit: run on CPU 1", BITS);
 	for (i = 0; i < 3; i++)
-		emit(info.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "cpu1", 4);
+		emit(info.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "cpu1", 4);
 	pin(0);
 	tap_eq(nttrace_consumer_head(c, 1)->produced, 0,
 	       "%d-bit: CPU 1's buffer is partly filled, not published", BITS);
@@ -79,13 +79,13 @@ static void test_hotplug(void)
 	tap_eq(nttrace_consumer_wait(c, 2000), 1, "%d-bit: the consumer is woken", BITS);
 	/* A flush now finds the offline CPU's ring empty and sends nothing. */
 	tap_eq(nttrace_control(&(struct nttrace_logger_info){ .logger_id = info.logger_id },
-			       EVENT_TRACE_CONTROL_FLUSH), 0,
+			       NTTRACE_EVENT_TRACE_CONTROL_FLUSH), 0,
 	       "%d-bit: flush with CPU 1 offline", BITS);
 
 	set_online(1);
 	tap_ok(cpu1_online(), "%d-bit: CPU 1 online again", BITS);
 	tap_eq(pin(1), 0, "%d-bit: run on CPU 1 again", BITS);
-	tap_eq(emit(info.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "back", 4), STATUS_SUCCESS,
+	tap_eq(emit(info.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "back", 4), STATUS_SUCCESS,
 	       "%d-bit: trace on the CPU that came back", BITS);
 	pin(0);
 	stop_session(info.logger_id);
@@ -110,7 +110,7 @@ static void test_flush_ipis(void)
 		memset(&q, 0, sizeof(q));
 		q.logger_id = info.logger_id;
 		emit(info.logger_id, 0, 1, "cpu0", 4);
-		bad += nttrace_control(&q, EVENT_TRACE_CONTROL_FLUSH) != 0;
+		bad += nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_FLUSH) != 0;
 	}
 	after = cpu1_call_ipis();
 	tap_eq(bad, 0, "%d-bit: 200 flushes", BITS);

@@ -17,7 +17,7 @@
 static inline uint32_t emit(uint32_t logger, uint32_t flags, uint16_t number,
 			    const void *data, uint32_t len)
 {
-	struct message_trace_user m;
+	struct nttrace_message_trace_user m;
 	uintptr_t list[3] = { (uintptr_t)data, len, 0 };
 
 	memset(&m, 0, sizeof(m));
@@ -26,7 +26,7 @@ static inline uint32_t emit(uint32_t logger, uint32_t flags, uint16_t number,
 	m.data = (uintptr_t)list;
 	m.data_size = sizeof(list);
 	return (uint32_t)NtTraceEvent((HANDLE)(uintptr_t)logger,
-				      ETW_NT_FLAGS_TRACE_MESSAGE, sizeof(m), &m);
+				      NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, sizeof(m), &m);
 }
 
 /* Start session @name with @max_buffers of @kb KB per CPU and @mode. */
@@ -48,7 +48,7 @@ static inline int stop_session(uint32_t id)
 
 	memset(&info, 0, sizeof(info));
 	info.logger_id = id;
-	return nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
+	return nttrace_control(&info, NTTRACE_EVENT_TRACE_CONTROL_STOP);
 }
 
 /*
@@ -62,7 +62,7 @@ static inline long flush_drain(struct nttrace_consumer *c, uint32_t logger,
 
 	memset(&info, 0, sizeof(info));
 	info.logger_id = logger;
-	nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
+	nttrace_control(&info, NTTRACE_EVENT_TRACE_CONTROL_FLUSH);
 	return nttrace_consumer_drain(c, fn, ctx);
 }
 

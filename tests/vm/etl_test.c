@@ -251,15 +251,15 @@ static void test_large_file(void)
 	s.buffer_size = BUF;
 	s.nr_cpus = 1;
 	s.pointer_size = sizeof(void *);
-	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	s.frequency = 1000000000;
 	ret = nttrace_logfile_open(&lf, path, &s);
 	if (!tap_eq(ret, 0, "%d-bit: a file to write past 2 GB", BITS) || !buf) {
 		free(buf);
 		return;
 	}
-	expect_buffer_header(buf, BUF, WMI_BUFFER_HEADER_SIZE, 0, 1, 0, 0, 0);
-	memset(buf + WMI_BUFFER_HEADER_SIZE, 0xFF, BUF - WMI_BUFFER_HEADER_SIZE);
+	expect_buffer_header(buf, BUF, NTTRACE_WMI_BUFFER_HEADER_SIZE, 0, 1, 0, 0, 0);
+	memset(buf + NTTRACE_WMI_BUFFER_HEADER_SIZE, 0xFF, BUF - NTTRACE_WMI_BUFFER_HEADER_SIZE);
 	if (lseek(lf.fd, 3LL << 30, SEEK_SET) < 0)
 		printf("# lseek: %s\n", strerror(errno));
 	nttrace_logfile_buffer(&lf, buf, BUF, 0);
@@ -426,7 +426,7 @@ static int batch_open(struct nttrace_logfile *lf, const char *path, uint32_t mod
 	struct nttrace_etl_session s = {
 		.buffer_size = BUF, .nr_cpus = 1, .pointer_size = PSZ,
 		.log_file_mode = mode, .max_file_mb = max_mb,
-		.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER, .frequency = 1000000000,
+		.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER, .frequency = 1000000000,
 	};
 
 	return tap_eq(nttrace_logfile_open(lf, path, &s), 0, "%d-bit batch: file opens",
@@ -596,7 +596,7 @@ static uint32_t make_buffer(uint8_t *b, uint32_t size, unsigned int cpu, uint64_
 		if (rec == 16)
 			put_le(b + at + 8, ts ? ts[i] : seq * 1000 + i, 8);
 	}
-	expect_buffer_header(b, size, at, 0, seq, ctf, cpu, WMI_BUFFER_FLAG_FLUSH_MARKER);
+	expect_buffer_header(b, size, at, 0, seq, ctf, cpu, NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER);
 	return at;
 }
 
@@ -612,7 +612,7 @@ static void make_header_freq(uint8_t *b, uint32_t size, uint64_t start, uint64_t
 	s.buffer_size = size;
 	s.nr_cpus = 1;
 	s.pointer_size = 8;
-	s.clock_type = EVENT_TRACE_CLOCK_PERFCOUNTER;
+	s.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	s.frequency = freq;
 	s.start_time = start;
 	s.boot_time = start - 1;
@@ -656,7 +656,7 @@ static void test_tiny_header(const char *path)
 	unsigned int n = 0;
 
 	make_buffer(f, 0x50, 0, 0, 0, 0, 8, NULL);
-	put_le(f + 0x36, WMI_BUFFER_TYPE_HEADER, 2);
+	put_le(f + 0x36, NTTRACE_WMI_BUFFER_TYPE_HEADER, 2);
 	put_le(f + 0x48, 0xC0020002, 4);	/* a logfile header event's marker */
 	put_le(f + 0x4C, 0x138, 2);
 	make_buffer(f + 0x50, 0x50, 0, 1, 0, 1, 8, NULL);
@@ -692,7 +692,7 @@ static void test_changed_buffer(const char *path)
 	uint8_t *f = malloc(4 * BUF);
 	unsigned int k;
 
-	make_header(f, BUF, FILETIME_UNIX_EPOCH);
+	make_header(f, BUF, NTTRACE_FILETIME_UNIX_EPOCH);
 	for (k = 1; k < 4; k++)
 		make_buffer(f + k * BUF, BUF, 0, k, (1000000000ULL << 3) | 1, 10, 16, NULL);
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -815,7 +815,7 @@ static void test_caps(const char *path)
 static void test_hostile_clock(const char *path)
 {
 	static const uint64_t ts[] = { 3, 1844000000000ULL, 1ULL << 62 };
-	const uint64_t start = FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	const uint64_t start = NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
 	uint64_t got[3] = { 0 };
 	double rel[3] = { 0 };
 	struct seen seen = { .want = "" };
@@ -847,7 +847,7 @@ static void test_hostile_clock(const char *path)
 }
 
 /*
- * CPUs past 255: a buffer with WMI_BUFFER_FLAG_PROC_INDEX carries the whole
+ * CPUs past 255: a buffer with NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX carries the whole
  * 16-bit processor index (the kernel's rings on a machine with many CPUs);
  * one without it, only ProcessorNumber's 8 bits.
  */
@@ -861,7 +861,8 @@ static void test_proc_index(const char *path)
 	make_header(f, 0x1000, 1000);
 	make_buffer(f + 0x1000, 0x1000, 300 & 0xFF, 1, 0, 1, 8, NULL);
 	put_le(f + 0x1000 + 0x28, 300, 2);
-	put_le(f + 0x1000 + 0x34, WMI_BUFFER_FLAG_FLUSH_MARKER | WMI_BUFFER_FLAG_PROC_INDEX, 2);
+	put_le(f + 0x1000 + 0x34,
+	       NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER | NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX, 2);
 	make_buffer(f + 0x2000, 0x1000, 7, 2, 0, 1, 8, NULL);
 	f[0x2000 + 0x29] = 0xAB;	/* Alignment: not part of the CPU here */
 	spew(path, f, sizeof(f));
@@ -993,7 +994,7 @@ static void eh_buffer(uint8_t *b, uint64_t boff, unsigned int cpu, uint64_t seq,
 		at += (size + 7) & ~7u;
 	}
 	expect_buffer_header(b, BUF, at, 0, seq, (1000000000ULL << 3) | 1, cpu,
-			     WMI_BUFFER_FLAG_FLUSH_MARKER);
+			     NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER);
 }
 
 static const uint8_t eh_prov[16] = { 0x78, 0x56, 0x34, 0x12, 0xbc, 0x9a, 0xf0, 0xde,
@@ -1130,7 +1131,7 @@ static void eh_file(const char *path, struct eh *es, unsigned int n)
 {
 	uint8_t *f = eh_file_buf;
 
-	make_header(f, BUF, FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000);
+	make_header(f, BUF, NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000);
 	eh_buffer(f + BUF, BUF, 0, 1, es, n);
 	eh_buffer(f + 2 * BUF, 2 * BUF, 1, 2, es, n);
 	spew(path, f, sizeof(eh_file_buf));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ETW_NT_FLAGS_TRACE_EVENT (EventWrite's system call) end to end through
+ * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (EventWrite's system call) end to end through
  * the kernel with raw calls (the library's EventRegister and EventWrite
  * are not used, so this test stands alone): NTTRACE_IOC_REGISTER of an
  * NTTRACE_REG_EVENT registration on one open /dev/nttrace,
@@ -10,7 +10,7 @@
  * description and of EVENT_HEADER (evntcons.h), not from the uapi structs.
  * Two sessions with different levels and keywords each get exactly their
  * events; the filter; related activity items; STRING_ONLY; the 32-bit
- * header (also through ETW_NT_FLAGS_WOW64_CALL); every status code a
+ * header (also through NTTRACE_ETW_NT_FLAGS_WOW64_CALL); every status code a
  * user-mode caller can provoke; a handle used by a forked child refused;
  * a data descriptor unmapped mid-call committing nothing in any session.
  * Runs in the VM, 64-bit and 32-bit.
@@ -560,7 +560,7 @@ static void test_full(int fd, uint64_t handle)
 	tap_eq(status, S_NO_MEMORY, "%d-bit: ring full -> NO_MEMORY", BITS);
 	memset(&q, 0, sizeof(q));
 	q.logger_id = info.logger_id;
-	nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY);
+	nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY);
 	tap_ok(q.events_lost >= 1, "%d-bit: ... counted lost (%llu)", BITS,
 	       (unsigned long long)q.events_lost);
 	stop_session(info.logger_id);
@@ -592,7 +592,7 @@ static void test_secure(uint64_t handle)
 	int status = -1;
 	pid_t pid;
 
-	if (!tap_ok(start_session("ew-secure", 16, 4, EVENT_TRACE_SECURE_MODE, &info) == 0,
+	if (!tap_ok(start_session("ew-secure", 16, 4, NTTRACE_EVENT_TRACE_SECURE_MODE, &info) == 0,
 		    "%d-bit: start ew-secure", BITS))
 		return;
 	tap_eq(enable(info.logger_id, 1, 0, 0, 0), 0, "%d-bit: enable ew-secure", BITS);

@@ -87,7 +87,7 @@ static inline uint32_t expect_encode(const struct expect *e, uint8_t *out)
 
 	p = put_le(p, size, 2);
 	*p++ = 0;			/* Reserved */
-	*p++ = 0x90;			/* TRACE_HEADER_FLAG | TRACE_MESSAGE */
+	*p++ = 0x90;			/* NTTRACE_TRACE_HEADER_FLAG | NTTRACE_TRACE_MESSAGE */
 	p = put_le(p, e->number, 2);
 	p = put_le(p, f | (e->ptr32 ? 0x40 : 0x80), 2);
 	if (l.seq >= 0)

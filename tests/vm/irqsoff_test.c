@@ -42,7 +42,7 @@ static long max_latency_us(void)
 static uint32_t worst_message(uint32_t logger, const uint8_t *data)
 {
 	static uintptr_t list[2 * NTTRACE_MESSAGE_MAX_ARGS + 1];
-	struct message_trace_user m;
+	struct nttrace_message_trace_user m;
 	unsigned int i, each = (0xFFFF - 0x40) / NTTRACE_MESSAGE_MAX_ARGS;
 
 	for (i = 0; i < NTTRACE_MESSAGE_MAX_ARGS; i++) {
@@ -51,12 +51,12 @@ static uint32_t worst_message(uint32_t logger, const uint8_t *data)
 	}
 	list[2 * i] = 0;
 	memset(&m, 0, sizeof(m));
-	m.message_flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_GUID |
-			  TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
+	m.message_flags = NTTRACE_TRACE_MESSAGE_SEQUENCE | NTTRACE_TRACE_MESSAGE_GUID |
+			  NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_SYSTEMINFO;
 	m.data = (uintptr_t)list;
 	m.data_size = sizeof(list);
 	return (uint32_t)NtTraceEvent((HANDLE)(uintptr_t)logger,
-				      ETW_NT_FLAGS_TRACE_MESSAGE, sizeof(m), &m);
+				      NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, sizeof(m), &m);
 }
 
 /* Run @writes worst messages as uid 65534 (0: just sleep as long). */

@@ -213,8 +213,10 @@ static int check_etw(const uint8_t *r, uint32_t len, unsigned int *count)
 	name = contexts[id];
 	memcpy(&index, r + 0x50, 4);
 	if (size != 0x50 + 4 + strlen(name) + 1 ||
-	    flags != (EVENT_HEADER_FLAG_64_BIT_HEADER | EVENT_HEADER_FLAG_NO_CPUTIME) ||
-	    r[0x2A] != 1 || r[0x2C] != 4 || index != count[id] || strcmp((const char *)r + 0x54, name))
+	    flags != (NTTRACE_EVENT_HEADER_FLAG_64_BIT_HEADER |
+		      NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME) ||
+	    r[0x2A] != 1 || r[0x2C] != 4 || index != count[id] ||
+	    strcmp((const char *)r + 0x54, name))
 		return -1;
 	count[id]++;
 	return 1;

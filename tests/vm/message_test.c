@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TRACE_MESSAGE end to end through the kernel: TraceMessage (the library)
+ * NTTRACE_TRACE_MESSAGE end to end through the kernel: TraceMessage (the library)
  * and raw NtTraceEvent calls for every combination of the six MessageFlags
  * and several argument lists of odd sizes, each record compared byte for
  * byte with the test's own encoder (expect.h); each error through both
@@ -94,7 +94,7 @@ static uint32_t raw_call(uint32_t logger, uint32_t nt_flags, uint32_t flags,
 			 uint16_t number, const void *id, const void *list,
 			 uint32_t list_size)
 {
-	struct message_trace_user m;
+	struct nttrace_message_trace_user m;
 
 	memset(&m, 0, sizeof(m));
 	m.message_number = number;
@@ -153,10 +153,10 @@ static uint32_t trace_set(uint32_t logger, int path, uint32_t flags,
 	list[2 * n] = 0;
 	list32[2 * n] = 0;
 	if (path == 1)
-		return RtlNtStatusToDosError(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE,
+		return RtlNtStatusToDosError(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
 				flags, number, guid, list, (2 * n + 1) * sizeof(uintptr_t)));
-	return RtlNtStatusToDosError(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE |
-				ETW_NT_FLAGS_WOW64_CALL, flags, number, guid, list32,
+	return RtlNtStatusToDosError(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE |
+				NTTRACE_ETW_NT_FLAGS_WOW64_CALL, flags, number, guid, list32,
 				(2 * n + 1) * 4));
 }
 
@@ -305,7 +305,7 @@ static void test_errors(uint32_t logger, uint32_t small_logger)
 	list[2] = (uintptr_t)big;
 	list[3] = 40000;
 	list[4] = 0;
-	tap_eq(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 2, guid, list, sizeof(list)),
+	tap_eq(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 2, guid, list, sizeof(list)),
 	       STATUS_INTEGER_OVERFLOW, "%d-bit: raw, 80000 bytes -> STATUS_INTEGER_OVERFLOW", BITS);
 
 	/* Bad addresses. */
@@ -326,16 +326,16 @@ static void test_errors(uint32_t logger, uint32_t small_logger)
 	       "%d-bit: COMPONENTID reads only the 4 bytes of the ID", BITS);
 	tap_eq(TraceMessage(logger, 0, (LPCGUID)none, 3, NULL), ERROR_SUCCESS,
 	       "%d-bit: without GUID or COMPONENTID, MessageGuid is not read", BITS);
-	tap_eq(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, (void *)none,
+	tap_eq(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, (void *)none,
 			sizeof(list)), STATUS_ACCESS_VIOLATION,
 	       "%d-bit: raw, unreadable argument list -> STATUS_ACCESS_VIOLATION", BITS);
-	tap_eq(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid,
+	tap_eq(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid,
 			(uint8_t *)list + 2, 3 * sizeof(uintptr_t)),
 	       STATUS_DATATYPE_MISALIGNMENT,
 	       "%d-bit: raw, misaligned argument list -> STATUS_DATATYPE_MISALIGNMENT", BITS);
 	list[0] = (uintptr_t)big;
 	list[1] = 1;
-	tap_eq(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, list,
+	tap_eq(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, list,
 			2 * sizeof(uintptr_t)), STATUS_INVALID_PARAMETER,
 	       "%d-bit: raw, DataSize ends before the NULL -> STATUS_INVALID_PARAMETER", BITS);
 
@@ -348,11 +348,11 @@ static void test_errors(uint32_t logger, uint32_t small_logger)
 			many[2 * i] = (uintptr_t)big;
 			many[2 * i + 1] = 1;
 		}
-		tap_eq(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, many,
+		tap_eq(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, many,
 				sizeof(many)), STATUS_INVALID_PARAMETER,
 		       "%d-bit: raw, 257 arguments -> STATUS_INVALID_PARAMETER", BITS);
 		many[2 * 256] = 0;
-		tap_eq(raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, many,
+		tap_eq(raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 3, guid, many,
 				(2 * 256 + 1) * sizeof(uintptr_t)), STATUS_SUCCESS,
 		       "%d-bit: raw, 256 arguments -> success", BITS);
 	}
@@ -465,7 +465,7 @@ static void test_rewrite_race(uint32_t logger, struct nttrace_consumer *c)
 	pthread_create(&th, NULL, rewriter, NULL);
 	for (i = 0; i < RACE_CALLS; i++) {
 		/* DataSize covers two pairs and the NULL. */
-		uint32_t st = raw_call(logger, ETW_NT_FLAGS_TRACE_MESSAGE, 0, 7, guid,
+		uint32_t st = raw_call(logger, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, 7, guid,
 				       race_list, sizeof(race_list));
 
 		if (st == STATUS_SUCCESS)

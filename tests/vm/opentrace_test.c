@@ -236,7 +236,7 @@ static uint64_t now_filetime(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return FILETIME_UNIX_EPOCH + (uint64_t)ts.tv_sec * 10000000 + ts.tv_nsec / 100;
+	return NTTRACE_FILETIME_UNIX_EPOCH + (uint64_t)ts.tv_sec * 10000000 + ts.tv_nsec / 100;
 }
 
 /* Read @path whole into recs; the ProcessTrace result. */
@@ -284,9 +284,9 @@ static void check_records(const char *where, uint32_t psz, int same, uint64_t t0
 	       where, psz * 8);
 	tap_eq(eh->EventDescriptor.Opcode, EVENT_TRACE_TYPE_INFO, "%d-bit: %s: ... type INFO",
 	       BITS, where);
-	tap_ok(r->er.UserDataLength >= ETL_LF_SIZE(psz) &&
-	       get_le(r->data + ETL_LF_POINTER_SIZE, 4) == psz &&
-	       get_le(r->data + ETL_LF_BUFFER_SIZE, 4) == 8192,
+	tap_ok(r->er.UserDataLength >= NTTRACE_ETL_LF_SIZE(psz) &&
+	       get_le(r->data + NTTRACE_ETL_LF_POINTER_SIZE, 4) == psz &&
+	       get_le(r->data + NTTRACE_ETL_LF_BUFFER_SIZE, 4) == 8192,
 	       "%d-bit: %s: ... data: the file's TRACE_LOGFILE_HEADER (PointerSize %u)", BITS,
 	       where, psz);
 	tap_ok(r->er.UserContext == (PVOID)0x5eed, "%d-bit: %s: ... UserContext", BITS, where);
@@ -426,7 +426,7 @@ static void test_every_type(void)
 	tap_ok(lf.LogfileHeader.BufferSize == 8192 && lf.BufferSize == 8192 &&
 	       lf.LogfileHeader.PointerSize == sizeof(void *) &&
 	       lf.LogfileHeader.NumberOfProcessors > 0 &&
-	       lf.LogfileHeader.Version == ETL_VERSION,
+	       lf.LogfileHeader.Version == NTTRACE_ETL_VERSION,
 	       "%d-bit: LogfileHeader: BufferSize, PointerSize, processors, version", BITS);
 	tap_ok(lf.LogfileHeader.StartTime.QuadPart >= (LONGLONG)t0 - 10000000 &&
 	       lf.LogfileHeader.StartTime.QuadPart <= (LONGLONG)t1 &&
@@ -465,7 +465,7 @@ static void test_every_type(void)
 
 		tap_ok(guid_eq(&et->Header.Guid, &EventTraceGuid) &&
 		       et->Header.Class.Type == EVENT_TRACE_TYPE_INFO &&
-		       get_le(recs[0].data + ETL_LF_POINTER_SIZE, 4) == sizeof(void *),
+		       get_le(recs[0].data + NTTRACE_ETL_LF_POINTER_SIZE, 4) == sizeof(void *),
 		       "%d-bit: ... the header event, its MofData the logfile header", BITS);
 		et = &recs[3].et;
 		tap_ok(guid_eq(&et->Header.Guid, &class_guid) &&
@@ -591,7 +591,8 @@ static void test_buffers(void)
 	       lf.BuffersRead == buffer_calls,
 	       "%d-bit: ... BufferCallback after each buffer (%u), BuffersRead counts them",
 	       BITS, buffer_calls);
-	tap_ok(lf.Filled > WMI_BUFFER_HEADER_SIZE && lf.Filled <= 4096 && lf.BufferSize == 4096,
+	tap_ok(lf.Filled > NTTRACE_WMI_BUFFER_HEADER_SIZE && lf.Filled <= 4096 &&
+		       lf.BufferSize == 4096,
 	       "%d-bit: ... Filled and BufferSize", BITS);
 
 	reset();
@@ -807,7 +808,7 @@ static void test_errors(void)
 			{ 8192 + 0x48 + 2, 2, 0xFF, "a record's size 0xFFFF" },
 			{ 8192 + 0x50, 16, 0x00, "zeros in a record" },
 			{ 8192, 0x48, 0xA5, "a buffer header overwritten" },
-			{ 0x48 + 0x20 + ETL_LF_POINTER_SIZE, 4, 0x07, "a bad PointerSize" },
+			{ 0x48 + 0x20 + NTTRACE_ETL_LF_POINTER_SIZE, 4, 0x07, "a bad PointerSize" },
 		};
 		unsigned int k;
 
@@ -858,26 +859,28 @@ static void test_errors(void)
  */
 static int convert_bits(uint8_t *f, size_t n, uint32_t to)
 {
-	uint8_t *rec = f + WMI_BUFFER_HEADER_SIZE, *lf = rec + ETL_SYSTEM_HEADER_SIZE;
-	uint32_t bs = get_le(f, 4), from = get_le(lf + ETL_LF_POINTER_SIZE, 4);
+	uint8_t *rec = f + NTTRACE_WMI_BUFFER_HEADER_SIZE,
+		*lf = rec + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+	uint32_t bs = get_le(f, 4), from = get_le(lf + NTTRACE_ETL_LF_POINTER_SIZE, 4);
 	uint32_t len = get_le(rec + 4, 2), names, nlen, end, off;
 	uint8_t tmp[4096];
 	size_t b;
 
 	if (from == to || len > sizeof(tmp) || bs > n)
 		return -1;
-	names = len - ETL_SYSTEM_HEADER_SIZE - ETL_LF_SIZE(from);
+	names = len - NTTRACE_ETL_SYSTEM_HEADER_SIZE - NTTRACE_ETL_LF_SIZE(from);
 	memset(tmp, 0, sizeof(tmp));
-	memcpy(tmp, lf, ETL_LF_LOGGER_NAME);
-	memcpy(tmp + ETL_LF_TIME_ZONE(to), lf + ETL_LF_TIME_ZONE(from), ETL_TIME_ZONE_SIZE);
-	memcpy(tmp + ETL_LF_BOOT_TIME(to), lf + ETL_LF_BOOT_TIME(from), 0x20);
-	memcpy(tmp + ETL_LF_SIZE(to), lf + ETL_LF_SIZE(from), names);
-	put_le(tmp + ETL_LF_POINTER_SIZE, to, 4);
-	nlen = ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(to) + names;
-	memset(lf, 0xFF, bs - WMI_BUFFER_HEADER_SIZE - ETL_SYSTEM_HEADER_SIZE);
-	memcpy(lf, tmp, nlen - ETL_SYSTEM_HEADER_SIZE);
+	memcpy(tmp, lf, NTTRACE_ETL_LF_LOGGER_NAME);
+	memcpy(tmp + NTTRACE_ETL_LF_TIME_ZONE(to), lf + NTTRACE_ETL_LF_TIME_ZONE(from),
+	       NTTRACE_ETL_TIME_ZONE_SIZE);
+	memcpy(tmp + NTTRACE_ETL_LF_BOOT_TIME(to), lf + NTTRACE_ETL_LF_BOOT_TIME(from), 0x20);
+	memcpy(tmp + NTTRACE_ETL_LF_SIZE(to), lf + NTTRACE_ETL_LF_SIZE(from), names);
+	put_le(tmp + NTTRACE_ETL_LF_POINTER_SIZE, to, 4);
+	nlen = NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_SIZE(to) + names;
+	memset(lf, 0xFF, bs - NTTRACE_WMI_BUFFER_HEADER_SIZE - NTTRACE_ETL_SYSTEM_HEADER_SIZE);
+	memcpy(lf, tmp, nlen - NTTRACE_ETL_SYSTEM_HEADER_SIZE);
 	put_le(rec + 4, nlen, 2);
-	end = WMI_BUFFER_HEADER_SIZE + ((nlen + 7) & ~7u);
+	end = NTTRACE_WMI_BUFFER_HEADER_SIZE + ((nlen + 7) & ~7u);
 	put_le(f + 0x04, end, 4);
 	put_le(f + 0x08, end, 4);
 	put_le(f + 0x30, end, 4);
@@ -885,33 +888,33 @@ static int convert_bits(uint8_t *f, size_t n, uint32_t to)
 		uint8_t *buf = f + b;
 
 		end = get_le(buf + 4, 4);
-		for (off = WMI_BUFFER_HEADER_SIZE; off + 8 <= end && off + 8 <= bs;) {
+		for (off = NTTRACE_WMI_BUFFER_HEADER_SIZE; off + 8 <= end && off + 8 <= bs;) {
 			uint8_t *r = buf + off;
 			uint32_t size = get_le(r, 2);
 
 			if (size < 8)
 				break;
 			/* A message says its writer's pointer size in its flags. */
-			if (r[3] == MESSAGE_TRACE_MARKER_BYTE)
+			if (r[3] == NTTRACE_MESSAGE_TRACE_MARKER_BYTE)
 				put_le(r + 6, (get_le(r + 6, 2) & ~(TRACE_MESSAGE_POINTER32 |
 								   TRACE_MESSAGE_POINTER64)) |
 				       (to == 4 ? TRACE_MESSAGE_POINTER32 : TRACE_MESSAGE_POINTER64), 2);
-			if (r[3] == TRACE_HEADER_MARKER_BYTE) {
+			if (r[3] == NTTRACE_TRACE_HEADER_MARKER_BYTE) {
 				switch (r[2]) {
-				case TRACE_HEADER_TYPE_FULL_HEADER32:
-				case TRACE_HEADER_TYPE_FULL_HEADER64:
-					r[2] = to == 4 ? TRACE_HEADER_TYPE_FULL_HEADER32 :
-							 TRACE_HEADER_TYPE_FULL_HEADER64;
+				case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32:
+				case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64:
+					r[2] = to == 4 ? NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32 :
+							 NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64;
 					break;
-				case TRACE_HEADER_TYPE_INSTANCE32:
-				case TRACE_HEADER_TYPE_INSTANCE64:
-					r[2] = to == 4 ? TRACE_HEADER_TYPE_INSTANCE32 :
-							 TRACE_HEADER_TYPE_INSTANCE64;
+				case NTTRACE_TRACE_HEADER_TYPE_INSTANCE32:
+				case NTTRACE_TRACE_HEADER_TYPE_INSTANCE64:
+					r[2] = to == 4 ? NTTRACE_TRACE_HEADER_TYPE_INSTANCE32 :
+							 NTTRACE_TRACE_HEADER_TYPE_INSTANCE64;
 					break;
-				case TRACE_HEADER_TYPE_EVENT_HEADER32:
-				case TRACE_HEADER_TYPE_EVENT_HEADER64:
-					r[2] = to == 4 ? TRACE_HEADER_TYPE_EVENT_HEADER32 :
-							 TRACE_HEADER_TYPE_EVENT_HEADER64;
+				case NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32:
+				case NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64:
+					r[2] = to == 4 ? NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 :
+							 NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64;
 					put_le(r + 4, (get_le(r + 4, 2) &
 						       ~(EVENT_HEADER_FLAG_32_BIT_HEADER |
 							 EVENT_HEADER_FLAG_64_BIT_HEADER)) |
@@ -1327,9 +1330,9 @@ int main(int argc, char **argv)
 	/* Windows' sizes and offsets for this pointer size. */
 	tap_eq(sizeof(EVENT_RECORD), BITS == 64 ? 0x70 : 0x68, "%d-bit: sizeof(EVENT_RECORD)",
 	       BITS);
-	tap_eq(sizeof(TRACE_LOGFILE_HEADER), ETL_LF_SIZE(sizeof(void *)),
+	tap_eq(sizeof(TRACE_LOGFILE_HEADER), NTTRACE_ETL_LF_SIZE(sizeof(void *)),
 	       "%d-bit: sizeof(TRACE_LOGFILE_HEADER) as in a file of this pointer size", BITS);
-	tap_eq(offsetof(TRACE_LOGFILE_HEADER, BootTime), ETL_LF_BOOT_TIME(sizeof(void *)),
+	tap_eq(offsetof(TRACE_LOGFILE_HEADER, BootTime), NTTRACE_ETL_LF_BOOT_TIME(sizeof(void *)),
 	       "%d-bit: ... BootTime's offset", BITS);
 	tap_eq(sizeof(EVENT_TRACE), 0x58, "%d-bit: sizeof(EVENT_TRACE)", BITS);
 	tap_eq(sizeof(EVENT_TRACE_LOGFILEA), BITS == 64 ? 0x1C0 : 0x1A0,

@@ -771,7 +771,7 @@ static int thread_fd = -1;
 static void *trace_then_exit(void *arg)
 {
 	/* No such session: it fails, through a descriptor of its own. */
-	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
+	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
 	thread_fd = nttrace_fds(NULL, fds_before);
 	pthread_barrier_wait(&traced);
 	pthread_barrier_wait(&reused);
@@ -790,7 +790,7 @@ static void test_descriptors(void)
 		return;
 	}
 	/* Those open already (the process's, this thread's) are not the thread's. */
-	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
+	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
 	memset(fds_before, 0, sizeof(fds_before));
 	nttrace_fds(fds_before, NULL);
 	pthread_barrier_init(&traced, NULL, 2);

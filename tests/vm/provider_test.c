@@ -856,7 +856,7 @@ static void test_private(void)
 	       ERROR_SUCCESS, "%d-bit: register", BITS);
 	tap_eq(EnableTrace(1, 0x3, 2, &guid_a, um), ERROR_SUCCESS,
 	       "%d-bit: EnableTrace with the user-mode logger's handle", BITS);
-	want = NTTRACE_HANDLE(um & 0xFFFF, 2, TRACE_ENABLE_INTERNAL_PRIVATE, 0x3);
+	want = NTTRACE_HANDLE(um & 0xFFFF, 2, NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE, 0x3);
 	tap_eq(seen->count, 1, "%d-bit: ... runs the callback at once", BITS);
 	check_cb(0, WMI_ENABLE_EVENTS, want, "private enable: TRACE_ENABLE_INTERNAL_PRIVATE");
 	tap_ok((want & TRACE_USER_MODE_LOGGER_BIT) != 0,

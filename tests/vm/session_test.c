@@ -45,11 +45,13 @@ static void t_max1025(struct nttrace_logger_info *i) { i->max_buffers = 1025; }
 static void t_mode_bad(struct nttrace_logger_info *i) { i->log_file_mode = 0x80000000; }
 static void t_mode_seqcirc(struct nttrace_logger_info *i)
 {
-	i->log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR;
+	i->log_file_mode = NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL |
+			   NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR;
 }
 static void t_mode_globloc(struct nttrace_logger_info *i)
 {
-	i->log_file_mode = EVENT_TRACE_USE_GLOBAL_SEQUENCE | EVENT_TRACE_USE_LOCAL_SEQUENCE;
+	i->log_file_mode = NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE |
+			   NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE;
 }
 static void t_clock4(struct nttrace_logger_info *i) { i->clock_type = 4; }
 static uint32_t mode_bits;
@@ -63,24 +65,24 @@ static void test_modes(void)
 		const char *name;
 		int ok;
 	} modes[] = {
-		{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, "SEQUENTIAL", 1 },
-		{ EVENT_TRACE_FILE_MODE_CIRCULAR, "CIRCULAR", 1 },
-		{ EVENT_TRACE_SECURE_MODE, "SECURE", 1 },
-		{ EVENT_TRACE_REAL_TIME_MODE, "REAL_TIME", 1 },
-		{ EVENT_TRACE_BUFFERING_MODE, "BUFFERING", 1 },
-		{ EVENT_TRACE_USE_GLOBAL_SEQUENCE, "GLOBAL_SEQUENCE", 1 },
-		{ EVENT_TRACE_USE_LOCAL_SEQUENCE, "LOCAL_SEQUENCE", 1 },
-		{ EVENT_TRACE_FILE_MODE_APPEND, "APPEND", 0 },
-		{ EVENT_TRACE_FILE_MODE_NEWFILE, "NEWFILE", 0 },
-		{ EVENT_TRACE_FILE_MODE_PREALLOCATE, "PREALLOCATE", 0 },
-		{ EVENT_TRACE_NONSTOPPABLE_MODE, "NONSTOPPABLE", 0 },
-		{ EVENT_TRACE_DELAY_OPEN_FILE_MODE, "DELAY_OPEN_FILE", 0 },
-		{ EVENT_TRACE_PRIVATE_LOGGER_MODE, "PRIVATE_LOGGER", 0 },
-		{ EVENT_TRACE_ADD_HEADER_MODE, "ADD_HEADER", 0 },
-		{ EVENT_TRACE_USE_KBYTES_FOR_SIZE, "USE_KBYTES_FOR_SIZE", 0 },
-		{ EVENT_TRACE_RELOG_MODE, "RELOG", 0 },
-		{ EVENT_TRACE_PRIVATE_IN_PROC, "PRIVATE_IN_PROC", 0 },
-		{ EVENT_TRACE_USE_PAGED_MEMORY, "USE_PAGED_MEMORY", 1 },
+		{ NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL, "SEQUENTIAL", 1 },
+		{ NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR, "CIRCULAR", 1 },
+		{ NTTRACE_EVENT_TRACE_SECURE_MODE, "SECURE", 1 },
+		{ NTTRACE_EVENT_TRACE_REAL_TIME_MODE, "REAL_TIME", 1 },
+		{ NTTRACE_EVENT_TRACE_BUFFERING_MODE, "BUFFERING", 1 },
+		{ NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE, "GLOBAL_SEQUENCE", 1 },
+		{ NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE, "LOCAL_SEQUENCE", 1 },
+		{ NTTRACE_EVENT_TRACE_FILE_MODE_APPEND, "APPEND", 0 },
+		{ NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE, "NEWFILE", 0 },
+		{ NTTRACE_EVENT_TRACE_FILE_MODE_PREALLOCATE, "PREALLOCATE", 0 },
+		{ NTTRACE_EVENT_TRACE_NONSTOPPABLE_MODE, "NONSTOPPABLE", 0 },
+		{ NTTRACE_EVENT_TRACE_DELAY_OPEN_FILE_MODE, "DELAY_OPEN_FILE", 0 },
+		{ NTTRACE_EVENT_TRACE_PRIVATE_LOGGER_MODE, "PRIVATE_LOGGER", 0 },
+		{ NTTRACE_EVENT_TRACE_ADD_HEADER_MODE, "ADD_HEADER", 0 },
+		{ NTTRACE_EVENT_TRACE_USE_KBYTES_FOR_SIZE, "USE_KBYTES_FOR_SIZE", 0 },
+		{ NTTRACE_EVENT_TRACE_RELOG_MODE, "RELOG", 0 },
+		{ NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC, "PRIVATE_IN_PROC", 0 },
+		{ NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY, "USE_PAGED_MEMORY", 1 },
 	};
 	unsigned int i;
 
@@ -108,13 +110,13 @@ static unsigned int read_seqs(uint32_t id, uint32_t *seqs, unsigned int room)
 	stop_session(id);
 	for (cpu = 0; cpu < a.nr_cpus; cpu++) {
 		const uint8_t *buf = nttrace_consumer_ring(c, cpu);
-		const struct wmi_buffer_header *h = (const void *)buf;
-		uint32_t off = WMI_BUFFER_HEADER_SIZE;
+		const struct nttrace_wmi_buffer_header *h = (const void *)buf;
+		uint32_t off = NTTRACE_WMI_BUFFER_HEADER_SIZE;
 
 		if (!nttrace_consumer_head(c, cpu)->produced)
 			continue;
 		while (off + 12 <= h->saved_offset && n < room) {
-			const struct message_trace_header *m = (const void *)(buf + off);
+			const struct nttrace_message_trace_header *m = (const void *)(buf + off);
 
 			memcpy(&seqs[n++], buf + off + 8, 4);
 			off += (m->size + 7) & ~7U;
@@ -131,13 +133,13 @@ static void test_sequence_modes(void)
 	uint32_t s1[4] = { 0 }, s2[4] = { 0 }, sl[4] = { 0 }, lo, hi;
 	unsigned int n1, n2, nl;
 
-	start_session("glob1", 4, 2, EVENT_TRACE_USE_GLOBAL_SEQUENCE, &g1);
-	start_session("glob2", 4, 2, EVENT_TRACE_USE_GLOBAL_SEQUENCE, &g2);
-	start_session("local1", 4, 2, EVENT_TRACE_USE_LOCAL_SEQUENCE, &l1);
-	emit(g1.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "a", 1);
-	emit(g2.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "b", 1);
-	emit(g1.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "c", 1);
-	emit(l1.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "d", 1);
+	start_session("glob1", 4, 2, NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE, &g1);
+	start_session("glob2", 4, 2, NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE, &g2);
+	start_session("local1", 4, 2, NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE, &l1);
+	emit(g1.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "a", 1);
+	emit(g2.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "b", 1);
+	emit(g1.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "c", 1);
+	emit(l1.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "d", 1);
 	n1 = read_seqs(g1.logger_id, s1, 4);
 	n2 = read_seqs(g2.logger_id, s2, 4);
 	nl = read_seqs(l1.logger_id, sl, 4);
@@ -190,7 +192,7 @@ static void test_start_errors(void)
 	memset(&info, 0, sizeof(info));
 	nttrace_set_name(&info, "e1");
 	info.size = sizeof(info);
-	info.control = EVENT_TRACE_CONTROL_STOP;
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_STOP;
 	errno = 0;
 	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
 	       errno == EINVAL, "%d-bit: START with a control code -> EINVAL", BITS);
@@ -207,7 +209,7 @@ static void test_lifecycle(void)
 	tap_eq(a.buffer_size_kb, NTTRACE_DEFAULT_BUFFER_KB, "%d-bit: default buffer size", BITS);
 	tap_eq(a.min_buffers, NTTRACE_MIN_BUFFERS, "%d-bit: default minimum buffers", BITS);
 	tap_eq(a.max_buffers, NTTRACE_DEFAULT_BUFFERS, "%d-bit: default maximum buffers", BITS);
-	tap_eq(a.clock_type, EVENT_TRACE_CLOCK_PERFCOUNTER, "%d-bit: default clock", BITS);
+	tap_eq(a.clock_type, NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER, "%d-bit: default clock", BITS);
 	tap_eq(a.clock_frequency, 1000000000ULL, "%d-bit: perf clock frequency", BITS);
 	tap_ok(a.nr_cpus >= 2, "%d-bit: a ring per CPU (%u)", BITS, a.nr_cpus);
 	tap_eq(a.number_of_buffers, a.nr_cpus * a.max_buffers, "%d-bit: buffers allocated", BITS);
@@ -222,11 +224,13 @@ static void test_lifecycle(void)
 
 	memset(&q, 0, sizeof(q));
 	nttrace_set_name(&q, "Life");
-	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), 0, "%d-bit: query by name", BITS);
+	tap_eq(nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY), 0, "%d-bit: query by name",
+	       BITS);
 	tap_eq(q.logger_id, a.logger_id, "%d-bit: query by name finds the ID", BITS);
 	memset(&q, 0, sizeof(q));
 	q.logger_id = a.logger_id;
-	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), 0, "%d-bit: query by ID", BITS);
+	tap_eq(nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY), 0, "%d-bit: query by ID",
+	       BITS);
 
 	tap_eq(nttrace_list(ids, 4, &n), 0, "%d-bit: list", BITS);
 	tap_ok(n >= 1 && ids[0] <= a.logger_id, "%d-bit: list has the session", BITS);
@@ -237,34 +241,35 @@ static void test_lifecycle(void)
 	memset(&q, 0, sizeof(q));
 	q.logger_id = a.logger_id;
 	q.flush_timer = 5;
-	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_UPDATE), 0, "%d-bit: update flush timer", BITS);
+	tap_eq(nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_UPDATE), 0,
+	       "%d-bit: update flush timer", BITS);
 	tap_eq(q.flush_timer, 5, "%d-bit: flush timer updated", BITS);
 	memset(&q, 0, sizeof(q));
 	q.logger_id = a.logger_id;
 	q.buffer_size_kb = 128;
-	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_UPDATE), EINVAL,
+	tap_eq(-nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_UPDATE), EINVAL,
 	       "%d-bit: update of the buffer size -> EINVAL", BITS);
 
 	memset(&q, 0, sizeof(q));
 	q.logger_id = a.logger_id;
-	tap_eq(nttrace_control(&q, EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
+	tap_eq(nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_FLUSH), 0, "%d-bit: flush", BITS);
 	tap_eq(-nttrace_control(&q, 4), EINVAL, "%d-bit: control code 4 -> EINVAL", BITS);
 
 	tap_eq(stop_session(a.logger_id), 0, "%d-bit: stop", BITS);
 	tap_eq(-stop_session(a.logger_id), ENOENT, "%d-bit: stop again -> ENOENT", BITS);
 	memset(&q, 0, sizeof(q));
 	q.logger_id = a.logger_id;
-	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), ENOENT,
+	tap_eq(-nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY), ENOENT,
 	       "%d-bit: query a stopped session -> ENOENT", BITS);
 	tap_eq(emit(a.logger_id, 0, 1, "x", 1), STATUS_INVALID_HANDLE,
 	       "%d-bit: message to a stopped session -> STATUS_INVALID_HANDLE", BITS);
 	memset(&q, 0, sizeof(q));
 	nttrace_set_name(&q, "nosuch");
-	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), ENOENT,
+	tap_eq(-nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY), ENOENT,
 	       "%d-bit: unknown name -> ENOENT", BITS);
 	memset(&q, 0, sizeof(q));
 	q.logger_id = 0xFFFF;
-	tap_eq(-nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY), ENOENT,
+	tap_eq(-nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY), ENOENT,
 	       "%d-bit: ID 0xFFFF -> ENOENT", BITS);
 
 	/* Sizes round up to whole pages. */
@@ -356,9 +361,9 @@ static void test_permissions(void)
 
 		if (setuid(65534))
 			_exit(10);
-		if (nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY))
+		if (nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY))
 			_exit(11);
-		if (nttrace_control(&q, EVENT_TRACE_CONTROL_STOP) != -EPERM)
+		if (nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_STOP) != -EPERM)
 			_exit(12);
 		if (nttrace_consumer_open(&c, info.logger_id) != -EPERM)
 			_exit(13);
@@ -453,7 +458,8 @@ static void test_pid_namespace(void)
 		if (inner == 0) {
 			memset(&q, 0, sizeof(q));
 			q.logger_id = info.logger_id;
-			if (nttrace_control(&q, EVENT_TRACE_CONTROL_QUERY) || q.owner_pid != 0)
+			if (nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_QUERY) ||
+			    q.owner_pid != 0)
 				_exit(11);
 			if (nttrace_consumer_open(&c, info.logger_id) != -EXDEV)
 				_exit(12);
@@ -489,7 +495,7 @@ static void test_flush_timer(void)
 	info.flush_timer = 1;
 	tap_eq(nttrace_start(&info), 0, "%d-bit: start with a 1 s flush timer", BITS);
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
-	tap_eq(emit(info.logger_id, TRACE_MESSAGE_SEQUENCE, 1, "tick", 4), STATUS_SUCCESS,
+	tap_eq(emit(info.logger_id, NTTRACE_TRACE_MESSAGE_SEQUENCE, 1, "tick", 4), STATUS_SUCCESS,
 	       "%d-bit: one event", BITS);
 	for (i = 0; i < 50 && !nttrace_consumer_head(c, 0)->produced &&
 		    !nttrace_consumer_head(c, 1)->produced; i++)

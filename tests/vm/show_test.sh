@@ -170,7 +170,7 @@ for tb in $bits_list; do
 	d=$tmp/damaged$tb.etl
 	bs=$(od -An -tu4 -N4 "$f" | tr -d ' ')
 	size=$(wc -c < "$f")
-	# Buffer 1's WMI_BUFFER_FLAG_EVENTS_LOST (its flags at 0x34), and 4
+	# Buffer 1's NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST (its flags at 0x34), and 4
 	# bytes past the last whole buffer.
 	fl=$(od -An -tu1 -j $((bs + 52)) -N1 "$f" | tr -d ' ')
 	cp "$f" "$d"

@@ -11,7 +11,7 @@
  *
  * The user-mode-logger part needs no module: without /dev/nttrace (the
  * host) the kernel part is skipped, as it is when the loaded module has no
- * handler for ETW_NT_FLAGS_TRACE_HEADER / TRACE_INSTANCE yet. RegHandles
+ * handler for NTTRACE_ETW_NT_FLAGS_TRACE_HEADER / TRACE_INSTANCE yet. RegHandles
  * are classes added to the library's table (nttrace_class_add) as
  * RegisterTraceGuids adds them, so that no module is needed. Runs 64-bit
  * and 32-bit.
@@ -870,8 +870,8 @@ static int kernel_has_classic(void)
 
 	if (fd < 0 || ioctl(fd, NTTRACE_IOC_VERSION, &v) < 0)
 		return 0;
-	return (v.types & NTTRACE_TYPE_BIT(ETW_NT_FLAGS_TRACE_HEADER)) &&
-	       (v.types & NTTRACE_TYPE_BIT(ETW_NT_FLAGS_TRACE_INSTANCE));
+	return (v.types & NTTRACE_TYPE_BIT(NTTRACE_ETW_NT_FLAGS_TRACE_HEADER)) &&
+	       (v.types & NTTRACE_TYPE_BIT(NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE));
 }
 
 static void test_kernel(void)

@@ -327,7 +327,7 @@ static uint32_t read_header_event(struct consumer *c)
 	/* A packed file's buffer 0 is shorter than its buffers: its own size. */
 	got = pread(fd, b, size, 0);
 	close(fd);
-	if (got < WMI_BUFFER_HEADER_SIZE || get(b, 4) > (uint64_t)got) {
+	if (got < NTTRACE_WMI_BUFFER_HEADER_SIZE || get(b, 4) > (uint64_t)got) {
 		free(b);
 		return ERROR_FILE_CORRUPT;
 	}
@@ -342,15 +342,15 @@ static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t
 	const uint8_t *rec, *lf;
 	uint32_t len, psz, used;
 
-	rec = b + WMI_BUFFER_HEADER_SIZE;
-	lf = rec + ETL_SYSTEM_HEADER_SIZE;
+	rec = b + NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	lf = rec + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
 	len = get(rec + 4, 2);
-	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
-	if ((get(rec, 4) != ETL_SYSTEM_HEADER_MARKER &&
-	     get(rec, 4) != ETL_SYSTEM_HEADER_MARKER32) || get(rec + 6, 2) ||
+	psz = get(lf + NTTRACE_ETL_LF_POINTER_SIZE, 4);
+	if ((get(rec, 4) != NTTRACE_ETL_SYSTEM_HEADER_MARKER &&
+	     get(rec, 4) != NTTRACE_ETL_SYSTEM_HEADER_MARKER32) || get(rec + 6, 2) ||
 	    (psz != 4 && psz != 8) ||
-	    len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
-	    WMI_BUFFER_HEADER_SIZE + len > size)
+	    len < NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_SIZE(psz) ||
+	    NTTRACE_WMI_BUFFER_HEADER_SIZE + len > size)
 		return ERROR_FILE_CORRUPT;
 	c->hdr = malloc(len);
 	if (!c->hdr)
@@ -359,10 +359,10 @@ static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t
 	c->hdr_len = len;
 	c->hdr_filled = get(b + 4, 4);
 	c->hdr_logger_id = get(b + 0x2A, 2);
-	lf = c->hdr + ETL_SYSTEM_HEADER_SIZE;
-	len -= ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz);
-	c->logger_name = copy_name(lf + ETL_LF_SIZE(psz), len, &used);
-	c->file_name = copy_name(lf + ETL_LF_SIZE(psz) + used, len - used, &used);
+	lf = c->hdr + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+	len -= NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_SIZE(psz);
+	c->logger_name = copy_name(lf + NTTRACE_ETL_LF_SIZE(psz), len, &used);
+	c->file_name = copy_name(lf + NTTRACE_ETL_LF_SIZE(psz) + used, len - used, &used);
 	if (!c->logger_name || !c->file_name)
 		return ERROR_NOT_ENOUGH_MEMORY;
 	return ERROR_SUCCESS;
@@ -371,32 +371,32 @@ static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t
 /* TRACE_LOGFILE_HEADER in the caller's layout, from the file's. */
 static void fill_logfile_header(struct consumer *c, TRACE_LOGFILE_HEADER *h)
 {
-	const uint8_t *lf = c->hdr + ETL_SYSTEM_HEADER_SIZE;
-	uint32_t psz = get(lf + ETL_LF_POINTER_SIZE, 4);
+	const uint8_t *lf = c->hdr + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+	uint32_t psz = get(lf + NTTRACE_ETL_LF_POINTER_SIZE, 4);
 
 	memset(h, 0, sizeof(*h));
-	h->BufferSize = get(lf + ETL_LF_BUFFER_SIZE, 4);
-	h->Version = get(lf + ETL_LF_VERSION, 4);
-	h->ProviderVersion = get(lf + ETL_LF_PROVIDER_VERSION, 4);
-	h->NumberOfProcessors = get(lf + ETL_LF_NUMBER_OF_PROCESSORS, 4);
-	h->EndTime.QuadPart = get(lf + ETL_LF_END_TIME, 8);
-	h->TimerResolution = get(lf + ETL_LF_TIMER_RESOLUTION, 4);
-	h->MaximumFileSize = get(lf + ETL_LF_MAXIMUM_FILE_SIZE, 4);
-	h->LogFileMode = get(lf + ETL_LF_LOG_FILE_MODE, 4);
-	h->BuffersWritten = get(lf + ETL_LF_BUFFERS_WRITTEN, 4);
-	h->StartBuffers = get(lf + ETL_LF_START_BUFFERS, 4);
+	h->BufferSize = get(lf + NTTRACE_ETL_LF_BUFFER_SIZE, 4);
+	h->Version = get(lf + NTTRACE_ETL_LF_VERSION, 4);
+	h->ProviderVersion = get(lf + NTTRACE_ETL_LF_PROVIDER_VERSION, 4);
+	h->NumberOfProcessors = get(lf + NTTRACE_ETL_LF_NUMBER_OF_PROCESSORS, 4);
+	h->EndTime.QuadPart = get(lf + NTTRACE_ETL_LF_END_TIME, 8);
+	h->TimerResolution = get(lf + NTTRACE_ETL_LF_TIMER_RESOLUTION, 4);
+	h->MaximumFileSize = get(lf + NTTRACE_ETL_LF_MAXIMUM_FILE_SIZE, 4);
+	h->LogFileMode = get(lf + NTTRACE_ETL_LF_LOG_FILE_MODE, 4);
+	h->BuffersWritten = get(lf + NTTRACE_ETL_LF_BUFFERS_WRITTEN, 4);
+	h->StartBuffers = get(lf + NTTRACE_ETL_LF_START_BUFFERS, 4);
 	h->PointerSize = psz;
-	h->EventsLost = get(lf + ETL_LF_EVENTS_LOST, 4);
-	h->CpuSpeedInMHz = get(lf + ETL_LF_CPU_SPEED, 4);
+	h->EventsLost = get(lf + NTTRACE_ETL_LF_EVENTS_LOST, 4);
+	h->CpuSpeedInMHz = get(lf + NTTRACE_ETL_LF_CPU_SPEED, 4);
 	h->LoggerName = c->logger_name;
 	h->LogFileName = c->file_name;
 	/* Little-endian fields in the file, and in the struct on our targets. */
-	memcpy(&h->TimeZone, lf + ETL_LF_TIME_ZONE(psz), ETL_TIME_ZONE_SIZE);
-	h->BootTime.QuadPart = get(lf + ETL_LF_BOOT_TIME(psz), 8);
-	h->PerfFreq.QuadPart = get(lf + ETL_LF_PERF_FREQ(psz), 8);
-	h->StartTime.QuadPart = get(lf + ETL_LF_START_TIME(psz), 8);
-	h->ReservedFlags = get(lf + ETL_LF_RESERVED_FLAGS(psz), 4);
-	h->BuffersLost = get(lf + ETL_LF_BUFFERS_LOST(psz), 4);
+	memcpy(&h->TimeZone, lf + NTTRACE_ETL_LF_TIME_ZONE(psz), NTTRACE_ETL_TIME_ZONE_SIZE);
+	h->BootTime.QuadPart = get(lf + NTTRACE_ETL_LF_BOOT_TIME(psz), 8);
+	h->PerfFreq.QuadPart = get(lf + NTTRACE_ETL_LF_PERF_FREQ(psz), 8);
+	h->StartTime.QuadPart = get(lf + NTTRACE_ETL_LF_START_TIME(psz), 8);
+	h->ReservedFlags = get(lf + NTTRACE_ETL_LF_RESERVED_FLAGS(psz), 4);
+	h->BuffersLost = get(lf + NTTRACE_ETL_LF_BUFFERS_LOST(psz), 4);
 }
 
 /* ---- records to EVENT_RECORD and EVENT_TRACE ---- */
@@ -430,8 +430,8 @@ static void header_record(struct consumer *c, EVENT_RECORD *er)
 	eh->KernelTime = get(h + 0x18, 4);
 	eh->UserTime = get(h + 0x1C, 4);
 	er->BufferContext.LoggerId = c->hdr_logger_id;
-	er->UserData = c->hdr + ETL_SYSTEM_HEADER_SIZE;
-	er->UserDataLength = c->hdr_len - ETL_SYSTEM_HEADER_SIZE;
+	er->UserData = c->hdr + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+	er->UserDataLength = c->hdr_len - NTTRACE_ETL_SYSTEM_HEADER_SIZE;
 	er->UserContext = LF(c, Context);
 }
 
@@ -451,9 +451,9 @@ static void add_item(struct consumer *c, unsigned int n, USHORT type, const void
 /* The pointer size of a kernel record's header type. */
 static uint32_t system_bits(uint8_t header_type)
 {
-	return header_type == TRACE_HEADER_TYPE_SYSTEM32 ||
-	       header_type == TRACE_HEADER_TYPE_COMPACT32 ||
-	       header_type == TRACE_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+	return header_type == NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 ||
+	       header_type == NTTRACE_TRACE_HEADER_TYPE_COMPACT32 ||
+	       header_type == NTTRACE_TRACE_HEADER_TYPE_PERFINFO32 ? 4 : 8;
 }
 
 static int grow_items(struct consumer *c, unsigned int n)
@@ -483,7 +483,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		unsigned int n = 0;
 
 		/* EVENT_HEADER's layout is the record's (little-endian). */
-		memcpy(eh, p, EVENT_HEADER_SIZE);
+		memcpy(eh, p, NTTRACE_EVENT_HEADER_SIZE);
 		eh->Flags &= ~EVENT_HEADER_FLAG_EXTENDED_INFO;
 		if (ev->ext_count && grow_items(c, ev->ext_count))
 			return -1;
@@ -497,15 +497,15 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		}
 	} else if (ev->classic) {
 		eh->Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
-			    bits_flag(p[2] == TRACE_HEADER_TYPE_FULL_HEADER32 ||
-				      p[2] == TRACE_HEADER_TYPE_INSTANCE32 ? 4 : 8);
+			    bits_flag(p[2] == NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32 ||
+				      p[2] == NTTRACE_TRACE_HEADER_TYPE_INSTANCE32 ? 4 : 8);
 		memcpy(&eh->ProviderId, ev->guid, 16);
 		eh->EventDescriptor.Opcode = p[4];
 		eh->EventDescriptor.Level = p[5];
 		eh->EventDescriptor.Version = p[6];
 		eh->KernelTime = get(p + 0x28, 4);
 		eh->UserTime = get(p + 0x2C, 4);
-		if (ev->classic == EVENT_INSTANCE_GUID_HEADER_SIZE) {
+		if (ev->classic == NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE) {
 			if (grow_items(c, 1))
 				return -1;
 			c->inst.InstanceId = get(p + 0x30, 4);
@@ -527,7 +527,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 			memcpy(&eh->ProviderId, &g->guid, 16);
 		eh->EventDescriptor.Opcode = ev->hook_id & 0xFF;
 		eh->EventDescriptor.Version = ev->version;
-		if (ev->system == ETL_SYSTEM_HEADER_SIZE) {
+		if (ev->system == NTTRACE_ETL_SYSTEM_HEADER_SIZE) {
 			eh->KernelTime = get(p + 0x18, 4);
 			eh->UserTime = get(p + 0x1C, 4);
 		} else {
@@ -565,7 +565,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 	eh->Flags |= EVENT_HEADER_FLAG_PROCESSOR_INDEX;
 	eh->ThreadId = ev->tid;
 	eh->ProcessId = ev->pid;
-	if (ev->system == ETL_PERFINFO_HEADER_SIZE)
+	if (ev->system == NTTRACE_ETL_PERFINFO_HEADER_SIZE)
 		eh->ThreadId = eh->ProcessId = NO_ID;
 	eh->TimeStamp.QuadPart = raw_time(c) ? ev->timestamp : ev->filetime;
 	er->BufferContext.ProcessorIndex = ev->cpu;
@@ -708,7 +708,7 @@ static uint32_t open_live(struct consumer *c)
 	ri.start_time = sess.start_time;
 	ri.ref_clock = sess.start_clock;
 	/* A cycle clock's rate, as the header has it (nttrace_etl_filetime()). */
-	ri.cpu_mhz = get(c->hdr + ETL_SYSTEM_HEADER_SIZE + ETL_LF_CPU_SPEED, 4);
+	ri.cpu_mhz = get(c->hdr + NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_CPU_SPEED, 4);
 	ri.boot_time = sess.boot_time;
 	ret = nttrace_etl_open_live(&c->r, &ri, load_live, c);
 	if (ret) {

@@ -166,8 +166,8 @@ static int drain_logger(struct nttrace_consumer *c, unsigned int cpu,
 	const uint8_t *ring = c->data + cpu * c->a.ring_stride;
 	uint32_t bufsize = c->a.buffer_size, nbuf = c->a.buffers_per_cpu;
 	/* As the kernel decides it (module/session.c). */
-	int overwrites = !!(c->a.log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR |
-						  EVENT_TRACE_BUFFERING_MODE));
+	int overwrites = !!(c->a.log_file_mode & (NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+						  NTTRACE_EVENT_TRACE_BUFFERING_MODE));
 	/* Pairs with the kernel's store-release of produced. */
 	uint64_t p = __atomic_load_n(&h->produced, __ATOMIC_ACQUIRE);
 	uint64_t i = ack->consumed;

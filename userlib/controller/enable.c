@@ -67,11 +67,11 @@ static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG co
 		return set_error(err);
 	/*
 	 * The callbacks' handle: the logger's handle (its bit 24 is
-	 * TRACE_ENABLE_INTERNAL_PRIVATE in TRACE_ENABLE_CONTEXT terms) with
+	 * NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE in TRACE_ENABLE_CONTEXT terms) with
 	 * the level and flags in their TRACE_ENABLE_CONTEXT places.
 	 */
 	SessionHandle = NTTRACE_HANDLE(SessionHandle & 0xFFFF, level,
-				       TRACE_ENABLE_INTERNAL_PRIVATE, (uint32_t)any);
+				       NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE, (uint32_t)any);
 	if (!nttrace_private_enable_ex(guid, control, SessionHandle, level, any, all, source) &&
 	    control != EVENT_CONTROL_CODE_ENABLE_PROVIDER)
 		return set_error(ERROR_WMI_GUID_NOT_FOUND);

@@ -41,10 +41,10 @@ uint64_t nttrace_clock_now(uint32_t clock_type)
 	struct timespec ts;
 
 	switch (clock_type) {
-	case EVENT_TRACE_CLOCK_SYSTEMTIME:
-		return filetime_of(CLOCK_REALTIME) + FILETIME_UNIX_EPOCH;
+	case NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME:
+		return filetime_of(CLOCK_REALTIME) + NTTRACE_FILETIME_UNIX_EPOCH;
 #if defined(__x86_64__) || defined(__i386__)
-	case EVENT_TRACE_CLOCK_CPUCYCLE:
+	case NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE:
 		return __rdtsc();
 #endif
 	default:
@@ -71,7 +71,7 @@ void nttrace_etl_times(struct nttrace_etl_session *s)
 	 */
 	for (i = 0; i < 3; i++) {
 		uint64_t c0 = nttrace_clock_now(s->clock_type);
-		uint64_t rt = filetime_of(CLOCK_REALTIME) + FILETIME_UNIX_EPOCH;
+		uint64_t rt = filetime_of(CLOCK_REALTIME) + NTTRACE_FILETIME_UNIX_EPOCH;
 		uint64_t c1 = nttrace_clock_now(s->clock_type);
 
 		if (c1 >= c0 && c1 - c0 < narrowest) {
@@ -81,7 +81,7 @@ void nttrace_etl_times(struct nttrace_etl_session *s)
 		}
 	}
 	if (narrowest == UINT64_MAX) {	/* a clock that went back: take the last */
-		now = filetime_of(CLOCK_REALTIME) + FILETIME_UNIX_EPOCH;
+		now = filetime_of(CLOCK_REALTIME) + NTTRACE_FILETIME_UNIX_EPOCH;
 		clock = nttrace_clock_now(s->clock_type);
 	}
 
@@ -131,7 +131,7 @@ static uint32_t cpu_mhz(const struct nttrace_etl_session *s)
 	char line[256];
 	double mhz = 0;
 
-	if (s->clock_type == EVENT_TRACE_CLOCK_CPUCYCLE && s->frequency)
+	if (s->clock_type == NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE && s->frequency)
 		return (uint32_t)((s->frequency + 500000) / 1000000);
 	f = fopen("/proc/cpuinfo", "r");
 
@@ -161,21 +161,22 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 			uint32_t events_lost, uint32_t buffers_lost)
 {
 	uint32_t psz = s->pointer_size == 4 ? 4 : 8, size = s->buffer_size;
-	uint8_t *rec = buf + WMI_BUFFER_HEADER_SIZE;
-	uint8_t *lf = rec + ETL_SYSTEM_HEADER_SIZE;
-	uint32_t names_room = size - WMI_BUFFER_HEADER_SIZE - ETL_SYSTEM_HEADER_SIZE -
-			      ETL_LF_SIZE(psz);
-	uint32_t len = ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz), end;
-	uint32_t clock = s->clock_type == EVENT_TRACE_CLOCK_SYSTEMTIME ? ETL_CLOCK_SYSTEM :
-			 s->clock_type == EVENT_TRACE_CLOCK_CPUCYCLE ? ETL_CLOCK_CYCLE :
-			 ETL_CLOCK_QPC;
+	uint8_t *rec = buf + NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	uint8_t *lf = rec + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+	uint32_t names_room = size - NTTRACE_WMI_BUFFER_HEADER_SIZE -
+			      NTTRACE_ETL_SYSTEM_HEADER_SIZE - NTTRACE_ETL_LF_SIZE(psz);
+	uint32_t len = NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_SIZE(psz), end;
+	uint32_t clock =
+		s->clock_type == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ? NTTRACE_ETL_CLOCK_SYSTEM :
+		s->clock_type == NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE   ? NTTRACE_ETL_CLOCK_CYCLE :
+									NTTRACE_ETL_CLOCK_QPC;
 
 	memset(buf, 0, size);
 	/* The names: the session's, then the file's (cut to fit). */
-	len += put_utf16(lf + ETL_LF_SIZE(psz), s->name, names_room / 2);
-	len += put_utf16(buf + WMI_BUFFER_HEADER_SIZE + len, path ? path : "",
-			 size - WMI_BUFFER_HEADER_SIZE - len);
-	end = WMI_BUFFER_HEADER_SIZE + ((len + 7) & ~7u);
+	len += put_utf16(lf + NTTRACE_ETL_LF_SIZE(psz), s->name, names_room / 2);
+	len += put_utf16(buf + NTTRACE_WMI_BUFFER_HEADER_SIZE + len, path ? path : "",
+			 size - NTTRACE_WMI_BUFFER_HEADER_SIZE - len);
+	end = NTTRACE_WMI_BUFFER_HEADER_SIZE + ((len + 7) & ~7u);
 
 	/* WMI_BUFFER_HEADER: a header buffer, CPU 0, sequence 0. */
 	put(buf + 0x00, size, 4);
@@ -184,13 +185,13 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 	put(buf + 0x10, s->start_clock, 8);
 	put(buf + 0x20, (s->frequency << 3) | (s->clock_type & 7), 8);
 	put(buf + 0x30, end, 4);
-	put(buf + 0x34, WMI_BUFFER_FLAG_FLUSH_MARKER, 2);
-	put(buf + 0x36, WMI_BUFFER_TYPE_HEADER, 2);
+	put(buf + 0x34, NTTRACE_WMI_BUFFER_FLAG_FLUSH_MARKER, 2);
+	put(buf + 0x36, NTTRACE_WMI_BUFFER_TYPE_HEADER, 2);
 	put(buf + 0x38, s->start_clock, 8);
 	put(buf + 0x40, s->start_clock, 8);
 
 	/* SYSTEM_TRACE_HEADER: the logfile header event (hook 0). */
-	put(rec + 0x00, ETL_SYSTEM_HEADER_MARKER, 4);
+	put(rec + 0x00, NTTRACE_ETL_SYSTEM_HEADER_MARKER, 4);
 	put(rec + 0x04, len, 2);
 	put(rec + 0x06, 0, 2);
 	put(rec + 0x08, s->logger_tid, 4);
@@ -198,27 +199,27 @@ void nttrace_etl_header(uint8_t *buf, const struct nttrace_etl_session *s,
 	put(rec + 0x10, s->start_clock, 8);
 
 	/* TRACE_LOGFILE_HEADER. */
-	put(lf + ETL_LF_BUFFER_SIZE, size, 4);
-	put(lf + ETL_LF_VERSION, ETL_VERSION, 4);
-	put(lf + ETL_LF_PROVIDER_VERSION, ETL_PROVIDER_VERSION, 4);
-	put(lf + ETL_LF_NUMBER_OF_PROCESSORS, s->nr_cpus, 4);
-	put(lf + ETL_LF_END_TIME, end_time, 8);
-	put(lf + ETL_LF_TIMER_RESOLUTION, timer_resolution(), 4);
-	put(lf + ETL_LF_MAXIMUM_FILE_SIZE, s->max_file_mb, 4);
-	put(lf + ETL_LF_LOG_FILE_MODE, s->log_file_mode, 4);
-	put(lf + ETL_LF_BUFFERS_WRITTEN, buffers_written, 4);
-	put(lf + ETL_LF_START_BUFFERS, 1, 4);
-	put(lf + ETL_LF_POINTER_SIZE, psz, 4);
-	put(lf + ETL_LF_EVENTS_LOST, events_lost, 4);
-	put(lf + ETL_LF_CPU_SPEED, cpu_mhz(s), 4);
+	put(lf + NTTRACE_ETL_LF_BUFFER_SIZE, size, 4);
+	put(lf + NTTRACE_ETL_LF_VERSION, NTTRACE_ETL_VERSION, 4);
+	put(lf + NTTRACE_ETL_LF_PROVIDER_VERSION, NTTRACE_ETL_PROVIDER_VERSION, 4);
+	put(lf + NTTRACE_ETL_LF_NUMBER_OF_PROCESSORS, s->nr_cpus, 4);
+	put(lf + NTTRACE_ETL_LF_END_TIME, end_time, 8);
+	put(lf + NTTRACE_ETL_LF_TIMER_RESOLUTION, timer_resolution(), 4);
+	put(lf + NTTRACE_ETL_LF_MAXIMUM_FILE_SIZE, s->max_file_mb, 4);
+	put(lf + NTTRACE_ETL_LF_LOG_FILE_MODE, s->log_file_mode, 4);
+	put(lf + NTTRACE_ETL_LF_BUFFERS_WRITTEN, buffers_written, 4);
+	put(lf + NTTRACE_ETL_LF_START_BUFFERS, 1, 4);
+	put(lf + NTTRACE_ETL_LF_POINTER_SIZE, psz, 4);
+	put(lf + NTTRACE_ETL_LF_EVENTS_LOST, events_lost, 4);
+	put(lf + NTTRACE_ETL_LF_CPU_SPEED, cpu_mhz(s), 4);
 	/* LoggerName and LogFileName are pointers: zero on disk. */
-	put(lf + ETL_LF_BOOT_TIME(psz), s->boot_time, 8);
-	put(lf + ETL_LF_PERF_FREQ(psz), s->frequency, 8);
-	put(lf + ETL_LF_START_TIME(psz), s->start_time, 8);
-	put(lf + ETL_LF_RESERVED_FLAGS(psz), clock, 4);
-	put(lf + ETL_LF_BUFFERS_LOST(psz), buffers_lost, 4);
+	put(lf + NTTRACE_ETL_LF_BOOT_TIME(psz), s->boot_time, 8);
+	put(lf + NTTRACE_ETL_LF_PERF_FREQ(psz), s->frequency, 8);
+	put(lf + NTTRACE_ETL_LF_START_TIME(psz), s->start_time, 8);
+	put(lf + NTTRACE_ETL_LF_RESERVED_FLAGS(psz), clock, 4);
+	put(lf + NTTRACE_ETL_LF_BUFFERS_LOST(psz), buffers_lost, 4);
 
-	memset(buf + end, WMI_BUFFER_FILL, size - end);
+	memset(buf + end, NTTRACE_WMI_BUFFER_FILL, size - end);
 }
 
 /*
@@ -291,7 +292,7 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 	lf->fd = fd;
 	lf->s = *s;
 	snprintf(lf->path, sizeof(lf->path), "%s", path ? path : "");
-	if (s->buffer_size < WMI_BUFFER_HEADER_SIZE + 0x200 || s->buffer_size % 8)
+	if (s->buffer_size < NTTRACE_WMI_BUFFER_HEADER_SIZE + 0x200 || s->buffer_size % 8)
 		return -EINVAL;
 	if (max && max / s->buffer_size < 2)
 		return -EINVAL;		/* room for the header buffer and one more */
@@ -457,7 +458,7 @@ int nttrace_logfile_close(struct nttrace_logfile *lf, uint64_t events_lost,
 
 	if (lf->fd < 0)
 		return 0;
-	ret = write_header(lf, 0, nttrace_clock_now(EVENT_TRACE_CLOCK_SYSTEMTIME),
+	ret = write_header(lf, 0, nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME),
 			   events_lost + lf->dropped_events + lf->failed_events,
 			   buffers_lost + lf->dropped + lf->failed);
 	if (ret == -ESPIPE)
@@ -475,7 +476,7 @@ int nttrace_logfile_close(struct nttrace_logfile *lf, uint64_t events_lost,
 uint32_t nttrace_buffer_events(const void *buf)
 {
 	const uint8_t *b = buf;
-	uint32_t off = WMI_BUFFER_HEADER_SIZE, n = 0, end, size;
+	uint32_t off = NTTRACE_WMI_BUFFER_HEADER_SIZE, n = 0, end, size;
 
 	memcpy(&end, b + 0x04, 4);
 	memcpy(&size, b, 4);

@@ -35,7 +35,7 @@
 #include "xpress.h"
 
 #define MAX_BUFFER	(16U << 20)	/* Windows' largest buffer size */
-#define EXT_ITEM_HEADER	8	/* struct event_extended_item_header */
+#define EXT_ITEM_HEADER	8	/* struct nttrace_event_extended_item_header */
 
 static inline uint64_t get(const uint8_t *p, int bytes)
 {
@@ -95,8 +95,8 @@ struct nttrace_etl_reader {
 static void clock_init(struct etl_clock *c, const struct nttrace_etl_info *in)
 {
 	memset(c, 0, sizeof(*c));
-	c->freq = in->clock == ETL_CLOCK_SYSTEM ? 10000000 :
-		  in->clock == ETL_CLOCK_CYCLE ? (uint64_t)in->cpu_mhz * 1000000 :
+	c->freq = in->clock == NTTRACE_ETL_CLOCK_SYSTEM ? 10000000 :
+		  in->clock == NTTRACE_ETL_CLOCK_CYCLE ? (uint64_t)in->cpu_mhz * 1000000 :
 		  in->perf_freq;
 	c->start = in->start_time;
 	c->ref = in->ref_clock;
@@ -244,12 +244,13 @@ static uint32_t get_utf16(const uint8_t *p, uint32_t room, char *out, size_t out
 static void read_header(struct nttrace_etl_reader *r, const uint8_t *b, uint32_t size)
 {
 	struct nttrace_etl_info *in = &r->info;
-	const uint8_t *rec = b + WMI_BUFFER_HEADER_SIZE, *lf = rec + ETL_SYSTEM_HEADER_SIZE;
+	const uint8_t *rec = b + NTTRACE_WMI_BUFFER_HEADER_SIZE,
+		      *lf = rec + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
 	uint32_t len, psz, names;
 
-	if (get(b + 0x36, 2) != WMI_BUFFER_TYPE_HEADER ||
-	    (get(rec, 4) != ETL_SYSTEM_HEADER_MARKER &&
-	     get(rec, 4) != ETL_SYSTEM_HEADER_MARKER32)) {
+	if (get(b + 0x36, 2) != NTTRACE_WMI_BUFFER_TYPE_HEADER ||
+	    (get(rec, 4) != NTTRACE_ETL_SYSTEM_HEADER_MARKER &&
+	     get(rec, 4) != NTTRACE_ETL_SYSTEM_HEADER_MARKER32)) {
 		problem(r, 0, "no logfile header event in buffer 0");
 		return;
 	}
@@ -258,40 +259,41 @@ static void read_header(struct nttrace_etl_reader *r, const uint8_t *b, uint32_t
 	 * buffer: nothing past the marker is read from a buffer too small for
 	 * the shorter (32-bit) header.
 	 */
-	if (size < WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(4)) {
+	if (size < NTTRACE_WMI_BUFFER_HEADER_SIZE + NTTRACE_ETL_SYSTEM_HEADER_SIZE +
+			   NTTRACE_ETL_LF_SIZE(4)) {
 		problem(r, 0, "buffer 0 (%u bytes) is too small for a logfile header", size);
 		return;
 	}
 	len = get(rec + 4, 2);
-	psz = get(lf + ETL_LF_POINTER_SIZE, 4);
+	psz = get(lf + NTTRACE_ETL_LF_POINTER_SIZE, 4);
 	/* HookId 0: the logfile header (group EventTrace, type 0). */
 	if ((psz != 4 && psz != 8) || get(rec + 6, 2) ||
-	    len < ETL_SYSTEM_HEADER_SIZE + ETL_LF_SIZE(psz) ||
-	    WMI_BUFFER_HEADER_SIZE + len > size) {
-		problem(r, WMI_BUFFER_HEADER_SIZE, "logfile header event malformed");
+	    len < NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_SIZE(psz) ||
+	    NTTRACE_WMI_BUFFER_HEADER_SIZE + len > size) {
+		problem(r, NTTRACE_WMI_BUFFER_HEADER_SIZE, "logfile header event malformed");
 		return;
 	}
 	in->has_header = 1;
-	in->buffer_size = get(lf + ETL_LF_BUFFER_SIZE, 4);
+	in->buffer_size = get(lf + NTTRACE_ETL_LF_BUFFER_SIZE, 4);
 	in->ref_clock = get(rec + 0x10, 8);
-	in->version = get(lf + ETL_LF_VERSION, 4);
-	in->provider_version = get(lf + ETL_LF_PROVIDER_VERSION, 4);
-	in->nr_cpus = get(lf + ETL_LF_NUMBER_OF_PROCESSORS, 4);
-	in->end_time = get(lf + ETL_LF_END_TIME, 8);
-	in->timer_resolution = get(lf + ETL_LF_TIMER_RESOLUTION, 4);
-	in->max_file_mb = get(lf + ETL_LF_MAXIMUM_FILE_SIZE, 4);
-	in->log_file_mode = get(lf + ETL_LF_LOG_FILE_MODE, 4);
-	in->buffers_written = get(lf + ETL_LF_BUFFERS_WRITTEN, 4);
+	in->version = get(lf + NTTRACE_ETL_LF_VERSION, 4);
+	in->provider_version = get(lf + NTTRACE_ETL_LF_PROVIDER_VERSION, 4);
+	in->nr_cpus = get(lf + NTTRACE_ETL_LF_NUMBER_OF_PROCESSORS, 4);
+	in->end_time = get(lf + NTTRACE_ETL_LF_END_TIME, 8);
+	in->timer_resolution = get(lf + NTTRACE_ETL_LF_TIMER_RESOLUTION, 4);
+	in->max_file_mb = get(lf + NTTRACE_ETL_LF_MAXIMUM_FILE_SIZE, 4);
+	in->log_file_mode = get(lf + NTTRACE_ETL_LF_LOG_FILE_MODE, 4);
+	in->buffers_written = get(lf + NTTRACE_ETL_LF_BUFFERS_WRITTEN, 4);
 	in->pointer_size = psz;
-	in->events_lost = get(lf + ETL_LF_EVENTS_LOST, 4);
-	in->cpu_mhz = get(lf + ETL_LF_CPU_SPEED, 4);
-	in->boot_time = get(lf + ETL_LF_BOOT_TIME(psz), 8);
-	in->perf_freq = get(lf + ETL_LF_PERF_FREQ(psz), 8);
-	in->start_time = get(lf + ETL_LF_START_TIME(psz), 8);
-	in->clock = get(lf + ETL_LF_RESERVED_FLAGS(psz), 4);
-	in->buffers_lost = get(lf + ETL_LF_BUFFERS_LOST(psz), 4);
-	names = len - ETL_SYSTEM_HEADER_SIZE - ETL_LF_SIZE(psz);
-	lf += ETL_LF_SIZE(psz);
+	in->events_lost = get(lf + NTTRACE_ETL_LF_EVENTS_LOST, 4);
+	in->cpu_mhz = get(lf + NTTRACE_ETL_LF_CPU_SPEED, 4);
+	in->boot_time = get(lf + NTTRACE_ETL_LF_BOOT_TIME(psz), 8);
+	in->perf_freq = get(lf + NTTRACE_ETL_LF_PERF_FREQ(psz), 8);
+	in->start_time = get(lf + NTTRACE_ETL_LF_START_TIME(psz), 8);
+	in->clock = get(lf + NTTRACE_ETL_LF_RESERVED_FLAGS(psz), 4);
+	in->buffers_lost = get(lf + NTTRACE_ETL_LF_BUFFERS_LOST(psz), 4);
+	names = len - NTTRACE_ETL_SYSTEM_HEADER_SIZE - NTTRACE_ETL_LF_SIZE(psz);
+	lf += NTTRACE_ETL_LF_SIZE(psz);
 	len = get_utf16(lf, names, in->logger_name, sizeof(in->logger_name));
 	get_utf16(lf + len, names - len, in->log_file_name, sizeof(in->log_file_name));
 }
@@ -339,7 +341,7 @@ static uint32_t records_end(const uint8_t *h, uint32_t size)
 {
 	uint32_t end = get(h + 0x30, 4);
 
-	if (end < WMI_BUFFER_HEADER_SIZE || end > size)
+	if (end < NTTRACE_WMI_BUFFER_HEADER_SIZE || end > size)
 		end = get(h + 4, 4);
 	return end;
 }
@@ -355,12 +357,12 @@ static uint32_t buffer_disk_size(const struct nttrace_etl_reader *r, const uint8
 	uint32_t size = r->info.buffer_size, disk = get(h, 4);
 	uint32_t end = records_end(h, size);
 
-	if (end < WMI_BUFFER_HEADER_SIZE || end > size)
+	if (end < NTTRACE_WMI_BUFFER_HEADER_SIZE || end > size)
 		return 0;
-	if (get(h + 0x36, 2) == WMI_BUFFER_TYPE_HEADER && (off || !r->info.has_header))
+	if (get(h + 0x36, 2) == NTTRACE_WMI_BUFFER_TYPE_HEADER && (off || !r->info.has_header))
 		return 0;	/* a second header buffer */
-	if (get(h + 0x34, 2) & WMI_BUFFER_FLAG_COMPRESSED)
-		return disk > WMI_BUFFER_HEADER_SIZE && disk <= size ? disk : 0;
+	if (get(h + 0x34, 2) & NTTRACE_WMI_BUFFER_FLAG_COMPRESSED)
+		return disk > NTTRACE_WMI_BUFFER_HEADER_SIZE && disk <= size ? disk : 0;
 	if (off == 0 && r->info.packed)
 		return disk;	/* buffer 0 of a packed file: checked by open */
 	return disk == size ? disk : 0;
@@ -379,7 +381,7 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 	uint64_t off = 0, good = 0, cap = 0, dstart = 0, dend = 0, n = 0;
 	struct buf_ref *refs = NULL;
 	unsigned int max_cpu = 0;
-	uint8_t h[WMI_BUFFER_HEADER_SIZE];
+	uint8_t h[NTTRACE_WMI_BUFFER_HEADER_SIZE];
 
 	if (!r->info.packed && file_size % size)
 		problem(r, file_size - file_size % size,
@@ -460,7 +462,7 @@ static int index_buffers(struct nttrace_etl_reader *r, uint64_t file_size)
 		refs[good].disk = disk;
 		refs[good].seq = get(h + 0x18, 8);
 		/* ProcessorIndex (16 bits) where the flag says so, else ProcessorNumber. */
-		refs[good].cpu = get(h + 0x34, 2) & WMI_BUFFER_FLAG_PROC_INDEX ?
+		refs[good].cpu = get(h + 0x34, 2) & NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX ?
 				 get(h + 0x28, 2) : h[0x28];
 		if (refs[good].cpu > max_cpu)
 			max_cpu = refs[good].cpu;
@@ -506,13 +508,13 @@ int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
 		ret = -errno;
 		goto fail;
 	}
-	b0 = malloc(WMI_BUFFER_HEADER_SIZE);
-	if (!b0 || read_at(r->fd, b0, WMI_BUFFER_HEADER_SIZE, 0)) {
+	b0 = malloc(NTTRACE_WMI_BUFFER_HEADER_SIZE);
+	if (!b0 || read_at(r->fd, b0, NTTRACE_WMI_BUFFER_HEADER_SIZE, 0)) {
 		problem(r, 0, "shorter than a buffer header: not an ETL file");
 		goto fail;
 	}
 	size = get(b0, 4);
-	if (size < WMI_BUFFER_HEADER_SIZE + 8 || size > MAX_BUFFER || size % 8) {
+	if (size < NTTRACE_WMI_BUFFER_HEADER_SIZE + 8 || size > MAX_BUFFER || size % 8) {
 		problem(r, 0, "buffer size %u is not plausible: not an ETL file", size);
 		goto fail;
 	}
@@ -537,7 +539,7 @@ int nttrace_etl_open(struct nttrace_etl_reader **rp, const char *path,
 		r->info.buffer_size = lf_size;
 		r->info.packed = 1;
 	} else if (r->info.has_header && lf_size != size) {
-		problem(r, WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE,
+		problem(r, NTTRACE_WMI_BUFFER_HEADER_SIZE + NTTRACE_ETL_SYSTEM_HEADER_SIZE,
 			"header's BufferSize differs from buffer 0's; buffer 0's used");
 	}
 	free(b0);
@@ -571,10 +573,10 @@ void nttrace_etl_counts(const struct nttrace_etl_reader *r, struct nttrace_etl_c
 static void start_buffer(struct stream *s, uint64_t offset, uint32_t end)
 {
 	s->buf_offset = offset;
-	s->pos = WMI_BUFFER_HEADER_SIZE;
+	s->pos = NTTRACE_WMI_BUFFER_HEADER_SIZE;
 	s->end = end;
 	s->lost = get(s->buf + 0x34, 2) &
-		  (WMI_BUFFER_FLAG_EVENTS_LOST | WMI_BUFFER_FLAG_BUFFER_LOST);
+		  (NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST | NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST);
 	s->frequency = get(s->buf + 0x20, 8) >> 3;
 	s->ref_clock = get(s->buf + 0x38, 8);
 }
@@ -592,7 +594,7 @@ static int load_live(struct nttrace_etl_reader *r, struct stream *s)
 		uint64_t offset = s->live_seq++ * size;
 
 		end = get(s->buf + 4, 4);
-		if (get(s->buf, 4) != size || end < WMI_BUFFER_HEADER_SIZE || end > size) {
+		if (get(s->buf, 4) != size || end < NTTRACE_WMI_BUFFER_HEADER_SIZE || end > size) {
 			problem(r, offset, "buffer header not valid; buffer skipped");
 			continue;
 		}
@@ -611,7 +613,7 @@ static int load_live(struct nttrace_etl_reader *r, struct stream *s)
 static uint32_t load_compressed(struct nttrace_etl_reader *r, struct stream *s,
 				const uint8_t *h, uint64_t off, uint32_t disk, uint32_t end)
 {
-	uint32_t zlen = disk - WMI_BUFFER_HEADER_SIZE;
+	uint32_t zlen = disk - NTTRACE_WMI_BUFFER_HEADER_SIZE;
 	size_t got;
 
 	if (zlen > r->zcap) {
@@ -624,21 +626,21 @@ static uint32_t load_compressed(struct nttrace_etl_reader *r, struct stream *s,
 		r->zbuf = z;
 		r->zcap = zlen;
 	}
-	if (read_at(r->fd, r->zbuf, zlen, off + WMI_BUFFER_HEADER_SIZE)) {
+	if (read_at(r->fd, r->zbuf, zlen, off + NTTRACE_WMI_BUFFER_HEADER_SIZE)) {
 		problem(r, off, "cannot read the buffer");
 		return 0;
 	}
-	if (nttrace_xpress_decompress(r->zbuf, zlen, s->buf + WMI_BUFFER_HEADER_SIZE,
-				      end - WMI_BUFFER_HEADER_SIZE, &got)) {
+	if (nttrace_xpress_decompress(r->zbuf, zlen, s->buf + NTTRACE_WMI_BUFFER_HEADER_SIZE,
+				      end - NTTRACE_WMI_BUFFER_HEADER_SIZE, &got)) {
 		problem(r, off, "the compressed buffer does not decompress; buffer skipped");
 		return 0;
 	}
-	if (got != end - WMI_BUFFER_HEADER_SIZE) {
+	if (got != end - NTTRACE_WMI_BUFFER_HEADER_SIZE) {
 		problem(r, off, "the compressed buffer gives %zu bytes of records, its header "
-			"says %u; %zu read", got, end - WMI_BUFFER_HEADER_SIZE, got);
-		r->counts.bytes_skipped += end - WMI_BUFFER_HEADER_SIZE - got;
+			"says %u; %zu read", got, end - NTTRACE_WMI_BUFFER_HEADER_SIZE, got);
+		r->counts.bytes_skipped += end - NTTRACE_WMI_BUFFER_HEADER_SIZE - got;
 	}
-	return WMI_BUFFER_HEADER_SIZE + got;
+	return NTTRACE_WMI_BUFFER_HEADER_SIZE + got;
 }
 
 /*
@@ -657,7 +659,7 @@ static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 
 	while (s->next < s->n) {
 		struct buf_ref *ref = &s->refs[s->next++];
-		uint8_t h[WMI_BUFFER_HEADER_SIZE];
+		uint8_t h[NTTRACE_WMI_BUFFER_HEADER_SIZE];
 		uint32_t end, disk;
 
 		if (read_at(r->fd, h, sizeof(h), ref->offset)) {
@@ -685,7 +687,7 @@ static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 			s->buf_cap = end;
 		}
 		memcpy(s->buf, h, sizeof(h));
-		if (get(h + 0x34, 2) & WMI_BUFFER_FLAG_COMPRESSED) {
+		if (get(h + 0x34, 2) & NTTRACE_WMI_BUFFER_FLAG_COMPRESSED) {
 			end = load_compressed(r, s, h, ref->offset, disk, end);
 		} else if (read_at(r->fd, s->buf + sizeof(h), end - sizeof(h),
 				   ref->offset + sizeof(h))) {
@@ -699,10 +701,11 @@ static int load_buffer(struct nttrace_etl_reader *r, struct stream *s)
 		start_buffer(s, ref->offset, end);
 		if (!ref->offset && r->info.has_header) {
 			/* Checked by read_header(): within the buffer's records. */
-			uint32_t len = (get(s->buf + WMI_BUFFER_HEADER_SIZE + 4, 2) + 7) & ~7u;
+			uint32_t len = (get(s->buf + NTTRACE_WMI_BUFFER_HEADER_SIZE + 4, 2) + 7) &
+				       ~7u;
 
-			s->pos = WMI_BUFFER_HEADER_SIZE + len < end ?
-				 WMI_BUFFER_HEADER_SIZE + len : end;
+			s->pos = NTTRACE_WMI_BUFFER_HEADER_SIZE + len < end ?
+				 NTTRACE_WMI_BUFFER_HEADER_SIZE + len : end;
 		}
 		return 1;
 	}
@@ -716,7 +719,7 @@ static uint32_t record_size(const uint8_t *p, uint32_t room, int *message)
 
 	if (room < 8 || !(p[3] & 0x80))
 		return 0;
-	*message = p[3] == MESSAGE_TRACE_MARKER_BYTE;
+	*message = p[3] == NTTRACE_MESSAGE_TRACE_MARKER_BYTE;
 	/* System, compact and perfinfo headers keep Size after a 4-byte marker. */
 	switch (*message ? 0 : p[2]) {
 	case 1: case 2: case 3: case 4: case 16: case 17:
@@ -800,16 +803,16 @@ static int parse_classic(struct nttrace_etl_event *ev)
 	const uint8_t *p = ev->rec;
 	uint32_t hsize;
 
-	if (p[3] != TRACE_HEADER_MARKER_BYTE)
+	if (p[3] != NTTRACE_TRACE_HEADER_MARKER_BYTE)
 		return 0;
 	switch (p[2]) {
-	case TRACE_HEADER_TYPE_FULL_HEADER32:
-	case TRACE_HEADER_TYPE_FULL_HEADER64:
-		hsize = EVENT_TRACE_HEADER_SIZE;
+	case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32:
+	case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64:
+		hsize = NTTRACE_EVENT_TRACE_HEADER_SIZE;
 		break;
-	case TRACE_HEADER_TYPE_INSTANCE32:
-	case TRACE_HEADER_TYPE_INSTANCE64:
-		hsize = EVENT_INSTANCE_GUID_HEADER_SIZE;
+	case NTTRACE_TRACE_HEADER_TYPE_INSTANCE32:
+	case NTTRACE_TRACE_HEADER_TYPE_INSTANCE64:
+		hsize = NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE;
 		break;
 	default:
 		return 0;
@@ -826,7 +829,7 @@ static int parse_classic(struct nttrace_etl_event *ev)
 /*
  * The extended item at @at of the record @p (@size bytes): NULL and
  * *@item filled if it is whole, else what is wrong with it. The item's header
- * (uapi/nttrace.h, struct event_extended_item_header) is four u16: Size
+ * (uapi/nttrace.h, struct nttrace_event_extended_item_header) is four u16: Size
  * (this header and the data, padded to 8), ExtType, Linkage, DataSize.
  * Size must be exactly 8 + DataSize rounded up to 8 (our choice, strict:
  * it is what the writers of uapi/nttrace.h put there, and any other
@@ -881,15 +884,16 @@ int nttrace_etl_ext_next(const struct nttrace_etl_event *ev, uint32_t *at,
 static int parse_event_header(struct nttrace_etl_event *ev, const char **why)
 {
 	const uint8_t *p = ev->rec;
-	uint32_t at = EVENT_HEADER_SIZE;
+	uint32_t at = NTTRACE_EVENT_HEADER_SIZE;
 
 	*why = NULL;
-	if (p[3] != TRACE_HEADER_MARKER_BYTE || (p[2] != TRACE_HEADER_TYPE_EVENT_HEADER32 &&
-						 p[2] != TRACE_HEADER_TYPE_EVENT_HEADER64))
+	if (p[3] != NTTRACE_TRACE_HEADER_MARKER_BYTE ||
+	    (p[2] != NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 &&
+	     p[2] != NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64))
 		return 0;
-	if (ev->size < EVENT_HEADER_SIZE)
+	if (ev->size < NTTRACE_EVENT_HEADER_SIZE)
 		return -1;
-	ev->event_header = EVENT_HEADER_SIZE;
+	ev->event_header = NTTRACE_EVENT_HEADER_SIZE;
 	ev->header_flags = get(p + 0x04, 2);
 	ev->event_property = get(p + 0x06, 2);
 	parse_ids(ev);
@@ -902,7 +906,7 @@ static int parse_event_header(struct nttrace_etl_event *ev, const char **why)
 	ev->descriptor.keyword = get(p + 0x30, 8);
 	ev->processor_time = get(p + 0x38, 8);
 	ev->activity_id = p + 0x40;
-	if (ev->header_flags & EVENT_HEADER_FLAG_EXTENDED_INFO) {
+	if (ev->header_flags & NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO) {
 		struct nttrace_etl_ext item;
 
 		/*
@@ -921,11 +925,11 @@ static int parse_event_header(struct nttrace_etl_event *ev, const char **why)
 				ev->data_len = 0;
 				return 0;
 			}
-			if (item.type == EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID &&
+			if (item.type == NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID &&
 			    item.data_size == 16 && !ev->related_activity_id)
 				ev->related_activity_id = item.data;
 			at += EXT_ITEM_HEADER + ((item.data_size + 7) & ~7u);
-			ev->ext_len = at - EVENT_HEADER_SIZE;
+			ev->ext_len = at - NTTRACE_EVENT_HEADER_SIZE;
 			ev->ext_count++;
 		} while (item.linkage & 1);
 	}
@@ -945,20 +949,20 @@ static int parse_system(struct nttrace_etl_event *ev)
 	const uint8_t *p = ev->rec;
 	uint32_t hsize, marker;
 
-	if (p[3] != TRACE_HEADER_MARKER_BYTE)
+	if (p[3] != NTTRACE_TRACE_HEADER_MARKER_BYTE)
 		return 0;
 	switch (p[2]) {
-	case TRACE_HEADER_TYPE_SYSTEM32:
-	case TRACE_HEADER_TYPE_SYSTEM64:
-		hsize = ETL_SYSTEM_HEADER_SIZE;
+	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM32:
+	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM64:
+		hsize = NTTRACE_ETL_SYSTEM_HEADER_SIZE;
 		break;
-	case TRACE_HEADER_TYPE_COMPACT32:
-	case TRACE_HEADER_TYPE_COMPACT64:
-		hsize = ETL_COMPACT_HEADER_SIZE;
+	case NTTRACE_TRACE_HEADER_TYPE_COMPACT32:
+	case NTTRACE_TRACE_HEADER_TYPE_COMPACT64:
+		hsize = NTTRACE_ETL_COMPACT_HEADER_SIZE;
 		break;
-	case TRACE_HEADER_TYPE_PERFINFO32:
-	case TRACE_HEADER_TYPE_PERFINFO64:
-		hsize = ETL_PERFINFO_HEADER_SIZE;
+	case NTTRACE_TRACE_HEADER_TYPE_PERFINFO32:
+	case NTTRACE_TRACE_HEADER_TYPE_PERFINFO64:
+		hsize = NTTRACE_ETL_PERFINFO_HEADER_SIZE;
 		break;
 	default:
 		return 0;
@@ -969,7 +973,7 @@ static int parse_system(struct nttrace_etl_event *ev)
 	ev->system = hsize;
 	ev->version = marker & 0xFF;
 	ev->hook_id = get(p + 6, 2);
-	if (hsize == ETL_PERFINFO_HEADER_SIZE) {
+	if (hsize == NTTRACE_ETL_PERFINFO_HEADER_SIZE) {
 		ev->timestamp = get(p + 8, 8);
 	} else {
 		ev->tid = get(p + 0x08, 4);
@@ -1005,7 +1009,7 @@ static uint64_t headerless_filetime(const struct stream *s, uint64_t ts, double 
 {
 	*relative = s->frequency && ts >= s->ref_clock ?
 		    (double)(ts - s->ref_clock) / (double)s->frequency : 0;
-	return (get(s->buf + 0x20, 8) & 7) == EVENT_TRACE_CLOCK_SYSTEMTIME ? ts : 0;
+	return (get(s->buf + 0x20, 8) & 7) == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ? ts : 0;
 }
 
 static const struct nttrace_etl_event no_event;
@@ -1123,7 +1127,7 @@ int nttrace_etl_open_live(struct nttrace_etl_reader **rp,
 	struct nttrace_etl_reader *r;
 	unsigned int i;
 
-	if (info->buffer_size < WMI_BUFFER_HEADER_SIZE + 8 ||
+	if (info->buffer_size < NTTRACE_WMI_BUFFER_HEADER_SIZE + 8 ||
 	    info->buffer_size > MAX_BUFFER || !info->nr_cpus)
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));

@@ -6,8 +6,9 @@
  * (TRACE_USER_MODE_LOGGER_BIT) make no system call, nor does EventWrite of
  * a provider it enables (nttrace_um_event_write), and the records and
  * buffers are those the kernel writes: WMI_BUFFER_HEADER, then 8-byte-
- * aligned MESSAGE_TRACE_HEADER and classic (0xC0) records, the unused tail filled with WMI_BUFFER_FILL. A writer thread appends full
- * buffers to the log file.
+ * aligned MESSAGE_TRACE_HEADER and classic (0xC0) records, the unused tail
+ * filled with NTTRACE_WMI_BUFFER_FILL. A writer thread appends full buffers
+ * to the log file.
  *
  * Producers: each thread uses one of UM_SLOTS slots (a free one on its
  * first event, and left at its exit), each with its own lock and current
@@ -39,7 +40,7 @@
  * wait for a lock its own thread holds, for ever. A thread-local flag marks
  * a thread inside the logger; a TraceMessage that finds it set fails at once
  * with ERROR_BUSY and is counted in EventsLost (and the slot's next buffer
- * marked WMI_BUFFER_FLAG_EVENTS_LOST, as for any loss); a StartTrace or
+ * marked NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST, as for any loss); a StartTrace or
  * ControlTrace that finds it set also fails with ERROR_BUSY. Windows has no
  * such case to copy (no signals; a user-mode APC runs only when its thread
  * waits alertably), so the error is our choice: ERROR_BUSY ("The requested
@@ -125,7 +126,7 @@ struct um_slot {
 	int gate;		/* others that want the slot (atomic) */
 	int fast;		/* the holder came in by the owner's way */
 	int users;		/* threads using the slot (atomic) */
-	uint16_t lost_flags;	/* WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
+	uint16_t lost_flags;	/* NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST for the next buffer */
 	uint8_t *buf;		/* current buffer, or NULL */
 	uint32_t offset;	/* its end of data */
 	uint32_t buf_events;	/* events in buf */
@@ -295,13 +296,13 @@ static int logger_nested(void)
 /* The TSC's rate, measured against CLOCK_MONOTONIC over 20 ms. */
 static uint64_t cycle_frequency(void)
 {
-	uint64_t t0 = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
-	uint64_t c0 = nttrace_clock_now(EVENT_TRACE_CLOCK_CPUCYCLE), t1, c1;
+	uint64_t t0 = nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
+	uint64_t c0 = nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE), t1, c1;
 	struct timespec pause = { 0, 20000000 };
 
 	nanosleep(&pause, NULL);
-	t1 = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
-	c1 = nttrace_clock_now(EVENT_TRACE_CLOCK_CPUCYCLE);
+	t1 = nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
+	c1 = nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE);
 	return t1 > t0 ? (c1 - c0) * 1000000000.0 / (t1 - t0) : 0;
 }
 
@@ -341,7 +342,7 @@ static void queue_buffer(struct um_slot *s)
 	/* Nested calls refused while this buffer was the slot's: a loss. */
 	if (busy != s->busy_seen) {
 		s->busy_seen = busy;
-		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
+		s->lost_flags |= NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST;
 	}
 	ntr_buffer_seal(s->buf, s->offset, nttrace_clock_now(um.clock_type),
 			__atomic_fetch_add(&um.buffer_seq, 1, __ATOMIC_RELAXED),
@@ -403,7 +404,7 @@ static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 	pthread_mutex_unlock(&um.queue_lock);
 
 	s->buf = pool_buffer(index);
-	s->offset = WMI_BUFFER_HEADER_SIZE;
+	s->offset = NTTRACE_WMI_BUFFER_HEADER_SIZE;
 	s->buf_events = 0;
 	ntr_buffer_open(s->buf, &conf, slot);
 	return 0;
@@ -418,7 +419,7 @@ static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
  * free list (an event that faulted can leave one empty). Under its lock. */
 static void release_buffer(struct um_slot *s)
 {
-	if (s->buf && s->offset > WMI_BUFFER_HEADER_SIZE) {
+	if (s->buf && s->offset > NTTRACE_WMI_BUFFER_HEADER_SIZE) {
 		queue_buffer(s);
 	} else if (s->buf) {
 		pthread_mutex_lock(&um.queue_lock);
@@ -560,7 +561,7 @@ static uint8_t *um_write_begin(TRACEHANDLE handle, uint64_t total,
 		goto fail;
 	}
 	/* Size is 16 bits, and an event never spans buffers. */
-	if (total > 0xFFFF || alen > um.bufsize - WMI_BUFFER_HEADER_SIZE) {
+	if (total > 0xFFFF || alen > um.bufsize - NTTRACE_WMI_BUFFER_HEADER_SIZE) {
 		*err = ERROR_MORE_DATA;	/* as STATUS_BUFFER_OVERFLOW maps */
 		goto fail;
 	}
@@ -569,7 +570,7 @@ static uint8_t *um_write_begin(TRACEHANDLE handle, uint64_t total,
 	if (!s->buf && take_buffer(s, slot, handle)) {
 		/* Only the lock's holder writes it; um_lost() reads it unlocked. */
 		__atomic_store_n(&s->lost, s->lost + 1, __ATOMIC_RELAXED);
-		s->lost_flags |= WMI_BUFFER_FLAG_EVENTS_LOST;
+		s->lost_flags |= NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST;
 		*err = ERROR_NOT_ENOUGH_MEMORY;
 		goto fail;
 	}
@@ -634,8 +635,8 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
 
 /*
  * TraceEvent and TraceEventInstance (provider/event.c checked the
- * arguments): the record the kernel writes for ETW_NT_FLAGS_TRACE_HEADER
- * and ETW_NT_FLAGS_TRACE_INSTANCE, 8-byte aligned:
+ * arguments): the record the kernel writes for NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
+ * and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, 8-byte aligned:
  *   0x00 Size (u16): the header and the data, before padding
  *   0x02 HeaderType: FULL_HEADER64 0x14 / FULL_HEADER32 0x0A, or
  *        INSTANCE64 0x15 / INSTANCE32 0x0B, by this process's pointer size
@@ -655,8 +656,8 @@ ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m)
  * lost); an item unreadable: ERROR_NOACCESS (nothing written).
  */
 ULONG nttrace_um_trace_event(TRACEHANDLE handle,
-			     const struct event_instance_guid_header *hdr,
-			     uint32_t hdr_size, const struct mof_field *mof,
+			     const struct nttrace_event_instance_guid_header *hdr,
+			     uint32_t hdr_size, const struct nttrace_mof_field *mof,
 			     uint32_t nmof)
 {
 	bool keep_time = hdr->h.flags & WNODE_FLAG_USE_TIMESTAMP;
@@ -686,7 +687,8 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 		off += mof[i].length;
 	}
 	ntr_classic_encode(rec, hdr, hdr_size, total,
-			   ntr_classic_header_type(hdr_size == EVENT_INSTANCE_GUID_HEADER_SIZE,
+			   ntr_classic_header_type(hdr_size ==
+							   NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE,
 						   sizeof(void *) == 4),
 			   keep_time, keep_time ? 0 : nttrace_clock_now(um.clock_type),
 			   my_thread_id(), my_process_id());
@@ -696,7 +698,7 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 /*
  * EventWrite into the user-mode logger (provider/eventprov.c checked the
  * handle and arguments): the record the kernel writes for
- * ETW_NT_FLAGS_TRACE_EVENT (uapi struct event_header), 8-byte aligned:
+ * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (uapi struct nttrace_event_header), 8-byte aligned:
  *   0x00 Size (u16): header, items and data, before padding
  *   0x02 HeaderType 0x13 (64-bit) / 0x12 (32-bit), 0x03 MarkerFlags 0xC0
  *   0x04 Flags: PRIVATE_SESSION | NO_CPUTIME | 64_BIT_HEADER or
@@ -716,14 +718,14 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
  * over 64 KB), checked before any buffer is touched.
  */
 ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
-			     const struct event_descriptor *desc,
+			     const struct nttrace_event_descriptor *desc,
 			     const uint8_t activity[16], const uint8_t *related,
-			     uint16_t extra_flags, const struct event_data_descriptor *data,
+			     uint16_t extra_flags, const struct nttrace_event_data_descriptor *data,
 			     uint32_t count)
 {
 	struct ntr_event ev = {
 		.ptr32 = sizeof(void *) == 4,
-		.extra_flags = EVENT_HEADER_FLAG_PRIVATE_SESSION | extra_flags,
+		.extra_flags = NTTRACE_EVENT_HEADER_FLAG_PRIVATE_SESSION | extra_flags,
 		.descriptor = desc,
 		.provider_id = provider,
 		.activity_id = activity,
@@ -983,7 +985,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	uint32_t kb = p->BufferSize ? p->BufferSize : UM_DEFAULT_KB;
 	uint32_t nbuf = p->MaximumBuffers ? p->MaximumBuffers : UM_DEFAULT_BUFFERS;
 	uint32_t clock = p->Wnode.ClientContext ?
-			 p->Wnode.ClientContext : EVENT_TRACE_CLOCK_PERFCOUNTER;
+			 p->Wnode.ClientContext : NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
 	struct nttrace_etl_session es;
 	ULONG err = ERROR_SUCCESS;
 	sigset_t all, old;
@@ -995,7 +997,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	if ((p->LogFileMode & ~UM_MODES) || strlen(name) >= NTTRACE_NAME_MAX ||
 	    kb < NTTRACE_MIN_BUFFER_KB || kb > NTTRACE_MAX_BUFFER_KB ||
 	    nbuf < NTTRACE_MIN_BUFFERS || nbuf > NTTRACE_MAX_BUFFERS ||
-	    p->MinimumBuffers > nbuf || clock > EVENT_TRACE_CLOCK_CPUCYCLE)
+	    p->MinimumBuffers > nbuf || clock > NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE)
 		return ERROR_INVALID_PARAMETER;
 	if (logger_nested())
 		return ERROR_BUSY;	/* from a handler: see the file's head */
@@ -1018,8 +1020,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.mode = p->LogFileMode;
 	um.flush_timer = p->FlushTimer;
 	um.clock_type = clock;
-	um.frequency = clock == EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 :
-		       clock == EVENT_TRACE_CLOCK_CPUCYCLE ? cycle_frequency() :
+	um.frequency = clock == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 :
+		       clock == NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE ? cycle_frequency() :
 		       1000000000;
 	um.pool = malloc((size_t)nbuf * um.bufsize);
 	um.free_list = malloc(nbuf * sizeof(uint32_t));
@@ -1047,7 +1049,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	}
 	__atomic_store_n(&busy_unslotted, 0, __ATOMIC_RELAXED);
 	um.start_time = nttrace_clock_now(clock);
-	um.start_perf = nttrace_clock_now(EVENT_TRACE_CLOCK_PERFCOUNTER);
+	um.start_perf = nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	/* The file's processors are the slots (a buffer's processor_number). */
 	memset(&es, 0, sizeof(es));
 	es.buffer_size = um.bufsize;

@@ -2,7 +2,7 @@
 /*
  * TraceEvent, TraceEventInstance and CreateTraceInstanceId: the classic
  * (RegisterTraceGuids) provider's events, to a kernel session through
- * NtTraceEvent (ETW_NT_FLAGS_TRACE_HEADER, ETW_NT_FLAGS_TRACE_INSTANCE,
+ * NtTraceEvent (NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE,
  * seed 003) or to the process's user-mode logger (umlogger.c), which
  * writes the same record without a system call.
  *
@@ -49,28 +49,28 @@
 
 /* The header NtTraceEvent(TRACE_HEADER) takes, and its MOF_FIELD array. */
 struct event_fields {
-	struct event_trace_header h;
-	struct mof_field mof[MAX_MOF_FIELDS];
+	struct nttrace_event_trace_header h;
+	struct nttrace_mof_field mof[MAX_MOF_FIELDS];
 };
 
 /* The header NtTraceEvent(TRACE_INSTANCE) takes, and its MOF_FIELD array. */
 struct instance_fields {
-	struct event_instance_guid_header g;
-	struct mof_field mof[MAX_MOF_FIELDS];
+	struct nttrace_event_instance_guid_header g;
+	struct nttrace_mof_field mof[MAX_MOF_FIELDS];
 };
 
-_Static_assert(sizeof(EVENT_TRACE_HEADER) == EVENT_TRACE_HEADER_SIZE,
+_Static_assert(sizeof(EVENT_TRACE_HEADER) == NTTRACE_EVENT_TRACE_HEADER_SIZE,
 	       "EVENT_TRACE_HEADER is the uapi's event_trace_header");
-_Static_assert(sizeof(struct event_trace_header) == EVENT_TRACE_HEADER_SIZE &&
-	       sizeof(struct event_instance_guid_header) ==
-	       EVENT_INSTANCE_GUID_HEADER_SIZE, "uapi header sizes");
+_Static_assert(sizeof(struct nttrace_event_trace_header) == NTTRACE_EVENT_TRACE_HEADER_SIZE &&
+	       sizeof(struct nttrace_event_instance_guid_header) ==
+	       NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE, "uapi header sizes");
 _Static_assert(sizeof(EVENT_INSTANCE_HEADER) == INSTANCE_HEADER_SIZE,
 	       "EVENT_INSTANCE_HEADER is 0x38 bytes");
-_Static_assert(sizeof(MOF_FIELD) == MOF_FIELD_SIZE &&
-	       sizeof(struct mof_field) == MOF_FIELD_SIZE, "MOF_FIELD");
+_Static_assert(sizeof(MOF_FIELD) == NTTRACE_MOF_FIELD_SIZE &&
+	       sizeof(struct nttrace_mof_field) == NTTRACE_MOF_FIELD_SIZE, "MOF_FIELD");
 _Static_assert(offsetof(struct instance_fields, mof) ==
-	       EVENT_INSTANCE_GUID_HEADER_SIZE &&
-	       offsetof(struct event_fields, mof) == EVENT_TRACE_HEADER_SIZE,
+	       NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE &&
+	       offsetof(struct event_fields, mof) == NTTRACE_EVENT_TRACE_HEADER_SIZE,
 	       "the array right after the header");
 
 static ULONG check_handle(TRACEHANDLE handle)
@@ -92,7 +92,7 @@ static ULONG check_handle(TRACEHANDLE handle)
  */
 static ULONG mof_count(uint32_t size, uint32_t hdr_size, uint32_t *n)
 {
-	*n = (size - hdr_size) / MOF_FIELD_SIZE;
+	*n = (size - hdr_size) / NTTRACE_MOF_FIELD_SIZE;
 	return *n > MAX_MOF_FIELDS ? ERROR_INVALID_PARAMETER : ERROR_SUCCESS;
 }
 
@@ -107,17 +107,18 @@ static ULONG mof_count(uint32_t size, uint32_t hdr_size, uint32_t *n)
  * is no error Microsoft documents for these functions).
  */
 static ULONG read_mofs(uint32_t size, uint32_t hdr_size, const void *event,
-		       struct mof_field *mof, uint32_t *n)
+		       struct nttrace_mof_field *mof, uint32_t *n)
 {
-	uint32_t out_hdr = hdr_size == EVENT_TRACE_HEADER_SIZE ? EVENT_TRACE_HEADER_SIZE :
-			   EVENT_INSTANCE_GUID_HEADER_SIZE;
+	uint32_t out_hdr = hdr_size == NTTRACE_EVENT_TRACE_HEADER_SIZE ?
+				   NTTRACE_EVENT_TRACE_HEADER_SIZE :
+				   NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE;
 	uint64_t total = out_hdr;
 	uint32_t i;
 	ULONG err = mof_count(size, hdr_size, n);
 
 	if (err)
 		return err;
-	if (nttrace_safe_copy(mof, (const uint8_t *)event + hdr_size, *n * MOF_FIELD_SIZE))
+	if (nttrace_safe_copy(mof, (const uint8_t *)event + hdr_size, *n * NTTRACE_MOF_FIELD_SIZE))
 		return ERROR_NOACCESS;
 	for (i = 0; i < *n; i++)
 		total += mof[i].length;
@@ -151,8 +152,8 @@ static int to_pointer(uint64_t addr, const void **p)
 static ULONG trace_event(TRACEHANDLE handle, PEVENT_TRACE_HEADER event)
 {
 	struct event_fields k;
-	struct event_instance_guid_header um_hdr;
-	struct event_trace_header *h = &k.h;
+	struct nttrace_event_instance_guid_header um_hdr;
+	struct nttrace_event_trace_header *h = &k.h;
 	uint32_t n = 0;
 	ULONG err;
 
@@ -161,18 +162,18 @@ static ULONG trace_event(TRACEHANDLE handle, PEVENT_TRACE_HEADER event)
 	err = check_handle(handle);
 	if (err)
 		return err;
-	if (nttrace_safe_copy(h, event, EVENT_TRACE_HEADER_SIZE))
+	if (nttrace_safe_copy(h, event, NTTRACE_EVENT_TRACE_HEADER_SIZE))
 		return ERROR_NOACCESS;
 	if (!(h->flags & WNODE_FLAG_TRACED_GUID))
 		return ERROR_INVALID_FLAG_NUMBER;
-	if (h->size < EVENT_TRACE_HEADER_SIZE)
+	if (h->size < NTTRACE_EVENT_TRACE_HEADER_SIZE)
 		return ERROR_INVALID_PARAMETER;
 	if (h->flags & WNODE_FLAG_USE_MOF_PTR) {
-		err = read_mofs(h->size, EVENT_TRACE_HEADER_SIZE, event, k.mof, &n);
+		err = read_mofs(h->size, NTTRACE_EVENT_TRACE_HEADER_SIZE, event, k.mof, &n);
 		if (err)
 			return err;
 		/* The kernel gets the array checked here, and only its whole items. */
-		h->size = EVENT_TRACE_HEADER_SIZE + n * MOF_FIELD_SIZE;
+		h->size = NTTRACE_EVENT_TRACE_HEADER_SIZE + n * NTTRACE_MOF_FIELD_SIZE;
 	}
 	if (!(handle & TRACE_USER_MODE_LOGGER_BIT))
 		/*
@@ -181,7 +182,7 @@ static ULONG trace_event(TRACEHANDLE handle, PEVENT_TRACE_HEADER event)
 		 */
 		return RtlNtStatusToDosError(NtTraceEvent(
 			(HANDLE)(uintptr_t)NTTRACE_HANDLE_LOGGER_ID(handle),
-			ETW_NT_FLAGS_TRACE_HEADER, h->size,
+			NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, h->size,
 			h->flags & WNODE_FLAG_USE_MOF_PTR ? (PVOID)&k : (PVOID)event));
 
 	/* The user-mode logger: the GUID and the items, as the kernel reads them. */
@@ -194,14 +195,14 @@ static ULONG trace_event(TRACEHANDLE handle, PEVENT_TRACE_HEADER event)
 	}
 	if (h->flags & WNODE_FLAG_USE_MOF_PTR) {
 		/* read above */
-	} else if (h->size > EVENT_TRACE_HEADER_SIZE) {
-		k.mof[0].data_ptr = (uintptr_t)event + EVENT_TRACE_HEADER_SIZE;
-		k.mof[0].length = h->size - EVENT_TRACE_HEADER_SIZE;
+	} else if (h->size > NTTRACE_EVENT_TRACE_HEADER_SIZE) {
+		k.mof[0].data_ptr = (uintptr_t)event + NTTRACE_EVENT_TRACE_HEADER_SIZE;
+		k.mof[0].length = h->size - NTTRACE_EVENT_TRACE_HEADER_SIZE;
 		k.mof[0].data_type = 0;
 		n = 1;
 	}
-	memcpy(&um_hdr.h, h, EVENT_TRACE_HEADER_SIZE);
-	return nttrace_um_trace_event(handle, &um_hdr, EVENT_TRACE_HEADER_SIZE, k.mof, n);
+	memcpy(&um_hdr.h, h, NTTRACE_EVENT_TRACE_HEADER_SIZE);
+	return nttrace_um_trace_event(handle, &um_hdr, NTTRACE_EVENT_TRACE_HEADER_SIZE, k.mof, n);
 }
 
 ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace)
@@ -253,7 +254,8 @@ static ULONG trace_instance(TRACEHANDLE handle, PEVENT_INSTANCE_HEADER event,
 		err = read_mofs(in.Size, INSTANCE_HEADER_SIZE, event, k.mof, &n);
 		if (err)
 			return err;
-	} else if ((uint32_t)in.Size - INSTANCE_HEADER_SIZE + EVENT_INSTANCE_GUID_HEADER_SIZE >
+	} else if ((uint32_t)in.Size - INSTANCE_HEADER_SIZE +
+			   NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE >
 		   0xFFFF) {
 		return ERROR_MORE_DATA;	/* inline data that would not fit Size */
 	}
@@ -287,13 +289,13 @@ static ULONG trace_instance(TRACEHANDLE handle, PEVENT_INSTANCE_HEADER event,
 		k.mof[0].data_type = 0;
 		n = 1;
 	}
-	k.g.h.size = EVENT_INSTANCE_GUID_HEADER_SIZE + n * MOF_FIELD_SIZE;
+	k.g.h.size = NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE + n * NTTRACE_MOF_FIELD_SIZE;
 	if (handle & TRACE_USER_MODE_LOGGER_BIT)
-		return nttrace_um_trace_event(handle, &k.g, EVENT_INSTANCE_GUID_HEADER_SIZE,
+		return nttrace_um_trace_event(handle, &k.g, NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE,
 					      k.mof, n);
 	return RtlNtStatusToDosError(NtTraceEvent(
 		(HANDLE)(uintptr_t)NTTRACE_HANDLE_LOGGER_ID(handle),
-		ETW_NT_FLAGS_TRACE_INSTANCE, k.g.h.size, &k));
+		NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, k.g.h.size, &k));
 }
 
 ULONG TraceEventInstance(TRACEHANDLE TraceHandle, PEVENT_INSTANCE_HEADER EventTrace,

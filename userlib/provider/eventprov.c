@@ -18,7 +18,7 @@
  * and one branch: no system call, no lock, no atomic read-modify-write. An enabled one
  * checks the event against each enable with NTTRACE_LEVEL_KEYWORD_ENABLED
  * (McGenLevelKeywordEnabled's rule); kernel sessions get it through
- * NtTraceEvent(ETW_NT_FLAGS_TRACE_EVENT) with a struct event_write_user
+ * NtTraceEvent(NTTRACE_ETW_NT_FLAGS_TRACE_EVENT) with a struct nttrace_event_write_user
  * built on the stack (the kernel applies each session's own level and
  * keywords), the user-mode logger straight into its buffers.
  *
@@ -141,7 +141,7 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 						  ULONG count, const EVENT_DATA_DESCRIPTOR *data)
 {
 	struct nttrace_enable_info k, p;
-	struct event_write_user f;
+	struct nttrace_event_write_user f;
 	ULONG err = ERROR_SUCCESS, err2;
 
 	if (!nttrace_event_reg_live(r, h))
@@ -159,24 +159,25 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 		memcpy(f.activity_id, activity, 16);
 		if (related) {
 			memcpy(f.related_activity_id, related, 16);
-			wflags |= EVENT_WRITE_FLAG_RELATED_ACTIVITY;
+			wflags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
 		}
 		f.flags = wflags;
 		f.data_count = count;
 		f.data = (uintptr_t)data;
 		f.filter = filter;
 		err = RtlNtStatusToDosError(NtTraceEvent((HANDLE)(uintptr_t)r->kernel_handle,
-							 ETW_NT_FLAGS_TRACE_EVENT,
-							 EVENT_WRITE_USER_SIZE, &f));
+							 NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
+							 NTTRACE_EVENT_WRITE_USER_SIZE, &f));
 	}
 	if (takes(&p, d->Level, d->Keyword)) {
 		err2 = nttrace_um_event_write(p.logger_handle, &r->guid,
-					      (const struct event_descriptor *)d,
-					      (const uint8_t *)activity,
-					      (const uint8_t *)related,
-					      wflags & EVENT_WRITE_FLAG_STRING_ONLY ?
-					      EVENT_HEADER_FLAG_STRING_ONLY : 0,
-					      (const struct event_data_descriptor *)data, count);
+					      (const struct nttrace_event_descriptor *)d,
+					      (const uint8_t *)activity, (const uint8_t *)related,
+					      wflags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY ?
+						      NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY :
+						      0,
+					      (const struct nttrace_event_data_descriptor *)data,
+					      count);
 		if (err == ERROR_SUCCESS)
 			err = err2;
 	}
@@ -242,7 +243,7 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywo
 	while (String[n] && n < 0x10000)
 		n++;
 	EventDataDescCreate(&data, String, (ULONG)((n + 1) * sizeof(WCHAR)));
-	return write_slow(r, RegHandle, &d, 0, NULL, NULL, EVENT_WRITE_FLAG_STRING_ONLY, 1,
+	return write_slow(r, RegHandle, &d, 0, NULL, NULL, NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY, 1,
 			  &data);
 }
 

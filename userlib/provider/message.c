@@ -53,7 +53,7 @@ static ULONG read_args(struct nttrace_msg *m, va_list *ap)
 
 static ULONG trace_kernel(TRACEHANDLE handle, const struct nttrace_msg *m)
 {
-	struct message_trace_user u;
+	struct nttrace_message_trace_user u;
 
 	memset(&u, 0, sizeof(u));
 	u.message_number = m->number;
@@ -62,7 +62,7 @@ static ULONG trace_kernel(TRACEHANDLE handle, const struct nttrace_msg *m)
 	u.data_size = (2 * m->nargs + 1) * sizeof(uintptr_t);
 	u.data = (uintptr_t)m->list;
 	return RtlNtStatusToDosError(NtTraceEvent((HANDLE)(uintptr_t)handle,
-						  ETW_NT_FLAGS_TRACE_MESSAGE,
+						  NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
 						  sizeof(u), &u));
 }
 

@@ -1133,7 +1133,7 @@ static int bad_logger(TRACEHANDLE h)
 	uint32_t id = NTTRACE_HANDLE_LOGGER_ID(h);
 
 	/* The user-mode logger's: its low bits are a generation, any value. */
-	if (NTTRACE_HANDLE_INTERNAL(h) & TRACE_ENABLE_INTERNAL_PRIVATE)
+	if (NTTRACE_HANDLE_INTERNAL(h) & NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE)
 		return 0;
 	return id == 0 || id == 0xFFFF;
 }

@@ -139,7 +139,7 @@ static int cmd_call(int argc, char **argv)
 	fields = null ? NULL : (char *)buf + misalign;
 	printf("NtTraceEvent(%llu, 0x%08X <%s>, 0x%X, %s) = ",
 	       (unsigned long long)handle, (uint32_t)flags,
-	       nttrace_type_name(flags & ETW_NT_TRACE_TYPE_MASK) ?: "invalid type",
+	       nttrace_type_name(flags & NTTRACE_ETW_NT_TRACE_TYPE_MASK) ?: "invalid type",
 	       (uint32_t)size, null ? "NULL" : misalign ? "misaligned" : "buffer");
 	print_status(NtTraceEvent((HANDLE)(uintptr_t)handle, flags, size, fields));
 	return 0;
@@ -300,9 +300,9 @@ static void print_mode(uint32_t mode)
 }
 
 static const char *const clock_names[] = {
-	[EVENT_TRACE_CLOCK_PERFCOUNTER] = "perf",
-	[EVENT_TRACE_CLOCK_SYSTEMTIME] = "system",
-	[EVENT_TRACE_CLOCK_CPUCYCLE] = "cycle",
+	[NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER] = "perf",
+	[NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME] = "system",
+	[NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE] = "cycle",
 };
 
 static void print_info(const struct nttrace_logger_info *i)
@@ -325,7 +325,7 @@ static void print_info(const struct nttrace_logger_info *i)
 	print_mode(i->log_file_mode);
 	printf("Flush timer:       %u s\n", i->flush_timer);
 	printf("Clock:             %s (%llu Hz)\n",
-	       i->clock_type <= EVENT_TRACE_CLOCK_CPUCYCLE && clock_names[i->clock_type] ?
+	       i->clock_type <= NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE && clock_names[i->clock_type] ?
 	       clock_names[i->clock_type] : "?",
 	       (unsigned long long)i->clock_frequency);
 	printf("Owner:             uid %u, pid %u\n", i->owner_uid, i->owner_pid);
@@ -399,7 +399,7 @@ static int cmd_start(int argc, char **argv)
 			break;
 		case 'c':
 			info.clock_type = 0;
-			for (i = 1; i <= EVENT_TRACE_CLOCK_CPUCYCLE; i++)
+			for (i = 1; i <= NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE; i++)
 				if (!strcmp(optarg, clock_names[i]))
 					info.clock_type = i;
 			if (!info.clock_type) {

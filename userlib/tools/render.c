@@ -156,17 +156,17 @@ void render_problem(void *ctx, uint64_t offset, const char *what)
 /* FILETIME as "YYYY-MM-DD HH:MM:SS.fffffff" (T and Z for JSON). */
 static void print_time(uint64_t ft)
 {
-	time_t secs = (time_t)((ft - FILETIME_UNIX_EPOCH) / 10000000);
+	time_t secs = (time_t)((ft - NTTRACE_FILETIME_UNIX_EPOCH) / 10000000);
 	struct tm tm;
 	char s[32];
 
-	if (ft < FILETIME_UNIX_EPOCH || !gmtime_r(&secs, &tm)) {
+	if (ft < NTTRACE_FILETIME_UNIX_EPOCH || !gmtime_r(&secs, &tm)) {
 		printf(render_json ? "null" : "-");
 		return;
 	}
 	strftime(s, sizeof(s), render_json ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
 	printf(render_json ? "\"%s.%07" PRIu64 "Z\"" : "%s.%07" PRIu64, s,
-	       (uint64_t)((ft - FILETIME_UNIX_EPOCH) % 10000000));
+	       (uint64_t)((ft - NTTRACE_FILETIME_UNIX_EPOCH) % 10000000));
 }
 
 static void print_guid(const GUID *g)
@@ -399,8 +399,8 @@ int render_load_formats(char *list)
 
 static const char *clock_name(uint32_t clock)
 {
-	return clock == ETL_CLOCK_SYSTEM ? "system time" :
-	       clock == ETL_CLOCK_CYCLE ? "CPU cycles" : "QPC";
+	return clock == NTTRACE_ETL_CLOCK_SYSTEM ? "system time" :
+	       clock == NTTRACE_ETL_CLOCK_CYCLE ? "CPU cycles" : "QPC";
 }
 
 void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers)
@@ -835,7 +835,9 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 			     eh->Flags & ~EVENT_HEADER_FLAG_PROCESSOR_INDEX;
 	int psz = flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 :
 		  flags & EVENT_HEADER_FLAG_64_BIT_HEADER ? 8 :
-		  ev && ev->event_header && ev->rec[2] == TRACE_HEADER_TYPE_EVENT_HEADER32 ? 4 : 8;
+		  ev && ev->event_header && ev->rec[2] == NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 ?
+							    4 :
+							    8;
 	char *text = eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY && !bad ?
 		     utf16_text(er->UserData, er->UserDataLength) : NULL;
 	USHORT i;
@@ -946,7 +948,7 @@ void render_event(const EVENT_RECORD *er)
 		/* A line of its own: the event's line keeps its form. */
 		if (ev && ev->lost)
 			printf("# cpu %u: %s before this event\n", ev->cpu,
-			       ev->lost & WMI_BUFFER_FLAG_BUFFER_LOST ? "buffers lost" :
+			       ev->lost & NTTRACE_WMI_BUFFER_FLAG_BUFFER_LOST ? "buffers lost" :
 			       "events lost");
 		print_time(t);
 		printf(" +%.6fs cpu %u", rel, er->BufferContext.ProcessorIndex);

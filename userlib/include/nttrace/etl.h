@@ -14,56 +14,56 @@
 #define NTTRACE_ETL_H
 
 #include <stdint.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* SYSTEM_TRACE_HEADER of the logfile header event. */
-#define ETL_SYSTEM_HEADER_SIZE		0x20
-#define ETL_SYSTEM_HEADER_MARKER	0xC0020002U	/* 64-bit system header, v2 */
+#define NTTRACE_ETL_SYSTEM_HEADER_SIZE		0x20
+#define NTTRACE_ETL_SYSTEM_HEADER_MARKER	0xC0020002U	/* 64-bit system header, v2 */
 /* A 32-bit Windows' (PointerSize 4): the 32-bit system header, v2. */
-#define ETL_SYSTEM_HEADER_MARKER32	0xC0010002U
+#define NTTRACE_ETL_SYSTEM_HEADER_MARKER32	0xC0010002U
 /* The kernel's shorter headers: the compact system header, the perfinfo. */
-#define ETL_COMPACT_HEADER_SIZE		0x18
-#define ETL_PERFINFO_HEADER_SIZE	0x10
+#define NTTRACE_ETL_COMPACT_HEADER_SIZE		0x18
+#define NTTRACE_ETL_PERFINFO_HEADER_SIZE	0x10
 
 /* TRACE_LOGFILE_HEADER, from the start of its payload. */
-#define ETL_LF_BUFFER_SIZE		0x00
-#define ETL_LF_VERSION			0x04
-#define ETL_LF_PROVIDER_VERSION		0x08
-#define ETL_LF_NUMBER_OF_PROCESSORS	0x0C
-#define ETL_LF_END_TIME			0x10
-#define ETL_LF_TIMER_RESOLUTION		0x18
-#define ETL_LF_MAXIMUM_FILE_SIZE	0x1C
-#define ETL_LF_LOG_FILE_MODE		0x20
-#define ETL_LF_BUFFERS_WRITTEN		0x24
-#define ETL_LF_START_BUFFERS		0x28
-#define ETL_LF_POINTER_SIZE		0x2C
-#define ETL_LF_EVENTS_LOST		0x30
-#define ETL_LF_CPU_SPEED		0x34
-#define ETL_LF_LOGGER_NAME		0x38	/* a pointer: 8 or 4 bytes */
+#define NTTRACE_ETL_LF_BUFFER_SIZE		0x00
+#define NTTRACE_ETL_LF_VERSION			0x04
+#define NTTRACE_ETL_LF_PROVIDER_VERSION		0x08
+#define NTTRACE_ETL_LF_NUMBER_OF_PROCESSORS	0x0C
+#define NTTRACE_ETL_LF_END_TIME			0x10
+#define NTTRACE_ETL_LF_TIMER_RESOLUTION		0x18
+#define NTTRACE_ETL_LF_MAXIMUM_FILE_SIZE	0x1C
+#define NTTRACE_ETL_LF_LOG_FILE_MODE		0x20
+#define NTTRACE_ETL_LF_BUFFERS_WRITTEN		0x24
+#define NTTRACE_ETL_LF_START_BUFFERS		0x28
+#define NTTRACE_ETL_LF_POINTER_SIZE		0x2C
+#define NTTRACE_ETL_LF_EVENTS_LOST		0x30
+#define NTTRACE_ETL_LF_CPU_SPEED		0x34
+#define NTTRACE_ETL_LF_LOGGER_NAME		0x38	/* a pointer: 8 or 4 bytes */
 /* From here on the offsets depend on the pointer size: */
-#define ETL_LF_TIME_ZONE(p)		(0x38 + 2 * (p))
-#define ETL_TIME_ZONE_SIZE		0xAC
-#define ETL_LF_BOOT_TIME(p)		((p) == 8 ? 0xF8 : 0xF0)
-#define ETL_LF_PERF_FREQ(p)		(ETL_LF_BOOT_TIME(p) + 0x08)
-#define ETL_LF_START_TIME(p)		(ETL_LF_BOOT_TIME(p) + 0x10)
-#define ETL_LF_RESERVED_FLAGS(p)	(ETL_LF_BOOT_TIME(p) + 0x18)
-#define ETL_LF_BUFFERS_LOST(p)		(ETL_LF_BOOT_TIME(p) + 0x1C)
-#define ETL_LF_SIZE(p)			(ETL_LF_BOOT_TIME(p) + 0x20)
+#define NTTRACE_ETL_LF_TIME_ZONE(p)		(0x38 + 2 * (p))
+#define NTTRACE_ETL_TIME_ZONE_SIZE		0xAC
+#define NTTRACE_ETL_LF_BOOT_TIME(p)		((p) == 8 ? 0xF8 : 0xF0)
+#define NTTRACE_ETL_LF_PERF_FREQ(p)		(NTTRACE_ETL_LF_BOOT_TIME(p) + 0x08)
+#define NTTRACE_ETL_LF_START_TIME(p)		(NTTRACE_ETL_LF_BOOT_TIME(p) + 0x10)
+#define NTTRACE_ETL_LF_RESERVED_FLAGS(p)	(NTTRACE_ETL_LF_BOOT_TIME(p) + 0x18)
+#define NTTRACE_ETL_LF_BUFFERS_LOST(p)		(NTTRACE_ETL_LF_BOOT_TIME(p) + 0x1C)
+#define NTTRACE_ETL_LF_SIZE(p)			(NTTRACE_ETL_LF_BOOT_TIME(p) + 0x20)
 
 /* ReservedFlags: the clock of the time stamps. */
-#define ETL_CLOCK_QPC		1	/* PerfFreq ticks per second */
-#define ETL_CLOCK_SYSTEM	2	/* FILETIME */
-#define ETL_CLOCK_CYCLE		3	/* CPU cycles */
+#define NTTRACE_ETL_CLOCK_QPC		1	/* PerfFreq ticks per second */
+#define NTTRACE_ETL_CLOCK_SYSTEM	2	/* FILETIME */
+#define NTTRACE_ETL_CLOCK_CYCLE		3	/* CPU cycles */
 
 /* The Windows version whose formats we write: 6.2 (build 9200). */
-#define ETL_VERSION		0x00000206U	/* major 6, minor 2 */
-#define ETL_PROVIDER_VERSION	9200U
+#define NTTRACE_ETL_VERSION		0x00000206U	/* major 6, minor 2 */
+#define NTTRACE_ETL_PROVIDER_VERSION	9200U
 
-#define FILETIME_UNIX_EPOCH	116444736000000000ULL
+#define NTTRACE_FILETIME_UNIX_EPOCH	116444736000000000ULL
 
 /* What the header buffer says of the session. */
 struct nttrace_etl_session {
@@ -203,7 +203,7 @@ struct nttrace_etl_event {
 	uint64_t filetime;	/* UTC, 0 if unknown */
 	/*
 	 * An EventWrite record (EVENT_HEADER, header type 0x12 or 0x13):
-	 * EVENT_HEADER_SIZE, the size of its header at @rec; 0 for other
+	 * NTTRACE_EVENT_HEADER_SIZE, the size of its header at @rec; 0 for other
 	 * records. Such a record has its provider GUID at @guid, its time
 	 * stamp, thread and process IDs above, the header's fields below, the
 	 * extended items (@ext: @ext_count of them in @ext_len bytes, read
@@ -223,7 +223,7 @@ struct nttrace_etl_event {
 	uint32_t event_header;
 	uint16_t header_flags;	/* EVENT_HEADER_FLAG_* */
 	uint16_t event_property;	/* EVENT_HEADER_PROPERTY_* */
-	struct event_descriptor descriptor;
+	struct nttrace_event_descriptor descriptor;
 	uint64_t processor_time;
 	const uint8_t *activity_id;	/* 16 bytes in the header */
 	const uint8_t *related_activity_id;	/* 16 bytes in its item, or NULL */

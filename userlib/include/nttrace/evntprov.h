@@ -51,8 +51,13 @@ typedef const WCHAR *PCWSTR;
 #define EVENT_FILTER_TYPE_SYSTEM_FLAGS	(0x80000001)
 #define EVENT_FILTER_TYPE_TRACEHANDLE	(0x80000002)
 
-/* MAX_EVENT_DATA_DESCRIPTORS (128) comes from the uapi (<nttrace.h>). */
 #define MAX_EVENT_FILTER_DATA_SIZE	(1024)
+#define MAX_EVENT_DATA_DESCRIPTORS	NTTRACE_MAX_EVENT_DATA_DESCRIPTORS
+
+/* As evntrace.h has them too (the same definitions). */
+#define EVENT_CONTROL_CODE_DISABLE_PROVIDER	NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER
+#define EVENT_CONTROL_CODE_ENABLE_PROVIDER	NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER
+#define EVENT_CONTROL_CODE_CAPTURE_STATE	NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE
 
 /* EventWriteEx's Flags. */
 #define EVENT_WRITE_FLAG_NO_FAULTING	0x00000001
@@ -178,7 +183,7 @@ BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG
 /*
  * EventWrite writes an event with the thread's activity ID to each session
  * that wants it (by its own level and keywords): kernel sessions through
- * NtTraceEvent(ETW_NT_FLAGS_TRACE_EVENT), the process's user-mode logger
+ * NtTraceEvent(NTTRACE_ETW_NT_FLAGS_TRACE_EVENT), the process's user-mode logger
  * into its buffers (no system call; the record has
  * EVENT_HEADER_FLAG_PRIVATE_SESSION). An event no session wants is not
  * written and ERROR_SUCCESS returned, with no system call.

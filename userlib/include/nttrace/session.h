@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 #include <nttrace/etl.h>
 
 #ifdef __cplusplus

@@ -1,0 +1,1 @@
+../../../uapi/nttrace.h
