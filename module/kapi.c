@@ -60,9 +60,8 @@ static int nt_count_pairs(va_list args)
 	return n > NTTRACE_MESSAGE_MAX_ARGS ? -E2BIG : n;
 }
 
-u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags,
-		      const guid_t *message_guid, u16 message_number,
-		      va_list message_args)
+u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags, const guid_t *message_guid,
+				 u16 message_number, va_list message_args)
 {
 	u64 stack_list[2 * NT_KAPI_STACK_PAIRS + 1], *list = stack_list;
 	struct nttrace_message_trace_user m = {
@@ -97,22 +96,22 @@ u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags,
 	m.data_size = (2 * n + 1) * sizeof(*list);
 
 	status = nttrace_zw_trace_event(logger_handle, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
-			      NTTRACE_MESSAGE_TRACE_USER_SIZE, &m);
+					NTTRACE_MESSAGE_TRACE_USER_SIZE, &m);
 	if (list != stack_list)
 		kfree(list);
 	return status;
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_wmi_trace_message_va, NTTRACE_NS);
 
-u32 nttrace_wmi_trace_message(u64 logger_handle, u32 message_flags,
-		    const guid_t *message_guid, u16 message_number, ...)
+u32 nttrace_wmi_trace_message(u64 logger_handle, u32 message_flags, const guid_t *message_guid,
+			      u16 message_number, ...)
 {
 	va_list args;
 	u32 status;
 
 	va_start(args, message_number);
 	status = nttrace_wmi_trace_message_va(logger_handle, message_flags, message_guid,
-				   message_number, args);
+					      message_number, args);
 	va_end(args);
 	return status;
 }
@@ -172,7 +171,7 @@ static void nt_etw_notify(void *ctx, u32 control, u8 level, u64 any, u64 all,
 }
 
 u32 nttrace_etw_register(const guid_t *provider_id, etw_enable_callback_t enable_callback,
-		void *callback_context, u64 *reg_handle)
+			 void *callback_context, u64 *reg_handle)
 {
 	struct nt_etw_reg *e;
 	struct nt_reg *reg;
@@ -246,14 +245,15 @@ EXPORT_SYMBOL_NS_GPL(nttrace_etw_provider_enabled, NTTRACE_NS);
 
 bool nttrace_etw_event_enabled(u64 reg_handle, const struct nttrace_event_descriptor *descriptor)
 {
-	return descriptor && nttrace_etw_provider_enabled(reg_handle, descriptor->level,
-						descriptor->keyword);
+	return descriptor &&
+	       nttrace_etw_provider_enabled(reg_handle, descriptor->level, descriptor->keyword);
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_etw_event_enabled, NTTRACE_NS);
 
 u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
-		     const guid_t *activity_id, const guid_t *related_activity_id,
-		     u32 user_data_count, const struct nttrace_event_data_descriptor *user_data)
+			       const guid_t *activity_id, const guid_t *related_activity_id,
+			       u32 user_data_count,
+			       const struct nttrace_event_data_descriptor *user_data)
 {
 	struct nttrace_event_write_user fields = {};
 	struct nt_etw_reg *e;
@@ -288,10 +288,10 @@ out:
 EXPORT_SYMBOL_NS_GPL(nttrace_etw_write_transfer, NTTRACE_NS);
 
 u32 nttrace_etw_write(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
-	     const guid_t *activity_id, u32 user_data_count,
-	     const struct nttrace_event_data_descriptor *user_data)
+		      const guid_t *activity_id, u32 user_data_count,
+		      const struct nttrace_event_data_descriptor *user_data)
 {
 	return nttrace_etw_write_transfer(reg_handle, descriptor, activity_id, NULL,
-				user_data_count, user_data);
+					  user_data_count, user_data);
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_etw_write, NTTRACE_NS);

@@ -58,11 +58,10 @@ u32 nttrace_zw_trace_event(u64 trace_handle, u32 flags, u32 field_size, const vo
  * for a NULL @message_guid that the flags need, NTTRACE_STATUS_NO_MEMORY
  * when more than a few pairs need memory and there is none.
  */
-u32 nttrace_wmi_trace_message(u64 logger_handle, u32 message_flags,
-		    const guid_t *message_guid, u16 message_number, ...);
-u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags,
-		      const guid_t *message_guid, u16 message_number,
-		      va_list message_args);
+u32 nttrace_wmi_trace_message(u64 logger_handle, u32 message_flags, const guid_t *message_guid,
+			      u16 message_number, ...);
+u32 nttrace_wmi_trace_message_va(u64 logger_handle, u32 message_flags, const guid_t *message_guid,
+				 u16 message_number, va_list message_args);
 
 /*
  * Manifest-based providers for drivers (wdm.h's EtwRegister family): a
@@ -100,7 +99,7 @@ typedef void (*etw_enable_callback_t)(const guid_t *source_id, u32 control_code,
  * NTTRACE_STATUS_NO_MEMORY.
  */
 u32 nttrace_etw_register(const guid_t *provider_id, etw_enable_callback_t enable_callback,
-		void *callback_context, u64 *reg_handle);
+			 void *callback_context, u64 *reg_handle);
 /*
  * NTTRACE_STATUS_SUCCESS, NTTRACE_STATUS_INVALID_HANDLE. No callback runs
  * once it returns (except the caller, if it is the callback).
@@ -117,11 +116,12 @@ bool nttrace_etw_provider_enabled(u64 reg_handle, u8 level, u64 keyword);
  * status of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (README).
  */
 u32 nttrace_etw_write(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
-	     const guid_t *activity_id, u32 user_data_count,
-	     const struct nttrace_event_data_descriptor *user_data);
+		      const guid_t *activity_id, u32 user_data_count,
+		      const struct nttrace_event_data_descriptor *user_data);
 u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descriptor *descriptor,
-		     const guid_t *activity_id, const guid_t *related_activity_id,
-		     u32 user_data_count, const struct nttrace_event_data_descriptor *user_data);
+			       const guid_t *activity_id, const guid_t *related_activity_id,
+			       u32 user_data_count,
+			       const struct nttrace_event_data_descriptor *user_data);
 
 /* The Windows names, for driver code written against wdm.h. */
 #define ZwTraceEvent		nttrace_zw_trace_event
