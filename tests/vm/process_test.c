@@ -996,6 +996,51 @@ static void test_handles(void)
 		EventUnregister(many[i]);
 }
 
+/*
+ * A process that forks inside a provider's enable callback (issue 27's
+ * fork work left this): the child returns from the callback too, and must
+ * give back the callback's busy count it inherited, no more. Before, the
+ * child's count was reset to 0 at fork and went below it when the
+ * callback returned: the child's EventUnregister then waited for ever for
+ * a callback that was not running.
+ */
+static const GUID guid_fork = { 0x6c1a1a01, 0x27, 0x4e11, { 0x90, 0x1d, 0, 0, 0, 0, 0, 3 } };
+static pid_t fork_cb_pid = -1;
+
+static void WINAPI fork_cb(LPCGUID source, ULONG control, UCHAR level, ULONGLONG any,
+			   ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID ctx)
+{
+	(void)source; (void)level; (void)any; (void)all; (void)filter; (void)ctx;
+	if (control == EVENT_CONTROL_CODE_ENABLE_PROVIDER && fork_cb_pid < 0)
+		fork_cb_pid = fork();
+}
+
+static void test_fork_in_callback(void)
+{
+	TRACEHANDLE um;
+	REGHANDLE h;
+	int st = -1;
+
+	if (um_start(&um) != ERROR_SUCCESS ||
+	    EventRegister(&guid_fork, fork_cb, NULL, &h) != ERROR_SUCCESS) {
+		tap_ok(0, "%d-bit: fork in a callback: setup", BITS);
+		return;
+	}
+	EnableTraceEx2(um, &guid_fork, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 0, NULL);
+	if (fork_cb_pid == 0) {
+		/* The child, out of the callback it forked in. */
+		alarm(10);
+		_exit(EventUnregister(h) == ERROR_SUCCESS ? 0 : 1);
+	}
+	if (fork_cb_pid > 0)
+		waitpid(fork_cb_pid, &st, 0);
+	tap_ok(fork_cb_pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "%d-bit: a child forked inside an enable callback unregisters the provider "
+	       "once out of it (status %#x)", BITS, st);
+	tap_eq(EventUnregister(h), ERROR_SUCCESS, "%d-bit: ... and so does the parent", BITS);
+	um_stop(um);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/process-test-%d.etl", getpid());
@@ -1008,6 +1053,7 @@ int main(void)
 	test_notification_thread();
 	test_file_logger();
 	test_handles();
+	test_fork_in_callback();
 	unlink(path);
 	return tap_done();
 }

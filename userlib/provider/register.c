@@ -158,8 +158,28 @@ static unsigned int pass_counter;
 /* A forked child's callbacks are not yet told what changed (atfork_child). */
 static int fork_resync;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-/* The entry whose callback this thread is running, if any. */
-static __thread struct reg_entry *in_callback;
+/*
+ * The callbacks this thread is running, innermost first (a callback may
+ * enable another provider of the process, whose callback then runs inside
+ * it): in a forked child they are the only ones running, and each still
+ * has its busy count to give back.
+ */
+struct cb_frame {
+	struct reg_entry *e;
+	struct cb_frame *outer;
+};
+static __thread struct cb_frame *cb_frames;
+
+/* Is this thread inside one of @e's callbacks? */
+static int in_callback_of(const struct reg_entry *e)
+{
+	const struct cb_frame *f;
+
+	for (f = cb_frames; f; f = f->outer)
+		if (f->e == e)
+			return 1;
+	return 0;
+}
 
 static ULONG set_error(ULONG error)
 {
@@ -324,7 +344,7 @@ static void read_info(const struct reg_entry *e, struct nttrace_enable_info *out
 static ULONG run_callback(struct reg_entry *e, const struct cb_args *a)
 {
 	static const GUID null_guid;
-	struct reg_entry *outer = in_callback;
+	struct cb_frame frame = { .e = e, .outer = cb_frames };
 	WNODE_HEADER w;
 	ULONG size = sizeof(w), ret = ERROR_SUCCESS;
 
@@ -337,13 +357,13 @@ static ULONG run_callback(struct reg_entry *e, const struct cb_args *a)
 	w.Flags = WNODE_FLAG_TRACED_GUID;
 	e->busy++;
 	pthread_mutex_unlock(&reg_lock);
-	in_callback = e;
+	cb_frames = &frame;
 	if (e->type == NTTRACE_REG_EVENT)
 		e->enable_cb(a->source ? a->source : &null_guid, a->control, a->level,
 			     a->any, a->all, NULL, e->context);
 	else
 		ret = e->callback(a->code, e->context, &size, &w);
-	in_callback = outer;
+	cb_frames = frame.outer;
 	pthread_mutex_lock(&reg_lock);
 	if (!--e->busy) {
 		if (e->dead)
@@ -746,6 +766,7 @@ static void atfork_child(void)
 {
 	struct nttrace_notification n;
 	struct reg_entry *e;
+	struct cb_frame *f;
 
 	/*
 	 * The locks first: held by the forking thread (atfork_prepare), and
@@ -773,6 +794,7 @@ static void atfork_child(void)
 		free(t);
 	}
 	for (e = entries; e; e = e->next) {
+		/* The parent's other threads' callbacks do not run here. */
 		e->busy = 0;
 		e->skip = 0;
 		/* The user-mode logger is the parent's: no private enable here. */
@@ -786,6 +808,15 @@ static void atfork_child(void)
 			open_notifications();
 		fork_register(e);
 	}
+	/*
+	 * This thread's callbacks, if it forked inside some, return here
+	 * (an entry unregistered meanwhile by another thread of the parent,
+	 * left for its last callback to free, is in no list: reset it too).
+	 */
+	for (f = cb_frames; f; f = f->outer)
+		f->e->busy = 0;
+	for (f = cb_frames; f; f = f->outer)
+		f->e->busy++;
 	if (nr_kernel) {
 		for (;;) {
 			memset(&n, 0, sizeof(n));
@@ -887,7 +918,7 @@ static void remove_entry(struct reg_entry *e)
 		if (!--nr_kernel)
 			stop_thread();
 	}
-	if (e->busy && in_callback == e) {
+	if (e->busy && in_callback_of(e)) {
 		/* Its own callback, on this thread: freed when it returns. */
 		e->dead = 1;
 	} else {
