@@ -244,10 +244,14 @@ static unsigned int check_failures;
 
 static void check(int cond, const char *what)
 {
-	if (report_checks)
+	if (report_checks) {
 		tap_ok(cond, "%d-bit: %s", BITS, what);
-	else if (!cond)
+	} else if (!cond) {
+		/* A TAP comment, so that a child's failure says which check. */
+		printf("# failed in the child: %s\n", what);
+		fflush(stdout);
 		check_failures++;
+	}
 }
 
 static void safe_copy_checks(void)
