@@ -65,10 +65,32 @@ typedef const WCHAR *PCWSTR;
 
 typedef ULONGLONG REGHANDLE, *PREGHANDLE;
 
+/*
+ * What a data descriptor holds (its Type). Honoured only for a provider
+ * that asked for it with EventSetInformation (EventProviderSetTraits, or
+ * EventProviderUseDescriptorType TRUE); otherwise every descriptor is
+ * data, as Windows does for providers that leave Reserved uninitialised.
+ * EVENT_METADATA becomes the record's EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL
+ * item, PROVIDER_METADATA its EVENT_HEADER_EXT_TYPE_PROV_TRAITS item
+ * (TraceLogging's two blobs). TIMESTAMP_OVERRIDE is not taken here:
+ * ERROR_INVALID_PARAMETER, as for any other Type.
+ */
+#define EVENT_DATA_DESCRIPTOR_TYPE_NONE			0
+#define EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA	1
+#define EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA	2
+#define EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE	3
+
 typedef struct _EVENT_DATA_DESCRIPTOR {
 	ULONGLONG Ptr;		/* the data's address */
 	ULONG Size;		/* its bytes */
-	ULONG Reserved;		/* Windows' Type; 0 */
+	union {
+		ULONG Reserved;	/* 0 for plain data (EventDataDescCreate) */
+		struct {
+			UCHAR Type;	/* EVENT_DATA_DESCRIPTOR_TYPE_* */
+			UCHAR Reserved1;
+			USHORT Reserved2;
+		};
+	};
 } EVENT_DATA_DESCRIPTOR, *PEVENT_DATA_DESCRIPTOR;
 
 #ifndef EVENT_DESCRIPTOR_DEF
