@@ -120,13 +120,95 @@ void ntr_classic_encode(void *rec, const void *in, __u32 header_size, __u16 size
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_classic_encode);
 
-#define NTR_EVENT_ITEM_SIZE	(sizeof(struct nttrace_event_extended_item_header) + 16)
-
-__u32 ntr_event_data_offset(bool related_activity)
+/* An extended item's bytes: its header, its data, zeros to 8. */
+static __u32 ntr_item_size(__u32 data_size)
 {
-	return NTTRACE_EVENT_HEADER_SIZE + (related_activity ? NTR_EVENT_ITEM_SIZE : 0);
+	return (sizeof(struct nttrace_event_extended_item_header) + data_size + 7) & ~7U;
 }
-EXPORT_SYMBOL_IF_KUNIT(ntr_event_data_offset);
+
+void ntr_event_layout(const struct ntr_event *e, struct ntr_event_layout *l)
+{
+	__u32 off = NTTRACE_EVENT_HEADER_SIZE;
+	__u32 item = sizeof(struct nttrace_event_extended_item_header);
+
+	if (e->related_activity_id)
+		off += ntr_item_size(16);
+	l->traits = e->traits_size ? off + item : 0;
+	if (e->traits_size)
+		off += ntr_item_size(e->traits_size);
+	l->schema = e->schema_size ? off + item : 0;
+	if (e->schema_size)
+		off += ntr_item_size(e->schema_size);
+	l->data = off;
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_event_layout);
+
+int ntr_event_metadata(const struct nttrace_event_data_descriptor *d, __u32 n,
+		       __s32 *traits, __s32 *schema)
+{
+	__u32 i;
+
+	*traits = -1;
+	*schema = -1;
+	for (i = 0; i < n; i++) {
+		__s32 *slot;
+
+		switch (d[i].reserved & 0xFF) {
+		case NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_NONE:
+			continue;
+		case NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA:
+			slot = schema;
+			break;
+		case NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA:
+			slot = traits;
+			break;
+		default:
+			return -1;
+		}
+		if (*slot >= 0)
+			return -1;
+		*slot = i;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_event_metadata);
+
+bool ntr_traits_valid(const __u8 *t, __u32 len)
+{
+	__u32 at = 2, size;
+
+	if (len < 3 || (__u32)(t[0] | t[1] << 8) != len)
+		return false;
+	while (at < len && t[at])
+		at++;
+	if (at++ == len)
+		return false;
+	while (at < len) {
+		if (len - at < 3)
+			return false;
+		size = t[at] | t[at + 1] << 8;
+		if (size < 3 || size > len - at)
+			return false;
+		at += size;
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_traits_valid);
+
+/* The header of one extended item at @p, and the zeros after its data. */
+static void ntr_item_encode(__u8 *p, __u16 ext_type, __u32 data_size, bool more)
+{
+	struct nttrace_event_extended_item_header item = {
+		.size = ntr_item_size(data_size),
+		.ext_type = ext_type,
+		.linkage = more,
+		.data_size = data_size,
+	};
+	__u32 end = sizeof(item) + data_size;
+
+	memcpy(p, &item, sizeof(item));
+	memset(p + end, 0, item.size - end);
+}
 
 void ntr_event_encode(void *rec, const struct ntr_event *e)
 {
@@ -145,23 +227,34 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 		.descriptor = *e->descriptor,
 		.processor_time = 0,
 	};
+	const __u32 item = sizeof(struct nttrace_event_extended_item_header);
+	struct ntr_event_layout l;
+	__u8 *p = rec;
 
 	memcpy(h.provider_id, e->provider_id, 16);
 	memcpy(h.activity_id, e->activity_id, 16);
-	if (e->related_activity_id) {
-		/* The only extended item written: its Linkage is 0. */
-		struct nttrace_event_extended_item_header item = {
-			.size = NTR_EVENT_ITEM_SIZE,
-			.ext_type = NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID,
-			.linkage = 0,
-			.data_size = 16,
-		};
-		__u8 *p = (__u8 *)rec + NTTRACE_EVENT_HEADER_SIZE;
-
+	ntr_event_layout(e, &l);
+	if (l.data > NTTRACE_EVENT_HEADER_SIZE)
 		h.flags |= NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO;
-		memcpy(p, &item, sizeof(item));
-		memcpy(p + sizeof(item), e->related_activity_id, 16);
+	/*
+	 * The items in the order Windows' files show them: the related
+	 * activity ID, then PROV_TRAITS, then EVENT_SCHEMA_TL (as in
+	 * TraceLogging events of Windows-written ETL files); Linkage 1 on
+	 * all but the last. The metadata bytes are the writer's, already in
+	 * place; only the item headers and the padding are written here.
+	 */
+	if (e->related_activity_id) {
+		ntr_item_encode(p + NTTRACE_EVENT_HEADER_SIZE,
+				NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, 16,
+				e->traits_size || e->schema_size);
+		memcpy(p + NTTRACE_EVENT_HEADER_SIZE + item, e->related_activity_id, 16);
 	}
+	if (e->traits_size)
+		ntr_item_encode(p + l.traits - item, NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS,
+				e->traits_size, e->schema_size);
+	if (e->schema_size)
+		ntr_item_encode(p + l.schema - item, NTTRACE_EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL,
+				e->schema_size, false);
 	memcpy(rec, &h, sizeof(h));
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_event_encode);

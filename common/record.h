@@ -73,7 +73,7 @@ void ntr_classic_encode(void *rec, const void *in, __u32 header_size, __u16 size
 /* ---- EventWrite (NTTRACE_ETW_NT_FLAGS_TRACE_EVENT) ---- */
 
 struct ntr_event {
-	__u16 size;		/* header, item and data, before padding */
+	__u16 size;		/* header, items and data, before padding */
 	bool ptr32;		/* the writer's pointers are 32-bit */
 	/* EVENT_HEADER_FLAG_* beyond those the encoder sets itself */
 	__u16 extra_flags;
@@ -81,19 +81,55 @@ struct ntr_event {
 	const void *provider_id;	/* 16 bytes */
 	const void *activity_id;	/* 16 bytes */
 	const void *related_activity_id;	/* 16 bytes, or NULL: no item */
+	/* TraceLogging's metadata (descriptor Types 2 and 1); 0: no item */
+	__u32 traits_size;
+	__u32 schema_size;
 	__u64 time_stamp;
 	__u32 thread_id;
 	__u32 process_id;
 };
 
-/* Where an EventWrite record's data begins: after the header and item. */
-__u32 ntr_event_data_offset(bool related_activity);
+/*
+ * Where the parts of an EventWrite record begin, from its start: the
+ * PROV_TRAITS item's data and the EVENT_SCHEMA_TL item's (0 when the
+ * event has none), and the user data. Each item is its 8-byte header,
+ * its data and zeros to 8 bytes (so Windows' files lay them out); the
+ * sizes are the caller's to check (their sum is at most 0x50 + 3 * 8 +
+ * 16 + 2 * 7 bytes above theirs).
+ */
+struct ntr_event_layout {
+	__u32 traits;
+	__u32 schema;
+	__u32 data;
+};
+
+void ntr_event_layout(const struct ntr_event *e, struct ntr_event_layout *l);
 
 /*
- * The EVENT_HEADER and its extended item at @rec. The flags are
- * NO_CPUTIME (ProcessorTime is 0), 32_BIT_HEADER or 64_BIT_HEADER by
- * @ptr32, EXTENDED_INFO with a related activity ID, and @extra_flags;
- * EventProperty is 0.
+ * The metadata among an EventWrite's @n data descriptors, for a provider
+ * that asked for descriptor Types (EventSetInformation): *@traits and
+ * *@schema are the index of the PROVIDER_METADATA and EVENT_METADATA
+ * descriptor, or -1. The low byte of reserved is the Type; Reserved1 and
+ * Reserved2 are not looked at. -1 for a Type other than NONE and these
+ * two (TIMESTAMP_OVERRIDE included), or for one of them twice.
+ */
+int ntr_event_metadata(const struct nttrace_event_data_descriptor *d, __u32 n,
+		       __s32 *traits, __s32 *schema);
+
+/*
+ * Provider traits as EventSetInformation(EventProviderSetTraits) takes them
+ * (TraceLogging's provider metadata; the layout Microsoft's
+ * TraceLoggingDynamic.h documents): a 16-bit size that is @len, a
+ * NUL-ended name, then traits, each a 16-bit size (itself included, at
+ * least 3) and a type byte, filling the rest exactly.
+ */
+bool ntr_traits_valid(const __u8 *t, __u32 len);
+
+/*
+ * The EVENT_HEADER and its extended items at @rec, the metadata's bytes
+ * already at their places (ntr_event_layout()). The flags are NO_CPUTIME
+ * (ProcessorTime is 0), 32_BIT_HEADER or 64_BIT_HEADER by @ptr32,
+ * EXTENDED_INFO with an item, and @extra_flags; EventProperty is 0.
  */
 void ntr_event_encode(void *rec, const struct ntr_event *e);
 

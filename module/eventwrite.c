@@ -48,6 +48,9 @@
  *     left out by Fields.filter): NTTRACE_STATUS_SUCCESS, and nothing more is read:
  *     a disabled event costs no copy (Windows: ERROR_SUCCESS).
  *  6. The descriptor array unreadable: NTTRACE_STATUS_ACCESS_VIOLATION.
+ *     With NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES, a Type other than
+ *     NONE, EVENT_METADATA and PROVIDER_METADATA, or one of the two
+ *     twice: NTTRACE_STATUS_INVALID_PARAMETER.
  *  7. Header, item and data over 0xFFFF bytes (the record's Size is 16
  *     bits; the sum is taken in 64 bits, so 32-bit overflow is the same
  *     case): NTTRACE_STATUS_INTEGER_OVERFLOW (ERROR_ARITHMETIC_OVERFLOW, which
@@ -77,11 +80,18 @@
  * - NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY (EventWriteString) sets
  *   NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY; the data is written as given.
  * - Descriptors of no bytes are skipped; a descriptor's Reserved is
- *   ignored. The time stamp is the session's clock when the record is
+ *   ignored unless the caller says its low byte is a Type
+ *   (NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES: the library sets it for a
+ *   provider that asked with EventSetInformation, as Windows honours Type
+ *   only then). The time stamp is the session's clock when the record is
  *   written; thread and process IDs are those of the session's PID
  *   namespace, 0 for a caller outside it (as messages and classic events).
- * - The related activity ID item is the only extended item: its header's
- *   Linkage is 0.
+ * - The extended items are the related activity ID, PROV_TRAITS and
+ *   EVENT_SCHEMA_TL, in that order (common/record.c), each one's bytes
+ *   copied as given: the kernel does not parse TraceLogging metadata, as
+ *   Windows' does not (its consumers do).
+ * - A metadata descriptor past the 16-bit Size is the same
+ *   NTTRACE_STATUS_INTEGER_OVERFLOW as data.
  */
 #include <kunit/visibility.h>
 #include <linux/bitops.h>
@@ -94,7 +104,8 @@
 #include "write.h"
 
 #define NT_EW_FLAGS		(NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY | \
-				 NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY)
+				 NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY | \
+				 NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES)
 
 struct nt_ew {
 	const struct nttrace_call *call;
@@ -203,13 +214,18 @@ static u32 nt_ew_emit(struct nt_ew *ew)
 }
 
 /*
- * Read the descriptor array once (into @stack, or memory) and size the
- * record. Returns an NTSTATUS.
+ * Read the descriptor array once (into @stack, or memory), find the
+ * metadata among it, and size and place the record's parts: each kept
+ * descriptor's reserved becomes its place after the header (the write
+ * path's @placed). Returns an NTSTATUS.
  */
 static u32 nt_ew_read_data(struct nt_ew *ew, struct nttrace_event_data_descriptor *stack)
 {
 	const struct nttrace_event_write_user *f = ew->f;
+	struct ntr_event *e = &ew->w.event.header;
 	u32 n = f->data_count, i, kept = 0;
+	struct ntr_event_layout l;
+	s32 traits = -1, schema = -1;
 	u64 total;
 
 	ew->desc = stack;
@@ -220,17 +236,41 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct nttrace_event_data_descripto
 	}
 	if (n && nt_copy_in(ew->call, ew->desc, f->data, n * sizeof(*ew->desc)))
 		return NTTRACE_STATUS_ACCESS_VIOLATION;
+	if ((f->flags & NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES) &&
+	    ntr_event_metadata(ew->desc, n, &traits, &schema))
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	if (traits >= 0)
+		e->traits_size = ew->desc[traits].size;
+	if (schema >= 0)
+		e->schema_size = ew->desc[schema].size;
+	/* Bounded before ntr_event_layout() adds them in 32 bits. */
+	if (e->traits_size > U16_MAX || e->schema_size > U16_MAX)
+		return NTTRACE_STATUS_INTEGER_OVERFLOW;
 	/*
 	 * At most 128 sizes of 32 bits: a u64 sum cannot wrap. Descriptors
 	 * of no bytes are dropped, in place (the kept one is never ahead).
 	 */
-	ew->w.data_off =
-		ntr_event_data_offset(f->flags & NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY);
-	total = ew->w.data_off;
+	ntr_event_layout(e, &l);
+	ew->w.data_off = NTTRACE_EVENT_HEADER_SIZE;
+	ew->w.placed = true;
+	total = l.data;
 	for (i = 0; i < n; i++) {
-		total += ew->desc[i].size;
-		if (ew->desc[i].size)
-			ew->desc[kept++] = ew->desc[i];
+		struct nttrace_event_data_descriptor d = ew->desc[i];
+
+		if (!d.size)
+			continue;
+		if ((s32)i == traits) {
+			d.reserved = l.traits;
+		} else if ((s32)i == schema) {
+			d.reserved = l.schema;
+		} else {
+			d.reserved = total;
+			total += d.size;
+			if (total > U16_MAX)
+				return NTTRACE_STATUS_INTEGER_OVERFLOW;
+		}
+		d.reserved -= ew->w.data_off;
+		ew->desc[kept++] = d;
 	}
 	if (total > U16_MAX)
 		return NTTRACE_STATUS_INTEGER_OVERFLOW;

@@ -21,6 +21,7 @@
 #include <nttrace/wdm.h>
 
 #include "eventwrite.h"
+#include "record.h"
 #include "ntevent.h"
 #include "provider.h"
 
@@ -139,6 +140,8 @@ struct nt_etw_reg {
 	etw_enable_callback_t callback;
 	void *context;
 	u32 gen;
+	/* NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES, once asked for */
+	u32 write_flags;
 	struct rcu_head rcu;
 };
 
@@ -278,6 +281,8 @@ u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descri
 		       sizeof(fields.related_activity_id));
 		fields.flags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
 	}
+	/* Pairs with the WRITE_ONCE() in nttrace_etw_set_information(). */
+	fields.flags |= READ_ONCE(e->write_flags);
 	fields.data_count = user_data_count;
 	fields.data = (uintptr_t)user_data;
 	status = nt_event_write_kernel(e->reg, &fields);
@@ -295,3 +300,49 @@ u32 nttrace_etw_write(u64 reg_handle, const struct nttrace_event_descriptor *des
 					  user_data_count, user_data);
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_etw_write, NTTRACE_NS);
+
+/*
+ * EtwSetInformation, as the user-mode EventSetInformation
+ * (userlib/provider/eventprov.c): SetTraits checks the traits and turns
+ * the descriptors' Type on, UseDescriptorType takes a BOOLEAN,
+ * BinaryTrackInfo does nothing. A plain store: a write racing the change
+ * sees the Type honoured or not, both whole.
+ */
+u32 nttrace_etw_set_information(u64 reg_handle, u32 information_class, void *information,
+				u32 information_length)
+{
+	const u32 types = NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES;
+	struct nt_etw_reg *e;
+	u32 status = NTTRACE_STATUS_SUCCESS;
+
+	if (!information && information_length)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	rcu_read_lock();
+	e = nt_etw_lookup(reg_handle);
+	if (!e) {
+		status = NTTRACE_STATUS_INVALID_HANDLE;
+		goto out;
+	}
+	switch (information_class) {
+	case NTTRACE_EVENT_PROVIDER_BINARY_TRACK_INFO:
+		break;
+	case NTTRACE_EVENT_PROVIDER_SET_TRAITS:
+		if (!ntr_traits_valid(information, information_length))
+			status = NTTRACE_STATUS_INVALID_PARAMETER;
+		else
+			WRITE_ONCE(e->write_flags, types);
+		break;
+	case NTTRACE_EVENT_PROVIDER_USE_DESCRIPTOR_TYPE:
+		if (information_length != 1)
+			status = NTTRACE_STATUS_INVALID_PARAMETER;
+		else
+			WRITE_ONCE(e->write_flags, *(const u8 *)information ? types : 0);
+		break;
+	default:
+		status = NTTRACE_STATUS_NOT_SUPPORTED;
+	}
+out:
+	rcu_read_unlock();
+	return status;
+}
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_set_information, NTTRACE_NS);

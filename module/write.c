@@ -31,20 +31,31 @@ static_assert(offsetof(struct nttrace_mof_field, data_ptr) ==
 static_assert(offsetof(struct nttrace_mof_field, length) ==
 	      offsetof(struct nttrace_event_data_descriptor, size));
 
+/*
+ * Where piece @i goes, from @w->data_off: after the one before it, or
+ * (@w->placed) where the handler put it.
+ */
+static u32 nt_piece_off(const struct nt_write *w, unsigned int i, u32 next)
+{
+	return w->placed ? w->pieces[i].reserved : next;
+}
+
 /* The data into the record, from the staging buffer or the caller. */
 static int nt_write_data(const struct nt_write *w, u8 *rec)
 {
-	u32 off = w->data_off;
+	u32 off = 0;
 	unsigned int i;
 
 	if (w->staged) {
-		memcpy(rec + off, w->staged, w->total - off);
+		memcpy(rec + w->data_off, w->staged, w->total - w->data_off);
 		return 0;
 	}
-	for (i = 0; i < w->npieces; off += w->pieces[i].size, i++) {
-		if (nt_copy_in_nofault(w->call, rec + off, w->pieces[i].ptr,
+	for (i = 0; i < w->npieces; i++) {
+		off = nt_piece_off(w, i, off);
+		if (nt_copy_in_nofault(w->call, rec + w->data_off + off, w->pieces[i].ptr,
 				       w->pieces[i].size))
 			return -EFAULT;
+		off += w->pieces[i].size;
 	}
 	return 0;
 }
@@ -156,14 +167,17 @@ int nt_write_stage(struct nt_write *w)
 
 	if (WARN_ON_ONCE(w->call->kernel_mode))
 		return -EFAULT;
-	buf = kvmalloc(max(len, 1U), GFP_KERNEL);
+	/* Zeroed: placed pieces leave gaps (item headers, padding). */
+	buf = kvzalloc(max(len, 1U), GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	for (i = 0; i < w->npieces; off += w->pieces[i].size, i++) {
+	for (i = 0; i < w->npieces; i++) {
+		off = nt_piece_off(w, i, off);
 		if (nt_copy_in(w->call, buf + off, w->pieces[i].ptr, w->pieces[i].size)) {
 			kvfree(buf);
 			return -EFAULT;
 		}
+		off += w->pieces[i].size;
 	}
 	w->staged = buf;
 	return 0;

@@ -75,6 +75,12 @@ struct nt_write {
 	 */
 	const struct nttrace_event_data_descriptor *pieces;
 	unsigned int npieces;
+	/*
+	 * Each piece's reserved is its place, from @data_off (the
+	 * handler's own copy of the descriptors; the gaps are the
+	 * encoder's to fill): else the pieces follow one another.
+	 */
+	bool placed;
 	union {
 		struct ntr_message message;
 		struct nt_write_classic classic;

@@ -892,9 +892,17 @@ struct nttrace_event_descriptor {
 struct nttrace_event_data_descriptor {
 	__u64 ptr;		/* a user address (kernel-mode callers: kernel) */
 	__u32 size;
-	__u32 reserved;		/* Windows' Reserved / Type: ignored */
+	/*
+	 * Windows' Reserved: its low byte is the Type with
+	 * NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES, else ignored
+	 */
+	__u32 reserved;
 };
 #define NTTRACE_EVENT_DATA_DESCRIPTOR_SIZE	16
+/* The Types (evntprov.h's EVENT_DATA_DESCRIPTOR_TYPE_*) the kernel takes. */
+#define NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_NONE			0
+#define NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA	1
+#define NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA	2
 #define NTTRACE_MAX_EVENT_DATA_DESCRIPTORS	128	/* evntprov.h */
 
 /*
@@ -929,6 +937,16 @@ struct nttrace_event_write_user {
 #define NTTRACE_EVENT_WRITE_USER_SIZE		0x48
 #define NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY 0x0001U
 #define NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY	0x0002U	/* EventWriteString */
+/*
+ * The provider asked for descriptor Types (EventSetInformation's
+ * EventProviderSetTraits or EventProviderUseDescriptorType): a descriptor
+ * of Type PROVIDER_METADATA is written as the record's
+ * NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS item, one of EVENT_METADATA as
+ * its NTTRACE_EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL item (TraceLogging's
+ * metadata, copied as given); any other Type, or either twice,
+ * NTTRACE_STATUS_INVALID_PARAMETER.
+ */
+#define NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES	0x0004U
 
 /*
  * EVENT_HEADER (evntcons.h), as an EventWrite record begins in a buffer:
@@ -982,6 +1000,8 @@ struct nttrace_event_extended_item_header {
 	__u16 data_size;
 };
 #define NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID	0x0001
+#define NTTRACE_EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL		0x000B
+#define NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS		0x000C
 
 /*
  * Whether a session enabled with @level, @any and @all wants an event of

@@ -225,6 +225,11 @@ struct nttrace_event_reg {
 	uint32_t index;		/* its slot */
 	uint64_t kernel_handle;	/* NtTraceEvent's TraceHandle; 0: no module */
 	GUID guid;		/* the provider's */
+	/*
+	 * NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES once EventSetInformation
+	 * asked for descriptor Types (atomic: set while others write)
+	 */
+	uint32_t write_flags;
 };
 
 /*
@@ -312,7 +317,7 @@ void nttrace_private_stop(void);
 ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 			     const struct nttrace_event_descriptor *desc,
 			     const uint8_t activity[16], const uint8_t *related,
-			     uint16_t extra_flags, const struct nttrace_event_data_descriptor *data,
+			     uint32_t write_flags, const struct nttrace_event_data_descriptor *data,
 			     uint32_t count);
 
 #endif /* NTTRACE_INTERNAL_H */

@@ -123,6 +123,25 @@ u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descri
 			       u32 user_data_count,
 			       const struct nttrace_event_data_descriptor *user_data);
 
+/*
+ * EtwSetInformation's classes (evntprov.h's EVENT_INFO_CLASS values) and
+ * what each does: SET_TRAITS takes provider traits (TraceLogging's
+ * provider metadata: a 16-bit size equal to @information_length, a
+ * NUL-ended name, traits) and makes the registration's writes honour the
+ * data descriptors' Type (NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_*: metadata
+ * written as the records' PROV_TRAITS and EVENT_SCHEMA_TL items);
+ * USE_DESCRIPTOR_TYPE takes one byte, non-zero to honour the Type, zero
+ * not to; BINARY_TRACK_INFO is accepted and does nothing.
+ * NTTRACE_STATUS_SUCCESS, NTTRACE_STATUS_INVALID_HANDLE,
+ * NTTRACE_STATUS_INVALID_PARAMETER (bad traits or length),
+ * NTTRACE_STATUS_NOT_SUPPORTED (another class).
+ */
+#define NTTRACE_EVENT_PROVIDER_BINARY_TRACK_INFO	0
+#define NTTRACE_EVENT_PROVIDER_SET_TRAITS		2
+#define NTTRACE_EVENT_PROVIDER_USE_DESCRIPTOR_TYPE	3
+u32 nttrace_etw_set_information(u64 reg_handle, u32 information_class, void *information,
+				u32 information_length);
+
 /* The Windows names, for driver code written against wdm.h. */
 #define ZwTraceEvent		nttrace_zw_trace_event
 #define WmiTraceMessage		nttrace_wmi_trace_message
@@ -133,5 +152,14 @@ u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descri
 #define EtwProviderEnabled	nttrace_etw_provider_enabled
 #define EtwWrite		nttrace_etw_write
 #define EtwWriteTransfer	nttrace_etw_write_transfer
+#define EtwSetInformation	nttrace_etw_set_information
+#define EventProviderBinaryTrackInfo	NTTRACE_EVENT_PROVIDER_BINARY_TRACK_INFO
+#define EventProviderSetTraits		NTTRACE_EVENT_PROVIDER_SET_TRAITS
+#define EventProviderUseDescriptorType	NTTRACE_EVENT_PROVIDER_USE_DESCRIPTOR_TYPE
+#define EVENT_DATA_DESCRIPTOR_TYPE_NONE		NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_NONE
+#define EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA \
+	NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA
+#define EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA \
+	NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA
 
 #endif /* _NTTRACE_WDM_H */

@@ -40,6 +40,8 @@ int main(void)
 	rc_classic_types(&ctx);
 	rc_classic(&ctx);
 	rc_event(&ctx);
+	rc_event_items(&ctx);
+	rc_event_metadata(&ctx);
 	rc_buffer(&ctx);
 	return tap_done();
 }

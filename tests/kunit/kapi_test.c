@@ -8,6 +8,7 @@
  * EtwRegister's handles (issue 27): one unregistered, or one never given,
  * is NTTRACE_STATUS_INVALID_HANDLE, read through no pointer; the enable callback
  * may register, write and unregister (its own registration too).
+ * EtwSetInformation's errors, and the descriptors' Types it turns on.
  * The sample driver tests the three contexts in the VM (tests/vm/kapi_test.c).
  */
 #include <kunit/test.h>
@@ -328,6 +329,74 @@ static void callback_test(struct kunit *test)
 	expect_invalid(test, c->h);
 }
 
+/*
+ * EtwSetInformation: its errors, and SetTraits turning the descriptors'
+ * Type on, so that a kernel-mode TraceLogging event gets its PROV_TRAITS
+ * and EVENT_SCHEMA_TL items (the layout is the record suite's; here only
+ * that the items are there and the data follows them).
+ */
+static void set_information_test(struct kunit *test)
+{
+	/* A name, and a trait of 3 bytes (type 0, no data). */
+	static const u8 traits[7] = { 7, 0, 'k', 0, 3, 0, 0 };
+	static const u8 schema[4] = { 4, 0, 0, 0 };
+	static const u8 bad[4] = { 5, 0, 'k', 0 };
+	u8 on = 1, off = 0, payload = 0x5a;
+	struct ntk_session *k = kapi_start(test, 0);
+	struct nttrace_event_data_descriptor d[3] = {
+		{ .ptr = (uintptr_t)schema, .size = sizeof(schema), .reserved = 1 },
+		{ .ptr = (uintptr_t)traits, .size = sizeof(traits), .reserved = 2 },
+		{ .ptr = (uintptr_t)&payload, .size = 1 },
+	};
+	struct ntk_record *recs;
+	u64 h;
+
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(0, EventProviderSetTraits, (void *)traits, 7),
+			NTTRACE_STATUS_INVALID_HANDLE);
+	KUNIT_ASSERT_EQ(test, EtwRegister(&etw_a, NULL, NULL, &h), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderSetTraits, (void *)bad, 4),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderUseDescriptorType, &on, 4),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, 1, NULL, 0), NTTRACE_STATUS_NOT_SUPPORTED);
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderBinaryTrackInfo, NULL, 0),
+			NTTRACE_STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(
+		test, etw_enable(k->id, &etw_a, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5), 0);
+
+	/* Not asked for: the metadata is data. */
+	KUNIT_EXPECT_EQ(test, EtwWrite(h, &etw_desc, NULL, 3, d), NTTRACE_STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 1U);
+	KUNIT_EXPECT_EQ(test, recs[0].size, 0x50U + 4 + 7 + 1);
+	KUNIT_EXPECT_EQ(test, recs[0].data[4] & 0x01, 0);
+
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderSetTraits, (void *)traits, 7),
+			NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwWrite(h, &etw_desc, NULL, 3, d), NTTRACE_STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 1U);
+	/* 0x50, traits item 8 + 7 -> 16, schema item 8 + 4 -> 16, the byte. */
+	KUNIT_EXPECT_EQ(test, recs[0].size, 0x50U + 16 + 16 + 1);
+	KUNIT_EXPECT_EQ(test, recs[0].data[4] & 0x01, 0x01);
+	KUNIT_EXPECT_EQ(test, ntk_get_le(recs[0].data + 0x52, 2), 12ULL);
+	KUNIT_EXPECT_EQ(test, ntk_get_le(recs[0].data + 0x62, 2), 11ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(recs[0].data + 0x58, traits, 7), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(recs[0].data + 0x68, schema, 4), 0);
+	KUNIT_EXPECT_EQ(test, recs[0].data[0x70], payload);
+
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderUseDescriptorType, &off, 1),
+			NTTRACE_STATUS_SUCCESS);
+	d[0].reserved = 3;	/* ignored again */
+	KUNIT_EXPECT_EQ(test, EtwWrite(h, &etw_desc, NULL, 3, d), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderUseDescriptorType, &on, 1),
+			NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwWrite(h, &etw_desc, NULL, 3, d),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1U);
+	KUNIT_EXPECT_EQ(test, EtwUnregister(h), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_EQ(test, EtwSetInformation(h, EventProviderSetTraits, (void *)traits, 7),
+			NTTRACE_STATUS_INVALID_HANDLE);
+}
+
 /* The session's stop tells the callback with no lock held. */
 static void stop_callback_test(struct kunit *test)
 {
@@ -358,6 +427,7 @@ static struct kunit_case nttrace_kapi_cases[] = {
 	KUNIT_CASE(paged_test),
 	KUNIT_CASE(callback_test),
 	KUNIT_CASE(stop_callback_test),
+	KUNIT_CASE(set_information_test),
 	KUNIT_CASE(stale_handle_test),
 	KUNIT_CASE(forged_handle_test),
 	{}

@@ -217,10 +217,16 @@ static void rc_event(struct rc_ctx *ctx)
 		.thread_id = 0x11,
 		.process_id = 0x22,
 	};
+	struct ntr_event_layout l;
 	__u8 got[0x78], want[0x78];
 
-	rc_eq(ctx, ntr_event_data_offset(false), 0x50, "event: data after the header");
-	rc_eq(ctx, ntr_event_data_offset(true), 0x68, "event: data after the item");
+	ntr_event_layout(&e, &l);
+	rc_eq(ctx, l.data, 0x50, "event: data after the header");
+	rc_eq(ctx, l.traits + l.schema, 0, "event: no metadata items");
+	e.related_activity_id = rc_guid3;
+	ntr_event_layout(&e, &l);
+	rc_eq(ctx, l.data, 0x68, "event: data after the item");
+	e.related_activity_id = NULL;
 
 	rc_fill(got, sizeof(got), RC_UNTOUCHED);
 	rc_fill(want, sizeof(want), RC_UNTOUCHED);
@@ -261,6 +267,95 @@ static void rc_event(struct rc_ctx *ctx)
 	memcpy(want + 0x58, rc_guid3, 16);
 	ntr_event_encode(got, &e);
 	rc_mem(ctx, got, want, sizeof(got), "event: 32-bit header, related activity item");
+}
+
+/*
+ * TraceLogging's two items, as a Windows-written ETL file lays them out (a
+ * 15-byte PROV_TRAITS and a 182-byte EVENT_SCHEMA_TL item: headers at 0x50
+ * and 0x68, data at 0x58 and 0x70, user data at 0x128), and with the
+ * related activity item before them. The metadata bytes are the writer's:
+ * the encoder writes only the item headers and the zeros after the data.
+ */
+static void rc_event_items(struct rc_ctx *ctx)
+{
+	const struct nttrace_event_descriptor d = { .channel = 11, .level = 5 };
+	struct ntr_event e = {
+		.size = 0x128,
+		.descriptor = &d,
+		.provider_id = rc_guid,
+		.activity_id = rc_guid2,
+		.traits_size = 15,
+		.schema_size = 182,
+	};
+	/* Off the stack: a kernel stack frame is small. */
+	static __u8 got[0x130], want[0x130];
+	struct ntr_event_layout l;
+
+	ntr_event_layout(&e, &l);
+	rc_eq(ctx, l.traits, 0x58, "items: traits data after its header");
+	rc_eq(ctx, l.schema, 0x70, "items: schema after the traits, 8-aligned");
+	rc_eq(ctx, l.data, 0x128, "items: data after the schema, 8-aligned");
+
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	ntr_event_encode(got, &e);
+	rc_eq(ctx, got[4], 0x50 | 0x01, "items: EXTENDED_INFO set");
+	memcpy(want, got, sizeof(want));
+	rc_put(want, 0x50, 0x18, 2);		/* 8 + 15, to 8 */
+	rc_put(want, 0x52, 0x0c, 2);		/* PROV_TRAITS */
+	rc_put(want, 0x54, 1, 2);		/* another item follows */
+	rc_put(want, 0x56, 15, 2);
+	rc_fill(want + 0x58, 15, RC_UNTOUCHED);	/* the writer's bytes */
+	rc_put(want, 0x67, 0, 1);		/* padding */
+	rc_put(want, 0x68, 0xc0, 2);		/* 8 + 182, to 8 */
+	rc_put(want, 0x6a, 0x0b, 2);		/* EVENT_SCHEMA_TL */
+	rc_put(want, 0x6c, 0, 2);		/* the last item */
+	rc_put(want, 0x6e, 182, 2);
+	rc_fill(want + 0x70, 182, RC_UNTOUCHED);
+	rc_put(want, 0x126, 0, 2);
+	rc_fill(want + 0x128, 8, RC_UNTOUCHED);	/* the data: not the encoder's */
+	rc_mem(ctx, got + 0x50, want + 0x50, sizeof(got) - 0x50,
+	       "items: traits and schema headers, padding zeroed, bytes untouched");
+
+	e.related_activity_id = rc_guid3;
+	e.traits_size = 0;
+	e.schema_size = 1;
+	ntr_event_layout(&e, &l);
+	rc_eq(ctx, l.traits, 0, "items: no traits");
+	rc_eq(ctx, l.schema, 0x70, "items: schema after the related activity item");
+	rc_eq(ctx, l.data, 0x78, "items: one byte of schema takes 16");
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	ntr_event_encode(got, &e);
+	rc_eq(ctx, got[0x54], 1, "items: the related activity item is not the last");
+	rc_eq(ctx, got[0x6a], 0x0b, "items: the schema item follows it");
+	rc_eq(ctx, got[0x6c], 0, "items: the schema item is the last");
+	rc_eq(ctx, got[0x71] | got[0x77], 0, "items: the schema's padding is zero");
+}
+
+/* Which descriptors are metadata (the low byte of reserved is the Type). */
+static void rc_event_metadata(struct rc_ctx *ctx)
+{
+	struct nttrace_event_data_descriptor d[4] = {
+		{ .size = 1, .reserved = 0x00000002 },	/* provider metadata */
+		{ .size = 1, .reserved = 0xffff0001 },	/* event; Reserved1/2 ignored */
+		{ .size = 1, .reserved = 0 },
+		{ .size = 1, .reserved = 0 },
+	};
+	__s32 traits, schema;
+
+	rc_eq(ctx, ntr_event_metadata(d, 4, &traits, &schema), 0, "metadata: accepted");
+	rc_eq(ctx, traits, 0, "metadata: the traits descriptor");
+	rc_eq(ctx, schema, 1, "metadata: the schema descriptor");
+	rc_eq(ctx, ntr_event_metadata(d + 2, 2, &traits, &schema), 0, "metadata: plain data");
+	rc_eq(ctx, (__u32)(traits & schema), (__u32)-1, "metadata: none found");
+	d[3].reserved = 1;
+	rc_eq(ctx, (__u32)ntr_event_metadata(d, 4, &traits, &schema), (__u32)-1,
+	      "metadata: event metadata twice refused");
+	d[3].reserved = 3;
+	rc_eq(ctx, (__u32)ntr_event_metadata(d, 4, &traits, &schema), (__u32)-1,
+	      "metadata: TIMESTAMP_OVERRIDE refused");
+	d[3].reserved = 0x100;
+	rc_eq(ctx, ntr_event_metadata(d, 4, &traits, &schema), 0,
+	      "metadata: only the low byte is the Type");
 }
 
 static void rc_buffer(struct rc_ctx *ctx)

@@ -31,6 +31,8 @@ RC_CASE(rc_message_some_items)
 RC_CASE(rc_classic_types)
 RC_CASE(rc_classic)
 RC_CASE(rc_event)
+RC_CASE(rc_event_items)
+RC_CASE(rc_event_metadata)
 RC_CASE(rc_buffer)
 
 static struct kunit_case nttrace_record_cases[] = {
@@ -40,6 +42,8 @@ static struct kunit_case nttrace_record_cases[] = {
 	KUNIT_CASE(rc_classic_types_test),
 	KUNIT_CASE(rc_classic_test),
 	KUNIT_CASE(rc_event_test),
+	KUNIT_CASE(rc_event_items_test),
+	KUNIT_CASE(rc_event_metadata_test),
 	KUNIT_CASE(rc_buffer_test),
 	{}
 };

@@ -222,8 +222,9 @@ static void test_api(void)
 	       "%d-bit: EventWriteEx NO_FAULTING|INPRIVATE accepted", BITS);
 	tap_eq(EventSetInformation(h, EventProviderBinaryTrackInfo, NULL, 0), ERROR_SUCCESS,
 	       "%d-bit: EventSetInformation BinaryTrackInfo -> ERROR_SUCCESS", BITS);
-	tap_eq(EventSetInformation(h, EventProviderSetTraits, &d, 4), ERROR_NOT_SUPPORTED,
-	       "%d-bit: EventSetInformation SetTraits -> ERROR_NOT_SUPPORTED", BITS);
+	tap_eq(EventSetInformation(h, EventProviderSetTraits, &d, 4), ERROR_INVALID_PARAMETER,
+	       "%d-bit: EventSetInformation SetTraits, not traits -> ERROR_INVALID_PARAMETER",
+	       BITS);
 	tap_eq(EventSetInformation(h, MaxEventInfo, NULL, 0), ERROR_NOT_SUPPORTED,
 	       "%d-bit: EventSetInformation unknown class -> ERROR_NOT_SUPPORTED", BITS);
 	tap_eq(EventSetInformation(h, EventProviderBinaryTrackInfo, NULL, 4),
@@ -543,6 +544,106 @@ static void test_private(void)
 	size = encode(want, 1, tid, pid, 0, &prov_c, 7, 1, 16, 2, 10, 300, 5, &thread_act,
 		      NULL, 0, NULL, 0);
 	check_rec(3, want, size, "EventWrite: the thread's activity ID");
+	unlink(path);
+}
+
+/*
+ * TraceLogging's metadata through the user-mode logger: EventSetInformation
+ * (SetTraits, UseDescriptorType) and its errors; then the descriptors'
+ * Types make PROV_TRAITS and EVENT_SCHEMA_TL items, byte for byte as the
+ * kernel writes them (tests/vm/eventwrite_test.c), and only once asked.
+ */
+static void test_private_metadata(void)
+{
+	static const uint8_t traits[15] = "\x0f\x00nttrace-test";
+	static const uint8_t schema[10] = { 10, 0, 0, 'e', 0, 'f', 0, 4, 0x11, 0x22 };
+	static const uint8_t one[] = { 1, 2, 3 };
+	EVENT_DESCRIPTOR d = { 3, 0, 11, 2, 0, 0, 0x1 };
+	uint8_t want[512], data[64], bad[15], *p = data;
+	uint32_t tid = syscall(SYS_gettid), pid = getpid(), size;
+	EVENT_DATA_DESCRIPTOR dd[3];
+	BOOLEAN on = TRUE, off = FALSE;
+	TRACEHANDLE um = 0;
+	REGHANDLE h = 0;
+	struct props pr;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/eventprov-tl-%d-%d.etl", BITS, (int)getpid());
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (!tap_eq(StartTraceA(&um, "eventprov-tl", &pr.p), ERROR_SUCCESS,
+		    "%d-bit: metadata: user-mode logger started", BITS))
+		return;
+	tap_eq(EventRegister(&prov_c, NULL, NULL, &h), ERROR_SUCCESS, "%d-bit: EventRegister",
+	       BITS);
+	tap_eq(EnableTraceEx2(um, &prov_c, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x1, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: enabled", BITS);
+
+	/* Traits that lie: each refused. */
+	memcpy(bad, traits, sizeof(bad));
+	bad[0] = 14;
+	tap_eq(EventSetInformation(h, EventProviderSetTraits, bad, sizeof(bad)),
+	       ERROR_INVALID_PARAMETER, "%d-bit: traits, size not the length -> INVALID_PARAMETER",
+	       BITS);
+	memcpy(bad, traits, sizeof(bad));
+	bad[14] = 'x';
+	tap_eq(EventSetInformation(h, EventProviderSetTraits, bad, sizeof(bad)),
+	       ERROR_INVALID_PARAMETER, "%d-bit: traits, name not ended -> INVALID_PARAMETER",
+	       BITS);
+	memcpy(bad, "\x0f\x00n\x00\x0c\x00\x01", 7);	/* a trait of 12 in 11 bytes */
+	tap_eq(EventSetInformation(h, EventProviderSetTraits, bad, sizeof(bad)),
+	       ERROR_INVALID_PARAMETER, "%d-bit: traits, a trait past the end -> INVALID_PARAMETER",
+	       BITS);
+	tap_eq(EventSetInformation(h, EventProviderUseDescriptorType, &on, 4),
+	       ERROR_INVALID_PARAMETER, "%d-bit: UseDescriptorType, 4 bytes -> INVALID_PARAMETER",
+	       BITS);
+
+	/* Before asking: the Types are ignored, the metadata is data. */
+	EventDataDescCreate(&dd[0], traits, sizeof(traits));
+	dd[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;
+	EventDataDescCreate(&dd[1], schema, sizeof(schema));
+	dd[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
+	EventDataDescCreate(&dd[2], one, sizeof(one));
+	tap_eq(EventWrite(h, &d, 3, dd), ERROR_SUCCESS, "%d-bit: typed, not asked for", BITS);
+	tap_eq(EventSetInformation(h, EventProviderSetTraits, (void *)traits, sizeof(traits)),
+	       ERROR_SUCCESS, "%d-bit: EventSetInformation SetTraits", BITS);
+	tap_eq(EventWrite(h, &d, 3, dd), ERROR_SUCCESS, "%d-bit: typed, after SetTraits", BITS);
+	tap_eq(EventSetInformation(h, EventProviderUseDescriptorType, &off, sizeof(off)),
+	       ERROR_SUCCESS, "%d-bit: UseDescriptorType FALSE", BITS);
+	tap_eq(EventWrite(h, &d, 3, dd), ERROR_SUCCESS, "%d-bit: typed, Types off again", BITS);
+	tap_eq(EventSetInformation(h, EventProviderUseDescriptorType, &on, sizeof(on)),
+	       ERROR_SUCCESS, "%d-bit: UseDescriptorType TRUE", BITS);
+	dd[0].Type = 3;
+	tap_eq(EventWrite(h, &d, 3, dd), ERROR_INVALID_PARAMETER,
+	       "%d-bit: TIMESTAMP_OVERRIDE -> ERROR_INVALID_PARAMETER", BITS);
+	dd[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
+	tap_eq(EventWrite(h, &d, 3, dd), ERROR_INVALID_PARAMETER,
+	       "%d-bit: event metadata twice -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(ControlTraceA(um, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "%d-bit: stop", BITS);
+	EventUnregister(h);
+
+	read_file(path);
+	tap_eq(got.n, 3, "%d-bit: three records in the file", BITS);
+	memcpy(data, traits, 15);
+	memcpy(data + 15, schema, 10);
+	memcpy(data + 25, one, 3);
+	size = encode(want, 1, tid, pid, 0, &prov_c, 3, 0, 11, 2, 0, 0, 1, &null_guid, NULL, 0,
+		      data, 28);
+	check_rec(0, want, size, "Types not asked for: all data");
+	check_rec(2, want, size, "Types turned off: all data");
+	/* Items: 8-byte header (size to 8, type, linkage, data size), data, zeros. */
+	memset(data, 0, sizeof(data));
+	memcpy(p, "\x18\x00\x0c\x00\x01\x00\x0f\x00", 8);
+	memcpy(p + 8, traits, 15);
+	p += 24;
+	memcpy(p, "\x18\x00\x0b\x00\x00\x00\x0a\x00", 8);
+	memcpy(p + 8, schema, 10);
+	p += 24;
+	memcpy(p, one, 3);
+	size = encode(want, 1, tid, pid, 0, &prov_c, 3, 0, 11, 2, 0, 0, 1, &null_guid, NULL, 0,
+		      data, 51);
+	want[4] |= 0x01;	/* EXTENDED_INFO */
+	check_rec(1, want, size, "SetTraits: PROV_TRAITS and EVENT_SCHEMA_TL items");
 	unlink(path);
 }
 
@@ -889,6 +990,7 @@ int main(void)
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	test_api();
 	test_private();
+	test_private_metadata();
 	test_stuck_sequence();
 	if (nttrace_device_fd() < 0) {
 		printf("# no %s: the module's tests skipped\n", NTTRACE_DEVICE);

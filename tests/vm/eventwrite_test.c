@@ -41,6 +41,7 @@
 #define ITEM_SIZE	24
 #define WF_RELATED	0x1
 #define WF_STRING	0x2
+#define WF_TYPES	0x4	/* the descriptors' Type is honoured */
 #define MAX_DESC	128
 
 #define S_SUCCESS		0x00000000U
@@ -133,6 +134,7 @@ static int wants(uint32_t level, uint64_t any, uint64_t all, uint8_t ev_level, u
 struct item {
 	const void *ptr;
 	uint32_t size;
+	uint8_t type;	/* 1: event metadata, 2: provider metadata */
 };
 
 /* One call as a test describes it. */
@@ -171,7 +173,10 @@ static void encode_fields(const struct ev *e, uint8_t *p)
 	for (i = 0; i < e->n; i++) {
 		put_le(desc_mem + 16 * i, (uintptr_t)e->items[i].ptr, 8);
 		put_le(desc_mem + 16 * i + 8, e->items[i].size, 4);
-		put_le(desc_mem + 16 * i + 12, 0xD7D7D7D7, 4);	/* Reserved */
+		/* Reserved: garbage, or the Type under Reserved1/2's garbage */
+		put_le(desc_mem + 16 * i + 12,
+		       (e->wflags & WF_TYPES) || e->items[i].type ?
+		       0xD7D7D700 | e->items[i].type : 0xD7D7D7D7, 4);
 	}
 }
 
@@ -187,20 +192,67 @@ static uint32_t raw(uint64_t handle, const struct ev *e)
 	return raw_at(handle, e, fields_mem);
 }
 
-/* The record @e must become; returns its size before padding. */
+/* One extended item's header at @p; returns its bytes (to 8). */
+static uint32_t put_item(uint8_t *p, uint16_t type, uint16_t size, int more)
+{
+	uint32_t all = (8 + size + 7) & ~7u;
+
+	put_le(p, all, 2);
+	put_le(p + 2, type, 2);
+	put_le(p + 4, more, 2);
+	put_le(p + 6, size, 2);
+	return all;
+}
+
+/* The item @e's descriptors make of Type @type: its index, or -1. */
+static int typed(const struct ev *e, uint8_t type)
+{
+	unsigned int i;
+
+	for (i = 0; (e->wflags & WF_TYPES) && i < e->n; i++)
+		if (e->items[i].type == type && e->items[i].size)
+			return i;
+	return -1;
+}
+
+/*
+ * The record @e must become; returns its size before padding. The items
+ * in Windows' files' order: related activity ID, PROV_TRAITS (12),
+ * EVENT_SCHEMA_TL (11); each 8-byte header, data, zeros to 8.
+ */
 static uint32_t encode_record(const struct ev *e, int ptr32, uint32_t tid, uint32_t pid,
 			      uint64_t ts, uint8_t *out)
 {
 	int related = e->wflags & WF_RELATED;
-	uint32_t total = EH_SIZE + (related ? ITEM_SIZE : 0), off, flags, i;
+	int traits = typed(e, 2), schema = typed(e, 1);
+	uint32_t total = EH_SIZE, off, flags, i;
 
-	for (i = 0; i < e->n; i++)
-		total += e->items[i].size;
-	memset(out, 0, (total + 7) & ~7u);
+	memset(out, 0, 0x10000);
+	off = EH_SIZE;
+	if (related) {
+		off += put_item(out + off, 1, 16, traits >= 0 || schema >= 0);
+		memcpy(out + off - ITEM_SIZE + 8, rel, 16);
+	}
+	if (traits >= 0) {
+		memcpy(out + off + 8, e->items[traits].ptr, e->items[traits].size);
+		off += put_item(out + off, 12, e->items[traits].size, schema >= 0);
+	}
+	if (schema >= 0) {
+		memcpy(out + off + 8, e->items[schema].ptr, e->items[schema].size);
+		off += put_item(out + off, 11, e->items[schema].size, 0);
+	}
+	for (i = 0; i < e->n; i++) {
+		if ((int)i == traits || (int)i == schema)
+			continue;
+		memcpy(out + off, e->items[i].ptr, e->items[i].size);
+		off += e->items[i].size;
+	}
+	total = off;
 	put_le(out, total, 2);
 	out[2] = ptr32 ? 0x12 : 0x13;
 	out[3] = 0xC0;
-	flags = 0x10 | (ptr32 ? 0x20 : 0x40) | (related ? 0x1 : 0) |
+	flags = 0x10 | (ptr32 ? 0x20 : 0x40) |
+		((related || traits >= 0 || schema >= 0) ? 0x1 : 0) |
 		((e->wflags & WF_STRING) ? 0x4 : 0);
 	put_le(out + 4, flags, 2);
 	put_le(out + 8, tid, 4);
@@ -215,18 +267,6 @@ static uint32_t encode_record(const struct ev *e, int ptr32, uint32_t tid, uint3
 	put_le(out + 0x2e, 0x3344, 2);
 	put_le(out + 0x30, e->keyword, 8);
 	memcpy(out + 0x40, act, 16);
-	off = EH_SIZE;
-	if (related) {
-		put_le(out + off, ITEM_SIZE, 2);
-		put_le(out + off + 2, 1, 2);
-		put_le(out + off + 6, 16, 2);
-		memcpy(out + off + 8, rel, 16);
-		off += ITEM_SIZE;
-	}
-	for (i = 0; i < e->n; i++) {
-		memcpy(out + off, e->items[i].ptr, e->items[i].size);
-		off += e->items[i].size;
-	}
 	return total;
 }
 
@@ -418,6 +458,114 @@ static unsigned int drain_both(void)
 	return n;
 }
 
+/* ---- TraceLogging's metadata: descriptor Types into extended items ---- */
+
+/*
+ * Events whose descriptors carry Types (NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES):
+ * provider metadata becomes a PROV_TRAITS item, event metadata an
+ * EVENT_SCHEMA_TL item, byte for byte, after the related activity item,
+ * whatever the descriptors' order; without the flag they are data; bad
+ * Types and metadata twice are refused with nothing written.
+ */
+static void test_metadata(uint64_t handle)
+{
+	static const uint8_t traits[15] = { 15, 0, 'n', 't', 't', 'r', 'a', 'c', 'e', '-',
+					    't', 'e', 's', 't', 0 };
+	static uint8_t schema[300], big[0x10000];
+	struct item it[5];
+	struct ev e = { .level = 1, .items = it };
+	uint32_t tid = syscall(SYS_gettid), pid = getpid();
+	uint8_t *want = malloc(0x10000);
+	unsigned int c, wrong = 0, missing = 0;
+	/* schema size, order (0: traits first), related, data pieces */
+	static const struct { uint32_t schema; int swap, related, data; } cases[] = {
+		{ 182, 0, 0, 2 }, { 1, 1, 1, 1 }, { 8, 0, 1, 0 }, { 300, 1, 0, 3 },
+		{ 0, 0, 0, 2 },		/* an empty schema descriptor: no item */
+	};
+
+	for (c = 0; c < sizeof(schema); c++)
+		schema[c] = (uint8_t)(c * 7 + 3);
+	drain_both();
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		unsigned int t = cases[c].swap, m = !t, j;
+
+		memset(it, 0, sizeof(it));
+		it[t] = (struct item) { .ptr = traits, .size = sizeof(traits), .type = 2 };
+		it[m] = (struct item) { .ptr = schema, .size = cases[c].schema, .type = 1 };
+		for (j = 0; j < (unsigned int)cases[c].data; j++)
+			it[2 + j] = (struct item) { .ptr = pool + 100 * j, .size = 5 + j };
+		e.id = 1000 + c;
+		e.n = 2 + cases[c].data;
+		e.wflags = WF_TYPES | (cases[c].related ? WF_RELATED : 0);
+		tap_eq(raw(handle, &e), S_SUCCESS, "%d-bit: metadata case %u -> SUCCESS", BITS, c);
+	}
+	/* The same descriptors without the flag: every one of them data. */
+	e.id = 1100;
+	e.wflags = 0;
+	e.n = 4;
+	tap_eq(raw(handle, &e), S_SUCCESS, "%d-bit: Types without the flag -> SUCCESS", BITS);
+	forget(&seen[0]);
+	forget(&seen[1]);
+	flush_drain(ss[0].c, ss[0].info.logger_id, on_buffer, &seen[0]);
+	for (c = 0; c <= sizeof(cases) / sizeof(cases[0]); c++) {
+		uint16_t num = c < sizeof(cases) / sizeof(cases[0]) ? 1000 + c : 1100;
+		unsigned int t, m, j;
+		uint32_t size;
+
+		if (seen[0].count[num] != 1) {
+			missing++;
+			continue;
+		}
+		/* Rebuild case @c's descriptors as they were sent. */
+		if (num == 1100) {
+			e.wflags = 0;
+			e.n = 4;
+		} else {
+			t = cases[c].swap;
+			m = !t;
+			memset(it, 0, sizeof(it));
+			it[t] = (struct item) { .ptr = traits, .size = sizeof(traits), .type = 2 };
+			it[m] = (struct item) { .ptr = schema, .size = cases[c].schema, .type = 1 };
+			for (j = 0; j < (unsigned int)cases[c].data; j++)
+				it[2 + j] = (struct item) { .ptr = pool + 100 * j, .size = 5 + j };
+			e.n = 2 + cases[c].data;
+			e.wflags = WF_TYPES | (cases[c].related ? WF_RELATED : 0);
+		}
+		e.id = num;
+		size = encode_record(&e, BITS == 32, tid, pid,
+				     get_le(seen[0].bytes[num] + 0x10, 8), want);
+		if (size != seen[0].size[num] || memcmp(want, seen[0].bytes[num], size)) {
+			printf("# metadata record %u: size %u, want %u\n", num,
+			       seen[0].size[num], size);
+			wrong++;
+		}
+	}
+	tap_eq(missing, 0, "%d-bit: every metadata event recorded once", BITS);
+	tap_eq(wrong, 0, "%d-bit: PROV_TRAITS and EVENT_SCHEMA_TL items byte for byte", BITS);
+
+	/* Refusals: nothing written. */
+	drain_both();
+	memset(it, 0, sizeof(it));
+	it[0] = (struct item) { .ptr = schema, .size = 4, .type = 1 };
+	it[1] = (struct item) { .ptr = schema, .size = 4, .type = 1 };
+	e = (struct ev) { .id = 1200, .level = 1, .items = it, .n = 2, .wflags = WF_TYPES };
+	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
+	       "%d-bit: event metadata twice -> INVALID_PARAMETER", BITS);
+	it[1].type = 2;
+	it[0].type = 3;
+	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
+	       "%d-bit: Type 3 (TIMESTAMP_OVERRIDE) -> INVALID_PARAMETER", BITS);
+	it[0] = (struct item) { .ptr = big, .size = sizeof(big), .type = 1 };
+	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW,
+	       "%d-bit: 64 KB of event metadata -> INTEGER_OVERFLOW", BITS);
+	/* header, a 16-byte traits item, this one's 8-byte header: 1 byte over */
+	it[0] = (struct item) { .ptr = big, .size = 0xFFFF - EH_SIZE - 16 - 8 + 1, .type = 1 };
+	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW,
+	       "%d-bit: metadata items past 0xFFFF bytes -> INTEGER_OVERFLOW", BITS);
+	tap_eq(drain_both(), 0, "%d-bit: ... nothing written", BITS);
+	free(want);
+}
+
 static void test_errors(uint64_t handle, uint64_t classic)
 {
 	struct item items[MAX_DESC + 1], three[3];
@@ -443,7 +591,7 @@ static void test_errors(uint64_t handle, uint64_t classic)
 	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: FieldSize 0x50 -> INVALID_PARAMETER",
 	       BITS);
 	e.field_size = 0;
-	e.wflags = 0x4;
+	e.wflags = 0x8;
 	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: unknown flag -> INVALID_PARAMETER",
 	       BITS);
 	e.wflags = 0;
@@ -487,9 +635,9 @@ static void test_errors(uint64_t handle, uint64_t classic)
 	e.data = NULL;
 	e.count = 0;
 	/* A middle item unreadable: neither session gets anything. */
-	three[0] = (struct item){ pool, 8 };
-	three[1] = (struct item){ gone + 100, 8 };
-	three[2] = (struct item){ pool + 8, 8 };
+	three[0] = (struct item){ .ptr = pool, .size = 8 };
+	three[1] = (struct item){ .ptr = gone + 100, .size = 8 };
+	three[2] = (struct item){ .ptr = pool + 8, .size = 8 };
 	e.items = three;
 	e.n = 3;
 	tap_eq(raw(handle, &e), S_ACCESS_VIOLATION, "%d-bit: middle item unmapped -> "
@@ -545,7 +693,7 @@ static void test_fork(uint64_t handle)
 static void test_full(int fd, uint64_t handle)
 {
 	struct nttrace_logger_info info, q;
-	struct item one = { pool, 3000 };
+	struct item one = { .ptr = pool, .size = 3000 };
 	struct ev e = { .id = 3, .level = 1, .n = 1, .items = &one };
 	uint32_t status = 0;
 	unsigned int i;
@@ -656,6 +804,7 @@ int main(void)
 		tap_eq(enable(ss[s].info.logger_id, 1, ss[s].level, ss[s].any, ss[s].all), 0,
 		       "%d-bit: enable %c", BITS, 'A' + s);
 	test_records(handle);
+	test_metadata(handle);
 	test_errors(handle, classic);
 	test_fork(handle);
 	test_unregistered(fd);

@@ -709,10 +709,14 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
  *   0x10 TimeStamp: the logger's clock
  *   0x18 ProviderId, 0x28 EventDescriptor (16), 0x38 ProcessorTime 0
  *   0x40 ActivityId
- *   0x50 with a related activity ID: its item (struct
- *        event_extended_item_header: size 0x18, type 1, linkage 0,
- *        data size 16) and the 16 bytes
- *   then the data descriptors' bytes, one after the other, and zeros to 8.
+ *   0x50 the extended items (common/record.c): with a related activity
+ *        ID, its item (struct event_extended_item_header: size 0x18,
+ *        type 1, data size 16) and the 16 bytes; with @write_flags'
+ *        NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES, the PROVIDER_METADATA
+ *        descriptor's bytes as a PROV_TRAITS item and the EVENT_METADATA
+ *        one's as an EVENT_SCHEMA_TL item (a bad Type, or either twice:
+ *        ERROR_INVALID_PARAMETER, as the kernel's)
+ *   then the other descriptors' bytes, one after the other, and zeros to 8.
  * Errors as the kernel's NTSTATUS would map; a record over 0xFFFF bytes is
  * ERROR_ARITHMETIC_OVERFLOW (EventWrite's documented error for an event
  * over 64 KB), checked before any buffer is touched.
@@ -720,39 +724,60 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 			     const struct nttrace_event_descriptor *desc,
 			     const uint8_t activity[16], const uint8_t *related,
-			     uint16_t extra_flags, const struct nttrace_event_data_descriptor *data,
+			     uint32_t write_flags, const struct nttrace_event_data_descriptor *data,
 			     uint32_t count)
 {
 	struct ntr_event ev = {
 		.ptr32 = sizeof(void *) == 4,
-		.extra_flags = NTTRACE_EVENT_HEADER_FLAG_PRIVATE_SESSION | extra_flags,
+		.extra_flags = NTTRACE_EVENT_HEADER_FLAG_PRIVATE_SESSION |
+			       (write_flags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY ?
+					NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY : 0),
 		.descriptor = desc,
 		.provider_id = provider,
 		.activity_id = activity,
 		.related_activity_id = related,
 	};
-	uint32_t data_off = ntr_event_data_offset(related), off, i;
-	uint64_t total = data_off;
+	int32_t traits = -1, schema = -1;
+	struct ntr_event_layout l;
+	uint64_t total;
 	struct um_slot *s;
 	ULONG err = ERROR_SUCCESS;
+	uint32_t i, at;
 	uint8_t *rec;
 
 	/* The logger is named by the handle without the enable's level/flags. */
 	handle &= 0xFF00FFFFULL;
+	/* The same metadata rules as the kernel's (module/eventwrite.c). */
+	if ((write_flags & NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES) &&
+	    ntr_event_metadata(data, count, &traits, &schema))
+		return ERROR_INVALID_PARAMETER;
+	if (traits >= 0)
+		ev.traits_size = data[traits].size;
+	if (schema >= 0)
+		ev.schema_size = data[schema].size;
+	if (ev.traits_size > 0xFFFF || ev.schema_size > 0xFFFF)
+		return ERROR_ARITHMETIC_OVERFLOW;
+	ntr_event_layout(&ev, &l);
+	total = l.data;
 	for (i = 0; i < count; i++)
-		total += data[i].size;
+		if ((int32_t)i != traits && (int32_t)i != schema)
+			total += data[i].size;
 	if (total > 0xFFFF)
 		return ERROR_ARITHMETIC_OVERFLOW;
 	rec = um_write_begin(handle, total, &s, &err);
 	if (!rec)
 		return err;
-	off = data_off;
+	at = l.data;
 	for (i = 0; i < count; i++) {
+		uint32_t to = (int32_t)i == traits ? l.traits :
+			      (int32_t)i == schema ? l.schema : at;
+
 		if (data[i].ptr > UINTPTR_MAX ||
-		    nttrace_safe_copy(rec + off, (const void *)(uintptr_t)data[i].ptr,
+		    nttrace_safe_copy(rec + to, (const void *)(uintptr_t)data[i].ptr,
 				      data[i].size))
 			return um_write_end(s, rec, total, ERROR_NOACCESS);
-		off += data[i].size;
+		if (to == at)
+			at += data[i].size;
 	}
 	ev.size = total;
 	ev.time_stamp = nttrace_clock_now(um.clock_type);

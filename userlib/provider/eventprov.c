@@ -50,6 +50,7 @@
 #include <nttrace/nt.h>
 
 #include "../internal.h"
+#include "record.h"
 
 static ULONG set_error(ULONG error)
 {
@@ -150,6 +151,9 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 		return ERROR_INVALID_PARAMETER;
 	if (!activity)
 		activity = &thread_activity;
+	wflags |= __atomic_load_n(&r->write_flags, __ATOMIC_RELAXED);
+	if (related)
+		wflags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
 	nttrace_read_enable_info(&r->info, &k);
 	nttrace_read_enable_info(&r->priv, &p);
 	/* EventWriteEx's Filter: bit (logger ID - 1) leaves that session out. */
@@ -157,10 +161,8 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 		memset(&f, 0, sizeof(f));
 		memcpy(&f.descriptor, d, sizeof(f.descriptor));
 		memcpy(f.activity_id, activity, 16);
-		if (related) {
+		if (related)
 			memcpy(f.related_activity_id, related, 16);
-			wflags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
-		}
 		f.flags = wflags;
 		f.data_count = count;
 		f.data = (uintptr_t)data;
@@ -173,10 +175,7 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 		err2 = nttrace_um_event_write(p.logger_handle, &r->guid,
 					      (const struct nttrace_event_descriptor *)d,
 					      (const uint8_t *)activity, (const uint8_t *)related,
-					      wflags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY ?
-						      NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY :
-						      0,
-					      (const struct nttrace_event_data_descriptor *)data,
+					      wflags, (const struct nttrace_event_data_descriptor *)data,
 					      count);
 		if (err == ERROR_SUCCESS)
 			err = err2;
@@ -319,7 +318,8 @@ ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
 ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
 				  PVOID EventInformation, ULONG InformationLength)
 {
-	const struct nttrace_event_reg *r = nttrace_event_reg_of(RegHandle);
+	struct nttrace_event_reg *r = nttrace_event_reg_of(RegHandle);
+	const uint32_t types = NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES;
 
 	if (!r || !nttrace_event_reg_live(r, RegHandle) ||
 	    (!EventInformation && InformationLength))
@@ -327,6 +327,26 @@ ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS Informat
 	switch (InformationClass) {
 	case EventProviderBinaryTrackInfo:
 		/* Nothing to track: no binary image is recorded here. */
+		return set_error(ERROR_SUCCESS);
+	case EventProviderSetTraits:
+		/*
+		 * Windows keeps the traits and from now on honours the
+		 * descriptors' Type. Here the traits reach a trace only as
+		 * each event's PROVIDER_METADATA descriptor, as TraceLogging
+		 * sends them: they are checked, not kept.
+		 */
+		if (!ntr_traits_valid(EventInformation, InformationLength))
+			return set_error(ERROR_INVALID_PARAMETER);
+		__atomic_or_fetch(&r->write_flags, types, __ATOMIC_RELAXED);
+		return set_error(ERROR_SUCCESS);
+	case EventProviderUseDescriptorType:
+		/* A BOOLEAN: TRUE honours the Type, FALSE stops doing so. */
+		if (InformationLength != sizeof(BOOLEAN))
+			return set_error(ERROR_INVALID_PARAMETER);
+		if (*(const BOOLEAN *)EventInformation)
+			__atomic_or_fetch(&r->write_flags, types, __ATOMIC_RELAXED);
+		else
+			__atomic_and_fetch(&r->write_flags, ~types, __ATOMIC_RELAXED);
 		return set_error(ERROR_SUCCESS);
 	default:
 		return set_error(ERROR_NOT_SUPPORTED);
