@@ -1865,7 +1865,8 @@ static void trace_event_write(struct thr *t, int fd)
 	f.descriptor.id = (uint16_t)rnd(&t->r);
 	f.descriptor.level = chance(&t->r, 70) ? below(&t->r, 6) : (uint8_t)rnd(&t->r);
 	f.descriptor.keyword = chance(&t->r, 50) ? 0 : pick_u64(&t->r);
-	f.flags = good || chance(&t->r, 70) ? below(&t->r, 4) : pick_u32(&t->r);
+	/* Up to DESCRIPTOR_TYPES (4): TraceLogging's metadata items too. */
+	f.flags = good || chance(&t->r, 70) ? below(&t->r, 8) : pick_u32(&t->r);
 	f.filter = chance(&t->r, 80) ? 0 : pick_u64(&t->r);
 	n = good || chance(&t->r, 60) ? below(&t->r, 9) : PICK(&t->r, counts);
 	f.data_count = n;
@@ -1878,7 +1879,8 @@ static void trace_event_write(struct thr *t, int fd)
 			sz = below(&t->r, 129);
 		put_word(descs + 16 * i, 8, arg_ptr(t, sz, good, 8));
 		put_word(descs + 16 * i + 8, 4, sz);
-		put_word(descs + 16 * i + 12, 4, rnd(&t->r));
+		/* Reserved: mostly a Type (0-2, each once or twice), else noise. */
+		put_word(descs + 16 * i + 12, 4, chance(&t->r, 70) ? below(&t->r, 3) : rnd(&t->r));
 	}
 	switch (good ? 0 : below(&t->r, 6)) {
 	case 1:			/* the array running into the guard page */
