@@ -9,6 +9,9 @@
 #ifndef NTTRACE_TRACELOGGING_ARRAYS_H
 #define NTTRACE_TRACELOGGING_ARRAYS_H
 
+/* Its types and helpers (which include this file back: guarded). */
+#include <nttrace/traceloggingprovider.h>
+
 #define TraceLoggingInt8FixedArray(p, n, ...)					\
 	NTTRACE_TL_FARR(int8_t, p, n, #p, TlgInINT8, 0, __VA_ARGS__)
 #define TraceLoggingUInt8FixedArray(p, n, ...)					\

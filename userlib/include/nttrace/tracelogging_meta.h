@@ -36,6 +36,9 @@
 #ifndef NTTRACE_TRACELOGGING_META_H
 #define NTTRACE_TRACELOGGING_META_H
 
+/* Its types and helpers (which include this file back: guarded). */
+#include <nttrace/traceloggingprovider.h>
+
 #include <nttrace/tracelogging_foreach.h>
 
 #define NTTRACE_TL_CAT(a, b)		NTTRACE_TL_CAT_(a, b)

@@ -16,6 +16,11 @@
 #ifndef NTTRACE_TRACELOGGING_VALUE_H
 #define NTTRACE_TRACELOGGING_VALUE_H
 
+/* Its types and helpers (which include this file back: guarded). */
+#include <nttrace/traceloggingprovider.h>
+
+#ifdef __cplusplus
+
 #define TraceLoggingValue(v, ...)						\
 	NTTRACE_TL_FIELD(auto, NTTRACE_TL_VT(v)::in, NTTRACE_TL_VT(v)::out, 0, 1, ~, v, ~, #v,	\
 			 __VA_ARGS__)
@@ -99,5 +104,7 @@ template <> struct nttrace_tl_value<char16_t *>
 	: nttrace_tl_sz<char16_t, TlgInUNICODESTRING> {};
 template <> struct nttrace_tl_value<const char16_t *>
 	: nttrace_tl_sz<char16_t, TlgInUNICODESTRING> {};
+
+#endif /* __cplusplus */
 
 #endif /* NTTRACE_TRACELOGGING_VALUE_H */
