@@ -21,7 +21,7 @@ LDFLAGS_VM := -static -pthread
 LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
-	    userlib/provider/eventprov.c \
+	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
@@ -118,6 +118,19 @@ $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< common/record.c
 
+# TraceLogging's macros and run time (userlib/provider/tracelogging.c),
+# with the evntprov.h calls played by the test; C and C++ (C++ 64-bit only:
+# a host without g++-multilib has no 32-bit C++ headers).
+TL_DEPS := userlib/provider/tracelogging.c tests/vm/tap.h tests/host/tracelogging_fake.h \
+	   $(wildcard userlib/include/nttrace/*.h uapi/*.h)
+$(BUILD)/host/tracelogging_test-%: tests/host/tracelogging_test.c $(TL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< userlib/provider/tracelogging.c
+$(BUILD)/host/tracelogging_cpp_test-%: tests/host/tracelogging_cpp_test.cpp $(TL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@.o userlib/provider/tracelogging.c
+	$(CXX) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $@.o
+
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
@@ -154,6 +167,8 @@ safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m3
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
+	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \
+	    $(BUILD)/host/tracelogging_cpp_test-m64 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----
