@@ -24,6 +24,8 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
+	    userlib/controller/queryall.c userlib/controller/guids.c \
+	    userlib/controller/traceinfo.c \
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
 	    userlib/etl/kernel_classes.c \
@@ -43,6 +45,7 @@ VM_TESTS += realtime_test
 VM_TESTS += winetl_test
 VM_TESTS += kernel_classes_test
 VM_TESTS += process_test
+VM_TESTS += query_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

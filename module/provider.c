@@ -1111,6 +1111,8 @@ u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room)
 				rows[n].enable_flags = e->flags;
 				rows[n].match_any_keyword = e->any;
 				rows[n].match_all_keyword = e->all;
+				if (e == g->acting)
+					rows[n].flags = NTTRACE_PROVIDER_ROW_LATEST;
 			}
 			n++;
 		}

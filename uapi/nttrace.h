@@ -842,6 +842,8 @@ struct nttrace_notification {
  * @type:       NTTRACE_REG_* (registration rows)
  * @logger_id:  the enabling session (enable rows)
  * @level, @enable_flags, @match_any_keyword, @match_all_keyword: its enable
+ * @flags:      NTTRACE_PROVIDER_ROW_* (0 in registration rows). Was @pad,
+ *              always 0, before: a caller built then reads no flag.
  */
 struct nttrace_provider_row {
 	__u8 guid[16];
@@ -850,11 +852,17 @@ struct nttrace_provider_row {
 	__u32 logger_id;
 	__u32 level;
 	__u32 enable_flags;
-	__u32 pad;
+	__u32 flags;
 	__u64 match_any_keyword;
 	__u64 match_all_keyword;
 };
 #define NTTRACE_PROVIDER_ROW_SIZE	56
+/*
+ * The enable row of the session a classic registration of the GUID acts
+ * on: the latest enable still standing (enable_info.logger_handle's), so
+ * that a controller can tell which session EnumerateTraceGuids names.
+ */
+#define NTTRACE_PROVIDER_ROW_LATEST	0x00000001U
 
 /**
  * struct nttrace_provider_list - NTTRACE_IOC_LIST_PROVIDERS: what

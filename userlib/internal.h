@@ -73,6 +73,12 @@ struct nttrace_msg {
 	uintptr_t list[2 * NTTRACE_MESSAGE_MAX_ARGS + 1];
 };
 
+/*
+ * The user-mode logger's writer slots: its buffers' streams, as a kernel
+ * session's CPUs (TraceQueryInformation's TraceStreamCount).
+ */
+#define NTTRACE_UM_SLOTS	64
+
 /* The user-mode logger (umlogger.c); Win32 errors. */
 ULONG nttrace_um_trace(TRACEHANDLE handle, const struct nttrace_msg *m);
 ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
@@ -85,6 +91,19 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 			 PEVENT_TRACE_PROPERTIES props, ULONG code, int *mine,
 			 char *name_out);
+
+/*
+ * ControlTrace's checks of an EVENT_TRACE_PROPERTIES (trace.c): NULL or a
+ * name offset out of place, ERROR_INVALID_PARAMETER; Wnode.BufferSize too
+ * small, ERROR_BAD_LENGTH.
+ */
+ULONG nttrace_check_props(PEVENT_TRACE_PROPERTIES p);
+/*
+ * ControlTrace's QUERY of kernel session @id into checked @p (its name as
+ * char or, @wide, UTF-16): a Win32 error; a session not running,
+ * ERROR_WMI_INSTANCE_NOT_FOUND. QueryAllTraces shares it.
+ */
+ULONG nttrace_query_kernel(uint32_t id, PEVENT_TRACE_PROPERTIES p, int wide);
 
 /*
  * The logger process that writes a kernel session's buffers to the file

@@ -45,6 +45,40 @@ static int tool(const char *path, const char *args, char *out, size_t size)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The controllers' queries: the module's state needs the module, constants do not. */
+static void queries(void)
+{
+	PEVENT_TRACE_PROPERTIES array[1];
+	PTRACE_GUID_PROPERTIES guids[1];
+	TRACE_GUID_PROPERTIES gp;
+	struct props pr;
+	ULONG n = 7, value = 0, len = 0;
+
+	props_init(&pr, NULL, 0);
+	array[0] = &pr.p;
+	tap_eq(QueryAllTracesA(array, 1, &n), ERROR_SERVICE_NOT_ACTIVE,
+	       "QueryAllTraces: ERROR_SERVICE_NOT_ACTIVE");
+	tap_eq(GetLastError(), ERROR_SERVICE_NOT_ACTIVE, "... and its last error");
+	tap_eq(n, 7, "... LoggerCount untouched");
+	guids[0] = &gp;
+	tap_eq(EnumerateTraceGuids(guids, 1, &n), ERROR_SERVICE_NOT_ACTIVE,
+	       "EnumerateTraceGuids: ERROR_SERVICE_NOT_ACTIVE");
+	tap_eq(EnumerateTraceGuidsEx(TraceGuidQueryList, NULL, 0, NULL, 0, &len),
+	       ERROR_SERVICE_NOT_ACTIVE, "EnumerateTraceGuidsEx(TraceGuidQueryList): the same");
+	tap_eq(EnumerateTraceGuidsEx(TraceMaxLoggersQuery, NULL, 0, &value, sizeof(value), &len),
+	       ERROR_SUCCESS, "EnumerateTraceGuidsEx(TraceMaxLoggersQuery) needs no module");
+	tap_ok(value == 64 && len == sizeof(value), "... 64 sessions, a ULONG");
+	value = 0;
+	tap_eq(TraceQueryInformation(1, TraceMaxLoggersQuery, &value, sizeof(value), &len),
+	       ERROR_SUCCESS, "TraceQueryInformation(TraceMaxLoggersQuery): the same");
+	tap_eq(value, 64, "... 64");
+	tap_eq(TraceQueryInformation(1, TraceStreamCount, &value, sizeof(value), &len),
+	       ERROR_SERVICE_NOT_ACTIVE, "TraceQueryInformation(TraceStreamCount) of a "
+	       "kernel session: ERROR_SERVICE_NOT_ACTIVE");
+	tap_eq(TraceSetInformation(1, TraceStackTracingInfo, NULL, 0), ERROR_SERVICE_NOT_ACTIVE,
+	       "TraceSetInformation(TraceStackTracingInfo, none): the same");
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const cmds[] = {
@@ -104,11 +138,18 @@ int main(int argc, char **argv)
 	pr.p.BufferSize = 4;
 	if (tap_eq(StartTraceA(&h, "no-module-private", &pr.p), ERROR_SUCCESS,
 		   "StartTrace of a private logger works without the module")) {
+		ULONG streams = 0;
+
+		tap_eq(TraceQueryInformation(h, TraceStreamCount, &streams, sizeof(streams),
+					     NULL), ERROR_SUCCESS,
+		       "TraceQueryInformation(TraceStreamCount) of the private logger");
+		tap_eq(streams, 64, "... its 64 writer slots");
 		props_init(&pr, NULL, 0);
 		tap_eq(StopTraceA(h, NULL, &pr.p), ERROR_SUCCESS, "... and stops");
 	}
 	unlink(private_file);
 
+	queries();
 	if (argc < 2)
 		return tap_done();
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

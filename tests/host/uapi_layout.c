@@ -274,7 +274,7 @@ int main(void)
 	MEMBER(nttrace_provider_row, logger_id);
 	MEMBER(nttrace_provider_row, level);
 	MEMBER(nttrace_provider_row, enable_flags);
-	MEMBER(nttrace_provider_row, pad);
+	MEMBER(nttrace_provider_row, flags);
 	MEMBER(nttrace_provider_row, match_any_keyword);
 	MEMBER(nttrace_provider_row, match_all_keyword);
 	printf("nttrace_provider_list %zu\n", sizeof(struct nttrace_provider_list));

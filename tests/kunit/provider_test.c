@@ -255,7 +255,7 @@ static void rows_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(rows[0].guid, guid_x, 16), 0);
 	KUNIT_EXPECT_EQ(test, rows[0].type, (u32)NTTRACE_REG_CLASSIC);
 	KUNIT_EXPECT_EQ(test, rows[0].logger_id, 0U);
-	KUNIT_EXPECT_EQ(test, rows[0].pad, 0U);
+	KUNIT_EXPECT_EQ(test, rows[0].flags, 0U);
 	KUNIT_EXPECT_EQ(test, memcmp(rows[1].guid, guid_y, 16), 0);
 	KUNIT_EXPECT_EQ(test, rows[1].type, (u32)NTTRACE_REG_EVENT);
 	KUNIT_EXPECT_EQ(test, memcmp(rows[2].guid, guid_y, 16), 0);
@@ -265,7 +265,9 @@ static void rows_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rows[2].enable_flags, 0x70U);
 	KUNIT_EXPECT_EQ(test, rows[2].match_any_keyword, 0x71ULL);
 	KUNIT_EXPECT_EQ(test, rows[2].match_all_keyword, 0x72ULL);
-	KUNIT_EXPECT_EQ(test, rows[3].pad, 0xEEEEEEEEU);	/* beyond: untouched */
+	/* The only enable is the latest. */
+	KUNIT_EXPECT_EQ(test, rows[2].flags, NTTRACE_PROVIDER_ROW_LATEST);
+	KUNIT_EXPECT_EQ(test, rows[3].flags, 0xEEEEEEEEU);	/* beyond: untouched */
 	/* The file's release drops its registrations. */
 	nt_prov_file_release(pf);
 	KUNIT_EXPECT_EQ(test, nt_provider_rows(NULL, 0), 1U);

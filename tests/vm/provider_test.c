@@ -371,7 +371,7 @@ static void test_list_and_close(void)
 	struct nttrace_provider_list l = {
 		.size = sizeof(l), .count = 0, .rows = 0,
 	};
-	uint32_t s = start("prov-list"), regs, enables, pid = 0;
+	uint32_t s = start("prov-list"), regs, enables, pid = 0, i;
 	int fd = open_dev();
 
 	tap_eq(reg(fd, &guid_c, NTTRACE_REG_CLASSIC, info, 0, NULL), 0, "%d-bit: REGISTER", BITS);
@@ -383,6 +383,8 @@ static void test_list_and_close(void)
 	tap_ok(row.logger_id == s && row.level == 3 && row.enable_flags == 0x55 &&
 	       row.match_any_keyword == 0x55 && row.pid == 0,
 	       "%d-bit: LIST: the enable row", BITS);
+	tap_eq(row.flags, NTTRACE_PROVIDER_ROW_LATEST,
+	       "%d-bit: LIST: the only enable is the latest (NTTRACE_PROVIDER_ROW_LATEST)", BITS);
 	tap_eq(xioctl(nttrace_device_fd(), NTTRACE_IOC_LIST_PROVIDERS, &l), 0,
 	       "%d-bit: LIST with no room", BITS);
 	tap_ok(l.count >= 2, "%d-bit: ... counts the rows there are", BITS);
@@ -391,7 +393,11 @@ static void test_list_and_close(void)
 	memset(rows, 0xEE, sizeof(rows));
 	tap_eq(xioctl(nttrace_device_fd(), NTTRACE_IOC_LIST_PROVIDERS, &l), 0,
 	       "%d-bit: LIST with room for two", BITS);
-	tap_ok(rows[0].pad == 0 && rows[1].pad == 0, "%d-bit: LIST rows' padding zeroed", BITS);
+	for (i = 0; i < 2; i++)
+		tap_ok(rows[i].logger_id ? !(rows[i].flags & ~NTTRACE_PROVIDER_ROW_LATEST) :
+					   rows[i].flags == 0,
+		       "%d-bit: LIST row %u's flags: none unknown, none in a registration row",
+		       BITS, i);
 	l.rows = 8;
 	tap_eq(xioctl(nttrace_device_fd(), NTTRACE_IOC_LIST_PROVIDERS, &l), -EFAULT,
 	       "%d-bit: LIST to an unmapped array -> EFAULT", BITS);

@@ -49,7 +49,7 @@ static int get_name(const void *in, int wide, char *out, size_t room)
 	return -1;
 }
 
-static ULONG check_props(PEVENT_TRACE_PROPERTIES p)
+ULONG nttrace_check_props(PEVENT_TRACE_PROPERTIES p)
 {
 	ULONG size;
 
@@ -172,7 +172,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name,
 
 	if (!handle || !name)
 		return ERROR_INVALID_PARAMETER;
-	err = check_props(p);
+	err = nttrace_check_props(p);
 	if (!err)
 		err = get_log_file(p, wide, log_file);
 	if (err)
@@ -189,6 +189,20 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name,
 	return err;
 }
 
+ULONG nttrace_query_kernel(uint32_t id, PEVENT_TRACE_PROPERTIES p, int wide)
+{
+	struct nttrace_logger_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = id;
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	if (ret)
+		return nttrace_errno_to_win32(ret);
+	props_from_info(p, &info);
+	return put_logger_name(p, (const char *)info.name, wide);
+}
+
 static ULONG control_trace(TRACEHANDLE handle, const char *name,
 			   PEVENT_TRACE_PROPERTIES p, ULONG code, int wide)
 {
@@ -197,7 +211,7 @@ static ULONG control_trace(TRACEHANDLE handle, const char *name,
 	int ret, mine;
 	ULONG err;
 
-	err = check_props(p);
+	err = nttrace_check_props(p);
 	if (err)
 		return err;
 	if (code > EVENT_TRACE_CONTROL_FLUSH)

@@ -92,7 +92,7 @@
 #include "../internal.h"
 #include "record.h"
 
-#define UM_SLOTS		64
+#define UM_SLOTS		NTTRACE_UM_SLOTS
 #define UM_DEFAULT_KB		64
 /*
  * Our choice of default: 128 buffers of 64 KB (8 MB of address space). At

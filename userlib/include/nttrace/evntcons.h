@@ -95,6 +95,51 @@ typedef struct _EVENT_EXTENDED_ITEM_INSTANCE {
 	GUID ParentGuid;
 } EVENT_EXTENDED_ITEM_INSTANCE, *PEVENT_EXTENDED_ITEM_INSTANCE;
 
+/*
+ * The data of the other extended items, as evntcons.h lays them out (one
+ * layout for 32- and 64-bit callers). nttrace writes none of them yet; a
+ * consumer of a Windows ETL file may meet them all.
+ */
+/* EVENT_HEADER_EXT_TYPE_TS_ID: the writer's terminal session. */
+typedef struct _EVENT_EXTENDED_ITEM_TS_ID {
+	ULONG SessionId;
+} EVENT_EXTENDED_ITEM_TS_ID, *PEVENT_EXTENDED_ITEM_TS_ID;
+
+/*
+ * EVENT_HEADER_EXT_TYPE_STACK_TRACE32 and _64: the call stack, its
+ * addresses filling the rest of the item (DataSize - 8 bytes of them).
+ * MatchId ties a kernel stack to the user stack that follows it.
+ */
+typedef struct _EVENT_EXTENDED_ITEM_STACK_TRACE32 {
+	ULONG64 MatchId;
+	ULONG Address[ANYSIZE_ARRAY];
+} EVENT_EXTENDED_ITEM_STACK_TRACE32, *PEVENT_EXTENDED_ITEM_STACK_TRACE32;
+
+typedef struct _EVENT_EXTENDED_ITEM_STACK_TRACE64 {
+	ULONG64 MatchId;
+	ULONG64 Address[ANYSIZE_ARRAY];
+} EVENT_EXTENDED_ITEM_STACK_TRACE64, *PEVENT_EXTENDED_ITEM_STACK_TRACE64;
+
+/* EVENT_HEADER_EXT_TYPE_PEBS_INDEX. */
+typedef struct _EVENT_EXTENDED_ITEM_PEBS_INDEX {
+	ULONG64 PebsIndex;
+} EVENT_EXTENDED_ITEM_PEBS_INDEX, *PEVENT_EXTENDED_ITEM_PEBS_INDEX;
+
+/* EVENT_HEADER_EXT_TYPE_PMC_COUNTERS: one value per configured counter. */
+typedef struct _EVENT_EXTENDED_ITEM_PMC_COUNTERS {
+	ULONG64 Counter[ANYSIZE_ARRAY];
+} EVENT_EXTENDED_ITEM_PMC_COUNTERS, *PEVENT_EXTENDED_ITEM_PMC_COUNTERS;
+
+/* EVENT_HEADER_EXT_TYPE_PROCESS_START_KEY: the writer's process, unique per boot. */
+typedef struct _EVENT_EXTENDED_ITEM_PROCESS_START_KEY {
+	ULONG64 ProcessStartKey;
+} EVENT_EXTENDED_ITEM_PROCESS_START_KEY, *PEVENT_EXTENDED_ITEM_PROCESS_START_KEY;
+
+/* EVENT_HEADER_EXT_TYPE_EVENT_KEY: the event's key (provider and event). */
+typedef struct _EVENT_EXTENDED_ITEM_EVENT_KEY {
+	ULONG64 Key;
+} EVENT_EXTENDED_ITEM_EVENT_KEY, *PEVENT_EXTENDED_ITEM_EVENT_KEY;
+
 #define PROCESS_TRACE_MODE_REAL_TIME		0x00000100
 #define PROCESS_TRACE_MODE_RAW_TIMESTAMP	0x00001000
 #define PROCESS_TRACE_MODE_EVENT_RECORD		0x10000000

@@ -46,12 +46,35 @@ typedef const WCHAR *PCWSTR;
 #define EVENT_ACTIVITY_CTRL_GET_SET_ID	(4)
 #define EVENT_ACTIVITY_CTRL_CREATE_SET_ID (5)
 
-#define EVENT_FILTER_TYPE_NONE		(0x00000000)
-#define EVENT_FILTER_TYPE_SCHEMATIZED	(0x80000000)
-#define EVENT_FILTER_TYPE_SYSTEM_FLAGS	(0x80000001)
-#define EVENT_FILTER_TYPE_TRACEHANDLE	(0x80000002)
+/*
+ * EVENT_FILTER_DESCRIPTOR.Type: what a filter of EnableTraceEx2 holds,
+ * with the values of Microsoft's EVENT_FILTER_DESCRIPTOR documentation
+ * (CONTAINER, which it does not list, with the current SDK's). Which of
+ * them EnableTraceEx2 takes is said there (controller/enable.c).
+ */
+#define EVENT_FILTER_TYPE_NONE			(0x00000000)
+#define EVENT_FILTER_TYPE_SCHEMATIZED		(0x80000000)
+#define EVENT_FILTER_TYPE_SYSTEM_FLAGS		(0x80000001)
+#define EVENT_FILTER_TYPE_TRACEHANDLE		(0x80000002)
+#define EVENT_FILTER_TYPE_PID			(0x80000004)	/* ULONG array */
+#define EVENT_FILTER_TYPE_EXECUTABLE_NAME	(0x80000008)
+#define EVENT_FILTER_TYPE_PACKAGE_ID		(0x80000010)
+#define EVENT_FILTER_TYPE_PACKAGE_APP_ID	(0x80000020)
+#define EVENT_FILTER_TYPE_PAYLOAD		(0x80000100)
+#define EVENT_FILTER_TYPE_EVENT_ID		(0x80000200)	/* EVENT_FILTER_EVENT_ID */
+#define EVENT_FILTER_TYPE_EVENT_NAME		(0x80000400)	/* EVENT_FILTER_EVENT_NAME */
+#define EVENT_FILTER_TYPE_STACKWALK		(0x80001000)	/* EVENT_FILTER_EVENT_ID */
+#define EVENT_FILTER_TYPE_STACKWALK_NAME	(0x80002000)	/* EVENT_FILTER_EVENT_NAME */
+#define EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW	(0x80004000)	/* EVENT_FILTER_LEVEL_KW */
+#define EVENT_FILTER_TYPE_CONTAINER		(0x80008000)
 
+/* The filters' limits, as the SDK's evntprov.h has them. */
 #define MAX_EVENT_FILTER_DATA_SIZE	(1024)
+#define MAX_EVENT_FILTER_PAYLOAD_SIZE	(4096)
+#define MAX_EVENT_FILTER_EVENT_NAME_SIZE (4096)
+#define MAX_EVENT_FILTERS_COUNT		(13)	/* descriptors per enable */
+#define MAX_EVENT_FILTER_PID_COUNT	(8)
+#define MAX_EVENT_FILTER_EVENT_ID_COUNT	(64)
 #define MAX_EVENT_DATA_DESCRIPTORS	NTTRACE_MAX_EVENT_DATA_DESCRIPTORS
 
 /* As evntrace.h has them too (the same definitions). */
@@ -125,6 +148,42 @@ typedef struct _EVENT_FILTER_HEADER {
 	ULONG Size;
 	ULONG NextOffset;
 } EVENT_FILTER_HEADER, *PEVENT_FILTER_HEADER;
+
+/*
+ * The data of an EVENT_FILTER_TYPE_EVENT_ID or _STACKWALK filter: Count
+ * event IDs (at most MAX_EVENT_FILTER_EVENT_ID_COUNT) that FilterIn
+ * (TRUE) lets through or (FALSE) keeps out. 6 bytes with one ID, for 32-
+ * and 64-bit callers alike.
+ */
+typedef struct _EVENT_FILTER_EVENT_ID {
+	BOOLEAN FilterIn;
+	UCHAR Reserved;
+	USHORT Count;
+	USHORT Events[ANYSIZE_ARRAY];
+} EVENT_FILTER_EVENT_ID, *PEVENT_FILTER_EVENT_ID;
+
+/*
+ * The data of an EVENT_FILTER_TYPE_EVENT_NAME or _STACKWALK_NAME filter
+ * (TraceLogging events, by name): the level and keywords it applies to,
+ * FilterIn, and NameCount NUL-terminated UTF-8 names one after the other
+ * from Names.
+ */
+typedef struct _EVENT_FILTER_EVENT_NAME {
+	ULONGLONG MatchAnyKeyword;
+	ULONGLONG MatchAllKeyword;
+	UCHAR Level;
+	BOOLEAN FilterIn;
+	USHORT NameCount;
+	UCHAR Names[ANYSIZE_ARRAY];
+} EVENT_FILTER_EVENT_NAME, *PEVENT_FILTER_EVENT_NAME;
+
+/* The data of an EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW filter. */
+typedef struct _EVENT_FILTER_LEVEL_KW {
+	ULONGLONG MatchAnyKeyword;
+	ULONGLONG MatchAllKeyword;
+	UCHAR Level;
+	BOOLEAN FilterIn;
+} EVENT_FILTER_LEVEL_KW, *PEVENT_FILTER_LEVEL_KW;
 
 /* EventSetInformation's classes, with the current SDK's values. */
 typedef enum _EVENT_INFO_CLASS {

@@ -610,6 +610,256 @@ ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE Tra
 			   ULONGLONG MatchAllKeyword, ULONG EnableProperty,
 			   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc);
 
+/* ---- Controllers: QueryAllTraces (controller/queryall.c) ---- */
+
+/*
+ * QueryAllTraces: every running kernel session, in logger-ID order, into
+ * the structures PropertyArray points to, each filled as
+ * ControlTrace(EVENT_TRACE_CONTROL_QUERY) fills one: properties, counters,
+ * Wnode.HistoricalContext the session's handle, its name at
+ * LoggerNameOffset (when set; char for A, UTF-16 for W), the string at
+ * LogFileNameOffset left as it is (the kernel keeps no file name). Set
+ * Wnode.BufferSize and the offsets, the rest 0, as Microsoft documents.
+ * The user-mode logger, a private session, is not listed (nor on Windows).
+ * Who sees what: anyone who may open /dev/nttrace may query any session
+ * (README, "Who may do what"), so every caller sees every session.
+ * *LoggerCount: the sessions written; with ERROR_MORE_DATA because there
+ * are more than PropertyArrayCount, how many there are. Every element is
+ * checked before any is written. Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    PropertyArray or LoggerCount NULL,
+ *                              PropertyArrayCount 0 or above
+ *                              MAXIMUM_LOGGERS, an element NULL or with a
+ *                              name offset inside the fixed part or past
+ *                              its Wnode.BufferSize
+ *   ERROR_BAD_LENGTH           an element's Wnode.BufferSize below
+ *                              sizeof(EVENT_TRACE_PROPERTIES)
+ *   ERROR_MORE_DATA            more sessions than PropertyArrayCount (the
+ *                              first PropertyArrayCount are written), or a
+ *                              name that did not fit (the rest written)
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ */
+#define MAXIMUM_LOGGERS		NTTRACE_MAX_LOGGERS
+ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG PropertyArrayCount,
+			     PULONG LoggerCount);
+ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG PropertyArrayCount,
+			     PULONG LoggerCount);
+
+/* ---- Controllers: the providers (controller/guids.c) ---- */
+
+/* One registered provider, as EnumerateTraceGuids returns it (36 bytes). */
+typedef struct _TRACE_GUID_PROPERTIES {
+	GUID Guid;		/* its control GUID */
+	ULONG GuidType;		/* not used: 0 */
+	ULONG LoggerId;		/* with IsEnable: the session it writes to */
+	ULONG EnableLevel;	/* that session's enable */
+	ULONG EnableFlags;
+	BOOLEAN IsEnable;	/* FALSE: the three above are 0 */
+} TRACE_GUID_PROPERTIES, *PTRACE_GUID_PROPERTIES;
+
+/*
+ * EnumerateTraceGuids: one TRACE_GUID_PROPERTIES per provider GUID that
+ * some process registered (RegisterTraceGuids or EventRegister; anyone may
+ * read the module's list of them), in GUID byte order, into the
+ * structures GuidPropertiesArray points to. With IsEnable, LoggerId is
+ * the session a classic provider of the GUID writes to (the latest enable
+ * still standing), EnableLevel and EnableFlags its enable. A GUID that
+ * sessions enable but nobody registered is not listed (Microsoft: the
+ * providers that registered); EnumerateTraceGuidsEx's TraceGuidQueryList
+ * lists it. Neither lists the user-mode logger's enables, which only its
+ * process knows. *GuidCount: the GUIDs written; with ERROR_MORE_DATA, how
+ * many there are. Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    GuidPropertiesArray or GuidCount NULL,
+ *                              PropertyArrayCount 0, an element NULL
+ *   ERROR_MORE_DATA            more GUIDs than PropertyArrayCount (the
+ *                              first PropertyArrayCount are written)
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ */
+ULONG WMIAPI EnumerateTraceGuids(PTRACE_GUID_PROPERTIES *GuidPropertiesArray,
+				 ULONG PropertyArrayCount, PULONG GuidCount);
+
+/*
+ * The classes of EnumerateTraceGuidsEx, TraceQueryInformation and
+ * TraceSetInformation, with the current SDK's values (15 was
+ * TraceCompressionInfo in older SDKs). Which class each function takes,
+ * and what it does here, is said at each function.
+ */
+typedef enum _TRACE_QUERY_INFO_CLASS {
+	TraceGuidQueryList = 0,
+	TraceGuidQueryInfo = 1,
+	TraceGuidQueryProcess = 2,
+	TraceStackTracingInfo = 3,
+	TraceSystemTraceEnableFlagsInfo = 4,
+	TraceSampledProfileIntervalInfo = 5,
+	TraceProfileSourceConfigInfo = 6,
+	TraceProfileSourceListInfo = 7,
+	TracePmcEventListInfo = 8,
+	TracePmcCounterListInfo = 9,
+	TraceSetDisallowList = 10,
+	TraceVersionInfo = 11,
+	TraceGroupQueryList = 12,
+	TraceGroupQueryInfo = 13,
+	TraceDisallowListQuery = 14,
+	TraceInfoReserved15 = 15,
+	TracePeriodicCaptureStateListInfo = 16,
+	TracePeriodicCaptureStateInfo = 17,
+	TraceProviderBinaryTracking = 18,
+	TraceMaxLoggersQuery = 19,
+	TraceLbrConfigurationInfo = 20,
+	TraceLbrEventListInfo = 21,
+	TraceMaxPmcCounterQuery = 22,
+	TraceStreamCount = 23,
+	TraceStackCachingInfo = 24,
+	TracePmcCounterOwners = 25,
+	TraceUnifiedStackCachingInfo = 26,
+	TracePmcSessionInformation = 27,
+	TraceContextRegisterInfo = 28,
+	MaxTraceSetInfoClass = 29
+} TRACE_QUERY_INFO_CLASS, TRACE_INFO_CLASS;
+#define TraceCompressionInfo	TraceInfoReserved15
+
+/*
+ * TraceGuidQueryInfo's answer: a TRACE_GUID_INFO, then InstanceCount
+ * blocks, each a TRACE_PROVIDER_INSTANCE_INFO followed by EnableCount
+ * TRACE_ENABLE_INFO; NextOffset leads from a block's start to the next
+ * (0 in the last).
+ */
+#define TRACE_PROVIDER_FLAG_LEGACY	0x00000001	/* RegisterTraceGuids */
+#define TRACE_PROVIDER_FLAG_PRE_ENABLE	0x00000002	/* enabled, not registered */
+
+typedef struct _TRACE_ENABLE_INFO {
+	ULONG IsEnabled;
+	UCHAR Level;
+	UCHAR Reserved1;
+	USHORT LoggerId;
+	ULONG EnableProperty;	/* EVENT_ENABLE_PROPERTY_* */
+	ULONG Reserved2;
+	ULONGLONG MatchAnyKeyword;
+	ULONGLONG MatchAllKeyword;
+} TRACE_ENABLE_INFO, *PTRACE_ENABLE_INFO;
+
+typedef struct _TRACE_PROVIDER_INSTANCE_INFO {
+	ULONG NextOffset;
+	ULONG EnableCount;
+	ULONG Pid;		/* the registering process */
+	ULONG Flags;		/* TRACE_PROVIDER_FLAG_* */
+} TRACE_PROVIDER_INSTANCE_INFO, *PTRACE_PROVIDER_INSTANCE_INFO;
+
+typedef struct _TRACE_GUID_INFO {
+	ULONG InstanceCount;
+	ULONG Reserved;
+} TRACE_GUID_INFO, *PTRACE_GUID_INFO;
+
+/* The data of classes nttrace does not serve, for programs that name them. */
+typedef struct _CLASSIC_EVENT_ID {
+	GUID EventGuid;
+	UCHAR Type;
+	UCHAR Reserved[7];
+} CLASSIC_EVENT_ID, *PCLASSIC_EVENT_ID;
+
+typedef struct _TRACE_PROFILE_INTERVAL {
+	ULONG Source;
+	ULONG Interval;
+} TRACE_PROFILE_INTERVAL, *PTRACE_PROFILE_INTERVAL;
+
+typedef struct _TRACE_VERSION_INFO {
+	ULONG EtwTraceProcessingVersion;
+	ULONG Reserved;
+} TRACE_VERSION_INFO, *PTRACE_VERSION_INFO;
+
+typedef struct _TRACE_PERIODIC_CAPTURE_STATE_INFO {
+	ULONG CaptureStateFrequencyInSeconds;
+	USHORT ProviderCount;
+	USHORT Reserved;
+} TRACE_PERIODIC_CAPTURE_STATE_INFO, *PTRACE_PERIODIC_CAPTURE_STATE_INFO;
+
+/*
+ * EnumerateTraceGuidsEx: what TraceQueryInfoClass asks, into OutBuffer:
+ *   TraceGuidQueryList     the GUIDs the module knows, registered or only
+ *                          enabled (their TraceGuidQueryInfo says
+ *                          TRACE_PROVIDER_FLAG_PRE_ENABLE), as a GUID array
+ *                          in GUID byte order
+ *   TraceGuidQueryInfo     InBuffer one GUID (InBufferSize sizeof(GUID)):
+ *                          a block per registration (Pid as this process's
+ *                          PID namespace sees it, 0 when not visible;
+ *                          TRACE_PROVIDER_FLAG_LEGACY for RegisterTraceGuids),
+ *                          each with one TRACE_ENABLE_INFO per session
+ *                          enabling the GUID (nttrace's enables are the
+ *                          GUID's: every registration has the same ones;
+ *                          EnableProperty 0: enables keep no property); a
+ *                          GUID only enabled: one PRE_ENABLE block of Pid 0
+ *   TraceGuidQueryProcess  the GUIDs this process registered, each once
+ *   TraceMaxLoggersQuery   a ULONG: MAXIMUM_LOGGERS, the sessions the module
+ *                          can run at once (no module needed)
+ *   TraceGroupQueryList    no provider group is ever active here (group
+ *                          enables are not supported): an empty list
+ *   TraceGroupQueryInfo    InBuffer a GUID: ERROR_WMI_GUID_NOT_FOUND
+ * Every other class is ERROR_NOT_SUPPORTED (a session's setting, or an
+ * enumeration of something nttrace does not have); one at or above
+ * MaxTraceSetInfoClass ERROR_INVALID_PARAMETER. InBuffer is read only for
+ * the *QueryInfo classes. *ReturnLength: the bytes written, or, with
+ * ERROR_INSUFFICIENT_BUFFER, the bytes needed (nothing is written then):
+ * an OutBufferSize of 0 asks for the size. Returns ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    ReturnLength NULL; OutBuffer NULL with an
+ *                              OutBufferSize; a *QueryInfo class without
+ *                              a GUID in InBuffer
+ *   ERROR_INSUFFICIENT_BUFFER  OutBufferSize too small
+ *   ERROR_WMI_GUID_NOT_FOUND   TraceGuidQueryInfo of a GUID the module does
+ *                              not know (neither registered nor enabled)
+ *   ERROR_NOT_ENOUGH_MEMORY    no memory
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ */
+ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass, PVOID InBuffer,
+				   ULONG InBufferSize, PVOID OutBuffer, ULONG OutBufferSize,
+				   PULONG ReturnLength);
+
+/* ---- Controllers: a session's settings (controller/traceinfo.c) ---- */
+
+/*
+ * TraceQueryInformation: the setting InformationClass of the session
+ * SessionHandle (a kernel session's, or this process's user-mode
+ * logger's), into TraceInformation:
+ *   TraceStreamCount       a ULONG: the session's streams of buffers, one
+ *                          per possible CPU (a kernel session) or per
+ *                          writer slot (the user-mode logger's 64)
+ *   TraceStackTracingInfo  the CLASSIC_EVENT_IDs whose events carry stacks:
+ *                          none (nttrace records no stacks), 0 bytes
+ *   TraceMaxLoggersQuery   a ULONG, MAXIMUM_LOGGERS, as EnumerateTraceGuidsEx
+ *                          gives it (the handle is not looked at)
+ * Every other class is ERROR_NOT_SUPPORTED: TraceVersionInfo too (Microsoft
+ * documents no value of the version for nttrace to give), and
+ * EnumerateTraceGuidsEx's classes; one at or above MaxTraceSetInfoClass
+ * ERROR_INVALID_PARAMETER. *ReturnLength (ReturnLength may be NULL): the
+ * bytes written, or with ERROR_BAD_LENGTH the bytes needed. Returns
+ * ERROR_SUCCESS, or:
+ *   ERROR_INVALID_PARAMETER    TraceInformation NULL with an
+ *                              InformationLength
+ *   ERROR_BAD_LENGTH           InformationLength below the class's size
+ *   ERROR_INVALID_HANDLE       SessionHandle is no running session (nor the
+ *                              running user-mode logger of this process)
+ *   ERROR_SERVICE_NOT_ACTIVE   /dev/nttrace missing (module not loaded)
+ */
+ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+				   PVOID TraceInformation, ULONG InformationLength,
+				   PULONG ReturnLength);
+
+/*
+ * TraceSetInformation: nttrace has none of the settings it makes (stacks,
+ * profiling and PMC sources, LBR, provider groups' disallow lists,
+ * periodic capture state, binary tracking): every class is
+ * ERROR_NOT_SUPPORTED, but for the one call that asks for what already is:
+ * TraceStackTracingInfo with InformationLength 0 (no stacks for any
+ * event), ERROR_SUCCESS for a running session. Its other errors:
+ *   ERROR_INVALID_PARAMETER    an InformationClass at or above
+ *                              MaxTraceSetInfoClass; TraceInformation NULL
+ *                              with an InformationLength
+ *   ERROR_INVALID_HANDLE       (that one call) SessionHandle is no running
+ *                              session
+ *   ERROR_SERVICE_NOT_ACTIVE   (that one call) module not loaded
+ */
+ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+				 PVOID TraceInformation, ULONG InformationLength);
+
 /* ---- Consumers: OpenTrace, ProcessTrace, CloseTrace (consumer/opentrace.c) ---- */
 
 /*
@@ -856,6 +1106,7 @@ ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle);
 #define QueryTrace	QueryTraceW
 #define FlushTrace	FlushTraceW
 #define UpdateTrace	UpdateTraceW
+#define QueryAllTraces	QueryAllTracesW
 #else
 #define StartTrace	StartTraceA
 #define ControlTrace	ControlTraceA
@@ -863,6 +1114,7 @@ ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle);
 #define QueryTrace	QueryTraceA
 #define FlushTrace	FlushTraceA
 #define UpdateTrace	UpdateTraceA
+#define QueryAllTraces	QueryAllTracesA
 #endif
 
 #ifdef __cplusplus

@@ -26,6 +26,10 @@
 #ifndef VOID
 #define VOID void
 #endif
+/* The declared length of a struct's trailing array that holds more. */
+#ifndef ANYSIZE_ARRAY
+#define ANYSIZE_ARRAY 1
+#endif
 typedef void *HANDLE;
 typedef void *PVOID;
 typedef uint32_t ULONG;

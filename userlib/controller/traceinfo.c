@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * TraceQueryInformation and TraceSetInformation: a session's settings by
+ * class (TRACE_INFO_CLASS). From Microsoft's documentation: a length below
+ * the class's minimum is ERROR_BAD_LENGTH, a request the system does not
+ * support ERROR_NOT_SUPPORTED, a bad parameter ERROR_INVALID_PARAMETER;
+ * TraceStackTracingInfo's data is an array of CLASSIC_EVENT_ID, set with a
+ * length of 0 to turn stack tracing off.
+ *
+ * What each class is here, by what the TRACE_QUERY_INFO_CLASS
+ * documentation says it does:
+ *   TraceGuidQueryList, TraceGuidQueryInfo, TraceGuidQueryProcess,
+ *   TraceGroupQueryList, TraceGroupQueryInfo: EnumerateTraceGuidsEx's
+ *     (controller/guids.c), not a session's: not supported here.
+ *   TraceStackTracingInfo: the kernel events that carry stacks. nttrace
+ *     records no stacks: the query answers an empty list, a set of the
+ *     empty list (stacks off) succeeds, any other set is not supported.
+ *   TraceSystemTraceEnableFlagsInfo: the system logger's EnableFlags;
+ *     there is no system (kernel) logger: not supported.
+ *   TraceSampledProfileIntervalInfo, TraceProfileSourceConfigInfo,
+ *   TraceProfileSourceListInfo, TracePmcEventListInfo,
+ *   TracePmcCounterListInfo, TraceMaxPmcCounterQuery,
+ *   TracePmcCounterOwners, TracePmcSessionInformation,
+ *   TraceLbrConfigurationInfo, TraceLbrEventListInfo,
+ *   TraceContextRegisterInfo: sampled profiling, performance counters,
+ *     last branch records, registers: nttrace collects none: not supported.
+ *   TraceSetDisallowList, TraceDisallowListQuery: provider groups' enables
+ *     are not supported (EnableTraceEx2), so neither is their disallow list.
+ *   TraceVersionInfo: "the trace processing API's version"; Microsoft
+ *     documents no value, and any made up might gate a caller wrongly: not
+ *     supported.
+ *   TraceInfoReserved15: reserved.
+ *   TracePeriodicCaptureStateListInfo, TracePeriodicCaptureStateInfo:
+ *     periodic CAPTURE_STATE requests: not done here: not supported.
+ *   TraceProviderBinaryTracking: events naming each provider's binary:
+ *     not written here: not supported.
+ *   TraceMaxLoggersQuery: the most sessions at once, MAXIMUM_LOGGERS (the
+ *     module's NTTRACE_MAX_LOGGERS). Documented for EnumerateTraceGuidsEx;
+ *     answered here too, the handle not looked at.
+ *   TraceStreamCount: a session's streams of buffers: a kernel session's
+ *     rings, one per possible CPU; the user-mode logger's writer slots.
+ *   TraceStackCachingInfo, TraceUnifiedStackCachingInfo: stack caching:
+ *     no stacks: not supported.
+ *
+ * Choices where Microsoft is silent: a handle that is no running session
+ * (nor this process's running user-mode logger) is ERROR_INVALID_HANDLE, as
+ * EnableTraceEx2's; the class is checked before the handle, so that an
+ * unsupported class is ERROR_NOT_SUPPORTED whatever the handle; with
+ * ERROR_BAD_LENGTH, *ReturnLength (when given) is the length needed.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <nttrace/session.h>
+
+#include "../internal.h"
+
+/* The streams of the running session @h, or a Win32 error. */
+static ULONG session_streams(TRACEHANDLE h, ULONG *streams)
+{
+	struct nttrace_logger_info info;
+	int ret;
+
+	if (h & TRACE_USER_MODE_LOGGER_BIT) {
+		EVENT_TRACE_PROPERTIES props;
+		char name[NTTRACE_NAME_MAX];
+		int mine = 0;
+		ULONG err;
+
+		memset(&props, 0, sizeof(props));
+		props.Wnode.BufferSize = sizeof(props);
+		err = nttrace_um_control(h, NULL, &props, EVENT_TRACE_CONTROL_QUERY, &mine, name);
+		if (!mine || err == ERROR_INVALID_HANDLE)
+			return ERROR_INVALID_HANDLE;
+		*streams = NTTRACE_UM_SLOTS;
+		return err;
+	}
+	/* A kernel session's handle is its 16-bit logger ID. */
+	if (!h || h >= 0xFFFF)
+		return ERROR_INVALID_HANDLE;
+	memset(&info, 0, sizeof(info));
+	info.logger_id = (uint32_t)h;
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	if (ret == -ENOENT)
+		return ERROR_INVALID_HANDLE;
+	if (ret)
+		return nttrace_errno_to_win32(ret);
+	*streams = info.nr_cpus;
+	return ERROR_SUCCESS;
+}
+
+static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG len,
+			PULONG ret_len)
+{
+	ULONG value = 0, size, err;
+
+	if ((unsigned int)cls >= MaxTraceSetInfoClass || (!buf && len))
+		return ERROR_INVALID_PARAMETER;
+	switch (cls) {
+	case TraceStreamCount:
+	case TraceMaxLoggersQuery:
+		size = sizeof(ULONG);
+		break;
+	case TraceStackTracingInfo:
+		size = 0;	/* no CLASSIC_EVENT_ID: no event carries a stack */
+		break;
+	default:
+		return ERROR_NOT_SUPPORTED;
+	}
+	if (len < size) {
+		if (ret_len)
+			*ret_len = size;
+		return ERROR_BAD_LENGTH;
+	}
+	if (cls == TraceMaxLoggersQuery) {
+		value = NTTRACE_MAX_LOGGERS;
+	} else {
+		err = session_streams(h, &value);
+		if (err)
+			return err;
+	}
+	if (size)
+		memcpy(buf, &value, size);
+	if (ret_len)
+		*ret_len = size;
+	return ERROR_SUCCESS;
+}
+
+static ULONG set_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, const void *buf, ULONG len)
+{
+	ULONG streams;
+
+	if ((unsigned int)cls >= MaxTraceSetInfoClass || (!buf && len))
+		return ERROR_INVALID_PARAMETER;
+	/* Only "no stacks" is what already is. */
+	if (cls != TraceStackTracingInfo || len)
+		return ERROR_NOT_SUPPORTED;
+	return session_streams(h, &streams);
+}
+
+ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+				   PVOID TraceInformation, ULONG InformationLength,
+				   PULONG ReturnLength)
+{
+	ULONG err = query_info(SessionHandle, InformationClass, TraceInformation,
+			       InformationLength, ReturnLength);
+
+	SetLastError(err);
+	return err;
+}
+
+ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+				 PVOID TraceInformation, ULONG InformationLength)
+{
+	ULONG err = set_info(SessionHandle, InformationClass, TraceInformation,
+			     InformationLength);
+
+	SetLastError(err);
+	return err;
+}
