@@ -46,6 +46,7 @@ VM_TESTS += winetl_test
 VM_TESTS += kernel_classes_test
 VM_TESTS += process_test
 VM_TESTS += query_test
+VM_TESTS += tracelogging_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
