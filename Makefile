@@ -112,6 +112,10 @@ $(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
+$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
 # The record encoders as the library builds them (the cases are KUnit's too).
 $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h \
 			     tests/vm/tap.h common/record.c common/record.h
