@@ -28,7 +28,9 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
 	    userlib/etl/kernel_classes.c \
 	    userlib/etl/tmf.c \
-	    userlib/consumer/rings.c userlib/consumer/opentrace.c
+	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
+	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
+	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_stub.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
