@@ -124,6 +124,12 @@ $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< common/record.c
 
+# TDH over TraceLogging events built by hand (tests/host/tlg_encode.h).
+$(BUILD)/host/tdh_test-m%: tests/host/tdh_test.c tests/host/tlg_encode.h tests/vm/tap.h \
+			   $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
@@ -160,6 +166,7 @@ safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m3
 host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
+	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----
