@@ -486,11 +486,12 @@ out:
 /* The provider's name, when its traits item holds one that is whole. */
 static void provider_name(struct schema *s, const uint8_t *d, uint16_t len)
 {
+	const uint8_t *p;
 	uint16_t size;
-	const uint8_t *p = d + 2;
 
 	if (!d || len < 3)
 		return;
+	p = d + 2;
 	size = (uint16_t)nttrace_tdh_le(d, 2);
 	if (size < 3 || size > len)
 		return;
