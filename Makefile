@@ -30,7 +30,9 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
 	    userlib/etl/kernel_classes.c \
 	    userlib/etl/tmf.c \
-	    userlib/consumer/rings.c userlib/consumer/opentrace.c
+	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
+	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
+	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_stub.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -116,6 +118,10 @@ $(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
+$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
 # The record encoders as the library builds them (the cases are KUnit's too).
 $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h \
 			     tests/vm/tap.h common/record.c common/record.h
@@ -134,6 +140,11 @@ $(BUILD)/host/tracelogging_cpp_test-%: tests/host/tracelogging_cpp_test.cpp $(TL
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@.o userlib/provider/tracelogging.c
 	$(CXX) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $@.o
+# TDH over TraceLogging events built by hand (tests/host/tlg_encode.h).
+$(BUILD)/host/tdh_test-m%: tests/host/tdh_test.c tests/host/tlg_encode.h tests/vm/tap.h \
+			   $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
 
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
@@ -173,6 +184,7 @@ host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
 	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \
 	    $(BUILD)/host/tracelogging_cpp_test-m64 \
+	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----

@@ -72,7 +72,7 @@ VERSION_DEF := $(if $(findstring -DNTTRACE_VERSION,$(CPPFLAGS)),,-DNTTRACE_VERSI
 # The public headers, installed as they are; the Windows-name directory's.
 PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h)
 WINDOWS_HEADERS := $(addprefix scripts/packaging/windows/,windows.h evntrace.h \
-	evntprov.h evntcons.h wmistr.h winerror.h winmeta.h TraceLoggingProvider.h \
+	evntprov.h evntcons.h tdh.h wmistr.h winerror.h winmeta.h TraceLoggingProvider.h \
 	traceloggingprovider.h)
 # One page per subcommand: the list `nttrace --help` prints (check-install
 # compares the two).

@@ -33,7 +33,7 @@
 typedef void *HANDLE;
 typedef void *PVOID;
 typedef uint32_t ULONG;
-typedef uint8_t UCHAR, BOOLEAN;
+typedef uint8_t UCHAR, BOOLEAN, BYTE;
 typedef uint16_t USHORT, WCHAR;
 typedef int32_t LONG;
 typedef int BOOL;
@@ -47,10 +47,19 @@ typedef int64_t LONGLONG __attribute__((aligned(8)));
 typedef uintptr_t ULONG_PTR;
 typedef size_t SIZE_T;
 typedef ULONG *PULONG;
+typedef USHORT *PUSHORT;
+typedef BYTE *PBYTE;
+typedef BOOLEAN *PBOOLEAN;
+typedef const void *LPCVOID;
 typedef char *LPSTR;
 typedef const char *LPCSTR;
-typedef WCHAR *LPWSTR;
+typedef WCHAR *LPWSTR, *PWSTR, *PWCHAR;
 typedef const WCHAR *LPCWSTR;
+
+/* The declared length of a variable-length array at a struct's end. */
+#ifndef ANYSIZE_ARRAY
+#define ANYSIZE_ARRAY	1
+#endif
 
 typedef union _LARGE_INTEGER {
 	struct {

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * UTF-16 text for the TDH functions: the names in a TRACE_EVENT_INFO and
+ * TdhFormatProperty's output are WCHAR strings, from UTF-8 (TraceLogging's
+ * names, UTF-8 and ANSI fields) or built here. The library's other UTF-8
+ * and UTF-16 conversions are small functions of their own too (no iconv:
+ * its conversions depend on the locale and, in a static program, on
+ * gconv modules found at run time).
+ */
+#include <string.h>
+
+#include "tdh_internal.h"
+
+void nttrace_tdh_put(struct nttrace_tdh_text *t, uint32_t cp)
+{
+	WCHAR u[2];
+	size_t n = 1, i;
+
+	if (cp >= 0x10000 && cp <= 0x10FFFF) {
+		cp -= 0x10000;
+		u[0] = 0xD800 | cp >> 10;
+		u[1] = 0xDC00 | (cp & 0x3FF);
+		n = 2;
+	} else {
+		u[0] = cp > 0xFFFF ? 0xFFFD : cp;
+	}
+	for (i = 0; i < n; i++, t->n++)
+		if (t->buf && t->n < t->cap)	/* the caller's buffer: any alignment */
+			memcpy(t->buf + t->n, &u[i], sizeof(u[i]));
+}
+
+void nttrace_tdh_puts(struct nttrace_tdh_text *t, const char *ascii)
+{
+	while (*ascii)
+		nttrace_tdh_put(t, (unsigned char)*ascii++);
+}
+
+/*
+ * The code point of the UTF-8 sequence at @s (@n bytes left) and its
+ * length; 0 when it is no valid sequence (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF).
+ */
+static unsigned int utf8_seq(const uint8_t *s, size_t n, uint32_t *cp)
+{
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned int len, i;
+	uint32_t c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		len = 2;
+		c = s[0] & 0x1F;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		len = 3;
+		c = s[0] & 0x0F;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3F);
+	}
+	if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+void nttrace_tdh_put_utf8(struct nttrace_tdh_text *t, const uint8_t *s, size_t n, int latin1)
+{
+	while (n) {
+		uint32_t cp;
+		unsigned int len = utf8_seq(s, n, &cp);
+
+		if (!len) {
+			cp = latin1 ? s[0] : 0xFFFD;
+			len = 1;
+		}
+		nttrace_tdh_put(t, cp);
+		s += len;
+		n -= len;
+	}
+}
+
+uint64_t nttrace_tdh_le(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
