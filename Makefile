@@ -34,7 +34,7 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
 	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_stub.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -179,7 +179,12 @@ safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m3
 	$(BUILD)/host/safecopy_bench-m64
 	$(BUILD)/host/safecopy_bench-m32
 
-host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
+# `nttrace dump` over a TraceLogging file the user-mode logger writes.
+$(BUILD)/host/tl_dump: tests/host/tl_dump.c tests/vm/tap.h tests/vm/props.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+
+host-tests: $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
 	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \

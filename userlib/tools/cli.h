@@ -90,6 +90,18 @@ extern unsigned int render_problems;
 void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers);
 /* Text from a file, escaped as text or (@json) as a JSON string. */
 void render_text(const char *s, int json);
+/* Bytes as hex: all of them in JSON (as "@key"), the first 32 as text. */
+void render_hex(const char *key, const uint8_t *d, uint32_t len);
+/* A NUL-terminated WCHAR string (a name) as UTF-8 the caller frees, or NULL. */
+char *render_utf16(const WCHAR *w);
+
+/*
+ * An event TDH can decode (render_tdh.c): render_tdh_knows() says whether
+ * it can; render_tdh() prints its names and fields (text, or JSON members)
+ * with pointers of @psz bytes; 0 if TDH could not describe it after all.
+ */
+int render_tdh_knows(const EVENT_RECORD *er);
+int render_tdh(const EVENT_RECORD *er, int psz);
 /* Add the formats of a comma-separated list of binaries and format files. */
 int render_load_formats(char *list);
 /* 0, or says that @path is a directory and returns -1. */

@@ -190,7 +190,7 @@ static int is_text(const uint8_t *d, uint32_t len)
 }
 
 /* Bytes as hex: all of them in JSON (as "@key"), the first 32 as text. */
-static void print_hex(const char *key, const uint8_t *d, uint32_t len)
+void render_hex(const char *key, const uint8_t *d, uint32_t len)
 {
 	uint32_t i;
 
@@ -214,7 +214,7 @@ static void print_data(const uint8_t *d, uint32_t len)
 	uint32_t i;
 
 	if (render_json) {
-		print_hex("data", d, len);
+		render_hex("data", d, len);
 		if (is_text(d, len)) {
 			printf(",\"text\":\"");
 			for (i = 0; i + 1 < len; i++) {
@@ -240,7 +240,7 @@ static void print_data(const uint8_t *d, uint32_t len)
 		printf("\"");
 		return;
 	}
-	print_hex("data", d, len);
+	render_hex("data", d, len);
 }
 
 /*
@@ -296,8 +296,7 @@ static char *utf16_text(const uint8_t *d, uint32_t len)
 	return out;
 }
 
-/* A NUL-terminated WCHAR string (a name) as UTF-8, or NULL. */
-static char *wide_text(const WCHAR *w)
+char *render_utf16(const WCHAR *w)
 {
 	uint32_t n = 0;
 
@@ -405,7 +404,7 @@ static const char *clock_name(uint32_t clock)
 
 void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers)
 {
-	char *logger = wide_text(h->LoggerName);
+	char *logger = render_utf16(h->LoggerName);
 	const char *name = logger ? logger : "";
 
 	if (render_json) {
@@ -752,7 +751,7 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 	else if (d.at < d.len)
 		printf(" extra");
 	if (d.at < d.len)
-		print_hex("data", d.data + d.at, d.len - d.at);
+		render_hex("data", d.data + d.at, d.len - d.at);
 	return 1;
 }
 
@@ -789,7 +788,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 		}
 		if (kc)
 			print_kernel(er, kc);
-		print_hex("data", er->UserData, er->UserDataLength);
+		render_hex("data", er->UserData, er->UserDataLength);
 		printf("}\n");
 		return;
 	}
@@ -803,7 +802,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 	}
 	printf(" tid %u pid %u ptr%d", eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
 	if (!kc || !print_kernel(er, kc))
-		print_hex("data", er->UserData, er->UserDataLength);
+		render_hex("data", er->UserData, er->UserDataLength);
 	putchar('\n');
 }
 
@@ -840,6 +839,8 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 							    8;
 	char *text = eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY && !bad ?
 		     utf16_text(er->UserData, er->UserDataLength) : NULL;
+	/* Fields TDH can name (TraceLogging): then no metadata as hex. */
+	int tdh = !bad && !text && render_tdh_knows(er);
 	USHORT i;
 
 	if (render_json) {
@@ -866,16 +867,18 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 
 			printf("%s{\"type\":%u,\"size\":%u", i ? "," : "", it->ExtType,
 			       it->DataSize);
-			print_hex("data", item_data(it), it->DataSize);
+			render_hex("data", item_data(it), it->DataSize);
 			printf("}");
 		}
 		printf("]");
 		if (bad) {
 			printf(",\"extended_malformed_at\":%u", bad);
-			print_hex("undecoded", ev->rec + bad, ev->size - bad);
+			render_hex("undecoded", ev->rec + bad, ev->size - bad);
 		} else {
-			print_hex("data", er->UserData, er->UserDataLength);
+			render_hex("data", er->UserData, er->UserDataLength);
 		}
+		if (tdh)
+			render_tdh(er, psz);
 		if (text) {
 			printf(",\"text\":");
 			json_str(text);
@@ -903,20 +906,21 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 	for (i = 0; i < er->ExtendedDataCount; i++) {
 		const EVENT_HEADER_EXTENDED_DATA_ITEM *it = &er->ExtendedData[i];
 
-		if (it == rel)
+		if (it == rel || (tdh && (it->ExtType == EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL ||
+					  it->ExtType == EVENT_HEADER_EXT_TYPE_PROV_TRAITS)))
 			continue;
 		printf(" ext %u", it->ExtType);
-		print_hex("data", item_data(it), it->DataSize);
+		render_hex("data", item_data(it), it->DataSize);
 	}
 	if (bad) {
 		printf(" extended items malformed at +%u, undecoded", bad);
-		print_hex("undecoded", ev->rec + bad, ev->size - bad);
+		render_hex("undecoded", ev->rec + bad, ev->size - bad);
 	} else if (text) {
 		printf(" \"");
 		render_text(text, 0);
 		printf("\"");
-	} else {
-		print_hex("data", er->UserData, er->UserDataLength);
+	} else if (!tdh || !render_tdh(er, psz)) {
+		render_hex("data", er->UserData, er->UserDataLength);
 	}
 	putchar('\n');
 	free(text);

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `nttrace dump` over TraceLogging events (issue 28), with no module: the
+ * user-mode logger writes a file of a provider using <TraceLoggingProvider.h>
+ * (EventRegister needs no kernel for it), then the tool prints it, text and
+ * JSON, and each event must come out as its names and fields, formatted by
+ * TDH. TAP.
+ *
+ *   tl_dump NTTRACE DIR
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nttrace/evntrace.h>
+#include <nttrace/traceloggingprovider.h>
+#include "../vm/props.h"
+#include "../vm/tap.h"
+
+/* {6e747472-0028-4c54-8000-000000000029} */
+TRACELOGGING_DEFINE_PROVIDER(tl_dump_provider, "nttrace.dump",
+			     (0x6e747472, 0x0028, 0x4c54, 0x80, 0, 0, 0, 0, 0, 0, 0x29));
+static const GUID tl_guid = { 0x6e747472, 0x0028, 0x4c54,
+			      { 0x80, 0, 0, 0, 0, 0, 0, 0x29 } };
+
+/* The lines the events must print: text, then JSON (fields and decoded). */
+static const char *const want_text[] = {
+	" nttrace.dump/Numbers n=-2 u=4000000000 h=0x2A f=1.5 b=true",
+	" nttrace.dump/Texts s=caf\xc3\xa9 w=wide g={6E747472-0028-4C54-8000-000000000029}",
+	" nttrace.dump/Shapes pt={x=3 y=4} a.Count=3 a=[7,8,9] c=[1,2] bin.Length=3 bin=0x010203",
+};
+static const char *const want_json[] = {
+	"\"event\":\"Numbers\",\"fields\":{\"n\":\"-2\",\"u\":\"4000000000\",\"h\":\"0x2A\","
+	"\"f\":\"1.5\",\"b\":\"true\"},\"decoded\":24}",
+	"\"event\":\"Texts\",\"fields\":{\"s\":\"caf\xc3\xa9\",\"w\":\"wide\",\"g\":"
+	"\"{6E747472-0028-4C54-8000-000000000029}\"},\"decoded\":32}",
+	"\"event\":\"Shapes\",\"fields\":{\"pt\":{\"x\":\"3\",\"y\":\"4\"},\"a.Count\":\"3\","
+	"\"a\":[\"7\",\"8\",\"9\"],\"c\":[\"1\",\"2\"],\"bin.Length\":\"3\",\"bin\":\"0x010203\"},"
+	"\"decoded\":25}",
+};
+
+static void write_file(const char *path)
+{
+	static const WCHAR wide[] = { 'w', 'i', 'd', 'e', 0 };
+	static const int32_t a[] = { 7, 8, 9 };
+	static const UINT8 c[] = { 1, 2 }, bin[] = { 1, 2, 3 };
+	TRACEHANDLE h = 0;
+	struct props pr;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (!tap_eq(StartTraceA(&h, "tl-dump", &pr.p), ERROR_SUCCESS, "user-mode logger"))
+		return;
+	tap_eq(TraceLoggingRegister(tl_dump_provider), 0, "TraceLoggingRegister");
+	tap_eq(EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL),
+	       ERROR_SUCCESS, "enabled");
+	TraceLoggingWrite(tl_dump_provider, "Numbers", TraceLoggingInt32(-2, "n"),
+			  TraceLoggingUInt32(4000000000U, "u"), TraceLoggingHexInt32(42, "h"),
+			  TraceLoggingFloat64(1.5, "f"), TraceLoggingBool(1, "b"));
+	TraceLoggingWrite(tl_dump_provider, "Texts", TraceLoggingUtf8String("caf\xc3\xa9", "s"),
+			  TraceLoggingWideString(wide, "w"), TraceLoggingGuid(tl_guid, "g"));
+	TraceLoggingWrite(tl_dump_provider, "Shapes",
+			  TraceLoggingStruct(2, "pt"), TraceLoggingInt16(3, "x"),
+			  TraceLoggingInt16(4, "y"), TraceLoggingInt32Array(a, 3, "a"),
+			  TraceLoggingUInt8FixedArray(c, 2, "c"),
+			  TraceLoggingBinary(bin, 3, "bin"));
+	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS, "stop");
+	TraceLoggingUnregister(tl_dump_provider);
+}
+
+/* Run the tool; each @want must be in one of its lines, once. */
+static void check(const char *tool, const char *args, const char *path,
+		  const char *const *want, unsigned int n, const char *what)
+{
+	char cmd[512], line[8192];
+	unsigned int found[8] = { 0 }, i, events = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s dump %s %s", tool, args, path);
+	f = popen(cmd, "r");
+	if (!tap_ok(f != NULL, "%s: run nttrace dump", what))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "nttrace.dump") || strstr(line, "\"event\":"))
+			events++;
+		for (i = 0; i < n; i++)
+			if (strstr(line, want[i]))
+				found[i]++;
+		if (strstr(line, " ext 11") || strstr(line, " ext 12"))
+			printf("# metadata shown as hex: %s", line);
+	}
+	tap_eq(pclose(f), 0, "%s: exit 0", what);
+	tap_eq(events, n, "%s: %u events", what, n);
+	for (i = 0; i < n; i++)
+		if (!tap_eq(found[i], 1, "%s: event %u named, fields decoded", what, i))
+			printf("# want: %s\n", want[i]);
+}
+
+int main(int argc, char **argv)
+{
+	char path[200];
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: tl_dump NTTRACE DIR\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/tl-dump-%d.etl", argv[2], (int)getpid());
+	write_file(path);
+	check(argv[1], "", path, want_text, 3, "text");
+	check(argv[1], "--json", path, want_json, 3, "json");
+	unlink(path);
+	return tap_done();
+}

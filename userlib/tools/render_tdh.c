@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * `nttrace dump` and `nttrace show`: an event TDH can decode (today the
+ * TraceLogging events, from their schema item), shown as its provider's
+ * and its own name and its fields, through the calls a Windows consumer
+ * makes: TdhGetEventInformation for the layout, TdhFormatProperty for each
+ * value, walking the data in order (the sizes of arrays and of binary
+ * fields are the values of the earlier fields they name, read on the way,
+ * as Microsoft's TdhFormatProperty sample does).
+ *
+ * Text: " Provider/Event name=value ...", structures as name={a=1 b=2},
+ * arrays as name=[1,2]. JSON: "provider_name", "event", and "fields", an
+ * object of the same shape whose values are the strings TdhFormatProperty
+ * gives (one form for every type). A field the data ends inside stops the
+ * walk: text says "cut short at NAME", JSON has "cut"; both then show the
+ * bytes left (as for kernel events), and JSON says how many the fields
+ * took ("decoded").
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nttrace/tdh.h>
+
+#include "cli.h"
+
+struct walk {
+	const TRACE_EVENT_INFO *info;
+	const uint8_t *data;
+	uint32_t len, at;
+	ULONG psz;
+	uint64_t *values;	/* each integer property's last value */
+	char *cut;		/* the field the data ended inside */
+	WCHAR *buf;
+	ULONG buf_size;		/* bytes */
+};
+
+static char *name_at(const TRACE_EVENT_INFO *info, ULONG offset)
+{
+	return offset ? render_utf16((const WCHAR *)((const uint8_t *)info + offset)) : NULL;
+}
+
+/* An integer's value, little-endian, for the counts and lengths naming it. */
+static uint64_t int_value(USHORT in_type, const uint8_t *p, uint32_t n)
+{
+	uint32_t size = in_type == TDH_INTYPE_INT8 || in_type == TDH_INTYPE_UINT8 ? 1 :
+			in_type == TDH_INTYPE_INT16 || in_type == TDH_INTYPE_UINT16 ? 2 :
+			in_type == TDH_INTYPE_INT32 || in_type == TDH_INTYPE_UINT32 ||
+			in_type == TDH_INTYPE_HEXINT32 ? 4 :
+			in_type == TDH_INTYPE_INT64 || in_type == TDH_INTYPE_UINT64 ||
+			in_type == TDH_INTYPE_HEXINT64 ? 8 : 0;
+	uint64_t v = 0;
+
+	if (size > n)
+		return 0;
+	while (size--)
+		v = v << 8 | p[size];
+	return v;
+}
+
+static TDHSTATUS format(struct walk *w, const EVENT_PROPERTY_INFO *p, USHORT length,
+			ULONG *size, USHORT *used)
+{
+	uint32_t left = w->len - w->at;
+
+	*size = w->buf_size;
+	return TdhFormatProperty((PTRACE_EVENT_INFO)w->info, NULL, w->psz,
+				 p->nonStructType.InType, p->nonStructType.OutType, length,
+				 left > 0xFFFF ? 0xFFFF : (USHORT)left, (PBYTE)w->data + w->at,
+				 size, w->buf, used);
+}
+
+/* One value at the walk's place; 0 when it cannot be read. */
+static int print_value(struct walk *w, const EVENT_PROPERTY_INFO *p, USHORT length)
+{
+	USHORT used = 0;
+	TDHSTATUS st;
+	ULONG size;
+	char *text;
+
+	st = format(w, p, length, &size, &used);
+	if (st == ERROR_INSUFFICIENT_BUFFER) {
+		WCHAR *b = realloc(w->buf, size);
+
+		if (!b)
+			return 0;
+		w->buf = b;
+		w->buf_size = size;
+		st = format(w, p, length, &size, &used);
+	}
+	if (st != ERROR_SUCCESS)
+		return 0;
+	text = render_utf16(w->buf);
+	/* In JSON, render_text() writes the quotes too. */
+	render_text(text ? text : "", render_json);
+	free(text);
+	w->at += used;
+	return 1;
+}
+
+static int print_members(struct walk *w, USHORT first, USHORT count);
+
+/* Property @i and each of its elements; 0 when the data ended inside it. */
+static int print_prop(struct walk *w, USHORT i)
+{
+	const EVENT_PROPERTY_INFO *p = &w->info->EventPropertyInfoArray[i];
+	int counted = p->Flags & PropertyParamCount;
+	int array = counted || (p->Flags & PropertyParamFixedCount) || p->count != 1;
+	uint64_t n = counted ? w->values[p->countPropertyIndex] : p->count;
+	USHORT length = p->Flags & PropertyParamLength ?
+			(USHORT)w->values[p->lengthPropertyIndex] : p->length;
+	char *name = name_at(w->info, p->NameOffset);
+	uint32_t start = w->at;
+	uint64_t k;
+	int ok = 1;
+
+	if (render_json) {
+		render_text(name ? name : "", 1);
+		putchar(':');
+	} else {
+		printf("%s=", name ? name : "");
+	}
+	if (array)
+		putchar('[');
+	for (k = 0; k < n && ok; k++) {
+		if (k)
+			putchar(',');
+		if (p->Flags & PropertyStruct) {
+			putchar('{');
+			ok = print_members(w, p->structType.StructStartIndex,
+					   p->structType.NumOfStructMembers);
+			putchar('}');
+		} else {
+			ok = print_value(w, p, length);
+		}
+	}
+	if (array)
+		putchar(']');
+	if (!(p->Flags & PropertyStruct) && !array)
+		w->values[i] = int_value(p->nonStructType.InType, w->data + start, w->at - start);
+	if (!ok && !w->cut)
+		w->cut = name ? name : strdup("");
+	else
+		free(name);
+	return ok;
+}
+
+static int print_members(struct walk *w, USHORT first, USHORT count)
+{
+	USHORT i;
+
+	for (i = 0; i < count; i++) {
+		if (i)
+			putchar(render_json ? ',' : ' ');
+		if (first + i >= w->info->PropertyCount || !print_prop(w, first + i))
+			return 0;
+	}
+	return 1;
+}
+
+int render_tdh_knows(const EVENT_RECORD *er)
+{
+	ULONG size = 0;
+
+	return TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, NULL, &size) ==
+	       ERROR_INSUFFICIENT_BUFFER;
+}
+
+int render_tdh(const EVENT_RECORD *er, int psz)
+{
+	TRACE_EVENT_INFO *info = NULL;
+	struct walk w = { 0 };
+	ULONG size = 0;
+	char *provider, *event;
+
+	if (TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, NULL, &size) !=
+	    ERROR_INSUFFICIENT_BUFFER)
+		return 0;
+	info = malloc(size);
+	if (!info || TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, info, &size)) {
+		free(info);
+		return 0;
+	}
+	w.values = calloc(info->PropertyCount + 1, sizeof(*w.values));
+	if (!w.values) {
+		free(info);
+		return 0;
+	}
+	w.info = info;
+	w.data = er->UserData;
+	w.len = er->UserDataLength;
+	w.psz = psz;
+	provider = name_at(info, info->ProviderNameOffset);
+	event = name_at(info, info->EventNameOffset);
+	if (render_json) {
+		if (provider) {
+			printf(",\"provider_name\":");
+			render_text(provider, 1);
+		}
+		printf(",\"event\":");
+		render_text(event ? event : "", 1);
+		printf(",\"fields\":{");
+		print_members(&w, 0, info->TopLevelPropertyCount);
+		printf("},\"decoded\":%u", w.at);
+		if (w.cut) {
+			printf(",\"cut\":");
+			render_text(w.cut, 1);
+		}
+	} else {
+		printf(" %s%s%s", provider ? provider : "", provider ? "/" : "",
+		       event ? event : "");
+		if (info->TopLevelPropertyCount)
+			putchar(' ');
+		print_members(&w, 0, info->TopLevelPropertyCount);
+		if (w.cut) {
+			printf(" cut short at ");
+			render_text(w.cut, 0);
+		} else if (w.at < w.len) {
+			printf(" extra");
+		}
+		if (w.at < w.len)
+			render_hex("data", w.data + w.at, w.len - w.at);
+	}
+	free(provider);
+	free(event);
+	free(w.cut);
+	free(w.buf);
+	free(w.values);
+	free(info);
+	return 1;
+}
