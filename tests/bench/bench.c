@@ -35,6 +35,9 @@
  *                 kernel session enables, the recorder draining it
  *   ew_umlogger   EventWrite of a provider the user-mode logger enables
  *   ew_disabled   EventWrite of a registered provider no session enables
+ *   tl_disabled, tl_kernel, tl_umlogger  TraceLoggingWrite of one 64-byte
+ *                 Binary field: disabled (the header's inline test), into
+ *                 the kernel session, into the user-mode logger
  *   ee_disabled   EventEnabled for it
  *   ue_disabled   the check of a registered user_event that is not
  *                 enabled (its enable word, a load and a branch)
@@ -94,6 +97,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>
 #include <nttrace/session.h>
+#include <nttrace/traceloggingprovider.h>
 
 #ifdef NTTRACE_BENCH_LTTNG
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
@@ -675,6 +679,60 @@ static void setup_disabled(void)
 		return;
 	add_case("ew_disabled", path_event_write, &ew_off, n_fast, 1);
 	add_case("ee_disabled", path_event_enabled, &ew_off, n_fast, 1);
+}
+
+/*
+ * TraceLogging (issue 28): the same 64 bytes as one Binary field, the
+ * metadata built by the compiler. tl_disabled is the inline level and
+ * keyword test <TraceLoggingProvider.h> makes (no call: compare it with
+ * lttng_disabled); tl_kernel and tl_umlogger beside ew_kernel and
+ * ew_umlogger (two more descriptors: the provider and event metadata).
+ */
+TRACELOGGING_DEFINE_PROVIDER(tl_off, "nttrace.bench.off",
+			     (0x7d3b2a10, 0x5c4e, 0x4f6a, 0x9b, 0x8c, 0x1d, 0x2e, 0x3f, 0x40, 0x50,
+			      0x63));
+TRACELOGGING_DEFINE_PROVIDER(tl_kernel, "nttrace.bench.kernel",
+			     (0x7d3b2a10, 0x5c4e, 0x4f6a, 0x9b, 0x8c, 0x1d, 0x2e, 0x3f, 0x40, 0x50,
+			      0x64));
+TRACELOGGING_DEFINE_PROVIDER(tl_um, "nttrace.bench.um",
+			     (0x7d3b2a10, 0x5c4e, 0x4f6a, 0x9b, 0x8c, 0x1d, 0x2e, 0x3f, 0x40, 0x50,
+			      0x65));
+
+static long path_tracelogging(void *arg, long n)
+{
+	TraceLoggingHProvider p = arg;
+	long i;
+
+	for (i = 0; i < n; i++)
+		TraceLoggingWrite(p, "Bench", TraceLoggingLevel(4), TraceLoggingKeyword(1),
+				  TraceLoggingBinary(payload, PAYLOAD, "payload"));
+	return 0;
+}
+
+/* @p registered and enabled by @session (0: by none), then its path. */
+static void setup_tracelogging(TraceLoggingHProvider p, const char *name, unsigned char last,
+			       TRACEHANDLE session, long n)
+{
+	GUID g = bench_guid(last);
+	int i;
+
+	if (TraceLoggingRegister(p) != S_OK) {
+		printf("# %s: TraceLoggingRegister failed\n", name);
+		return;
+	}
+	if (session && EnableTraceEx2(session, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5,
+				      ~0ULL, 0, 0, NULL) != ERROR_SUCCESS) {
+		printf("# %s: could not enable the provider\n", name);
+		return;
+	}
+	/* A kernel session's enable reaches the provider a moment later. */
+	for (i = 0; session && i < 500 && !TraceLoggingProviderEnabled(p, 4, 1); i++)
+		usleep(10000);
+	if (!session != !TraceLoggingProviderEnabled(p, 4, 1)) {
+		printf("# %s: the provider's state is not the session's\n", name);
+		return;
+	}
+	add_case(name, path_tracelogging, (void *)p, n, 1);
 }
 
 static int marker_fd = -1, device_fd = -1;
@@ -1753,6 +1811,9 @@ int main(int argc, char **argv)
 		setup_umlogger("tm_umlogger", NULL, 0);
 		setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
 		setup_disabled();
+		setup_tracelogging(tl_off, "tl_disabled", 0x63, 0, n_fast);
+		setup_tracelogging(tl_kernel, "tl_kernel", 0x64, kernel_seq.h, n_syscall);
+		setup_tracelogging(tl_um, "tl_umlogger", 0x65, umlogger.h, n_user);
 		setup_realtime();
 		run_cases();
 		query_kernel_session();
@@ -1775,6 +1836,8 @@ int main(int argc, char **argv)
 	setup_umlogger("tm_umlogger", "/dev/shm", 0);
 	setup_event_write(&ew_um, "ew_umlogger", 0x62, umlogger.h, n_user);
 	setup_disabled();
+	setup_tracelogging(tl_off, "tl_disabled", 0x63, 0, n_fast);
+	setup_tracelogging(tl_um, "tl_umlogger", 0x65, umlogger.h, n_user);
 #ifdef NTTRACE_BENCH_LTTNG
 	add_case("lttng_ust", path_lttng, NULL, n_user, 1);
 	add_case("lttng_disabled", path_lttng_off, NULL, n_fast, 1);

@@ -270,6 +270,16 @@ END {
 	printf "| disabled EventEnabled (host), ns | %s | <= 2 %s |\n", ns(eed),
 		mark(eed >= 0 && eed <= 2)
 	printf "| disabled LTTng-UST tracepoint (host), ns | %s | |\n", ns(med["host_lttng_disabled 1"])
+	# Issue 28: a disabled TraceLoggingWrite beside a disabled tracepoint.
+	tld = med["host_tl_disabled 1"]; ltd = med["host_lttng_disabled 1"]
+	printf "| disabled TraceLoggingWrite (host), ns | %s | |\n", ns(tld)
+	printf "| disabled TraceLoggingWrite - disabled LTTng-UST tracepoint (host), ns | %s | " \
+		"<= 0.5 %s |\n", (tld != "" && ltd != "" ? sprintf("%.2f", tld - ltd) : "n/a"),
+		mark(tld != "" && ltd != "" && tld - ltd <= 0.5)
+	printf "| TraceLoggingWrite / EventWrite, to the user-mode logger (host) | %s | |\n",
+		ratio(med["host_tl_umlogger 1"], med["host_ew_umlogger 1"])
+	printf "| TraceLoggingWrite / EventWrite, to a kernel session (VM) | %s | |\n",
+		ratio(med["tl_kernel 1"], med["ew_kernel 1"])
 	printf "| disabled EventWrite / disabled user_events check (VM) | %s | |\n",
 		ratio(med["ew_disabled 1"], med["ue_disabled 1"])
 	printf "| EventWrite to the user-mode logger / LTTng-UST (host) | %s | |\n",
