@@ -4,9 +4,10 @@
  * TdhGetEventMapInformation: what the event says about itself, checked
  * and handed out as Microsoft documents these functions (learn.microsoft
  * .com, tdh.h): the Win32 errors, the buffer sizes in bytes, "a size of 0
- * asks for the size". The only decoding information is a TraceLogging
- * event's own (tdh_tlg.c); any other event gets ERROR_NOT_FOUND, which
- * Windows returns for an event whose schema it has not.
+ * asks for the size". The decoding information is a TraceLogging event's
+ * own (tdh_tlg.c) or the kernel's MOF classes (tdh_mof.c); any other event
+ * gets ERROR_NOT_FOUND, which Windows returns for an event whose schema it
+ * has not.
  *
  * Where Microsoft lists no error for a case, the choice is: a damaged
  * TraceLogging schema is ERROR_INVALID_DATA; data shorter than the schema
@@ -69,11 +70,19 @@ static ULONG pointer_size(const EVENT_RECORD *er, ULONG n, const TDH_CONTEXT *ct
 	return err;
 }
 
-/* The event's TRACE_EVENT_INFO, allocated; ERROR_NOT_FOUND if it has none. */
+/*
+ * The event's TRACE_EVENT_INFO, allocated, from its own schema
+ * (TraceLogging), else from the kernel's MOF classes; ERROR_NOT_FOUND if
+ * it has none.
+ */
 static ULONG event_info(const EVENT_RECORD *er, uint32_t psz, TRACE_EVENT_INFO **tei,
 			ULONG *size)
 {
-	return nttrace_tdh_tlg_info(er, psz, tei, size);
+	ULONG err = nttrace_tdh_tlg_info(er, psz, tei, size);
+
+	if (err == ERROR_NOT_FOUND)
+		err = nttrace_tdh_mof_info(er, psz, tei, size);
+	return err;
 }
 
 TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,

@@ -102,6 +102,15 @@ ULONG nttrace_tdh_item_size(USHORT in, USHORT out, uint32_t length, const uint8_
 		 * first.
 		 */
 		i = in == TDH_INTYPE_WBEMSID ? 2 * psz : 0;
+		/*
+		 * A WBEMSID whose first ULONG is 0 is no SID and is that
+		 * ULONG alone (the kernel's MOF events; the size PerfView
+		 * takes, as userlib/etl/kernel_classes.c does).
+		 */
+		if (i && room >= 4 && !nttrace_tdh_le(d, 4)) {
+			n = 4;
+			break;
+		}
 		if (room < i + 8)
 			return ERROR_EVT_INVALID_EVENT_DATA;
 		n = i + 8 + 4 * d[i + 1];

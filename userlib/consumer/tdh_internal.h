@@ -76,4 +76,13 @@ ULONG nttrace_tdh_locate(const TRACE_EVENT_INFO *tei, const uint8_t *d, uint32_t
 ULONG nttrace_tdh_tlg_info(const EVENT_RECORD *er, uint32_t psz, TRACE_EVENT_INFO **tei,
 			   ULONG *size);
 
+/*
+ * The TRACE_EVENT_INFO of a classic event of the kernel's MOF classes
+ * (DecodingSourceWbem, from userlib/etl/kernel_classes.c's table), newly
+ * allocated. ERROR_NOT_FOUND for another event or a class version whose
+ * layout is not known, ERROR_NOT_ENOUGH_MEMORY.
+ */
+ULONG nttrace_tdh_mof_info(const EVENT_RECORD *er, uint32_t psz, TRACE_EVENT_INFO **tei,
+			   ULONG *size);
+
 #endif /* NTTRACE_TDH_INTERNAL_H */

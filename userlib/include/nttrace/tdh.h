@@ -13,9 +13,11 @@
  * offsets from the structure's start.
  *
  * What is decoded: TraceLogging events (their EVENT_HEADER_EXT_TYPE_EVENT_
- * SCHEMA_TL item; DecodingSource is DecodingSourceTlg). Other events have
- * no decoding information here (no manifests or MOF classes yet):
- * ERROR_NOT_FOUND. The functions return a Win32 error and also store it as
+ * SCHEMA_TL item; DecodingSource is DecodingSourceTlg), and the classic
+ * events of the NT Kernel Logger's MOF classes (DecodingSourceWbem, from
+ * the table `nttrace dump` reads them with: TaskName the class, OpcodeName
+ * the event type, ProviderName MSNT_SystemTrace). Other events have no
+ * decoding information here (no manifests yet): ERROR_NOT_FOUND. The functions return a Win32 error and also store it as
  * the thread's last error, as this library's functions do.
  */
 #ifndef NTTRACE_TDH_H
