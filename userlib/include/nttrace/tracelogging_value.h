@@ -6,7 +6,8 @@
  * documentation): bool Boolean, char Char, char16_t Char16, wchar_t WChar,
  * the integer types IntNN/UIntNN of their size, float Float32, double
  * Float64, GUID Guid, FILETIME FileTime, SYSTEMTIME SystemTime, void *
- * Pointer, char * String, char16_t * String16. A type not in the table
+ * Pointer, char * String, char16_t * String16, WCHAR * (PWSTR, PCWSTR)
+ * WideString. A type not in the table
  * does not compile (nttrace_tl_value<T> has no definition). Not here:
  * wchar_t * (UTF-32 on Linux) and SID *.
  *
@@ -104,6 +105,13 @@ template <> struct nttrace_tl_value<char16_t *>
 	: nttrace_tl_sz<char16_t, TlgInUNICODESTRING> {};
 template <> struct nttrace_tl_value<const char16_t *>
 	: nttrace_tl_sz<char16_t, TlgInUNICODESTRING> {};
+/*
+ * WCHAR is unsigned short here (UTF-16: Linux's wchar_t is 32 bits), so a
+ * pointer to it is a PWSTR/PCWSTR, a wide string as on Windows.
+ */
+template <> struct nttrace_tl_value<WCHAR *> : nttrace_tl_sz<WCHAR, TlgInUNICODESTRING> {};
+template <> struct nttrace_tl_value<const WCHAR *>
+	: nttrace_tl_sz<WCHAR, TlgInUNICODESTRING> {};
 
 #endif /* __cplusplus */
 

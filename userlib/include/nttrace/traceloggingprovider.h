@@ -54,10 +54,6 @@
 #include <type_traits>
 #endif
 
-typedef uint8_t UINT8;
-typedef uint16_t UINT16;
-typedef uint32_t UINT32;
-
 /* HRESULT, which the user-mode registration returns (winerror.h's). */
 typedef LONG HRESULT;
 #ifndef S_OK

@@ -41,6 +41,23 @@ typedef int BOOL;
 #define TRUE	1
 #define FALSE	0
 #endif
+/* The fixed-width and pointer-width names (basetsd.h, windef.h). */
+typedef int8_t INT8;
+typedef uint8_t UINT8;
+typedef int16_t INT16, SHORT;
+typedef uint16_t UINT16, WORD;
+typedef int32_t INT32, INT, LONG32;
+typedef uint32_t UINT32, UINT, ULONG32, DWORD32;
+/*
+ * Values, not structure members in nttrace's headers: no aligned(8) as
+ * ULONGLONG has (C++ templates would drop it, and say so).
+ */
+typedef int64_t INT64, LONG64;
+typedef uint64_t UINT64, DWORD64;
+typedef char CHAR;
+typedef float FLOAT;
+typedef intptr_t INT_PTR, LONG_PTR;
+typedef uintptr_t UINT_PTR;
 typedef uint64_t ULONG64 __attribute__((aligned(8)));
 typedef uint64_t ULONGLONG __attribute__((aligned(8)));
 typedef int64_t LONGLONG __attribute__((aligned(8)));
@@ -82,6 +99,19 @@ typedef GUID *LPGUID;
 typedef const GUID *LPCGUID;
 
 /* As guiddef.h has it in C: nonzero when the GUIDs are the same. */
+/* A security identifier (winnt.h): 8 bytes, then 4 per sub-authority. */
+#define SID_REVISION	1
+typedef struct _SID_IDENTIFIER_AUTHORITY {
+	BYTE Value[6];
+} SID_IDENTIFIER_AUTHORITY, *PSID_IDENTIFIER_AUTHORITY;
+typedef struct _SID {
+	BYTE Revision;
+	BYTE SubAuthorityCount;
+	SID_IDENTIFIER_AUTHORITY IdentifierAuthority;
+	ULONG SubAuthority[ANYSIZE_ARRAY];
+} SID, *PISID;
+typedef PVOID PSID;
+
 #ifndef IsEqualGUID
 #define IsEqualGUID(a, b)	(!memcmp((a), (b), sizeof(GUID)))
 #endif
