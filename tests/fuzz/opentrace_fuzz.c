@@ -41,6 +41,7 @@
 #include <nttrace/etl.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/evntrace.h>
+#include <nttrace/tdh.h>
 #include "fuzz_file.h"
 
 #define SECOND_FILE	"NTFZ-2ND"
@@ -104,6 +105,42 @@ static void maybe_close(void)
 		abort();
 }
 
+/*
+ * What `nttrace dump` does with an event it delivers: TDH describes it
+ * (a TraceLogging schema item from the file, or a kernel MOF class) and
+ * formats its fields in turn, each from where the last one ended.
+ */
+static void decode(PEVENT_RECORD er)
+{
+	ULONG size = 0, i, psz = er->EventHeader.Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
+	TRACE_EVENT_INFO *t;
+	uint32_t at = 0;
+
+	if (TdhGetEventInformation(er, 0, NULL, NULL, &size) != ERROR_INSUFFICIENT_BUFFER)
+		return;
+	t = malloc(size);
+	if (!t || TdhGetEventInformation(er, 0, NULL, t, &size) != ERROR_SUCCESS)
+		abort();
+	for (i = 0; i < t->TopLevelPropertyCount; i++) {
+		const EVENT_PROPERTY_INFO *p = &t->EventPropertyInfoArray[i];
+		WCHAR buf[256];
+		ULONG bs = sizeof(buf);
+		USHORT used = 0;
+
+		if (p->Flags & PropertyStruct)
+			break;
+		if (TdhFormatProperty(t, NULL, psz, p->nonStructType.InType,
+				      p->nonStructType.OutType, p->length,
+				      (USHORT)(er->UserDataLength - at),
+				      (PBYTE)er->UserData + at, &bs, buf, &used))
+			break;
+		if (used > er->UserDataLength - at)
+			abort();
+		at += used;
+	}
+	free(t);
+}
+
 static void WINAPI on_record(PEVENT_RECORD er)
 {
 	USHORT i;
@@ -126,6 +163,7 @@ static void WINAPI on_record(PEVENT_RECORD er)
 			touch((const void *)(uintptr_t)it->DataPtr, it->DataSize);
 	}
 	check_time(er->EventHeader.TimeStamp.QuadPart);
+	decode(er);
 	maybe_close();
 }
 
