@@ -22,6 +22,7 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
+	    userlib/provider/evfilter.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/controller/queryall.c userlib/controller/guids.c \
@@ -32,7 +33,8 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/etl/tmf.c \
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
 	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
-	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_stub.c
+	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_stub.c \
+	    userlib/consumer/tdh_filter.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
