@@ -51,6 +51,7 @@ VM_TESTS += kernel_classes_test
 VM_TESTS += process_test
 VM_TESTS += query_test
 VM_TESTS += tracelogging_test
+VM_TESTS += filter_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -148,6 +149,12 @@ $(BUILD)/host/tdh_test-m%: tests/host/tdh_test.c tests/host/tlg_encode.h tests/v
 	@mkdir -p $(dir $@)
 	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
 
+# Payload filters (userlib/consumer/tdh_filter.c) and their evaluation.
+$(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_encode.h \
+				  tests/vm/tap.h $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
@@ -187,6 +194,7 @@ host-tests: $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \
 	    $(BUILD)/host/tracelogging_cpp_test-m64 \
 	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
+	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----
