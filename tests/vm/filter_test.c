@@ -367,6 +367,16 @@ static void consume(uint32_t s, struct nttrace_consumer *c, char out[8])
 	out[5] = 0;
 }
 
+/* Events 1 to 5 written once; what each session got of them since the last time. */
+static void write_and_consume(REGHANDLE h, uint32_t s1, struct nttrace_consumer *c1,
+			      char got1[8], uint32_t s2, struct nttrace_consumer *c2,
+			      char got2[8])
+{
+	write_ids(h);
+	consume(s1, c1, got1);
+	consume(s2, c2, got2);
+}
+
 static void test_kernel(void)
 {
 	uint32_t s1 = start("flt-1"), s2 = start("flt-2");
@@ -397,9 +407,7 @@ static void test_kernel(void)
 	       "%d-bit: session 2: EVENT_ID out {2}", BITS);
 	for (i = 0; i < 500 && !EventProviderEnabled(h, 4, 1); i++)
 		usleep(10000);
-	write_ids(h);
-	consume(s1, c1, got1);
-	consume(s2, c2, got2);
+	write_and_consume(h, s1, c1, got1, s2, c2, got2);
 	tap_ok(!strcmp(got1, "01010"), "%d-bit: session 1 got exactly 2 and 4 (%s)", BITS, got1);
 	tap_ok(!strcmp(got2, "10111"), "%d-bit: session 2 got exactly 1, 3, 4, 5 (%s)", BITS,
 	       got2);
@@ -410,9 +418,7 @@ static void test_kernel(void)
 	set_ids(&b, &d[0], 1, 1, 5);
 	tap_eq(EnableTraceEx2(s2, &prov, 1, 4, 1, 0, 0, &p), ERROR_SUCCESS,
 	       "%d-bit: session 2 enabled again: in {5}", BITS);
-	write_ids(h);
-	consume(s1, c1, got1);
-	consume(s2, c2, got2);
+	write_and_consume(h, s1, c1, got1, s2, c2, got2);
 	tap_ok(!strcmp(got1, "11111"), "%d-bit: session 1 now gets all five (%s)", BITS, got1);
 	tap_ok(!strcmp(got2, "00001"), "%d-bit: session 2 now gets 5 only (%s)", BITS, got2);
 
@@ -432,10 +438,9 @@ static void test_kernel(void)
 		TdhCleanupPayloadEventFilterDescriptor(&d[0]);
 	}
 	/* Refused enables changed nothing: session 1 still gets everything. */
-	write_ids(h);
-	consume(s1, c1, got1);
-	tap_ok(!strcmp(got1, "11111"), "%d-bit: ... session 1's enable unchanged (%s)", BITS,
-	       got1);
+	write_and_consume(h, s1, c1, got1, s2, c2, got2);
+	tap_ok(!strcmp(got1, "11111") && !strcmp(got2, "00001"),
+	       "%d-bit: ... both sessions' enables unchanged (%s, %s)", BITS, got1, got2);
 
 	/* The ioctl itself. */
 	fd = nttrace_device_fd();
@@ -449,8 +454,7 @@ static void test_kernel(void)
 	e.filter_flags = 0xFF;	/* past the old size: not read */
 	tap_eq(ioctl(fd, NTTRACE_IOC_ENABLE, &e), 0,
 	       "%d-bit: ENABLE of the old size (56) still works", BITS);
-	write_ids(h);
-	consume(s2, c2, got2);
+	write_and_consume(h, s1, c1, got1, s2, c2, got2);
 	tap_ok(!strcmp(got2, "11111"), "%d-bit: ... and leaves no filter (%s)", BITS, got2);
 	e.size = sizeof(e);
 	tap_ok(ioctl(fd, NTTRACE_IOC_ENABLE, &e) == -1 && errno == EINVAL,
@@ -487,8 +491,7 @@ static void test_kernel(void)
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "%d-bit: unprivileged: ERROR_ACCESS_DENIED with and without a filter (exit %d)",
 	       BITS, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	write_ids(h);
-	consume(s1, c1, got1);
+	write_and_consume(h, s1, c1, got1, s2, c2, got2);
 	tap_ok(!strcmp(got1, "11111"), "%d-bit: ... session 1's enable unchanged (%s)", BITS,
 	       got1);
 
