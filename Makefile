@@ -22,6 +22,7 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
+	    userlib/provider/evfilter.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/controller/queryall.c userlib/controller/guids.c \
@@ -32,7 +33,8 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/etl/tmf.c \
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
 	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
-	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_mof.c userlib/consumer/tdh_stub.c
+	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_mof.c \
+	    userlib/consumer/tdh_stub.c userlib/consumer/tdh_filter.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -49,6 +51,7 @@ VM_TESTS += kernel_classes_test
 VM_TESTS += process_test
 VM_TESTS += query_test
 VM_TESTS += tracelogging_test
+VM_TESTS += filter_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -150,6 +153,12 @@ $(BUILD)/host/tdh_mof_test-m%: tests/host/tdh_mof_test.c tests/vm/tap.h $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
 
+# Payload filters (userlib/consumer/tdh_filter.c) and their evaluation.
+$(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_encode.h \
+				  tests/vm/tap.h $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
@@ -195,6 +204,7 @@ host-tests: $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/ua
 	    $(BUILD)/host/tracelogging_cpp_test-m64 \
 	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
 	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
+	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----

@@ -44,9 +44,11 @@
  *     NtTraceEvent (ZwTraceEvent) of this type too: modules write with
  *     nt_event_write_kernel() and their own registration, never with a
  *     process's handle.
- *  5. No session wants the event (none enabled, level or keywords, or all
- *     left out by Fields.filter): NTTRACE_STATUS_SUCCESS, and nothing more is read:
- *     a disabled event costs no copy (Windows: ERROR_SUCCESS).
+ *  5. No session wants the event (none enabled, level or keywords, a
+ *     session's event-ID filter, or all left out by Fields.filter):
+ *     NTTRACE_STATUS_SUCCESS, and nothing more is read: a disabled event
+ *     costs no copy (Windows: ERROR_SUCCESS). An event a session's filter
+ *     keeps out is not wanted by it, not lost: no loss is counted.
  *  6. The descriptor array unreadable: NTTRACE_STATUS_ACCESS_VIOLATION.
  *     With NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES, a Type other than
  *     NONE, EVENT_METADATA and PROVIDER_METADATA, or one of the two

@@ -63,8 +63,9 @@
  *    cyclically, so a stale handle does not soon name a new registration;
  *    the registering process is checked at every write anyway.
  *  - each GUID's sessions as an RCU-published snapshot (struct nt_snap:
- *    logger ID, level, keywords), rebuilt under nt_provider_lock on every
- *    change of its enables and freed with kfree_rcu().
+ *    logger ID, level, keywords, event-ID filter), rebuilt under
+ *    nt_provider_lock on every change of its enables and freed with
+ *    kfree_rcu(); a replaced or dropped filter likewise.
  * So a registration and a GUID node are freed only after a grace period
  * (kfree_rcu(): no callback of ours outlives the module).
  *
@@ -98,6 +99,7 @@
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/version.h>
 #include <linux/uaccess.h>
 #include <linux/uuid.h>
@@ -108,9 +110,24 @@
 #include "policy.h"
 #include "provider.h"
 
+/*
+ * A session's event-ID filter (NTTRACE_ENABLE_FILTER_EVENT_ID): the IDs
+ * sorted, without repeats, for a binary search. Made before the enable it
+ * belongs to is published and never changed; the next ENABLE replaces it
+ * and a DISABLE drops it, each freeing it with kfree_rcu() after the
+ * snapshot that pointed to it is replaced.
+ */
+struct nt_id_filter {
+	struct rcu_head rcu;
+	bool in;			/* only the IDs pass; else all but them */
+	u16 count;
+	u16 ids[] __counted_by(count);
+};
+
 /* What the hot path sees of a GUID's enables: one entry per session. */
 struct nt_snap_entry {
 	u64 any, all;
+	const struct nt_id_filter *ids;	/* NULL: no event-ID filter */
 	u32 logger_id;
 	u8 level;
 };
@@ -139,6 +156,7 @@ struct nt_enable {
 	u32 flags;
 	u64 any, all;
 	u64 stamp;			/* when enabled: the latest acts */
+	struct nt_id_filter *ids;	/* NULL: none */
 };
 
 /* A notification held until its registration's enable info is written. */
@@ -680,6 +698,8 @@ static void nt_guid_snapshot(struct nt_guid *g)
 			snap->e[n].level = e->level;
 			snap->e[n].any = e->any;
 			snap->e[n].all = e->all;
+			/* Whole before this store: see nt_reg_wanted_rcu(). */
+			snap->e[n].ids = e->ids;
 			n++;
 		}
 	}
@@ -749,6 +769,9 @@ static u32 nt_enable_drop(struct nt_guid *g, struct nt_enable *e,
 	list_del(&e->node);
 	nt_enables_per_logger[e->logger_id]--;
 	notified = nt_guid_changed(g, NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER, e, todo);
+	/* The snapshot without @e is published: readers of the old may remain. */
+	if (e->ids)
+		kfree_rcu(e->ids, rcu);
 	kfree(e);
 	nt_guid_put_if_unused(g);
 	return notified;
@@ -965,10 +988,89 @@ EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_release);
 
 static void nt_kcalls_run(struct list_head *todo);
 
-int nt_provider_enable(struct nttrace_enable *in)
+/* The filter members of @in: consistent (the uapi's rules), or -EINVAL. */
+static int nt_enable_filter_check(const struct nttrace_enable *in)
+{
+	if (in->filter_flags & ~(NTTRACE_ENABLE_FILTER_EVENT_ID |
+				 NTTRACE_ENABLE_FILTER_EVENT_ID_IN))
+		return -EINVAL;
+	if (in->filter_flags && in->control != NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER)
+		return -EINVAL;
+	if (!(in->filter_flags & NTTRACE_ENABLE_FILTER_EVENT_ID))
+		return in->filter_flags || in->event_id_count || in->event_ids ? -EINVAL : 0;
+	if (!in->event_id_count || in->event_id_count > NTTRACE_MAX_FILTER_EVENT_IDS)
+		return -EINVAL;
+	return 0;
+}
+
+static int nt_u16_cmp(const void *a, const void *b)
+{
+	return (int)*(const u16 *)a - (int)*(const u16 *)b;
+}
+
+/*
+ * The event-ID filter of a checked @in, or NULL for none: its IDs from
+ * @kids (kernel memory) or, if NULL, read once from the caller's
+ * @in->event_ids. Sorted, and repeats dropped.
+ */
+static struct nt_id_filter *nt_id_filter_make(const struct nttrace_enable *in,
+					      const u16 *kids)
+{
+	u32 n = in->event_id_count, i, kept = 0;
+	struct nt_id_filter *f;
+
+	if (!(in->filter_flags & NTTRACE_ENABLE_FILTER_EVENT_ID))
+		return NULL;
+	/* n is at most NTTRACE_MAX_FILTER_EVENT_IDS (checked): no overflow. */
+	f = kzalloc(struct_size(f, ids, n), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->count = n;
+	if (kids) {
+		memcpy(f->ids, kids, n * sizeof(f->ids[0]));
+	} else if (copy_from_user(f->ids, u64_to_user_ptr(in->event_ids),
+				  n * sizeof(f->ids[0]))) {
+		kfree(f);
+		return ERR_PTR(-EFAULT);
+	}
+	sort(f->ids, n, sizeof(f->ids[0]), nt_u16_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!kept || f->ids[kept - 1] != f->ids[i])
+			f->ids[kept++] = f->ids[i];
+	f->count = kept;
+	f->in = in->filter_flags & NTTRACE_ENABLE_FILTER_EVENT_ID_IN;
+	return f;
+}
+
+/* Whether filter @f (NULL: none) lets an event of ID @id through. */
+static bool nt_id_filter_passes(const struct nt_id_filter *f, u16 id)
+{
+	unsigned int lo = 0, hi;
+	bool found = false;
+
+	if (!f)
+		return true;
+	hi = f->count;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (f->ids[mid] == id) {
+			found = true;
+			break;
+		}
+		if (f->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return found == f->in;
+}
+
+static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 {
 	struct nt_enable *e, *fresh_e = NULL, *pos;
 	struct nt_guid *g, *fresh_g = NULL;
+	struct nt_id_filter *ids = NULL;
 	LIST_HEAD(todo);
 	int ret = 0;
 
@@ -976,10 +1078,17 @@ int nt_provider_enable(struct nttrace_enable *in)
 		return -EPERM;
 	if (in->control > NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE || in->level > 0xFF)
 		return -EINVAL;
+	ret = nt_enable_filter_check(in);
+	if (ret)
+		return ret;
 	in->registrations = 0;
 	if (!in->logger_id || in->logger_id > NTTRACE_MAX_LOGGERS)
 		return -ENOENT;
 	if (in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+		/* Read before nt_provider_lock: a fault may take its time. */
+		ids = nt_id_filter_make(in, kids);
+		if (IS_ERR(ids))
+			return PTR_ERR(ids);
 		fresh_e = kzalloc(sizeof(*fresh_e), GFP_KERNEL_ACCOUNT);
 		fresh_g = kzalloc(sizeof(*fresh_g), GFP_KERNEL_ACCOUNT);
 		if (!fresh_e || !fresh_g) {
@@ -1036,6 +1145,8 @@ int nt_provider_enable(struct nttrace_enable *in)
 		e->any = in->match_any_keyword;
 		e->all = in->match_all_keyword;
 		e->stamp = ++nt_enable_stamp;
+		/* The old filter goes once the snapshot without it is out. */
+		swap(e->ids, ids);
 		in->registrations = nt_guid_changed(g, in->control, e, &todo);
 		break;
 	}
@@ -1045,11 +1156,25 @@ out:
 	/* Pages that had to be faulted in: written before ENABLE returns. */
 	flush_workqueue(nt_fault_wq);
 out_free:
+	/* The replaced filter (readers of the old snapshot may hold it), or ours unused. */
+	if (ids)
+		kfree_rcu(ids, rcu);
 	kfree(fresh_e);
 	kfree(fresh_g);
 	return ret;
 }
+
+int nt_provider_enable(struct nttrace_enable *in)
+{
+	return nt_enable(in, NULL);
+}
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_enable);
+
+int nt_provider_enable_ids(struct nttrace_enable *in, const u16 *ids)
+{
+	return nt_enable(in, ids);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_enable_ids);
 
 void nt_provider_session_started(u32 logger_id)
 {
@@ -1175,8 +1300,21 @@ const u8 *nt_reg_guid(const struct nt_reg *r)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_reg_guid);
 
-u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword)
+/*
+ * The sessions of @r's snapshot that take @level and @keyword and, with
+ * @by_id, whose event-ID filter lets @id through.
+ */
+static u64 nt_snap_wanted(const struct nt_reg *r, bool by_id, u16 id, u8 level,
+			  u64 keyword)
 {
+	/*
+	 * Pairs with the release of rcu_replace_pointer() in
+	 * nt_guid_snapshot(): the entries, and the filters they point to
+	 * (made whole before the snapshot was), are read through this
+	 * pointer, so they are seen as they were published. A filter is
+	 * freed only after a grace period from the publication of the
+	 * snapshot that no longer holds it.
+	 */
 	const struct nt_snap *snap = rcu_dereference(r->g->snap);
 	u64 want = 0;
 	unsigned int i;
@@ -1186,10 +1324,16 @@ u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword)
 	for (i = 0; i < snap->count; i++) {
 		const struct nt_snap_entry *e = &snap->e[i];
 
-		if (NTTRACE_LEVEL_KEYWORD_ENABLED(e->level, e->any, e->all, level, keyword))
+		if (NTTRACE_LEVEL_KEYWORD_ENABLED(e->level, e->any, e->all, level, keyword) &&
+		    (!by_id || nt_id_filter_passes(e->ids, id)))
 			want |= 1ULL << (e->logger_id - 1);
 	}
 	return want;
+}
+
+u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword)
+{
+	return nt_snap_wanted(r, true, id, level, keyword);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_reg_wanted_rcu);
 
@@ -1197,8 +1341,9 @@ bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword)
 {
 	bool on;
 
+	/* EventEnabled's question: level and keywords, no event-ID filter. */
 	rcu_read_lock();
-	on = nt_reg_wanted_rcu(r, level, keyword) != 0;
+	on = nt_snap_wanted(r, false, 0, level, keyword) != 0;
 	rcu_read_unlock();
 	return on;
 }

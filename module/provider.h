@@ -69,7 +69,10 @@ __poll_t nt_prov_file_poll(struct file *file, struct nt_prov_file *pf,
 /* The ioctls; @r, @e, @n are the kernel's copies of the caller's structs. */
 int nt_provider_register(struct nt_prov_file *pf, struct nttrace_register *r);
 int nt_provider_unregister(struct nt_prov_file *pf, u64 handle);
+/* ENABLE; with NTTRACE_ENABLE_FILTER_EVENT_ID, e->event_ids is read once. */
 int nt_provider_enable(struct nttrace_enable *e);
+/* The same with the event IDs in kernel memory, @ids (KUnit). */
+int nt_provider_enable_ids(struct nttrace_enable *e, const u16 *ids);
 int nt_provider_notification(struct nt_prov_file *pf,
 			     struct nttrace_notification *n);
 int nt_provider_list(struct nttrace_provider_list *l);
@@ -119,12 +122,13 @@ const u8 *nt_reg_guid(const struct nt_reg *r);
 
 /*
  * Under rcu_read_lock(): the sessions enabling @r's GUID that want an
- * event of @level and @keyword by NTTRACE_LEVEL_KEYWORD_ENABLED, as a
- * mask of bit (logger ID - 1), from the GUID's RCU-published snapshot.
- * A session's stop takes it out of the snapshot before its logger ID can
+ * event of ID @id, @level and @keyword by NTTRACE_LEVEL_KEYWORD_ENABLED
+ * and their event-ID filter (NTTRACE_ENABLE_FILTER_EVENT_ID), as a mask
+ * of bit (logger ID - 1), from the GUID's RCU-published snapshot. A
+ * session's stop takes it out of the snapshot before its logger ID can
  * be reused (see the recheck in module/write.c, nt_write_wanted()).
  */
-u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword);
+u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword);
 
 /*
  * ---- Kernel registrations (EtwRegister) ----
@@ -160,7 +164,8 @@ u64 nt_reg_wanted_rcu(const struct nt_reg *r, u8 level, u64 keyword);
  * the call); @r is freed after an RCU grace period.
  *
  * nt_provider_kernel_enabled(): whether some session wants an event of
- * @level and @keyword (the per-session rule, not the aggregate). Any
+ * @level and @keyword (the per-session rule, not the aggregate; as
+ * EventEnabled, no event-ID filter is asked: EtwWrite applies it). Any
  * context but NMI; no lock, no system call; a load of the snapshot and a
  * loop over its sessions.
  */

@@ -156,7 +156,7 @@ u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r)
 {
 	const struct nttrace_event_descriptor *d = w->event.header.descriptor;
 
-	return nt_reg_wanted_rcu(r, d->level, d->keyword) & ~w->event.filter;
+	return nt_reg_wanted_rcu(r, d->id, d->level, d->keyword) & ~w->event.filter;
 }
 
 int nt_write_stage(struct nt_write *w)

@@ -100,8 +100,9 @@ int nt_write_one(struct nt_write *w, u32 logger_id);
 
 /*
  * EventWrite: the sessions (bit logger ID - 1) whose enables of @r's GUID
- * take @w's event by its level and keyword, less those its Fields.filter
- * leaves out. Under rcu_read_lock().
+ * take @w's event by its level and keyword and whose event-ID filter lets
+ * its id through, less those its Fields.filter leaves out. Under
+ * rcu_read_lock().
  */
 u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r);
 

@@ -776,9 +776,27 @@ struct nttrace_unregister {
  * @enable_flags: in: EnableFlag of EnableTrace (ENABLE)
  * @match_any_keyword, @match_all_keyword: in: keywords (ENABLE)
  * @registrations: out: how many registrations were notified
- * Enabling a GUID a session already enables replaces its level, flags and
- * keywords. A session may enable at most NTTRACE_MAX_ENABLES GUIDs
- * (-ENOSPC).
+ * @filter_flags: in: NTTRACE_ENABLE_FILTER_* (ENABLE only; other bits, or
+ *               any with DISABLE or CAPTURE_STATE: -EINVAL)
+ * @event_id_count: in: with NTTRACE_ENABLE_FILTER_EVENT_ID, the IDs at
+ *               @event_ids, 1 to NTTRACE_MAX_FILTER_EVENT_IDS; else 0
+ *               (else -EINVAL)
+ * @event_ids:   in: with NTTRACE_ENABLE_FILTER_EVENT_ID, the user address
+ *               of @event_id_count __u16 event IDs (unreadable: -EFAULT),
+ *               read once; else 0 (else -EINVAL)
+ * Enabling a GUID a session already enables replaces its level, flags,
+ * keywords and filter (an ENABLE without one leaves the session none). A
+ * session may enable at most NTTRACE_MAX_ENABLES GUIDs (-ENOSPC).
+ *
+ * The event-ID filter (EnableTraceEx2's EVENT_FILTER_TYPE_EVENT_ID): with
+ * NTTRACE_ENABLE_FILTER_EVENT_ID_IN only events whose descriptor's id is
+ * among the IDs reach the session, without it only events whose id is
+ * not. It applies to EventWrite events (NTTRACE_ETW_NT_FLAGS_TRACE_EVENT)
+ * after level and keywords; an event it keeps from a session is not
+ * wanted by that session (not lost: no loss is counted). The enable info
+ * and the registrations' notifications do not carry it. A caller built
+ * before these members (size NTTRACE_ENABLE_SIZE_VER0) enables with no
+ * filter; a module older than them refuses a filter with -E2BIG.
  */
 struct nttrace_enable {
 	__u32 size;
@@ -790,9 +808,20 @@ struct nttrace_enable {
 	__u32 registrations;
 	__u64 match_any_keyword;
 	__u64 match_all_keyword;
+	/* NTTRACE_ENABLE_SIZE_VER1: */
+	__u32 filter_flags;
+	__u32 event_id_count;
+	__u64 event_ids;
 };
 #define NTTRACE_ENABLE_SIZE_VER0	56
+#define NTTRACE_ENABLE_SIZE_VER1	72
 #define NTTRACE_MAX_ENABLES		256	/* GUIDs per session */
+/* An event-ID filter is given (@event_id_count, @event_ids). */
+#define NTTRACE_ENABLE_FILTER_EVENT_ID		0x00000001U
+/* With it: only the IDs pass (EVENT_FILTER_EVENT_ID's FilterIn TRUE). */
+#define NTTRACE_ENABLE_FILTER_EVENT_ID_IN	0x00000002U
+/* evntprov.h's MAX_EVENT_FILTER_EVENT_ID_COUNT */
+#define NTTRACE_MAX_FILTER_EVENT_IDS		64
 
 /**
  * struct nttrace_notification - NTTRACE_IOC_NOTIFICATION: the oldest

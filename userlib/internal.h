@@ -168,6 +168,62 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t hdr_size, const struct nttrace_mof_field *mof,
 			     uint32_t nmof);
 
+/* ---- EnableTraceEx2's filters (provider/evfilter.c) ---- */
+
+#include <pthread.h>
+
+/* One enable's filters, checked; its copies of the caller's data. */
+struct nttrace_filters {
+	/* EVENT_FILTER_TYPE_EVENT_ID: the IDs sorted, no repeats */
+	uint8_t has_ids, ids_in;
+	uint16_t nids;
+	uint16_t ids[64];		/* MAX_EVENT_FILTER_EVENT_ID_COUNT */
+	/* EVENT_FILTER_TYPE_EVENT_NAME: its EVENT_FILTER_EVENT_NAME, copied */
+	uint8_t has_names, names_in, names_level;
+	uint16_t nnames;
+	uint32_t names_end;		/* the end of its last name */
+	uint64_t names_any, names_all;
+	char *names;
+	/* EVENT_FILTER_TYPE_PAYLOAD: TdhAggregatePayloadFilters' blob, copied */
+	void *payload;
+	uint32_t payload_size;
+};
+
+/*
+ * EnableTraceEx2's filters of @p (NULL: none) for @provider: checked and
+ * copied into *@out (NULL when there are none), or a Win32 error (see
+ * evfilter.c). @kernel: for a kernel session, which applies the event-ID
+ * filter only (the others: ERROR_NOT_SUPPORTED, once checked).
+ */
+ULONG nttrace_filters_parse(const ENABLE_TRACE_PARAMETERS *p, const GUID *provider,
+			    int kernel, struct nttrace_filters **out);
+/* A copy of @f (NULL: NULL, as on failure). */
+struct nttrace_filters *nttrace_filters_dup(const struct nttrace_filters *f);
+void nttrace_filters_free(struct nttrace_filters *f);
+/* Whether @f lets an event of @provider through (the user-mode logger's). */
+int nttrace_filters_pass(const struct nttrace_filters *f, const GUID *provider,
+			 const struct nttrace_event_descriptor *d,
+			 const struct nttrace_event_data_descriptor *data, uint32_t count,
+			 uint32_t wflags);
+/* Guards struct nttrace_event_reg.priv_filters (see there). */
+extern pthread_rwlock_t nttrace_filters_lock;
+
+/*
+ * Payload filters (consumer/tdh_filter.c). nttrace_payload_check():
+ * whether @blob, @size bytes, is an aggregate TdhAggregatePayloadFilters
+ * made for @provider (ERROR_SUCCESS), else ERROR_INVALID_PARAMETER.
+ * nttrace_payload_pass(): whether a checked @blob lets the event through:
+ * events it names no filter for pass; a TraceLogging event's fields are
+ * found with TDH from its metadata (@wflags, @data as EventWrite got
+ * them); an event TDH cannot decode, or with a named field it lacks,
+ * fails the predicate.
+ */
+ULONG nttrace_payload_check(const void *blob, uint32_t size, const GUID *provider);
+int nttrace_payload_pass(const void *blob, const GUID *provider,
+			 const struct nttrace_event_descriptor *d,
+			 const struct nttrace_event_data_descriptor *data, uint32_t count,
+			 uint32_t wflags);
+
 /* ---- EventRegister's registrations (provider/register.c, eventprov.c) ---- */
 
 #include <sched.h>
@@ -249,6 +305,12 @@ struct nttrace_event_reg {
 	 * asked for descriptor Types (atomic: set while others write)
 	 */
 	uint32_t write_flags;
+	/*
+	 * The private enable's filters (EnableTraceEx2's, evfilter.c); NULL:
+	 * none. Changed by register.c under reg_lock and, write-locked,
+	 * nttrace_filters_lock; read (eventprov.c) under it read-locked.
+	 */
+	struct nttrace_filters *priv_filters;
 };
 
 /*
@@ -313,7 +375,8 @@ ULONG nttrace_event_unregister(uint64_t reghandle);
  */
 unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
 				       TRACEHANDLE handle, uint8_t level, uint64_t any,
-				       uint64_t all, const GUID *source);
+				       uint64_t all, const GUID *source,
+				       const struct nttrace_filters *filters);
 
 /*
  * The user-mode logger stopped (umlogger.c, after its stop, no lock

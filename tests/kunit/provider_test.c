@@ -9,7 +9,9 @@
  * Kernel registrations' callbacks (issue 27): run with no nttrace lock
  * held, so that they may register, unregister (their own registration
  * too) and change enables; one at a time and in order; an unregister
- * waits for one running on another thread.
+ * waits for one running on another thread. Event-ID filters: per session,
+ * in and out, replaced by the next enable, dropped with the enable, and
+ * the enables they refuse.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -730,7 +732,99 @@ static void stress_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, calls, 0U);
 }
 
+/* ---- Event-ID filters (EnableTraceEx2's EVENT_FILTER_TYPE_EVENT_ID) ---- */
+
+static int enable_ids(u32 id, const u8 *guid, u32 level, u32 flags, const u16 *ids, u32 n)
+{
+	struct nttrace_enable e = {
+		.size = sizeof(e), .logger_id = id,
+		.control = NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = level,
+		.filter_flags = flags, .event_id_count = n,
+	};
+
+	memcpy(e.guid, guid, 16);
+	return nt_provider_enable_ids(&e, ids);
+}
+
+/* The sessions that want an event of @id (level 1, keyword 0). */
+static u64 wanted(struct nt_reg *r, u16 id)
+{
+	u64 want;
+
+	rcu_read_lock();
+	want = nt_reg_wanted_rcu(r, id, 1, 0);
+	rcu_read_unlock();
+	return want;
+}
+
+static void event_id_filter_test(struct kunit *test)
+{
+	static const u16 in_ids[] = { 7, 3, 65535, 3, 0 };	/* unsorted, a repeat */
+	static const u16 out_ids[] = { 3 };
+	static const u16 many[NTTRACE_MAX_FILTER_EVENT_IDS + 1] = { 1 };
+	struct ntk_session *a = start(test, "kp-flt-a"), *b = start(test, "kp-flt-b");
+	const u32 in = NTTRACE_ENABLE_FILTER_EVENT_ID | NTTRACE_ENABLE_FILTER_EVENT_ID_IN;
+	const u32 out = NTTRACE_ENABLE_FILTER_EVENT_ID;
+	struct nt_reg *r = kreg(test, guid_x, NULL, NULL);
+	struct nttrace_enable e = { .size = sizeof(e), .logger_id = a->id };
+	u64 both = BIT_OF(a->id) | BIT_OF(b->id);
+
+	/* Session a takes 0, 3, 7, 65535 only; session b all but 3. */
+	KUNIT_ASSERT_EQ(test, enable_ids(a->id, guid_x, 1, in, in_ids, ARRAY_SIZE(in_ids)), 0);
+	KUNIT_ASSERT_EQ(test, enable_ids(b->id, guid_x, 1, out, out_ids, 1), 0);
+	KUNIT_EXPECT_EQ(test, wanted(r, 0), both);
+	KUNIT_EXPECT_EQ(test, wanted(r, 3), BIT_OF(a->id));
+	KUNIT_EXPECT_EQ(test, wanted(r, 7), both);
+	KUNIT_EXPECT_EQ(test, wanted(r, 65535), both);
+	KUNIT_EXPECT_EQ(test, wanted(r, 1), BIT_OF(b->id));
+	KUNIT_EXPECT_EQ(test, wanted(r, 4), BIT_OF(b->id));
+	KUNIT_EXPECT_EQ(test, wanted(r, 65534), BIT_OF(b->id));
+	/* After level and keywords: a's level 1 keeps a level-2 event out. */
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 7, 2, 0), 0ULL);
+	rcu_read_unlock();
+	/* EventEnabled's question knows no IDs: both sessions enable level 1. */
+	KUNIT_EXPECT_TRUE(test, nt_provider_kernel_enabled(r, 1, 0));
+
+	/* A later enable replaces the filter: a takes 3 only ... */
+	KUNIT_ASSERT_EQ(test, enable_ids(a->id, guid_x, 1, in, out_ids, 1), 0);
+	KUNIT_EXPECT_EQ(test, wanted(r, 3), BIT_OF(a->id));
+	KUNIT_EXPECT_EQ(test, wanted(r, 7), BIT_OF(b->id));
+	/* ... and one without a filter leaves it none. */
+	KUNIT_ASSERT_EQ(test, enable(b->id, guid_x, 1, 1, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, wanted(r, 3), both);
+	KUNIT_EXPECT_EQ(test, wanted(r, 7), BIT_OF(b->id));
+	/* Disabled, a's filter goes with its enable. */
+	KUNIT_ASSERT_EQ(test, enable(a->id, guid_x, 0, 0, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, wanted(r, 3), BIT_OF(b->id));
+	KUNIT_ASSERT_EQ(test, enable(a->id, guid_x, 1, 1, 0, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, wanted(r, 7), both);
+
+	/* The rules: count 0 or too many, stray members, unknown bits, DISABLE. */
+	KUNIT_EXPECT_EQ(test, enable_ids(a->id, guid_x, 1, in, in_ids, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, enable_ids(a->id, guid_x, 1, in, many, ARRAY_SIZE(many)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, enable_ids(a->id, guid_x, 1, out, many,
+					 NTTRACE_MAX_FILTER_EVENT_IDS), 0);
+	KUNIT_EXPECT_EQ(test, enable_ids(a->id, guid_x, 1, NTTRACE_ENABLE_FILTER_EVENT_ID_IN,
+					 NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, enable_ids(a->id, guid_x, 1, 0, NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, enable_ids(a->id, guid_x, 1, 0x4 | out, out_ids, 1), -EINVAL);
+	memcpy(e.guid, guid_x, 16);
+	e.event_ids = 0x1000;
+	KUNIT_EXPECT_EQ(test, nt_provider_enable(&e), -EINVAL);
+	e.event_ids = 0;
+	e.control = NTTRACE_EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+	e.filter_flags = out;
+	e.event_id_count = 1;
+	KUNIT_EXPECT_EQ(test, nt_provider_enable_ids(&e, out_ids), -EINVAL);
+	/* None of the refused enables changed a's: all but the 64 (1, 0, ...). */
+	KUNIT_EXPECT_EQ(test, wanted(r, 1), BIT_OF(b->id));
+	KUNIT_EXPECT_EQ(test, wanted(r, 2), both);
+}
+
 static struct kunit_case nttrace_provider_cases[] = {
+	KUNIT_CASE(event_id_filter_test),
 	KUNIT_CASE(enable_before_register_test),
 	KUNIT_CASE(several_sessions_test),
 	KUNIT_CASE(session_stop_test),

@@ -418,13 +418,17 @@ static void test_private(void)
 	tap_eq(EnableTraceEx2(um, &prov_c, 1, 3, 5, 4, 0, &p), ERROR_NOT_SUPPORTED,
 	       "%d-bit: EnableTraceEx2 IGNORE_KEYWORD_0 -> ERROR_NOT_SUPPORTED", BITS);
 	p.EnableProperty = 0;
+	/* A filter type nttrace does not apply (tests/vm/filter_test.c: those it does). */
 	memset(&fd, 0, sizeof(fd));
+	fd.Ptr = (uintptr_t)&tid;
+	fd.Size = sizeof(tid);
+	fd.Type = EVENT_FILTER_TYPE_PID;
 	p.EnableFilterDesc = &fd;
 	p.FilterDescCount = 1;
 	tap_eq(EnableTraceEx2(um, &prov_c, 1, 3, 5, 4, 0, &p), ERROR_NOT_SUPPORTED,
-	       "%d-bit: EnableTraceEx2 a filter -> ERROR_NOT_SUPPORTED", BITS);
+	       "%d-bit: EnableTraceEx2 a PID filter -> ERROR_NOT_SUPPORTED", BITS);
 	tap_eq(EnableTraceEx(&prov_c, NULL, um, 1, 3, 5, 4, 0, &fd), ERROR_NOT_SUPPORTED,
-	       "%d-bit: EnableTraceEx a filter -> ERROR_NOT_SUPPORTED", BITS);
+	       "%d-bit: EnableTraceEx a PID filter -> ERROR_NOT_SUPPORTED", BITS);
 	p.EnableFilterDesc = NULL;
 	p.FilterDescCount = 0;
 	tap_eq(EnableTraceEx2(um, &prov_c, 3, 3, 5, 4, 0, &p), ERROR_INVALID_PARAMETER,

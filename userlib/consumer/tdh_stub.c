@@ -89,33 +89,6 @@ TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
 	return not_supported();
 }
 
-TDHSTATUS WINAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
-					PCEVENT_DESCRIPTOR EventDescriptor,
-					BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
-					PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
-					PVOID *PayloadFilter)
-{
-	return not_supported();
-}
-
-TDHSTATUS WINAPI TdhDeletePayloadFilter(PVOID *PayloadFilter)
-{
-	return not_supported();
-}
-
-TDHSTATUS WINAPI TdhAggregatePayloadFilters(ULONG PayloadFilterCount, PVOID *PayloadFilterPtrs,
-					    PBOOLEAN EventMatchALLFlags,
-					    PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor)
-{
-	return not_supported();
-}
-
-TDHSTATUS WINAPI TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR
-							EventFilterDescriptor)
-{
-	return not_supported();
-}
-
 TDHSTATUS WINAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle)
 {
 	return not_supported();

@@ -50,7 +50,8 @@ static int session_running(uint32_t id)
  * EnableTraceEx2: its handle must be the running logger's.
  */
 static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG control,
-			       UCHAR level, ULONGLONG any, ULONGLONG all, const GUID *source)
+			       UCHAR level, ULONGLONG any, ULONGLONG all, const GUID *source,
+			       const struct nttrace_filters *filters)
 {
 	EVENT_TRACE_PROPERTIES props;
 	char name[NTTRACE_NAME_MAX];
@@ -72,7 +73,8 @@ static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG co
 	 */
 	SessionHandle = NTTRACE_HANDLE(SessionHandle & 0xFFFF, level,
 				       NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE, (uint32_t)any);
-	if (!nttrace_private_enable_ex(guid, control, SessionHandle, level, any, all, source) &&
+	if (!nttrace_private_enable_ex(guid, control, SessionHandle, level, any, all, source,
+				       filters) &&
 	    control != EVENT_CONTROL_CODE_ENABLE_PROVIDER)
 		return set_error(ERROR_WMI_GUID_NOT_FOUND);
 	return set_error(ERROR_SUCCESS);
@@ -86,7 +88,8 @@ static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG co
  * ERROR_NO_SYSTEM_RESOURCES.
  */
 static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t control,
-			   uint32_t level, uint32_t flags, uint64_t any, uint64_t all)
+			   uint32_t level, uint32_t flags, uint64_t any, uint64_t all,
+			   const struct nttrace_filters *filters)
 {
 	struct nttrace_enable e;
 	int fd, err;
@@ -106,10 +109,21 @@ static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t con
 	e.enable_flags = flags;
 	e.match_any_keyword = any;
 	e.match_all_keyword = all;
+	/* The kernel applies the event-ID filter of an ENABLE (the others were refused). */
+	if (filters && filters->has_ids && control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+		e.filter_flags = NTTRACE_ENABLE_FILTER_EVENT_ID |
+				 (filters->ids_in ? NTTRACE_ENABLE_FILTER_EVENT_ID_IN : 0);
+		e.event_id_count = filters->nids;
+		e.event_ids = (uintptr_t)filters->ids;
+	}
 	if (ioctl(fd, NTTRACE_IOC_ENABLE, &e) == 0)
 		return set_error(ERROR_SUCCESS);
 	err = -errno;
 	switch (err) {
+	case -E2BIG:
+		/* A module older than the filter members: it cannot filter. */
+		return set_error(e.filter_flags ? ERROR_NOT_SUPPORTED :
+				 nttrace_errno_to_win32(err));
 	case -ENOENT:
 		/* No such session, or (disabling) no such enable in it. */
 		if (control != EVENT_CONTROL_CODE_ENABLE_PROVIDER &&
@@ -132,11 +146,11 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 		return enable_private_ex(SessionHandle, ControlGuid,
 					 Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 						  EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-					 EnableLevel, EnableFlag, 0, NULL);
+					 EnableLevel, EnableFlag, 0, NULL, NULL);
 	return enable_kernel(SessionHandle, ControlGuid,
 			     Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 				      EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-			     EnableLevel, EnableFlag, EnableFlag, 0);
+			     EnableLevel, EnableFlag, EnableFlag, 0, NULL);
 }
 
 /*
@@ -151,8 +165,19 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
  *   EnableProperty may hold ENABLE_KEYWORD_0 only (keyword-0 events are
  *   always delivered here); every other property (SID, TS_ID,
  *   STACK_TRACE, IGNORE_KEYWORD_0, PROVIDER_GROUP, ...) asks for an
- *   extended item or filtering the kernel does not do: ERROR_NOT_SUPPORTED,
- *   as is a filter (EnableFilterDesc, FilterDescCount). SourceId reaches
+ *   extended item or filtering the kernel does not do: ERROR_NOT_SUPPORTED.
+ * - Filters (EnableFilterDesc, FilterDescCount; checked and applied as
+ *   provider/evfilter.c says): EVENT_FILTER_TYPE_EVENT_ID for every
+ *   session (a kernel session's by the kernel, NTTRACE_IOC_ENABLE; the
+ *   user-mode logger's by the library); EVENT_FILTER_TYPE_EVENT_NAME and
+ *   EVENT_FILTER_TYPE_PAYLOAD for the user-mode logger only: a kernel
+ *   session's would need the kernel to parse TraceLogging metadata, and
+ *   for payloads to decode fields, from the caller's memory on every
+ *   write (it copies the metadata as given and reads no schema), so they
+ *   are ERROR_NOT_SUPPORTED there, once checked (a malformed one is
+ *   ERROR_INVALID_PARAMETER first); any other filter type,
+ *   ERROR_NOT_SUPPORTED. A filter's memory unreadable: ERROR_NOACCESS.
+ *   SourceId reaches
  *   the callbacks of the user-mode logger's enables; a kernel enable does
  *   not carry it (the uapi has no room), so those callbacks get GUID_NULL.
  * - DISABLE_PROVIDER and CAPTURE_STATE of a provider the session does not
@@ -169,9 +194,6 @@ static ULONG check_params(const ENABLE_TRACE_PARAMETERS *p)
 		return ERROR_INVALID_PARAMETER;
 	if (p->EnableProperty & ~(ULONG)EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0)
 		return ERROR_NOT_SUPPORTED;
-	if (p->EnableFilterDesc ||
-	    (p->Version == ENABLE_TRACE_PARAMETERS_VERSION_2 && p->FilterDescCount))
-		return ERROR_NOT_SUPPORTED;
 	return ERROR_SUCCESS;
 }
 
@@ -180,6 +202,8 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
 			    ULONGLONG MatchAllKeyword, ULONG Timeout,
 			    PENABLE_TRACE_PARAMETERS EnableParameters)
 {
+	struct nttrace_filters *filters;
+	int private;
 	ULONG err;
 
 	(void)Timeout;
@@ -188,12 +212,22 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
 	err = check_params(EnableParameters);
 	if (err)
 		return set_error(err);
-	if (TraceHandle & TRACE_USER_MODE_LOGGER_BIT)
-		return enable_private_ex(TraceHandle, ProviderId, ControlCode, Level,
-					 MatchAnyKeyword, MatchAllKeyword,
-					 EnableParameters ? &EnableParameters->SourceId : NULL);
-	return enable_kernel(TraceHandle, ProviderId, ControlCode, Level,
-			     (uint32_t)MatchAnyKeyword, MatchAnyKeyword, MatchAllKeyword);
+	private = !!(TraceHandle & TRACE_USER_MODE_LOGGER_BIT);
+	err = nttrace_filters_parse(EnableParameters, ProviderId, !private, &filters);
+	if (err)
+		return set_error(err);
+	if (private)
+		err = enable_private_ex(TraceHandle, ProviderId, ControlCode, Level,
+					MatchAnyKeyword, MatchAllKeyword,
+					EnableParameters ? &EnableParameters->SourceId : NULL,
+					ControlCode == EVENT_CONTROL_CODE_ENABLE_PROVIDER ?
+					filters : NULL);
+	else
+		err = enable_kernel(TraceHandle, ProviderId, ControlCode, Level,
+				    (uint32_t)MatchAnyKeyword, MatchAnyKeyword, MatchAllKeyword,
+				    filters);
+	nttrace_filters_free(filters);
+	return err;
 }
 
 ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE TraceHandle,

@@ -132,6 +132,30 @@ BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescri
 }
 
 /*
+ * Whether the user-mode logger's enable's filters (EnableTraceEx2's) let
+ * the event through: read-locked, and only when there are some (a
+ * filter set meanwhile may miss the events written meanwhile, as a
+ * changing enable may). An event they keep out is not wanted: not lost.
+ */
+static int private_filters_pass(const struct nttrace_event_reg *r, const EVENT_DESCRIPTOR *d,
+				const EVENT_DATA_DESCRIPTOR *data, ULONG count, uint32_t wflags)
+{
+	const struct nttrace_filters *f;
+	int pass = 1;
+
+	if (!__atomic_load_n(&r->priv_filters, __ATOMIC_RELAXED))
+		return 1;
+	pthread_rwlock_rdlock(&nttrace_filters_lock);
+	f = r->priv_filters;
+	if (f)
+		pass = nttrace_filters_pass(f, &r->guid, (const struct nttrace_event_descriptor *)d,
+					    (const struct nttrace_event_data_descriptor *)data,
+					    count, wflags);
+	pthread_rwlock_unlock(&nttrace_filters_lock);
+	return pass;
+}
+
+/*
  * An event some enable may want: each enable's own check, then the
  * kernel's sessions (one NtTraceEvent) and the user-mode logger.
  */
@@ -171,7 +195,7 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 							 NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
 							 NTTRACE_EVENT_WRITE_USER_SIZE, &f));
 	}
-	if (takes(&p, d->Level, d->Keyword)) {
+	if (takes(&p, d->Level, d->Keyword) && private_filters_pass(r, d, data, count, wflags)) {
 		err2 = nttrace_um_event_write(p.logger_handle, &r->guid,
 					      (const struct nttrace_event_descriptor *)d,
 					      (const uint8_t *)activity, (const uint8_t *)related,

@@ -122,6 +122,7 @@ struct cb_args {
 	UCHAR level;
 	uint64_t any, all;
 	const GUID *source;		/* NULL: GUID_NULL */
+	const struct nttrace_filters *filters;	/* a private ENABLE's; NULL: none */
 };
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -236,6 +237,22 @@ static void priv_publish(struct reg_entry *e, const struct nttrace_enable_info *
 	__atomic_store_n(&p->sequence, seq + 2, __ATOMIC_RELEASE);
 }
 
+/*
+ * Replace @e's private filters by @f (taken over; NULL: none). The
+ * write lock waits for writers reading the old ones (eventprov.c).
+ */
+static void priv_filters_set(struct reg_entry *e, struct nttrace_filters *f)
+{
+	struct nttrace_filters *old;
+
+	pthread_rwlock_wrlock(&nttrace_filters_lock);
+	old = e->pub.priv_filters;
+	/* Atomic: eventprov.c peeks at it unlocked (NULL: no lock needed). */
+	__atomic_store_n(&e->pub.priv_filters, f, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&nttrace_filters_lock);
+	nttrace_filters_free(old);
+}
+
 static void priv_clear(struct reg_entry *e)
 {
 	struct nttrace_enable_info v;
@@ -253,6 +270,7 @@ static void free_entry(struct reg_entry *e)
 {
 	ULONG i;
 
+	priv_filters_set(e, NULL);
 	for (i = 0; i < e->nr_classes; i++)
 		nttrace_class_remove(e->classes[i]);
 	free(e->classes);
@@ -704,10 +722,12 @@ static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&reg_lock);
 	pthread_mutex_lock(&class_lock);
+	pthread_rwlock_wrlock(&nttrace_filters_lock);
 }
 
 static void atfork_parent(void)
 {
+	pthread_rwlock_unlock(&nttrace_filters_lock);
 	pthread_mutex_unlock(&class_lock);
 	pthread_mutex_unlock(&reg_lock);
 }
@@ -775,6 +795,7 @@ static void atfork_child(void)
 	 */
 	pthread_mutex_init(&reg_lock, NULL);
 	pthread_mutex_init(&class_lock, NULL);
+	pthread_rwlock_init(&nttrace_filters_lock, NULL);
 	pthread_cond_init(&reg_idle, NULL);
 	if (notify_fd >= 0)
 		close(notify_fd);
@@ -801,6 +822,8 @@ static void atfork_child(void)
 		e->private_handle = 0;
 		e->pub.priv.sessions = 0;
 		e->pub.priv.logger_handle = 0;
+		nttrace_filters_free(e->pub.priv_filters);
+		e->pub.priv_filters = NULL;
 		/* Not the kernel's (no module), or lost at an earlier fork. */
 		if (!e->pub.kernel_handle)
 			continue;
@@ -1247,6 +1270,11 @@ static int private_one(struct reg_entry *e, uint32_t control, TRACEHANDLE handle
 	a.control = control;
 	a.handle = handle;
 	if (control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+		/*
+		 * The filters first, then the enable they go with. No memory
+		 * for a copy: no filter (the enable still stands).
+		 */
+		priv_filters_set(e, nttrace_filters_dup(in->filters));
 		memset(&v, 0, sizeof(v));
 		v.sessions = 1;
 		v.logger_handle = handle;
@@ -1256,6 +1284,7 @@ static int private_one(struct reg_entry *e, uint32_t control, TRACEHANDLE handle
 		priv_publish(e, &v);
 	} else if (control == EVENT_CONTROL_CODE_DISABLE_PROVIDER) {
 		priv_clear(e);
+		priv_filters_set(e, NULL);
 		event_remaining(e, &a);
 		a.source = in->source;
 		a.handle = handle;
@@ -1271,9 +1300,11 @@ static int private_one(struct reg_entry *e, uint32_t control, TRACEHANDLE handle
 /* See internal.h. */
 unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
 				       TRACEHANDLE handle, uint8_t level, uint64_t any,
-				       uint64_t all, const GUID *source)
+				       uint64_t all, const GUID *source,
+				       const struct nttrace_filters *filters)
 {
-	struct cb_args in = { .level = level, .any = any, .all = all, .source = source };
+	struct cb_args in = { .level = level, .any = any, .all = all, .source = source,
+			      .filters = filters };
 	unsigned int n = 0, pass;
 	struct reg_entry *e;
 

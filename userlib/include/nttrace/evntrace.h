@@ -576,14 +576,23 @@ typedef struct _ENABLE_TRACE_PARAMETERS {
  * the callbacks of the user-mode logger's enables (a kernel session's
  * enable does not carry it: GUID_NULL); EnableProperty 0 or
  * EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0 (events of keyword 0 are always
- * delivered here); ControlFlags 0.
+ * delivered here); ControlFlags 0. Filters (EnableFilterDesc,
+ * FilterDescCount): EVENT_FILTER_TYPE_EVENT_ID for any session;
+ * EVENT_FILTER_TYPE_EVENT_NAME and EVENT_FILTER_TYPE_PAYLOAD
+ * (TdhAggregatePayloadFilters') for the user-mode logger only; each
+ * ENABLE replaces the session's filters of the provider.
  * Returns ERROR_SUCCESS, or:
  *   ERROR_INVALID_PARAMETER    ProviderId NULL, TraceHandle 0, an unknown
  *                              ControlCode; EnableParameters with another
- *                              Version or non-zero ControlFlags
+ *                              Version or non-zero ControlFlags; a
+ *                              malformed filter (userlib/provider/
+ *                              evfilter.c), a filter Type twice, more
+ *                              than MAX_EVENT_FILTERS_COUNT
  *   ERROR_NOT_SUPPORTED        EnableParameters with any other
- *                              EnableProperty bit, or a filter
- *                              (EnableFilterDesc or FilterDescCount)
+ *                              EnableProperty bit; another filter Type;
+ *                              an event-name or payload filter for a
+ *                              kernel session
+ *   ERROR_NOACCESS             a filter's memory unreadable
  *   ERROR_INVALID_HANDLE       TraceHandle is no running session (nor the
  *                              running user-mode logger of this process)
  *   ERROR_ACCESS_DENIED        the caller may not control sessions

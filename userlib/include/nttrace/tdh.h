@@ -435,6 +435,7 @@ TDHSTATUS WINAPI TdhEnumerateManifestProviderEvents(LPGUID ProviderGuid,
 TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
 						PEVENT_DESCRIPTOR EventDescriptor,
 						PTRACE_EVENT_INFO Buffer, ULONG *BufferSize);
+/* These four are there: userlib/consumer/tdh_filter.c says how. */
 TDHSTATUS WINAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
 					PCEVENT_DESCRIPTOR EventDescriptor,
 					BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
