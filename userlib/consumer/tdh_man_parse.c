@@ -70,12 +70,14 @@ struct ps {
 	ULONG err;
 	unsigned int depth;
 	enum el stack[MAX_DEPTH];
+	enum el opened[MAX_DEPTH];	/* what the element there opened, to close */
 	struct nttrace_man_provider *prov;	/* the provider open, if any */
 	int task;		/* the task open (its index), or -1 */
 	struct nttrace_man_map *map;
 	struct nttrace_man_template *tmpl;
 	int32_t strct;		/* the struct open (its data index), or -1 */
 	const char *culture;
+	enum el opening;	/* set by a handler that opens a context */
 };
 
 static enum el element(const char *name)
@@ -204,6 +206,7 @@ static void provider(struct ps *s, const XML_Char **atts)
 	p->name = dup(s, atts, "name");
 	p->message_s = dup(s, atts, "message");
 	s->prov = p;
+	s->opening = E_PROVIDER;
 }
 
 static void event(struct ps *s, const XML_Char **atts)
@@ -259,7 +262,7 @@ static void opcode(struct ps *s, const XML_Char **atts)
 {
 	struct nttrace_man_item *it = item(s, &s->prov->opcodes, atts, "value", 0xFF, 1);
 
-	if (it && s->task >= 0) {
+	if (it && s->task >= 0 && (uint32_t)s->task < s->prov->tasks.n) {
 		it->in_task = 1;
 		it->task = (uint16_t)s->prov->tasks.v[s->task].value;
 	}
@@ -297,6 +300,7 @@ static void map(struct ps *s, const XML_Char **atts, int bitmap)
 	if (!mp->name)
 		fail(s, ERROR_XML_PARSE_ERROR);
 	s->map = mp;
+	s->opening = bitmap ? E_BITMAP : E_VALUEMAP;
 }
 
 static void map_entry(struct ps *s, const XML_Char **atts)
@@ -327,6 +331,7 @@ static void template(struct ps *s, const XML_Char **atts)
 	if (!t->tid)
 		fail(s, ERROR_XML_PARSE_ERROR);
 	s->tmpl = t;
+	s->opening = E_TEMPLATE;
 }
 
 static void data(struct ps *s, const XML_Char **atts, int is_struct)
@@ -351,8 +356,10 @@ static void data(struct ps *s, const XML_Char **atts, int is_struct)
 		fail(s, ERROR_XML_PARSE_ERROR);
 		return;
 	}
-	if (is_struct)
+	if (is_struct) {
 		s->strct = t->n - 1;
+		s->opening = E_STRUCT;
+	}
 }
 
 static void string(struct ps *s, const XML_Char **atts)
@@ -373,41 +380,52 @@ static void string(struct ps *s, const XML_Char **atts)
 static void XMLCALL start(void *user, const XML_Char *name, const XML_Char **atts)
 {
 	struct ps *s = user;
-	enum el e = element(name), up = s->depth ? s->stack[s->depth - 1] : E_OTHER;
-	enum el up2 = s->depth > 1 ? s->stack[s->depth - 2] : E_OTHER;
-	int in_prov = s->prov && up2 == E_PROVIDER;
+	enum el e, up, up2;
+	int in_prov;
 
+	/* Past MAX_DEPTH only counted, so that their ends match. */
 	if (s->depth >= MAX_DEPTH) {
 		s->depth++;
 		return;
 	}
-	if (e == E_PROVIDER && up == E_EVENTS && up2 == E_INSTRUMENTATION)
+	e = element(name);
+	up = s->depth ? s->stack[s->depth - 1] : E_OTHER;
+	up2 = s->depth > 1 ? s->stack[s->depth - 2] : E_OTHER;
+	in_prov = s->prov && up2 == E_PROVIDER;
+	/* A provider in a provider (under elements of other names) is not read. */
+	if (e == E_PROVIDER && up == E_EVENTS && up2 == E_INSTRUMENTATION && !s->prov)
 		provider(s, atts);
 	else if (e == E_EVENT && up == E_EVENTS && in_prov)
 		event(s, atts);
 	else if (e == E_LEVEL && up == E_LEVELS && in_prov)
 		item(s, &s->prov->levels, atts, "value", 0xFF, 1);
-	else if (e == E_TASK && up == E_TASKS && in_prov &&
-		 item(s, &s->prov->tasks, atts, "value", 0xFFFF, 1))
+	else if (e == E_TASK && up == E_TASKS && in_prov && s->task < 0 &&
+		 item(s, &s->prov->tasks, atts, "value", 0xFFFF, 1)) {
 		s->task = s->prov->tasks.n - 1;
+		s->opening = E_TASK;
+	}
 	else if (e == E_OPCODE && up == E_OPCODES && (in_prov || (s->prov && up2 == E_TASK)))
 		opcode(s, atts);
 	else if (e == E_KEYWORD && up == E_KEYWORDS && in_prov)
 		item(s, &s->prov->keywords, atts, "mask", UINT64_MAX, 1);
 	else if ((e == E_CHANNEL || e == E_IMPORTCHANNEL) && up == E_CHANNELS && in_prov)
 		channel(s, atts, e == E_IMPORTCHANNEL);
-	else if ((e == E_VALUEMAP || e == E_BITMAP) && up == E_MAPS && in_prov)
+	else if ((e == E_VALUEMAP || e == E_BITMAP) && up == E_MAPS && in_prov && !s->map)
 		map(s, atts, e == E_BITMAP);
 	else if (e == E_MAP && s->map && (up == E_VALUEMAP || up == E_BITMAP))
 		map_entry(s, atts);
-	else if (e == E_TEMPLATE && up == E_TEMPLATES && in_prov)
+	else if (e == E_TEMPLATE && up == E_TEMPLATES && in_prov && !s->tmpl)
 		template(s, atts);
 	else if ((e == E_DATA || e == E_STRUCT) && s->tmpl && (up == E_TEMPLATE || up == E_STRUCT))
 		data(s, atts, e == E_STRUCT);
-	else if (e == E_RESOURCES && up == E_LOCALIZATION)
+	else if (e == E_RESOURCES && up == E_LOCALIZATION) {
 		s->culture = dup(s, atts, "culture");
+		s->opening = E_RESOURCES;
+	}
 	else if (e == E_STRING && up == E_STRINGTABLE && up2 == E_RESOURCES)
 		string(s, atts);
+	s->opened[s->depth] = e != E_OTHER && s->opening == e ? e : E_OTHER;
+	s->opening = E_OTHER;
 	s->stack[s->depth++] = e;
 }
 
@@ -420,8 +438,9 @@ static void XMLCALL end(void *user, const XML_Char *name)
 		return;
 	if (--s->depth >= MAX_DEPTH)
 		return;
-	e = s->stack[s->depth];
-	if (e == E_PROVIDER && s->depth >= 1 && s->stack[s->depth - 1] == E_EVENTS)
+	/* Only the element that opened a context closes it. */
+	e = s->opened[s->depth];
+	if (e == E_PROVIDER)
 		s->prov = NULL;
 	else if (e == E_TASK)
 		s->task = -1;
