@@ -113,15 +113,16 @@ TDHSTATUS WINAPI TdhEnumerateProvidersForDecodingSource(DECODING_SOURCE filter,
 							ULONG bufferSize, ULONG *bufferRequired)
 {
 	void *b;
-	ULONG size, err;
+	ULONG size = 0, err;
 
 	if (!bufferRequired || (unsigned int)filter >= DecodingSourceMax)
 		return done(ERROR_INVALID_PARAMETER);
 	nttrace_man_lock();
 	err = providers(filter, &b, &size);
 	nttrace_man_unlock();
-	if (!err)
-		err = hand_out(b, size, buffer, &bufferSize);
+	if (err)
+		return done(err);
+	err = hand_out(b, size, buffer, &bufferSize);
 	*bufferRequired = size;
 	return done(err);
 }
