@@ -509,6 +509,17 @@ static void providers(void)
 	       !strcmp(ascii(pe, pe->TraceProviderInfoArray[0].ProviderNameOffset),
 		       "Nttrace-Test-Manifest"), "TdhEnumerateProviders: the manifest's provider");
 	free(pe);
+	size = 0;
+	err = TdhEnumerateProvidersForDecodingSource(DecodingSourceXMLFile, NULL, 0, &size);
+	pe = malloc(size);
+	tap_ok(err == ERROR_INSUFFICIENT_BUFFER &&
+	       !TdhEnumerateProvidersForDecodingSource(DecodingSourceXMLFile, pe, size, &size) &&
+	       pe->NumberOfProviders == 1, "TdhEnumerateProvidersForDecodingSource(XMLFile)");
+	tap_ok(!TdhEnumerateProvidersForDecodingSource(DecodingSourceTlg, pe, size, &size) &&
+	       pe->NumberOfProviders == 0, "... (Tlg): none");
+	free(pe);
+	tap_eq(TdhEnumerateProvidersForDecodingSource(DecodingSourceMax, NULL, 0, &size),
+	       ERROR_INVALID_PARAMETER, "... (DecodingSourceMax): ERROR_INVALID_PARAMETER");
 	s = fields(0, 0, EventLevelInformation, &err);
 	tap_ok(!err && !strcmp(s, "Chatty=0x10(Chatty level) win:Error=0x2(Error) "
 			       "win:Informational=0x4(Information)"),
