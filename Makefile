@@ -17,6 +17,20 @@ VERSION := 0.17.0
 CPPFLAGS := -Iuapi -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
+# expat (libexpat1-dev, scripts/deps) reads instrumentation manifests
+# (userlib/consumer/tdh_man*.c): linked into every program of the library.
+# The 32-bit library needs i386's libexpat.a (libexpat1-dev:i386), which
+# scripts/deps does not install: adding the i386 architecture to apt breaks
+# `apt-get update` wherever the mirror's i386 lists lag (as this project's
+# did). Where gcc -m32 finds none, the 32-bit library is built without
+# manifests (NTTRACE_NO_EXPAT: their functions return ERROR_NOT_SUPPORTED,
+# and tests/host/tdh_manifest_test.c says it skips).
+EXPAT_u64 := yes
+EXPAT_u32 := $(if $(filter /%,$(shell $(CC) -m32 -print-file-name=libexpat.a 2>/dev/null)),yes)
+LIBS_u64 := $(if $(EXPAT_u64),-lexpat)
+LIBS_u32 := $(if $(EXPAT_u32),-lexpat)
+DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
+DEFS_u32 := $(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT)
 
 LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
@@ -34,7 +48,12 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
 	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
 	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_mof.c \
-	    userlib/consumer/tdh_stub.c userlib/consumer/tdh_filter.c
+	    userlib/consumer/tdh_stub.c userlib/consumer/tdh_filter.c \
+	    userlib/consumer/tdh_man_arena.c userlib/consumer/tdh_man_parse.c \
+	    userlib/consumer/tdh_man_resolve.c userlib/consumer/tdh_man_types.c \
+	    userlib/consumer/tdh_man_load.c userlib/consumer/tdh_man_elf.c \
+	    userlib/consumer/tdh_man_event.c userlib/consumer/tdh_man_map.c \
+	    userlib/consumer/tdh_man_query.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -61,7 +80,7 @@ all: user
 define abi_rules
 $(BUILD)/$(1)/obj/%.o: %.c Makefile $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
-	$(CC) $(2) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $$@ $$<
+	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
 	rm -f $$@
@@ -69,29 +88,29 @@ $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
 
 $(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OBJS)) \
 		      $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/userlib/sample/trace_sample.o \
 			    $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/classic_sample: $(BUILD)/$(1)/obj/userlib/sample/classic_sample.o \
 			      $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/event_sample: $(BUILD)/$(1)/obj/userlib/sample/event_sample.o \
 			    $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/nttrace_fuzz: $(BUILD)/$(1)/obj/tests/fuzz/syscall_fuzz.o
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM)
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/obj:
 	mkdir -p $$@
@@ -114,7 +133,7 @@ $(BUILD)/host/uapi_layout-%: tests/host/uapi_layout.c uapi/nttrace.h
 
 $(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LIBS_u64)
 
 # Compiled only: its checks are static asserts (scripts/check runs these).
 $(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/*.h userlib/include/nttrace/*.h)
@@ -147,28 +166,46 @@ $(BUILD)/host/tracelogging_cpp_test-%: tests/host/tracelogging_cpp_test.cpp $(TL
 $(BUILD)/host/tdh_test-m%: tests/host/tdh_test.c tests/host/tlg_encode.h tests/vm/tap.h \
 			   $(BUILD)/u%/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
 # TDH over the kernel's MOF classes (DecodingSourceWbem).
 $(BUILD)/host/tdh_mof_test-m%: tests/host/tdh_mof_test.c tests/vm/tap.h $(BUILD)/u%/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
 
 # Payload filters (userlib/consumer/tdh_filter.c) and their evaluation.
 $(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_encode.h \
 				  tests/vm/tap.h $(BUILD)/u%/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
+# TDH over manifest-based events, with the test's own manifest
+# (tests/host/tdh_manifest_test.man); 32-bit without expat, it checks the
+# functions say ERROR_NOT_SUPPORTED and skips the rest.
+# The manifest goes in as a C string (the .inc) and, as a build adds one
+# for TdhLoadManifestFromBinary, into the program's .nttrace.manifest section.
+$(BUILD)/host/tdh_manifest_test.inc: tests/host/tdh_manifest_test.man
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/host/tdh_manifest_test-m%: tests/host/tdh_manifest_test.c tests/vm/tap.h \
+				    $(BUILD)/host/tdh_manifest_test.inc $(BUILD)/u%/libnttrace.a
+	$(CC) -m$* $(CPPFLAGS) -I$(BUILD)/host $(DEFS_u$*) $(CFLAGS) $(WARN) -static -o $@ $< \
+		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
+	objcopy --add-section .nttrace.manifest=tests/host/tdh_manifest_test.man $@
 
 # The library and the tool without the module (no /dev/nttrace on the host).
 $(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
+		$(LIBS_u64)
 
 # The library and callers built against other headers: no byte past the
 # caller's struct (tests/host/abi_size_test.c plays /dev/nttrace itself).
 $(BUILD)/host/abi_size_test: tests/host/abi_size_test.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
+		$(LIBS_u64)
 
 # The shared library unloaded (tests/host/dlclose_test.c): built here,
 # dynamically, beside the shared build (make shared); it runs where
@@ -185,7 +222,8 @@ dlclose-test: $(BUILD)/host/dlclose_test shared
 $(BUILD)/host/safecopy_bench-m%: tests/bench/safecopy.c tests/vm/props.h userlib/internal.h \
 				 $(BUILD)/u%/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
 
 .PHONY: safecopy-bench
 safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
@@ -205,6 +243,7 @@ host-tests: $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/ua
 	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
 	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
 	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
+	    $(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
 # ---- kernels, module, the two commands ----
@@ -230,14 +269,14 @@ demo:
 $(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) -Itests/bench -DNTTRACE_BENCH_LTTNG $(CFLAGS) $(WARN) -o $@ \
-		tests/bench/bench.c $(BUILD)/u64/libnttrace.a -llttng-ust -ldl -pthread
+		tests/bench/bench.c $(BUILD)/u64/libnttrace.a -llttng-ust -ldl -pthread $(LIBS_u64)
 
 # `make bench`'s file reading (scripts/bench-read): writes an ETL file and
 # times the readers over it.
 $(BUILD)/host/nttrace_bench_read: tests/bench/read.c $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ tests/bench/read.c \
-		$(BUILD)/u64/libnttrace.a -pthread
+		$(BUILD)/u64/libnttrace.a -pthread $(LIBS_u64)
 
 bench:
 	scripts/bench

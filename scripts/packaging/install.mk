@@ -103,11 +103,12 @@ $(SHARED)/tool/%.o: userlib/tools/%.c $(INSTALL_DEPS)
 
 # Only what the version script names is exported (the public API); every
 # other function, internal.h's included, is local to the library.
-# --no-undefined: the library names everything it needs (libc, pthread).
+# --no-undefined: the library names everything it needs (libc, pthread,
+# expat for TDH's manifests).
 $(SHARED)/$(SO_REAL): $(SHARED_LIB_OBJS) $(LIB_MAP)
 	$(CC) -shared -fPIC $(CFLAGS) $(LDFLAGS) -Wl,-soname,$(SONAME) \
 		-Wl,--version-script=$(LIB_MAP) -Wl,--no-undefined \
-		-o $@ $(SHARED_LIB_OBJS) -pthread
+		-o $@ $(SHARED_LIB_OBJS) -lexpat -pthread
 	$(LN_S) $(SO_REAL) $(SHARED)/$(SONAME)
 	$(LN_S) $(SONAME) $(SHARED)/libnttrace.so
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * TdhGetEventInformation, TdhGetPropertySize, TdhGetProperty and
- * TdhGetEventMapInformation: what the event says about itself, checked
- * and handed out as Microsoft documents these functions (learn.microsoft
- * .com, tdh.h): the Win32 errors, the buffer sizes in bytes, "a size of 0
- * asks for the size". The decoding information is a TraceLogging event's
- * own (tdh_tlg.c) or the kernel's MOF classes (tdh_mof.c); any other event
- * gets ERROR_NOT_FOUND, which Windows returns for an event whose schema it
- * has not.
+ * TdhGetEventInformation, TdhGetPropertySize and TdhGetProperty: what the
+ * event says about itself, checked and handed out as Microsoft documents
+ * these functions (learn.microsoft.com, tdh.h): the Win32 errors, the
+ * buffer sizes in bytes, "a size of 0 asks for the size". The decoding
+ * information is a TraceLogging event's own (tdh_tlg.c), else a manifest
+ * loaded with TdhLoadManifest (tdh_man_event.c), else the kernel's MOF
+ * classes (tdh_mof.c); any other event gets ERROR_NOT_FOUND, which
+ * Windows returns for an event whose schema it has not.
+ * (TdhGetEventMapInformation: tdh_man_map.c.)
  *
  * Where Microsoft lists no error for a case, the choice is: a damaged
  * TraceLogging schema is ERROR_INVALID_DATA; data shorter than the schema
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdh_internal.h"
+#include "tdh_man.h"
 
 static TDHSTATUS done(TDHSTATUS err)
 {
@@ -71,15 +72,17 @@ static ULONG pointer_size(const EVENT_RECORD *er, ULONG n, const TDH_CONTEXT *ct
 }
 
 /*
- * The event's TRACE_EVENT_INFO, allocated, from its own schema
- * (TraceLogging), else from the kernel's MOF classes; ERROR_NOT_FOUND if
- * it has none.
+ * The event's TRACE_EVENT_INFO, allocated: its own TraceLogging schema,
+ * else a manifest loaded (tdh_man_event.c), else the kernel's MOF classes;
+ * ERROR_NOT_FOUND if it has none.
  */
 static ULONG event_info(const EVENT_RECORD *er, uint32_t psz, TRACE_EVENT_INFO **tei,
 			ULONG *size)
 {
 	ULONG err = nttrace_tdh_tlg_info(er, psz, tei, size);
 
+	if (err == ERROR_NOT_FOUND)
+		err = nttrace_tdh_man_info(er, psz, tei, size);
 	if (err == ERROR_NOT_FOUND)
 		err = nttrace_tdh_mof_info(er, psz, tei, size);
 	return err;
@@ -164,16 +167,4 @@ TDHSTATUS WINAPI TdhGetProperty(PEVENT_RECORD pEvent, ULONG TdhContextCount,
 	if (!err && size)
 		memcpy(pBuffer, (const uint8_t *)pEvent->UserData + off, size);
 	return done(err);
-}
-
-/*
- * Value maps come from manifests, which nttrace does not read yet;
- * TraceLogging events have none. So every well-formed call finds none.
- */
-TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent, PWSTR pMapName,
-					   PEVENT_MAP_INFO pBuffer, ULONG *pBufferSize)
-{
-	if (!pEvent || !pMapName || !pBufferSize)
-		return done(ERROR_INVALID_PARAMETER);
-	return done(ERROR_NOT_FOUND);
 }

@@ -22,6 +22,27 @@
 /* Values visited in one walk: far more than 64 KB of data can hold. */
 #define VISITS	(1U << 20)
 
+unsigned int nttrace_tdh_fixed_size(USHORT in, uint32_t psz)
+{
+	switch (in) {
+	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
+		return 1;
+	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
+		return 2;
+	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32: case TDH_INTYPE_HEXINT32:
+	case TDH_INTYPE_FLOAT: case TDH_INTYPE_BOOLEAN:
+		return 4;
+	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64: case TDH_INTYPE_HEXINT64:
+	case TDH_INTYPE_DOUBLE: case TDH_INTYPE_FILETIME:
+		return 8;
+	case TDH_INTYPE_GUID: case TDH_INTYPE_SYSTEMTIME:
+		return 16;
+	case TDH_INTYPE_POINTER:
+		return psz;
+	}
+	return 0;
+}
+
 ULONG nttrace_tdh_item_size(USHORT in, USHORT out, uint32_t length, const uint8_t *d,
 			    uint32_t room, uint32_t psz, uint32_t *size)
 {

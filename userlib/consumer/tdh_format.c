@@ -27,15 +27,16 @@
  *    as Latin-1 (the provider's code page is unknown); with OutType UTF8
  *    or JSON strictly as UTF-8 (U+FFFD for bad bytes). Strings stop at a
  *    NUL.
- * A value map (MapInfo) is not applied: the number is shown, as Windows
- * does when it is given none. TraceLogging fields have no maps.
+ * A manifest's value map or bit map (MapInfo, as TdhGetEventMapInformation
+ * gives it) shows an integer as the map's text (tdh_man_map.c says how);
+ * any other MapInfo is not applied.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdh_internal.h"
+#include "tdh_man.h"
 
 /* The socket address families as Windows numbers them (ws2def.h). */
 #define WIN_AF_INET	2
@@ -45,6 +46,7 @@ struct value {
 	const uint8_t *d;	/* the value's bytes */
 	uint32_t size;
 	USHORT in, out;
+	const EVENT_MAP_INFO *map;	/* NULL: none */
 };
 
 static void putf(struct nttrace_tdh_text *t, const char *fmt, unsigned long long v)
@@ -299,11 +301,26 @@ static void put_integer(struct nttrace_tdh_text *t, const struct value *v, int i
 		putf(t, "%llu", u);
 }
 
+static int is_integer(USHORT in)
+{
+	switch (in) {
+	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8: case TDH_INTYPE_INT16:
+	case TDH_INTYPE_UINT16: case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32:
+	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64: case TDH_INTYPE_HEXINT32:
+	case TDH_INTYPE_HEXINT64:
+		return 1;
+	}
+	return 0;
+}
+
 static void put_value(struct nttrace_tdh_text *t, const struct value *v, uint32_t psz)
 {
 	const uint8_t *d = v->d;
 	uint32_t n = v->size;
 
+	if (v->map && is_integer(v->in) &&
+	    nttrace_tdh_put_map(t, v->map, nttrace_tdh_le(d, n)))
+		return;
 	switch (v->in) {
 	case TDH_INTYPE_INT8: case TDH_INTYPE_INT16: case TDH_INTYPE_INT32: case TDH_INTYPE_INT64:
 		put_integer(t, v, 1, 0);
@@ -374,7 +391,8 @@ TDHSTATUS WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO 
 				   PWCHAR Buffer, PUSHORT UserDataConsumed)
 {
 	/* No data: an empty buffer of its own, never a null pointer. */
-	struct value v = { UserData ? UserData : (PBYTE)"", 0, PropertyInType, PropertyOutType };
+	struct value v = { UserData ? UserData : (PBYTE)"", 0, PropertyInType, PropertyOutType,
+			   MapInfo };
 	struct nttrace_tdh_text t = { NULL, 0, 0 };
 	ULONG err = ERROR_INVALID_PARAMETER;
 	ULONG need;

@@ -46,6 +46,12 @@ void nttrace_tdh_put_utf8(struct nttrace_tdh_text *t, const uint8_t *s, size_t n
 uint64_t nttrace_tdh_le(const uint8_t *p, unsigned int n);
 
 /*
+ * The size of a value of type @in when it is fixed (EVENT_PROPERTY_INFO's
+ * length for such a type), @psz being the event's pointer size; 0 else.
+ */
+unsigned int nttrace_tdh_fixed_size(USHORT in, uint32_t psz);
+
+/*
  * The bytes one value of type @in takes at @d (@room bytes left), @length
  * being the property's length (characters for UTF-16 strings, bytes
  * otherwise; 0: none) and @psz the event's pointer size.

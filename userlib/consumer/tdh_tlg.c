@@ -285,28 +285,6 @@ static USHORT tdh_in(const struct field *f)
 	return f->type;
 }
 
-/* The size of a value of fixed size (EVENT_PROPERTY_INFO.length); 0 else. */
-static unsigned int fixed_size(USHORT in, uint32_t psz)
-{
-	switch (in) {
-	case TDH_INTYPE_INT8: case TDH_INTYPE_UINT8:
-		return 1;
-	case TDH_INTYPE_INT16: case TDH_INTYPE_UINT16:
-		return 2;
-	case TDH_INTYPE_INT32: case TDH_INTYPE_UINT32: case TDH_INTYPE_HEXINT32:
-	case TDH_INTYPE_FLOAT: case TDH_INTYPE_BOOLEAN:
-		return 4;
-	case TDH_INTYPE_INT64: case TDH_INTYPE_UINT64: case TDH_INTYPE_HEXINT64:
-	case TDH_INTYPE_DOUBLE: case TDH_INTYPE_FILETIME:
-		return 8;
-	case TDH_INTYPE_GUID: case TDH_INTYPE_SYSTEMTIME:
-		return 16;
-	case TDH_INTYPE_POINTER:
-		return psz;
-	}
-	return 0;
-}
-
 /* TraceLogging's OutType @out as the TDH_OUTTYPE of the same meaning. */
 static USHORT tdh_out(uint8_t out, USHORT in, uint32_t psz)
 {
@@ -329,7 +307,7 @@ static USHORT tdh_out(uint8_t out, USHORT in, uint32_t psz)
 				      [2] = TDH_OUTTYPE_UNSIGNEDSHORT,
 				      [4] = TDH_OUTTYPE_UNSIGNEDINT,
 				      [8] = TDH_OUTTYPE_UNSIGNEDLONG };
-	unsigned int size = fixed_size(in, psz);
+	unsigned int size = nttrace_tdh_fixed_size(in, psz);
 	int binary = in == TDH_INTYPE_BINARY || in == TDH_INTYPE_MANIFEST_COUNTEDBINARY;
 
 	switch (out) {
@@ -411,7 +389,7 @@ static void fill_property(struct schema *s, uint32_t i, EVENT_PROPERTY_INFO *e,
 		e->Flags |= PropertyParamLength;
 		e->lengthPropertyIndex = i - 1;
 	} else {
-		e->length = fixed_size(in, s->psz);
+		e->length = nttrace_tdh_fixed_size(in, s->psz);
 	}
 }
 

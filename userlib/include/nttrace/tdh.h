@@ -13,11 +13,14 @@
  * offsets from the structure's start.
  *
  * What is decoded: TraceLogging events (their EVENT_HEADER_EXT_TYPE_EVENT_
- * SCHEMA_TL item; DecodingSource is DecodingSourceTlg), and the classic
- * events of the NT Kernel Logger's MOF classes (DecodingSourceWbem, from
- * the table `nttrace dump` reads them with: TaskName the class, OpcodeName
- * the event type, ProviderName MSNT_SystemTrace). Other events have no
- * decoding information here (no manifests yet): ERROR_NOT_FOUND. The functions return a Win32 error and also store it as
+ * SCHEMA_TL item; DecodingSource is DecodingSourceTlg), manifest-based
+ * events whose manifest was loaded (TdhLoadManifest below; DecodingSource
+ * is DecodingSourceXMLFile), and the classic events of the NT Kernel
+ * Logger's MOF classes (DecodingSourceWbem, from the table `nttrace dump`
+ * reads them with: TaskName the class, OpcodeName the event type,
+ * ProviderName MSNT_SystemTrace). Other events have no decoding
+ * information here: ERROR_NOT_FOUND. The functions return a Win32 error
+ * and also store it as
  * the thread's last error, as this library's functions do.
  */
 #ifndef NTTRACE_TDH_H
@@ -406,14 +409,66 @@ TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent, PWSTR pMapName,
 					   PEVENT_MAP_INFO pBuffer, ULONG *pBufferSize);
 
 /*
- * Not there yet: each returns ERROR_NOT_SUPPORTED (userlib/consumer/
- * tdh_stub.c).
+ * Instrumentation manifests (userlib/consumer/tdh_man*.c): the XML that
+ * describes manifest-based providers (EventRegister/EventWrite), read with
+ * expat. While one is loaded, TdhGetEventInformation decodes the events of
+ * its providers (matched by provider GUID, Id and Version; DecodingSource
+ * DecodingSourceXMLFile; events with a TraceLogging schema keep theirs),
+ * TdhGetEventMapInformation hands out their value maps and bit maps, and
+ * TdhFormatProperty shows a value through such a map.
+ *
+ * Read: providers (name, guid, message), events (value, version, level,
+ * task, opcode, keywords, channel, template, message, name), levels,
+ * tasks and their opcodes, opcodes, keywords, channels and imported ones,
+ * valueMap and bitMap, templates of data (winmeta.xml's inTypes, win:
+ * UnicodeString to win:HexInt64 and the three Counted ones; its outTypes;
+ * count and length as numbers or as the names of earlier fields) and
+ * struct (of data), the string
+ * table of the locale's culture (LC_ALL, LC_MESSAGES, LANG; else en-US,
+ * else the first) for $(string.ID) messages. Not read: patternMap,
+ * filters, eventGUID and MOF-era attributes, the messages' %1 inserts
+ * (handed out as written), an event's attributes (EventAttributesOffset).
+ *
+ * Errors as Microsoft documents them: ERROR_FILE_NOT_FOUND, ERROR_INVALID_
+ * PARAMETER (NULL, empty, longer than PATH_MAX), ERROR_XML_PARSE_ERROR (no
+ * well-formed XML, an unknown inType, a name that refers to nothing),
+ * ERROR_RESOURCE_NOT_FOUND (a binary without a manifest). Loading one file
+ * (by real path) or one buffer twice counts a reference: each load wants an
+ * unload; unloading what is not loaded is ERROR_FILE_NOT_FOUND. Unlike
+ * Windows:
+ *  - TdhLoadManifestFromMemory and TdhUnloadManifestFromMemory take the
+ *    manifest's XML text (Windows takes the compiled WEVT_TEMPLATE);
+ *  - TdhLoadManifestFromBinary reads an ELF file's section named
+ *    NTTRACE_TDH_MANIFEST_SECTION holding the manifest's XML, which a
+ *    build adds with
+ *      objcopy --add-section .nttrace.manifest=my.man prog
+ *    (Windows reads a PE file's WEVT_TEMPLATE resource); TdhUnloadManifest
+ *    with the same path unloads it.
+ * A library built without expat (the 32-bit one on a machine without
+ * i386's libexpat1-dev) returns ERROR_NOT_SUPPORTED from every load.
  */
+#define NTTRACE_TDH_MANIFEST_SECTION	".nttrace.manifest"
+
 TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
 TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
 TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
+
+/*
+ * What the manifests loaded say of their providers. TdhEnumerateProviders
+ * lists their providers (SchemaSource 0), each GUID once; providers that
+ * only registered have no schema here and are not listed, as on Windows
+ * those without a manifest or MOF class are not. TdhEnumerateProviders-
+ * ForDecodingSource gives the same for DecodingSourceXMLFile and an empty
+ * list for the other sources. The field functions give a provider's own
+ * levels, tasks, opcodes, keywords and channels, then winmeta.xml's that
+ * its events use, with name and message (description); an opcode of a task
+ * has the Value TdhQueryProviderFieldInformation takes for it (task in bits
+ * 0-15, opcode in 16-23). TdhEnumerateManifestProviderEvents lists the
+ * events' descriptors, TdhGetManifestEventInformation describes one (by Id
+ * and Version). ERROR_NOT_FOUND for a provider no manifest loaded has.
+ */
 TDHSTATUS WINAPI TdhEnumerateProviders(PPROVIDER_ENUMERATION_INFO pBuffer, ULONG *pBufferSize);
 TDHSTATUS WINAPI TdhEnumerateProvidersForDecodingSource(DECODING_SOURCE filter,
 							PROVIDER_ENUMERATION_INFO *buffer,
@@ -426,15 +481,13 @@ TDHSTATUS WINAPI TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventF
 						  EVENT_FIELD_TYPE EventFieldType,
 						  PPROVIDER_FIELD_INFOARRAY pBuffer,
 						  ULONG *pBufferSize);
-TDHSTATUS WINAPI TdhEnumerateProviderFilters(LPGUID Guid, ULONG TdhContextCount,
-					     PTDH_CONTEXT TdhContext, ULONG *FilterCount,
-					     PPROVIDER_FILTER_INFO *Buffer, ULONG *BufferSize);
 TDHSTATUS WINAPI TdhEnumerateManifestProviderEvents(LPGUID ProviderGuid,
 						    PPROVIDER_EVENT_INFO Buffer,
 						    ULONG *BufferSize);
 TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
 						PEVENT_DESCRIPTOR EventDescriptor,
 						PTRACE_EVENT_INFO Buffer, ULONG *BufferSize);
+
 /* These four are there: userlib/consumer/tdh_filter.c says how. */
 TDHSTATUS WINAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
 					PCEVENT_DESCRIPTOR EventDescriptor,
@@ -447,6 +500,14 @@ TDHSTATUS WINAPI TdhAggregatePayloadFilters(ULONG PayloadFilterCount, PVOID *Pay
 					    PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
 TDHSTATUS WINAPI TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR
 							EventFilterDescriptor);
+
+/*
+ * Not there yet: each returns ERROR_NOT_SUPPORTED (userlib/consumer/
+ * tdh_stub.c).
+ */
+TDHSTATUS WINAPI TdhEnumerateProviderFilters(LPGUID Guid, ULONG TdhContextCount,
+					     PTDH_CONTEXT TdhContext, ULONG *FilterCount,
+					     PPROVIDER_FILTER_INFO *Buffer, ULONG *BufferSize);
 TDHSTATUS WINAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);
 TDHSTATUS WINAPI TdhCloseDecodingHandle(TDH_HANDLE Handle);
 TDHSTATUS WINAPI TdhSetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * TdhLoadManifestFromBinary's "binary" on Linux: an ELF file (32- or
+ * 64-bit, little-endian: what this library runs on) with the manifest's
+ * XML in a section of its own, found by name through the section headers
+ * (<elf.h>, the System V ABI's layout). Windows reads a PE file's
+ * WEVT_TEMPLATE resource instead, a compiled form this library does not
+ * know. Every offset and size comes from the file and is checked against
+ * what is read; nothing is mapped.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdh_man.h"
+
+struct sec {
+	uint64_t name, offset, size;
+	uint32_t type;
+};
+
+static ULONG header(int fd, int is64, uint64_t *shoff, unsigned int *shentsize,
+		    unsigned int *shnum, unsigned int *shstrndx)
+{
+	ULONG err;
+
+	if (is64) {
+		Elf64_Ehdr h;
+
+		err = nttrace_man_read_at(fd, &h, sizeof(h), 0);
+		*shoff = h.e_shoff;
+		*shentsize = h.e_shentsize;
+		*shnum = h.e_shnum;
+		*shstrndx = h.e_shstrndx;
+	} else {
+		Elf32_Ehdr h;
+
+		err = nttrace_man_read_at(fd, &h, sizeof(h), 0);
+		*shoff = h.e_shoff;
+		*shentsize = h.e_shentsize;
+		*shnum = h.e_shnum;
+		*shstrndx = h.e_shstrndx;
+	}
+	return err;
+}
+
+static ULONG section(int fd, int is64, uint64_t at, struct sec *s)
+{
+	ULONG err;
+
+	if (is64) {
+		Elf64_Shdr h;
+
+		err = nttrace_man_read_at(fd, &h, sizeof(h), at);
+		*s = (struct sec){ h.sh_name, h.sh_offset, h.sh_size, h.sh_type };
+	} else {
+		Elf32_Shdr h;
+
+		err = nttrace_man_read_at(fd, &h, sizeof(h), at);
+		*s = (struct sec){ h.sh_name, h.sh_offset, h.sh_size, h.sh_type };
+	}
+	return err;
+}
+
+/* A section's bytes (at most NTTRACE_MAN_MAX), newly allocated. */
+static ULONG contents(int fd, const struct sec *s, void **data)
+{
+	ULONG err;
+
+	if (s->size > NTTRACE_MAN_MAX || s->type == SHT_NOBITS)
+		return ERROR_RESOURCE_NOT_FOUND;
+	*data = malloc(s->size ? s->size : 1);
+	if (!*data)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	err = nttrace_man_read_at(fd, *data, s->size, s->offset);
+	if (err) {
+		free(*data);
+		*data = NULL;
+	}
+	return err;
+}
+
+ULONG nttrace_man_elf_section(int fd, const char *name, void **data, size_t *len)
+{
+	unsigned char id[EI_NIDENT];
+	unsigned int shentsize, shnum, shstrndx, i;
+	uint64_t shoff;
+	struct sec strs, s;
+	char *names = NULL;
+	size_t nlen = strlen(name);
+	ULONG err;
+	int is64;
+
+	*data = NULL;
+	err = nttrace_man_read_at(fd, id, sizeof(id), 0);
+	if (err)
+		return err;
+	if (memcmp(id, ELFMAG, SELFMAG) || id[EI_DATA] != ELFDATA2LSB ||
+	    (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64))
+		return ERROR_RESOURCE_NOT_FOUND;
+	is64 = id[EI_CLASS] == ELFCLASS64;
+	err = header(fd, is64, &shoff, &shentsize, &shnum, &shstrndx);
+	if (err)
+		return err;
+	if (shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
+	    shstrndx >= shnum)
+		return ERROR_RESOURCE_NOT_FOUND;
+	err = section(fd, is64, shoff + (uint64_t)shstrndx * shentsize, &strs);
+	if (!err)
+		err = contents(fd, &strs, (void **)&names);
+	for (i = 0; !err && i < shnum; i++) {
+		err = section(fd, is64, shoff + (uint64_t)i * shentsize, &s);
+		if (!err && s.name < strs.size && strs.size - s.name > nlen &&
+		    !memcmp(names + s.name, name, nlen + 1))
+			break;
+	}
+	if (!err && i == shnum)
+		err = ERROR_RESOURCE_NOT_FOUND;
+	if (!err)
+		err = contents(fd, &s, data);
+	if (!err)
+		*len = s.size;
+	free(names);
+	return err;
+}

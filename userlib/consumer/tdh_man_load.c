@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * TdhLoadManifest, TdhLoadManifestFromMemory, TdhLoadManifestFromBinary,
+ * TdhUnloadManifest and TdhUnloadManifestFromMemory: the manifests this
+ * process decodes events with, in one list under one mutex (TDH's functions
+ * may be called from any thread, ProcessTrace's callbacks included).
+ *
+ * Errors as Microsoft documents the functions (learn.microsoft.com, tdh.h):
+ * ERROR_INVALID_PARAMETER for a NULL or empty argument, ERROR_FILE_NOT_FOUND
+ * for a file that is not there, ERROR_XML_PARSE_ERROR for a manifest that
+ * does not parse, ERROR_RESOURCE_NOT_FOUND for a binary without one,
+ * ERROR_NOT_ENOUGH_MEMORY. Chosen here, where Microsoft says nothing:
+ *  - a path is UTF-16 as every PWSTR, made UTF-8 for Linux, of at most
+ *    PATH_MAX bytes (Windows' MAX_PATH is no limit on Linux); another
+ *    error of open() or read() is its Win32 counterpart (ERROR_ACCESS_DENIED
+ *    and so on; nttrace_errno_to_win32);
+ *  - loading the same manifest again (the same file, by its real path, or
+ *    the same bytes) counts a reference, and each load wants its unload:
+ *    the manifest goes with the last. Unloading what is not loaded is
+ *    ERROR_FILE_NOT_FOUND (TdhUnloadManifest's error for a manifest it
+ *    cannot find);
+ *  - TdhLoadManifestFromMemory takes the manifest's XML (Windows takes the
+ *    compiled WEVT_TEMPLATE form, which this library does not read);
+ *  - TdhLoadManifestFromBinary reads an ELF file's section
+ *    NTTRACE_TDH_MANIFEST_SECTION (<nttrace/tdh.h>), the manifest's XML,
+ *    which a build adds with objcopy --add-section; TdhUnloadManifest with
+ *    the same path unloads it;
+ *  - when two manifests loaded describe one provider, the first loaded
+ *    answers for it.
+ * In a library built without expat (the 32-bit one where i386's
+ * libexpat1-dev is not installed, see the Makefile) every load is
+ * ERROR_NOT_SUPPORTED.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tdh_man.h"
+
+enum key_kind { KEY_PATH, KEY_BYTES };
+
+struct loaded {
+	struct loaded *next;
+	enum key_kind kind;
+	void *key;
+	size_t key_len;
+	unsigned long refs;
+	struct nttrace_man *m;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct loaded *loaded;	/* in the order of loading */
+
+void nttrace_man_lock(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+void nttrace_man_unlock(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+const struct nttrace_man_provider *nttrace_man_provider_at(uint32_t i)
+{
+	const struct loaded *l;
+
+	for (l = loaded; l; l = l->next) {
+		if (i < l->m->nprovs)
+			return &l->m->provs[i];
+		i -= l->m->nprovs;
+	}
+	return NULL;
+}
+
+const struct nttrace_man_provider *nttrace_man_provider(const GUID *g)
+{
+	const struct nttrace_man_provider *p;
+	uint32_t i;
+
+	for (i = 0; (p = nttrace_man_provider_at(i)); i++)
+		if (!memcmp(&p->guid, g, sizeof(*g)))
+			return p;
+	return NULL;
+}
+
+static ULONG done(ULONG err)
+{
+	SetLastError(err);
+	return err;
+}
+
+/* @w as UTF-8, newly allocated; ERROR_INVALID_PARAMETER if empty or long. */
+static ULONG utf8_path(const WCHAR *w, char **out)
+{
+	size_t n = 0, i, o = 0;
+	char *s;
+
+	if (!w || !w[0])
+		return ERROR_INVALID_PARAMETER;
+	while (w[n] && n < PATH_MAX)
+		n++;
+	if (n >= PATH_MAX)
+		return ERROR_INVALID_PARAMETER;
+	s = malloc(3 * n + 1);	/* a unit makes at most 3 bytes, a pair 4 */
+	if (!s)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	for (i = 0; i < n; i++) {
+		uint32_t c = w[i];
+
+		if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && w[i + 1] >= 0xDC00 &&
+		    w[i + 1] <= 0xDFFF)
+			c = 0x10000 + ((c - 0xD800) << 10) + (w[++i] - 0xDC00);
+		else if (c >= 0xD800 && c <= 0xDFFF)
+			c = 0xFFFD;
+		if (c < 0x80) {
+			s[o++] = c;
+		} else if (c < 0x800) {
+			s[o++] = 0xC0 | c >> 6;
+			s[o++] = 0x80 | (c & 0x3F);
+		} else if (c < 0x10000) {
+			s[o++] = 0xE0 | c >> 12;
+			s[o++] = 0x80 | (c >> 6 & 0x3F);
+			s[o++] = 0x80 | (c & 0x3F);
+		} else {
+			s[o++] = 0xF0 | c >> 18;
+			s[o++] = 0x80 | (c >> 12 & 0x3F);
+			s[o++] = 0x80 | (c >> 6 & 0x3F);
+			s[o++] = 0x80 | (c & 0x3F);
+		}
+	}
+	s[o] = 0;
+	*out = s;
+	return ERROR_SUCCESS;
+}
+
+ULONG nttrace_man_errno(int e)
+{
+	return e == ENOENT || e == ENOTDIR ? ERROR_FILE_NOT_FOUND : nttrace_errno_to_win32(-e);
+}
+
+ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return nttrace_man_errno(errno);
+		if (!n)
+			return ERROR_RESOURCE_NOT_FOUND;	/* cut short */
+		got += n;
+	}
+	return ERROR_SUCCESS;
+}
+
+/* The whole file @path (at most NTTRACE_MAN_MAX bytes), or its ELF section. */
+static ULONG read_manifest(const char *path, int binary, void **data, size_t *len)
+{
+	struct stat st;
+	ULONG err;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return nttrace_man_errno(errno);
+	if (fstat(fd, &st)) {
+		err = nttrace_man_errno(errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
+	} else if (binary) {
+		err = nttrace_man_elf_section(fd, NTTRACE_TDH_MANIFEST_SECTION, data, len);
+	} else if ((uint64_t)st.st_size > NTTRACE_MAN_MAX) {
+		err = ERROR_NOT_ENOUGH_MEMORY;
+	} else {
+		*len = st.st_size;
+		*data = malloc(*len ? *len : 1);
+		err = *data ? nttrace_man_read_at(fd, *data, *len, 0) : ERROR_NOT_ENOUGH_MEMORY;
+		if (err == ERROR_RESOURCE_NOT_FOUND)
+			err = ERROR_XML_PARSE_ERROR;	/* shrank while read */
+		if (err) {
+			free(*data);
+			*data = NULL;
+		}
+	}
+	close(fd);
+	return err;
+}
+
+static struct loaded *find(enum key_kind kind, const void *key, size_t len)
+{
+	struct loaded *l;
+
+	for (l = loaded; l; l = l->next)
+		if (l->kind == kind && l->key_len == len && !memcmp(l->key, key, len))
+			return l;
+	return NULL;
+}
+
+/*
+ * Load @xml (@len bytes) under @key (taken over, freed on failure), or
+ * count one more reference to what is loaded under it.
+ */
+static ULONG load(enum key_kind kind, void *key, size_t key_len, const void *xml, size_t len)
+{
+	struct nttrace_man *m = NULL;
+	struct loaded *l, **tail;
+	ULONG err;
+
+	nttrace_man_lock();
+	l = find(kind, key, key_len);
+	if (l) {
+		l->refs++;
+		nttrace_man_unlock();
+		free(key);
+		return ERROR_SUCCESS;
+	}
+	nttrace_man_unlock();
+	/* Parsed unlocked: decoding goes on meanwhile. */
+	err = nttrace_man_parse(xml, len, &m);
+	l = err ? NULL : malloc(sizeof(*l));
+	if (!err && !l)
+		err = ERROR_NOT_ENOUGH_MEMORY;
+	if (err) {
+		nttrace_man_free(m);
+		free(key);
+		return err;
+	}
+	*l = (struct loaded){ NULL, kind, key, key_len, 1, m };
+	nttrace_man_lock();
+	/* Loaded by another thread meanwhile: one copy is enough. */
+	if (find(kind, key, key_len)) {
+		find(kind, key, key_len)->refs++;
+		nttrace_man_unlock();
+		nttrace_man_free(m);
+		free(key);
+		free(l);
+		return ERROR_SUCCESS;
+	}
+	for (tail = &loaded; *tail; tail = &(*tail)->next)
+		;
+	*tail = l;
+	nttrace_man_unlock();
+	return ERROR_SUCCESS;
+}
+
+static ULONG unload(enum key_kind kind, const void *key, size_t key_len)
+{
+	struct loaded **pl, *l = NULL;
+
+	nttrace_man_lock();
+	for (pl = &loaded; *pl; pl = &(*pl)->next) {
+		if ((*pl)->kind == kind && (*pl)->key_len == key_len &&
+		    !memcmp((*pl)->key, key, key_len)) {
+			l = *pl;
+			if (!--l->refs)
+				*pl = l->next;
+			break;
+		}
+	}
+	nttrace_man_unlock();
+	if (!l)
+		return ERROR_FILE_NOT_FOUND;
+	if (!l->refs) {
+		nttrace_man_free(l->m);
+		free(l->key);
+		free(l);
+	}
+	return ERROR_SUCCESS;
+}
+
+/* A file's key: its real path, or the path as given when it has none. */
+static char *path_key(const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	return real ? real : strdup(path);
+}
+
+static int parser_present(void)
+{
+#ifdef NTTRACE_NO_EXPAT
+	return 0;
+#else
+	return 1;
+#endif
+}
+
+static ULONG load_path(PWSTR Path, int binary)
+{
+	char *path, *key;
+	void *xml = NULL;
+	size_t len = 0;
+	ULONG err;
+
+	if (!parser_present())
+		return ERROR_NOT_SUPPORTED;
+	err = utf8_path(Path, &path);
+	if (err)
+		return err;
+	err = read_manifest(path, binary, &xml, &len);
+	key = err ? NULL : path_key(path);
+	if (!err && !key)
+		err = ERROR_NOT_ENOUGH_MEMORY;
+	if (!err)
+		err = load(KEY_PATH, key, strlen(key) + 1, xml, len);
+	free(xml);
+	free(path);
+	return err;
+}
+
+TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest)
+{
+	return done(load_path(Manifest, 0));
+}
+
+TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath)
+{
+	return done(load_path(BinaryPath, 1));
+}
+
+TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest)
+{
+	char *path, *key;
+	ULONG err;
+
+	if (!parser_present())
+		return done(ERROR_NOT_SUPPORTED);
+	err = utf8_path(Manifest, &path);
+	if (err)
+		return done(err);
+	key = path_key(path);
+	err = key ? unload(KEY_PATH, key, strlen(key) + 1) : ERROR_NOT_ENOUGH_MEMORY;
+	/* Its real path may have changed since (a link moved): try it as given. */
+	if (err == ERROR_FILE_NOT_FOUND)
+		err = unload(KEY_PATH, path, strlen(path) + 1);
+	free(key);
+	free(path);
+	return done(err);
+}
+
+TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData)
+{
+	void *key;
+
+	if (!parser_present())
+		return done(ERROR_NOT_SUPPORTED);
+	if (!pData || !cbData)
+		return done(ERROR_INVALID_PARAMETER);
+	if (cbData > NTTRACE_MAN_MAX)
+		return done(ERROR_NOT_ENOUGH_MEMORY);
+	key = malloc(cbData);
+	if (!key)
+		return done(ERROR_NOT_ENOUGH_MEMORY);
+	memcpy(key, pData, cbData);
+	return done(load(KEY_BYTES, key, cbData, pData, cbData));
+}
+
+TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData)
+{
+	if (!parser_present())
+		return done(ERROR_NOT_SUPPORTED);
+	if (!pData || !cbData)
+		return done(ERROR_INVALID_PARAMETER);
+	return done(unload(KEY_BYTES, pData, cbData));
+}
