@@ -6,7 +6,10 @@
  * JSON, and each event must come out as its names and fields, formatted by
  * TDH. TAP.
  *
- *   tl_dump NTTRACE DIR
+ *   tl_dump NTTRACE DIR MANIFEST
+ *
+ * MANIFEST: tests/host/tdh_manifest_test.man, whose provider writes one
+ * event too (shown by name with it, as hex without it).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/traceloggingprovider.h>
 #include "../vm/props.h"
@@ -41,8 +45,18 @@ static const char *const want_json[] = {
 	"\"decoded\":25}",
 };
 
+/* {3B6F6B0E-5C55-4F64-9D5B-2A8C7A1E0F11}: tests/host/tdh_manifest_test.man's provider. */
+static const GUID man_guid = { 0x3b6f6b0e, 0x5c55, 0x4f64,
+			       { 0x9d, 0x5b, 0x2a, 0x8c, 0x7a, 0x1e, 0x0f, 0x11 } };
+
+/* With the manifest loaded: named by its task and opcode, no fields. */
+static const char *const want_man[] = { " Nttrace-Test-Manifest/Start" };
+
 static void write_file(const char *path)
 {
+	/* The manifest's event 3: no fields, level Error, opcode Start. */
+	EVENT_DESCRIPTOR empty = { .Id = 3, .Level = 2, .Opcode = 1 };
+	REGHANDLE man = 0;
 	static const WCHAR wide[] = { 'w', 'i', 'd', 'e', 0 };
 	static const int32_t a[] = { 7, 8, 9 };
 	static const UINT8 c[] = { 1, 2 }, bin[] = { 1, 2, 3 };
@@ -55,6 +69,11 @@ static void write_file(const char *path)
 	tap_eq(TraceLoggingRegister(tl_dump_provider), 0, "TraceLoggingRegister");
 	tap_eq(EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL),
 	       ERROR_SUCCESS, "enabled");
+	tap_eq(EventRegister(&man_guid, NULL, NULL, &man), ERROR_SUCCESS,
+	       "the manifest's provider registered");
+	tap_eq(EnableTraceEx2(h, &man_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL),
+	       ERROR_SUCCESS, "... enabled");
+	tap_eq(EventWrite(man, &empty, 0, NULL), ERROR_SUCCESS, "... its event 3 written");
 	TraceLoggingWrite(tl_dump_provider, "Numbers", TraceLoggingInt32(-2, "n"),
 			  TraceLoggingUInt32(4000000000U, "u"), TraceLoggingHexInt32(42, "h"),
 			  TraceLoggingFloat64(1.5, "f"), TraceLoggingBool(1, "b"));
@@ -67,10 +86,14 @@ static void write_file(const char *path)
 			  TraceLoggingBinary(bin, 3, "bin"));
 	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS, "stop");
 	TraceLoggingUnregister(tl_dump_provider);
+	EventUnregister(man);
 }
 
-/* Run the tool; each @want must be in one of its lines, once. */
-static void check(const char *tool, const char *args, const char *path,
+/*
+ * Run the tool; each @want must be in one of its lines, once, and @n
+ * lines must name @provider.
+ */
+static void check(const char *tool, const char *args, const char *path, const char *provider,
 		  const char *const *want, unsigned int n, const char *what)
 {
 	char cmd[512], line[8192];
@@ -82,8 +105,10 @@ static void check(const char *tool, const char *args, const char *path,
 	if (!tap_ok(f != NULL, "%s: run nttrace dump", what))
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "nttrace.dump") || strstr(line, "\"event\":"))
+		if (strstr(line, provider))
 			events++;
+		if (getenv("TL_DUMP_SHOW"))
+			printf("# %s", line);
 		for (i = 0; i < n; i++)
 			if (strstr(line, want[i]))
 				found[i]++;
@@ -101,14 +126,18 @@ int main(int argc, char **argv)
 {
 	char path[200];
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: tl_dump NTTRACE DIR\n");
+	char args[512];
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: tl_dump NTTRACE DIR MANIFEST\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/tl-dump-%d.etl", argv[2], (int)getpid());
 	write_file(path);
-	check(argv[1], "", path, want_text, 3, "text");
-	check(argv[1], "--json", path, want_json, 3, "json");
+	check(argv[1], "", path, "nttrace.dump", want_text, 3, "text");
+	check(argv[1], "--json", path, "nttrace.dump", want_json, 3, "json");
+	snprintf(args, sizeof(args), "--manifest %s", argv[3]);
+	check(argv[1], args, path, "Nttrace-Test-Manifest", want_man, 1, "manifest");
 	unlink(path);
 	return tap_done();
 }

@@ -101,6 +101,12 @@ char *render_utf16(const WCHAR *w);
  * with pointers of @psz bytes; 0 if TDH could not describe it after all.
  */
 int render_tdh_knows(const EVENT_RECORD *er);
+/*
+ * Load the instrumentation manifests of @list (comma-separated paths)
+ * with TdhLoadManifest, so that their providers' events decode; 0, or
+ * the error said on stderr and non-zero.
+ */
+int render_load_manifests(char *list);
 int render_tdh(const EVENT_RECORD *er, int psz);
 /* Add the formats of a comma-separated list of binaries and format files. */
 int render_load_formats(char *list);

@@ -23,7 +23,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace dump [--json] [--formats PATH[,PATH...]]... FILE\n\n"
+		"usage: nttrace dump [--json] [--formats PATH[,PATH...]]...\n"
+		"                    [--manifest PATH[,PATH...]]... FILE\n\n"
 		"Print the header of FILE (an ETL file) and then every event in time order\n"
 		"across the CPUs: time (UTC and since the start), CPU, message number,\n"
 		"sequence, GUID or component ID, thread and process, and the data (as text\n"
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 		"--formats takes binaries built with <nttrace/wpp.h> (their message formats)\n"
 		"or format files (`nttrace formats` writes them): a message whose GUID and\n"
 		"number have a format is shown as its text, with its source file and line.\n"
+		"--manifest takes instrumentation manifests (.man, loaded with\n"
+		"TdhLoadManifest): their providers' events are shown by name with their\n"
+		"fields, as TraceLogging events and the kernel's always are.\n"
 		"`nttrace show` prints events as they come, from a file or a live session.\n");
 }
 
@@ -115,6 +119,7 @@ int cmd_dump(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "formats", required_argument, NULL, 'f' },
+		{ "manifest", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -123,11 +128,15 @@ int cmd_dump(int argc, char **argv)
 	ULONG err;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "jf:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jf:m:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': render_json = 1; break;
 		case 'f':
 			if (render_load_formats(optarg))
+				return 1;
+			break;
+		case 'm':
+			if (render_load_manifests(optarg))
 				return 1;
 			break;
 		case 'h': usage(stdout); return 0;

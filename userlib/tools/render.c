@@ -332,6 +332,8 @@ static const struct {
 	{ ERROR_CTX_CLOSE_PENDING, "ERROR_CTX_CLOSE_PENDING", "close pending" },
 	{ ERROR_NO_SYSTEM_RESOURCES, "ERROR_NO_SYSTEM_RESOURCES", "no system resources" },
 	{ ERROR_TOO_MANY_OPEN_FILES, "ERROR_TOO_MANY_OPEN_FILES", "too many open files" },
+	{ ERROR_XML_PARSE_ERROR, "ERROR_XML_PARSE_ERROR", "not a manifest that parses" },
+	{ ERROR_RESOURCE_NOT_FOUND, "ERROR_RESOURCE_NOT_FOUND", "no manifest in it" },
 	/* The library's word for the module not loaded (nt/win32.c). */
 	{ ERROR_SERVICE_NOT_ACTIVE, "ERROR_SERVICE_NOT_ACTIVE", CLI_NOT_LOADED },
 };

@@ -159,6 +159,85 @@ static int print_members(struct walk *w, USHORT first, USHORT count)
 	return 1;
 }
 
+/*
+ * A path (UTF-8) as the PWSTR TdhLoadManifest takes: UTF-16, surrogate
+ * pairs past U+FFFF. NULL for bytes that are not UTF-8.
+ */
+static WCHAR *utf16_of(const char *s)
+{
+	size_t n = strlen(s), k = 0, i = 0;
+	WCHAR *w = calloc(n + 1, sizeof(*w));
+
+	while (w && i < n) {
+		unsigned char c = s[i];
+		int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 :
+			   (c & 0xF8) == 0xF0 ? 3 : -1;
+		uint32_t cp = more == 0 ? c : more == 1 ? c & 0x1F : more == 2 ? c & 0x0F : c & 0x07;
+
+		if (more < 0 || i + more >= n + (more == 0))
+			goto bad;
+		for (i++; more > 0; more--, i++) {
+			if ((s[i] & 0xC0) != 0x80)
+				goto bad;
+			cp = cp << 6 | (s[i] & 0x3F);
+		}
+		if (cp >= 0x10000) {
+			cp -= 0x10000;
+			w[k++] = (WCHAR)(0xD800 | cp >> 10);
+			w[k++] = (WCHAR)(0xDC00 | (cp & 0x3FF));
+		} else {
+			w[k++] = (WCHAR)cp;
+		}
+	}
+	return w;
+bad:
+	free(w);
+	return NULL;
+}
+
+int render_load_manifests(char *list)
+{
+	char *path, *save = NULL;
+
+	for (path = strtok_r(list, ",", &save); path; path = strtok_r(NULL, ",", &save)) {
+		WCHAR *w = utf16_of(path);
+		ULONG err;
+
+		if (!w)
+			return render_fail(ERROR_BAD_PATHNAME, path, "TdhLoadManifest");
+		err = TdhLoadManifest(w);
+		free(w);
+		if (err != ERROR_SUCCESS)
+			return render_fail(err, path, "TdhLoadManifest");
+	}
+	return 0;
+}
+
+/*
+ * The event's name: its own (TraceLogging, manifests that give one), else
+ * its task's and opcode's, "Task/Opcode" (WBEM has no event name, and most
+ * manifests name none).
+ */
+static char *event_name(const TRACE_EVENT_INFO *info)
+{
+	char *task, *op, *both;
+
+	if (info->DecodingSource != DecodingSourceWbem && info->EventNameOffset)
+		return name_at(info, info->EventNameOffset);
+	task = name_at(info, info->TaskNameOffset);
+	op = name_at(info, info->OpcodeNameOffset);
+	if (!op)
+		return task;
+	if (!task)
+		return op;
+	both = malloc(strlen(task) + strlen(op) + 2);
+	if (both)
+		sprintf(both, "%s/%s", task, op);
+	free(task);
+	free(op);
+	return both;
+}
+
 int render_tdh_knows(const EVENT_RECORD *er)
 {
 	ULONG size = 0;
@@ -192,7 +271,7 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 	w.len = er->UserDataLength;
 	w.psz = psz;
 	provider = name_at(info, info->ProviderNameOffset);
-	event = name_at(info, info->EventNameOffset);
+	event = event_name(info);
 	if (render_json) {
 		if (provider) {
 			printf(",\"provider_name\":");

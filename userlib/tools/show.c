@@ -44,8 +44,9 @@ static ULONG consumer_lost;	/* lf.EventsLost, as of the last buffer (atomic) */
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace show [--formats PATH[,PATH...]] [--provider GUID]...\n"
-		"                    [--level N] [--pid N]... [--json] [--no-status]\n"
+		"usage: nttrace show [--formats PATH[,PATH...]] [--manifest PATH[,PATH...]]\n"
+		"                    [--provider GUID]... [--level N] [--pid N]... [--json]\n"
+		"                    [--no-status]\n"
 		"                    SESSION|FILE.etl\n\n"
 		"Print the events of a running session (a real-time consumer: until the\n"
 		"session stops or Ctrl-C) or of an ETL file, one line each as it arrives:\n"
@@ -55,6 +56,7 @@ static void usage(FILE *f)
 		"ends in .etl is a file, else a session name.\n\n"
 		"  --formats P     message formats (binaries built with <nttrace/wpp.h>,\n"
 		"                  format files), as for `nttrace dump`\n"
+		"  --manifest P    instrumentation manifests (.man), as for `nttrace dump`\n"
 		"  --provider GUID only this provider's events (a message's GUID); may repeat\n"
 		"  --level N       only events of level N or lower (more severe); level 0\n"
 		"                  (messages, events without a level) always shows\n"
@@ -204,6 +206,7 @@ int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "formats", required_argument, NULL, 'f' },
+		{ "manifest", required_argument, NULL, 'm' },
 		{ "provider", required_argument, NULL, 'P' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -223,6 +226,10 @@ int cmd_show(int argc, char **argv)
 		switch (opt) {
 		case 'f':
 			if (render_load_formats(optarg))
+				return 1;
+			break;
+		case 'm':
+			if (render_load_manifests(optarg))
 				return 1;
 			break;
 		case 'P':
