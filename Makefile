@@ -233,7 +233,8 @@ safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m3
 # `nttrace dump` over a TraceLogging file the user-mode logger writes.
 $(BUILD)/host/tl_dump: tests/host/tl_dump.c tests/vm/tap.h tests/vm/props.h $(BUILD)/u64/libnttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
+		$(LIBS_u64)
 
 host-tests: $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
