@@ -105,11 +105,15 @@ static int print_members(struct walk *w, USHORT first, USHORT count);
 static int print_prop(struct walk *w, USHORT i)
 {
 	const EVENT_PROPERTY_INFO *p = &w->info->EventPropertyInfoArray[i];
+	ULONG np = w->info->PropertyCount;
 	int counted = p->Flags & PropertyParamCount;
 	int array = counted || (p->Flags & PropertyParamFixedCount) || p->count != 1;
-	uint64_t n = counted ? w->values[p->countPropertyIndex] : p->count;
-	USHORT length = p->Flags & PropertyParamLength ?
-			(USHORT)w->values[p->lengthPropertyIndex] : p->length;
+	/* A count or length names an earlier property (TDH checks; so do we). */
+	uint64_t n = !counted ? p->count :
+		     p->countPropertyIndex < np ? w->values[p->countPropertyIndex] : 0;
+	USHORT length = !(p->Flags & PropertyParamLength) ? p->length :
+			p->lengthPropertyIndex < np ? (USHORT)w->values[p->lengthPropertyIndex] :
+			0;
 	char *name = name_at(w->info, p->NameOffset);
 	uint32_t start = w->at;
 	uint64_t k;
@@ -121,6 +125,13 @@ static int print_prop(struct walk *w, USHORT i)
 	} else {
 		printf("%s=", name ? name : "");
 	}
+	/*
+	 * A count from the data may be huge while its elements take no
+	 * bytes (structures of nothing): at most 65535, TDH's own bound
+	 * (EVENT_PROPERTY_INFO's counts are 16 bits).
+	 */
+	if (n > 0xFFFF)
+		n = 0xFFFF;
 	if (array)
 		putchar('[');
 	for (k = 0; k < n && ok; k++) {
