@@ -122,6 +122,25 @@ static void check(const char *tool, const char *args, const char *path, const ch
 			printf("# want: %s\n", want[i]);
 }
 
+/* `nttrace providers --manifest`: what TdhEnumerateProviders then knows. */
+static void providers(const char *tool, const char *manifest)
+{
+	char cmd[512], line[1024];
+	unsigned int found = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s providers --manifest %s 2>/dev/null", tool, manifest);
+	f = popen(cmd, "r");
+	if (!tap_ok(f != NULL, "providers: run"))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "3b6f6b0e-5c55-4f64-9d5b-2a8c7a1e0f11") &&
+		    strstr(line, "Nttrace-Test-Manifest") && strstr(line, "manifest"))
+			found++;
+	pclose(f);	/* 1 on a host without the module: its registrations */
+	tap_eq(found, 1, "providers --manifest: the manifest's provider, its name, its source");
+}
+
 int main(int argc, char **argv)
 {
 	char path[200];
@@ -138,6 +157,7 @@ int main(int argc, char **argv)
 	check(argv[1], "--json", path, "nttrace.dump", want_json, 3, "json");
 	snprintf(args, sizeof(args), "--manifest %s", argv[3]);
 	check(argv[1], args, path, "Nttrace-Test-Manifest", want_man, 1, "manifest");
+	providers(argv[1], argv[3]);
 	unlink(path);
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 
 #include <nttrace/nt.h>
+#include <nttrace/tdh.h>
 #include <nttrace/tmf.h>
 
 #include "cli.h"
@@ -149,34 +150,114 @@ int cmd_disable(int argc, char **argv)
 	return cmd_enable_disable(argc, argv, 0);
 }
 
+/*
+ * What TdhEnumerateProviders knows (the manifests loaded), allocated, or
+ * NULL when it knows none; the caller frees it.
+ */
+static PROVIDER_ENUMERATION_INFO *tdh_providers(void)
+{
+	PROVIDER_ENUMERATION_INFO *p = NULL;
+	ULONG size = 0, err;
+
+	while ((err = TdhEnumerateProviders(p, &size)) == ERROR_INSUFFICIENT_BUFFER) {
+		free(p);
+		p = malloc(size);
+		if (!p)
+			return NULL;
+	}
+	if (err != ERROR_SUCCESS || !p->NumberOfProviders) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* The name TDH knows for @guid (16 bytes), or NULL; the caller frees it. */
+static char *tdh_name(const PROVIDER_ENUMERATION_INFO *p, const uint8_t *guid)
+{
+	ULONG i;
+
+	for (i = 0; p && i < p->NumberOfProviders; i++) {
+		const TRACE_PROVIDER_INFO *t = &p->TraceProviderInfoArray[i];
+
+		if (!memcmp(&t->ProviderGuid, guid, 16))
+			return render_utf16((const WCHAR *)((const uint8_t *)p +
+							    t->ProviderNameOffset));
+	}
+	return NULL;
+}
+
+static int providers_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nttrace providers [--manifest PATH[,PATH...]]...\n\n"
+		"The provider GUIDs registered or enabled, like `logman query providers`:\n"
+		"per GUID, each registration (its process and kind: classic for\n"
+		"RegisterTraceGuids, event for EventRegister) and each session\n"
+		"enabling it (with its level, flags and keywords). --manifest loads\n"
+		"instrumentation manifests (TdhLoadManifest) and lists first the\n"
+		"providers TdhEnumerateProviders then knows (GUID, name, source); the\n"
+		"registered GUIDs then show their names too.\n");
+	return 0;
+}
+
 int cmd_providers(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "manifest", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
 	struct nttrace_provider_list l = { .size = sizeof(l) };
 	struct nttrace_provider_row *rows = NULL;
+	PROVIDER_ENUMERATION_INFO *known = NULL;
 	char guid[NTTRACE_GUID_STRING];
 	uint32_t i, room = 0;
-	int fd;
+	int fd, opt;
 
-	if (argc > 1) {
-		int help = cli_wants_help(argc, argv);
+	while ((opt = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (render_load_manifests(optarg))
+				return 1;
+			break;
+		case 'h':
+			return providers_usage(stdout);
+		default:
+			providers_usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind != argc) {
+		providers_usage(stderr);
+		return CLI_USAGE;
+	}
+	known = tdh_providers();
+	if (known) {
+		printf("%-38s  %-30s  %s\n", "Provider GUID (TDH)", "Name", "Schema");
+		for (i = 0; i < known->NumberOfProviders; i++) {
+			const TRACE_PROVIDER_INFO *t = &known->TraceProviderInfoArray[i];
+			char *name = tdh_name(known, (const uint8_t *)&t->ProviderGuid);
 
-		fprintf(help ? stdout : stderr,
-			"usage: nttrace providers\n\n"
-			"The provider GUIDs registered or enabled, like `logman query providers`:\n"
-			"per GUID, each registration (its process and kind: classic for\n"
-			"RegisterTraceGuids, event for EventRegister) and each session\n"
-			"enabling it (with its level, flags and keywords).\n");
-		return help ? 0 : CLI_USAGE;
+			nttrace_guid_string((const uint8_t *)&t->ProviderGuid, guid);
+			printf("%-38s  %-30s  %s\n", guid, name ? name : "",
+			       t->SchemaSource ? "MOF" : "manifest");
+			free(name);
+		}
+		putchar('\n');
 	}
 	fd = nttrace_device_fd();
-	if (fd < 0)
+	if (fd < 0) {
+		free(known);
 		return cli_fail(fd, "providers");
+	}
 	/* Rows may come and go between the calls: grow until they fit. */
 	for (;;) {
 		l.count = room;
 		l.rows = (uintptr_t)rows;
 		if (ioctl(fd, NTTRACE_IOC_LIST_PROVIDERS, &l) < 0) {
 			free(rows);
+			free(known);
 			return cli_fail(-errno, "providers");
 		}
 		if (l.count <= room)
@@ -184,14 +265,17 @@ int cmd_providers(int argc, char **argv)
 		room = l.count + 16;
 		free(rows);
 		rows = calloc(room, sizeof(*rows));
-		if (!rows)
+		if (!rows) {
+			free(known);
 			return cli_fail(-ENOMEM, "providers");
+		}
 	}
 	/* One line per registration, then one per session enabling the GUID. */
 	printf("%-38s  %-22s  %s\n", "Provider GUID", "Registered by", "Enabled by");
 	for (i = 0; i < l.count; i++) {
 		const struct nttrace_provider_row *r = &rows[i];
 		struct nttrace_logger_info info = { .logger_id = r->logger_id };
+		char *name = tdh_name(known, r->guid);
 		char who[32];
 
 		nttrace_guid_string(r->guid, guid);
@@ -199,9 +283,12 @@ int cmd_providers(int argc, char **argv)
 			snprintf(who, sizeof(who), "pid %u (%s)", r->pid,
 				 r->type == NTTRACE_REG_CLASSIC ? "classic" :
 				 r->type == NTTRACE_REG_EVENT ? "event" : "?");
-			printf("%-38s  %-22s  -\n", guid, who);
+			printf("%-38s  %-22s  -%s%s\n", guid, who, name ? "  " : "",
+			       name ? name : "");
+			free(name);
 			continue;
 		}
+		free(name);
 		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
 			info.name[0] = 0;
 		printf("%-38s  %-22s  session %u %s: level %u, flags 0x%08x, "
@@ -211,5 +298,6 @@ int cmd_providers(int argc, char **argv)
 		       (unsigned long long)r->match_all_keyword);
 	}
 	free(rows);
+	free(known);
 	return 0;
 }
