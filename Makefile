@@ -151,8 +151,8 @@ $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< common/record.c
 
 # TraceLogging's macros and run time (userlib/provider/tracelogging.c),
-# with the evntprov.h calls played by the test; C and C++ (C++ 64-bit only:
-# a host without g++-multilib has no 32-bit C++ headers).
+# with the evntprov.h calls played by the test; C and C++, 64- and 32-bit
+# (32-bit C++ headers: g++-multilib, which scripts/deps installs).
 TL_DEPS := userlib/provider/tracelogging.c tests/vm/tap.h tests/host/tracelogging_fake.h \
 	   $(wildcard userlib/include/nttrace/*.h uapi/*.h)
 $(BUILD)/host/tracelogging_test-%: tests/host/tracelogging_test.c $(TL_DEPS)
@@ -240,7 +240,7 @@ host-tests: $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/ua
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
 	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \
-	    $(BUILD)/host/tracelogging_cpp_test-m64 \
+	    $(BUILD)/host/tracelogging_cpp_test-m64 $(BUILD)/host/tracelogging_cpp_test-m32 \
 	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
 	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
 	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
