@@ -19,18 +19,23 @@ CPPFLAGS := -Iuapi -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=
 LDFLAGS_VM := -static -pthread
 # expat (libexpat1-dev, scripts/deps) reads instrumentation manifests
 # (userlib/consumer/tdh_man*.c): linked into every program of the library.
-# The 32-bit library needs i386's libexpat.a (libexpat1-dev:i386), which
-# scripts/deps does not install: adding the i386 architecture to apt breaks
+# The 32-bit library needs i386's libexpat.a: gcc -m32's own if it finds
+# one (libexpat1-dev:i386 installed), else the one scripts/deps-i386-expat
+# (run by scripts/deps) keeps in the cache, NTTRACE_CACHE as in
+# scripts/common.sh; it does not add apt's i386 architecture, which breaks
 # `apt-get update` wherever the mirror's i386 lists lag (as this project's
-# did). Where gcc -m32 finds none, the 32-bit library is built without
-# manifests (NTTRACE_NO_EXPAT: their functions return ERROR_NOT_SUPPORTED,
-# and tests/host/tdh_manifest_test.c says it skips).
+# did). With neither, the 32-bit library is built without manifests
+# (NTTRACE_NO_EXPAT: their functions return ERROR_NOT_SUPPORTED, and
+# tests/host/tdh_manifest_test.c says it skips).
+NTTRACE_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/nttrace
+EXPAT_CACHE_u32 := $(NTTRACE_CACHE)/expat-i386
 EXPAT_u64 := yes
-EXPAT_u32 := $(if $(filter /%,$(shell $(CC) -m32 -print-file-name=libexpat.a 2>/dev/null)),yes)
+EXPAT_SYS_u32 := $(filter /%,$(shell $(CC) -m32 -print-file-name=libexpat.a 2>/dev/null))
+EXPAT_u32 := $(if $(EXPAT_SYS_u32),yes,$(if $(wildcard $(EXPAT_CACHE_u32)/lib/libexpat.a),cache))
 LIBS_u64 := $(if $(EXPAT_u64),-lexpat)
-LIBS_u32 := $(if $(EXPAT_u32),-lexpat)
+LIBS_u32 := $(if $(filter cache,$(EXPAT_u32)),-L$(EXPAT_CACHE_u32)/lib) $(if $(EXPAT_u32),-lexpat)
 DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
-DEFS_u32 := $(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT)
+DEFS_u32 := $(if $(filter cache,$(EXPAT_u32)),-I$(EXPAT_CACHE_u32)/include,$(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT))
 
 LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
@@ -78,7 +83,15 @@ all: user
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
-$(BUILD)/$(1)/obj/%.o: %.c Makefile $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
+# The expat flags the build has: rewritten when they change (the 32-bit
+# library's, once scripts/deps has fetched i386's libexpat.a), so that
+# every object is built anew with them.
+$(BUILD)/$(1)/expat.flags: FORCE_EXPAT
+	@mkdir -p $$(dir $$@)
+	@echo '$(DEFS_$(1)) $(LIBS_$(1))' | cmp -s - $$@ 2>/dev/null || \
+		echo '$(DEFS_$(1)) $(LIBS_$(1))' > $$@
+
+$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
@@ -121,6 +134,8 @@ user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
+.PHONY: FORCE_EXPAT
+FORCE_EXPAT:
 
 .SECONDARY:
 

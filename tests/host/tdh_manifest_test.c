@@ -768,8 +768,8 @@ int main(int argc, char **argv)
 	tap_eq(TdhLoadManifest(w("/proc/self/exe")), ERROR_NOT_SUPPORTED,
 	       "... and TdhLoadManifest too");
 	tap_ok(1, "# SKIP manifest decoding: this %d-bit library was built without expat "
-	       "(no libexpat.a for gcc -m%d; see the Makefile)", (int)sizeof(void *) * 8,
-	       (int)sizeof(void *) * 8);
+	       "(no libexpat.a for gcc -m%d, nor one from scripts/deps-i386-expat; "
+	       "see the Makefile)", (int)sizeof(void *) * 8, (int)sizeof(void *) * 8);
 	return tap_done();
 #endif
 	snprintf(path, sizeof(path), "/tmp/nttrace-manifest-XXXXXX");
