@@ -405,12 +405,24 @@ static void test_handle(void)
 	tap_eq(set(h2, TDH_CONTEXT_WPP_TMFSEARCHPATH, wstr((char *)buf)), ERROR_SUCCESS,
 	       "%d-bit: a search path", BITS);
 	tap_ok(!strcmp(wpp_message(h2, &er, &err), "hello 42 at 0x7ffd12345678"),
-	       "%d-bit: ... its directory's files loaded (\"%s\")", BITS, wpp_message(h2, &er, &err));
+	       "%d-bit: ... its directory's files loaded (\"%s\")", BITS,
+	       wpp_message(h2, &er, &err));
 	/* A bare name looked for in the search path. */
 	tap_eq(set(h2, TDH_CONTEXT_WPP_TMFFILE, wstr("b.fmt")), ERROR_SUCCESS,
 	       "%d-bit: TMFFILE b.fmt found in the search path", BITS);
 	tap_ok(!strcmp(wpp_message(h2, &er, &err), "hello 42 at 0x7ffd12345678"),
 	       "%d-bit: ... and decodes", BITS);
+	/* A header without a pointer size: the handle's POINTERSIZE picks the format. */
+	tap_eq(set(h2, TDH_CONTEXT_POINTERSIZE, 4), ERROR_SUCCESS, "%d-bit: POINTERSIZE 4", BITS);
+	c = (TDH_CONTEXT){ 0, TDH_CONTEXT_POINTERSIZE, 0 };
+	tap_ok(!TdhGetDecodingParameter(h2, &c) && c.ParameterValue == 4,
+	       "%d-bit: ... and read back", BITS);
+	message10(&er, 1);
+	er.EventHeader.Flags &= ~EVENT_HEADER_FLAG_32_BIT_HEADER;
+	tap_ok(!strcmp(wpp_message(h2, &er, &err), w32.message),
+	       "%d-bit: ... decodes a header without one as 32-bit (\"%s\")", BITS,
+	       wpp_message(h2, &er, &err));
+	message10(&er, 0);
 	/* ... and in TRACE_FORMAT_SEARCH_PATH. */
 	setenv("TRACE_FORMAT_SEARCH_PATH", dir, 1);
 	tap_eq(set(h2, TDH_CONTEXT_WPP_TMFFILE, wstr("sample.fmt")), ERROR_SUCCESS,

@@ -22,6 +22,9 @@
 
 #include "tdh_internal.h"
 
+/* A search path's length in UTF-16 units: room for many directories. */
+#define NTTRACE_TDH_WPP_SEARCH_MAX	65536
+
 /* Formats loaded from a TMF file or a search path, and the paths they came from. */
 struct nttrace_tdh_wpp_formats {
 	struct nttrace_tmf tmf;

@@ -230,7 +230,8 @@ ULONG nttrace_tdh_wpp_info(const struct nttrace_tdh_wpp_formats *f,
 	event_name = guid_type_name(fmt);
 	if (!event_name)
 		return ERROR_NOT_ENOUGH_MEMORY;
-	at = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) + NPROPS * sizeof(EVENT_PROPERTY_INFO);
+	at = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
+	     NPROPS * sizeof(EVENT_PROPERTY_INFO);
 	size = at + nttrace_man_wsize(base_name(fmt->file)) + nttrace_man_wsize(event_name);
 	for (i = 0; i < NPROPS; i++)
 		size += nttrace_man_wsize(props[i].name);

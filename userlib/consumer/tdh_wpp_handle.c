@@ -31,7 +31,6 @@
 
 /* Handle values: generation << 16 | slot + 1; never 0, never all ones. */
 #define MAX_HANDLES	0xFFFD
-#define SEARCH_MAX	65536
 
 struct decoder {
 	int open;
@@ -158,7 +157,7 @@ static ULONG set_path(struct decoder *d, const WCHAR *w, int search)
 	struct nttrace_tdh_wpp_formats *f;
 	char *s;
 	WCHAR *copy;
-	ULONG err = nttrace_tdh_utf8(w, search ? SEARCH_MAX : PATH_MAX, &s);
+	ULONG err = nttrace_tdh_utf8(w, search ? NTTRACE_TDH_WPP_SEARCH_MAX : PATH_MAX, &s);
 
 	if (err)
 		return err;

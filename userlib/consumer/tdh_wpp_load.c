@@ -38,8 +38,6 @@
 #include "tdh_wpp.h"
 
 #define CACHED		8
-/* A search path's length in UTF-16 units: many directories. */
-#define SEARCH_MAX	65536
 
 static int regular(const char *path)
 {
@@ -248,7 +246,7 @@ ULONG nttrace_tdh_wpp_contexts(ULONG n, const TDH_CONTEXT *ctx,
 			err = nttrace_tdh_utf8(w, PATH_MAX, &file);
 			break;
 		case TDH_CONTEXT_WPP_TMFSEARCHPATH:
-			err = nttrace_tdh_utf8(w, SEARCH_MAX, &search);
+			err = nttrace_tdh_utf8(w, NTTRACE_TDH_WPP_SEARCH_MAX, &search);
 			break;
 		case TDH_CONTEXT_WPP_GMT:
 			/* "A 1-byte Boolean" (TDH_CONTEXT_TYPE): its low byte. */
