@@ -58,7 +58,10 @@ LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win
 	    userlib/consumer/tdh_man_resolve.c userlib/consumer/tdh_man_types.c \
 	    userlib/consumer/tdh_man_load.c userlib/consumer/tdh_man_elf.c \
 	    userlib/consumer/tdh_man_event.c userlib/consumer/tdh_man_map.c \
-	    userlib/consumer/tdh_man_query.c
+	    userlib/consumer/tdh_man_query.c \
+	    userlib/consumer/tdh_wpp.c userlib/consumer/tdh_wpp_event.c \
+	    userlib/consumer/tdh_wpp_handle.c userlib/consumer/tdh_wpp_load.c \
+	    userlib/consumer/tdh_wpp_time.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -189,6 +192,13 @@ $(BUILD)/host/tdh_mof_test-m%: tests/host/tdh_mof_test.c tests/vm/tap.h $(BUILD)
 	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
 		$(LIBS_u$*)
 
+# TDH over message events (DecodingSourceWPP), with the test's own format
+# file and its own nttrace_wpp section.
+$(BUILD)/host/tdh_wpp_test-m%: tests/host/tdh_wpp_test.c tests/vm/tap.h $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
+
 # Payload filters (userlib/consumer/tdh_filter.c) and their evaluation.
 $(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_encode.h \
 				  tests/vm/tap.h $(BUILD)/u%/libnttrace.a
@@ -258,6 +268,7 @@ host-tests: $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/ua
 	    $(BUILD)/host/tracelogging_cpp_test-m64 $(BUILD)/host/tracelogging_cpp_test-m32 \
 	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
 	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
+	    $(BUILD)/host/tdh_wpp_test-m64 $(BUILD)/host/tdh_wpp_test-m32 \
 	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
 	    $(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32

@@ -7,8 +7,12 @@
  * information is a TraceLogging event's own (tdh_tlg.c), else a manifest
  * loaded with TdhLoadManifest (tdh_man_event.c), else the kernel's MOF
  * classes (tdh_mof.c); any other event gets ERROR_NOT_FOUND, which
- * Windows returns for an event whose schema it has not.
- * (TdhGetEventMapInformation: tdh_man_map.c.)
+ * Windows returns for an event whose schema it has not. A message event
+ * (EVENT_HEADER_FLAG_TRACE_MESSAGE) given with a TDH_CONTEXT_WPP_TMFFILE
+ * or _TMFSEARCHPATH context is decoded by its format instead
+ * (DecodingSourceWPP, tdh_wpp_event.c): its properties are made from the
+ * format and the header, so TdhGetProperty copies them from there, not
+ * from UserData. (TdhGetEventMapInformation: tdh_man_map.c.)
  *
  * Where Microsoft lists no error for a case, the choice is: a damaged
  * TraceLogging schema is ERROR_INVALID_DATA; data shorter than the schema
@@ -19,6 +23,7 @@
 #include <string.h>
 
 #include "tdh_man.h"
+#include "tdh_wpp.h"
 
 static TDHSTATUS done(TDHSTATUS err)
 {
@@ -29,8 +34,9 @@ static TDHSTATUS done(TDHSTATUS err)
 /*
  * The contexts must not repeat a type (Microsoft's words) and must be of
  * known types; TDH_CONTEXT_POINTERSIZE gives the pointer size of events
- * whose header has none (4 or 8). The others are WPP's and change nothing
- * here.
+ * whose header has none (4 or 8). The others are WPP's: for message
+ * events (wpp_wanted()), ignored for the others as Microsoft says
+ * (TDH_CONTEXT_TYPE's remarks).
  */
 static ULONG check_contexts(ULONG n, const TDH_CONTEXT *ctx, uint32_t *psz)
 {
@@ -88,6 +94,54 @@ static ULONG event_info(const EVENT_RECORD *er, uint32_t psz, TRACE_EVENT_INFO *
 	return err;
 }
 
+/* A message event, with contexts naming formats: DecodingSourceWPP. */
+static int wpp_wanted(const EVENT_RECORD *er, ULONG n, const TDH_CONTEXT *ctx)
+{
+	ULONG i;
+
+	if (!(er->EventHeader.Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (ctx[i].ParameterType == TDH_CONTEXT_WPP_TMFFILE ||
+		    ctx[i].ParameterType == TDH_CONTEXT_WPP_TMFSEARCHPATH)
+			return 1;
+	return 0;
+}
+
+static ULONG wpp_info(const EVENT_RECORD *er, ULONG n, const TDH_CONTEXT *ctx,
+		      TRACE_EVENT_INFO **tei, ULONG *size)
+{
+	struct nttrace_tdh_wpp_formats *f;
+	struct nttrace_tdh_wpp_opts o;
+	ULONG err;
+
+	nttrace_tdh_wpp_lock();
+	err = nttrace_tdh_wpp_contexts(n, ctx, &f, &o);
+	if (!err)
+		err = nttrace_tdh_wpp_info(f, &o, er, tei, size);
+	nttrace_tdh_wpp_unlock();
+	return err;
+}
+
+/* The value of WPP property @path (one step: WPP has no structures), allocated. */
+static ULONG wpp_value(const EVENT_RECORD *er, ULONG nctx, const TDH_CONTEXT *ctx, ULONG n,
+		       const PROPERTY_DATA_DESCRIPTOR *path, uint8_t **value, uint32_t *size)
+{
+	const WCHAR *name = (const WCHAR *)(uintptr_t)path->PropertyName;
+	struct nttrace_tdh_wpp_formats *f;
+	struct nttrace_tdh_wpp_opts o;
+	ULONG err;
+
+	if (n != 1 || !name || (path->ArrayIndex && path->ArrayIndex != NTTRACE_TDH_ALL))
+		return ERROR_INVALID_PARAMETER;
+	nttrace_tdh_wpp_lock();
+	err = nttrace_tdh_wpp_contexts(nctx, ctx, &f, &o);
+	if (!err)
+		err = nttrace_tdh_wpp_value(f, &o, er, name, value, size);
+	nttrace_tdh_wpp_unlock();
+	return err;
+}
+
 TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
 					PTDH_CONTEXT TdhContext, PTRACE_EVENT_INFO Buffer,
 					PULONG BufferSize)
@@ -99,7 +153,9 @@ TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCou
 	if (!Event || !BufferSize)
 		return done(ERROR_INVALID_PARAMETER);
 	err = pointer_size(Event, TdhContextCount, TdhContext, &psz);
-	if (!err)
+	if (!err && wpp_wanted(Event, TdhContextCount, TdhContext))
+		err = wpp_info(Event, TdhContextCount, TdhContext, &tei, &size);
+	else if (!err)
 		err = event_info(Event, psz, &tei, &size);
 	if (err)
 		return done(err);
@@ -113,23 +169,35 @@ TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCou
 	return done(err);
 }
 
-/* Where the property @path names is in the event's data. */
+/*
+ * The bytes of the property @path names: in the event's data, or made
+ * for a WPP event (then allocated in *@owned, which the caller frees).
+ */
 static ULONG find(const EVENT_RECORD *er, ULONG nctx, const TDH_CONTEXT *ctx, ULONG n,
-		  const PROPERTY_DATA_DESCRIPTOR *path, uint32_t *off, uint32_t *size)
+		  const PROPERTY_DATA_DESCRIPTOR *path, const uint8_t **p, uint32_t *size,
+		  uint8_t **owned)
 {
+	const uint8_t *d = er && er->UserData ? er->UserData : (const void *)"";
 	TRACE_EVENT_INFO *tei;
-	uint32_t psz;
+	uint32_t psz, off;
 	ULONG err, tei_size;
 
+	*owned = NULL;
 	if (!er || !n || !path || (er->UserDataLength && !er->UserData))
 		return ERROR_INVALID_PARAMETER;
 	err = pointer_size(er, nctx, ctx, &psz);
+	if (!err && wpp_wanted(er, nctx, ctx)) {
+		err = wpp_value(er, nctx, ctx, n, path, owned, size);
+		*p = *owned;
+		return err;
+	}
 	if (!err)
 		err = event_info(er, psz, &tei, &tei_size);
 	if (err)
 		return err;
-	err = nttrace_tdh_locate(tei, er->UserData ? er->UserData : (const void *)"",
-				 er->UserDataLength, psz, path, n, off, size);
+	err = nttrace_tdh_locate(tei, d, er->UserDataLength, psz, path, n, &off, size);
+	if (!err)
+		*p = d + off;
 	free(tei);
 	return err;
 }
@@ -138,15 +206,18 @@ TDHSTATUS WINAPI TdhGetPropertySize(PEVENT_RECORD pEvent, ULONG TdhContextCount,
 				    PTDH_CONTEXT pTdhContext, ULONG PropertyDataCount,
 				    PPROPERTY_DATA_DESCRIPTOR pPropertyData, ULONG *pPropertySize)
 {
-	uint32_t off, size;
+	const uint8_t *p;
+	uint8_t *owned;
+	uint32_t size;
 	ULONG err;
 
 	if (!pPropertySize)
 		return done(ERROR_INVALID_PARAMETER);
 	err = find(pEvent, TdhContextCount, pTdhContext, PropertyDataCount, pPropertyData,
-		   &off, &size);
+		   &p, &size, &owned);
 	if (!err)
 		*pPropertySize = size;
+	free(owned);
 	return done(err);
 }
 
@@ -155,16 +226,19 @@ TDHSTATUS WINAPI TdhGetProperty(PEVENT_RECORD pEvent, ULONG TdhContextCount,
 				PPROPERTY_DATA_DESCRIPTOR pPropertyData, ULONG BufferSize,
 				PBYTE pBuffer)
 {
-	uint32_t off, size;
+	const uint8_t *p;
+	uint8_t *owned;
+	uint32_t size;
 	ULONG err;
 
 	if (BufferSize && !pBuffer)
 		return done(ERROR_INVALID_PARAMETER);
 	err = find(pEvent, TdhContextCount, pTdhContext, PropertyDataCount, pPropertyData,
-		   &off, &size);
+		   &p, &size, &owned);
 	if (!err && BufferSize < size)
 		err = ERROR_INSUFFICIENT_BUFFER;
 	if (!err && size)
-		memcpy(pBuffer, (const uint8_t *)pEvent->UserData + off, size);
+		memcpy(pBuffer, p, size);
+	free(owned);
 	return done(err);
 }

@@ -42,6 +42,13 @@ void nttrace_tdh_puts(struct nttrace_tdh_text *t, const char *ascii);
  */
 void nttrace_tdh_put_utf8(struct nttrace_tdh_text *t, const uint8_t *s, size_t n, int latin1);
 
+/*
+ * @w (UTF-16, as every PWSTR) as UTF-8, newly allocated: for paths handed
+ * to Linux. ERROR_INVALID_PARAMETER when NULL, empty or of @max units or
+ * more; an unpaired surrogate becomes U+FFFD.
+ */
+ULONG nttrace_tdh_utf8(const WCHAR *w, size_t max, char **out);
+
 /* Little-endian integers of @n (1, 2, 4 or 8) bytes. */
 uint64_t nttrace_tdh_le(const uint8_t *p, unsigned int n);
 

@@ -95,50 +95,6 @@ static ULONG done(ULONG err)
 	return err;
 }
 
-/* @w as UTF-8, newly allocated; ERROR_INVALID_PARAMETER if empty or long. */
-static ULONG utf8_path(const WCHAR *w, char **out)
-{
-	size_t n = 0, i, o = 0;
-	char *s;
-
-	if (!w || !w[0])
-		return ERROR_INVALID_PARAMETER;
-	while (w[n] && n < PATH_MAX)
-		n++;
-	if (n >= PATH_MAX)
-		return ERROR_INVALID_PARAMETER;
-	s = malloc(3 * n + 1);	/* a unit makes at most 3 bytes, a pair 4 */
-	if (!s)
-		return ERROR_NOT_ENOUGH_MEMORY;
-	for (i = 0; i < n; i++) {
-		uint32_t c = w[i];
-
-		if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && w[i + 1] >= 0xDC00 &&
-		    w[i + 1] <= 0xDFFF)
-			c = 0x10000 + ((c - 0xD800) << 10) + (w[++i] - 0xDC00);
-		else if (c >= 0xD800 && c <= 0xDFFF)
-			c = 0xFFFD;
-		if (c < 0x80) {
-			s[o++] = c;
-		} else if (c < 0x800) {
-			s[o++] = 0xC0 | c >> 6;
-			s[o++] = 0x80 | (c & 0x3F);
-		} else if (c < 0x10000) {
-			s[o++] = 0xE0 | c >> 12;
-			s[o++] = 0x80 | (c >> 6 & 0x3F);
-			s[o++] = 0x80 | (c & 0x3F);
-		} else {
-			s[o++] = 0xF0 | c >> 18;
-			s[o++] = 0x80 | (c >> 12 & 0x3F);
-			s[o++] = 0x80 | (c >> 6 & 0x3F);
-			s[o++] = 0x80 | (c & 0x3F);
-		}
-	}
-	s[o] = 0;
-	*out = s;
-	return ERROR_SUCCESS;
-}
-
 ULONG nttrace_man_errno(int e)
 {
 	return e == ENOENT || e == ENOTDIR ? ERROR_FILE_NOT_FOUND : nttrace_errno_to_win32(-e);
@@ -302,7 +258,7 @@ static ULONG load_path(PWSTR Path, int binary)
 
 	if (!parser_present())
 		return ERROR_NOT_SUPPORTED;
-	err = utf8_path(Path, &path);
+	err = nttrace_tdh_utf8(Path, PATH_MAX, &path);
 	if (err)
 		return err;
 	err = read_manifest(path, binary, &xml, &len);
@@ -333,7 +289,7 @@ TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest)
 
 	if (!parser_present())
 		return done(ERROR_NOT_SUPPORTED);
-	err = utf8_path(Manifest, &path);
+	err = nttrace_tdh_utf8(Manifest, PATH_MAX, &path);
 	if (err)
 		return done(err);
 	key = path_key(path);

@@ -7,6 +7,7 @@
  * its conversions depend on the locale and, in a static program, on
  * gconv modules found at run time).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tdh_internal.h"
@@ -98,4 +99,47 @@ uint64_t nttrace_tdh_le(const uint8_t *p, unsigned int n)
 	while (n--)
 		v = v << 8 | p[n];
 	return v;
+}
+
+ULONG nttrace_tdh_utf8(const WCHAR *w, size_t max, char **out)
+{
+	size_t n = 0, i, o = 0;
+	char *s;
+
+	if (!w || !w[0])
+		return ERROR_INVALID_PARAMETER;
+	while (w[n] && n < max)
+		n++;
+	if (n >= max)
+		return ERROR_INVALID_PARAMETER;
+	s = malloc(3 * n + 1);	/* a unit makes at most 3 bytes, a pair 4 */
+	if (!s)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	for (i = 0; i < n; i++) {
+		uint32_t c = w[i];
+
+		if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && w[i + 1] >= 0xDC00 &&
+		    w[i + 1] <= 0xDFFF)
+			c = 0x10000 + ((c - 0xD800) << 10) + (w[++i] - 0xDC00);
+		else if (c >= 0xD800 && c <= 0xDFFF)
+			c = 0xFFFD;
+		if (c < 0x80) {
+			s[o++] = c;
+		} else if (c < 0x800) {
+			s[o++] = 0xC0 | c >> 6;
+			s[o++] = 0x80 | (c & 0x3F);
+		} else if (c < 0x10000) {
+			s[o++] = 0xE0 | c >> 12;
+			s[o++] = 0x80 | (c >> 6 & 0x3F);
+			s[o++] = 0x80 | (c & 0x3F);
+		} else {
+			s[o++] = 0xF0 | c >> 18;
+			s[o++] = 0x80 | (c >> 12 & 0x3F);
+			s[o++] = 0x80 | (c >> 6 & 0x3F);
+			s[o++] = 0x80 | (c & 0x3F);
+		}
+	}
+	s[o] = 0;
+	*out = s;
+	return ERROR_SUCCESS;
 }

@@ -18,7 +18,9 @@
  * is DecodingSourceXMLFile), and the classic events of the NT Kernel
  * Logger's MOF classes (DecodingSourceWbem, from the table `nttrace dump`
  * reads them with: TaskName the class, OpcodeName the event type,
- * ProviderName MSNT_SystemTrace). Other events have no decoding
+ * ProviderName MSNT_SystemTrace), and message events (TraceMessage,
+ * DoTraceMessage) given their formats by a TMF context or a decoding
+ * handle (DecodingSourceWPP, below). Other events have no decoding
  * information here: ERROR_NOT_FOUND. The functions return a Win32 error
  * and also store it as
  * the thread's last error, as this library's functions do.
@@ -261,11 +263,11 @@ typedef struct _PROPERTY_DATA_DESCRIPTOR {
 
 /* Decoding parameters (TdhGetEventInformation, TdhGetProperty, ...). */
 typedef enum _TDH_CONTEXT_TYPE {
-	TDH_CONTEXT_WPP_TMFFILE = 0,		/* LPCWSTR: a TMF's path */
-	TDH_CONTEXT_WPP_TMFSEARCHPATH = 1,	/* LPCWSTR: directories */
-	TDH_CONTEXT_WPP_GMT = 2,		/* 1: WPP times in UTC */
+	TDH_CONTEXT_WPP_TMFFILE = 0,		/* LPCWSTR: a format file or binary */
+	TDH_CONTEXT_WPP_TMFSEARCHPATH = 1,	/* LPCWSTR: directories, ';' between */
+	TDH_CONTEXT_WPP_GMT = 2,		/* 1: WPP times in UTC, else local */
 	TDH_CONTEXT_POINTERSIZE = 3,		/* 4 or 8, when the header has none */
-	TDH_CONTEXT_PDB_PATH = 4,		/* LPCWSTR: PDB files */
+	TDH_CONTEXT_PDB_PATH = 4,		/* LPCWSTR: PDB files (not read) */
 	TDH_CONTEXT_MAXIMUM = 5,
 } TDH_CONTEXT_TYPE;
 
@@ -388,7 +390,13 @@ typedef struct _PAYLOAD_FILTER_PREDICATE {
 /*
  * Decoding (userlib/consumer/tdh.c, tdh_format.c). A size in and out is
  * in bytes; a buffer too small (or a size of 0) gives
- * ERROR_INSUFFICIENT_BUFFER with the size needed.
+ * ERROR_INSUFFICIENT_BUFFER with the size needed. A message event
+ * (EVENT_HEADER_FLAG_TRACE_MESSAGE) given a TDH_CONTEXT_WPP_TMFFILE or
+ * _TMFSEARCHPATH context is described by its format (DecodingSourceWPP:
+ * the WPP properties below); TdhGetProperty hands out those properties'
+ * values, which are not in UserData (TdhFormatProperty over UserData does
+ * not apply to them). The formats a set of paths loaded are kept for the
+ * process's later calls.
  */
 TDHSTATUS WINAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
 					PTDH_CONTEXT TdhContext, PTRACE_EVENT_INFO Buffer,
@@ -502,12 +510,38 @@ TDHSTATUS WINAPI TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR
 							EventFilterDescriptor);
 
 /*
- * Not there yet: each returns ERROR_NOT_SUPPORTED (userlib/consumer/
+ * Not there yet: returns ERROR_NOT_SUPPORTED (userlib/consumer/
  * tdh_stub.c).
  */
 TDHSTATUS WINAPI TdhEnumerateProviderFilters(LPGUID Guid, ULONG TdhContextCount,
 					     PTDH_CONTEXT TdhContext, ULONG *FilterCount,
 					     PPROVIDER_FILTER_INFO *Buffer, ULONG *BufferSize);
+
+/*
+ * WPP decoding (userlib/consumer/tdh_wpp*.c). A "TMF" is what <nttrace/
+ * tmf.h> loads: a format file (`nttrace formats` writes them) or an ELF
+ * binary with the nttrace_wpp section. A decoding handle holds one value
+ * per TDH_CONTEXT_TYPE, set one TDH_CONTEXT at a time: TMFFILE a path (a
+ * name without '/' is looked for in the TMFSEARCHPATH directories, then
+ * TRACE_FORMAT_SEARCH_PATH's, then the current directory), TMFSEARCHPATH
+ * directories separated by ';' (without TMFFILE, every file of theirs
+ * that loads), GMT (SystemTime in UTC, else local time), POINTERSIZE;
+ * PDB_PATH is ERROR_NOT_SUPPORTED. A TMF that is not there or does not
+ * load is ERROR_INVALID_PARAMETER, the handle keeping what it had; so is a
+ * handle that is not open, and, in TdhGetDecodingParameter, a type never
+ * set (a string comes back as the handle's own copy).
+ *
+ * The WPP properties (PROPERTY_DATA_DESCRIPTOR's table), by
+ * TdhGetWppProperty or TdhGetProperty: FormattedString (UTF-16: the
+ * message as `nttrace dump --formats` renders it), SequenceNum (UINT32,
+ * always 0: EVENT_RECORD carries none), FunctionName, ComponentName,
+ * SubComponentName, FlagsName, LevelName (empty strings: nttrace's formats
+ * have none), TraceGuid (the message GUID), GuidTypeName ("FILE:LINE"),
+ * SystemTime (SYSTEMTIME of the time stamp). TdhGetWppMessage gives
+ * FormattedString. A message without a format, an event that is no
+ * message: ERROR_NOT_FOUND; a NULL Buffer with *BufferSize 0 asks for the
+ * size.
+ */
 TDHSTATUS WINAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);
 TDHSTATUS WINAPI TdhCloseDecodingHandle(TDH_HANDLE Handle);
 TDHSTATUS WINAPI TdhSetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);
