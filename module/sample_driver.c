@@ -7,7 +7,9 @@
  * message events with WmiTraceMessage and @events classic events with
  * ZwTraceEvent(NTTRACE_ETW_NT_FLAGS_TRACE_HEADER), and, when a session enables its
  * manifest-style provider (EtwRegister; GUID below, events of level 4,
- * keyword 0x10), @events EtwWrite events; then stays loaded until
+ * keyword 0x10), @events EtwWrite events, and when a session enables its
+ * TraceLogging provider (GUID below, the same level and keyword), @events
+ * TraceLoggingWrite events (index, context); then stays loaded until
  * removed. Each event says which context it was really written from (as
  * the kernel saw it), so that a test can check the contexts were what
  * they should be.
@@ -26,6 +28,7 @@
 #include <linux/preempt.h>
 #include <linux/timer.h>
 #include <nttrace/wdm.h>
+#include <nttrace/traceloggingprovider.h>
 
 static ulong logger;
 module_param(logger, ulong, 0444);
@@ -59,6 +62,10 @@ static const guid_t sample_guid = GUID_INIT(0x5c1a7e2d, 0x0b4f, 0x4e61, 0x9a, 0x
 static const guid_t sample_etw_guid = GUID_INIT(0x5c1a7e2d, 0x0b4f, 0x4e61, 0x9a, 0x3c,
 						0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x91);
 static u64 sample_etw;
+
+/* {5c1a7e2d-0b4f-4e61-9a3c-6d2f8b7e1a92}: its TraceLogging provider. */
+TRACELOGGING_DEFINE_PROVIDER(sample_tl, "Nttrace.Sample",
+	(0x5c1a7e2d, 0x0b4f, 0x4e61, 0x9a, 0x3c, 0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x92));
 
 /* Message numbers, classic event types, event IDs: the context written from. */
 enum sample_context { SAMPLE_PROCESS = 1, SAMPLE_SOFTIRQ, SAMPLE_HARDIRQ, SAMPLE_OTHER };
@@ -147,6 +154,9 @@ static void trace_here(void)
 		strscpy(ev.context, name, sizeof(ev.context));
 		check(ZwTraceEvent(logger, NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, sizeof(ev), &ev));
 		trace_etw(ctx, i);
+		TraceLoggingWrite(sample_tl, "SampleEvent", TraceLoggingLevel(4),
+				  TraceLoggingKeyword(0x10), TraceLoggingUInt32(i, "index"),
+				  TraceLoggingString(name, "context"));
 	}
 }
 
@@ -170,6 +180,7 @@ static int __init sample_init(void)
 {
 	/* Enables made before run the callback inside EtwRegister. */
 	check(EtwRegister(&sample_etw_guid, sample_etw_callback, NULL, &sample_etw));
+	check(TraceLoggingRegister(sample_tl));
 	trace_here();
 
 	timer_setup(&sample_timer, sample_timer_fn, 0);
@@ -184,6 +195,7 @@ static int __init sample_init(void)
 
 static void __exit sample_exit(void)
 {
+	TraceLoggingUnregister(sample_tl);
 	EtwUnregister(sample_etw);
 }
 

@@ -8,7 +8,10 @@
  * and logger 0 refuse every call, and nothing is written or lost. Then
  * its EtwRegister provider: enabled before the driver registers (its
  * callback sees the enable inside EtwRegister), its EtwWrite events in
- * the file; enabled at a level below its events', none.
+ * the file; enabled at a level below its events', none. Then its
+ * TraceLogging provider (<nttrace/traceloggingprovider.h> in kernel mode):
+ * its events from the three contexts, with the PROV_TRAITS and
+ * EVENT_SCHEMA_TL items and data of bytes written out here.
  * Needs root (insmod) and the module; skipped without them.
  */
 #include <errno.h>
@@ -37,6 +40,10 @@ static const uint8_t sample_guid[16] = {
 static const uint8_t sample_etw_guid[16] = {
 	0x2d, 0x7e, 0x1a, 0x5c, 0x4f, 0x0b, 0x61, 0x4e,
 	0x9a, 0x3c, 0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x91,
+};
+static const uint8_t sample_tl_guid[16] = {
+	0x2d, 0x7e, 0x1a, 0x5c, 0x4f, 0x0b, 0x61, 0x4e,
+	0x9a, 0x3c, 0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x92,
 };
 static const char *const contexts[] = { NULL, "process", "softirq", "hardirq" };
 #define SAMPLE_EVENT_SIZE	(0x30 + 4 + 12)
@@ -261,6 +268,87 @@ static void test_etw(UCHAR level, unsigned int want)
 	unlink(path);
 }
 
+/*
+ * The sample's TraceLogging event: its provider metadata (size, name),
+ * its event metadata (size, no tags, name, "index" UINT32, "context"
+ * ANSISTRING), each in an item of 8 bytes' header padded to 8.
+ */
+static const uint8_t tl_items[] = {
+	/* PROV_TRAITS: size 8 + 17 -> 32, type 12, linkage 1, 17 bytes */
+	32, 0, 12, 0, 1, 0, 17, 0,
+	17, 0, 'N', 't', 't', 'r', 'a', 'c', 'e', '.', 'S', 'a', 'm', 'p', 'l', 'e', 0,
+	0, 0, 0, 0, 0, 0, 0,
+	/* EVENT_SCHEMA_TL: size 8 + 31 -> 40, type 11, linkage 0, 31 bytes */
+	40, 0, 11, 0, 0, 0, 31, 0,
+	31, 0, 0, 'S', 'a', 'm', 'p', 'l', 'e', 'E', 'v', 'e', 'n', 't', 0,
+	'i', 'n', 'd', 'e', 'x', 0, 8,
+	'c', 'o', 'n', 't', 'e', 'x', 't', 0, 2,
+	0,
+};
+
+/* A TraceLogging record of the sample: 1 counted, 0 another's, -1 wrong. */
+static int check_tl(const uint8_t *r, uint32_t len, unsigned int *count)
+{
+	const uint32_t data = 0x50 + sizeof(tl_items);
+	uint16_t size, flags;
+	uint32_t index;
+	unsigned int i;
+
+	if (len < 0x50 || r[2] != 0x13 || r[3] != 0xC0 || memcmp(r + 0x18, sample_tl_guid, 16))
+		return 0;
+	memcpy(&size, r, 2);
+	memcpy(&flags, r + 4, 2);
+	/* Channel 11, level 4, keyword 0x10; the items; then index and context. */
+	if (size < data + 4 || len < size || !(flags & NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO) ||
+	    r[0x2B] != 11 || r[0x2C] != 4 || r[0x30] != 0x10 ||
+	    memcmp(r + 0x50, tl_items, sizeof(tl_items)))
+		return -1;
+	memcpy(&index, r + data, 4);
+	for (i = 1; i <= 3; i++)
+		if (size == data + 4 + strlen(contexts[i]) + 1 &&
+		    !strcmp((const char *)r + data + 4, contexts[i]))
+			break;
+	if (i > 3 || index != count[i])
+		return -1;
+	count[i]++;
+	return 1;
+}
+
+/* Enable the sample's TraceLogging provider, load it, read the file. */
+static void test_tl(void)
+{
+	char path[64], name[32];
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	unsigned long failures, status;
+	unsigned int count[4] = { 0 }, bad = 0, i;
+	GUID g;
+	struct props pr;
+	TRACEHANDLE h;
+
+	memcpy(&g, sample_tl_guid, sizeof(g));
+	snprintf(path, sizeof(path), "/tmp/kapi-tl-%d.etl", BITS);
+	snprintf(name, sizeof(name), "kapi-tl-%d", BITS);
+	props_init(&pr, path, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	if (!tap_eq(StartTraceA(&h, name, &pr.p), ERROR_SUCCESS, "%d-bit: tl: start", BITS))
+		return;
+	tap_eq(EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0x10, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: tl: enable before the driver registers", BITS);
+	tap_ok(run_sample(0, &failures, &status), "%d-bit: tl: load and unload", BITS);
+	tap_eq(StopTraceA(h, NULL, &pr.p), ERROR_SUCCESS, "%d-bit: tl: stop", BITS);
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0, "%d-bit: tl: read the file", BITS))
+		return;
+	while (nttrace_etl_next(r, &ev) == 1)
+		if (!ev.message && check_tl(ev.rec, ev.size, count) < 0)
+			bad++;
+	nttrace_etl_close(r);
+	tap_eq(bad, 0, "%d-bit: tl: every TraceLogging record as written", BITS);
+	for (i = 1; i <= 3; i++)
+		tap_eq(count[i], EVENTS, "%d-bit: tl: TraceLoggingWrite from %s: %d events", BITS,
+		       contexts[i], EVENTS);
+	unlink(path);
+}
+
 int main(void)
 {
 	if (access("/dev/nttrace", F_OK) || access(SAMPLE_KO, F_OK) || geteuid()) {
@@ -272,5 +360,6 @@ int main(void)
 	test_refused("logger-0", 0, 1, STATUS_INVALID_HANDLE);
 	test_etw(5, EVENTS);
 	test_etw(3, 0);
+	test_tl();
 	return tap_done();
 }

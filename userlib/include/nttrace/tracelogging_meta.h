@@ -2,7 +2,10 @@
 /*
  * nttrace user library: how TraceLoggingWrite builds an event's metadata
  * at compile time and its data descriptors at run time
- * (<nttrace/traceloggingprovider.h>); not for direct use.
+ * (<nttrace/traceloggingprovider.h>); not for direct use. Kernel mode
+ * uses it as it is: what differs is the shim's (traceloggingprovider.h
+ * says what it gives), the rest needs only the fixed-size integers of
+ * <stdint.h> or <linux/types.h>.
  *
  * Every argument of TraceLoggingWrite expands to a tuple of one of two
  * shapes, whatever the wrapper macro:
@@ -66,13 +69,13 @@
 #define NTTRACE_TL_TAIL_BYTE(n, i, o, t, c)					\
 	NTTRACE_TL_TAIL_BYTE_(n, i, o, t, c, NTTRACE_TL_HASOUT(o, t), NTTRACE_TL_TAGLEN(t))
 #define NTTRACE_TL_TAIL_BYTE_(n, i, o, t, c, H, T)				\
-	((UINT8)((n) == 0 ? ((i) | ((H) ? 0x80 : 0)) :				\
+	((uint8_t)((n) == 0 ? ((i) | ((H) ? 0x80 : 0)) :				\
 		 (n) == 1 && (H) ? ((o) | ((t) ? 0x80 : 0)) :			\
 		 (n) - 1 - (H) < (T) ? NTTRACE_TL_TAGBYTE(t, T, (n) - 1 - (H)) :	\
 		 (n) - 1 - (H) == (T) ? ((c) & 0xFF) : (((c) >> 8) & 0xFF)))
 /* The event's tags: one 0x00 byte for none. */
 #define NTTRACE_TL_ETAG_LEN(t)		(NTTRACE_TL_TAGLEN(t) ? NTTRACE_TL_TAGLEN(t) : 1)
-#define NTTRACE_TL_ETAG_BYTE(n, t)	((UINT8)NTTRACE_TL_TAGBYTE(t, NTTRACE_TL_TAGLEN(t), n))
+#define NTTRACE_TL_ETAG_BYTE(n, t)	((uint8_t)NTTRACE_TL_TAGBYTE(t, NTTRACE_TL_TAGLEN(t), n))
 
 #ifdef __cplusplus
 /*
@@ -81,7 +84,7 @@
  * initialiser list by a constant expression: see below.
  */
 template <unsigned L> struct nttrace_tl_bytes {
-	UINT8 b[L];
+	uint8_t b[L];
 };
 template <unsigned... N> struct nttrace_tl_ix {};
 template <unsigned L, unsigned... N> struct nttrace_tl_mkix : nttrace_tl_mkix<L - 1, L - 1, N...> {};
@@ -108,14 +111,14 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 #define NTTRACE_TL_INIT_END
 #else
 /*
- * C: a tail is a UINT8 array of its length, initialised by designators
+ * C: a tail is a uint8_t array of its length, initialised by designators
  * 0 to 7 (the longest tail: InType, OutType, 4 tag bytes, a count; event
  * tags: 0 to 3), each
  * past the length pointing at byte 0 again with byte 0's value. The
  * repeats are what -Woverride-init (-Wextra) reports: silenced around the
  * metadata's definition only.
  */
-#define NTTRACE_TL_BYTES_MEMBER(id, len)	UINT8 id[len]
+#define NTTRACE_TL_BYTES_MEMBER(id, len)	uint8_t id[len]
 #define NTTRACE_TL_IX(n, len)			((n) < (len) ? (n) : 0)
 #define NTTRACE_TL_TB(n, L, i, o, t, c)						\
 	[NTTRACE_TL_IX(n, L)] = NTTRACE_TL_TAIL_BYTE(NTTRACE_TL_IX(n, L), i, o, t, c)
@@ -164,7 +167,7 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 	NTTRACE_TL_CH##k = (hc) ? (int)(c) : (int)NTTRACE_TL_CH##j,
 #define NTTRACE_TL_CH_fld(k, j, ...)	NTTRACE_TL_CH##k = NTTRACE_TL_CH##j,
 /* Keywords and event tags: OR'ed. */
-#define NTTRACE_TL_KW_opt(k, j, hl, l, ho, o, hc, c, kw, et)	| (ULONGLONG)(kw)
+#define NTTRACE_TL_KW_opt(k, j, hl, l, ho, o, hc, c, kw, et)	| (uint64_t)(kw)
 #define NTTRACE_TL_KW_fld(k, j, ...)
 #define NTTRACE_TL_ET_opt(k, j, hl, l, ho, o, hc, c, kw, et)	| (et)
 #define NTTRACE_TL_ET_fld(k, j, ...)
@@ -194,36 +197,36 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 /* A scalar by value, of C type @a. */
 #define NTTRACE_TL_FILL_val(k, i, a, b, c)					\
 	const a NTTRACE_TL_V##k = (b);						\
-	EventDataDescCreate(NTTRACE_TL_D(i), &NTTRACE_TL_V##k, sizeof(a));
+	nttrace_tl_desc(NTTRACE_TL_D(i), &NTTRACE_TL_V##k, sizeof(a));
 /* A scalar by reference (GUID, FILETIME, SYSTEMTIME: an lvalue, as in the SDK). */
 #define NTTRACE_TL_FILL_ref(k, i, a, b, c)					\
 	const a *const NTTRACE_TL_V##k = &(b);					\
-	EventDataDescCreate(NTTRACE_TL_D(i), NTTRACE_TL_V##k, sizeof(a));
+	nttrace_tl_desc(NTTRACE_TL_D(i), NTTRACE_TL_V##k, sizeof(a));
 /* Nul-terminated strings, their nul included; NULL is the empty string. */
 #define NTTRACE_TL_FILL_sz8(k, i, a, b, c)	nttrace_tl_sz8(NTTRACE_TL_D(i), (b));
 #define NTTRACE_TL_FILL_sz16(k, i, a, b, c)	nttrace_tl_sz16(NTTRACE_TL_D(i), (b));
 /* @c elements of @a at @b, after their UINT16 byte count (counted strings). */
 #define NTTRACE_TL_FILL_cnt(k, i, a, b, c)					\
 	const a *const NTTRACE_TL_V##k = (b);					\
-	const UINT16 NTTRACE_TL_C##k = (UINT16)((c) * sizeof(a));		\
-	EventDataDescCreate(NTTRACE_TL_D(i), &NTTRACE_TL_C##k, 2);		\
-	EventDataDescCreate(NTTRACE_TL_D((i) + 1), NTTRACE_TL_V##k, NTTRACE_TL_C##k);
+	const uint16_t NTTRACE_TL_C##k = (uint16_t)((c) * sizeof(a));		\
+	nttrace_tl_desc(NTTRACE_TL_D(i), &NTTRACE_TL_C##k, 2);			\
+	nttrace_tl_desc(NTTRACE_TL_D((i) + 1), NTTRACE_TL_V##k, NTTRACE_TL_C##k);
 /* @c bytes at @b after their UINT16 count (Binary). */
 #define NTTRACE_TL_FILL_bin(k, i, a, b, c)					\
-	const UINT16 NTTRACE_TL_C##k = (UINT16)(c);				\
-	EventDataDescCreate(NTTRACE_TL_D(i), &NTTRACE_TL_C##k, 2);		\
-	EventDataDescCreate(NTTRACE_TL_D((i) + 1), (b), NTTRACE_TL_C##k);
+	const uint16_t NTTRACE_TL_C##k = (uint16_t)(c);				\
+	nttrace_tl_desc(NTTRACE_TL_D(i), &NTTRACE_TL_C##k, 2);			\
+	nttrace_tl_desc(NTTRACE_TL_D((i) + 1), (b), NTTRACE_TL_C##k);
 /* A variable array: its UINT16 element count, then the elements. */
 #define NTTRACE_TL_FILL_arr(k, i, a, b, c)					\
 	const a *const NTTRACE_TL_V##k = (b);					\
-	const UINT16 NTTRACE_TL_C##k = (UINT16)(c);				\
-	EventDataDescCreate(NTTRACE_TL_D(i), &NTTRACE_TL_C##k, 2);		\
-	EventDataDescCreate(NTTRACE_TL_D((i) + 1), NTTRACE_TL_V##k,		\
-			    (ULONG)(NTTRACE_TL_C##k * sizeof(a)));
+	const uint16_t NTTRACE_TL_C##k = (uint16_t)(c);				\
+	nttrace_tl_desc(NTTRACE_TL_D(i), &NTTRACE_TL_C##k, 2);			\
+	nttrace_tl_desc(NTTRACE_TL_D((i) + 1), NTTRACE_TL_V##k,			\
+			(uint32_t)(NTTRACE_TL_C##k * sizeof(a)));
 /* A fixed array: the elements only (the count is in the metadata). */
 #define NTTRACE_TL_FILL_farr(k, i, a, b, c)					\
 	const a *const NTTRACE_TL_V##k = (b);					\
-	EventDataDescCreate(NTTRACE_TL_D(i), NTTRACE_TL_V##k, (ULONG)((c) * sizeof(a)));
+	nttrace_tl_desc(NTTRACE_TL_D(i), NTTRACE_TL_V##k, (uint32_t)((c) * sizeof(a)));
 #define NTTRACE_TL_FILL_sid(k, i, a, b, c)	nttrace_tl_sid(NTTRACE_TL_D(i), (b));
 /* C++'s TraceLoggingValue: the type's nttrace_tl_value<T> stores and fills. */
 #define NTTRACE_TL_FILL_auto(k, i, a, b, c)					\
@@ -251,7 +254,7 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 #define NTTRACE_TL_NT0(s)		s, 0
 #define NTTRACE_TL_NT1(s, n)		n, 0
 #define NTTRACE_TL_NT2(s, n, d)		n, 0
-#define NTTRACE_TL_NT3(s, n, d, t)	n, ((UINT32)(t) & 0x0FFFFFFF)
+#define NTTRACE_TL_NT3(s, n, d, t)	n, ((uint32_t)(t) & 0x0FFFFFFF)
 
 /* ---- the write ---- */
 
@@ -276,17 +279,17 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 		enum { NTTRACE_TL_DI0 = 2,					\
 		       NTTRACE_TL_FOR(NTTRACE_TL_DO, NTTRACE_TL_DI_, __VA_ARGS__)	\
 		       NTTRACE_TL_DIEND };					\
-		static const EVENT_DESCRIPTOR nttrace_tl_ed = {			\
-			0, 0, (UCHAR)(NTTRACE_TL_CHEND - 1),			\
-			(UCHAR)(NTTRACE_TL_LVEND - 1),				\
-			(UCHAR)(NTTRACE_TL_OPEND - 1), 0,			\
-			0 NTTRACE_TL_FOR(NTTRACE_TL_DO, NTTRACE_TL_KW_, __VA_ARGS__) };	\
+		static const NTTRACE_TL_ED nttrace_tl_ed = {			\
+			0, 0, (uint8_t)(NTTRACE_TL_CHEND - 1),			\
+			(uint8_t)(NTTRACE_TL_LVEND - 1),			\
+			(uint8_t)(NTTRACE_TL_OPEND - 1), 0,			\
+			NTTRACE_TL_KEYWORDS(__VA_ARGS__) };			\
 		TraceLoggingHProvider const nttrace_tl_h = (h);			\
-		if (nttrace_tl_enabled(nttrace_tl_h, nttrace_tl_ed.Level,	\
-				       nttrace_tl_ed.Keyword)) {		\
+		if (nttrace_tl_enabled(nttrace_tl_h, (uint8_t)(NTTRACE_TL_LVEND - 1),	\
+				       NTTRACE_TL_KEYWORDS(__VA_ARGS__))) {	\
 			NTTRACE_TL_INIT_BEGIN					\
 			static const struct nttrace_tl_meta {			\
-				UINT16 size;					\
+				uint16_t size;					\
 				NTTRACE_TL_BYTES_MEMBER(tags,			\
 					NTTRACE_TL_ETAG_LEN(NTTRACE_TL_ETAGS(__VA_ARGS__)));	\
 				char ename[sizeof(name)];			\
@@ -298,11 +301,10 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 				NTTRACE_TL_FOR(NTTRACE_TL_DO, NTTRACE_TL_IN_, __VA_ARGS__)	\
 			};							\
 			NTTRACE_TL_INIT_END					\
-			EVENT_DATA_DESCRIPTOR nttrace_tl_dd[NTTRACE_TL_DIEND - 1];	\
-			EventDataDescCreate(&nttrace_tl_dd[1], &nttrace_tl_em,	\
-					    sizeof(nttrace_tl_em));		\
-			nttrace_tl_dd[1].Type =					\
-				EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;	\
+			NTTRACE_TL_DD nttrace_tl_dd[NTTRACE_TL_DIEND - 1];	\
+			nttrace_tl_desc_typed(&nttrace_tl_dd[1], &nttrace_tl_em,	\
+				sizeof(nttrace_tl_em),				\
+				NTTRACE_EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA);	\
 			NTTRACE_TL_FOR(NTTRACE_TL_DO, NTTRACE_TL_FL_, __VA_ARGS__)	\
 			nttrace_tl_write(nttrace_tl_h, &nttrace_tl_ed, (act), (rel),	\
 					 NTTRACE_TL_DIEND - 1, nttrace_tl_dd);	\
@@ -310,5 +312,12 @@ constexpr nttrace_tl_bytes<sizeof...(N)> nttrace_tl_etag(nttrace_tl_ix<N...>, un
 	} while (0)
 #define NTTRACE_TL_ETAGS(...)							\
 	(0 NTTRACE_TL_FOR(NTTRACE_TL_DO, NTTRACE_TL_ET_, __VA_ARGS__))
+/*
+ * The keywords, for the descriptor and for the enable test: the shim's
+ * descriptor names its members as its mode does, so the test does not
+ * read them (a constant either way).
+ */
+#define NTTRACE_TL_KEYWORDS(...)						\
+	((uint64_t)0 NTTRACE_TL_FOR(NTTRACE_TL_DO, NTTRACE_TL_KW_, __VA_ARGS__))
 
 #endif /* NTTRACE_TRACELOGGING_META_H */

@@ -1,0 +1,1 @@
+../../userlib/include/nttrace/traceloggingprovider.h
