@@ -154,11 +154,11 @@ $(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LIBS_u64)
 
 # Compiled only: its checks are static asserts (scripts/check runs these).
-$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
-$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 

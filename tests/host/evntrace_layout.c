@@ -11,15 +11,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/evntprov.h>
-
-#define AT(type, member, off64, off32)					\
-	_Static_assert(offsetof(type, member) ==			\
-		       (sizeof(void *) == 8 ? (off64) : (off32)),	\
-		       #type "." #member " at its Windows offset")
-#define SIZE(type, size64, size32)					\
-	_Static_assert(sizeof(type) ==					\
-		       (sizeof(void *) == 8 ? (size64) : (size32)),	\
-		       "sizeof(" #type ") as Windows has it")
+#include "layout.h"
 
 SIZE(GUID, 16, 16);
 SIZE(TRACEHANDLE, 8, 8);

@@ -15,15 +15,7 @@
 #include <stddef.h>
 
 #include <nttrace/tdh.h>
-
-#define AT(type, member, off64, off32)					\
-	_Static_assert(offsetof(type, member) ==			\
-		       (sizeof(void *) == 8 ? (off64) : (off32)),	\
-		       #type "." #member " at its Windows offset")
-#define SIZE(type, size64, size32)					\
-	_Static_assert(sizeof(type) ==					\
-		       (sizeof(void *) == 8 ? (size64) : (size32)),	\
-		       "sizeof(" #type ") as Windows has it")
+#include "layout.h"
 
 SIZE(EVENT_PROPERTY_INFO, 24, 24);
 AT(EVENT_PROPERTY_INFO, Flags, 0, 0);
