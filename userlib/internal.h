@@ -31,6 +31,34 @@ static inline uint64_t nttrace_get_le(const uint8_t *p, int bytes)
 }
 
 /*
+ * Code point @c (at most U+10FFFF, no surrogate) as UTF-8 at @out: 1 to 4
+ * bytes; their count.
+ */
+static inline unsigned int nttrace_utf8_put(char *out, uint32_t c)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xC0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xE0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3F));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3F));
+	out[3] = (char)(0x80 | (c & 0x3F));
+	return 4;
+}
+
+/*
  * nttrace_logfile_buffer() for a writer that knows how many events @buf
  * holds (the user-mode logger): it saves walking every record (etl.c).
  */

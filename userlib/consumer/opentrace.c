@@ -238,21 +238,7 @@ static char *utf16_to_utf8(const WCHAR *w, int *nomem)
 		} else if (c >= 0xDC00 && c <= 0xDFFF) {
 			goto bad;
 		}
-		if (c < 0x80) {
-			s[o++] = c;
-		} else if (c < 0x800) {
-			s[o++] = 0xC0 | c >> 6;
-			s[o++] = 0x80 | (c & 0x3F);
-		} else if (c < 0x10000) {
-			s[o++] = 0xE0 | c >> 12;
-			s[o++] = 0x80 | (c >> 6 & 0x3F);
-			s[o++] = 0x80 | (c & 0x3F);
-		} else {
-			s[o++] = 0xF0 | c >> 18;
-			s[o++] = 0x80 | (c >> 12 & 0x3F);
-			s[o++] = 0x80 | (c >> 6 & 0x3F);
-			s[o++] = 0x80 | (c & 0x3F);
-		}
+		o += nttrace_utf8_put(s + o, c);
 	}
 	s[o] = 0;
 	return s;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../internal.h"
 #include "tdh_internal.h"
 
 void nttrace_tdh_put(struct nttrace_tdh_text *t, uint32_t cp)
@@ -123,21 +124,7 @@ ULONG nttrace_tdh_utf8(const WCHAR *w, size_t max, char **out)
 			c = 0x10000 + ((c - 0xD800) << 10) + (w[++i] - 0xDC00);
 		else if (c >= 0xD800 && c <= 0xDFFF)
 			c = 0xFFFD;
-		if (c < 0x80) {
-			s[o++] = c;
-		} else if (c < 0x800) {
-			s[o++] = 0xC0 | c >> 6;
-			s[o++] = 0x80 | (c & 0x3F);
-		} else if (c < 0x10000) {
-			s[o++] = 0xE0 | c >> 12;
-			s[o++] = 0x80 | (c >> 6 & 0x3F);
-			s[o++] = 0x80 | (c & 0x3F);
-		} else {
-			s[o++] = 0xF0 | c >> 18;
-			s[o++] = 0x80 | (c >> 12 & 0x3F);
-			s[o++] = 0x80 | (c >> 6 & 0x3F);
-			s[o++] = 0x80 | (c & 0x3F);
-		}
+		o += nttrace_utf8_put(s + o, c);
 	}
 	s[o] = 0;
 	*out = s;
