@@ -11,7 +11,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # The version of the library, the tool, the module's DKMS package and the
 # Debian packages.
-VERSION := 0.17.0
+VERSION := 0.18.0
 # _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
 # 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
 CPPFLAGS := -Iuapi -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
@@ -73,6 +73,7 @@ VM_TESTS += eventwrite_test
 VM_TESTS += eventprov_test
 VM_TESTS += opentrace_test
 VM_TESTS += realtime_test
+VM_TESTS += syslogger_test
 VM_TESTS += winetl_test
 VM_TESTS += kernel_classes_test
 VM_TESTS += process_test

@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "consumer.h"
+#include "kernel_logger.h"
 #include "ntevent.h"
 #include "provider.h"
 #include "session.h"
@@ -346,6 +347,7 @@ static void __exit nttrace_exit(void)
 	misc_deregister(&nttrace_misc);
 	cpuhp_remove_state_nocalls(nttrace_cpuhp);
 	nt_sessions_stop_all();
+	nt_kernel_logger_exit();
 	nt_provider_exit();
 }
 

@@ -15,6 +15,10 @@
  * - A session started with NTTRACE_EVENT_TRACE_SECURE_MODE takes events only from
  *   its owner (the effective UID that started it) or a privileged caller;
  *   anyone else gets NTTRACE_STATUS_ACCESS_DENIED.
+ * - A system logger (the NT Kernel Logger and EVENT_TRACE_SYSTEM_LOGGER_MODE
+ *   sessions) sees every process: starting one and consuming one need
+ *   nt_privileged_system(), CAP_PERFMON in the initial namespaces, as
+ *   perf asks for system-wide tracing; the group is not enough.
  *
  * The limits keep a privileged but careless user (or a member of the
  * group) from taking the machine's memory: one session's rings at most
@@ -30,6 +34,7 @@
 #include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/moduleparam.h>
+#include <linux/pid_namespace.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -72,6 +77,17 @@ bool nt_privileged(void)
 	if (perfmon_capable())
 		return true;
 	return gid >= 0 && in_group_p(make_kgid(&init_user_ns, gid));
+}
+
+bool nt_privileged_system(void)
+{
+	/*
+	 * perfmon_capable() checks the initial user namespace: a system
+	 * logger sees every process, so a container's root may not start
+	 * one, nor may the control group (Linux asks the same of perf's
+	 * system-wide tracing: CAP_PERFMON).
+	 */
+	return perfmon_capable() && task_active_pid_ns(current) == &init_pid_ns;
 }
 
 size_t nt_max_session_bytes(void)

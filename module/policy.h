@@ -18,6 +18,14 @@
  */
 bool nt_privileged(void);
 
+/*
+ * Starting a system logger (uapi/nttrace.h, "System loggers"), which sees
+ * every process: CAP_PERFMON or CAP_SYS_ADMIN in the initial user
+ * namespace, from the initial PID namespace; the control group is not
+ * enough. May sleep (audit).
+ */
+bool nt_privileged_system(void);
+
 /* Limits; each is a module parameter, read once per check. */
 size_t nt_max_session_bytes(void);
 unsigned int nt_max_user_sessions(void);

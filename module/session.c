@@ -37,6 +37,7 @@
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
+#include "kernel_logger.h"
 #include "policy.h"
 #include "provider.h"
 #include "session.h"
@@ -52,6 +53,26 @@ static struct nt_session __rcu *nt_loggers[NTTRACE_MAX_LOGGERS + 1];
  */
 static DECLARE_BITMAP(nt_ids_stopping, NTTRACE_MAX_LOGGERS + 1);
 static atomic_t nt_global_seq = ATOMIC_INIT(0);
+/*
+ * The slot of the NT Kernel Logger (0: not running), which callers name
+ * NTTRACE_KERNEL_LOGGER_ID; and the slots of all system loggers (bit
+ * slot - 1), for nt_sys_emit(). Written under nt_loggers_lock.
+ */
+static u32 nt_kernel_slot;
+static u64 nt_sys_slots;
+/* Kernel events larger than a system logger's buffers (nt_sys_emit()). */
+static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
+
+/* A logger ID as callers give it, as a slot of the table (0: none). */
+static u32 nt_slot_of(u32 id)
+{
+	return id == NTTRACE_KERNEL_LOGGER_ID ? READ_ONCE(nt_kernel_slot) : id;
+}
+
+static bool nt_is_kernel_logger_name(const u8 *name)
+{
+	return !strncasecmp(name, NTTRACE_KERNEL_LOGGER_NAME, NTTRACE_NAME_MAX);
+}
 
 static void nt_session_release(struct kref *ref)
 {
@@ -238,9 +259,19 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	ret = nt_check_name(in->name);
 	if (ret)
 		return ret;
+	/* The NT Kernel Logger is a system logger, and says so. */
+	if (nt_is_kernel_logger_name(in->name))
+		in->log_file_mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
 	ret = nt_check_mode(in->log_file_mode);
 	if (ret)
 		return ret;
+	if (in->log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE) {
+		/* Kernel-mode writers cannot use paged-memory sessions. */
+		if (in->log_file_mode & NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY)
+			return -EINVAL;
+	} else if (memchr_inv(in->group_mask, 0, sizeof(in->group_mask))) {
+		return -EINVAL;
+	}
 
 	kb = in->buffer_size_kb ?: NTTRACE_DEFAULT_BUFFER_KB;
 	if (kb < NTTRACE_MIN_BUFFER_KB || kb > NTTRACE_MAX_BUFFER_KB)
@@ -297,6 +328,9 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	memcpy(s->name, in->name, NTTRACE_NAME_MAX);
 	s->log_file_mode = in->log_file_mode;
 	s->secure = !!(in->log_file_mode & NTTRACE_EVENT_TRACE_SECURE_MODE);
+	s->system = !!(in->log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE);
+	s->kernel_logger = nt_is_kernel_logger_name(in->name);
+	memcpy(s->group_mask, in->group_mask, sizeof(s->group_mask));
 	s->min_buffers = in->min_buffers;
 	s->flush_timer = in->flush_timer;
 	s->owner_uid = current_euid();
@@ -365,12 +399,12 @@ fail:
 static void nt_session_fill_info(struct nt_session *s,
 				 struct nttrace_logger_info *out)
 {
-	unsigned int cpu;
+	unsigned int cpu, i;
 	u32 unread = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->size = sizeof(*out);
-	out->logger_id = s->id;
+	out->logger_id = nt_session_public_id(s);
 	out->buffer_size_kb = s->conf.bufsize / 1024;
 	out->min_buffers = s->min_buffers;
 	out->max_buffers = s->conf.nbuf;
@@ -385,6 +419,8 @@ static void nt_session_fill_info(struct nt_session *s,
 	out->clock_frequency = nt_clock_frequency(s->conf.clock_type);
 	out->start_time = s->conf.start_time;
 	memcpy(out->name, s->name, NTTRACE_NAME_MAX);
+	for (i = 0; i < NTTRACE_GROUP_MASKS; i++)
+		out->group_mask[i] = READ_ONCE(s->group_mask[i]);
 	for (cpu = 0; cpu < s->nr_rings; cpu++) {
 		struct nt_ring *r = &s->rings[cpu];
 
@@ -404,9 +440,9 @@ static void nt_session_fill_info(struct nt_session *s,
  * What START checks in the table before allocating: the name is free, an
  * ID is free, the user has fewer than max_user_sessions. Under both locks.
  */
-static int nt_check_table(const u8 *name, kuid_t uid, u32 *free_id)
+static int nt_check_table(const u8 *name, kuid_t uid, bool system, u32 *free_id)
 {
-	unsigned int id, mine = 0;
+	unsigned int id, mine = 0, systems = 0;
 
 	lockdep_assert_held(&nt_start_lock);
 	lockdep_assert_held(&nt_loggers_lock);
@@ -424,8 +460,9 @@ static int nt_check_table(const u8 *name, kuid_t uid, u32 *free_id)
 			return -EEXIST;
 		if (uid_eq(o->owner_uid, uid))
 			mine++;
+		systems += o->system;
 	}
-	if (!*free_id)
+	if (!*free_id || (system && systems >= NTTRACE_MAX_SYSTEM_LOGGERS))
 		return -EMFILE;
 	return mine >= nt_max_user_sessions() ? -EDQUOT : 0;
 }
@@ -433,6 +470,7 @@ static int nt_check_table(const u8 *name, kuid_t uid, u32 *free_id)
 int nt_session_start(struct nttrace_logger_info *info)
 {
 	struct nt_session *s;
+	bool system;
 	u32 id;
 	int ret;
 
@@ -441,10 +479,13 @@ int nt_session_start(struct nttrace_logger_info *info)
 	ret = nt_check_start(info);
 	if (ret)
 		return ret;
+	system = info->log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	if (system && !nt_privileged_system())
+		return -EPERM;
 	if (mutex_lock_killable(&nt_start_lock))
 		return -EINTR;
 	mutex_lock(&nt_loggers_lock);
-	ret = nt_check_table(info->name, current_euid(), &id);
+	ret = nt_check_table(info->name, current_euid(), system, &id);
 	mutex_unlock(&nt_loggers_lock);
 	if (ret)
 		goto out;
@@ -458,9 +499,20 @@ int nt_session_start(struct nttrace_logger_info *info)
 	nt_provider_session_started(id);
 	mutex_lock(&nt_loggers_lock);
 	s->id = id;
-	s->conf.logger_id = id;
-	s->heads->logger_id = id;
+	s->conf.logger_id = nt_session_public_id(s);
+	s->heads->logger_id = nt_session_public_id(s);
+	if (s->kernel_logger)
+		WRITE_ONCE(nt_kernel_slot, id);
+	if (s->system)
+		WRITE_ONCE(nt_sys_slots, nt_sys_slots | BIT_ULL(id - 1));
 	rcu_assign_pointer(nt_loggers[id], s);
+	mutex_unlock(&nt_loggers_lock);
+	if (s->system) {
+		/* Hooked first: nothing starting during the rundown is missed. */
+		nt_kernel_logger_update();
+		nt_kernel_logger_rundown(id, s->group_mask, true);
+	}
+	mutex_lock(&nt_loggers_lock);
 	nt_session_fill_info(s, info);
 	mutex_unlock(&nt_loggers_lock);
 out:
@@ -476,7 +528,8 @@ static struct nt_session *nt_session_find(u32 id, const u8 *name)
 
 	lockdep_assert_held(&nt_loggers_lock);
 	if (id) {
-		if (id > NTTRACE_MAX_LOGGERS)
+		id = nt_slot_of(id);
+		if (!id || id > NTTRACE_MAX_LOGGERS)
 			return NULL;
 		id = array_index_nospec(id, NTTRACE_MAX_LOGGERS + 1);
 		return rcu_dereference_protected(nt_loggers[id],
@@ -492,6 +545,21 @@ static struct nt_session *nt_session_find(u32 id, const u8 *name)
 			return s;
 	}
 	return NULL;
+}
+
+/*
+ * Take @s off the table (its ID marked stopping until nt_session_unlisted())
+ * and off the system loggers. Under nt_loggers_lock.
+ */
+static void nt_session_unlist(struct nt_session *s)
+{
+	lockdep_assert_held(&nt_loggers_lock);
+	RCU_INIT_POINTER(nt_loggers[s->id], NULL);
+	__set_bit(s->id, nt_ids_stopping);
+	if (s->system)
+		WRITE_ONCE(nt_sys_slots, nt_sys_slots & ~BIT_ULL(s->id - 1));
+	if (s->kernel_logger)
+		WRITE_ONCE(nt_kernel_slot, 0);
 }
 
 /*
@@ -539,8 +607,15 @@ static int nt_session_update(struct nt_session *s,
 	    (in->min_buffers && in->min_buffers != s->min_buffers) ||
 	    (in->max_buffers && in->max_buffers != s->conf.nbuf) ||
 	    (in->log_file_mode && in->log_file_mode != s->log_file_mode) ||
-	    (in->clock_type && in->clock_type != s->conf.clock_type))
+	    (in->clock_type && in->clock_type != s->conf.clock_type) ||
+	    (!s->system && memchr_inv(in->group_mask, 0, sizeof(in->group_mask))))
 		return -EINVAL;
+	if (s->system) {
+		unsigned int i;
+
+		for (i = 0; i < NTTRACE_GROUP_MASKS; i++)
+			WRITE_ONCE(s->group_mask[i], in->group_mask[i]);
+	}
 	WRITE_ONCE(s->flush_timer, in->flush_timer);
 	/*
 	 * Each ring reads it when it starts a buffer: a new period holds
@@ -573,15 +648,25 @@ int nt_session_control(struct nttrace_logger_info *info)
 
 	mutex_lock(&nt_loggers_lock);
 	s = nt_session_find(info->logger_id, info->name);
-	if (!s) {
+	if (s)
+		kref_get(&s->ref);
+	mutex_unlock(&nt_loggers_lock);
+	if (!s)
+		return -ENOENT;
+	/* A system logger's file ends with what still runs, as Windows' does. */
+	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP && s->system)
+		nt_kernel_logger_rundown(s->id, s->group_mask, false);
+
+	mutex_lock(&nt_loggers_lock);
+	if (rcu_access_pointer(nt_loggers[s->id]) != s) {
+		/* Stopped by another caller meanwhile. */
 		mutex_unlock(&nt_loggers_lock);
+		nt_session_put(s);
 		return -ENOENT;
 	}
-	kref_get(&s->ref);
 	switch (info->control) {
 	case NTTRACE_EVENT_TRACE_CONTROL_STOP:
-		RCU_INIT_POINTER(nt_loggers[s->id], NULL);
-		__set_bit(s->id, nt_ids_stopping);
+		nt_session_unlist(s);
 		break;
 	case NTTRACE_EVENT_TRACE_CONTROL_UPDATE:
 		ret = nt_session_update(s, info);
@@ -592,6 +677,8 @@ int nt_session_control(struct nttrace_logger_info *info)
 	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP) {
 		/* Off the table: its providers are told before the flush. */
 		nt_session_unlisted(s);
+		if (s->system)
+			nt_kernel_logger_update();
 		nt_session_stop(s);
 		nt_session_put(s);	/* the table's reference */
 		/* Pairs with the wake_up_all() in nt_session_detach(). */
@@ -600,6 +687,8 @@ int nt_session_control(struct nttrace_logger_info *info)
 						     BIT(NT_LOGGER_SLOT)));
 	} else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_FLUSH) {
 		nt_session_flush(s);
+	} else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && !ret && s->system) {
+		nt_kernel_logger_update();
 	}
 	if (!ret)
 		nt_session_fill_info(s, info);
@@ -614,10 +703,13 @@ int nt_session_list(u32 *ids, u32 room, u32 *count)
 
 	mutex_lock(&nt_loggers_lock);
 	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
-		if (!rcu_access_pointer(nt_loggers[id]))
+		struct nt_session *s = rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock));
+
+		if (!s)
 			continue;
 		if (n < room)
-			ids[n] = id;
+			ids[n] = nt_session_public_id(s);
 		n++;
 	}
 	mutex_unlock(&nt_loggers_lock);
@@ -636,6 +728,9 @@ struct nt_session *nt_session_get_consumable(u32 id)
 	s = id ? nt_session_find(id, NULL) : NULL;
 	if (!s)
 		s = ERR_PTR(-ENOENT);
+	else if (s->system && !nt_privileged_system())
+		/* Every process's events: as much privilege as starting it. */
+		s = ERR_PTR(-EPERM);
 	else if (s->pid_ns != task_active_pid_ns(current))
 		/* Its events carry IDs another namespace would misread. */
 		s = ERR_PTR(-EXDEV);
@@ -744,12 +839,13 @@ void nt_sessions_stop_all(void)
 		mutex_lock(&nt_loggers_lock);
 		s = rcu_dereference_protected(nt_loggers[id],
 					      lockdep_is_held(&nt_loggers_lock));
-		RCU_INIT_POINTER(nt_loggers[id], NULL);
 		if (s)
-			__set_bit(id, nt_ids_stopping);
+			nt_session_unlist(s);
 		mutex_unlock(&nt_loggers_lock);
 		if (s) {
 			nt_session_unlisted(s);
+			if (s->system)
+				nt_kernel_logger_update();
 			nt_session_stop(s);
 			nt_session_put(s);
 		}
@@ -797,6 +893,7 @@ void nt_sessions_cpu_offline(unsigned int cpu)
  */
 static struct nt_session *nt_session_lookup_sched(u32 logger_id)
 {
+	logger_id = nt_slot_of(logger_id);
 	if (!logger_id || logger_id > NTTRACE_MAX_LOGGERS)
 		return NULL;
 	logger_id = array_index_nospec(logger_id, NTTRACE_MAX_LOGGERS + 1);
@@ -872,4 +969,69 @@ fail:
 	local_irq_restore(irq);
 	preempt_enable();
 	return ERR_PTR(err);
+}
+
+/* ---- System loggers ---- */
+
+void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
+		 nt_sys_fill_t fill, void *ctx)
+{
+	u64 slots = READ_ONCE(nt_sys_slots);
+	struct nttrace_reservation res;
+
+	if (only)
+		slots &= BIT_ULL(only - 1);
+	while (slots) {
+		u32 id = __ffs64(slots) + 1;
+		struct nt_session *s;
+		bool want;
+		void *rec;
+
+		slots &= slots - 1;
+		rcu_read_lock_sched();
+		s = rcu_dereference_sched(nt_loggers[id]);
+		want = s && s->system && (READ_ONCE(s->group_mask[word]) & bit);
+		rcu_read_unlock_sched();
+		if (!want)
+			continue;
+		rec = nt_reserve_rules(id, len, &res, NT_WRITE_KERNEL);
+		if (IS_ERR(rec)) {
+			/* A full ring has counted it lost; too large is ours to count. */
+			if (PTR_ERR(rec) == -EMSGSIZE &&
+			    atomic64_inc_return(&nt_sys_dropped) == 1)
+				pr_warn("nttrace: a kernel event of %u bytes fits no buffer of system logger %u: dropped, and counted in nt_sys_dropped\n",
+					len, id);
+			continue;
+		}
+		/*
+		 * The slot may have been taken by another session since the
+		 * check: the reservation holds off its stop (RCU-sched), so
+		 * the session it found is the one to ask.
+		 */
+		if (!res.session->system ||
+		    !(READ_ONCE(res.session->group_mask[word]) & bit)) {
+			nttrace_discard(&res);
+			continue;
+		}
+		fill(rec, len, res.time_stamp, ctx);
+		nttrace_commit(&res);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_sys_emit);
+
+void nt_system_groups(u32 mask[NTTRACE_GROUP_MASKS])
+{
+	unsigned int id, i;
+
+	memset(mask, 0, NTTRACE_GROUP_MASKS * sizeof(*mask));
+	mutex_lock(&nt_loggers_lock);
+	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
+		struct nt_session *s = rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock));
+
+		if (s && s->system)
+			for (i = 0; i < NTTRACE_GROUP_MASKS; i++)
+				mask[i] |= READ_ONCE(s->group_mask[i]);
+	}
+	mutex_unlock(&nt_loggers_lock);
 }

@@ -25,6 +25,13 @@ struct nt_session {
 	u32 min_buffers;
 	u32 flush_timer;	/* seconds (each ring's timer: conf.flush_jiffies) */
 	bool secure;		/* NTTRACE_EVENT_TRACE_SECURE_MODE: see nt_writer_rules() */
+	bool system;		/* a system logger (uapi/nttrace.h, "System loggers") */
+	bool kernel_logger;	/* the NT Kernel Logger: its ID is NTTRACE_KERNEL_LOGGER_ID */
+	/*
+	 * A system logger's groups: written under nt_loggers_lock, read
+	 * with READ_ONCE() by the kernel's event sources (nt_sys_emit()).
+	 */
+	u32 group_mask[NTTRACE_GROUP_MASKS];
 	kuid_t owner_uid;
 	struct pid *owner_pid;		/* reported in the reader's namespace */
 	struct pid_namespace *pid_ns;	/* the IDs events carry are from here */
@@ -92,6 +99,12 @@ static inline void nt_session_ids(const struct nt_session *s, u32 *tid, u32 *pid
 		*tid = task_pid_nr_ns(current, s->pid_ns);
 		*pid = task_tgid_nr_ns(current, s->pid_ns);
 	}
+}
+
+/* The logger ID callers see: NTTRACE_KERNEL_LOGGER_ID for the NT Kernel Logger. */
+static inline u32 nt_session_public_id(const struct nt_session *s)
+{
+	return s->kernel_logger ? NTTRACE_KERNEL_LOGGER_ID : s->id;
 }
 
 int nt_session_start(struct nttrace_logger_info *info);
@@ -182,5 +195,29 @@ int nt_writer_check(u32 logger_id, unsigned int rules);
  */
 void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		       unsigned int rules);
+
+/*
+ * ---- System loggers: the kernel's own events ----
+ *
+ * nt_sys_emit() writes one kernel event into every system logger whose
+ * group mask has bit @bit of word @word, or (@only non-zero) into the
+ * system logger of slot @only alone (a rundown for the session starting
+ * or stopping). @fill writes the whole record, header and payload, into
+ * @len reserved bytes, with the reservation's time stamp; it runs with
+ * preemption off and must not sleep or fail. Any context but NMI
+ * (the sched_switch tracepoint included: interrupts off, the runqueue
+ * locked). A full ring counts the event lost, as for any writer; a record
+ * larger than the session's buffers is counted in nt_sys_dropped, and
+ * said once in the kernel log.
+ */
+typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
+void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
+		 nt_sys_fill_t fill, void *ctx);
+
+/*
+ * The union of the running system loggers' group masks, for the event
+ * sources to know which tracepoints to hook. Takes nt_loggers_lock.
+ */
+void nt_system_groups(u32 mask[NTTRACE_GROUP_MASKS]);
 
 #endif /* NTTRACE_SESSION_H */

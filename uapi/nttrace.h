@@ -207,6 +207,7 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_RELOG_MODE			0x00010000U
 #define NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC		0x00020000U
 #define NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
+#define NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE		0x02000000U
 
 /*
  * The modes a kernel session accepts, each doing what it does on Windows;
@@ -228,6 +229,7 @@ struct nttrace_message_trace_header {
  *   user-mode providers may write to. The buffers are the same here (ring
  *   memory is never paged out), but the rule is kept: kernel-mode writers
  *   (the kernel-mode API, module/kapi.c) get NTTRACE_STATUS_NOT_SUPPORTED.
+ * - SYSTEM_LOGGER_MODE: a system logger (see "System loggers" below).
  * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
  * of the user library, never to the kernel.
  */
@@ -235,7 +237,76 @@ struct nttrace_message_trace_header {
 	NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR | NTTRACE_EVENT_TRACE_SECURE_MODE | \
 	NTTRACE_EVENT_TRACE_REAL_TIME_MODE | NTTRACE_EVENT_TRACE_BUFFERING_MODE | \
 	NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE | NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE | \
-	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY)
+	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE)
+
+/*
+ * ---- System loggers ----
+ *
+ * A system logger receives the kernel's own events (processes, threads,
+ * images, context switches, disk and network I/O: the "NT Kernel Logger"
+ * events, written from Linux's tracepoints by the module) for the groups
+ * its group mask selects, besides any provider enabled into it. Two kinds,
+ * as on Windows 8 and later:
+ * - the NT Kernel Logger: the session named NTTRACE_KERNEL_LOGGER_NAME
+ *   (compared without regard to case). Its logger ID, as every call
+ *   reports and takes it, is NTTRACE_KERNEL_LOGGER_ID (0xFFFF), whatever
+ *   slot it has inside. Providers cannot be enabled into it (-EINVAL), as
+ *   on Windows, where it takes only the kernel's events.
+ * - any other session started with NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE.
+ * At most NTTRACE_MAX_SYSTEM_LOGGERS run at once, the NT Kernel Logger
+ * among them (Windows 8: eight; whether its kernel logger counts is not
+ * documented: here it does); one more: -EMFILE.
+ *
+ * Who may start one (module/policy.c): a privileged caller, as for any
+ * session, and in the initial user and PID namespaces (else -EPERM): a
+ * system logger sees every process of the machine, with the IDs of the
+ * initial PID namespace.
+ *
+ * The group mask: struct nttrace_logger_info's @group_mask, Windows'
+ * PERFINFO_GROUPMASK (eight ULONGs), of which the first is
+ * EVENT_TRACE_PROPERTIES.EnableFlags (EVENT_TRACE_FLAG_*, below). START
+ * sets it (a session that is not a system logger must leave it zero, else
+ * -EINVAL); CONTROL's UPDATE of a system logger replaces it (as
+ * ControlTrace(UPDATE) and TraceSetInformation(TraceSystemTraceEnableFlagsInfo)
+ * do on Windows), and of any other session must leave it zero. Every bit is
+ * taken and reported back; NTTRACE_SYSTEM_FLAGS_BUILT lists the ones that
+ * produce events (README: "The NT Kernel Logger").
+ */
+#define NTTRACE_KERNEL_LOGGER_NAME	"NT Kernel Logger"
+#define NTTRACE_KERNEL_LOGGER_ID	0xFFFFU
+#define NTTRACE_MAX_SYSTEM_LOGGERS	8
+#define NTTRACE_GROUP_MASKS		8	/* PERFINFO_GROUPMASK's ULONGs */
+
+/* EVENT_TRACE_PROPERTIES.EnableFlags (evntrace.h): group_mask[0]'s bits. */
+#define NTTRACE_EVENT_TRACE_FLAG_PROCESS		0x00000001U
+#define NTTRACE_EVENT_TRACE_FLAG_THREAD			0x00000002U
+#define NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD		0x00000004U
+#define NTTRACE_EVENT_TRACE_FLAG_PROCESS_COUNTERS	0x00000008U
+#define NTTRACE_EVENT_TRACE_FLAG_CSWITCH		0x00000010U
+#define NTTRACE_EVENT_TRACE_FLAG_DPC			0x00000020U
+#define NTTRACE_EVENT_TRACE_FLAG_INTERRUPT		0x00000040U
+#define NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL		0x00000080U
+#define NTTRACE_EVENT_TRACE_FLAG_DISK_IO		0x00000100U
+#define NTTRACE_EVENT_TRACE_FLAG_DISK_FILE_IO		0x00000200U
+#define NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT		0x00000400U
+#define NTTRACE_EVENT_TRACE_FLAG_DISPATCHER		0x00000800U
+#define NTTRACE_EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS	0x00001000U
+#define NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS	0x00002000U
+#define NTTRACE_EVENT_TRACE_FLAG_VIRTUAL_ALLOC		0x00004000U
+#define NTTRACE_EVENT_TRACE_FLAG_VAMAP			0x00008000U
+#define NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP		0x00010000U
+#define NTTRACE_EVENT_TRACE_FLAG_REGISTRY		0x00020000U
+#define NTTRACE_EVENT_TRACE_FLAG_DBGPRINT		0x00040000U
+#define NTTRACE_EVENT_TRACE_FLAG_JOB			0x00080000U
+#define NTTRACE_EVENT_TRACE_FLAG_ALPC			0x00100000U
+#define NTTRACE_EVENT_TRACE_FLAG_SPLIT_IO		0x00200000U
+#define NTTRACE_EVENT_TRACE_FLAG_DEBUG_EVENTS		0x00400000U
+#define NTTRACE_EVENT_TRACE_FLAG_FILE_IO		0x02000000U
+#define NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT		0x04000000U
+#define NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG		0x10000000U
+
+/* The group_mask[0] bits that produce events here (module/kernel_logger.c). */
+#define NTTRACE_SYSTEM_FLAGS_BUILT	0U
 
 /* Clock types (Wnode.ClientContext): what time stamps count. */
 #define NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
@@ -320,6 +391,9 @@ struct nttrace_message_trace_header {
  * @name:            START: in; CONTROL: in when @logger_id is 0; out. NUL-
  *                   terminated, 1 to NTTRACE_NAME_MAX - 1 printable ASCII
  *                   characters, zeros after the NUL.
+ * @group_mask:      a system logger's groups (see "System loggers"): in
+ *                   (START, UPDATE), out; zero for other sessions. Callers
+ *                   of size NTTRACE_LOGGER_INFO_SIZE_VER0 pass zeros.
  */
 struct nttrace_logger_info {
 	__u32 size;
@@ -346,8 +420,10 @@ struct nttrace_logger_info {
 	__u64 clock_frequency;
 	__u64 start_time;
 	__u8 name[NTTRACE_NAME_MAX];
+	__u32 group_mask[NTTRACE_GROUP_MASKS];
 };
 #define NTTRACE_LOGGER_INFO_SIZE_VER0	176
+#define NTTRACE_LOGGER_INFO_SIZE_VER1	208
 
 /*
  * NTTRACE_CONTROL_WAIT_CONSUMER: with STOP, return only once the session's

@@ -83,8 +83,12 @@ static void test_properties(void)
 	       "%d-bit: an unknown ControlCode -> ERROR_INVALID_PARAMETER", BITS);
 	tap_eq(ControlTraceA(0, NULL, &q.p, EVENT_TRACE_CONTROL_QUERY), ERROR_INVALID_PARAMETER,
 	       "%d-bit: neither handle nor name -> ERROR_INVALID_PARAMETER", BITS);
-	tap_eq(QueryTraceA(0xFFFF, NULL, &q.p), ERROR_INVALID_HANDLE,
-	       "%d-bit: handle 0xFFFF -> ERROR_INVALID_HANDLE", BITS);
+	tap_eq(QueryTraceA(0xFFFF, NULL, &q.p), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: handle 0xFFFF, no NT Kernel Logger -> ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
+	tap_eq(GetLastError(), ERROR_WMI_INSTANCE_NOT_FOUND, "%d-bit: ... also the last error",
+	       BITS);
+	tap_eq(QueryTraceA(0x10000, NULL, &q.p), ERROR_INVALID_HANDLE,
+	       "%d-bit: handle 0x10000 -> ERROR_INVALID_HANDLE", BITS);
 	tap_eq(GetLastError(), ERROR_INVALID_HANDLE, "%d-bit: ... also the last error", BITS);
 	tap_eq(QueryTraceA(0, "no-such-session", &q.p), ERROR_WMI_INSTANCE_NOT_FOUND,
 	       "%d-bit: an unknown name -> ERROR_WMI_INSTANCE_NOT_FOUND", BITS);

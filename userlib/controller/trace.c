@@ -49,6 +49,8 @@ static int get_name(const void *in, int wide, char *out, size_t room)
 	return -1;
 }
 
+const GUID SystemTraceControlGuid = SYSTEM_TRACE_CONTROL_GUID_INIT;
+
 ULONG nttrace_check_props(PEVENT_TRACE_PROPERTIES p)
 {
 	ULONG size;
@@ -115,6 +117,9 @@ static void props_from_info(PEVENT_TRACE_PROPERTIES p,
 	p->MaximumBuffers = in->max_buffers;
 	p->LogFileMode = in->log_file_mode;
 	p->FlushTimer = in->flush_timer;
+	/* A system logger's groups; other sessions' EnableFlags mean nothing. */
+	if (in->log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE)
+		p->EnableFlags = in->group_mask[0];
 	p->NumberOfBuffers = in->number_of_buffers;
 	p->FreeBuffers = in->free_buffers;
 	/* ULONG counters, as Windows has them: they saturate. */
@@ -135,6 +140,48 @@ static void info_from_props(struct nttrace_logger_info *in,
 	in->clock_type = p->Wnode.ClientContext;
 }
 
+/*
+ * EnableFlags for a system logger: its first group-mask word. The
+ * extension format (EVENT_TRACE_FLAG_EXTENSION, with which xperf passes
+ * more groups) is not read: ERROR_NOT_SUPPORTED rather than a wrong mask.
+ */
+static ULONG enable_flags(uint32_t *mask0, const EVENT_TRACE_PROPERTIES *p)
+{
+	if (p->EnableFlags & EVENT_TRACE_FLAG_EXTENSION)
+		return ERROR_NOT_SUPPORTED;
+	*mask0 = p->EnableFlags;
+	return ERROR_SUCCESS;
+}
+
+/* The NT Kernel Logger is named so; other system loggers say so by mode. */
+static int is_system_logger(const char *name, ULONG mode)
+{
+	return (mode & EVENT_TRACE_SYSTEM_LOGGER_MODE) ||
+	       !strcasecmp(name, KERNEL_LOGGER_NAMEA);
+}
+
+/*
+ * UPDATE's input: the properties, and for a system logger its groups:
+ * EnableFlags replaces the first word, the others are kept as they are
+ * (asked for first; a session that went meanwhile is not found by the
+ * update either).
+ */
+static ULONG update_info(struct nttrace_logger_info *info, const EVENT_TRACE_PROPERTIES *p)
+{
+	struct nttrace_logger_info now = *info;
+	int ret;
+
+	ret = nttrace_control(&now, EVENT_TRACE_CONTROL_QUERY);
+	if (ret)
+		return nttrace_errno_to_win32(ret);
+	info_from_props(info, p);
+	if (now.log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE) {
+		memcpy(info->group_mask, now.group_mask, sizeof(info->group_mask));
+		return enable_flags(&info->group_mask[0], p);
+	}
+	return ERROR_SUCCESS;
+}
+
 static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 			  PEVENT_TRACE_PROPERTIES p, const char *log_file)
 {
@@ -146,6 +193,12 @@ static ULONG start_kernel(PTRACEHANDLE handle, const char *name,
 	if (nttrace_set_name(&info, name))
 		return ERROR_INVALID_PARAMETER;
 	info_from_props(&info, p);
+	if (is_system_logger(name, p->LogFileMode)) {
+		ULONG err = enable_flags(&info.group_mask[0], p);
+
+		if (err)
+			return err;
+	}
 	ret = nttrace_start(&info);
 	if (ret)
 		return nttrace_errno_to_win32(ret);
@@ -227,15 +280,18 @@ static ULONG control_trace(TRACEHANDLE handle, const char *name,
 
 	memset(&info, 0, sizeof(info));
 	if (handle) {
-		if ((handle & 0xFFFF) == 0 || (handle & 0xFFFF) == 0xFFFF ||
-		    handle > 0xFFFF)
+		/* 0xFFFF is the NT Kernel Logger's (KERNEL_LOGGER_ID). */
+		if ((handle & 0xFFFF) == 0 || handle > 0xFFFF)
 			return ERROR_INVALID_HANDLE;
 		info.logger_id = handle;
 	} else if (nttrace_set_name(&info, name)) {
 		return ERROR_WMI_INSTANCE_NOT_FOUND;
 	}
-	if (code == EVENT_TRACE_CONTROL_UPDATE)
-		info_from_props(&info, p);
+	if (code == EVENT_TRACE_CONTROL_UPDATE) {
+		err = update_info(&info, p);
+		if (err)
+			return err;
+	}
 	if (code == EVENT_TRACE_CONTROL_STOP)
 		info.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;
 	ret = nttrace_control(&info, code);

@@ -15,8 +15,12 @@
  *   TraceStackTracingInfo: the kernel events that carry stacks. nttrace
  *     records no stacks: the query answers an empty list, a set of the
  *     empty list (stacks off) succeeds, any other set is not supported.
- *   TraceSystemTraceEnableFlagsInfo: the system logger's EnableFlags;
- *     there is no system (kernel) logger: not supported.
+ *   TraceSystemTraceEnableFlagsInfo: a system logger's group mask
+ *     (PERFINFO_GROUPMASK's eight ULONGs, the first EnableFlags). Set: 4
+ *     to 32 bytes, a whole number of ULONGs (the words not given become
+ *     0), else ERROR_BAD_LENGTH; query: the 32 bytes. A session that is
+ *     no system logger: ERROR_INVALID_PARAMETER (the kernel refuses a
+ *     group mask for it).
  *   TraceSampledProfileIntervalInfo, TraceProfileSourceConfigInfo,
  *   TraceProfileSourceListInfo, TracePmcEventListInfo,
  *   TracePmcCounterListInfo, TraceMaxPmcCounterQuery,
@@ -55,17 +59,34 @@
 
 #include "../internal.h"
 
+/*
+ * A running kernel session's properties, by handle (its 16-bit logger
+ * ID; 0xFFFF the NT Kernel Logger's), or a Win32 error.
+ */
+static ULONG session_query(TRACEHANDLE h, struct nttrace_logger_info *info)
+{
+	int ret;
+
+	if (!h || h > 0xFFFF || (h & TRACE_USER_MODE_LOGGER_BIT))
+		return ERROR_INVALID_HANDLE;
+	memset(info, 0, sizeof(*info));
+	info->logger_id = (uint32_t)h;
+	ret = nttrace_control(info, EVENT_TRACE_CONTROL_QUERY);
+	if (ret == -ENOENT)
+		return ERROR_INVALID_HANDLE;
+	return ret ? nttrace_errno_to_win32(ret) : ERROR_SUCCESS;
+}
+
 /* The streams of the running session @h, or a Win32 error. */
 static ULONG session_streams(TRACEHANDLE h, ULONG *streams)
 {
 	struct nttrace_logger_info info;
-	int ret;
+	ULONG err;
 
 	if (h & TRACE_USER_MODE_LOGGER_BIT) {
 		EVENT_TRACE_PROPERTIES props;
 		char name[NTTRACE_NAME_MAX];
 		int mine = 0;
-		ULONG err;
 
 		memset(&props, 0, sizeof(props));
 		props.Wnode.BufferSize = sizeof(props);
@@ -75,18 +96,45 @@ static ULONG session_streams(TRACEHANDLE h, ULONG *streams)
 		*streams = NTTRACE_UM_SLOTS;
 		return err;
 	}
-	/* A kernel session's handle is its 16-bit logger ID. */
-	if (!h || h >= 0xFFFF)
-		return ERROR_INVALID_HANDLE;
-	memset(&info, 0, sizeof(info));
-	info.logger_id = (uint32_t)h;
-	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	err = session_query(h, &info);
+	if (!err)
+		*streams = info.nr_cpus;
+	return err;
+}
+
+static ULONG query_groups(TRACEHANDLE h, void *buf)
+{
+	struct nttrace_logger_info info;
+	ULONG err = session_query(h, &info);
+
+	if (err)
+		return err;
+	if (!(info.log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		return ERROR_INVALID_PARAMETER;
+	memcpy(buf, info.group_mask, sizeof(info.group_mask));
+	return ERROR_SUCCESS;
+}
+
+static ULONG set_groups(TRACEHANDLE h, const void *buf, ULONG len)
+{
+	struct nttrace_logger_info info;
+	ULONG err;
+	int ret;
+
+	if (!len || len % sizeof(ULONG) || len > sizeof(info.group_mask))
+		return ERROR_BAD_LENGTH;
+	err = session_query(h, &info);
+	if (err)
+		return err;
+	if (!(info.log_file_mode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+		return ERROR_INVALID_PARAMETER;
+	/* UPDATE takes the session as it is, with the new groups. */
+	memset(info.group_mask, 0, sizeof(info.group_mask));
+	memcpy(info.group_mask, buf, len);
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_UPDATE);
 	if (ret == -ENOENT)
 		return ERROR_INVALID_HANDLE;
-	if (ret)
-		return nttrace_errno_to_win32(ret);
-	*streams = info.nr_cpus;
-	return ERROR_SUCCESS;
+	return ret ? nttrace_errno_to_win32(ret) : ERROR_SUCCESS;
 }
 
 static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG len,
@@ -104,6 +152,9 @@ static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG le
 	case TraceStackTracingInfo:
 		size = 0;	/* no CLASSIC_EVENT_ID: no event carries a stack */
 		break;
+	case TraceSystemTraceEnableFlagsInfo:
+		size = NTTRACE_GROUP_MASKS * sizeof(ULONG);
+		break;
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}
@@ -111,6 +162,14 @@ static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG le
 		if (ret_len)
 			*ret_len = size;
 		return ERROR_BAD_LENGTH;
+	}
+	if (cls == TraceSystemTraceEnableFlagsInfo) {
+		err = query_groups(h, buf);
+		if (err)
+			return err;
+		if (ret_len)
+			*ret_len = size;
+		return ERROR_SUCCESS;
 	}
 	if (cls == TraceMaxLoggersQuery) {
 		value = NTTRACE_MAX_LOGGERS;
@@ -132,6 +191,8 @@ static ULONG set_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, const void *buf, ULON
 
 	if ((unsigned int)cls >= MaxTraceSetInfoClass || (!buf && len))
 		return ERROR_INVALID_PARAMETER;
+	if (cls == TraceSystemTraceEnableFlagsInfo)
+		return set_groups(h, buf, len);
 	/* Only "no stacks" is what already is. */
 	if (cls != TraceStackTracingInfo || len)
 		return ERROR_NOT_SUPPORTED;
