@@ -259,6 +259,97 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_event_encode);
 
+void ntr_system_header_encode(void *rec, const struct ntr_system_header *h)
+{
+	__u8 *p = rec;
+
+	p[0] = h->version;
+	p[1] = 0;
+	p[2] = h->header_type;
+	p[3] = NTTRACE_TRACE_HEADER_MARKER_BYTE;
+	memcpy(p + 0x04, &h->size, 2);
+	memcpy(p + 0x06, &h->hook_id, 2);
+	memcpy(p + 0x08, &h->thread_id, 4);
+	memcpy(p + 0x0C, &h->process_id, 4);
+	memcpy(p + 0x10, &h->time_stamp, 8);
+	memcpy(p + 0x18, &h->kernel_time, 4);
+	memcpy(p + 0x1C, &h->user_time, 4);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_system_header_encode);
+
+static __u32 ntr_get16(const __u8 *p)
+{
+	return p[0] | (__u32)p[1] << 8;
+}
+
+/* An EventWrite record's extended items: a chain within @len. */
+static int ntr_items_check(const __u8 *rec, __u32 len)
+{
+	__u32 at = sizeof(struct nttrace_event_header);
+	__u32 item = sizeof(struct nttrace_event_extended_item_header);
+
+	for (;;) {
+		__u32 size, data;
+
+		if (len - at < item)
+			return -1;
+		size = ntr_get16(rec + at);
+		data = ntr_get16(rec + at + 6);
+		/* The reader's rule (userlib/etl/etlread.c, ext_item()). */
+		if (size != ntr_item_size(data) || size > len - at)
+			return -1;
+		if (!(ntr_get16(rec + at + 4) & 1))
+			return 0;
+		at += size;
+	}
+}
+
+int ntr_record_check(const __u8 *rec, __u32 len)
+{
+	__u32 fixed, marker;
+
+	if (len < 8 || len > 0xFFFF)
+		return -1;
+	if (rec[3] == NTTRACE_MESSAGE_TRACE_MARKER_BYTE)
+		return ntr_get16(rec) == len &&
+		       ntr_message_items_size(ntr_get16(rec + 6)) <= len ? 0 : -1;
+	if (rec[3] != NTTRACE_TRACE_HEADER_MARKER_BYTE)
+		return -1;
+	switch (rec[2]) {
+	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM32:
+	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM64:
+	case NTTRACE_TRACE_HEADER_TYPE_COMPACT32:
+	case NTTRACE_TRACE_HEADER_TYPE_COMPACT64:
+	case NTTRACE_TRACE_HEADER_TYPE_PERFINFO32:
+	case NTTRACE_TRACE_HEADER_TYPE_PERFINFO64:
+		fixed = rec[2] <= NTTRACE_TRACE_HEADER_TYPE_SYSTEM64 ? 0x20 :
+			rec[2] <= NTTRACE_TRACE_HEADER_TYPE_COMPACT64 ? 0x18 : 0x10;
+		/* PMC counters (bits 8-10) and a PEBS index (bit 15). */
+		marker = ntr_get16(rec);
+		fixed += 8 * ((marker >> 8 & 7) + !!(marker & 0x8000));
+		return ntr_get16(rec + 4) == len && fixed <= len ? 0 : -1;
+	case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32:
+	case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64:
+		fixed = NTTRACE_EVENT_TRACE_HEADER_SIZE;
+		break;
+	case NTTRACE_TRACE_HEADER_TYPE_INSTANCE32:
+	case NTTRACE_TRACE_HEADER_TYPE_INSTANCE64:
+		fixed = NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE;
+		break;
+	case NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32:
+	case NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64:
+		if (ntr_get16(rec) != len || len < sizeof(struct nttrace_event_header))
+			return -1;
+		if (ntr_get16(rec + 4) & NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO)
+			return ntr_items_check(rec, len);
+		return 0;
+	default:
+		return -1;
+	}
+	return ntr_get16(rec) == len && fixed <= len ? 0 : -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_record_check);
+
 void ntr_buffer_open(void *buf, const struct ntr_buffer_conf *c, __u16 processor)
 {
 	struct nttrace_wmi_buffer_header h;

@@ -133,6 +133,44 @@ bool ntr_traits_valid(const __u8 *t, __u32 len);
  */
 void ntr_event_encode(void *rec, const struct ntr_event *e);
 
+/* ---- the kernel's records: SYSTEM_TRACE_HEADER ---- */
+
+/*
+ * SYSTEM_TRACE_HEADER (0x20 bytes; ../shared/notes/ntevent-types.md, "The
+ * kernel's event headers"): the marker (@version, @header_type
+ * NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 or 64, NTTRACE_TRACE_HEADER_MARKER_BYTE),
+ * Size and HookId, the IDs, the time stamp and the thread's times.
+ */
+struct ntr_system_header {
+	__u16 size;		/* the record's, header included, before padding */
+	__u16 hook_id;		/* group << 8 | type */
+	__u8 header_type;
+	__u8 version;
+	__u32 thread_id;
+	__u32 process_id;
+	__u64 time_stamp;
+	__u32 kernel_time;
+	__u32 user_time;
+};
+#define NTR_SYSTEM_HEADER_SIZE	0x20
+
+void ntr_system_header_encode(void *rec, const struct ntr_system_header *h);
+
+/* ---- any record: TRACE_RAW's check (NTTRACE_ETW_NT_FLAGS_TRACE_RAW) ---- */
+
+/*
+ * Does the record of @len bytes at @rec describe itself, so that every
+ * consumer steps over it as over the records the logger writes? Its
+ * marker is a message's (0x90) or a header's (0xC0) with a header type
+ * the reader knows (uapi/nttrace.h, NTTRACE_TRACE_HEADER_TYPE_*); its
+ * Size field (at +0, or at +4 after a kernel header's marker) is @len;
+ * @len holds its fixed header, the message items its flags name, the
+ * PMC and PEBS items a kernel header's marker announces, and an
+ * EventWrite record's extended items, each well formed (8-byte header,
+ * Size its data padded to 8) and within @len. 0, or -1.
+ */
+int ntr_record_check(const __u8 *rec, __u32 len);
+
 /* ---- buffers ---- */
 
 /* What every buffer of one logger's processor says of its logger. */

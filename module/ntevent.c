@@ -29,6 +29,7 @@
 #include "eventwrite.h"
 #include "message.h"
 #include "ntevent.h"
+#include "system.h"
 
 void nttrace_decode_flags(u32 flags, struct nttrace_flags *out)
 {
@@ -62,7 +63,8 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, .name = "TRACE_SYSTEM",
-		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
+		.align = ULONG_SIZE, .fixed_size = NT_SYSTEM_FIXED_SIZE,
+		.handler = nt_trace_system,
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY, .name = "TRACE_SECURITY",
@@ -70,7 +72,8 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_MARK >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_MARK, .name = "TRACE_MARK",
-		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
+		.align = ULONG_SIZE, .fixed_size = NT_MARK_FIXED_SIZE,
+		.handler = nt_trace_mark,
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG, .name = "TRACE_EVENT_NOREG",
@@ -84,7 +87,8 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_RAW >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_RAW, .name = "TRACE_RAW",
-		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
+		.align = ULONG_SIZE, .fixed_size = NT_RAW_FIXED_SIZE,
+		.handler = nt_trace_raw,
 	},
 };
 

@@ -1035,3 +1035,31 @@ void nt_system_groups(u32 mask[NTTRACE_GROUP_MASKS])
 	}
 	mutex_unlock(&nt_loggers_lock);
 }
+
+int nt_session_is_system(u32 logger_id)
+{
+	struct nt_session *s;
+	int ret;
+
+	rcu_read_lock_sched();
+	s = nt_session_lookup_sched(logger_id);
+	ret = s ? s->system : -EBADF;
+	rcu_read_unlock_sched();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_session_is_system);
+
+void nt_session_flush_id(u32 logger_id)
+{
+	struct nt_session *s;
+
+	mutex_lock(&nt_loggers_lock);
+	s = nt_session_find(logger_id, NULL);
+	if (s)
+		kref_get(&s->ref);
+	mutex_unlock(&nt_loggers_lock);
+	if (s) {
+		nt_session_flush(s);
+		nt_session_put(s);
+	}
+}

@@ -215,6 +215,16 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		 nt_sys_fill_t fill, void *ctx);
 
 /*
+ * Is the running session @logger_id (NTTRACE_KERNEL_LOGGER_ID too) a
+ * system logger? 1 or 0, or -EBADF: none runs. Any context but NMI; the
+ * answer may be stale by the time the caller writes.
+ */
+int nt_session_is_system(u32 logger_id);
+
+/* Flush the running session @logger_id, if there is one. May sleep. */
+void nt_session_flush_id(u32 logger_id);
+
+/*
  * The union of the running system loggers' group masks, for the event
  * sources to know which tracepoints to hook. Takes nt_loggers_lock.
  */

@@ -15,6 +15,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/build_bug.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
@@ -58,6 +59,30 @@ static int nt_write_data(const struct nt_write *w, u8 *rec)
 		off += w->pieces[i].size;
 	}
 	return 0;
+}
+
+/*
+ * A SYSTEM_TRACE_HEADER: the caller's IDs and its kernel and user times in
+ * ticks of the log file header's TimerResolution (the kernel's tick: see
+ * userlib/etl/etl.c), as Windows counts a thread's times in clock ticks.
+ */
+static void nt_write_system_header(const struct nt_write *w, const struct nt_session *s,
+				   u8 *rec, u64 now)
+{
+	const struct nt_write_system *sys = &w->system;
+	struct ntr_system_header h = {
+		.size = w->total,
+		.hook_id = sys->hook_id,
+		.header_type = sys->header_type,
+		.version = sys->version,
+		.time_stamp = now,
+		.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime)),
+		.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime)),
+	};
+
+	nt_session_ids(s, &h.thread_id, &h.process_id);
+	ntr_system_header_encode(rec, &h);
+	memset(rec + w->total - sys->tail, 0, sys->tail);
 }
 
 /*
@@ -105,6 +130,12 @@ static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *
 		ntr_event_encode(rec, e);
 		break;
 	}
+	case NT_RECORD_SYSTEM:
+		nt_write_system_header(w, s, rec, now);
+		break;
+	case NT_RECORD_RAW:
+		/* The caller's own header, checked (module/raw.c). */
+		break;
 	}
 }
 
@@ -210,7 +241,7 @@ int nt_write_check(struct nt_write *w, u32 logger_id)
 	return err;
 }
 
-u32 nt_write_session(struct nt_write *w, u32 logger_id)
+int nt_write_session_err(struct nt_write *w, u32 logger_id)
 {
 	int err = nt_write_one(w, logger_id);
 
@@ -221,7 +252,12 @@ u32 nt_write_session(struct nt_write *w, u32 logger_id)
 		if (!err)
 			err = nt_write_one(w, logger_id);
 	}
-	return nt_write_status(err);
+	return err;
+}
+
+u32 nt_write_session(struct nt_write *w, u32 logger_id)
+{
+	return nt_write_status(nt_write_session_err(w, logger_id));
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_write_session);
 

@@ -37,6 +37,20 @@ enum nt_record_kind {
 	NT_RECORD_MESSAGE,	/* NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE */
 	NT_RECORD_CLASSIC,	/* NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, _TRACE_INSTANCE */
 	NT_RECORD_EVENT,	/* NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, EtwWrite */
+	NT_RECORD_SYSTEM,	/* _TRACE_SYSTEM, _TRACE_MARK: a SYSTEM_TRACE_HEADER */
+	NT_RECORD_RAW,		/* _TRACE_RAW: the caller's own record, staged */
+};
+
+/*
+ * A kernel record's SYSTEM_TRACE_HEADER (0x20 bytes), as its writer gives
+ * it; the IDs, time stamp and the caller's times are the write path's.
+ * @tail zero bytes end the record, after the data (a mark's NUL).
+ */
+struct nt_write_system {
+	u16 hook_id;
+	u8 header_type;		/* NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 or 64 */
+	u8 version;
+	u32 tail;
 };
 
 /* A classic record's header, as the caller gave it (common/record.h). */
@@ -85,6 +99,7 @@ struct nt_write {
 		struct ntr_message message;
 		struct nt_write_classic classic;
 		struct nt_write_event event;
+		struct nt_write_system system;
 	};
 	u8 *staged;	/* the data, once nt_write_stage() has copied it */
 };
@@ -138,6 +153,8 @@ bool nt_write_privilege(struct nt_write *w);
  * Returns an NTSTATUS. Call nt_write_release() after.
  */
 u32 nt_write_session(struct nt_write *w, u32 logger_id);
+/* The same in errno (the list above), for handlers that tell -ENOSPC apart. */
+int nt_write_session_err(struct nt_write *w, u32 logger_id);
 
 /* The NTSTATUS for an error of the write path (see the list above). */
 u32 nt_write_status(int err);

@@ -24,7 +24,7 @@ struct ntk_session {
 /* One record read back from a ring: a copy, its padding to 8 bytes too. */
 struct ntk_record {
 	const u8 *data;
-	u32 size;		/* the record's first 16 bits */
+	u32 size;		/* the record's Size (kernel headers: at +4) */
 	unsigned int cpu;
 };
 

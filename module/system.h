@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The NtTraceEvent types that write into a session by its logger ID with
+ * the kernel's own headers or the caller's: TRACE_SYSTEM
+ * (module/system.c), TRACE_MARK (module/mark.c), TRACE_RAW
+ * (module/raw.c).
+ */
+#ifndef NTTRACE_SYSTEM_H
+#define NTTRACE_SYSTEM_H
+
+#include "ntevent.h"
+
+/* The Fields each captures before its handler (module/ntevent.c). */
+#define NT_SYSTEM_FIXED_SIZE	0x20	/* SYSTEM_TRACE_HEADER */
+#define NT_MARK_FIXED_SIZE	4	/* ETW_SET_MARK_INFORMATION.Flag */
+#define NT_RAW_FIXED_SIZE	0	/* the handler reads it all */
+
+u32 nt_trace_system(const struct nttrace_type *type, const struct nttrace_call *call,
+		    const struct nttrace_flags *flags, const void *fixed);
+u32 nt_trace_mark(const struct nttrace_type *type, const struct nttrace_call *call,
+		  const struct nttrace_flags *flags, const void *fixed);
+u32 nt_trace_raw(const struct nttrace_type *type, const struct nttrace_call *call,
+		 const struct nttrace_flags *flags, const void *fixed);
+
+/*
+ * Is @id a running system logger? NTTRACE_STATUS_SUCCESS, or
+ * NTTRACE_STATUS_INVALID_HANDLE (none runs) or
+ * NTTRACE_STATUS_INVALID_PARAMETER (it is no system logger).
+ */
+u32 nt_system_target(u32 id);
+
+/*
+ * The session a TRACE_SYSTEM or TRACE_MARK handle names: its low 16 bits,
+ * 0 and 0xFFFF the NT Kernel Logger (NTTRACE_KERNEL_LOGGER_ID); 0 if the
+ * ID can name no session (over NTTRACE_MAX_LOGGERS).
+ */
+static inline u32 nt_system_logger_id(u64 trace_handle)
+{
+	u32 id = trace_handle & 0xFFFF;
+
+	if (!id || id == NTTRACE_KERNEL_LOGGER_ID)
+		return NTTRACE_KERNEL_LOGGER_ID;
+	return id <= NTTRACE_MAX_LOGGERS ? id : 0;
+}
+
+#endif /* NTTRACE_SYSTEM_H */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the system loggers' internals. ntr_record_check() (TRACE_RAW's
+ * test of a record), the kernel-mode answers of TRACE_SYSTEM, TRACE_MARK
+ * and TRACE_RAW, and nt_sys_emit(): a kernel event goes to the system
+ * loggers whose group mask wants it, and only there.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <nttrace/wdm.h>
+
+#include "kernel_logger.h"
+#include "kunit_util.h"
+#include "record.h"
+#include "session.h"
+
+/* A SYSTEM64 record of @size bytes, HookId 0x0F01. */
+static void sys_record(u8 *r, u32 size, u8 header_type)
+{
+	memset(r, 0, size);
+	r[2] = header_type;
+	r[3] = NTTRACE_TRACE_HEADER_MARKER_BYTE;
+	ntk_put_le(r + 4, size, 2);
+	ntk_put_le(r + 6, 0x0F01, 2);
+}
+
+static void record_check_test(struct kunit *test)
+{
+	u8 r[0x100];
+
+	sys_record(r, 0x28, NTTRACE_TRACE_HEADER_TYPE_SYSTEM64);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x28), 0);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x30), -1);	/* Size lies */
+	sys_record(r, 0x18, NTTRACE_TRACE_HEADER_TYPE_COMPACT64);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x18), 0);
+	sys_record(r, 0x10, NTTRACE_TRACE_HEADER_TYPE_PERFINFO64);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x10), 0);
+	r[1] = 0x01;	/* one PMC counter: 8 bytes the record lacks */
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x10), -1);
+	sys_record(r, 0x18, NTTRACE_TRACE_HEADER_TYPE_SYSTEM32);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x18), -1);	/* short */
+	sys_record(r, 0x20, 0x07);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x20), -1);	/* unknown type */
+	sys_record(r, 0x20, NTTRACE_TRACE_HEADER_TYPE_SYSTEM64);
+	r[3] = 0x40;
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x20), -1);	/* no header flag */
+
+	/* Classic: the size at +0. */
+	memset(r, 0, sizeof(r));
+	ntk_put_le(r, 0x38, 2);
+	r[2] = NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64;
+	r[3] = NTTRACE_TRACE_HEADER_MARKER_BYTE;
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x38), 0);
+	ntk_put_le(r, 0x20, 2);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x20), -1);	/* under 0x30 */
+	r[2] = NTTRACE_TRACE_HEADER_TYPE_INSTANCE32;
+	ntk_put_le(r, 0x40, 2);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x40), -1);	/* under 0x48 */
+
+	/* A message: its items by its flags. */
+	memset(r, 0, sizeof(r));
+	ntk_put_le(r, 0x10, 2);
+	r[3] = NTTRACE_MESSAGE_TRACE_MARKER_BYTE;
+	ntk_put_le(r + 6, NTTRACE_TRACE_MESSAGE_SEQUENCE, 2);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x10), 0);
+	ntk_put_le(r + 6, NTTRACE_TRACE_MESSAGE_GUID | NTTRACE_TRACE_MESSAGE_TIMESTAMP, 2);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x10), -1);
+
+	/* EventWrite: the item chain. */
+	memset(r, 0, sizeof(r));
+	ntk_put_le(r, 0x50 + 24, 2);
+	r[2] = NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64;
+	r[3] = NTTRACE_TRACE_HEADER_MARKER_BYTE;
+	ntk_put_le(r + 4, NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO, 2);
+	ntk_put_le(r + 0x50, 24, 2);
+	ntk_put_le(r + 0x56, 16, 2);
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x50 + 24), 0);
+	ntk_put_le(r + 0x54, 1, 2);	/* another item, past the end */
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x50 + 24), -1);
+	ntk_put_le(r + 0x54, 0, 2);
+	ntk_put_le(r + 0x56, 17, 2);	/* data no longer within Size */
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x50 + 24), -1);
+	ntk_put_le(r + 0x50, 0, 2);	/* Size 0 would never move */
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 0x50 + 24), -1);
+
+	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 4), -1);
+}
+
+static struct ntk_session *start_kernel_logger(struct kunit *test, u32 mask0)
+{
+	struct nttrace_logger_info info;
+
+	ntk_info(&info, NTTRACE_KERNEL_LOGGER_NAME);
+	info.group_mask[0] = mask0;
+	return ntk_start(test, &info);
+}
+
+/* Kernel-mode callers: TRACE_SYSTEM refused, TRACE_MARK and TRACE_RAW taken. */
+static void kernel_mode_test(struct kunit *test)
+{
+	struct ntk_session *k = start_kernel_logger(test, 0);
+	struct {
+		u32 flag;
+		u16 mark[4];
+	} mark = { 0, { 'k', 'm' } };
+	struct ntk_record *recs;
+	u8 sys[0x28], raw[0x28];
+
+	KUNIT_EXPECT_EQ(test, k->id, NTTRACE_KERNEL_LOGGER_ID);
+	sys_record(sys, sizeof(sys), NTTRACE_TRACE_HEADER_TYPE_SYSTEM64);
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, 8, sys),
+			NTTRACE_STATUS_NOT_SUPPORTED);
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, NTTRACE_ETW_NT_FLAGS_TRACE_MARK, 8, &mark),
+			NTTRACE_STATUS_SUCCESS);
+	sys_record(raw, sizeof(raw), NTTRACE_TRACE_HEADER_TYPE_SYSTEM64);
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, NTTRACE_ETW_NT_FLAGS_TRACE_RAW, sizeof(raw),
+					   raw),
+			NTTRACE_STATUS_SUCCESS);
+	raw[4] = 0x30;
+	KUNIT_EXPECT_EQ(test, ZwTraceEvent(k->id, NTTRACE_ETW_NT_FLAGS_TRACE_RAW, sizeof(raw),
+					   raw),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	raw[4] = 0x28;
+	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 2);
+	/* The mark: 0x20, 4 bytes of mark, 2 of NUL. */
+	KUNIT_EXPECT_EQ(test, recs[0].size, 0x26);
+	KUNIT_EXPECT_EQ(test, *(u16 *)(recs[0].data + 6), 0x0F22);
+	KUNIT_EXPECT_EQ(test, memcmp(recs[0].data + 0x20, "k\0m\0\0\0", 6), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(recs[1].data, raw, sizeof(raw)), 0);
+}
+
+struct emit_ctx {
+	u32 calls;
+};
+
+static void fill(void *rec, u32 len, u64 time_stamp, void *ctx)
+{
+	struct emit_ctx *c = ctx;
+
+	sys_record(rec, len, NTTRACE_TRACE_HEADER_TYPE_SYSTEM64);
+	memcpy((u8 *)rec + 0x10, &time_stamp, 8);
+	c->calls++;
+}
+
+static void sys_emit_test(struct kunit *test)
+{
+	struct ntk_session *k = start_kernel_logger(test, NTTRACE_EVENT_TRACE_FLAG_CSWITCH);
+	struct nttrace_logger_info info, plain_info;
+	struct ntk_session *other, *plain;
+	struct emit_ctx c = {};
+	struct ntk_record *recs;
+
+	ntk_info(&info, "kunit-sys");
+	info.log_file_mode = NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_PROCESS;
+	other = ntk_start(test, &info);
+	ntk_info(&plain_info, "kunit-plain");
+	plain = ntk_start(test, &plain_info);
+
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_CSWITCH, 0, 0x28, fill, &c);
+	KUNIT_EXPECT_EQ(test, c.calls, 1);
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_PROCESS, 0, 0x30, fill, &c);
+	KUNIT_EXPECT_EQ(test, c.calls, 2);
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_DISK_IO, 0, 0x30, fill, &c);
+	KUNIT_EXPECT_EQ(test, c.calls, 2);	/* nobody wants it */
+	/* A rundown for one session: the other does not get it. */
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_PROCESS, other->s->id, 0x38, fill, &c);
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_PROCESS, k->s->id, 0x38, fill, &c);
+	KUNIT_EXPECT_EQ(test, c.calls, 3);
+
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1);
+	KUNIT_EXPECT_EQ(test, recs[0].size, 0x28);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, other, &recs), 2);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, plain, &recs), 0);
+
+	/* UPDATE changes what it wants at once. */
+	ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, k->id, &info);
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_UPDATE;
+	info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_DISK_IO;
+	KUNIT_EXPECT_EQ(test, nt_session_control(&info), 0);
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_CSWITCH, 0, 0x28, fill, &c);
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_DISK_IO, 0, 0x28, fill, &c);
+	KUNIT_EXPECT_EQ(test, c.calls, 4);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 1);
+
+	/* Stopped, it gets nothing more. */
+	ntk_stop(k);
+	nt_sys_emit(0, NTTRACE_EVENT_TRACE_FLAG_DISK_IO, 0, 0x28, fill, &c);
+	KUNIT_EXPECT_EQ(test, c.calls, 4);
+}
+
+/* Every bit NTTRACE_SYSTEM_FLAGS_BUILT names has a source, and no more. */
+static void flags_built_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, nt_kernel_logger_flags(), NTTRACE_SYSTEM_FLAGS_BUILT);
+}
+
+static struct kunit_case nttrace_system_cases[] = {
+	KUNIT_CASE(record_check_test),
+	KUNIT_CASE(kernel_mode_test),
+	KUNIT_CASE(sys_emit_test),
+	KUNIT_CASE(flags_built_test),
+	{}
+};
+
+static struct kunit_suite nttrace_system_suite = {
+	.name = "nttrace_system",
+	.test_cases = nttrace_system_cases,
+};
+kunit_test_suite(nttrace_system_suite);
