@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NT Kernel Logger's record encoders (common/sysrec.c) as the library
+ * builds them, 64- and 32-bit: the byte-exact cases of
+ * tests/kunit/sysrec_cases.h (KUnit runs them on nttrace.ko's build), then
+ * each payload decoded by nttrace's own reader table
+ * (userlib/etl/kernel_classes.c, <nttrace/etl.h>): every field's name and
+ * value, and nothing left over but what the table does not describe. TAP.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <nttrace/etl.h>
+
+#include "../vm/tap.h"
+
+struct rc_ctx {
+	int unused;
+};
+
+#define rc_eq(ctx, got, want, what) tap_eq(got, want, "%s", what)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void rc_mem(struct rc_ctx *ctx, const void *got, const void *want,
+		   unsigned int len, const char *what)
+{
+	const unsigned char *g = got, *w = want;
+	unsigned int i;
+
+	for (i = 0; i < len && g[i] == w[i]; i++)
+		;
+	if (i < len)
+		printf("# byte 0x%x: got 0x%02x, want 0x%02x\n", i, g[i], w[i]);
+	tap_ok(i == len, "%s", what);
+}
+
+#include "../kunit/sysrec_cases.h"
+
+/* ---- through the reader's table ---- */
+
+struct want {
+	const char *name;
+	__u64 u;
+	const void *text;	/* strings, SIDs: the bytes before the NUL */
+	unsigned int text_size;
+};
+
+#define U(n, v)		{ n, v, NULL, 0 }
+#define T(n, t, s)	{ n, 0, t, s }
+
+/*
+ * @payload decoded by the table's class for @hook at @version: its fields
+ * are @w's, in order, with @w's values, and @rest bytes are left after
+ * them (a later version's fields the table does not describe).
+ */
+static void decode(const char *what, __u16 hook, __u8 version, const __u8 *payload, __u32 len,
+		   bool ptr32, const char *event, const struct want *w, unsigned int n,
+		   unsigned int rest)
+{
+	const struct nttrace_kernel_class *c = nttrace_kernel_class(hook, version);
+	struct nttrace_kernel_decoder d;
+	struct nttrace_kernel_value v;
+	unsigned int i = 0;
+
+	if (!tap_ok(c && !strcmp(c->event_name, event), "%s: the table's %s", what, event))
+		return;
+	nttrace_kernel_decode_init(&d, c, payload, len, ptr32 ? 4 : 8);
+	while (nttrace_kernel_decode_next(&d, &v)) {
+		if (i >= n) {
+			tap_ok(0, "%s: a field too many, %s", what, v.field->name);
+			return;
+		}
+		tap_ok(!strcmp(v.field->name, w[i].name), "%s: field %u is %s (%s)", what, i,
+		       w[i].name, v.field->name);
+		if (w[i].text) {
+			tap_eq(v.text_size, w[i].text_size, "%s: %s's size", what, w[i].name);
+			tap_ok(v.text && v.text_size == w[i].text_size &&
+			       !memcmp(v.text, w[i].text, w[i].text_size), "%s: %s's bytes",
+			       what, w[i].name);
+		} else {
+			tap_eq(v.u, w[i].u, "%s: %s", what, w[i].name);
+		}
+		i++;
+	}
+	tap_eq(i, n, "%s: every field", what);
+	tap_eq(d.cut, 0, "%s: none cut", what);
+	tap_eq(len - d.at, rest, "%s: bytes after the table's fields", what);
+}
+
+static __u64 ptrv(__u64 v, bool ptr32)
+{
+	return ptr32 ? (__u32)v : v;
+}
+
+static void decode_process(bool ptr32)
+{
+	static const __u8 cmd16[] = { 's', 0, 'h', 0, ' ', 0, '-', 0, 'c', 0, ' ', 0,
+				      0xAC, 0x20 };	/* "sh -c €" */
+	__u8 sid[NTR_SR_SID_MAX], buf[512];
+	struct ntr_sr_process p = {
+		.unique_process_key = 0xffff8880aabbccddULL, .process_id = 77, .parent_id = 1,
+		.session_id = 0xFFFFFFFF, .exit_status = -1,
+		.directory_table_base = 0x1234000, .flags = 0,
+		.image_file_name = RS_STR("sh"), .command_line = RS_STR("sh -c \xe2\x82\xac"),
+	};
+	static const __u16 hooks[] = { 0x0301, 0x0302, 0x0303, 0x0304 };
+	static const char * const names[] = { "Process/Start", "Process/End",
+					      "Process/DCStart", "Process/DCEnd" };
+	unsigned int k;
+	__u32 n;
+
+	p.sid = sid;
+	p.sid_size = ntr_sr_sid_unix_user(sid, 1000);
+	n = ntr_sr_process_write(buf, sizeof(buf), &p, ptr32);
+	for (k = 0; k < 4; k++) {
+		const struct want w[] = {
+			U("UniqueProcessKey", ptrv(0xffff8880aabbccddULL, ptr32)),
+			U("ProcessId", 77), U("ParentId", 1), U("SessionId", 0xFFFFFFFF),
+			U("ExitStatus", (__u64)-1), U("DirectoryTableBase", 0x1234000),
+			U("Flags", 0), T("UserSID", sid, 16), T("ImageFileName", "sh", 2),
+			T("CommandLine", cmd16, sizeof(cmd16)), T("PackageFullName", "", 0),
+			T("ApplicationId", "", 0),
+		};
+
+		decode("process", hooks[k], 4, buf, n, ptr32, names[k], w,
+		       sizeof(w) / sizeof(w[0]), 0);
+	}
+}
+
+static void decode_thread(bool ptr32)
+{
+	struct ntr_sr_thread t = {
+		.process_id = 5, .thread_id = 6, .stack_base = 0xffffc90000004000ULL,
+		.stack_limit = 0xffffc90000000000ULL, .user_stack_base = 0x7ffd00000000ULL,
+		.user_stack_limit = 0x7ffc00000000ULL, .affinity = 0xF,
+		.win32_start_addr = 0x401000, .teb_base = 0x7f0000001000ULL,
+		.sub_process_tag = 0, .base_priority = 8, .page_priority = 5,
+		.io_priority = 2, .thread_flags = 0, .name = RS_STR("worker"),
+	};
+	const struct want w[] = {
+		U("ProcessId", 5), U("TThreadId", 6),
+		U("StackBase", ptrv(0xffffc90000004000ULL, ptr32)),
+		U("StackLimit", ptrv(0xffffc90000000000ULL, ptr32)),
+		U("UserStackBase", ptrv(0x7ffd00000000ULL, ptr32)),
+		U("UserStackLimit", ptrv(0x7ffc00000000ULL, ptr32)), U("Affinity", 0xF),
+		U("Win32StartAddr", 0x401000), U("TebBase", ptrv(0x7f0000001000ULL, ptr32)),
+		U("SubProcessTag", 0), U("BasePriority", 8), U("PagePriority", 5),
+		U("IoPriority", 2), U("ThreadFlags", 0),
+	};
+	__u8 buf[256];
+	__u32 n = ntr_sr_thread_write(buf, sizeof(buf), &t, ptr32);
+
+	/* ThreadName: Windows 10's, after the fields the table has. */
+	decode("thread", 0x0501, 3, buf, n, ptr32, "Thread/Start", w, sizeof(w) / sizeof(w[0]),
+	       2 * 6 + 2);
+	decode("thread", 0x0504, 3, buf, n, ptr32, "Thread/DCEnd", w, sizeof(w) / sizeof(w[0]),
+	       2 * 6 + 2);
+}
+
+static void decode_image(bool ptr32)
+{
+	static const __u8 name16[] = { '/', 0, 'b', 0, 'i', 0, 'n', 0, '/', 0, 's', 0,
+				       'h', 0 };
+	struct ntr_sr_image im = {
+		.image_base = 0x555500000000ULL, .image_size = 0x20000, .process_id = 9,
+		.checksum = 0xabc, .time_date_stamp = 0, .reserved0 = 0,
+		.default_base = 0x555500000000ULL, .file_name = RS_STR("/bin/sh"),
+	};
+	const struct want w[] = {
+		U("ImageBase", ptrv(0x555500000000ULL, ptr32)), U("ImageSize", 0x20000),
+		U("ProcessId", 9), U("ImageCheckSum", 0xabc), U("TimeDateStamp", 0),
+		U("Reserved0", 0), U("DefaultBase", ptrv(0x555500000000ULL, ptr32)),
+		U("Reserved1", 0), U("Reserved2", 0), U("Reserved3", 0), U("Reserved4", 0),
+		T("FileName", name16, sizeof(name16)),
+	};
+	__u8 buf[256];
+	__u32 n = ntr_sr_image_write(buf, sizeof(buf), &im, ptr32);
+
+	decode("image", 0x140A, 3, buf, n, ptr32, "Image/Load", w, sizeof(w) / sizeof(w[0]), 0);
+	decode("image", 0x1403, 3, buf, n, ptr32, "Image/DCStart", w, sizeof(w) / sizeof(w[0]),
+	       0);
+}
+
+static void decode_sched(bool ptr32)
+{
+	struct ntr_sr_cswitch c = {
+		.new_thread_id = 10, .old_thread_id = 11, .new_thread_priority = 9,
+		.old_thread_priority = -2, .previous_cstate = 1, .old_thread_wait_reason = 6,
+		.old_thread_wait_mode = 1, .old_thread_state = 5,
+		.old_thread_wait_ideal_processor = 2, .new_thread_wait_time = 40,
+	};
+	const struct want wc[] = {
+		U("NewThreadId", 10), U("OldThreadId", 11), U("NewThreadPriority", 9),
+		U("OldThreadPriority", (__u64)-2), U("PreviousCState", 1), U("SpareByte", 0),
+		U("OldThreadWaitReason", 6), U("OldThreadWaitMode", 1), U("OldThreadState", 5),
+		U("OldThreadWaitIdealProcessor", 2), U("NewThreadWaitTime", 40),
+		U("Reserved", 0),
+	};
+	struct ntr_sr_ready r = { .thread_id = 12, .adjust_reason = 1, .adjust_increment = -1 };
+	const struct want wr[] = {
+		U("TThreadId", 12), U("AdjustReason", 1), U("AdjustIncrement", (__u64)-1),
+		U("Flag", 0), U("Reserved", 0),
+	};
+	__u8 buf[64];
+	__u32 n;
+
+	n = ntr_sr_cswitch_write(buf, sizeof(buf), &c, ptr32);
+	decode("cswitch", 0x0524, 2, buf, n, ptr32, "Thread/CSwitch", wc,
+	       sizeof(wc) / sizeof(wc[0]), 0);
+	n = ntr_sr_ready_write(buf, sizeof(buf), &r, ptr32);
+	decode("ready", 0x0532, 2, buf, n, ptr32, "Thread/ReadyThread", wr,
+	       sizeof(wr) / sizeof(wr[0]), 0);
+}
+
+static void decode_disk(bool ptr32)
+{
+	struct ntr_sr_disk d = {
+		.type = 10, .disk_number = 2, .irp_flags = 0x43, .transfer_size = 512,
+		.byte_offset = 1 << 20, .file_object = 0xffff888000001000ULL,
+		.irp = 0xffff888000002000ULL, .response_time = 5000, .issuing_thread_id = 31,
+	};
+	const struct want w[] = {
+		U("DiskNumber", 2), U("IrpFlags", 0x43), U("TransferSize", 512), U("Reserved", 0),
+		U("ByteOffset", 1 << 20), U("FileObject", ptrv(0xffff888000001000ULL, ptr32)),
+		U("Irp", ptrv(0xffff888000002000ULL, ptr32)), U("HighResResponseTime", 5000),
+		U("IssuingThreadId", 31),
+	};
+	const struct want wi[] = {
+		U("Irp", ptrv(0xffff888000002000ULL, ptr32)), U("IssuingThreadId", 31),
+	};
+	const struct want wf[] = {
+		U("DiskNumber", 2), U("IrpFlags", 0x43), U("HighResResponseTime", 5000),
+		U("Irp", ptrv(0xffff888000002000ULL, ptr32)), U("IssuingThreadId", 31),
+	};
+	__u8 buf[64];
+	__u32 n;
+
+	n = ntr_sr_disk_write(buf, sizeof(buf), &d, ptr32);
+	decode("disk", 0x010A, 3, buf, n, ptr32, "DiskIo/Read", w, sizeof(w) / sizeof(w[0]), 0);
+	d.type = 11;
+	n = ntr_sr_disk_write(buf, sizeof(buf), &d, ptr32);
+	decode("disk", 0x010B, 3, buf, n, ptr32, "DiskIo/Write", w, sizeof(w) / sizeof(w[0]), 0);
+	d.type = 12;
+	n = ntr_sr_disk_write(buf, sizeof(buf), &d, ptr32);
+	decode("disk", 0x010C, 3, buf, n, ptr32, "DiskIo/ReadInit", wi, 2, 0);
+	d.type = 15;
+	n = ntr_sr_disk_write(buf, sizeof(buf), &d, ptr32);
+	decode("disk", 0x010F, 3, buf, n, ptr32, "DiskIo/FlushInit", wi, 2, 0);
+	d.type = 14;
+	n = ntr_sr_disk_write(buf, sizeof(buf), &d, ptr32);
+	decode("disk", 0x010E, 3, buf, n, ptr32, "DiskIo/FlushBuffers", wf, 5, 0);
+}
+
+static void decode_tcp(bool ptr32)
+{
+	struct ntr_sr_tcp t = {
+		.pid = 3, .size = 100, .daddr = { 127, 0, 0, 1 }, .saddr = { 10, 1, 2, 3 },
+		.dport = 8080, .sport = 40000, .startime = 1, .endtime = 2, .mss = 1400,
+		.sackopt = 1, .wsopt = 1, .rcvwin = 1000, .rcvwinscale = 7,
+		.sndwinscale = 6, .seqnum = 5, .connid = 0xffff888000003000ULL,
+	};
+	__u64 d4 = 127 | 1U << 24, s4 = 10 | 1 << 8 | 2 << 16 | 3U << 24;
+	__u64 conn = ptrv(0xffff888000003000ULL, ptr32);
+	const struct want ws[] = {
+		U("PID", 3), U("size", 100), U("daddr", d4), U("saddr", s4), U("dport", 8080),
+		U("sport", 40000), U("startime", 1), U("endtime", 2), U("seqnum", 5),
+		U("connid", conn),
+	};
+	const struct want wc[] = {
+		U("PID", 3), U("size", 100), U("daddr", d4), U("saddr", s4), U("dport", 8080),
+		U("sport", 40000), U("mss", 1400), U("sackopt", 1), U("tsopt", 0),
+		U("wsopt", 1), U("rcvwin", 1000), U("rcvwinscale", 7), U("sndwinscale", 6),
+		U("seqnum", 5), U("connid", conn),
+	};
+	const struct want wg[] = {
+		U("PID", 3), U("size", 100), U("daddr", d4), U("saddr", s4), U("dport", 8080),
+		U("sport", 40000), U("seqnum", 5), U("connid", conn),
+	};
+	const struct want w6[] = {
+		U("PID", 3), U("size", 100), T("daddr", t.daddr, 0), T("saddr", t.saddr, 0),
+		U("dport", 8080), U("sport", 40000), U("seqnum", 5), U("connid", conn),
+	};
+	__u8 buf[128];
+	__u32 n;
+
+	t.type = 10;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	decode("tcp", 0x060A, 2, buf, n, ptr32, "TcpIp/SendIPV4", ws, 10, 0);
+	t.type = 12;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	decode("tcp", 0x060C, 2, buf, n, ptr32, "TcpIp/ConnectIPV4", wc, 15, 0);
+	t.type = 15;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	decode("tcp", 0x060F, 2, buf, n, ptr32, "TcpIp/AcceptIPV4", wc, 15, 0);
+	t.type = 11;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	decode("tcp", 0x060B, 2, buf, n, ptr32, "TcpIp/RecvIPV4", wg, 8, 0);
+	t.type = 13;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	decode("tcp", 0x060D, 2, buf, n, ptr32, "TcpIp/DisconnectIPV4", wg, 8, 0);
+	t.type = 14;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	decode("tcp", 0x060E, 2, buf, n, ptr32, "TcpIp/RetransmitIPV4", wg, 8, 0);
+	/* IPv6: the address fields' bytes are checked by the byte cases. */
+	t.type = 27;
+	n = ntr_sr_tcp_write(buf, sizeof(buf), &t, ptr32);
+	{
+		const struct nttrace_kernel_class *c = nttrace_kernel_class(0x061B, 2);
+		struct nttrace_kernel_decoder d;
+		struct nttrace_kernel_value v;
+		unsigned int i = 0;
+
+		nttrace_kernel_decode_init(&d, c, buf, n, ptr32 ? 4 : 8);
+		while (nttrace_kernel_decode_next(&d, &v)) {
+			if (v.field->type == NTTRACE_KT_IPV6)
+				tap_ok(!memcmp(v.data, i == 2 ? t.daddr : t.saddr, 16),
+				       "tcp6: %s", v.field->name);
+			else if (i < 8)
+				tap_eq(v.u, w6[i].u, "tcp6: %s", w6[i].name);
+			i++;
+		}
+		tap_eq(i, 8, "tcp6: every field");
+		tap_eq(d.at, n, "tcp6: to the end");
+	}
+}
+
+int main(void)
+{
+	struct rc_ctx ctx = { 0 };
+	int ptr32;
+
+	rs_headers(&ctx);
+	rs_sids(&ctx);
+	rs_utf16(&ctx);
+	rs_process(&ctx);
+	rs_process_long(&ctx);
+	rs_thread(&ctx);
+	rs_image(&ctx);
+	rs_cswitch(&ctx);
+	rs_disk(&ctx);
+	rs_tcp(&ctx);
+	rs_mark(&ctx);
+	rs_table(&ctx);
+	for (ptr32 = 0; ptr32 < 2; ptr32++) {
+		decode_process(ptr32);
+		decode_thread(ptr32);
+		decode_image(ptr32);
+		decode_sched(ptr32);
+		decode_disk(ptr32);
+		decode_tcp(ptr32);
+	}
+	return tap_done();
+}
