@@ -288,7 +288,9 @@ static void w_token_user(struct sr_w *w, const struct ntr_sr_process *p)
 	if (!(__u32)ptr)
 		ptr = token;
 	w_ptr(w, ptr);
-	w_int(w, 0, token - (w->ptr32 ? 4 : 8));	/* Attributes, padding */
+	w_int(w, p->sid_attributes, 4);
+	if (!w->ptr32)
+		w_int(w, 0, 4);		/* padding */
 	w_bytes(w, p->sid, p->sid_size);
 }
 
@@ -296,7 +298,6 @@ static void w_token_user(struct sr_w *w, const struct ntr_sr_process *p)
 
 static void process_put(struct sr_w *w, const void *x)
 {
-	static const struct ntr_sr_str empty;
 	const struct ntr_sr_process *p = x;
 
 	w_ptr(w, p->unique_process_key);
@@ -309,8 +310,8 @@ static void process_put(struct sr_w *w, const void *x)
 	w_token_user(w, p);
 	w_ansi(w, &p->image_file_name, NTR_SR_ANSI_MAX);
 	w_utf16(w, &p->command_line, NTR_SR_CMDLINE_MAX);
-	w_utf16(w, &empty, 0);	/* PackageFullName */
-	w_utf16(w, &empty, 0);	/* ApplicationId */
+	w_utf16(w, &p->package_full_name, NTR_SR_PATH_MAX);
+	w_utf16(w, &p->application_id, NTR_SR_PATH_MAX);
 }
 __u32 ntr_sr_process_size(const struct ntr_sr_process *x, bool ptr32)
 {

@@ -142,14 +142,14 @@ __u32 ntr_sr_sid_write(__u8 *out, __u64 authority, const __u32 *sub, __u8 n);
  * (kernel_classes.c: the WDK's wmicore.mof, PerfView, the files):
  * UniqueProcessKey (pointer), ProcessId, ParentId, SessionId, ExitStatus,
  * DirectoryTableBase (pointer), Flags, UserSID, ImageFileName (ANSI),
- * CommandLine, PackageFullName, ApplicationId (UTF-16; the last two
- * empty: Linux has no packaged applications).
+ * CommandLine, PackageFullName, ApplicationId (UTF-16; the last two a
+ * packaged application's, left empty on Linux).
  *
  * UserSID (Extension("Sid"), "Event Tracing MOF Qualifiers"): a
  * TOKEN_USER, then the SID. The TOKEN_USER is two pointers long: the Sid
- * pointer, then Attributes (a ULONG, 0 as in the files) and, at 8-byte
- * pointers, 4 bytes of padding, written 0 (Windows leaves stale bytes
- * there). Readers take a zero first ULONG as "no SID": then the field is
+ * pointer, then Attributes (a ULONG: 0 in the files but for a few
+ * deny-only users' 0x10) and, at 8-byte pointers, 4 bytes of padding,
+ * written 0 (Windows leaves stale bytes there). Readers take a zero first ULONG as "no SID": then the field is
  * that ULONG alone.
  */
 struct ntr_sr_process {
@@ -167,11 +167,15 @@ struct ntr_sr_process {
 	 * which would read as "no SID").
 	 */
 	__u64 sid_pointer;
+	/* TOKEN_USER's Attributes (SE_GROUP_*): 0 for a Linux user */
+	__u32 sid_attributes;
 	const __u8 *sid;	/* NULL: no SID (4 zero bytes) */
 	__u32 sid_size;		/* 8 + 4 * its count, at most NTR_SR_SID_MAX */
 	/* ANSI: each character past ASCII becomes '?' (below) */
 	struct ntr_sr_str image_file_name;
 	struct ntr_sr_str command_line;
+	struct ntr_sr_str package_full_name;	/* { NULL }: empty */
+	struct ntr_sr_str application_id;
 };
 
 __u32 ntr_sr_process_size(const struct ntr_sr_process *p, bool ptr32);

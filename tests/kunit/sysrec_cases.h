@@ -296,6 +296,29 @@ static void rs_process(struct rc_ctx *ctx)
 		rc_mem(ctx, got, e.b, e.at, "process: no SID");
 		p.sid = sid;
 
+		/*
+		 * A deny-only user's Attributes (0x10), a packaged
+		 * application's names: after Flags, the TOKEN_USER's pointer,
+		 * then Attributes; the names after the command line.
+		 */
+		p.sid_pointer = 0;
+		p.sid_attributes = 0x10;
+		p.package_full_name.s = "Pkg_1.0_x64";
+		p.package_full_name.len = 11;
+		p.application_id.s = "App";
+		p.application_id.len = 3;
+		rs_process_exp(&e, ptr32, sid, 16, ptr32 ? 8 : 16);
+		e.b[(ptr32 ? 4 : 8) + 16 + (ptr32 ? 4 : 8) + 4 + (ptr32 ? 4 : 8)] = 0x10;
+		e.at -= 4;
+		rs_wa(&e, "Pkg_1.0_x64");
+		rs_wa(&e, "App");
+		rc_eq(ctx, ntr_sr_process_write(got, sizeof(got), &p, ptr32), e.at,
+		      "process: attributes, package, size");
+		rc_mem(ctx, got, e.b, e.at, "process: attributes, package");
+		p.sid_attributes = 0;
+		p.package_full_name.s = NULL;
+		p.application_id.s = NULL;
+
 		/* A SID whose size is not its count's: refused. */
 		p.sid_size = 12;
 		rc_eq(ctx, ntr_sr_process_size(&p, ptr32), 0, "process: SID size not its count's");
