@@ -6,10 +6,9 @@
  *
  * Each payload is written by one function run twice: once counting (no
  * buffer) for ntr_sr_X_size(), once writing for ntr_sr_X_write() (both
- * through sr_size() and sr_write(), static: calls the compiler can make
- * direct), so the size reserved and the bytes written cannot disagree.
- * Every step checks what it adds against the room left, so no sum can
- * overflow.
+ * through sr_size() and sr_write() of sysrec_w.h, inline: calls the
+ * compiler can make direct), so the size reserved and the bytes written
+ * cannot disagree.
  */
 #ifdef __KERNEL__
 #include <kunit/visibility.h>
@@ -23,8 +22,9 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
+#include "sysconfig.h"
 #include "sysrec.h"
-#include "utf16.h"
+#include "sysrec_w.h"
 
 /*
  * EVENT_TRACE_PROPERTIES.EnableFlags bits (Microsoft's evntrace.h), as
@@ -44,9 +44,6 @@
 
 /* The marker's Flags byte: TRACE_HEADER_FLAG | TRACE_HEADER_EVENT_TRACE. */
 #define SR_MARKER_FLAGS		0xC0
-
-/* The most payload a record holds, under the largest header. */
-#define SR_PAYLOAD_MAX		(NTR_SR_RECORD_MAX - 0x20)
 
 /* ---- the headers ---- */
 
@@ -88,14 +85,6 @@ __u32 ntr_sr_record_size(__u8 kind, __u32 payload)
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_record_size);
 
-static void put_le(__u8 *p, __u64 v, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (__u8)(v >> (8 * i));
-}
-
 void ntr_sr_header_write(void *rec, __u16 size, const struct ntr_sr_header *h)
 {
 	__u8 *p = rec;
@@ -118,122 +107,6 @@ void ntr_sr_header_write(void *rec, __u16 size, const struct ntr_sr_header *h)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_header_write);
-
-/* ---- the payload writer ---- */
-
-struct sr_w {
-	__u8 *p;		/* NULL: counting */
-	__u32 at, room;		/* at <= room, always */
-	bool ptr32, bad;
-};
-
-static void w_init(struct sr_w *w, void *buf, bool ptr32)
-{
-	w->p = buf;
-	w->at = 0;
-	w->room = SR_PAYLOAD_MAX;
-	w->ptr32 = ptr32;
-	w->bad = false;
-}
-
-/* Room for @n more bytes, else the payload cannot be written. */
-static bool w_room(struct sr_w *w, __u32 n)
-{
-	if (w->bad || n > w->room - w->at)
-		w->bad = true;
-	return !w->bad;
-}
-
-static void w_int(struct sr_w *w, __u64 v, unsigned int n)
-{
-	if (!w_room(w, n))
-		return;
-	if (w->p)
-		put_le(w->p + w->at, v, n);
-	w->at += n;
-}
-
-static void w_ptr(struct sr_w *w, __u64 v)
-{
-	w_int(w, v, w->ptr32 ? 4 : 8);
-}
-
-static void w_bytes(struct sr_w *w, const void *src, __u32 n)
-{
-	const __u8 *s = src;
-	__u32 i;
-
-	if (!w_room(w, n))
-		return;
-	if (w->p)
-		for (i = 0; i < n; i++)
-			w->p[w->at + i] = s[i];
-	w->at += n;
-}
-
-/* A UTF-16LE string and its NUL, at most @max units before it. */
-static void w_utf16(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
-{
-	__u32 units = s->s ? ntr_utf8_to_utf16(NULL, max, s->s, s->len) : 0;
-
-	/* units <= max <= NTR_SR_CMDLINE_MAX: 2 * units cannot overflow. */
-	if (!w_room(w, 2 * units + 2))
-		return;
-	if (w->p && units)
-		ntr_utf8_to_utf16(w->p + w->at, units, s->s, s->len);
-	w->at += 2 * units;
-	w_int(w, 0, 2);
-}
-
-/*
- * An ANSI string and its NUL, at most @max bytes before it: ASCII as is,
- * each other character (and each byte of invalid UTF-8) as '?', the
- * default character Windows' own Unicode-to-ANSI conversion puts for what
- * the code page lacks; nttrace knows no code page of the reader's.
- */
-static void w_ansi(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
-{
-	const __u8 *p = (const __u8 *)s->s;
-	__u32 n = p ? s->len : 0, cp, len, i;
-
-	for (i = 0; i < max && n && *p; i++) {
-		len = ntr_utf8_next(p, n, &cp);
-		w_int(w, cp < 0x80 ? cp : '?', 1);
-		p += len;
-		n -= len;
-	}
-	w_int(w, 0, 1);
-}
-
-static __u32 w_done(const struct sr_w *w)
-{
-	return w->bad ? 0 : w->at;
-}
-
-typedef void (*sr_put_fn)(struct sr_w *w, const void *x);
-
-/* A payload's size: @put run counting. */
-static __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
-{
-	struct sr_w w;
-
-	w_init(&w, NULL, ptr32);
-	put(&w, x);
-	return w_done(&w);
-}
-
-/* The payload at @buf, if @room holds what sr_size() counts. */
-static __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
-{
-	__u32 size = sr_size(put, x, ptr32);
-	struct sr_w w;
-
-	if (!size || size > room)
-		return 0;
-	w_init(&w, buf, ptr32);
-	put(&w, x);
-	return w_done(&w);
-}
 
 /* ---- SIDs ---- */
 
@@ -576,12 +449,18 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * writes the rundown of the kernel's own modules (process 0) under a full
  * header, of user processes' images under a PERFINFO one: the glue says
  * which, the table gives the latter. The mark: version 0, full header
- * ([GC]).
+ * ([GC]). SysConfig and the EventTrace extension (sysconfig.h): the
+ * files' kinds, no flag (the logger writes them itself; SysConfig not
+ * with EVENT_TRACE_FLAG_NO_SYSCONFIG); Extension also comes under a
+ * PERFINFO header in the files, after the first.
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
 
 static const struct ntr_sr_event events[] = {
+	E(HEADER_EXTENSION, FULL, 2, 0),
+	E(RUNDOWN_COMPLETE, PERFINFO, 2, 0),
+	E(END_EXTENSION, PERFINFO, 2, 0),
 	E(DISKIO_READ, PERFINFO, 3, F(DISK_IO)),
 	E(DISKIO_WRITE, PERFINFO, 3, F(DISK_IO)),
 	E(DISKIO_READ_INIT, FULL, 3, F(DISK_IO_INIT)),
@@ -614,6 +493,10 @@ static const struct ntr_sr_event events[] = {
 	E(TCP_ACCEPT6, PERFINFO, 2, F(NETWORK_TCPIP)),
 	E(TCP_RECONNECT6, PERFINFO, 2, F(NETWORK_TCPIP)),
 	E(TCP_COPY6, PERFINFO, 2, F(NETWORK_TCPIP)),
+	E(CONFIG_CPU, FULL, 2, 0),
+	E(CONFIG_PHYDISK, FULL, 2, 0),
+	E(CONFIG_LOGDISK, FULL, 2, 0),
+	E(CONFIG_NIC, FULL, 2, 0),
 	E(PERFINFO_MARK, FULL, 0, 0),
 	E(IMAGE_UNLOAD, FULL, 3, F(IMAGE_LOAD)),
 	E(IMAGE_DCSTART, PERFINFO, 3, F(IMAGE_LOAD)),
