@@ -324,6 +324,98 @@ static void decode_tcp(bool ptr32)
 	}
 }
 
+/* UTF-16LE of an ASCII string, for the expected texts. */
+static unsigned int w16(__u8 *out, const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++) {
+		out[n++] = (__u8)*s;
+		out[n++] = 0;
+	}
+	return n;
+}
+
+static void decode_sysconfig(bool ptr32)
+{
+	struct ntr_sr_cpu cpu = {
+		.mhz = 3000, .nr_processors = 2, .mem_size = 2048, .page_size = 4096,
+		.allocation_granularity = 4096, .computer_name = RS_STR("host"),
+		.domain_name = RS_STR("lan"), .hyper_threading_flag = 3,
+	};
+	struct ntr_sr_phydisk pd = {
+		.disk_number = 1, .bytes_per_sector = 4096, .sectors_per_track = 1,
+		.tracks_per_cylinder = 1, .cylinders = 99, .manufacturer = RS_STR("ATA"),
+		.partition_count = 3, .write_cache_enabled = 1, .boot_drive_letter = RS_STR("/"),
+	};
+	struct ntr_sr_logdisk ld = {
+		.start_offset = 512, .partition_size = 1 << 30, .disk_number = 1, .size = 7,
+		.drive_type = 3, .drive_letter = RS_STR("/"), .partition_number = 2,
+		.sectors_per_cluster = 8, .bytes_per_sector = 512, .free_clusters = -1,
+		.total_clusters = 10, .file_system = RS_STR("xfs"), .volume_ext = 0,
+	};
+	struct ntr_sr_nic nic = {
+		.physical_addr = 0xaabbccddeeffULL, .physical_addr_len = 6, .ipv4_index = 3,
+		.ipv6_index = 4, .description = RS_STR("enp0s3"), .ip_addresses = RS_STR("1.2.3.4"),
+		.dns_server_addresses = RS_STR(""),
+	};
+	struct ntr_sr_extension ext = { .group_mask = { 1, 2, 3, 4, 5, 6, 7, 8 },
+					.kernel_event_version = 62 };
+	__u8 host[8], lan[6], ata[6], slash[2], xfs[6], enp[12], ip[14];
+	unsigned int lhost = w16(host, "host"), llan = w16(lan, "lan"), lata = w16(ata, "ATA");
+	unsigned int lslash = w16(slash, "/"), lxfs = w16(xfs, "xfs"), lenp = w16(enp, "enp0s3");
+	unsigned int lip = w16(ip, "1.2.3.4");
+	const struct want wc[] = {
+		U("MHz", 3000), U("NumberOfProcessors", 2), U("MemSize", 2048),
+		U("PageSize", 4096), U("AllocationGranularity", 4096),
+		T("ComputerName", host, lhost), T("DomainName", lan, llan),
+		U("HyperThreadingFlag", 3),
+	};
+	const struct want wp[] = {
+		U("DiskNumber", 1), U("BytesPerSector", 4096), U("SectorsPerTrack", 1),
+		U("TracksPerCylinder", 1), U("Cylinders", 99), U("SCSIPort", 0), U("SCSIPath", 0),
+		U("SCSITarget", 0), U("SCSILun", 0), T("Manufacturer", ata, lata),
+		U("PartitionCount", 3), U("WriteCacheEnabled", 1), U("Pad", 0),
+		T("BootDriveLetter", slash, lslash), T("Spare", "", 0),
+	};
+	const struct want wl[] = {
+		U("StartOffset", 512), U("PartitionSize", 1 << 30), U("DiskNumber", 1),
+		U("Size", 7), U("DriveType", 3), T("DriveLetterString", slash, lslash),
+		U("Pad1", 0), U("PartitionNumber", 2), U("SectorsPerCluster", 8),
+		U("BytesPerSector", 512), U("Pad2", 0), U("NumberOfFreeClusters", (__u64)-1),
+		U("TotalNumberOfClusters", 10), T("FileSystem", xfs, lxfs), U("VolumeExt", 0),
+		U("Pad3", 0),
+	};
+	const struct want wn[] = {
+		U("PhysicalAddr", 0xaabbccddeeffULL), U("PhysicalAddrLen", 6), U("Ipv4Index", 3),
+		U("Ipv6Index", 4), T("NICDescription", enp, lenp), T("IpAddresses", ip, lip),
+		T("DnsServerAddresses", "", 0),
+	};
+	const struct want we[] = {
+		U("GroupMask1", 1), U("GroupMask2", 2), U("GroupMask3", 3), U("GroupMask4", 4),
+		U("GroupMask5", 5), U("GroupMask6", 6), U("GroupMask7", 7), U("GroupMask8", 8),
+		U("KernelEventVersion", 62),
+	};
+	static __u8 buf[1024];
+	__u32 n;
+
+	n = ntr_sr_cpu_write(buf, sizeof(buf), &cpu, ptr32);
+	decode("cpu", 0x0B0A, 2, buf, n, ptr32, "SystemConfig/CPU", wc, ARRAY_SIZE(wc), 0);
+	n = ntr_sr_phydisk_write(buf, sizeof(buf), &pd, ptr32);
+	decode("phydisk", 0x0B0B, 2, buf, n, ptr32, "SystemConfig/PhyDisk", wp, ARRAY_SIZE(wp),
+	       0);
+	n = ntr_sr_logdisk_write(buf, sizeof(buf), &ld, ptr32);
+	decode("logdisk", 0x0B0C, 2, buf, n, ptr32, "SystemConfig/LogDisk", wl, ARRAY_SIZE(wl),
+	       0);
+	n = ntr_sr_nic_write(buf, sizeof(buf), &nic, ptr32);
+	decode("nic", 0x0B0D, 2, buf, n, ptr32, "SystemConfig/NIC", wn, ARRAY_SIZE(wn), 0);
+	n = ntr_sr_extension_write(buf, sizeof(buf), &ext, ptr32);
+	decode("extension", 0x0005, 2, buf, n, ptr32, "EventTrace/Extension", we, ARRAY_SIZE(we),
+	       0);
+	decode("extension", 0x0020, 2, buf, n, ptr32, "EventTrace/EndExtension", we,
+	       ARRAY_SIZE(we), 0);
+}
+
 int main(void)
 {
 	struct rc_ctx ctx = { 0 };
@@ -340,6 +432,7 @@ int main(void)
 	rs_disk(&ctx);
 	rs_tcp(&ctx);
 	rs_mark(&ctx);
+	rs_sysconfig(&ctx);
 	rs_table(&ctx);
 	for (ptr32 = 0; ptr32 < 2; ptr32++) {
 		decode_process(ptr32);
@@ -348,6 +441,7 @@ int main(void)
 		decode_sched(ptr32);
 		decode_disk(ptr32);
 		decode_tcp(ptr32);
+		decode_sysconfig(ptr32);
 	}
 	return tap_done();
 }

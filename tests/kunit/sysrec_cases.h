@@ -5,7 +5,8 @@
  * class pages (learn.microsoft.com/windows/win32/etw/: process-typegroup1
  * and the V4 class of the WDK's MOF, thread-typegroup1, image-load,
  * cswitch, readythread, diskio-typegroup1/2/3, tcpip-sendipv4,
- * tcpip-typegroup1 to 4) and the headers of ntwmi.h, never by calling
+ * tcpip-typegroup1 to 4, systemconfig-cpu, -phydisk, -logdisk, -nic) and
+ * the headers of ntwmi.h, never by calling
  * the code under test. One set of cases, run in the kernel by
  * tests/kunit/sysrec_test.c and in user space, 64- and 32-bit, by
  * tests/host/sysrec_test.c (which also decodes the records with the
@@ -17,12 +18,13 @@
 #ifndef NTTRACE_SYSREC_CASES_H
 #define NTTRACE_SYSREC_CASES_H
 
+#include "sysconfig.h"
 #include "sysrec.h"
 #include "utf16.h"
 
 #define RS_UNTOUCHED	0xEE
 /* The buffers of the cases are static: KUnit runs them on a kernel stack. */
-#define RS_BUF		512
+#define RS_BUF		1024
 
 /* Buffers are static: a KUnit case runs on a kernel stack. */
 
@@ -633,6 +635,158 @@ static void rs_mark(struct rc_ctx *ctx)
 	rc_eq(ctx, ntr_sr_mark_size(0xFFFFFFFFU), 0, "mark: no wrap-around");
 }
 
+/* ---- SysConfig, EventTrace's extension ---- */
+
+/* A char16 array of @count units: the ASCII @s, then zeros. */
+static void rs_wfix(struct rs_exp *e, const char *s, unsigned int count)
+{
+	unsigned int i = 0;
+
+	for (; *s; s++, i++)
+		rs_u(e, (__u8)*s, 2);
+	for (; i < count; i++)
+		rs_u(e, 0, 2);
+}
+
+static void rs_sysconfig(struct rc_ctx *ctx)
+{
+	struct ntr_sr_cpu cpu = {
+		.mhz = 2400, .nr_processors = 4, .mem_size = 8192, .page_size = 4096,
+		.allocation_granularity = 65536, .computer_name = RS_STR("build-vm"),
+		.domain_name = RS_STR("example.org"), .hyper_threading_flag = 0x0F,
+	};
+	struct ntr_sr_phydisk pd = {
+		.disk_number = 0, .bytes_per_sector = 512, .sectors_per_track = 63,
+		.tracks_per_cylinder = 255, .cylinders = 0x123456789ULL, .scsi_port = 1,
+		.scsi_path = 2, .scsi_target = 3, .scsi_lun = 4,
+		.manufacturer = RS_STR("QEMU HARDDISK"), .partition_count = 2,
+		.write_cache_enabled = 1, .boot_drive_letter = RS_STR("C:"),
+	};
+	struct ntr_sr_logdisk ld = {
+		.start_offset = 1048576, .partition_size = 0x1000000000ULL, .disk_number = 0,
+		.size = 0x1000, .drive_type = 3, .drive_letter = RS_STR("C:"),
+		.partition_number = 1, .sectors_per_cluster = 8, .bytes_per_sector = 512,
+		.free_clusters = 1000, .total_clusters = 5000, .file_system = RS_STR("ext4"),
+		.volume_ext = 7,
+	};
+	struct ntr_sr_nic nic = {
+		.physical_addr = 0x563412005452ULL, .physical_addr_len = 6, .ipv4_index = 2,
+		.ipv6_index = 2, .description = RS_STR("eth0"),
+		.ip_addresses = RS_STR("10.0.2.15"), .dns_server_addresses = RS_STR("10.0.2.3"),
+	};
+	struct ntr_sr_extension ext = {
+		.group_mask = { 0x10003, 0, 0, 0, 0, 0, 0, 0x80 }, .kernel_event_version = 62,
+	};
+	static __u8 got[RS_BUF];
+	static struct rs_exp e;
+	unsigned int i;
+	int ptr32;
+	__u32 n;
+
+	for (ptr32 = 0; ptr32 < 2; ptr32++) {
+		rs_init(&e, ptr32);
+		rs_u(&e, 2400, 4);			/* MHz */
+		rs_u(&e, 4, 4);				/* NumberOfProcessors */
+		rs_u(&e, 8192, 4);			/* MemSize */
+		rs_u(&e, 4096, 4);			/* PageSize */
+		rs_u(&e, 65536, 4);			/* AllocationGranularity */
+		rs_wfix(&e, "build-vm", 256);		/* ComputerName */
+		rs_wfix(&e, "example.org", 134);	/* DomainName */
+		rs_p(&e, 0x0F);				/* HyperThreadingFlag */
+		rc_eq(ctx, e.at, ptr32 ? 804 : 808, "cpu: the files' size");
+		n = ntr_sr_cpu_size(&cpu, ptr32);
+		rc_eq(ctx, n, e.at, "cpu: size");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_cpu_write(got, n, &cpu, ptr32), n, "cpu: written");
+		rc_mem(ctx, got, e.b, e.at, "cpu: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "cpu: not past its size");
+
+		rs_init(&e, ptr32);
+		rs_u(&e, 0, 4);				/* DiskNumber */
+		rs_u(&e, 512, 4);			/* BytesPerSector */
+		rs_u(&e, 63, 4);			/* SectorsPerTrack */
+		rs_u(&e, 255, 4);			/* TracksPerCylinder */
+		rs_u(&e, 0x123456789ULL, 8);		/* Cylinders */
+		rs_u(&e, 1, 4);				/* SCSIPort */
+		rs_u(&e, 2, 4);				/* SCSIPath */
+		rs_u(&e, 3, 4);				/* SCSITarget */
+		rs_u(&e, 4, 4);				/* SCSILun */
+		rs_wfix(&e, "QEMU HARDDISK", 256);	/* Manufacturer */
+		rs_u(&e, 2, 4);				/* PartitionCount */
+		rs_u(&e, 1, 1);				/* WriteCacheEnabled */
+		rs_u(&e, 0, 1);				/* Pad */
+		rs_wfix(&e, "C:", 3);			/* BootDriveLetter */
+		rs_wfix(&e, "", 2);			/* Spare */
+		rc_eq(ctx, e.at, 568, "phydisk: the files' size");
+		n = ntr_sr_phydisk_size(&pd, ptr32);
+		rc_eq(ctx, n, e.at, "phydisk: size");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_phydisk_write(got, n, &pd, ptr32), n, "phydisk: written");
+		rc_mem(ctx, got, e.b, e.at, "phydisk: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "phydisk: not past its size");
+
+		rs_init(&e, ptr32);
+		rs_u(&e, 1048576, 8);			/* StartOffset */
+		rs_u(&e, 0x1000000000ULL, 8);		/* PartitionSize */
+		rs_u(&e, 0, 4);				/* DiskNumber */
+		rs_u(&e, 0x1000, 4);			/* Size */
+		rs_u(&e, 3, 4);				/* DriveType */
+		rs_wfix(&e, "C:", 4);			/* DriveLetterString */
+		rs_u(&e, 0, 4);				/* Pad1 */
+		rs_u(&e, 1, 4);				/* PartitionNumber */
+		rs_u(&e, 8, 4);				/* SectorsPerCluster */
+		rs_u(&e, 512, 4);			/* BytesPerSector */
+		rs_u(&e, 0, 4);				/* Pad2 */
+		rs_u(&e, 1000, 8);			/* NumberOfFreeClusters */
+		rs_u(&e, 5000, 8);			/* TotalNumberOfClusters */
+		rs_wfix(&e, "ext4", 16);		/* FileSystem */
+		rs_u(&e, 7, 4);				/* VolumeExt */
+		rs_u(&e, 0, 4);				/* Pad3 */
+		rc_eq(ctx, e.at, 112, "logdisk: the files' size");
+		n = ntr_sr_logdisk_size(&ld, ptr32);
+		rc_eq(ctx, n, e.at, "logdisk: size");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_logdisk_write(got, n, &ld, ptr32), n, "logdisk: written");
+		rc_mem(ctx, got, e.b, e.at, "logdisk: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "logdisk: not past its size");
+
+		rs_init(&e, ptr32);
+		rs_u(&e, 0x563412005452ULL, 8);		/* PhysicalAddr */
+		rs_u(&e, 6, 4);				/* PhysicalAddrLen */
+		rs_u(&e, 2, 4);				/* Ipv4Index */
+		rs_u(&e, 2, 4);				/* Ipv6Index */
+		rs_wa(&e, "eth0");			/* NICDescription */
+		rs_wa(&e, "10.0.2.15");			/* IpAddresses */
+		rs_wa(&e, "10.0.2.3");			/* DnsServerAddresses */
+		n = ntr_sr_nic_size(&nic, ptr32);
+		rc_eq(ctx, n, e.at, "nic: size");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_nic_write(got, n, &nic, ptr32), n, "nic: written");
+		rc_mem(ctx, got, e.b, e.at, "nic: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "nic: not past its size");
+
+		rs_init(&e, ptr32);
+		for (i = 0; i < 8; i++)			/* GroupMask1 to 8 */
+			rs_u(&e, ext.group_mask[i], 4);
+		rs_u(&e, 62, 4);			/* KernelEventVersion */
+		rc_eq(ctx, ntr_sr_extension_size(&ext, ptr32), 36, "extension: 36 bytes");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_extension_write(got, 36, &ext, ptr32), 36, "extension: written");
+		rc_mem(ctx, got, e.b, 36, "extension: bytes");
+		rc_eq(ctx, got[36], RS_UNTOUCHED, "extension: not past 36");
+	}
+	/* A name longer than its array: cut to leave its NUL. */
+	for (i = 0; i < 300; i++)
+		rs_text[i] = 'n';
+	cpu.computer_name.s = rs_text;
+	cpu.computer_name.len = 300;
+	rs_fill(got, sizeof(got));
+	rc_eq(ctx, ntr_sr_cpu_write(got, sizeof(got), &cpu, false), 808, "cpu: long name, size");
+	rc_eq(ctx, got[20 + 2 * 254], 'n', "cpu: long name's last unit");
+	rc_eq(ctx, got[20 + 2 * 255] | got[21 + 2 * 255], 0, "cpu: long name's NUL");
+	rc_eq(ctx, got[20 + 2 * 256], 'e', "cpu: DomainName after 256 units");
+}
+
 /* ---- the table: evntrace.h's flags, the files' header kinds ---- */
 
 static void rs_table(struct rc_ctx *ctx)
@@ -642,6 +796,10 @@ static void rs_table(struct rc_ctx *ctx)
 		__u8 kind, version;
 		__u32 flag;
 	} want[] = {
+		{ 0x0005, NTR_SR_FULL, 2, 0 }, { 0x0008, NTR_SR_PERFINFO, 2, 0 },
+		{ 0x0020, NTR_SR_PERFINFO, 2, 0 },
+		{ 0x0B0A, NTR_SR_FULL, 2, 0 }, { 0x0B0B, NTR_SR_FULL, 2, 0 },
+		{ 0x0B0C, NTR_SR_FULL, 2, 0 }, { 0x0B0D, NTR_SR_FULL, 2, 0 },
 		{ 0x010A, NTR_SR_PERFINFO, 3, 0x100 }, { 0x010B, NTR_SR_PERFINFO, 3, 0x100 },
 		{ 0x010C, NTR_SR_FULL, 3, 0x400 }, { 0x010D, NTR_SR_FULL, 3, 0x400 },
 		{ 0x010E, NTR_SR_PERFINFO, 3, 0x100 }, { 0x010F, NTR_SR_FULL, 3, 0x400 },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the NT Kernel Logger's record encoders (common/sysrec.c,
- * common/utf16.c) as nttrace.ko builds them; the cases are
+ * common/sysconfig.c, common/utf16.c) as nttrace.ko builds them; the cases are
  * tests/kunit/sysrec_cases.h, which tests/host/sysrec_test.c runs on the
  * library's build.
  */
@@ -37,6 +37,7 @@ RS_CASE(rs_cswitch)
 RS_CASE(rs_disk)
 RS_CASE(rs_tcp)
 RS_CASE(rs_mark)
+RS_CASE(rs_sysconfig)
 RS_CASE(rs_table)
 
 static struct kunit_case nttrace_sysrec_cases[] = {
@@ -51,6 +52,7 @@ static struct kunit_case nttrace_sysrec_cases[] = {
 	KUNIT_CASE(rs_disk_test),
 	KUNIT_CASE(rs_tcp_test),
 	KUNIT_CASE(rs_mark_test),
+	KUNIT_CASE(rs_sysconfig_test),
 	KUNIT_CASE(rs_table_test),
 	{}
 };
