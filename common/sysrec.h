@@ -105,7 +105,7 @@ struct ntr_sr_str {
 #define NTR_SR_PATH_MAX		4096U
 #define NTR_SR_CMDLINE_MAX	8192U
 #define NTR_SR_ANSI_MAX		255U
-#define NTR_SR_NAME_MAX		256U	/* a thread's name */
+#define NTR_SR_NAME_MAX		256U	/* a thread's name, a NIC's */
 
 /* A SID: revision 1, at most 15 sub-authorities (SID_MAX_SUB_AUTHORITIES). */
 #define NTR_SR_SID_MAX		(8 + 4 * 15)
@@ -162,9 +162,10 @@ struct ntr_sr_process {
 	__u32 flags;
 	/*
 	 * The TOKEN_USER's Sid pointer, as written: Windows writes the
-	 * kernel address of its copy; nttrace writes what is given, 0 giving
-	 * the SID's offset from the TOKEN_USER (never a kernel address; not 0,
-	 * which would read as "no SID").
+	 * kernel address of its copy; nttrace writes what is given, but a
+	 * value whose low 32 bits are 0 (which readers would take for "no
+	 * SID"), 0 included, gives the SID's offset from the TOKEN_USER: 16,
+	 * or 8 at 4-byte pointers (never a kernel address).
 	 */
 	__u64 sid_pointer;
 	/* TOKEN_USER's Attributes (SE_GROUP_*): 0 for a Linux user */

@@ -11,10 +11,22 @@
 #include "sysrec.h"
 #include "utf16.h"
 
+/*
+ * The per-field steps and the two passes, always inline: a fixed-size
+ * payload (CSwitch, on every context switch) then compiles to stores
+ * and compares, with no call through @put.
+ */
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#define SR_INLINE	static __always_inline
+#else
+#define SR_INLINE	static inline __attribute__((__always_inline__))
+#endif
+
 /* The most payload a record holds, under the largest header. */
 #define SR_PAYLOAD_MAX		(NTR_SR_RECORD_MAX - 0x20)
 
-static inline void put_le(__u8 *p, __u64 v, unsigned int n)
+SR_INLINE void put_le(__u8 *p, __u64 v, unsigned int n)
 {
 	unsigned int i;
 
@@ -28,7 +40,7 @@ struct sr_w {
 	bool ptr32, bad;
 };
 
-static inline void w_init(struct sr_w *w, void *buf, bool ptr32)
+SR_INLINE void w_init(struct sr_w *w, void *buf, bool ptr32)
 {
 	w->p = buf;
 	w->at = 0;
@@ -38,14 +50,14 @@ static inline void w_init(struct sr_w *w, void *buf, bool ptr32)
 }
 
 /* Room for @n more bytes, else the payload cannot be written. */
-static inline bool w_room(struct sr_w *w, __u32 n)
+SR_INLINE bool w_room(struct sr_w *w, __u32 n)
 {
 	if (w->bad || n > w->room - w->at)
 		w->bad = true;
 	return !w->bad;
 }
 
-static inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
+SR_INLINE void w_int(struct sr_w *w, __u64 v, unsigned int n)
 {
 	if (!w_room(w, n))
 		return;
@@ -54,7 +66,7 @@ static inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
 	w->at += n;
 }
 
-static inline void w_ptr(struct sr_w *w, __u64 v)
+SR_INLINE void w_ptr(struct sr_w *w, __u64 v)
 {
 	w_int(w, v, w->ptr32 ? 4 : 8);
 }
@@ -124,7 +136,7 @@ static inline void w_wchars(struct sr_w *w, const struct ntr_sr_str *s, __u32 co
 		w_int(w, 0, 2);
 }
 
-static inline __u32 w_done(const struct sr_w *w)
+SR_INLINE __u32 w_done(const struct sr_w *w)
 {
 	return w->bad ? 0 : w->at;
 }
@@ -132,7 +144,7 @@ static inline __u32 w_done(const struct sr_w *w)
 typedef void (*sr_put_fn)(struct sr_w *w, const void *x);
 
 /* A payload's size: @put run counting. */
-static inline __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
+SR_INLINE __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
 {
 	struct sr_w w;
 
@@ -142,7 +154,7 @@ static inline __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
 }
 
 /* The payload at @buf, if @room holds what sr_size() counts. */
-static inline __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
+SR_INLINE __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
 {
 	__u32 size = sr_size(put, x, ptr32);
 	struct sr_w w;
