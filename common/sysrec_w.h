@@ -12,21 +12,21 @@
 #include "utf16.h"
 
 /*
- * The per-field steps and the two passes, always inline: a fixed-size
- * payload (CSwitch, on every context switch) then compiles to stores
- * and compares, with no call through @put.
+ * The per-field steps and the two passes, always inline in the kernel:
+ * a fixed-size payload (CSwitch, on every context switch) then compiles
+ * to stores and compares, with no call through @put.
  */
 #ifdef __KERNEL__
 #include <linux/compiler.h>
-#define SR_INLINE	static __always_inline
-#else
-#define SR_INLINE	static inline __attribute__((__always_inline__))
+#elif !defined(__always_inline)
+/* The library: plain inline, the compiler's choice. */
+#define __always_inline	inline
 #endif
 
 /* The most payload a record holds, under the largest header. */
 #define SR_PAYLOAD_MAX		(NTR_SR_RECORD_MAX - 0x20)
 
-SR_INLINE void put_le(__u8 *p, __u64 v, unsigned int n)
+static __always_inline void put_le(__u8 *p, __u64 v, unsigned int n)
 {
 	unsigned int i;
 
@@ -40,7 +40,7 @@ struct sr_w {
 	bool ptr32, bad;
 };
 
-SR_INLINE void w_init(struct sr_w *w, void *buf, bool ptr32)
+static __always_inline void w_init(struct sr_w *w, void *buf, bool ptr32)
 {
 	w->p = buf;
 	w->at = 0;
@@ -50,14 +50,14 @@ SR_INLINE void w_init(struct sr_w *w, void *buf, bool ptr32)
 }
 
 /* Room for @n more bytes, else the payload cannot be written. */
-SR_INLINE bool w_room(struct sr_w *w, __u32 n)
+static __always_inline bool w_room(struct sr_w *w, __u32 n)
 {
 	if (w->bad || n > w->room - w->at)
 		w->bad = true;
 	return !w->bad;
 }
 
-SR_INLINE void w_int(struct sr_w *w, __u64 v, unsigned int n)
+static __always_inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
 {
 	if (!w_room(w, n))
 		return;
@@ -66,7 +66,7 @@ SR_INLINE void w_int(struct sr_w *w, __u64 v, unsigned int n)
 	w->at += n;
 }
 
-SR_INLINE void w_ptr(struct sr_w *w, __u64 v)
+static __always_inline void w_ptr(struct sr_w *w, __u64 v)
 {
 	w_int(w, v, w->ptr32 ? 4 : 8);
 }
@@ -136,7 +136,7 @@ static inline void w_wchars(struct sr_w *w, const struct ntr_sr_str *s, __u32 co
 		w_int(w, 0, 2);
 }
 
-SR_INLINE __u32 w_done(const struct sr_w *w)
+static __always_inline __u32 w_done(const struct sr_w *w)
 {
 	return w->bad ? 0 : w->at;
 }
@@ -144,7 +144,7 @@ SR_INLINE __u32 w_done(const struct sr_w *w)
 typedef void (*sr_put_fn)(struct sr_w *w, const void *x);
 
 /* A payload's size: @put run counting. */
-SR_INLINE __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
+static __always_inline __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
 {
 	struct sr_w w;
 
@@ -154,7 +154,7 @@ SR_INLINE __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
 }
 
 /* The payload at @buf, if @room holds what sr_size() counts. */
-SR_INLINE __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
+static __always_inline __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
 {
 	__u32 size = sr_size(put, x, ptr32);
 	struct sr_w w;
