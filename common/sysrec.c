@@ -89,7 +89,8 @@ void ntr_sr_header_write(void *rec, __u16 size, const struct ntr_sr_header *h)
 {
 	__u8 *p = rec;
 
-	put_le(p, h->version, 2);
+	p[0] = h->version;
+	p[1] = 0;
 	p[2] = ntr_sr_header_type(h->kind, h->ptr32);
 	p[3] = SR_MARKER_FLAGS;
 	put_le(p + 4, size, 2);

@@ -56,7 +56,12 @@ enum ntr_sr_kind {
 
 struct ntr_sr_header {
 	__u16 hook_id;		/* group << 8 | type */
-	__u16 version;		/* the class's version */
+	/*
+	 * The class's version: the marker's low byte. Its high byte stays 0:
+	 * there bits 8-10 count PMC counters and bit 15 flags a PEBS index
+	 * before the payload, which nttrace never writes.
+	 */
+	__u8 version;
 	__u8 kind;		/* enum ntr_sr_kind */
 	bool ptr32;
 	__u32 thread_id;	/* FULL, COMPACT */
