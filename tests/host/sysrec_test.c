@@ -5,12 +5,15 @@
  * tests/kunit/sysrec_cases.h (KUnit runs them on nttrace.ko's build), then
  * each payload decoded by nttrace's own reader table
  * (userlib/etl/kernel_classes.c, <nttrace/etl.h>): every field's name and
- * value, and nothing left over but what the table does not describe. TAP.
+ * value, and nothing left over but what the table does not describe; and
+ * whole records in a buffer read back by the ETL reader. TAP.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <nttrace/etl.h>
+
+#include "record.h"
 
 #include "../vm/tap.h"
 
@@ -416,6 +419,121 @@ static void decode_sysconfig(bool ptr32)
 	       ARRAY_SIZE(we), 0);
 }
 
+/* ---- whole records through the ETL reader ---- */
+
+static __u8 rt_buf[8192];
+static int rt_given;
+
+static int rt_load(void *ctx, unsigned int cpu, uint8_t *buf)
+{
+	(void)ctx;
+	(void)cpu;
+	if (rt_given)
+		return 0;
+	rt_given = 1;
+	memcpy(buf, rt_buf, sizeof(rt_buf));
+	return 1;
+}
+
+struct rt_rec {
+	struct ntr_sr_header h;
+	__u32 at, size;
+};
+
+/* A header and a payload at @at in rt_buf, 8-byte aligned; the next @at. */
+static __u32 rt_put(struct rt_rec *r, __u32 at, const void *payload, __u32 n)
+{
+	r->size = ntr_sr_record_size(r->h.kind, n);
+	r->at = at;
+	ntr_sr_header_write(rt_buf + at, r->size, &r->h);
+	memcpy(rt_buf + at + ntr_sr_header_size(r->h.kind), payload, n);
+	return at + ((r->size + 7) & ~7U);
+}
+
+/*
+ * Records of each header kind, sealed in a buffer (common/record.c), read
+ * back by the reader that reads Windows' files (etlread.c): each is a
+ * kernel record with its header's size, HookId, version, time stamp and
+ * (but under a PERFINFO header) thread and process IDs, and its payload.
+ */
+static void roundtrip(void)
+{
+	struct ntr_buffer_conf conf = {
+		.buffer_size = sizeof(rt_buf), .clock_type = 1, .frequency = 1000000000,
+		.logger_id = 0xFFFF, .start_time = 0, .start_perf_clock = 0,
+	};
+	struct nttrace_etl_info info = {
+		.buffer_size = sizeof(rt_buf), .nr_cpus = 1, .pointer_size = 8, .clock = 1,
+		.perf_freq = 1000000000,
+	};
+	struct ntr_sr_process p = {
+		.process_id = 100, .parent_id = 1, .image_file_name = RS_STR("init"),
+		.command_line = RS_STR("/sbin/init splash"),
+	};
+	struct ntr_sr_cswitch c = { .new_thread_id = 100, .old_thread_id = 0 };
+	struct ntr_sr_thread t = { .process_id = 100, .thread_id = 101, .name = RS_STR("t") };
+	static const __u8 mark[4] = { 'm', 0, 'k', 0 };
+	__u8 sid[NTR_SR_SID_MAX], payload[512];
+	struct rt_rec r[5] = {
+		{ .h = { .hook_id = NTR_SR_PROCESS_START, .version = 4, .kind = NTR_SR_FULL,
+			 .thread_id = 1, .process_id = 1, .time_stamp = 1000,
+			 .kernel_time = 5, .user_time = 6 } },
+		{ .h = { .hook_id = NTR_SR_PROCESS_DCSTART, .version = 4,
+			 .kind = NTR_SR_PERFINFO, .time_stamp = 2000 } },
+		{ .h = { .hook_id = NTR_SR_CSWITCH, .version = 2, .kind = NTR_SR_PERFINFO,
+			 .time_stamp = 3000 } },
+		{ .h = { .hook_id = NTR_SR_THREAD_START, .version = 3, .kind = NTR_SR_COMPACT,
+			 .thread_id = 100, .process_id = 100, .time_stamp = 4000 } },
+		{ .h = { .hook_id = NTR_SR_PERFINFO_MARK, .version = 0, .kind = NTR_SR_FULL,
+			 .thread_id = 7, .process_id = 8, .time_stamp = 5000 } },
+	};
+	struct nttrace_etl_reader *rd;
+	struct nttrace_etl_event ev;
+	__u32 at = NTTRACE_WMI_BUFFER_HEADER_SIZE, n;
+	unsigned int i = 0;
+
+	p.sid = sid;
+	p.sid_size = ntr_sr_sid_local_system(sid);
+	memset(rt_buf, 0, sizeof(rt_buf));
+	ntr_buffer_open(rt_buf, &conf, 0);
+	n = ntr_sr_process_write(payload, sizeof(payload), &p, false);
+	at = rt_put(&r[0], at, payload, n);
+	at = rt_put(&r[1], at, payload, n);
+	n = ntr_sr_cswitch_write(payload, sizeof(payload), &c, false);
+	at = rt_put(&r[2], at, payload, n);
+	n = ntr_sr_thread_write(payload, sizeof(payload), &t, false);
+	at = rt_put(&r[3], at, payload, n);
+	n = ntr_sr_mark_write(payload, sizeof(payload), mark, sizeof(mark));
+	at = rt_put(&r[4], at, payload, n);
+	ntr_buffer_seal(rt_buf, at, 6000, 1, 0);
+
+	rt_given = 0;
+	if (!tap_ok(!nttrace_etl_open_live(&rd, &info, rt_load, NULL), "reader: opened"))
+		return;
+	while (nttrace_etl_next(rd, &ev) == 1 && i < 5) {
+		const struct ntr_sr_header *h = &r[i].h;
+		__u32 hs = ntr_sr_header_size(h->kind);
+
+		tap_eq(ev.size, r[i].size, "reader %u: size", i);
+		tap_eq(ev.system, hs, "reader %u: a kernel record, its header's size", i);
+		tap_eq(ev.hook_id, h->hook_id, "reader %u: HookId", i);
+		tap_eq(ev.version, h->version, "reader %u: version", i);
+		tap_eq(ev.timestamp, h->time_stamp, "reader %u: time stamp", i);
+		tap_eq(ev.pmc_count, 0, "reader %u: no PMC counters", i);
+		tap_ok(!ev.pebs, "reader %u: no PEBS index", i);
+		if (h->kind != NTR_SR_PERFINFO) {
+			tap_eq(ev.tid, h->thread_id, "reader %u: thread", i);
+			tap_eq(ev.pid, h->process_id, "reader %u: process", i);
+		}
+		tap_ok(ev.data == ev.rec + hs && ev.data_len == r[i].size - hs &&
+		       !memcmp(ev.data, rt_buf + r[i].at + hs, ev.data_len),
+		       "reader %u: the payload", i);
+		i++;
+	}
+	tap_eq(i, 5, "reader: every record");
+	nttrace_etl_close(rd);
+}
+
 int main(void)
 {
 	struct rc_ctx ctx = { 0 };
@@ -434,6 +552,7 @@ int main(void)
 	rs_mark(&ctx);
 	rs_sysconfig(&ctx);
 	rs_table(&ctx);
+	roundtrip();
 	for (ptr32 = 0; ptr32 < 2; ptr32++) {
 		decode_process(ptr32);
 		decode_thread(ptr32);
