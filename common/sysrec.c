@@ -445,8 +445,11 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * The header kinds are those of the Windows-written files at hand (every
  * event of each of these HookIds there has the one given), but for the
  * three no file has: Image/Load takes the full header as Image/Unload
- * has it; CSwitch and ReadyThread the PERFINFO one, as PerfView takes the
- * new thread's ID from CSwitch's payload, not from its header. Windows
+ * has it (PerfView's ImageLoad fix-up keeps a Load's header thread as the
+ * loading one, and clears only DCStart's, DCEnd's and Unload's); CSwitch
+ * and ReadyThread the PERFINFO one (PerfView's CSwitch fix-up takes the
+ * new thread's ID from the payload when the header's is -1, as a
+ * PERFINFO header shows it). Windows
  * writes the rundown of the kernel's own modules (process 0) under a full
  * header, of user processes' images under a PERFINFO one: the glue says
  * which, the table gives the latter. The mark: version 0, full header
