@@ -14,6 +14,15 @@
  * counts: padding is zero. @ptr32: the trace is a 32-bit kernel's
  * (pointers, SIZE_T and the TOKEN_USER 4 bytes); else 8.
  *
+ * One event, from the glue:
+ *
+ *	e = ntr_sr_event(NTR_SR_CSWITCH);	(header kind, version, flag)
+ *	n = ntr_sr_cswitch_size(&cs, ptr32);
+ *	size = ntr_sr_record_size(e->kind, n);	(0: too big, not written)
+ *	rec = the writer's reservation of size bytes;
+ *	ntr_sr_header_write(rec, size, &h);	(h: e's HookId, kind, version)
+ *	ntr_sr_cswitch_write(rec + ntr_sr_header_size(e->kind), n, &cs, ptr32);
+ *
  * Where the layouts come from: userlib/etl/kernel_classes.c, the reader's
  * table of the same classes ([MS page], [PerfView], [files]), and the
  * comments at each struct below. The versions are those Windows 10 and
