@@ -37,7 +37,7 @@ LIBS_u32 := $(if $(filter cache,$(EXPAT_u32)),-L$(EXPAT_CACHE_u32)/lib) $(if $(E
 DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
 DEFS_u32 := $(if $(filter cache,$(EXPAT_u32)),-I$(EXPAT_CACHE_u32)/include,$(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT))
 
-LIB_SRCS := common/record.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
+LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
@@ -170,6 +170,14 @@ $(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< common/record.c
 
+# The NT Kernel Logger's record encoders (the byte cases are KUnit's too),
+# and their records decoded by the reader's table (libnttrace).
+$(BUILD)/host/sysrec_test-m%: tests/host/sysrec_test.c tests/kunit/sysrec_cases.h \
+			      tests/vm/tap.h $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a \
+		-pthread $(LIBS_u$*)
+
 # TraceLogging's macros and run time (userlib/provider/tracelogging.c),
 # with the evntprov.h calls played by the test; C and C++, 64- and 32-bit
 # (32-bit C++ headers: g++-multilib, which scripts/deps installs).
@@ -273,6 +281,7 @@ $(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm
 host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
+	    $(BUILD)/host/sysrec_test-m64 $(BUILD)/host/sysrec_test-m32 \
 	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \
 	    $(BUILD)/host/tracelogging_cpp_test-m64 $(BUILD)/host/tracelogging_cpp_test-m32 \
 	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \

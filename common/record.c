@@ -259,24 +259,6 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_event_encode);
 
-void ntr_system_header_encode(void *rec, const struct ntr_system_header *h)
-{
-	__u8 *p = rec;
-
-	p[0] = h->version;
-	p[1] = 0;
-	p[2] = h->header_type;
-	p[3] = NTTRACE_TRACE_HEADER_MARKER_BYTE;
-	memcpy(p + 0x04, &h->size, 2);
-	memcpy(p + 0x06, &h->hook_id, 2);
-	memcpy(p + 0x08, &h->thread_id, 4);
-	memcpy(p + 0x0C, &h->process_id, 4);
-	memcpy(p + 0x10, &h->time_stamp, 8);
-	memcpy(p + 0x18, &h->kernel_time, 4);
-	memcpy(p + 0x1C, &h->user_time, 4);
-}
-EXPORT_SYMBOL_IF_KUNIT(ntr_system_header_encode);
-
 static __u32 ntr_get16(const __u8 *p)
 {
 	return p[0] | (__u32)p[1] << 8;

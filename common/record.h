@@ -133,29 +133,6 @@ bool ntr_traits_valid(const __u8 *t, __u32 len);
  */
 void ntr_event_encode(void *rec, const struct ntr_event *e);
 
-/* ---- the kernel's records: SYSTEM_TRACE_HEADER ---- */
-
-/*
- * SYSTEM_TRACE_HEADER (0x20 bytes; ../shared/notes/ntevent-types.md, "The
- * kernel's event headers"): the marker (@version, @header_type
- * NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 or 64, NTTRACE_TRACE_HEADER_MARKER_BYTE),
- * Size and HookId, the IDs, the time stamp and the thread's times.
- */
-struct ntr_system_header {
-	__u16 size;		/* the record's, header included, before padding */
-	__u16 hook_id;		/* group << 8 | type */
-	__u8 header_type;
-	__u8 version;
-	__u32 thread_id;
-	__u32 process_id;
-	__u64 time_stamp;
-	__u32 kernel_time;
-	__u32 user_time;
-};
-#define NTR_SYSTEM_HEADER_SIZE	0x20
-
-void ntr_system_header_encode(void *rec, const struct ntr_system_header *h);
-
 /* ---- any record: TRACE_RAW's check (NTTRACE_ETW_NT_FLAGS_TRACE_RAW) ---- */
 
 /*

@@ -61,13 +61,12 @@ u32 nt_trace_mark(const struct nttrace_type *type, const struct nttrace_call *ca
 	w.call = call;
 	w.rules = call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
 	w.kind = NT_RECORD_SYSTEM;
-	w.data_off = NTR_SYSTEM_HEADER_SIZE;
+	w.data_off = NT_SYSTEM_HEADER_SIZE;
 	w.system.tail = 2;
-	w.total = NTR_SYSTEM_HEADER_SIZE + piece.size + w.system.tail;
+	w.total = NT_SYSTEM_HEADER_SIZE + piece.size + w.system.tail;
 	w.pieces = &piece;
 	w.npieces = 1;
 	w.system.hook_id = NT_MARK_HOOK_ID;
-	w.system.header_type = NTTRACE_TRACE_HEADER_TYPE_SYSTEM64;
 	status = nt_write_session(&w, id);
 	nt_write_release(&w);
 	if (!status && (flag & NT_MARK_WITH_FLUSH) && !call->kernel_mode && nt_privileged())

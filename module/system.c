@@ -40,7 +40,7 @@
 #include "system.h"
 #include "write.h"
 
-#define NT_SYSTEM_MAX_PAYLOAD	(0xFFFF - NTR_SYSTEM_HEADER_SIZE)
+#define NT_SYSTEM_MAX_PAYLOAD	(0xFFFF - NT_SYSTEM_HEADER_SIZE)
 
 /* The groups NTDLL writes on Windows: any process may. */
 static bool nt_user_group(u16 hook_id)
@@ -88,21 +88,19 @@ u32 nt_trace_system(const struct nttrace_type *type, const struct nttrace_call *
 	if (!nt_user_group(hook_id) && !nt_privileged())
 		return NTTRACE_STATUS_ACCESS_DENIED;
 
-	piece.ptr = call->fields + NTR_SYSTEM_HEADER_SIZE;
+	piece.ptr = call->fields + NT_SYSTEM_HEADER_SIZE;
 	piece.size = call->field_size;
 	piece.reserved = 0;
 	w.call = call;
 	w.rules = NT_WRITE_USER;
 	w.kind = NT_RECORD_SYSTEM;
-	w.data_off = NTR_SYSTEM_HEADER_SIZE;
-	w.total = NTR_SYSTEM_HEADER_SIZE + call->field_size;
+	w.data_off = NT_SYSTEM_HEADER_SIZE;
+	w.total = NT_SYSTEM_HEADER_SIZE + call->field_size;
 	w.pieces = &piece;
 	w.npieces = call->field_size ? 1 : 0;
 	w.system.hook_id = hook_id;
 	w.system.version = flags->version;
-	w.system.header_type = (call->compat || flags->wow64) && !flags->native_header ?
-			       NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 :
-			       NTTRACE_TRACE_HEADER_TYPE_SYSTEM64;
+	w.system.ptr32 = (call->compat || flags->wow64) && !flags->native_header;
 	err = nt_write_session_err(&w, id);
 	nt_write_release(&w);
 	/* Lost, and counted so: Windows reports success. */

@@ -10,6 +10,9 @@
 
 #include "ntevent.h"
 
+/* A SYSTEM_TRACE_HEADER's size (common/sysrec.h, NTR_SR_FULL). */
+#define NT_SYSTEM_HEADER_SIZE	0x20
+
 /* The Fields each captures before its handler (module/ntevent.c). */
 #define NT_SYSTEM_FIXED_SIZE	0x20	/* SYSTEM_TRACE_HEADER */
 #define NT_MARK_FIXED_SIZE	4	/* ETW_SET_MARK_INFORMATION.Flag */

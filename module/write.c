@@ -23,6 +23,7 @@
 #include "policy.h"
 #include "provider.h"
 #include "session.h"
+#include "sysrec.h"
 #include "write.h"
 
 /* A classic event's MOF_FIELDs are written as data descriptors. */
@@ -70,18 +71,18 @@ static void nt_write_system_header(const struct nt_write *w, const struct nt_ses
 				   u8 *rec, u64 now)
 {
 	const struct nt_write_system *sys = &w->system;
-	struct ntr_system_header h = {
-		.size = w->total,
+	struct ntr_sr_header h = {
 		.hook_id = sys->hook_id,
-		.header_type = sys->header_type,
 		.version = sys->version,
+		.kind = NTR_SR_FULL,
+		.ptr32 = sys->ptr32,
 		.time_stamp = now,
 		.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime)),
 		.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime)),
 	};
 
 	nt_session_ids(s, &h.thread_id, &h.process_id);
-	ntr_system_header_encode(rec, &h);
+	ntr_sr_header_write(rec, w->total, &h);
 	memset(rec + w->total - sys->tail, 0, sys->tail);
 }
 

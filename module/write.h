@@ -48,8 +48,8 @@ enum nt_record_kind {
  */
 struct nt_write_system {
 	u16 hook_id;
-	u8 header_type;		/* NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 or 64 */
 	u8 version;
+	bool ptr32;		/* SYSTEM32 rather than SYSTEM64 */
 	u32 tail;
 };
 

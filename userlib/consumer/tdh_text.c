@@ -12,6 +12,7 @@
 
 #include "../internal.h"
 #include "tdh_internal.h"
+#include "utf16.h"
 
 void nttrace_tdh_put(struct nttrace_tdh_text *t, uint32_t cp)
 {
@@ -37,56 +38,15 @@ void nttrace_tdh_puts(struct nttrace_tdh_text *t, const char *ascii)
 		nttrace_tdh_put(t, (unsigned char)*ascii++);
 }
 
-/*
- * The code point of the UTF-8 sequence at @s (@n bytes left) and its
- * length; 0 when it is no valid sequence (RFC 3629: no overlong forms, no
- * surrogates, nothing past U+10FFFF).
- */
-static unsigned int utf8_seq(const uint8_t *s, size_t n, uint32_t *cp)
-{
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	unsigned int len, i;
-	uint32_t c;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-		len = 2;
-		c = s[0] & 0x1F;
-	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		len = 3;
-		c = s[0] & 0x0F;
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3F);
-	}
-	if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return len;
-}
-
 void nttrace_tdh_put_utf8(struct nttrace_tdh_text *t, const uint8_t *s, size_t n, int latin1)
 {
 	while (n) {
 		uint32_t cp;
-		unsigned int len = utf8_seq(s, n, &cp);
+		unsigned int len = ntr_utf8_next(s, n, &cp);
 
-		if (!len) {
-			cp = latin1 ? s[0] : 0xFFFD;
-			len = 1;
-		}
+		/* Not UTF-8 (RFC 3629): U+FFFD, or the byte as Latin-1. */
+		if (len == 1 && s[0] >= 0x80 && latin1)
+			cp = s[0];
 		nttrace_tdh_put(t, cp);
 		s += len;
 		n -= len;

@@ -31,6 +31,7 @@
 #include <nttrace/etl.h>
 #include <nttrace/evntcons.h>
 #include "cli.h"
+#include "utf16.h"
 
 int render_json;
 int render_live;
@@ -40,32 +41,15 @@ unsigned int render_problems;
 
 /*
  * The length of the UTF-8 sequence at @s (2 to 4) and its code point in
- * *@cp, or 0 if @s does not start one: a stray continuation byte, an
- * overlong form, a surrogate, past U+10FFFF, or cut short (by the NUL, too).
+ * *@cp, or 0 if @s does not start one (common/utf16.c: RFC 3629; a NUL
+ * cuts a sequence short, so 4 bytes are never read past it).
  */
 static int utf8_seq(const unsigned char *s, uint32_t *cp)
 {
-	unsigned int n, i;
-	uint32_t c, min;
+	unsigned int n = ntr_utf8_next(s, 4, cp);
 
-	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-		n = 2, c = s[0] & 0x1F, min = 0x80;
-	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-		n = 3, c = s[0] & 0x0F, min = 0x800;
-	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-		n = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
+	/* Called past ASCII: one byte is one that starts no sequence. */
+	return n > 1 ? (int)n : 0;
 }
 
 /*

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1 */
+/*
+ * The payload writer of common/sysrec.c and common/sysconfig.c, inline:
+ * the fields of a payload, each checked against the room left (so no sum
+ * can overflow), written at their offsets, or only counted when there is
+ * no buffer. Not for the glue: it calls the encoders of sysrec.h.
+ */
+#ifndef NTTRACE_COMMON_SYSREC_W_H
+#define NTTRACE_COMMON_SYSREC_W_H
+
+#include "sysrec.h"
+#include "utf16.h"
+
+/*
+ * The per-field steps and the two passes, always inline in the kernel:
+ * a fixed-size payload (CSwitch, on every context switch) then compiles
+ * to stores and compares, with no call through @put.
+ */
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#elif !defined(__always_inline)
+/* The library: plain inline, the compiler's choice. */
+#define __always_inline	inline
+#endif
+
+/* The most payload a record holds, under the largest header. */
+#define SR_PAYLOAD_MAX		(NTR_SR_RECORD_MAX - 0x20)
+
+static __always_inline void put_le(__u8 *p, __u64 v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (__u8)(v >> (8 * i));
+}
+
+struct sr_w {
+	__u8 *p;		/* NULL: counting */
+	__u32 at, room;		/* at <= room, always */
+	bool ptr32, bad;
+};
+
+static __always_inline void w_init(struct sr_w *w, void *buf, bool ptr32)
+{
+	w->p = buf;
+	w->at = 0;
+	w->room = SR_PAYLOAD_MAX;
+	w->ptr32 = ptr32;
+	w->bad = false;
+}
+
+/* Room for @n more bytes, else the payload cannot be written. */
+static __always_inline bool w_room(struct sr_w *w, __u32 n)
+{
+	if (w->bad || n > w->room - w->at)
+		w->bad = true;
+	return !w->bad;
+}
+
+static __always_inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
+{
+	if (!w_room(w, n))
+		return;
+	if (w->p)
+		put_le(w->p + w->at, v, n);
+	w->at += n;
+}
+
+static __always_inline void w_ptr(struct sr_w *w, __u64 v)
+{
+	w_int(w, v, w->ptr32 ? 4 : 8);
+}
+
+static inline void w_bytes(struct sr_w *w, const void *src, __u32 n)
+{
+	const __u8 *s = src;
+	__u32 i;
+
+	if (!w_room(w, n))
+		return;
+	if (w->p)
+		for (i = 0; i < n; i++)
+			w->p[w->at + i] = s[i];
+	w->at += n;
+}
+
+/* A UTF-16LE string and its NUL, at most @max units before it. */
+static inline void w_utf16(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
+{
+	__u32 units = s->s ? ntr_utf8_to_utf16(NULL, max, s->s, s->len) : 0;
+
+	/* units <= max <= NTR_SR_CMDLINE_MAX: 2 * units cannot overflow. */
+	if (!w_room(w, 2 * units + 2))
+		return;
+	if (w->p && units)
+		ntr_utf8_to_utf16(w->p + w->at, units, s->s, s->len);
+	w->at += 2 * units;
+	w_int(w, 0, 2);
+}
+
+/*
+ * An ANSI string and its NUL, at most @max bytes before it: ASCII as is,
+ * each other character (and each byte of invalid UTF-8) as '?', the
+ * default character Windows' own Unicode-to-ANSI conversion puts for what
+ * the code page lacks; nttrace knows no code page of the reader's.
+ */
+static inline void w_ansi(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
+{
+	const __u8 *p = (const __u8 *)s->s;
+	__u32 n = p ? s->len : 0, cp, len, i;
+
+	for (i = 0; i < max && n && *p; i++) {
+		len = ntr_utf8_next(p, n, &cp);
+		w_int(w, cp < 0x80 ? cp : '?', 1);
+		p += len;
+		n -= len;
+	}
+	w_int(w, 0, 1);
+}
+
+/*
+ * A char16 array of @count units (the Max qualifier): the string, at most
+ * @count - 1 units so that a NUL follows, then zeros to the end.
+ */
+static inline void w_wchars(struct sr_w *w, const struct ntr_sr_str *s, __u32 count)
+{
+	__u32 units = s->s ? ntr_utf8_to_utf16(NULL, count - 1, s->s, s->len) : 0;
+
+	/* count <= 256: 2 * count cannot overflow. */
+	if (!w_room(w, 2 * count))
+		return;
+	if (w->p && units)
+		ntr_utf8_to_utf16(w->p + w->at, units, s->s, s->len);
+	w->at += 2 * units;
+	while (units++ < count)
+		w_int(w, 0, 2);
+}
+
+static __always_inline __u32 w_done(const struct sr_w *w)
+{
+	return w->bad ? 0 : w->at;
+}
+
+typedef void (*sr_put_fn)(struct sr_w *w, const void *x);
+
+/* A payload's size: @put run counting. */
+static __always_inline __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
+{
+	struct sr_w w;
+
+	w_init(&w, NULL, ptr32);
+	put(&w, x);
+	return w_done(&w);
+}
+
+/* The payload at @buf, if @room holds what sr_size() counts. */
+static __always_inline __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
+{
+	__u32 size = sr_size(put, x, ptr32);
+	struct sr_w w;
+
+	if (!size || size > room)
+		return 0;
+	w_init(&w, buf, ptr32);
+	put(&w, x);
+	return w_done(&w);
+}
+
+#endif /* NTTRACE_COMMON_SYSREC_W_H */
