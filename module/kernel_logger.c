@@ -15,16 +15,75 @@
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
+#include <linux/jiffies.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
 #include "kernel_logger.h"
 #include "session.h"
+#include "sysrec.h"
 
 static const struct nt_ksource *const nt_ksources[] = {
 	NULL,
 };
+
+static siphash_key_t nt_ptr_key;
+
+u64 nt_kernel_key(const void *ptr)
+{
+	return siphash_1u64((u64)(uintptr_t)ptr, &nt_ptr_key);
+}
+
+struct nt_kev {
+	const struct ntr_sr_event *e;
+	struct ntr_sr_header h;
+	nt_kwrite_t write;
+	const void *obj;
+	u32 payload;
+};
+
+static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
+{
+	struct nt_kev *k = ctx;
+
+	k->h.time_stamp = time_stamp;
+	ntr_sr_header_write(rec, len, &k->h);
+	k->write((u8 *)rec + ntr_sr_header_size(k->e->kind), k->payload, k->obj);
+}
+
+void nt_kevent(u16 hook_id, u32 tid, u32 pid, u32 only, nt_ksize_t size,
+	       nt_kwrite_t write, const void *obj)
+{
+	const struct ntr_sr_event *e = ntr_sr_event(hook_id);
+	struct nt_kev k;
+	u32 len;
+
+	if (WARN_ON_ONCE(!e))
+		return;
+	k.payload = size(obj);
+	len = ntr_sr_record_size(e->kind, k.payload);
+	/* Too big for any record: nt_sys_emit() counts and says it. */
+	if (!k.payload || !len)
+		len = U32_MAX;
+	k.e = e;
+	k.write = write;
+	k.obj = obj;
+	k.h = (struct ntr_sr_header) {
+		.hook_id = hook_id,
+		.version = e->version,
+		.kind = e->kind,
+		.thread_id = tid,
+		.process_id = pid,
+		/* The thread's times in ticks, as SYSTEM_TRACE_HEADER counts them. */
+		.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime)),
+		.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime)),
+	};
+	nt_sys_emit(0, e->enable_flag, only, len, nt_kev_fill, &k);
+}
 
 /* Guards nt_hooked: one update at a time. */
 static DEFINE_MUTEX(nt_klog_lock);
@@ -109,6 +168,11 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start)
 		if (src && src->rundown && (READ_ONCE(mask[src->word]) & src->flag))
 			src->rundown(slot, start);
 	}
+}
+
+void nt_kernel_logger_init(void)
+{
+	get_random_bytes(&nt_ptr_key, sizeof(nt_ptr_key));
 }
 
 void nt_kernel_logger_exit(void)

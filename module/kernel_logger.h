@@ -11,6 +11,8 @@
 #include <linux/types.h>
 #include <nttrace.h>
 
+#include "sysrec.h"
+
 /* A tracepoint and the probe that writes its events. */
 struct nt_khook {
 	const char *tracepoint;
@@ -34,6 +36,46 @@ struct nt_ksource {
 };
 
 /*
+ * Write one kernel event @hook_id (common/sysrec.h, NTR_SR_*) into the
+ * system loggers that want its group (or, @only non-zero, into the
+ * system logger of slot @only alone: a rundown). @size and @write are the
+ * payload's ntr_sr_X_size() and _write() bound to @obj (NT_KCLASS below);
+ * @tid and @pid go in a full header (a PERFINFO header has none). Any
+ * context but NMI. A payload no record can hold (its strings too long) is
+ * not written: counted with nt_sys_emit()'s too-large events.
+ */
+typedef u32 (*nt_ksize_t)(const void *obj);
+typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
+
+void nt_kevent(u16 hook_id, u32 tid, u32 pid, u32 only, nt_ksize_t size,
+	       nt_kwrite_t write, const void *obj);
+
+/*
+ * The size and write functions of payload class @name (ntr_sr_@name_size
+ * and _write), for nt_kevent(): the records are a 64-bit kernel's.
+ */
+#define NT_KCLASS(name)							\
+static inline u32 nt_ksize_##name(const void *obj)			\
+{									\
+	return ntr_sr_##name##_size(obj, false);			\
+}									\
+static inline u32 nt_kwrite_##name(void *buf, u32 room, const void *obj) \
+{									\
+	return ntr_sr_##name##_write(buf, room, obj, false);		\
+}
+
+#define NT_KEVENT(hook, tid, pid, only, name, obj)			\
+	nt_kevent(hook, tid, pid, only, nt_ksize_##name, nt_kwrite_##name, obj)
+
+/*
+ * A kernel object's identity as the records may show it: a keyed hash
+ * (siphash, a key drawn at load) of its address, so that the events of one
+ * object (a disk request's, a connection's) can be tied together without
+ * writing a kernel address into a file that others read.
+ */
+u64 nt_kernel_key(const void *ptr);
+
+/*
  * The running system loggers' groups changed (a start, an update, a
  * stop): hook the sources some system logger wants, unhook the others.
  * May sleep; call with no lock of module/session.c held.
@@ -48,6 +90,9 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start);
 
 /* The group_mask[0] bits some source writes (NTTRACE_SYSTEM_FLAGS_BUILT). */
 u32 nt_kernel_logger_flags(void);
+
+/* Module load: the key of nt_kernel_key(). */
+void nt_kernel_logger_init(void);
 
 /* Module unload, after every session stopped: nothing stays hooked. */
 void nt_kernel_logger_exit(void);

@@ -320,6 +320,7 @@ static int __init nttrace_init(void)
 {
 	int ret;
 
+	nt_kernel_logger_init();
 	ret = nt_provider_init();
 	if (ret)
 		return ret;
