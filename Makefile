@@ -75,6 +75,7 @@ VM_TESTS += opentrace_test
 VM_TESTS += realtime_test
 VM_TESTS += syslogger_test
 VM_TESTS += systype_test
+VM_TESTS += kernel_logger_test
 VM_TESTS += winetl_test
 VM_TESTS += kernel_classes_test
 VM_TESTS += process_test

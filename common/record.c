@@ -264,6 +264,28 @@ static __u32 ntr_get16(const __u8 *p)
 	return p[0] | (__u32)p[1] << 8;
 }
 
+static bool ntr_kernel_header(__u8 header_type)
+{
+	switch (header_type) {
+	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM32:
+	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM64:
+	case NTTRACE_TRACE_HEADER_TYPE_COMPACT32:
+	case NTTRACE_TRACE_HEADER_TYPE_COMPACT64:
+	case NTTRACE_TRACE_HEADER_TYPE_PERFINFO32:
+	case NTTRACE_TRACE_HEADER_TYPE_PERFINFO64:
+		return true;
+	}
+	return false;
+}
+
+__u32 ntr_record_size(const __u8 *rec)
+{
+	if (rec[3] == NTTRACE_TRACE_HEADER_MARKER_BYTE && ntr_kernel_header(rec[2]))
+		return ntr_get16(rec + 4);
+	return ntr_get16(rec);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_record_size);
+
 /* An EventWrite record's extended items: a chain within @len. */
 static int ntr_items_check(const __u8 *rec, __u32 len)
 {
@@ -297,6 +319,8 @@ int ntr_record_check(const __u8 *rec, __u32 len)
 		       ntr_message_items_size(ntr_get16(rec + 6)) <= len ? 0 : -1;
 	if (rec[3] != NTTRACE_TRACE_HEADER_MARKER_BYTE)
 		return -1;
+	if (ntr_record_size(rec) != len)
+		return -1;
 	switch (rec[2]) {
 	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM32:
 	case NTTRACE_TRACE_HEADER_TYPE_SYSTEM64:
@@ -309,7 +333,7 @@ int ntr_record_check(const __u8 *rec, __u32 len)
 		/* PMC counters (bits 8-10) and a PEBS index (bit 15). */
 		marker = ntr_get16(rec);
 		fixed += 8 * ((marker >> 8 & 7) + !!(marker & 0x8000));
-		return ntr_get16(rec + 4) == len && fixed <= len ? 0 : -1;
+		return fixed <= len ? 0 : -1;
 	case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32:
 	case NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER64:
 		fixed = NTTRACE_EVENT_TRACE_HEADER_SIZE;
@@ -320,7 +344,7 @@ int ntr_record_check(const __u8 *rec, __u32 len)
 		break;
 	case NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32:
 	case NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64:
-		if (ntr_get16(rec) != len || len < sizeof(struct nttrace_event_header))
+		if (len < sizeof(struct nttrace_event_header))
 			return -1;
 		if (ntr_get16(rec + 4) & NTTRACE_EVENT_HEADER_FLAG_EXTENDED_INFO)
 			return ntr_items_check(rec, len);
@@ -328,7 +352,7 @@ int ntr_record_check(const __u8 *rec, __u32 len)
 	default:
 		return -1;
 	}
-	return ntr_get16(rec) == len && fixed <= len ? 0 : -1;
+	return fixed <= len ? 0 : -1;
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_record_check);
 

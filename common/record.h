@@ -133,7 +133,17 @@ bool ntr_traits_valid(const __u8 *t, __u32 len);
  */
 void ntr_event_encode(void *rec, const struct ntr_event *e);
 
-/* ---- any record: TRACE_RAW's check (NTTRACE_ETW_NT_FLAGS_TRACE_RAW) ---- */
+/* ---- any record ---- */
+
+/*
+ * The Size field of the record at @rec (at least 8 bytes): at +4, after
+ * the marker, for the kernel's headers (SYSTEM32/64, COMPACT32/64,
+ * PERFINFO32/64 with NTTRACE_TRACE_HEADER_MARKER_BYTE), else its first 16
+ * bits (messages, classic and EventWrite records).
+ */
+__u32 ntr_record_size(const __u8 *rec);
+
+/* ---- TRACE_RAW's check (NTTRACE_ETW_NT_FLAGS_TRACE_RAW) ---- */
 
 /*
  * Does the record of @len bytes at @rec describe itself, so that every

@@ -19,6 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/prio.h>
 #include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -28,7 +29,11 @@
 #include "sysrec.h"
 
 static const struct nt_ksource *const nt_ksources[] = {
-	NULL,
+	&nt_ks_process,
+	&nt_ks_thread,
+	&nt_ks_image,
+	&nt_ks_cswitch,
+	&nt_ks_dispatcher,
 };
 
 static siphash_key_t nt_ptr_key;
@@ -83,6 +88,18 @@ void nt_kevent(u16 hook_id, u32 tid, u32 pid, u32 only, nt_ksize_t size,
 		.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime)),
 	};
 	nt_sys_emit(0, e->enable_flag, only, len, nt_kev_fill, &k);
+}
+
+s8 nt_win_priority(const struct task_struct *t)
+{
+	int prio = READ_ONCE(t->prio);
+
+	if (!t->pid)
+		return 0;
+	if (prio < MAX_RT_PRIO)
+		return 16 + (MAX_RT_PRIO - 1 - prio) * 15 / (MAX_RT_PRIO - 1);
+	prio = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+	return 15 - prio * 14 / (NICE_WIDTH - 1);
 }
 
 /* Guards nt_hooked: one update at a time. */
@@ -170,9 +187,10 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start)
 	}
 }
 
-void nt_kernel_logger_init(void)
+int nt_kernel_logger_init(void)
 {
 	get_random_bytes(&nt_ptr_key, sizeof(nt_ptr_key));
+	return nt_kl_process_init();
 }
 
 void nt_kernel_logger_exit(void)
@@ -189,6 +207,7 @@ void nt_kernel_logger_exit(void)
 	mutex_unlock(&nt_klog_lock);
 	/* No probe of ours runs once this returns: the module may go. */
 	tracepoint_synchronize_unregister();
+	nt_kl_process_exit();
 }
 
 /* The group_mask[0] bits some source writes (NTTRACE_SYSTEM_FLAGS_BUILT). */

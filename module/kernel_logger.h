@@ -8,6 +8,7 @@
 #ifndef NTTRACE_KERNEL_LOGGER_H
 #define NTTRACE_KERNEL_LOGGER_H
 
+#include <linux/sched.h>
 #include <linux/types.h>
 #include <nttrace.h>
 
@@ -34,6 +35,20 @@ struct nt_ksource {
 	/* Write the rundown into the system logger of slot @slot; may sleep. */
 	void (*rundown)(u32 slot, bool start);
 };
+
+/* The sources (module/kl_*.c), in module/kernel_logger.c's table. */
+extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
+extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher;
+
+/* module/kl_process.c's scratch memory, at load and unload. */
+int nt_kl_process_init(void);
+void nt_kl_process_exit(void);
+
+/*
+ * A task's priority in Windows' terms (0-31), for the thread and context
+ * switch events: see module/kl_sched.c.
+ */
+s8 nt_win_priority(const struct task_struct *t);
 
 /*
  * Write one kernel event @hook_id (common/sysrec.h, NTR_SR_*) into the
@@ -91,8 +106,8 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start);
 /* The group_mask[0] bits some source writes (NTTRACE_SYSTEM_FLAGS_BUILT). */
 u32 nt_kernel_logger_flags(void);
 
-/* Module load: the key of nt_kernel_key(). */
-void nt_kernel_logger_init(void);
+/* Module load: the key of nt_kernel_key(), the sources' memory. */
+int nt_kernel_logger_init(void);
 
 /* Module unload, after every session stopped: nothing stays hooked. */
 void nt_kernel_logger_exit(void);

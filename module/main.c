@@ -320,10 +320,14 @@ static int __init nttrace_init(void)
 {
 	int ret;
 
-	nt_kernel_logger_init();
-	ret = nt_provider_init();
+	ret = nt_kernel_logger_init();
 	if (ret)
 		return ret;
+	ret = nt_provider_init();
+	if (ret) {
+		nt_kernel_logger_exit();
+		return ret;
+	}
 	/*
 	 * A CPU coming up needs nothing: every possible CPU has its ring
 	 * from the session's start.
@@ -332,6 +336,7 @@ static int __init nttrace_init(void)
 					NULL, nttrace_cpu_down);
 	if (ret < 0) {
 		nt_provider_exit();
+		nt_kernel_logger_exit();
 		return ret;
 	}
 	nttrace_cpuhp = ret;
@@ -339,6 +344,7 @@ static int __init nttrace_init(void)
 	if (ret) {
 		cpuhp_remove_state_nocalls(nttrace_cpuhp);
 		nt_provider_exit();
+		nt_kernel_logger_exit();
 	}
 	return ret;
 }

@@ -15,6 +15,7 @@
 
 #include "kunit_util.h"
 #include "message.h"
+#include "record.h"
 
 MODULE_DESCRIPTION("KUnit suites of nttrace.ko");
 MODULE_AUTHOR("nttrace developers");
@@ -108,21 +109,6 @@ int ntk_start_error(struct nttrace_logger_info *info)
 	return ret;
 }
 
-/*
- * A record's Size: its first 16 bits, or for the kernel's own headers
- * (SYSTEM, compact, PERFINFO) the 16 bits after their marker.
- */
-static u16 ntk_record_size(const u8 *p)
-{
-	if (p[3] == NTTRACE_TRACE_HEADER_MARKER_BYTE &&
-	    ((p[2] >= NTTRACE_TRACE_HEADER_TYPE_SYSTEM32 &&
-	      p[2] <= NTTRACE_TRACE_HEADER_TYPE_COMPACT64) ||
-	     p[2] == NTTRACE_TRACE_HEADER_TYPE_PERFINFO32 ||
-	     p[2] == NTTRACE_TRACE_HEADER_TYPE_PERFINFO64))
-		return *(const u16 *)(p + 4);
-	return *(const u16 *)p;
-}
-
 /* The records of buffer @idx of ring @cpu; copied into @out unless NULL. */
 static unsigned int ntk_walk(struct kunit *test, struct ntk_session *k,
 			     unsigned int cpu, u64 idx, struct ntk_record *out)
@@ -136,7 +122,7 @@ static unsigned int ntk_walk(struct kunit *test, struct ntk_session *k,
 	KUNIT_EXPECT_EQ(test, h->buffer_size, conf->bufsize);
 	KUNIT_EXPECT_LE(test, h->saved_offset, conf->bufsize);
 	while (off < h->saved_offset && off < conf->bufsize) {
-		u16 size = ntk_record_size(b + off);
+		u16 size = ntr_record_size(b + off);
 		u32 asize = ALIGN(size, 8);
 
 		if (size < sizeof(u16) || off + asize > h->saved_offset) {

@@ -19,6 +19,7 @@
 
 #include <nttrace/etl.h>
 #include "../internal.h"
+#include "record.h"
 
 static void put(uint8_t *p, uint64_t v, int bytes)
 {
@@ -482,10 +483,9 @@ uint32_t nttrace_buffer_events(const void *buf)
 	memcpy(&size, b, 4);
 	if (end > size)
 		end = size;
-	while (off + 2 <= end) {
-		uint16_t len;
+	while (off + 8 <= end) {
+		uint32_t len = ntr_record_size(b + off);
 
-		memcpy(&len, b + off, 2);
 		if (!len)
 			break;
 		off += (len + 7u) & ~7u;

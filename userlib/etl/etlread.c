@@ -32,6 +32,7 @@
 
 #include <nttrace/etl.h>
 #include "../internal.h"
+#include "record.h"
 #include "xpress.h"
 
 #define MAX_BUFFER	(16U << 20)	/* Windows' largest buffer size */
@@ -721,13 +722,7 @@ static uint32_t record_size(const uint8_t *p, uint32_t room, int *message)
 		return 0;
 	*message = p[3] == NTTRACE_MESSAGE_TRACE_MARKER_BYTE;
 	/* System, compact and perfinfo headers keep Size after a 4-byte marker. */
-	switch (*message ? 0 : p[2]) {
-	case 1: case 2: case 3: case 4: case 16: case 17:
-		size = get(p + 4, 2);
-		break;
-	default:
-		size = get(p, 2);
-	}
+	size = ntr_record_size(p);
 	if (size < 8 || ((size + 7) & ~7u) > room)
 		return size >= 8 && size <= room ? size : 0;
 	return size;

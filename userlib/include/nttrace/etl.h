@@ -341,7 +341,7 @@ struct nttrace_kernel_group {
 };
 const struct nttrace_kernel_group *nttrace_kernel_group(uint16_t hook_id);
 
-/* Events in a buffer: walks its records by their 16-bit sizes. */
+/* Events in a buffer: walks its records by their Size fields. */
 uint32_t nttrace_buffer_events(const void *buf);
 
 /* ---- the payloads of the kernel's events (kernel_classes.c) ---- */
