@@ -730,7 +730,7 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 	struct ntr_event ev = {
 		.ptr32 = sizeof(void *) == 4,
 		.extra_flags = NTTRACE_EVENT_HEADER_FLAG_PRIVATE_SESSION |
-			       (write_flags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY ?
+			       (write_flags & NTTRACE_WFLAG_STRING_ONLY ?
 					NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY : 0),
 		.descriptor = desc,
 		.provider_id = provider,
