@@ -70,6 +70,7 @@ VM_TESTS += provider_test
 VM_TESTS += traceevent_test
 VM_TESTS += kapi_test
 VM_TESTS += eventwrite_test
+VM_TESTS += noreg_test
 VM_TESTS += eventprov_test
 VM_TESTS += opentrace_test
 VM_TESTS += realtime_test

@@ -197,6 +197,12 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t nmof);
 
 /*
+ * The calling thread's activity ID (EventActivityIdControl's), which an
+ * event written without one carries (provider/eventprov.c).
+ */
+const GUID *nttrace_thread_activity(void);
+
+/*
  * The write flags the library passes along with an event (eventprov.c to
  * umlogger.c and the filters): the block's NTTRACE_EVENT_WRITE_FLAG_*, and
  * this one of the library's own, EventWriteString's, which the kernel

@@ -101,7 +101,7 @@ static u32 send(struct kunit *test, const struct nr *e)
 	ntk_put_le(f + 6, 0x0001, 2);		/* EventProperty */
 	ntk_put_le(f + 0x28, 0x0707, 2);	/* Id */
 	f[0x2c] = e->level;
-	ntk_put_le(f + 0x30, 0x10, 8);		/* Keyword */
+	ntk_put_le(f + 0x30, 0, 8);		/* Keyword: every session's */
 	f[0x40] = 0xAC;				/* ActivityId */
 	ntk_put_le(f + 0x54, e->count, 4);
 	ntk_put_le(f + 0x58, e->data == ~0ULL ? at + DESC_OFF : e->data, 8);

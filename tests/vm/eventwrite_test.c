@@ -586,8 +586,9 @@ static void test_metadata(uint64_t handle)
 	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
 	       "%d-bit: Type 3 (TIMESTAMP_OVERRIDE) -> INVALID_PARAMETER", BITS);
 	it[0] = (struct item) { .ptr = big, .size = sizeof(big), .type = 1 };
-	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW,
-	       "%d-bit: 64 KB of event metadata -> INTEGER_OVERFLOW", BITS);
+	tap_eq(raw(handle, &e), S_BUFFER_OVERFLOW,
+	       "%d-bit: 64 KB of event metadata (a descriptor over 0xFFFF) -> BUFFER_OVERFLOW",
+	       BITS);
 	/* header, a 16-byte traits item, this one's 8-byte header: 1 byte over */
 	it[0] = (struct item) { .ptr = big, .size = 0xFFFF - EH_SIZE - 16 - 8 + 1, .type = 1 };
 	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW,

@@ -10,7 +10,9 @@
  * Chosen where Windows is silent: EventDescriptor NULL is
  * ERROR_INVALID_PARAMETER, found here (Windows would fault), as
  * EventWrite's; a count with no array likewise; ProviderId NULL goes to
- * the kernel as TraceHandle 0, which answers STATUS_INVALID_PARAMETER.
+ * the kernel as TraceHandle 0, which answers STATUS_INVALID_PARAMETER; the
+ * event carries the thread's activity ID (EventActivityIdControl's), as
+ * EventWrite's does.
  */
 #include <errno.h>
 #include <string.h>
@@ -29,6 +31,8 @@ static ULONG write_block(uint64_t trace_handle, ULONG type, PCEVENT_DESCRIPTOR d
 		return ERROR_INVALID_PARAMETER;
 	memset(&f, 0, sizeof(f));
 	memcpy(&f.header.descriptor, d, sizeof(f.header.descriptor));
+	/* The thread's activity ID, as EventWrite's when none is given. */
+	memcpy(f.header.activity_id, nttrace_thread_activity(), 16);
 	f.header.event_property = property;
 	f.data_count = count;
 	f.data = count ? (uintptr_t)data : 0;

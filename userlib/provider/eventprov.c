@@ -289,6 +289,11 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywo
 
 /* ---- activity IDs ---- */
 
+const GUID *nttrace_thread_activity(void)
+{
+	return &thread_activity;
+}
+
 static uint8_t activity_base[16];
 static uint64_t activity_counter;	/* atomic */
 static pthread_once_t activity_once = PTHREAD_ONCE_INIT;
