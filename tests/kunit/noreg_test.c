@@ -14,6 +14,7 @@
 #include <linux/mman.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <nttrace/wdm.h>
 
 #include "kunit_util.h"
 #include "noreg.h"
@@ -217,6 +218,41 @@ static void noreg_test(struct kunit *test)
 	}
 }
 
+/* EtwWriteNoRegistration, the kernel-mode API's (module/kapi.c). */
+static void kapi_test(struct kunit *test)
+{
+	struct ntk_session *k = start(test, "knr-kapi");
+	struct nttrace_event_descriptor d = { .id = 0x0707, .version = 0, .level = 4 };
+	struct nttrace_event_data_descriptor data = { .size = DATA_LEN };
+	u8 bytes[DATA_LEN];
+	struct ntk_record *r;
+	unsigned int i;
+
+	for (i = 0; i < DATA_LEN; i++)
+		bytes[i] = (u8)(0x30 + i);
+	data.ptr = (uintptr_t)bytes;
+	KUNIT_EXPECT_EQ(test, EtwWriteNoRegistration((const guid_t *)nr_guid, &d, 1, &data),
+			NTTRACE_STATUS_WMI_ALREADY_DISABLED);
+	KUNIT_ASSERT_EQ(test, enable(k->id, nr_guid, 1, 4), 0);
+	KUNIT_EXPECT_EQ(test, EtwWriteNoRegistration(NULL, &d, 1, &data),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, EtwWriteNoRegistration((const guid_t *)nr_guid, NULL, 1, &data),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, EtwWriteNoRegistration((const guid_t *)nr_guid, &d, 1, NULL),
+			NTTRACE_STATUS_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, EtwWriteNoRegistration((const guid_t *)0x40, &d, 1, &data),
+			NTTRACE_STATUS_ACCESS_VIOLATION);
+	none(test, k);
+	KUNIT_EXPECT_EQ(test, EtwWriteNoRegistration((const guid_t *)nr_guid, &d, 1, &data),
+			NTTRACE_STATUS_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &r), 1);
+	KUNIT_EXPECT_EQ(test, r->size, EH_SIZE + DATA_LEN);
+	KUNIT_EXPECT_EQ(test, r->data[2], 0x13);
+	KUNIT_EXPECT_EQ(test, memcmp(r->data + 0x18, nr_guid, 16), 0);
+	KUNIT_EXPECT_EQ(test, ntk_get_le(r->data + 0x28, 2), 0x0707);
+	KUNIT_EXPECT_EQ(test, memcmp(r->data + EH_SIZE, bytes, DATA_LEN), 0);
+}
+
 /* The hold: NULL for a GUID nobody enables, the node kept while held. */
 static void hold_test(struct kunit *test)
 {
@@ -314,6 +350,7 @@ static void security_test(struct kunit *test)
 static struct kunit_case nttrace_noreg_cases[] = {
 	KUNIT_CASE(noreg_test),
 	KUNIT_CASE(hold_test),
+	KUNIT_CASE(kapi_test),
 	KUNIT_CASE(security_test),
 	{}
 };
