@@ -31,7 +31,9 @@
  *   -EFAULT. Otherwise the command was carried out, and what Windows would
  *   return (an NTSTATUS) is in the struct, not in errno.
  * - NTTRACE_IOC_VERSION reports NTTRACE_ABI_VERSION, which changes only for
- *   an incompatible change (none is planned), and feature bits, which grow.
+ *   an incompatible change, and feature bits, which grow. 2: the Fields of
+ *   NTTRACE_ETW_NT_FLAGS_TRACE_EVENT became Windows' 0x78-byte block (issue
+ *   29; the 0x48 bytes of version 1 are refused, not misread).
  */
 #ifndef _UAPI_NTTRACE_H
 #define _UAPI_NTTRACE_H
@@ -40,7 +42,7 @@
 #include <linux/ioctl.h>
 
 #define NTTRACE_DEVICE		"/dev/nttrace"
-#define NTTRACE_ABI_VERSION	1
+#define NTTRACE_ABI_VERSION	2
 #define NTTRACE_IOC_MAGIC	0xE7
 
 /*
@@ -1020,7 +1022,8 @@ struct nttrace_event_extended_item_header {
  *                (the record's ProcessorTime is always 0 here).
  * @related_activity: non-zero: @related_activity_id is written as an
  *                NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item
- * @pad0, @pad1:  0 (not checked: Windows does not)
+ * @spare0, @spare1: 0 from nttrace's library; not looked at (Windows does
+ *                not), so not pad members in the ioctl structs' sense
  * @filter:       EventWriteEx's Filter, the sessions left out: bit (id - 1)
  *                for logger IDs 1 to 16 (*inferred* by the note; nttrace has
  *                NTTRACE_MAX_LOGGERS, so the 64-bit mask rides in
@@ -1038,13 +1041,13 @@ struct nttrace_event_extended_item_header {
 struct nttrace_event_write_user {
 	struct nttrace_event_header header;
 	__u8 related_activity;
-	__u8 pad0;
+	__u8 spare0;
 	__u16 filter;
 	__u32 data_count;
 	__u64 data;
 	__u8 related_activity_id[16];
 	__u32 flags;
-	__u32 pad1;
+	__u32 spare1;
 };
 #define NTTRACE_EVENT_WRITE_USER_SIZE		0x78
 /* evntprov.h's: accepted, no effect (nttrace never faults in a write). */

@@ -214,6 +214,7 @@ struct ew {
 	u64 keyword;
 	u32 wflags;
 	u64 filter;
+	bool wide;		/* the filter only in ProcessorTime (FILTER64) */
 	unsigned int n;		/* items */
 	const struct item *items;
 	u32 count;		/* DataCount; 0: @n */
@@ -254,8 +255,8 @@ static void encode_fields(struct ew_ctx *ctx, const struct ew *e, u8 *p)
 	memcpy(p + 0x40, act, 16);
 	p[0x50] = (e->wflags & WF_RELATED) ? 1 : 0;
 	p[0x51] = 0xEE;				/* padding: not looked at */
-	ntk_put_le(p + 0x52, (u16)e->filter, 2);
-	if (e->filter >> 16) {
+	ntk_put_le(p + 0x52, e->wide ? 0 : (u16)e->filter, 2);
+	if (e->wide || e->filter >> 16) {
 		flags |= WF_FILTER64;
 		ntk_put_le(p + 0x38, e->filter, 8);
 	}
@@ -536,6 +537,11 @@ static void two_sessions_test(struct kunit *test)
 			e.filter = 1ULL << (ks[0]->id - 1);
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, evs[i].want & 2),
 					NTTRACE_STATUS_SUCCESS);
+			/* The same, as 64 bits in ProcessorTime only. */
+			e.wide = true;
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, evs[i].want & 2),
+					NTTRACE_STATUS_SUCCESS);
+			e.wide = false;
 			e.filter = ~0ULL;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, 0),
 					NTTRACE_STATUS_SUCCESS);
