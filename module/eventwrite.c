@@ -7,7 +7,8 @@
  * from NTTRACE_IOC_REGISTER. The same block and this write path serve
  * TRACE_EVENT_NOREG (module/noreg.c) and TRACE_SECURITY
  * (module/security.c), which write for a GUID held without a
- * registration (nt_provider_hold()): nt_event_write_reg(). Every session that enables the provider's GUID
+ * registration (nt_provider_hold()): nt_event_write_reg(). Every session
+ * that enables the provider's GUID
  * and whose level and keywords take the event (NTTRACE_LEVEL_KEYWORD_ENABLED,
  * per session) gets one record, as Windows writes it: an EVENT_HEADER
  * (0x50 bytes), the extended items (the related activity ID), the user
@@ -348,6 +349,7 @@ static u32 nt_ew_run(struct nt_ew *ew)
 		kfree(ew->desc);
 	return status;
 }
+
 u32 nt_event_fields_check(const struct nttrace_call *call,
 			  const struct nttrace_event_write_user *f)
 {

@@ -165,13 +165,20 @@ static const uint32_t status_list[] = {
 	NTTRACE_STATUS_INTEGER_OVERFLOW,
 	NTTRACE_STATUS_NOT_SUPPORTED,
 	NTTRACE_STATUS_INVALID_BUFFER_SIZE,
+	NTTRACE_STATUS_WMI_ALREADY_DISABLED,
 };
 static const char *const status_names[] = {
 	"SUCCESS", "DATATYPE_MISALIGNMENT", "BUFFER_OVERFLOW", "NOT_IMPLEMENTED",
 	"ACCESS_VIOLATION", "INVALID_HANDLE", "INVALID_PARAMETER", "NO_MEMORY",
 	"ACCESS_DENIED", "BUFFER_TOO_SMALL", "ARRAY_BOUNDS_EXCEEDED",
 	"INTEGER_OVERFLOW", "NOT_SUPPORTED", "INVALID_BUFFER_SIZE",
+	"WMI_ALREADY_DISABLED",
 };
+/* The types that pass Windows' 0x78-byte block, tallied apart (tblock). */
+static const char *const block_names[] = {
+	"TRACE_EVENT", "TRACE_EVENT_NOREG", "TRACE_SECURITY",
+};
+#define NBLOCK 3
 #define NSTAT ((int)(sizeof(status_list) / sizeof(status_list[0])))
 /* tstat[NSTAT]: another NTSTATUS; tstat[NSTAT + 1]: the ioctl failed. */
 
@@ -185,6 +192,7 @@ struct fz_slot {
 	uint64_t beat;		/* moves with every operation */
 	uint64_t res[NOPS][NERR];
 	uint64_t tstat[NSTAT + 2];
+	uint64_t tblock[NBLOCK][NSTAT + 2];	/* as tstat, per block type */
 	uint64_t surprise;	/* a write into a read-only region worked */
 	/* START and ATTACH by the worker's kind (modes[]): worked, -EPERM */
 	uint64_t priv[4][2];
@@ -1225,6 +1233,27 @@ static uint32_t pick_flags(struct thr *t, int good)
 	return f;
 }
 
+/*
+ * Count a TRACE_EVENT ioctl's NTSTATUS (read back when the struct was
+ * placed whole in our memory) in @row; the status, or ~0 when not known.
+ */
+static uint32_t tally_status(uint64_t *row, long ret, const uint8_t *out, uint64_t arg)
+{
+	uint32_t st = ~0U;
+	unsigned int i;
+
+	if (ret == 0 && out && ptr_of(arg) == out) {
+		memcpy(&st, out + offsetof(struct nttrace_trace_event, status), 4);
+		for (i = 0; i < (unsigned int)NSTAT; i++)
+			if (status_list[i] == st)
+				break;
+		__atomic_fetch_add(&row[i], 1, __ATOMIC_RELAXED);
+	} else if (ret == -1) {
+		__atomic_fetch_add(&row[NSTAT + 1], 1, __ATOMIC_RELAXED);
+	}
+	return st;
+}
+
 static void op_trace(struct thr *t)
 {
 	struct nttrace_trace_event ev;
@@ -1340,19 +1369,8 @@ static void op_trace(struct thr *t)
 	arg = place(t, &ev, sizeof(ev), NTTRACE_TRACE_EVENT_SIZE_VER0,
 		    good || chance(&t->r, 70), &out);
 	ret = fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg);
-	if (ret == 0 && out && ptr_of(arg) == out) {
-		uint32_t st;
-
-		memcpy(&st, out + offsetof(struct nttrace_trace_event, status), 4);
-		for (i = 0; i < (unsigned int)NSTAT; i++)
-			if (status_list[i] == st)
-				break;
-		__atomic_fetch_add(&t->slot->tstat[i], 1, __ATOMIC_RELAXED);
-		if (st == NTTRACE_STATUS_INVALID_HANDLE)
-			live_mark(ev.trace_handle & 0xFFFF, 0);
-	} else if (ret == -1) {
-		__atomic_fetch_add(&t->slot->tstat[NSTAT + 1], 1, __ATOMIC_RELAXED);
-	}
+	if (tally_status(t->slot->tstat, ret, out, arg) == NTTRACE_STATUS_INVALID_HANDLE)
+		live_mark(ev.trace_handle & 0xFFFF, 0);
 }
 
 /* ---- unknown commands, other file operations ---- */
@@ -1978,7 +1996,9 @@ static void trace_event_write(struct thr *t, int fd)
 	}
 	arg = place(t, &ev, sizeof(ev), NTTRACE_TRACE_EVENT_SIZE_VER0,
 		    good || chance(&t->r, 70), &out);
-	fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg);
+	tally_status(t->slot->tblock[type == NTTRACE_ETW_NT_FLAGS_TRACE_EVENT ? 0 :
+				     type == NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG ? 1 : 2],
+		     fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg), out, arg);
 }
 
 static void op_provider(struct thr *t)
@@ -2490,7 +2510,9 @@ static void cleanup_sessions(void)
 
 static void report(void)
 {
-	uint64_t res[NOPS][NERR], tstat[NSTAT + 2], calls = 0, surprise = 0;
+	uint64_t res[NOPS][NERR], tstat[NSTAT + 2], tblock[NBLOCK][NSTAT + 2];
+	uint64_t calls = 0, surprise = 0;
+	int b;
 	uint64_t priv[4][2];
 	int p, th, o, e;
 	char line[1024];
@@ -2498,6 +2520,7 @@ static void report(void)
 
 	memset(res, 0, sizeof(res));
 	memset(tstat, 0, sizeof(tstat));
+	memset(tblock, 0, sizeof(tblock));
 	memset(priv, 0, sizeof(priv));
 	for (p = 0; p < MAX_PROCS; p++) {
 		for (th = 0; th < MAX_THREADS; th++) {
@@ -2510,6 +2533,9 @@ static void report(void)
 					res[o][e] += s->res[o][e];
 			for (e = 0; e < NSTAT + 2; e++)
 				tstat[e] += s->tstat[e];
+			for (b = 0; b < NBLOCK; b++)
+				for (e = 0; e < NSTAT + 2; e++)
+					tblock[b][e] += s->tblock[b][e];
 			for (e = 0; e < 4; e++) {
 				priv[e][0] += s->priv[e][0];
 				priv[e][1] += s->priv[e][1];
@@ -2551,6 +2577,17 @@ static void report(void)
 					      e == NSTAT ? "other" : "ioctl-failed",
 					      (unsigned long long)tstat[e]);
 	puts(line);
+	/* The three types of the 0x78-byte block, each on its own. */
+	for (b = 0; b < NBLOCK; b++) {
+		n = (size_t)snprintf(line, sizeof(line), "# %s:", block_names[b]);
+		for (e = 0; e < NSTAT + 2 && n < sizeof(line) - 48; e++)
+			if (tblock[b][e])
+				n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %llu",
+						      e < NSTAT ? status_names[e] :
+						      e == NSTAT ? "other" : "ioctl-failed",
+						      (unsigned long long)tblock[b][e]);
+		puts(line);
+	}
 	printf("# start/attach worked/EPERM:");
 	for (e = 0; e < 4; e++)
 		printf("%s %s %llu/%llu", e ? "," : "", mode_names[e],
