@@ -29,6 +29,10 @@
  * - Enabling the GUID needs CAP_AUDIT_READ (Linux's right to read the
  *   audit log) or CAP_SYS_ADMIN, checked in module/provider.c's ENABLE,
  *   where on Windows only the logger "Eventlog-Security" enables it.
+ *   Not covered yet: a consumer whom the controller's right (CAP_PERFMON,
+ *   control_gid) lets attach to a session that enables it reads its
+ *   events; holding ATTACH to the same right would be module/consumer.c's
+ *   and session.c's to do.
  */
 #include <kunit/visibility.h>
 #include <linux/capability.h>
