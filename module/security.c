@@ -17,9 +17,11 @@
  *   the kernel's audit log, the nearest there is.
  * - One process at a time (Windows keeps a single security provider): a
  *   second registration while one stands is -EBUSY. It ends when the open
- *   file it was made on is released, so a process's exit ends it; the
- *   process is remembered by its struct pid (never reused while we hold
- *   it), so a child given the descriptor is not the provider.
+ *   file it was made on is released, or when its process has exited (a
+ *   child that inherited the file keeps it open, but is not the provider:
+ *   the next registration takes the place of a process that is gone). The
+ *   process is remembered by its struct pid, never reused while we hold
+ *   it.
  * - The order: not the provider (kernel-mode callers never are: Windows'
  *   kernel writes its own with another call): STATUS_ACCESS_DENIED, before
  *   anything of Fields is looked at, so a stranger learns nothing of the
@@ -66,14 +68,15 @@ int nt_security_register(struct file *file)
 		return -EPERM;
 	pid = get_pid(task_tgid(current));
 	spin_lock(&nt_security_lock);
-	if (nt_security_file) {
+	/* A holder whose thread group is gone holds it no more. */
+	if (nt_security_file && pid_has_task(nt_security_pid, PIDTYPE_TGID)) {
 		ret = -EBUSY;
 	} else {
 		nt_security_file = file;
-		nt_security_pid = pid;
-		pid = NULL;
+		swap(pid, nt_security_pid);
 	}
 	spin_unlock(&nt_security_lock);
+	/* Ours when refused; else the gone holder's, or NULL. */
 	put_pid(pid);
 	return ret;
 }

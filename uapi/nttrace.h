@@ -1094,8 +1094,9 @@ struct nttrace_event_write_user {
  * One process at a time, as Windows keeps one: while it is held, -EBUSY.
  * It belongs to the open file it was made on and to the calling process
  * (its thread group): it ends when that open file is released (closed by
- * every holder, the process's exit included); a child that inherits the
- * descriptor does not become the provider. Enabling
+ * every holder, the process's exit included) or when the process has
+ * exited (a child that inherits the descriptor and keeps it open does not
+ * become the provider, nor keep others out). Enabling
  * NTTRACE_SECURITY_PROVIDER_GUID (NTTRACE_IOC_ENABLE, any control code)
  * needs CAP_AUDIT_READ or CAP_SYS_ADMIN besides the controller's right
  * (else -EPERM): a security log must not reach a session its reader could

@@ -331,6 +331,22 @@ static int child_registers(void)
 	return register_on(fd) ? 1 : 0;
 }
 
+/* The same, its file kept open by a grandchild that outlives it. */
+static int child_registers_keeps(void)
+{
+	int fd = open(NTTRACE_DEVICE, O_RDWR);
+	pid_t pid;
+
+	if (register_on(fd))
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		sleep(30);
+		_exit(0);
+	}
+	return pid > 0 ? 0 : 1;
+}
+
 static int child_writes(void)
 {
 	EVENT_DESCRIPTOR d = { .Id = 1 };
@@ -372,6 +388,15 @@ static void test_security(void)
 	/* Its process's exit ends it too. */
 	tap_eq(in_child(child_registers), 0, "%d-bit: a child registers, then exits", BITS);
 	tap_eq(register_on(fd2), 0, "%d-bit: ... then the registration is free again", BITS);
+	close(fd2);
+	/*
+	 * A gone process's file kept open by its child keeps nobody out
+	 * (ours opened after the fork: the grandchild must not hold it).
+	 */
+	tap_eq(in_child(child_registers_keeps), 0,
+	       "%d-bit: a child registers, leaves its file to a grandchild, exits", BITS);
+	fd2 = open(NTTRACE_DEVICE, O_RDWR);
+	tap_eq(register_on(fd2), 0, "%d-bit: ... the registration is free again", BITS);
 	close(fd2);
 	/* The library's: on its own descriptor, for the process's life. */
 	tap_eq(EtwRegisterSecurityProvider(), ERROR_SUCCESS,
