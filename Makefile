@@ -37,7 +37,7 @@ LIBS_u32 := $(if $(filter cache,$(EXPAT_u32)),-L$(EXPAT_CACHE_u32)/lib) $(if $(E
 DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
 DEFS_u32 := $(if $(filter cache,$(EXPAT_u32)),-I$(EXPAT_CACHE_u32)/include,$(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT))
 
-LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
+LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c userlib/nt/ntwmi.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
@@ -70,6 +70,7 @@ VM_TESTS += provider_test
 VM_TESTS += traceevent_test
 VM_TESTS += kapi_test
 VM_TESTS += eventwrite_test
+VM_TESTS += noreg_test
 VM_TESTS += eventprov_test
 VM_TESTS += opentrace_test
 VM_TESTS += realtime_test

@@ -220,7 +220,7 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 		.flags = NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME | e->extra_flags |
 			 (e->ptr32 ? NTTRACE_EVENT_HEADER_FLAG_32_BIT_HEADER :
 				     NTTRACE_EVENT_HEADER_FLAG_64_BIT_HEADER),
-		.event_property = 0,
+		.event_property = e->event_property,
 		.thread_id = e->thread_id,
 		.process_id = e->process_id,
 		.time_stamp = e->time_stamp,

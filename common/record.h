@@ -77,6 +77,7 @@ struct ntr_event {
 	bool ptr32;		/* the writer's pointers are 32-bit */
 	/* EVENT_HEADER_FLAG_* beyond those the encoder sets itself */
 	__u16 extra_flags;
+	__u16 event_property;	/* EVENT_HEADER_PROPERTY_*, the writer's */
 	const struct nttrace_event_descriptor *descriptor;
 	const void *provider_id;	/* 16 bytes */
 	const void *activity_id;	/* 16 bytes */
@@ -129,7 +130,7 @@ bool ntr_traits_valid(const __u8 *t, __u32 len);
  * The EVENT_HEADER and its extended items at @rec, the metadata's bytes
  * already at their places (ntr_event_layout()). The flags are NO_CPUTIME
  * (ProcessorTime is 0), 32_BIT_HEADER or 64_BIT_HEADER by @ptr32,
- * EXTENDED_INFO with an item, and @extra_flags; EventProperty is 0.
+ * EXTENDED_INFO with an item, and @extra_flags; EventProperty is @event_property.
  */
 void ntr_event_encode(void *rec, const struct ntr_event *e);
 

@@ -2,9 +2,13 @@
 /*
  * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT: EventWrite, EventWriteTransfer, EventWriteEx
  * and EventWriteString of a registered provider (issue 15). Fields is a
- * struct nttrace_event_write_user (uapi/nttrace.h: nttrace's own layout, Windows'
- * is not public), TraceHandle the registration's handle from
- * NTTRACE_IOC_REGISTER. Every session that enables the provider's GUID
+ * struct nttrace_event_write_user (uapi/nttrace.h: Windows' 0x78-byte block,
+ * ../shared/notes/ntevent-types.md), TraceHandle the registration's handle
+ * from NTTRACE_IOC_REGISTER. The same block and this write path serve
+ * TRACE_EVENT_NOREG (module/noreg.c) and TRACE_SECURITY
+ * (module/security.c), which write for a GUID held without a
+ * registration (nt_provider_hold()): nt_event_write_reg(). Every session
+ * that enables the provider's GUID
  * and whose level and keywords take the event (NTTRACE_LEVEL_KEYWORD_ENABLED,
  * per session) gets one record, as Windows writes it: an EVENT_HEADER
  * (0x50 bytes), the extended items (the related activity ID), the user
@@ -29,14 +33,16 @@
  * The checks, in order, and their status (the seeds name none of them;
  * chosen as Windows' EventWrite reports them, ERROR_* in the library's
  * mapping):
- *  1. FieldSize not NTTRACE_EVENT_WRITE_USER_SIZE (0x48): NTTRACE_STATUS_INVALID_PARAMETER.
- *     (The front door reads 0x48 bytes first: an unreadable Fields is
+ *  1. FieldSize not NTTRACE_EVENT_WRITE_USER_SIZE (0x78): NTTRACE_STATUS_INVALID_PARAMETER.
+ *     (The front door reads 0x78 bytes first: an unreadable Fields is
  *     NTTRACE_STATUS_ACCESS_VIOLATION before this.)
- *  2. Fields.flags with a bit other than EVENT_WRITE_FLAG_*:
+ *  2. Fields.flags with a bit other than NTTRACE_EVENT_WRITE_FLAG_*:
  *     NTTRACE_STATUS_INVALID_PARAMETER.
- *  3. Fields.data_count above NTTRACE_MAX_EVENT_DATA_DESCRIPTORS (128):
- *     NTTRACE_STATUS_INVALID_PARAMETER (EventWrite documents ERROR_INVALID_PARAMETER
- *     for a UserDataCount it cannot take).
+ *  3. Fields.data_count above NTTRACE_MAX_EVENT_DATA_DESCRIPTORS (128), or
+ *     data_count and data not both 0 or both non-zero:
+ *     NTTRACE_STATUS_INVALID_PARAMETER (the note's checks; EventWrite
+ *     documents ERROR_INVALID_PARAMETER for a UserDataCount it cannot
+ *     take).
  *  4. TraceHandle not an NTTRACE_REG_EVENT registration of the calling
  *     process (unknown, unregistered, a classic registration's, another
  *     process's, also after fork): NTTRACE_STATUS_INVALID_HANDLE
@@ -50,6 +56,8 @@
  *     costs no copy (Windows: ERROR_SUCCESS). An event a session's filter
  *     keeps out is not wanted by it, not lost: no loss is counted.
  *  6. The descriptor array unreadable: NTTRACE_STATUS_ACCESS_VIOLATION.
+ *     A descriptor's Size over 0xFFFF: NTTRACE_STATUS_BUFFER_OVERFLOW, the
+ *     event dropped (the note: Windows' 0x80000005 for this case).
  *     With NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES, a Type other than
  *     NONE, EVENT_METADATA and PROVIDER_METADATA, or one of the two
  *     twice: NTTRACE_STATUS_INVALID_PARAMETER.
@@ -78,9 +86,21 @@
  *   are by the caller's pointer size: 32-bit for compat callers and for
  *   NTTRACE_ETW_NT_FLAGS_WOW64_CALL; kernel-mode callers are 64-bit.
  * - NTTRACE_EVENT_HEADER_FLAG_NO_CPUTIME is always set and ProcessorTime is 0: no
- *   per-thread CPU time is kept. EventProperty is 0 (no manifest here).
- * - NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY (EventWriteString) sets
- *   NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY; the data is written as given.
+ *   per-thread CPU time is kept. EventProperty is the caller's, as the
+ *   note says Windows copies the caller's header.
+ * - Of the caller's header Flags only NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY
+ *   (EventWriteString) is kept: Windows copies the header the caller
+ *   filled, so that is where a Windows caller says it; the others are the
+ *   kernel's to set (items, pointer size, CPU time) and are ignored, not
+ *   refused, since ntdll may leave its own there. The data is written as
+ *   given.
+ * - The sessions left out are Fields.filter (logger IDs 1 to 16) and,
+ *   with NTTRACE_EVENT_WRITE_FLAG_FILTER64, the 64 bits of the header's
+ *   ProcessorTime: the USHORT names 16 loggers, nttrace has 64, and
+ *   ProcessorTime is a header member the kernel overwrites anyway. The
+ *   related activity ID is written when Fields.related_activity is
+ *   non-zero. Windows' EVENT_WRITE_FLAG_NO_FAULTING and _INPRIVATE are
+ *   taken and change nothing (no private sessions here).
  * - Descriptors of no bytes are skipped; a descriptor's Reserved is
  *   ignored unless the caller says its low byte is a Type
  *   (NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES: the library sets it for a
@@ -105,9 +125,10 @@
 #include "provider.h"
 #include "write.h"
 
-#define NT_EW_FLAGS		(NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY | \
-				 NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY | \
-				 NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES)
+#define NT_EW_FLAGS		(NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING | \
+				 NTTRACE_EVENT_WRITE_FLAG_INPRIVATE | \
+				 NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES | \
+				 NTTRACE_EVENT_WRITE_FLAG_FILTER64)
 
 struct nt_ew {
 	const struct nttrace_call *call;
@@ -238,6 +259,9 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct nttrace_event_data_descripto
 	}
 	if (n && nt_copy_in(ew->call, ew->desc, f->data, n * sizeof(*ew->desc)))
 		return NTTRACE_STATUS_ACCESS_VIOLATION;
+	for (i = 0; i < n; i++)
+		if (ew->desc[i].size > U16_MAX)
+			return NTTRACE_STATUS_BUFFER_OVERFLOW;
 	if ((f->flags & NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES) &&
 	    ntr_event_metadata(ew->desc, n, &traits, &schema))
 		return NTTRACE_STATUS_INVALID_PARAMETER;
@@ -245,9 +269,7 @@ static u32 nt_ew_read_data(struct nt_ew *ew, struct nttrace_event_data_descripto
 		e->traits_size = ew->desc[traits].size;
 	if (schema >= 0)
 		e->schema_size = ew->desc[schema].size;
-	/* Bounded before ntr_event_layout() adds them in 32 bits. */
-	if (e->traits_size > U16_MAX || e->schema_size > U16_MAX)
-		return NTTRACE_STATUS_INTEGER_OVERFLOW;
+	/* Each at most U16_MAX (above): ntr_event_layout() adds them in 32 bits. */
 	/*
 	 * At most 128 sizes of 32 bits: a u64 sum cannot wrap. Descriptors
 	 * of no bytes are dropped, in place (the kept one is never ahead).
@@ -292,22 +314,22 @@ static u32 nt_ew_run(struct nt_ew *ew)
 	u64 want = 0;
 	u32 status;
 
-	if (f->flags & ~NT_EW_FLAGS)
-		return NTTRACE_STATUS_INVALID_PARAMETER;
-	if (f->data_count > NTTRACE_MAX_EVENT_DATA_DESCRIPTORS)
-		return NTTRACE_STATUS_INVALID_PARAMETER;
+	status = nt_event_fields_check(ew->call, f);
+	if (status)
+		return status;
 	w->call = ew->call;
 	w->rules = ew->call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER;
 	w->kind = NT_RECORD_EVENT;
 	w->event.filter = f->filter;
+	if (f->flags & NTTRACE_EVENT_WRITE_FLAG_FILTER64)
+		w->event.filter |= f->header.processor_time;
 	w->event.header = (struct ntr_event) {
 		.ptr32 = ew->ptr32,
-		.extra_flags = (f->flags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY) ?
-			       NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY : 0,
-		.descriptor = &f->descriptor,
-		.activity_id = f->activity_id,
-		.related_activity_id = (f->flags & NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY) ?
-				       f->related_activity_id : NULL,
+		.extra_flags = f->header.flags & NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY,
+		.event_property = f->header.event_property,
+		.descriptor = &f->header.descriptor,
+		.activity_id = f->header.activity_id,
+		.related_activity_id = f->related_activity ? f->related_activity_id : NULL,
 	};
 	rcu_read_lock();
 	r = nt_ew_reg(ew);
@@ -327,6 +349,26 @@ static u32 nt_ew_run(struct nt_ew *ew)
 		kfree(ew->desc);
 	return status;
 }
+
+u32 nt_event_fields_check(const struct nttrace_call *call,
+			  const struct nttrace_event_write_user *f)
+{
+	if (call->field_size != NTTRACE_EVENT_WRITE_USER_SIZE)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	if (f->flags & ~NT_EW_FLAGS)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	if (f->data_count > NTTRACE_MAX_EVENT_DATA_DESCRIPTORS ||
+	    !f->data_count != !f->data)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	return NTTRACE_STATUS_SUCCESS;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_event_fields_check);
+
+static bool nt_ew_ptr32(const struct nttrace_call *call, const struct nttrace_flags *flags)
+{
+	return !call->kernel_mode && (call->compat || flags->wow64);
+}
+
 u32 nt_event_write(const struct nttrace_type *type,
 		   const struct nttrace_call *call,
 		   const struct nttrace_flags *flags, const void *fixed)
@@ -334,17 +376,32 @@ u32 nt_event_write(const struct nttrace_type *type,
 	struct nt_ew ew = {
 		.call = call,
 		.f = fixed,
-		.ptr32 = !call->kernel_mode && (call->compat || flags->wow64),
+		.ptr32 = nt_ew_ptr32(call, flags),
 	};
+	u32 status = nt_event_fields_check(call, fixed);
 
-	if (call->field_size != NTTRACE_EVENT_WRITE_USER_SIZE)
-		return NTTRACE_STATUS_INVALID_PARAMETER;
+	if (status)
+		return status;
 	/* A kernel-mode NtTraceEvent (ZwTraceEvent) has no process handle. */
 	if (call->kernel_mode)
 		return NTTRACE_STATUS_INVALID_HANDLE;
 	return nt_ew_run(&ew);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_event_write);
+
+u32 nt_event_write_reg(const struct nttrace_call *call, const struct nttrace_flags *flags,
+		       const struct nttrace_event_write_user *fields, struct nt_reg *reg)
+{
+	struct nt_ew ew = {
+		.call = call,
+		.f = fields,
+		.kreg = reg,
+		.ptr32 = nt_ew_ptr32(call, flags),
+	};
+
+	return nt_ew_run(&ew);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_event_write_reg);
 
 u32 nt_event_write_kernel(struct nt_reg *reg, const struct nttrace_event_write_user *fields)
 {
@@ -354,14 +411,10 @@ u32 nt_event_write_kernel(struct nt_reg *reg, const struct nttrace_event_write_u
 		.fields = (uintptr_t)fields,
 		.kernel_mode = true,
 	};
-	struct nt_ew ew = {
-		.call = &call,
-		.f = fields,
-		.kreg = reg,
-	};
+	struct nttrace_flags flags = { .type = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT };
 
 	if (!reg)
 		return NTTRACE_STATUS_INVALID_HANDLE;
-	return nt_ew_run(&ew);
+	return nt_event_write_reg(&call, &flags, fields, reg);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_event_write_kernel);

@@ -10,10 +10,27 @@
 
 struct nt_reg;
 
-/* The handler of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT; @fixed is the 0x48-byte Fields. */
+/* The handler of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT; @fixed is the 0x78-byte Fields. */
 u32 nt_event_write(const struct nttrace_type *type,
 		   const struct nttrace_call *call,
 		   const struct nttrace_flags *flags, const void *fixed);
+
+/*
+ * The checks of the 0x78-byte block every type that passes it makes
+ * first (FieldSize, flags, the descriptor count and address): an NTSTATUS,
+ * NTTRACE_STATUS_SUCCESS (0) when it passes.
+ */
+u32 nt_event_fields_check(const struct nttrace_call *call,
+			  const struct nttrace_event_write_user *f);
+
+/*
+ * The write path of the block (module/eventwrite.c's table from check 2
+ * on) for @reg, a registration or a GUID held by nt_provider_hold()
+ * (TRACE_EVENT_NOREG, TRACE_SECURITY): @fields is the front door's copy.
+ * Returns an NTSTATUS.
+ */
+u32 nt_event_write_reg(const struct nttrace_call *call, const struct nttrace_flags *flags,
+		       const struct nttrace_event_write_user *fields, struct nt_reg *reg);
 
 /*
  * EtwWrite's core: write one event of kernel registration @reg

@@ -273,13 +273,13 @@ u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descri
 		status = NTTRACE_STATUS_INVALID_PARAMETER;
 		goto out;
 	}
-	fields.descriptor = *descriptor;
+	fields.header.descriptor = *descriptor;
 	if (activity_id)
-		memcpy(fields.activity_id, activity_id, sizeof(fields.activity_id));
+		memcpy(fields.header.activity_id, activity_id, sizeof(fields.header.activity_id));
 	if (related_activity_id) {
 		memcpy(fields.related_activity_id, related_activity_id,
 		       sizeof(fields.related_activity_id));
-		fields.flags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
+		fields.related_activity = 1;
 	}
 	/* Pairs with the WRITE_ONCE() in nttrace_etw_set_information(). */
 	fields.flags |= READ_ONCE(e->write_flags);
@@ -300,6 +300,30 @@ u32 nttrace_etw_write(u64 reg_handle, const struct nttrace_event_descriptor *des
 					  user_data_count, user_data);
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_etw_write, NTTRACE_NS);
+
+/*
+ * EtwWriteNoRegistration: Windows' kernel exports no such routine that
+ * Microsoft documents; this is ntdll's EtwEventWriteNoRegistration for
+ * modules, through the front door's TRACE_EVENT_NOREG (module/noreg.c)
+ * with kernel addresses.
+ */
+u32 nttrace_etw_write_no_registration(const guid_t *provider_id,
+				      const struct nttrace_event_descriptor *descriptor,
+				      u32 user_data_count,
+				      const struct nttrace_event_data_descriptor *user_data)
+{
+	struct nttrace_event_write_user fields = {};
+
+	if (!descriptor)
+		return NTTRACE_STATUS_INVALID_PARAMETER;
+	fields.header.descriptor = *descriptor;
+	fields.data_count = user_data_count;
+	fields.data = (uintptr_t)user_data;
+	return nttrace_zw_trace_event((uintptr_t)provider_id,
+				      NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG,
+				      sizeof(fields), &fields);
+}
+EXPORT_SYMBOL_NS_GPL(nttrace_etw_write_no_registration, NTTRACE_NS);
 
 /*
  * EtwSetInformation, as the user-mode EventSetInformation

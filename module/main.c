@@ -16,6 +16,7 @@
 #include "kernel_logger.h"
 #include "ntevent.h"
 #include "provider.h"
+#include "security.h"
 #include "session.h"
 
 /*
@@ -237,6 +238,21 @@ static long nttrace_ioc_list_providers(void __user *uarg)
 	return nttrace_write_args(uarg, &l, sizeof(l), usize);
 }
 
+static long nttrace_ioc_register_security(struct file *file, void __user *uarg)
+{
+	struct nttrace_security_register r;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&r, sizeof(r), NTTRACE_SECURITY_REGISTER_SIZE_VER0,
+				uarg, &usize);
+	if (ret)
+		return ret;
+	if (r.flags)
+		return -EINVAL;
+	return nt_security_register(file);
+}
+
 static long nttrace_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -270,6 +286,8 @@ static long nttrace_ioctl(struct file *file, unsigned int cmd,
 		return nttrace_ioc_notification(file, uarg);
 	case _IOC_NR(NTTRACE_IOC_LIST_PROVIDERS):
 		return nttrace_ioc_list_providers(uarg);
+	case _IOC_NR(NTTRACE_IOC_REGISTER_SECURITY):
+		return nttrace_ioc_register_security(file, uarg);
 	}
 	return -ENOTTY;
 }
@@ -281,6 +299,7 @@ static int nttrace_open(struct inode *inode, struct file *file)
 
 static int nttrace_release(struct inode *inode, struct file *file)
 {
+	nt_security_release(file);
 	nt_file_release(file);
 	return 0;
 }

@@ -28,7 +28,9 @@
 #include "classic.h"
 #include "eventwrite.h"
 #include "message.h"
+#include "noreg.h"
 #include "ntevent.h"
+#include "security.h"
 #include "system.h"
 
 void nttrace_decode_flags(u32 flags, struct nttrace_flags *out)
@@ -68,7 +70,8 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY, .name = "TRACE_SECURITY",
-		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
+		.align = ULONG_SIZE, .fixed_size = NTTRACE_EVENT_WRITE_USER_SIZE,
+		.handler = nt_trace_security,
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_MARK >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_MARK, .name = "TRACE_MARK",
@@ -77,12 +80,13 @@ static const struct nttrace_type nttrace_types[] = {
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG, .name = "TRACE_EVENT_NOREG",
-		.align = ULONG_SIZE, .fixed_size = ULONG_SIZE,
+		.align = ULONG_SIZE, .fixed_size = NTTRACE_EVENT_WRITE_USER_SIZE,
+		.handler = nt_trace_noreg,
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE >> 8] = {
 		.type = NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE, .name = "TRACE_INSTANCE",
 		/* EVENT_INSTANCE_GUID_HEADER */
-		.align = ULONG_SIZE, .fixed_size = NTTRACE_MAX_FIXED_SIZE,
+		.align = ULONG_SIZE, .fixed_size = NTTRACE_EVENT_INSTANCE_GUID_HEADER_SIZE,
 		.handler = nt_trace_instance,
 	},
 	[NTTRACE_ETW_NT_FLAGS_TRACE_RAW >> 8] = {

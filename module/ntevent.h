@@ -76,8 +76,11 @@ struct nttrace_flags {
 	bool wow64;		/* NTTRACE_ETW_NT_FLAGS_WOW64_CALL */
 };
 
-/* The largest fixed part any type captures (EVENT_INSTANCE_GUID_HEADER). */
-#define NTTRACE_MAX_FIXED_SIZE	0x48
+/*
+ * The largest fixed part any type captures: the 0x78-byte block of
+ * TRACE_EVENT, TRACE_SECURITY and TRACE_EVENT_NOREG.
+ */
+#define NTTRACE_MAX_FIXED_SIZE	NTTRACE_EVENT_WRITE_USER_SIZE
 
 struct nttrace_type;
 

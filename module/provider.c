@@ -109,6 +109,7 @@
 
 #include "policy.h"
 #include "provider.h"
+#include "security.h"
 
 /*
  * A session's event-ID filter (NTTRACE_ENABLE_FILTER_EVENT_ID): the IDs
@@ -146,6 +147,8 @@ struct nt_guid {
 	struct nt_enable *acting;	/* the latest enable; NULL: none */
 	/* Rebuilt under nt_provider_lock; NULL: no session enables it. */
 	struct nt_snap __rcu *snap;
+	/* Writes without a registration holding it (nt_provider_hold()). */
+	unsigned int holds;
 	struct rcu_head rcu;
 };
 
@@ -428,6 +431,7 @@ static struct nt_guid *nt_guid_get(const u8 *guid, struct nt_guid **fresh)
 	INIT_LIST_HEAD(&g->regs);
 	INIT_LIST_HEAD(&g->enables);
 	g->acting = NULL;
+	g->holds = 0;
 	RCU_INIT_POINTER(g->snap, NULL);
 	rb_link_node(&g->node, parent, link);
 	rb_insert_color(&g->node, &nt_guids);
@@ -437,7 +441,7 @@ static struct nt_guid *nt_guid_get(const u8 *guid, struct nt_guid **fresh)
 static void nt_guid_put_if_unused(struct nt_guid *g)
 {
 	lockdep_assert_held(&nt_provider_lock);
-	if (!list_empty(&g->regs) || !list_empty(&g->enables))
+	if (!list_empty(&g->regs) || !list_empty(&g->enables) || g->holds)
 		return;
 	rb_erase(&g->node, &nt_guids);
 	/* No enables: its snapshot is gone already. A writer may still look. */
@@ -1076,6 +1080,9 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 
 	if (!nt_privileged())
 		return -EPERM;
+	if (!memcmp(in->guid, nt_security_guid, sizeof(in->guid)) &&
+	    !nt_security_reader())
+		return -EPERM;
 	if (in->control > NTTRACE_EVENT_CONTROL_CODE_CAPTURE_STATE || in->level > 0xFF)
 		return -EINVAL;
 	ret = nt_enable_filter_check(in);
@@ -1486,3 +1493,46 @@ void nt_provider_unregister_kernel(struct nt_reg *r)
 	nt_reg_put(r);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_provider_unregister_kernel);
+
+/*
+ * TRACE_EVENT_NOREG and TRACE_SECURITY write for a GUID, not through a
+ * registration: a registration of no one (on no list, no handle, no
+ * file), pointing at the GUID's node, which the hold keeps in the table.
+ * The node exists while a session enables the GUID (enables are kept per
+ * GUID, registered or not: see nt_enable()), so a GUID no session
+ * enables is answered without allocating.
+ */
+struct nt_reg *nt_provider_hold(const u8 *guid)
+{
+	struct nt_reg *r;
+	struct nt_guid *g;
+
+	might_sleep();
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&nt_provider_lock);
+	g = nt_guid_find(guid);
+	if (!g || list_empty(&g->enables)) {
+		mutex_unlock(&nt_provider_lock);
+		kfree(r);
+		return NULL;
+	}
+	g->holds++;
+	r->g = g;
+	r->type = NTTRACE_REG_EVENT;
+	mutex_unlock(&nt_provider_lock);
+	return r;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_hold);
+
+void nt_provider_unhold(struct nt_reg *r)
+{
+	mutex_lock(&nt_provider_lock);
+	r->g->holds--;
+	nt_guid_put_if_unused(r->g);
+	mutex_unlock(&nt_provider_lock);
+	/* Never published: no reader but the writer that held it. */
+	kfree(r);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_unhold);

@@ -176,4 +176,17 @@ struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, 
 void nt_provider_unregister_kernel(struct nt_reg *r);
 bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword);
 
+/*
+ * ---- Writes without a registration (module/noreg.c, module/security.c) ----
+ *
+ * nt_provider_hold(): an anonymous registration of @guid for one write,
+ * which the write path (nt_event_write_reg()) takes as any other: its
+ * sessions are the GUID's enables, per session as for EventWrite. NULL
+ * when no session enables @guid (enabled before any registration counts:
+ * enables are kept per GUID); ERR_PTR(-ENOMEM). Process context, may
+ * sleep (nt_provider_lock). nt_provider_unhold() ends it (may sleep).
+ */
+struct nt_reg *nt_provider_hold(const u8 *guid);
+void nt_provider_unhold(struct nt_reg *r);
+
 #endif /* NTTRACE_PROVIDER_H */

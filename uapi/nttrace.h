@@ -31,7 +31,9 @@
  *   -EFAULT. Otherwise the command was carried out, and what Windows would
  *   return (an NTSTATUS) is in the struct, not in errno.
  * - NTTRACE_IOC_VERSION reports NTTRACE_ABI_VERSION, which changes only for
- *   an incompatible change (none is planned), and feature bits, which grow.
+ *   an incompatible change, and feature bits, which grow. 2: the Fields of
+ *   NTTRACE_ETW_NT_FLAGS_TRACE_EVENT became Windows' 0x78-byte block (issue
+ *   29; the 0x48 bytes of version 1 are refused, not misread).
  */
 #ifndef _UAPI_NTTRACE_H
 #define _UAPI_NTTRACE_H
@@ -40,7 +42,7 @@
 #include <linux/ioctl.h>
 
 #define NTTRACE_DEVICE		"/dev/nttrace"
-#define NTTRACE_ABI_VERSION	1
+#define NTTRACE_ABI_VERSION	2
 #define NTTRACE_IOC_MAGIC	0xE7
 
 /*
@@ -1021,49 +1023,6 @@ struct nttrace_event_data_descriptor {
 #define NTTRACE_MAX_EVENT_DATA_DESCRIPTORS	128	/* evntprov.h */
 
 /*
- * struct nttrace_event_write_user - the Fields of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT.
- *
- * Windows' own Fields for this type are not public (the seeds name the
- * type only), so this layout is nttrace's: what EventWriteTransfer and
- * EventWriteEx pass, read once by the kernel. TraceHandle is the
- * registration's handle (struct nttrace_register's @handle, an
- * NTTRACE_REG_EVENT registration of the calling process); FieldSize must
- * be NTTRACE_EVENT_WRITE_USER_SIZE.
- * @descriptor:   the event's EVENT_DESCRIPTOR
- * @activity_id:  the event's activity ID (the header's ActivityId)
- * @related_activity_id: with NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY, written as
- *                an NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item
- * @flags:        EVENT_WRITE_FLAG_* (others: NTTRACE_STATUS_INVALID_PARAMETER)
- * @data_count:   EVENT_DATA_DESCRIPTORs at @data, at most
- *                NTTRACE_MAX_EVENT_DATA_DESCRIPTORS
- * @data:         the user address of the EVENT_DATA_DESCRIPTOR array
- * @filter:       EventWriteEx's Filter: bit (id - 1) set for each session
- *                (logger ID) that must not get the event
- */
-struct nttrace_event_write_user {
-	struct nttrace_event_descriptor descriptor;
-	__u8 activity_id[16];
-	__u8 related_activity_id[16];
-	__u32 flags;
-	__u32 data_count;
-	__u64 data;
-	__u64 filter;
-};
-#define NTTRACE_EVENT_WRITE_USER_SIZE		0x48
-#define NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY 0x0001U
-#define NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY	0x0002U	/* EventWriteString */
-/*
- * The provider asked for descriptor Types (EventSetInformation's
- * EventProviderSetTraits or EventProviderUseDescriptorType): a descriptor
- * of Type PROVIDER_METADATA is written as the record's
- * NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS item, one of EVENT_METADATA as
- * its NTTRACE_EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL item (TraceLogging's
- * metadata, copied as given); any other Type, or either twice,
- * NTTRACE_STATUS_INVALID_PARAMETER.
- */
-#define NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES	0x0004U
-
-/*
  * EVENT_HEADER (evntcons.h), as an EventWrite record begins in a buffer:
  * @size the record's size before padding, @header_type
  * NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 or 64 (by the caller's pointer size) with
@@ -1119,6 +1078,126 @@ struct nttrace_event_extended_item_header {
 #define NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS		0x000C
 
 /*
+ * struct nttrace_event_write_user - the Fields of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
+ * NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY and NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG:
+ * Windows' own 0x78-byte block (../shared/notes/ntevent-types.md, from
+ * phnt's ntwmi.h and Geoff Chappell; the member names are ours), one
+ * layout for 32- and 64-bit callers (the 64-bit Windows kernel reads
+ * +0x58 as 64 bits for WOW64 callers too, so they *probably* pass this
+ * same block). FieldSize must be NTTRACE_EVENT_WRITE_USER_SIZE (Windows
+ * reads 0x78 bytes whatever FieldSize says; nttrace refuses another size
+ * with NTTRACE_STATUS_INVALID_PARAMETER, so that a caller of a wrong
+ * layout is told). TraceHandle: TRACE_EVENT the registration's handle
+ * (struct nttrace_register's @handle, an NTTRACE_REG_EVENT registration of
+ * the calling process); TRACE_SECURITY none (ignored); TRACE_EVENT_NOREG
+ * the address of the 16-byte provider GUID.
+ * @header:       an EVENT_HEADER the caller fills: @descriptor, @activity_id,
+ *                @event_property and, of @flags, EVENT_HEADER_FLAG_STRING_ONLY
+ *                (EventWriteString) are written into the record as given;
+ *                the other flag bits are the kernel's (ignored), as are
+ *                size, type, IDs, time stamp and provider ID. @processor_time
+ *                is nttrace's 64-bit @filter with NTTRACE_EVENT_WRITE_FLAG_FILTER64
+ *                (the record's ProcessorTime is always 0 here).
+ * @related_activity: non-zero: @related_activity_id is written as an
+ *                NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID item
+ * @spare0, @spare1: 0 from nttrace's library; not looked at (Windows does
+ *                not), so not pad members in the ioctl structs' sense
+ * @filter:       EventWriteEx's Filter, the sessions left out: bit (id - 1)
+ *                for logger IDs 1 to 16 (*inferred* by the note; nttrace has
+ *                NTTRACE_MAX_LOGGERS, so the 64-bit mask rides in
+ *                @header.processor_time, see above; both are applied)
+ * @data_count:   EVENT_DATA_DESCRIPTORs at @data, at most
+ *                NTTRACE_MAX_EVENT_DATA_DESCRIPTORS; @data_count and @data
+ *                both 0 or both not (else NTTRACE_STATUS_INVALID_PARAMETER)
+ * @data:         the address of the EVENT_DATA_DESCRIPTOR array; a
+ *                descriptor's size over 0xFFFF: NTTRACE_STATUS_BUFFER_OVERFLOW
+ * @related_activity_id: see @related_activity
+ * @flags:        EventWriteEx's Flags (*inferred*): NTTRACE_EVENT_WRITE_FLAG_*
+ *                (others: NTTRACE_STATUS_INVALID_PARAMETER). Its low 16 bits
+ *                are Windows' EVENT_WRITE_FLAG_*, the high 16 nttrace's own.
+ */
+struct nttrace_event_write_user {
+	struct nttrace_event_header header;
+	__u8 related_activity;
+	__u8 spare0;
+	__u16 filter;
+	__u32 data_count;
+	__u64 data;
+	__u8 related_activity_id[16];
+	__u32 flags;
+	__u32 spare1;
+};
+#define NTTRACE_EVENT_WRITE_USER_SIZE		0x78
+/* evntprov.h's: accepted, no effect (nttrace never faults in a write). */
+#define NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING	0x00000001U
+#define NTTRACE_EVENT_WRITE_FLAG_INPRIVATE	0x00000002U
+/*
+ * nttrace's: the provider asked for descriptor Types (EventSetInformation's
+ * EventProviderSetTraits or EventProviderUseDescriptorType; Windows keeps
+ * this per registration, nttrace's caller says it per event): a descriptor
+ * of Type PROVIDER_METADATA is written as the record's
+ * NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS item, one of EVENT_METADATA as
+ * its NTTRACE_EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL item (TraceLogging's
+ * metadata, copied as given); any other Type, or either twice,
+ * NTTRACE_STATUS_INVALID_PARAMETER.
+ */
+#define NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES	0x00010000U
+/* nttrace's: @header.processor_time is a 64-bit @filter (bit id - 1). */
+#define NTTRACE_EVENT_WRITE_FLAG_FILTER64		0x00020000U
+
+/*
+ * ---- Events without a registration, and the security log (issue 29) ----
+ *
+ * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG (EtwEventWriteNoRegistration):
+ * Fields the block above, TraceHandle the address of the 16-byte provider
+ * GUID (0: NTTRACE_STATUS_INVALID_PARAMETER; unreadable:
+ * NTTRACE_STATUS_ACCESS_VIOLATION). No session enables the GUID:
+ * NTTRACE_STATUS_WMI_ALREADY_DISABLED; else each session whose enable of
+ * the GUID takes the event gets an EVENT_HEADER record with that GUID as
+ * ProviderId, as for EventWrite (enables made with no registration count:
+ * they are kept per GUID). Enabled but no session takes the event's level
+ * and keywords: NTTRACE_STATUS_SUCCESS.
+ *
+ * NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY (EtwWriteUMSecurityEvent): Fields the
+ * block above, TraceHandle ignored (Windows passes NULL). Only the process
+ * that holds the security-provider registration may write (others, and
+ * kernel-mode callers: NTTRACE_STATUS_ACCESS_DENIED, checked first); the
+ * events go through NTTRACE_SECURITY_PROVIDER_GUID into the sessions that
+ * enable it (none: NTTRACE_STATUS_SUCCESS, nothing written).
+ *
+ * NTTRACE_IOC_REGISTER_SECURITY (Windows: EtwRegisterSecurityProvider,
+ * NtTraceControl code 24) makes the calling process the security provider:
+ * it needs CAP_AUDIT_WRITE (Linux's right to write the audit log, as
+ * Windows' SeAuditPrivilege is LSASS's) or CAP_SYS_ADMIN (else -EPERM).
+ * One process at a time, as Windows keeps one: while it is held, -EBUSY.
+ * It belongs to the open file it was made on and to the calling process
+ * (its thread group): it ends when that open file is released (closed by
+ * every holder, the process's exit included) or when the process has
+ * exited (a child that inherits the descriptor and keeps it open does not
+ * become the provider, nor keep others out). Enabling
+ * NTTRACE_SECURITY_PROVIDER_GUID (NTTRACE_IOC_ENABLE, any control code)
+ * needs CAP_AUDIT_READ or CAP_SYS_ADMIN besides the controller's right
+ * (else -EPERM): a security log must not reach a session its reader could
+ * not read the audit log from.
+ */
+#define NTTRACE_STATUS_WMI_ALREADY_DISABLED	0xC0000302U
+/* {54849625-5478-4994-A5BA-3E3B0328C30D}, as its 16 bytes in memory */
+#define NTTRACE_SECURITY_PROVIDER_GUID_BYTES \
+	{ 0x25, 0x96, 0x84, 0x54, 0x78, 0x54, 0x94, 0x49, \
+	  0xA5, 0xBA, 0x3E, 0x3B, 0x03, 0x28, 0xC3, 0x0D }
+
+/**
+ * struct nttrace_security_register - NTTRACE_IOC_REGISTER_SECURITY.
+ * @size:  in: sizeof(struct nttrace_security_register)
+ * @flags: in: 0 (else -EINVAL)
+ */
+struct nttrace_security_register {
+	__u32 size;
+	__u32 flags;
+};
+#define NTTRACE_SECURITY_REGISTER_SIZE_VER0	8
+
+/*
  * Whether a session enabled with @level, @any and @all wants an event of
  * @event_level and @keyword: the rule of the SDK's generated
  * McGenLevelKeywordEnabled (level 0 on either side: every level; keyword 0:
@@ -1154,5 +1233,7 @@ struct nttrace_event_extended_item_header {
 	_IOWR(NTTRACE_IOC_MAGIC, 0x23, struct nttrace_notification)
 #define NTTRACE_IOC_LIST_PROVIDERS \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x24, struct nttrace_provider_list)
+#define NTTRACE_IOC_REGISTER_SECURITY \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x25, struct nttrace_security_register)
 
 #endif /* _UAPI_NTTRACE_H */

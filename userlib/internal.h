@@ -196,6 +196,21 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t hdr_size, const struct nttrace_mof_field *mof,
 			     uint32_t nmof);
 
+/*
+ * The calling thread's activity ID (EventActivityIdControl's), which an
+ * event written without one carries (provider/eventprov.c).
+ */
+const GUID *nttrace_thread_activity(void);
+
+/*
+ * The write flags the library passes along with an event (eventprov.c to
+ * umlogger.c and the filters): the block's NTTRACE_EVENT_WRITE_FLAG_*, and
+ * this one of the library's own, EventWriteString's, which the kernel
+ * hears of as the header's NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY (where
+ * Windows' caller puts it) and never as a flag of the block.
+ */
+#define NTTRACE_WFLAG_STRING_ONLY	0x80000000U
+
 /* ---- EnableTraceEx2's filters (provider/evfilter.c) ---- */
 
 #include <pthread.h>

@@ -124,6 +124,21 @@ u32 nttrace_etw_write_transfer(u64 reg_handle, const struct nttrace_event_descri
 			       const struct nttrace_event_data_descriptor *user_data);
 
 /*
+ * EtwWriteNoRegistration: an event of provider @provider_id with no
+ * registration (ntdll's EtwEventWriteNoRegistration for modules; Windows'
+ * kernel documents no such export, the name is nttrace's). Each session
+ * whose enable of the GUID takes the event by its level and keywords
+ * gets it. Process context only (may sleep: the GUID's enables are found
+ * under a mutex; from interrupt context NTTRACE_STATUS_NOT_SUPPORTED).
+ * @provider_id NULL: NTTRACE_STATUS_INVALID_PARAMETER; no session enables
+ * it: NTTRACE_STATUS_WMI_ALREADY_DISABLED; else as EtwWrite.
+ */
+u32 nttrace_etw_write_no_registration(const guid_t *provider_id,
+				      const struct nttrace_event_descriptor *descriptor,
+				      u32 user_data_count,
+				      const struct nttrace_event_data_descriptor *user_data);
+
+/*
  * EtwSetInformation's classes (evntprov.h's EVENT_INFO_CLASS values) and
  * what each does: SET_TRAITS takes provider traits (TraceLogging's
  * provider metadata: a 16-bit size equal to @information_length, a
@@ -152,6 +167,7 @@ u32 nttrace_etw_set_information(u64 reg_handle, u32 information_class, void *inf
 #define EtwProviderEnabled	nttrace_etw_provider_enabled
 #define EtwWrite		nttrace_etw_write
 #define EtwWriteTransfer	nttrace_etw_write_transfer
+#define EtwWriteNoRegistration	nttrace_etw_write_no_registration
 #define EtwSetInformation	nttrace_etw_set_information
 #define EventProviderBinaryTrackInfo	NTTRACE_EVENT_PROVIDER_BINARY_TRACK_INFO
 #define EventProviderSetTraits		NTTRACE_EVENT_PROVIDER_SET_TRAITS

@@ -165,13 +165,20 @@ static const uint32_t status_list[] = {
 	NTTRACE_STATUS_INTEGER_OVERFLOW,
 	NTTRACE_STATUS_NOT_SUPPORTED,
 	NTTRACE_STATUS_INVALID_BUFFER_SIZE,
+	NTTRACE_STATUS_WMI_ALREADY_DISABLED,
 };
 static const char *const status_names[] = {
 	"SUCCESS", "DATATYPE_MISALIGNMENT", "BUFFER_OVERFLOW", "NOT_IMPLEMENTED",
 	"ACCESS_VIOLATION", "INVALID_HANDLE", "INVALID_PARAMETER", "NO_MEMORY",
 	"ACCESS_DENIED", "BUFFER_TOO_SMALL", "ARRAY_BOUNDS_EXCEEDED",
 	"INTEGER_OVERFLOW", "NOT_SUPPORTED", "INVALID_BUFFER_SIZE",
+	"WMI_ALREADY_DISABLED",
 };
+/* The types that pass Windows' 0x78-byte block, tallied apart (tblock). */
+static const char *const block_names[] = {
+	"TRACE_EVENT", "TRACE_EVENT_NOREG", "TRACE_SECURITY",
+};
+#define NBLOCK 3
 #define NSTAT ((int)(sizeof(status_list) / sizeof(status_list[0])))
 /* tstat[NSTAT]: another NTSTATUS; tstat[NSTAT + 1]: the ioctl failed. */
 
@@ -185,6 +192,7 @@ struct fz_slot {
 	uint64_t beat;		/* moves with every operation */
 	uint64_t res[NOPS][NERR];
 	uint64_t tstat[NSTAT + 2];
+	uint64_t tblock[NBLOCK][NSTAT + 2];	/* as tstat, per block type */
 	uint64_t surprise;	/* a write into a read-only region worked */
 	/* START and ATTACH by the worker's kind (modes[]): worked, -EPERM */
 	uint64_t priv[4][2];
@@ -1225,6 +1233,27 @@ static uint32_t pick_flags(struct thr *t, int good)
 	return f;
 }
 
+/*
+ * Count a TRACE_EVENT ioctl's NTSTATUS (read back when the struct was
+ * placed whole in our memory) in @row; the status, or ~0 when not known.
+ */
+static uint32_t tally_status(uint64_t *row, long ret, const uint8_t *out, uint64_t arg)
+{
+	uint32_t st = ~0U;
+	unsigned int i;
+
+	if (ret == 0 && out && ptr_of(arg) == out) {
+		memcpy(&st, out + offsetof(struct nttrace_trace_event, status), 4);
+		for (i = 0; i < (unsigned int)NSTAT; i++)
+			if (status_list[i] == st)
+				break;
+		__atomic_fetch_add(&row[i], 1, __ATOMIC_RELAXED);
+	} else if (ret == -1) {
+		__atomic_fetch_add(&row[NSTAT + 1], 1, __ATOMIC_RELAXED);
+	}
+	return st;
+}
+
 static void op_trace(struct thr *t)
 {
 	struct nttrace_trace_event ev;
@@ -1340,19 +1369,8 @@ static void op_trace(struct thr *t)
 	arg = place(t, &ev, sizeof(ev), NTTRACE_TRACE_EVENT_SIZE_VER0,
 		    good || chance(&t->r, 70), &out);
 	ret = fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg);
-	if (ret == 0 && out && ptr_of(arg) == out) {
-		uint32_t st;
-
-		memcpy(&st, out + offsetof(struct nttrace_trace_event, status), 4);
-		for (i = 0; i < (unsigned int)NSTAT; i++)
-			if (status_list[i] == st)
-				break;
-		__atomic_fetch_add(&t->slot->tstat[i], 1, __ATOMIC_RELAXED);
-		if (st == NTTRACE_STATUS_INVALID_HANDLE)
-			live_mark(ev.trace_handle & 0xFFFF, 0);
-	} else if (ret == -1) {
-		__atomic_fetch_add(&t->slot->tstat[NSTAT + 1], 1, __ATOMIC_RELAXED);
-	}
+	if (tally_status(t->slot->tstat, ret, out, arg) == NTTRACE_STATUS_INVALID_HANDLE)
+		live_mark(ev.trace_handle & 0xFFFF, 0);
 }
 
 /* ---- unknown commands, other file operations ---- */
@@ -1810,7 +1828,14 @@ static void pick_guid(struct thr *t, uint8_t guid[16])
 {
 	uint32_t i;
 
+	static const uint8_t security[16] = NTTRACE_SECURITY_PROVIDER_GUID_BYTES;
+
 	memset(guid, 0, 16);
+	/* The security provider's: its enables need more privilege. */
+	if (chance(&t->r, 8)) {
+		memcpy(guid, security, 16);
+		return;
+	}
 	if (chance(&t->r, 10)) {
 		for (i = 0; i < 16; i++)
 			guid[i] = (uint8_t)rnd(&t->r);
@@ -1844,10 +1869,15 @@ static uint64_t enable_info_addr(struct thr *t)
 }
 
 /*
- * NtTraceEvent NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (EventWrite) with a handle from
- * REGISTER (any process's, any type) or junk, and hostile Fields: flags,
- * descriptor counts past 128, arrays running into the guard page or in the
- * racer's pages, items with edge sizes and bad pointers, filters.
+ * NtTraceEvent with Windows' 0x78-byte block: NTTRACE_ETW_NT_FLAGS_TRACE_EVENT
+ * (EventWrite) with a handle from REGISTER (any process's, any type) or
+ * junk; TRACE_EVENT_NOREG with TraceHandle a GUID's address (one the
+ * enables use, junk, in the guard or racer's pages, bad, NULL);
+ * TRACE_SECURITY (from a process that may hold the security registration,
+ * or not). Hostile Fields: flags, the header's junk, descriptor counts
+ * past 128 and counts without arrays, arrays running into the guard page
+ * or in the racer's pages, items with edge sizes (over 0xFFFF) and bad
+ * pointers, filters of 16 and 64 bits.
  */
 static void trace_event_write(struct thr *t, int fd)
 {
@@ -1860,14 +1890,31 @@ static void trace_event_write(struct thr *t, int fd)
 	int good = chance(&t->r, 50);
 	uint64_t arg, sw;
 
+	static const uint32_t types[] = {
+		NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
+		NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG, NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY,
+	};
+	uint32_t type = PICK(&t->r, types);
+	uint8_t *guid;
+
 	memset(&ev, 0, sizeof(ev));
 	memset(&f, 0, sizeof(f));
-	f.descriptor.id = (uint16_t)rnd(&t->r);
-	f.descriptor.level = chance(&t->r, 70) ? below(&t->r, 6) : (uint8_t)rnd(&t->r);
-	f.descriptor.keyword = chance(&t->r, 50) ? 0 : pick_u64(&t->r);
-	/* Up to DESCRIPTOR_TYPES (4): TraceLogging's metadata items too. */
-	f.flags = good || chance(&t->r, 70) ? below(&t->r, 8) : pick_u32(&t->r);
-	f.filter = chance(&t->r, 80) ? 0 : pick_u64(&t->r);
+	/* The header's members the kernel owns: zeros, or junk it must ignore. */
+	if (!good && chance(&t->r, 30))
+		for (i = 0; i < sizeof(f.header); i++)
+			((uint8_t *)&f.header)[i] = (uint8_t)rnd(&t->r);
+	f.header.descriptor.id = (uint16_t)rnd(&t->r);
+	f.header.descriptor.level = chance(&t->r, 70) ? below(&t->r, 6) : (uint8_t)rnd(&t->r);
+	f.header.descriptor.keyword = chance(&t->r, 50) ? 0 : pick_u64(&t->r);
+	if (chance(&t->r, 20))
+		f.header.flags = NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY;
+	f.related_activity = chance(&t->r, 30);
+	/* Windows' two, DESCRIPTOR_TYPES and FILTER64 (TraceLogging's items too). */
+	f.flags = good || chance(&t->r, 70) ?
+		  (below(&t->r, 4) | (below(&t->r, 4) << 16)) : pick_u32(&t->r);
+	f.filter = chance(&t->r, 80) ? 0 : (uint16_t)rnd(&t->r);
+	if (f.flags & NTTRACE_EVENT_WRITE_FLAG_FILTER64)
+		f.header.processor_time = chance(&t->r, 50) ? 0 : pick_u64(&t->r);
 	n = good || chance(&t->r, 60) ? below(&t->r, 9) : PICK(&t->r, counts);
 	f.data_count = n;
 	if (n > max)
@@ -1877,6 +1924,8 @@ static void trace_event_write(struct thr *t, int fd)
 
 		if (good)
 			sz = below(&t->r, 129);
+		else if (chance(&t->r, 5))
+			sz = 0x10000 + below(&t->r, 2);	/* one over 16 bits */
 		put_word(descs + 16 * i, 8, arg_ptr(t, sz, good, 8));
 		put_word(descs + 16 * i + 8, 4, sz);
 		/* Reserved: mostly a Type (0-2, each once or twice), else noise. */
@@ -1892,13 +1941,39 @@ static void trace_event_write(struct thr *t, int fd)
 	case 3:
 		f.data = bad_addr(t);
 		break;
+	case 4:			/* a count with no array */
+		f.data = 0;
+		break;
 	default:
-		f.data = uptr(descs);
+		f.data = f.data_count || chance(&t->r, 10) ? uptr(descs) : 0;
 	}
 	ev.trace_handle = chance(&t->r, 85) ?
 			  __atomic_load_n(&W.handles[below(&t->r, 16)], __ATOMIC_RELAXED) :
 			  pick_u64(&t->r);
-	ev.flags = NTTRACE_ETW_NT_FLAGS_TRACE_EVENT;
+	if (type == NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG) {
+		/* The GUID after the Fields' page's first 0x80 bytes. */
+		guid = a->rw + (size_t)PG_FIELDS * page + 0x80;
+		pick_guid(t, guid);
+		switch (good ? 0 : below(&t->r, 6)) {
+		case 1:
+			ev.trace_handle = 0;
+			break;
+		case 2:
+			ev.trace_handle = bad_addr(t);
+			break;
+		case 3:		/* cut by the guard page */
+			ev.trace_handle = uptr(a->guard - 8);
+			break;
+		case 4:
+			ev.trace_handle = uptr(W.race) + 8 * below(&t->r, (uint32_t)page / 8 - 2);
+			break;
+		default:
+			ev.trace_handle = uptr(guid);
+		}
+	} else if (type == NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY && chance(&t->r, 80)) {
+		ev.trace_handle = 0;
+	}
+	ev.flags = type;
 	if (chance(&t->r, 20))
 		ev.flags |= NTTRACE_ETW_NT_FLAGS_WOW64_CALL;
 	ev.field_size = good || chance(&t->r, 80) ? NTTRACE_EVENT_WRITE_USER_SIZE : pick_u32(&t->r);
@@ -1921,7 +1996,9 @@ static void trace_event_write(struct thr *t, int fd)
 	}
 	arg = place(t, &ev, sizeof(ev), NTTRACE_TRACE_EVENT_SIZE_VER0,
 		    good || chance(&t->r, 70), &out);
-	fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg);
+	tally_status(t->slot->tblock[type == NTTRACE_ETW_NT_FLAGS_TRACE_EVENT ? 0 :
+				     type == NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG ? 1 : 2],
+		     fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg), out, arg);
 }
 
 static void op_provider(struct thr *t)
@@ -1934,6 +2011,7 @@ static void op_provider(struct thr *t)
 		struct nttrace_enable e;
 		struct nttrace_notification n;
 		struct nttrace_provider_list l;
+		struct nttrace_security_register s;
 	} k;
 	uint8_t *out;
 	uint64_t arg;
@@ -1941,9 +2019,14 @@ static void op_provider(struct thr *t)
 	long ret;
 
 	memset(&k, 0, sizeof(k));
-	switch (below(&t->r, 13)) {
+	switch (below(&t->r, 14)) {
 	case 10: case 11: case 12:
 		trace_event_write(t, fd);
+		return;
+	case 13:		/* the security provider: privileged, one at a time */
+		k.s.flags = chance(&t->r, 90) ? 0 : pick_u32(&t->r);
+		arg = place(t, &k.s, sizeof(k.s), NTTRACE_SECURITY_REGISTER_SIZE_VER0, exact, &out);
+		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_REGISTER_SECURITY, arg);
 		return;
 	case 0: case 1: case 2:
 		k.r.type = chance(&t->r, 90) ? 1 + below(&t->r, 2) : pick_u32(&t->r);
@@ -2427,7 +2510,9 @@ static void cleanup_sessions(void)
 
 static void report(void)
 {
-	uint64_t res[NOPS][NERR], tstat[NSTAT + 2], calls = 0, surprise = 0;
+	uint64_t res[NOPS][NERR], tstat[NSTAT + 2], tblock[NBLOCK][NSTAT + 2];
+	uint64_t calls = 0, surprise = 0;
+	int b;
 	uint64_t priv[4][2];
 	int p, th, o, e;
 	char line[1024];
@@ -2435,6 +2520,7 @@ static void report(void)
 
 	memset(res, 0, sizeof(res));
 	memset(tstat, 0, sizeof(tstat));
+	memset(tblock, 0, sizeof(tblock));
 	memset(priv, 0, sizeof(priv));
 	for (p = 0; p < MAX_PROCS; p++) {
 		for (th = 0; th < MAX_THREADS; th++) {
@@ -2447,6 +2533,9 @@ static void report(void)
 					res[o][e] += s->res[o][e];
 			for (e = 0; e < NSTAT + 2; e++)
 				tstat[e] += s->tstat[e];
+			for (b = 0; b < NBLOCK; b++)
+				for (e = 0; e < NSTAT + 2; e++)
+					tblock[b][e] += s->tblock[b][e];
 			for (e = 0; e < 4; e++) {
 				priv[e][0] += s->priv[e][0];
 				priv[e][1] += s->priv[e][1];
@@ -2488,6 +2577,17 @@ static void report(void)
 					      e == NSTAT ? "other" : "ioctl-failed",
 					      (unsigned long long)tstat[e]);
 	puts(line);
+	/* The three types of the 0x78-byte block, each on its own. */
+	for (b = 0; b < NBLOCK; b++) {
+		n = (size_t)snprintf(line, sizeof(line), "# %s:", block_names[b]);
+		for (e = 0; e < NSTAT + 2 && n < sizeof(line) - 48; e++)
+			if (tblock[b][e])
+				n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %llu",
+						      e < NSTAT ? status_names[e] :
+						      e == NSTAT ? "other" : "ioctl-failed",
+						      (unsigned long long)tblock[b][e]);
+		puts(line);
+	}
 	printf("# start/attach worked/EPERM:");
 	for (e = 0; e < 4; e++)
 		printf("%s %s %llu/%llu", e ? "," : "", mode_names[e],

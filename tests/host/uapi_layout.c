@@ -81,15 +81,29 @@ _Static_assert(sizeof(struct nttrace_event_data_descriptor) == NTTRACE_EVENT_DAT
 AT(nttrace_event_data_descriptor, ptr, 0);
 AT(nttrace_event_data_descriptor, size, 8);
 AT(nttrace_event_data_descriptor, reserved, 12);
+/* Windows' 0x78-byte block (../shared/notes/ntevent-types.md), both widths. */
 _Static_assert(sizeof(struct nttrace_event_write_user) == NTTRACE_EVENT_WRITE_USER_SIZE &&
-	       NTTRACE_EVENT_WRITE_USER_SIZE == 0x48, "the Fields of TRACE_EVENT");
-AT(nttrace_event_write_user, descriptor, 0);
-AT(nttrace_event_write_user, activity_id, 0x10);
-AT(nttrace_event_write_user, related_activity_id, 0x20);
-AT(nttrace_event_write_user, flags, 0x30);
-AT(nttrace_event_write_user, data_count, 0x34);
-AT(nttrace_event_write_user, data, 0x38);
-AT(nttrace_event_write_user, filter, 0x40);
+	       NTTRACE_EVENT_WRITE_USER_SIZE == 0x78, "the Fields of TRACE_EVENT");
+AT(nttrace_event_write_user, header, 0);
+AT(nttrace_event_write_user, header.event_property, 0x06);
+AT(nttrace_event_write_user, header.descriptor, 0x28);
+AT(nttrace_event_write_user, header.descriptor.level, 0x2C);
+AT(nttrace_event_write_user, header.descriptor.keyword, 0x30);
+AT(nttrace_event_write_user, header.processor_time, 0x38);
+AT(nttrace_event_write_user, header.activity_id, 0x40);
+AT(nttrace_event_write_user, related_activity, 0x50);
+AT(nttrace_event_write_user, spare0, 0x51);
+AT(nttrace_event_write_user, filter, 0x52);
+AT(nttrace_event_write_user, data_count, 0x54);
+AT(nttrace_event_write_user, data, 0x58);
+AT(nttrace_event_write_user, related_activity_id, 0x60);
+AT(nttrace_event_write_user, flags, 0x70);
+AT(nttrace_event_write_user, spare1, 0x74);
+_Static_assert(sizeof(struct nttrace_security_register) == NTTRACE_SECURITY_REGISTER_SIZE_VER0,
+	       "REGISTER_SECURITY");
+AT(nttrace_security_register, size, 0);
+AT(nttrace_security_register, flags, 4);
+_Static_assert(NTTRACE_STATUS_WMI_ALREADY_DISABLED == 0xC0000302U, "ntstatus.h");
 _Static_assert(sizeof(struct nttrace_event_header) == NTTRACE_EVENT_HEADER_SIZE &&
 		       NTTRACE_EVENT_HEADER_SIZE == 0x50,
 	       "EVENT_HEADER");
@@ -202,13 +216,18 @@ int main(void)
 	MEMBER(nttrace_event_data_descriptor, size);
 	MEMBER(nttrace_event_data_descriptor, reserved);
 	printf("event_write_user %zu\n", sizeof(struct nttrace_event_write_user));
-	MEMBER(nttrace_event_write_user, descriptor);
-	MEMBER(nttrace_event_write_user, activity_id);
-	MEMBER(nttrace_event_write_user, related_activity_id);
-	MEMBER(nttrace_event_write_user, flags);
+	MEMBER(nttrace_event_write_user, header);
+	MEMBER(nttrace_event_write_user, related_activity);
+	MEMBER(nttrace_event_write_user, spare0);
+	MEMBER(nttrace_event_write_user, filter);
 	MEMBER(nttrace_event_write_user, data_count);
 	MEMBER(nttrace_event_write_user, data);
-	MEMBER(nttrace_event_write_user, filter);
+	MEMBER(nttrace_event_write_user, related_activity_id);
+	MEMBER(nttrace_event_write_user, flags);
+	MEMBER(nttrace_event_write_user, spare1);
+	printf("security_register %zu\n", sizeof(struct nttrace_security_register));
+	MEMBER(nttrace_security_register, size);
+	MEMBER(nttrace_security_register, flags);
 	printf("event_header %zu\n", sizeof(struct nttrace_event_header));
 	MEMBER(nttrace_event_header, size);
 	MEMBER(nttrace_event_header, header_type);

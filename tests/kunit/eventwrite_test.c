@@ -40,8 +40,16 @@
 #define HF_NO_CPU	0x0010
 #define HF_32		0x0020
 #define HF_64		0x0040
-#define WF_RELATED	0x1
-#define WF_STRING	0x2
+/*
+ * The test's own bits of struct ew.wflags, never sent as such: the
+ * related activity's byte (+0x50) and the header's STRING_ONLY flag. The
+ * rest of wflags is sent as the block's flags (+0x70).
+ */
+#define WF_RELATED	0x40000000
+#define WF_STRING	0x20000000
+#define WF_FILTER64	0x00020000	/* the block's: the 64-bit filter */
+#define EV_PROPERTY	0x0005		/* EventProperty, written as given */
+#define NO_DATA		(~0ULL)		/* struct ew.data: a NULL array */
 
 enum caller { NATIVE, COMPAT, WOW64, KERNEL, NCALLERS };
 static const char *const caller_names[] = { "64-bit", "compat", "wow64", "kernel" };
@@ -206,12 +214,13 @@ struct ew {
 	u64 keyword;
 	u32 wflags;
 	u64 filter;
+	bool wide;		/* the filter only in ProcessorTime (FILTER64) */
 	unsigned int n;		/* items */
 	const struct item *items;
 	u32 count;		/* DataCount; 0: @n */
 	u64 data;		/* the array's address; 0: the area's */
 	u64 handle;		/* 0: ctx->handle */
-	u32 field_size;		/* 0: 0x48 */
+	u32 field_size;		/* 0: 0x78 */
 };
 
 static u64 item_ptr(struct ew_ctx *ctx, const struct ew *e, const struct item *it)
@@ -219,23 +228,43 @@ static u64 item_ptr(struct ew_ctx *ctx, const struct ew *e, const struct item *i
 	return it->ptr ? it->ptr : area(ctx, e->who) + DATA_OFF + it->off;
 }
 
-/* The Fields, byte by byte, as the uapi comment describes them. */
+/*
+ * The Fields, byte by byte, as Windows' 0x78-byte block is laid out
+ * (../shared/notes/ntevent-types.md): an EVENT_HEADER whose members the
+ * kernel owns hold junk it must not copy (the ProcessorTime too, unless
+ * the 64-bit filter is asked for), then the block's own members.
+ */
 static void encode_fields(struct ew_ctx *ctx, const struct ew *e, u8 *p)
 {
-	memset(p, 0, NTTRACE_EVENT_WRITE_USER_SIZE);
-	ntk_put_le(p, 0x1234, 2);			/* Id */
-	p[2] = 3;				/* Version */
-	p[3] = 0x10;				/* Channel */
-	p[4] = e->level;
-	p[5] = 0x0b;				/* Opcode */
-	ntk_put_le(p + 6, 0x4321, 2);		/* Task */
-	ntk_put_le(p + 8, e->keyword, 8);
-	memcpy(p + 0x10, act, 16);
-	memcpy(p + 0x20, rel, 16);
-	ntk_put_le(p + 0x30, e->wflags, 4);
-	ntk_put_le(p + 0x34, e->count ? e->count : e->n, 4);
-	ntk_put_le(p + 0x38, e->data ? e->data : area(ctx, e->who) + DESC_OFF, 8);
-	ntk_put_le(p + 0x40, e->filter, 8);
+	u32 count = e->count ? e->count : e->n;
+	u64 data = e->data ? e->data : count ? area(ctx, e->who) + DESC_OFF : 0;
+	u32 flags = e->wflags & ~(WF_RELATED | WF_STRING);
+
+	memset(p, 0xEE, EH_SIZE);		/* the kernel's members: junk */
+	memset(p + EH_SIZE, 0, NTTRACE_EVENT_WRITE_USER_SIZE - EH_SIZE);
+	/* Flags: the kernel's own bits are ignored, STRING_ONLY is kept. */
+	ntk_put_le(p + 4, 0x0301 | ((e->wflags & WF_STRING) ? HF_STRING : 0), 2);
+	ntk_put_le(p + 6, EV_PROPERTY, 2);
+	ntk_put_le(p + 0x28, 0x1234, 2);	/* Id */
+	p[0x2a] = 3;				/* Version */
+	p[0x2b] = 0x10;				/* Channel */
+	p[0x2c] = e->level;
+	p[0x2d] = 0x0b;				/* Opcode */
+	ntk_put_le(p + 0x2e, 0x4321, 2);	/* Task */
+	ntk_put_le(p + 0x30, e->keyword, 8);
+	memcpy(p + 0x40, act, 16);
+	p[0x50] = (e->wflags & WF_RELATED) ? 1 : 0;
+	p[0x51] = 0xEE;				/* padding: not looked at */
+	ntk_put_le(p + 0x52, e->wide ? 0 : (u16)e->filter, 2);
+	if (e->wide || e->filter >> 16) {
+		flags |= WF_FILTER64;
+		ntk_put_le(p + 0x38, e->filter, 8);
+	}
+	ntk_put_le(p + 0x54, count, 4);
+	ntk_put_le(p + 0x58, data == NO_DATA ? 0 : data, 8);
+	memcpy(p + 0x60, rel, 16);
+	ntk_put_le(p + 0x70, flags, 4);
+	ntk_put_le(p + 0x74, 0xEEEEEEEE, 4);	/* padding: not looked at */
 }
 
 static u32 send(struct kunit *test, const struct ew *e)
@@ -312,7 +341,7 @@ static void check_record(struct kunit *test, const struct ntk_record *r,
 	if (e->wflags & WF_STRING)
 		flags |= HF_STRING;
 	ntk_put_le(want + 4, flags, 2);
-	/* EventProperty 0. */
+	ntk_put_le(want + 6, EV_PROPERTY, 2);
 	ntk_put_le(want + 8, task_pid_nr_ns(current, k->s->pid_ns), 4);
 	ntk_put_le(want + 12, task_tgid_nr_ns(current, k->s->pid_ns), 4);
 	ts = ntk_get_le(r->data + 0x10, 8);
@@ -508,6 +537,11 @@ static void two_sessions_test(struct kunit *test)
 			e.filter = 1ULL << (ks[0]->id - 1);
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, evs[i].want & 2),
 					NTTRACE_STATUS_SUCCESS);
+			/* The same, as 64 bits in ProcessorTime only. */
+			e.wide = true;
+			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, evs[i].want & 2),
+					NTTRACE_STATUS_SUCCESS);
+			e.wide = false;
 			e.filter = ~0ULL;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, ks, 2, 0),
 					NTTRACE_STATUS_SUCCESS);
@@ -565,11 +599,11 @@ static void status_test(struct kunit *test)
 				       { .off = 9, .size = 4 } };
 
 		if (who != KERNEL) {
-			/* FieldSize: only 0x48. */
-			e.field_size = 0x40;
+			/* FieldSize: only 0x78 (not the old 0x48). */
+			e.field_size = 0x48;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
 					NTTRACE_STATUS_INVALID_PARAMETER);
-			e.field_size = 0x50;
+			e.field_size = 0x80;
 			KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
 					NTTRACE_STATUS_INVALID_PARAMETER);
 			e.field_size = 0;
@@ -590,7 +624,22 @@ static void status_test(struct kunit *test)
 		e.wflags = 0x80000000 | WF_RELATED;
 		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
 				NTTRACE_STATUS_INVALID_PARAMETER);
+		/* Windows' EVENT_WRITE_FLAG_NO_FAULTING and _INPRIVATE: taken. */
+		e.wflags = NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING | NTTRACE_EVENT_WRITE_FLAG_INPRIVATE;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 1), NTTRACE_STATUS_SUCCESS);
 		e.wflags = 0;
+		/* Count and array: both 0 or both not. */
+		e.count = 0;
+		e.n = 0;
+		e.data = area(ctx, who) + DESC_OFF;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_PARAMETER);
+		e.n = 1;
+		e.data = NO_DATA;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_INVALID_PARAMETER);
+		e.data = 0;
+		e.n = 3;
 		/* Descriptors: 128 fine, 129 not. */
 		e.items = items;
 		e.n = NTTRACE_MAX_EVENT_DATA_DESCRIPTORS;
@@ -630,10 +679,22 @@ static void status_test(struct kunit *test)
 		bad[1].size = 0x10000 - EH_SIZE - 8;	/* 0x10000 in all */
 		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
 				NTTRACE_STATUS_INTEGER_OVERFLOW);
+		/* One descriptor over 0xFFFF: the event dropped, 0x80000005. */
 		bad[0].size = 0xFFFFFFFF;
 		bad[1].size = 0xFFFFFFFF;
 		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_BUFFER_OVERFLOW);
+		bad[0].size = 4;
+		bad[1].size = 0x10000;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
+				NTTRACE_STATUS_BUFFER_OVERFLOW);
+		/* Three of 0x8000: each fits 16 bits, the sum does not. */
+		bad[0].size = 0x8000;
+		bad[1].size = 0x8000;
+		bad[2].size = 0x8000;
+		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),
 				NTTRACE_STATUS_INTEGER_OVERFLOW);
+		bad[2].size = 4;
 		bad[0].size = 4;
 		bad[1].size = 0xFFFF - EH_SIZE - 8;	/* 0xFFFF: no buffer holds it */
 		KUNIT_EXPECT_EQ(test, send_check(test, &e, &k, 1, 0),

@@ -490,6 +490,10 @@ static void test_private(void)
 		EventDataDescCreate(&dd[1], big, sizeof(big) - 0x50 + 1);
 		tap_eq(EventWrite(h, &d2, 2, dd), ERROR_ARITHMETIC_OVERFLOW,
 		       "%d-bit: a record over 0xFFFF bytes -> ERROR_ARITHMETIC_OVERFLOW", BITS);
+		EventDataDescCreate(&dd[1], big, sizeof(big));
+		tap_eq(EventWrite(h, &d2, 2, dd), ERROR_MORE_DATA,
+		       "%d-bit: a descriptor over 0xFFFF bytes -> ERROR_MORE_DATA, as the kernel's",
+		       BITS);
 		EventDataDescCreate(&dd[1], (void *)(uintptr_t)8, 4);
 		tap_eq(EventWrite(h, &d2, 2, dd), ERROR_NOACCESS,
 		       "%d-bit: unreadable data -> ERROR_NOACCESS", BITS);

@@ -4,10 +4,12 @@
  * the kernel with raw calls (the library's EventRegister and EventWrite
  * are not used, so this test stands alone): NTTRACE_IOC_REGISTER of an
  * NTTRACE_REG_EVENT registration on one open /dev/nttrace,
- * NTTRACE_IOC_ENABLE as root, and NtTraceEvent(handle, 0x0300, 0x48,
- * &Fields) through the library's own fd. The Fields and the records
- * expected back are built here byte by byte from the offsets of the uapi's
- * description and of EVENT_HEADER (evntcons.h), not from the uapi structs.
+ * NTTRACE_IOC_ENABLE as root, and NtTraceEvent(handle, 0x0300, 0x78,
+ * &Fields) through the library's own fd. The Fields (Windows' 0x78-byte
+ * block, ../shared/notes/ntevent-types.md) and the records expected back
+ * are built here byte by byte from the note's offsets and EVENT_HEADER's
+ * (evntcons.h), not from the uapi structs; the header members the kernel
+ * owns carry junk it must not copy.
  * Two sessions with different levels and keywords each get exactly their
  * events; the filter; related activity items; STRING_ONLY; the 32-bit
  * header (also through NTTRACE_ETW_NT_FLAGS_WOW64_CALL); every status code a
@@ -36,12 +38,16 @@
 
 #define T_EVENT		0x0300
 #define NT_WOW64	0x80000000U
-#define FIELDS_SIZE	0x48
+#define FIELDS_SIZE	0x78
 #define EH_SIZE		0x50
 #define ITEM_SIZE	24
-#define WF_RELATED	0x1
-#define WF_STRING	0x2
-#define WF_TYPES	0x4	/* the descriptors' Type is honoured */
+/* The test's own bits: the related activity byte, the header's STRING_ONLY. */
+#define WF_RELATED	0x40000000
+#define WF_STRING	0x20000000
+/* The block's flags (+0x70). */
+#define WF_TYPES	0x00010000	/* the descriptors' Type is honoured */
+#define WF_FILTER64	0x00020000	/* the 64-bit filter in ProcessorTime */
+#define EV_PROPERTY	0x0004		/* EventProperty: written as given */
 #define MAX_DESC	128
 
 #define S_SUCCESS		0x00000000U
@@ -145,31 +151,49 @@ struct ev {
 	uint32_t wflags;
 	uint32_t nt_extra;	/* NT_WOW64 */
 	uint64_t filter;
+	int wide;		/* the filter as 64 bits, not the USHORT */
 	unsigned int n;
 	const struct item *items;
 	uint32_t count;		/* DataCount; 0: n */
-	const void *data;	/* the array; NULL: desc_mem */
-	uint32_t field_size;	/* 0: 0x48 */
+	const void *data;	/* the array; NULL: desc_mem (none with no count) */
+	int null_data;		/* the array's address 0 whatever the count */
+	uint32_t field_size;	/* 0: 0x78 */
 };
 
 static void encode_fields(const struct ev *e, uint8_t *p)
 {
 	unsigned int i;
 
-	memset(p, 0, FIELDS_SIZE);
-	put_le(p, e->id, 2);
-	p[2] = 7;				/* Version */
-	p[3] = 0x11;				/* Channel */
-	p[4] = e->level;
-	p[5] = 0x22;				/* Opcode */
-	put_le(p + 6, 0x3344, 2);		/* Task */
-	put_le(p + 8, e->keyword, 8);
-	memcpy(p + 0x10, act, 16);
-	memcpy(p + 0x20, rel, 16);
-	put_le(p + 0x30, e->wflags, 4);
-	put_le(p + 0x34, e->count ? e->count : e->n, 4);
-	put_le(p + 0x38, (uintptr_t)(e->data ? e->data : desc_mem), 8);
-	put_le(p + 0x40, e->filter, 8);
+	uint32_t count = e->count ? e->count : e->n;
+	uintptr_t data = (uintptr_t)(e->data ? e->data : count ? desc_mem : NULL);
+	uint32_t flags = e->wflags & ~(WF_RELATED | WF_STRING);
+
+	memset(p, 0xE5, EH_SIZE);		/* the kernel's members: junk */
+	memset(p + EH_SIZE, 0, FIELDS_SIZE - EH_SIZE);
+	/* Flags: the kernel's own bits ignored, STRING_ONLY kept. */
+	put_le(p + 4, 0x0361 | ((e->wflags & WF_STRING) ? 0x4 : 0), 2);
+	put_le(p + 6, EV_PROPERTY, 2);
+	put_le(p + 0x28, e->id, 2);
+	p[0x2a] = 7;				/* Version */
+	p[0x2b] = 0x11;				/* Channel */
+	p[0x2c] = e->level;
+	p[0x2d] = 0x22;				/* Opcode */
+	put_le(p + 0x2e, 0x3344, 2);		/* Task */
+	put_le(p + 0x30, e->keyword, 8);
+	memcpy(p + 0x40, act, 16);
+	p[0x50] = (e->wflags & WF_RELATED) ? 1 : 0;
+	p[0x51] = 0xE5;				/* padding: not looked at */
+	if (e->wide) {
+		flags |= WF_FILTER64;
+		put_le(p + 0x38, e->filter, 8);
+	} else {
+		put_le(p + 0x52, e->filter, 2);
+	}
+	put_le(p + 0x54, count, 4);
+	put_le(p + 0x58, e->null_data ? 0 : data, 8);
+	memcpy(p + 0x60, rel, 16);
+	put_le(p + 0x70, flags, 4);
+	put_le(p + 0x74, 0xE5E5E5E5, 4);	/* padding: not looked at */
 	for (i = 0; i < e->n; i++) {
 		put_le(desc_mem + 16 * i, (uintptr_t)e->items[i].ptr, 8);
 		put_le(desc_mem + 16 * i + 8, e->items[i].size, 4);
@@ -255,6 +279,7 @@ static uint32_t encode_record(const struct ev *e, int ptr32, uint32_t tid, uint3
 		((related || traits >= 0 || schema >= 0) ? 0x1 : 0) |
 		((e->wflags & WF_STRING) ? 0x4 : 0);
 	put_le(out + 4, flags, 2);
+	put_le(out + 6, EV_PROPERTY, 2);
 	put_le(out + 8, tid, 4);
 	put_le(out + 12, pid, 4);
 	put_le(out + 0x10, ts, 8);
@@ -388,9 +413,14 @@ static void test_records(uint64_t handle)
 						pl->items[j].size = sizes[d][1 + j];
 					}
 					pl->e.items = pl->items;
-					/* Every fifth: the filter leaves session A out. */
+					/*
+					 * Every fifth: the filter leaves session A
+					 * out, as the USHORT or (every tenth) the
+					 * 64 bits in ProcessorTime.
+					 */
 					if (n % 5 == 4)
 						pl->e.filter = 1ULL << (ss[0].info.logger_id - 1);
+					pl->e.wide = n % 10 == 9;
 					pl->ptr32 = BITS == 32 || (f & 4);
 					pl->before = mono_ns();
 					pl->status = raw(handle, &pl->e);
@@ -556,8 +586,9 @@ static void test_metadata(uint64_t handle)
 	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
 	       "%d-bit: Type 3 (TIMESTAMP_OVERRIDE) -> INVALID_PARAMETER", BITS);
 	it[0] = (struct item) { .ptr = big, .size = sizeof(big), .type = 1 };
-	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW,
-	       "%d-bit: 64 KB of event metadata -> INTEGER_OVERFLOW", BITS);
+	tap_eq(raw(handle, &e), S_BUFFER_OVERFLOW,
+	       "%d-bit: 64 KB of event metadata (a descriptor over 0xFFFF) -> BUFFER_OVERFLOW",
+	       BITS);
 	/* header, a 16-byte traits item, this one's 8-byte header: 1 byte over */
 	it[0] = (struct item) { .ptr = big, .size = 0xFFFF - EH_SIZE - 16 - 8 + 1, .type = 1 };
 	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW,
@@ -584,17 +615,30 @@ static void test_errors(uint64_t handle, uint64_t classic)
 	munmap(gone, pg);
 	drain_both();
 
-	e.field_size = 0x40;
-	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: FieldSize 0x40 -> INVALID_PARAMETER",
-	       BITS);
-	e.field_size = 0x50;
-	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: FieldSize 0x50 -> INVALID_PARAMETER",
+	e.field_size = 0x48;
+	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
+	       "%d-bit: FieldSize 0x48 (the old layout's) -> INVALID_PARAMETER", BITS);
+	e.field_size = 0x80;
+	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: FieldSize 0x80 -> INVALID_PARAMETER",
 	       BITS);
 	e.field_size = 0;
 	e.wflags = 0x8;
 	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: unknown flag -> INVALID_PARAMETER",
 	       BITS);
+	e.wflags = 0x3;		/* EVENT_WRITE_FLAG_NO_FAULTING | _INPRIVATE */
+	tap_eq(raw(handle, &e), S_SUCCESS, "%d-bit: Windows' EventWriteEx flags -> SUCCESS", BITS);
+	tap_eq(drain_both(), 2, "%d-bit: ... one record in each session (keyword 0)", BITS);
 	e.wflags = 0;
+	e.null_data = 1;
+	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
+	       "%d-bit: a count with no array -> INVALID_PARAMETER", BITS);
+	e.null_data = 0;
+	e.n = 0;
+	e.data = desc_mem;
+	tap_eq(raw(handle, &e), S_INVALID_PARAMETER,
+	       "%d-bit: an array with no count -> INVALID_PARAMETER", BITS);
+	e.data = NULL;
+	e.n = 1;
 	e.n = MAX_DESC + 1;
 	tap_eq(raw(handle, &e), S_INVALID_PARAMETER, "%d-bit: 129 descriptors -> INVALID_PARAMETER",
 	       BITS);
@@ -658,8 +702,16 @@ static void test_errors(uint64_t handle, uint64_t classic)
 	       "INTEGER_OVERFLOW", BITS);
 	three[0].size = 0xFFFFFFFF;
 	three[1].size = 0xFFFFFFFF;
-	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW, "%d-bit: sizes past 32 bits -> "
-	       "INTEGER_OVERFLOW", BITS);
+	tap_eq(raw(handle, &e), S_BUFFER_OVERFLOW, "%d-bit: descriptor sizes past 16 bits -> "
+	       "BUFFER_OVERFLOW (the event dropped)", BITS);
+	three[0].size = 8;
+	three[1].size = 0x10000;
+	tap_eq(raw(handle, &e), S_BUFFER_OVERFLOW, "%d-bit: a descriptor of 0x10000 -> "
+	       "BUFFER_OVERFLOW", BITS);
+	three[0].size = 0x8000;
+	three[1].size = 0x8000;
+	tap_eq(raw(handle, &e), S_INTEGER_OVERFLOW, "%d-bit: two of 0x8000: the sum past 16 bits "
+	       "-> INTEGER_OVERFLOW", BITS);
 	three[0].size = 8;
 	three[1].size = 0xFFFF - EH_SIZE - 16;
 	tap_eq(raw(handle, &e), S_BUFFER_OVERFLOW, "%d-bit: record of 0xFFFF, 16 KB buffers -> "

@@ -26,7 +26,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/ioctl.h>
+
 #include <nttrace/evntrace.h>
+#include <nttrace/ntwmi.h>
 
 #include "emit.h"
 #include "params.h"
@@ -148,6 +152,100 @@ static int op_trace_message(uint32_t id)
 
 static uint32_t target;	/* a running session started by root */
 
+/* ---- the security log (issue 29) ---- */
+
+static const uint8_t sec_guid[16] = {
+	0x25, 0x96, 0x84, 0x54, 0x78, 0x54, 0x94, 0x49,
+	0xa5, 0xba, 0x3e, 0x3b, 0x03, 0x28, 0xc3, 0x0d,
+};
+static const uint8_t plain_guid[16] = { 0x70, 0x65, 0x72, 0x6d, [15] = 0x29 };
+
+/* REGISTER_SECURITY on a file of its own, which the child's exit closes. */
+static int op_register_security(uint32_t unused)
+{
+	struct nttrace_security_register r = { .size = sizeof(r) };
+	int fd = open(NTTRACE_DEVICE, O_RDWR);
+
+	return ioctl(fd, NTTRACE_IOC_REGISTER_SECURITY, &r) < 0 ? -errno : 0;
+}
+
+static int enable_guid(uint32_t id, const uint8_t *guid, uint32_t control)
+{
+	struct nttrace_enable e;
+
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.logger_id = id;
+	memcpy(e.guid, guid, 16);
+	e.control = control;
+	return ioctl(nttrace_device_fd(), NTTRACE_IOC_ENABLE, &e) < 0 ? -errno : 0;
+}
+
+/* Enable, then disable, the security provider's GUID for @id. */
+static int op_enable_security(uint32_t id)
+{
+	int ret = enable_guid(id, sec_guid, 1);
+
+	return ret ? ret : enable_guid(id, sec_guid, 0);
+}
+
+static int op_enable_plain(uint32_t id)
+{
+	int ret = enable_guid(id, plain_guid, 1);
+
+	return ret ? ret : enable_guid(id, plain_guid, 0);
+}
+
+static int op_security_event(uint32_t unused)
+{
+	EVENT_DESCRIPTOR d = { .Id = 1 };
+
+	return (int)EtwWriteUMSecurityEvent(&d, 0, 0, NULL);
+}
+
+static int op_noreg_event(uint32_t unused)
+{
+	EVENT_DESCRIPTOR d = { .Id = 1 };
+
+	return (int)EtwEventWriteNoRegistration((LPCGUID)plain_guid, &d, 0, NULL);
+}
+
+/*
+ * Only CAP_AUDIT_WRITE or CAP_SYS_ADMIN registers the security provider,
+ * and only CAP_AUDIT_READ or CAP_SYS_ADMIN enables its GUID (the
+ * controller's right is not enough: perfmon and group may enable another
+ * GUID, not this one); nobody else writes security events; anyone writes
+ * events with no registration, as EventWrite.
+ */
+static void test_security_cells(void)
+{
+	enum role r;
+
+	for (r = ROOT; r <= USER; r++) {
+		int priv = r == ROOT;
+
+		tap_eq(as(r, op_register_security, 0), priv ? 0 : -EPERM,
+		       "%d-bit: REGISTER_SECURITY by %s -> %s", BITS, role_names[r],
+		       priv ? "done" : "EPERM");
+		tap_eq(as(r, op_enable_security, target), priv ? 0 : -EPERM,
+		       "%d-bit: enable the security provider by %s -> %s", BITS, role_names[r],
+		       priv ? "done" : "EPERM");
+		tap_eq(as(r, op_enable_plain, target), r == USER ? -EPERM : 0,
+		       "%d-bit: enable another GUID by %s -> %s", BITS, role_names[r],
+		       r == USER ? "EPERM" : "done");
+		tap_eq(as(r, op_security_event, 0), ERROR_ACCESS_DENIED,
+		       "%d-bit: EtwWriteUMSecurityEvent by %s, not the provider -> "
+		       "ERROR_ACCESS_DENIED", BITS, role_names[r]);
+	}
+	tap_eq(enable_guid(target, plain_guid, 1), 0, "%d-bit: root enables a GUID nobody registers",
+	       BITS);
+	for (r = ROOT; r <= USER; r++)
+		tap_eq(as(r, op_noreg_event, 0), ERROR_SUCCESS,
+		       "%d-bit: EtwEventWriteNoRegistration by %s -> ERROR_SUCCESS", BITS,
+		       role_names[r]);
+	enable_guid(target, plain_guid, 0);
+}
+
 static void restart_target(void)
 {
 	struct nttrace_logger_info info;
@@ -260,6 +358,7 @@ int main(void)
 	target = info.logger_id;
 	test_control_cells();
 	test_secure_cells();
+	test_security_cells();
 	stop_session(target);
 	set_param("control_gid", old_gid);
 	return tap_done();

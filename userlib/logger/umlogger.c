@@ -717,7 +717,8 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
  *        one's as an EVENT_SCHEMA_TL item (a bad Type, or either twice:
  *        ERROR_INVALID_PARAMETER, as the kernel's)
  *   then the other descriptors' bytes, one after the other, and zeros to 8.
- * Errors as the kernel's NTSTATUS would map; a record over 0xFFFF bytes is
+ * Errors as the kernel's NTSTATUS would map (a descriptor over 0xFFFF bytes:
+ * ERROR_MORE_DATA); a record over 0xFFFF bytes is
  * ERROR_ARITHMETIC_OVERFLOW (EventWrite's documented error for an event
  * over 64 KB), checked before any buffer is touched.
  */
@@ -730,7 +731,7 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 	struct ntr_event ev = {
 		.ptr32 = sizeof(void *) == 4,
 		.extra_flags = NTTRACE_EVENT_HEADER_FLAG_PRIVATE_SESSION |
-			       (write_flags & NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY ?
+			       (write_flags & NTTRACE_WFLAG_STRING_ONLY ?
 					NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY : 0),
 		.descriptor = desc,
 		.provider_id = provider,
@@ -747,7 +748,14 @@ ULONG nttrace_um_event_write(TRACEHANDLE handle, const GUID *provider,
 
 	/* The logger is named by the handle without the enable's level/flags. */
 	handle &= 0xFF00FFFFULL;
-	/* The same metadata rules as the kernel's (module/eventwrite.c). */
+	/*
+	 * The kernel's rules (module/eventwrite.c): a descriptor over 0xFFFF
+	 * drops the event with STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA), as
+	 * Windows' does; then the metadata's.
+	 */
+	for (i = 0; i < count; i++)
+		if (data[i].size > 0xFFFF)
+			return ERROR_MORE_DATA;
 	if ((write_flags & NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES) &&
 	    ntr_event_metadata(data, count, &traits, &schema))
 		return ERROR_INVALID_PARAMETER;

@@ -24,6 +24,7 @@ static const struct {
 	NAME(STATUS_INTEGER_OVERFLOW),
 	NAME(STATUS_NOT_SUPPORTED),
 	NAME(STATUS_INVALID_BUFFER_SIZE),
+	NAME(STATUS_WMI_ALREADY_DISABLED),
 };
 
 static const char *const type_names[] = {

@@ -18,9 +18,10 @@
  * and one branch: no system call, no lock, no atomic read-modify-write. An enabled one
  * checks the event against each enable with NTTRACE_LEVEL_KEYWORD_ENABLED
  * (McGenLevelKeywordEnabled's rule); kernel sessions get it through
- * NtTraceEvent(NTTRACE_ETW_NT_FLAGS_TRACE_EVENT) with a struct nttrace_event_write_user
- * built on the stack (the kernel applies each session's own level and
- * keywords), the user-mode logger straight into its buffers.
+ * NtTraceEvent(NTTRACE_ETW_NT_FLAGS_TRACE_EVENT) with Windows' 0x78-byte
+ * block (struct nttrace_event_write_user) built on the stack (the kernel
+ * applies each session's own level and keywords), the user-mode logger
+ * straight into its buffers.
  *
  * Choices where Microsoft is silent:
  * - EventWrite* neither read nor set the last error (NTDLL's EtwEventWrite,
@@ -176,21 +177,36 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 	if (!activity)
 		activity = &thread_activity;
 	wflags |= __atomic_load_n(&r->write_flags, __ATOMIC_RELAXED);
-	if (related)
-		wflags |= NTTRACE_EVENT_WRITE_FLAG_RELATED_ACTIVITY;
 	nttrace_read_enable_info(&r->info, &k);
 	nttrace_read_enable_info(&r->priv, &p);
 	/* EventWriteEx's Filter: bit (logger ID - 1) leaves that session out. */
 	if (takes(&k, d->Level, d->Keyword) && (k.loggers & ~filter) && r->kernel_handle) {
+		/*
+		 * Windows' block: the header's members the caller fills
+		 * (EventProperty 0: no manifest property here), the related
+		 * activity, the filter as the USHORT of 16 loggers and, since
+		 * nttrace has 64, whole in the header's ProcessorTime with
+		 * NTTRACE_EVENT_WRITE_FLAG_FILTER64.
+		 */
 		memset(&f, 0, sizeof(f));
-		memcpy(&f.descriptor, d, sizeof(f.descriptor));
-		memcpy(f.activity_id, activity, 16);
-		if (related)
+		memcpy(&f.header.descriptor, d, sizeof(f.header.descriptor));
+		memcpy(f.header.activity_id, activity, 16);
+		if (wflags & NTTRACE_WFLAG_STRING_ONLY)
+			f.header.flags = NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY;
+		if (related) {
+			f.related_activity = 1;
 			memcpy(f.related_activity_id, related, 16);
-		f.flags = wflags;
+		}
+		f.flags = wflags & (NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES |
+				    NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING |
+				    NTTRACE_EVENT_WRITE_FLAG_INPRIVATE);
+		f.filter = (uint16_t)filter;
+		if (filter >> 16) {
+			f.flags |= NTTRACE_EVENT_WRITE_FLAG_FILTER64;
+			f.header.processor_time = filter;
+		}
 		f.data_count = count;
-		f.data = (uintptr_t)data;
-		f.filter = filter;
+		f.data = count ? (uintptr_t)data : 0;
 		err = RtlNtStatusToDosError(NtTraceEvent((HANDLE)(uintptr_t)r->kernel_handle,
 							 NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
 							 NTTRACE_EVENT_WRITE_USER_SIZE, &f));
@@ -244,8 +260,9 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescript
 {
 	if (Flags & ~(ULONG)(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
 		return ERROR_INVALID_PARAMETER;
+	/* Flags go to the kernel as the block's, as Windows' do. */
 	return write_event(RegHandle, EventDescriptor, Filter, ActivityId, RelatedActivityId,
-			   0, UserDataCount, UserData);
+			   Flags, UserDataCount, UserData);
 }
 
 ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
@@ -266,11 +283,16 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywo
 	while (String[n] && n < 0x10000)
 		n++;
 	EventDataDescCreate(&data, String, (ULONG)((n + 1) * sizeof(WCHAR)));
-	return write_slow(r, RegHandle, &d, 0, NULL, NULL, NTTRACE_EVENT_WRITE_FLAG_STRING_ONLY, 1,
+	return write_slow(r, RegHandle, &d, 0, NULL, NULL, NTTRACE_WFLAG_STRING_ONLY, 1,
 			  &data);
 }
 
 /* ---- activity IDs ---- */
+
+const GUID *nttrace_thread_activity(void)
+{
+	return &thread_activity;
+}
 
 static uint8_t activity_base[16];
 static uint64_t activity_counter;	/* atomic */
