@@ -174,11 +174,16 @@ static const char *const status_names[] = {
 	"INTEGER_OVERFLOW", "NOT_SUPPORTED", "INVALID_BUFFER_SIZE",
 	"WMI_ALREADY_DISABLED",
 };
-/* The types that pass Windows' 0x78-byte block, tallied apart (tblock). */
+/*
+ * The types tallied apart (tblock): those that pass Windows' 0x78-byte
+ * block, and those that write into a logger by ID with the kernel's
+ * headers or the caller's (trace_kernel_types()).
+ */
 static const char *const block_names[] = {
 	"TRACE_EVENT", "TRACE_EVENT_NOREG", "TRACE_SECURITY",
+	"TRACE_SYSTEM", "TRACE_MARK", "TRACE_RAW",
 };
-#define NBLOCK 3
+#define NBLOCK 6
 #define NSTAT ((int)(sizeof(status_list) / sizeof(status_list[0])))
 /* tstat[NSTAT]: another NTSTATUS; tstat[NSTAT + 1]: the ioctl failed. */
 
@@ -804,6 +809,17 @@ static uint64_t session_kb(const struct nttrace_logger_info *in)
 	return kb * maxb * (uint64_t)ncpus;
 }
 
+/* A group mask: the flags sources write, or any bits, in any word. */
+static void gen_group_mask(struct thr *t, uint32_t *mask)
+{
+	unsigned int i;
+
+	mask[0] = chance(&t->r, 70) ? (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT :
+		  pick_u32(&t->r);
+	for (i = 1; i < NTTRACE_GROUP_MASKS; i++)
+		mask[i] = chance(&t->r, 80) ? 0 : pick_u32(&t->r);
+}
+
 static void gen_start(struct thr *t, struct nttrace_logger_info *in)
 {
 	static const uint32_t kbs[] = {
@@ -854,6 +870,14 @@ static void gen_start(struct thr *t, struct nttrace_logger_info *in)
 	default:
 		in->log_file_mode = pick_u32(&t->r);
 	}
+	/*
+	 * A system logger now and then (its group mask hooks the kernel's
+	 * tracepoints while it runs), and group masks where they are refused.
+	 */
+	if (chance(&t->r, 8))
+		in->log_file_mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	if (chance(&t->r, 12))
+		gen_group_mask(t, in->group_mask);
 	in->flush_timer = chance(&t->r, 75) ? 0 : chance(&t->r, 60) ? 1 + below(&t->r, 2) :
 			  pick_u32(&t->r);
 	in->clock_type = chance(&t->r, 85) ? below(&t->r, 4) : pick_u32(&t->r);
@@ -878,6 +902,12 @@ static void gen_start(struct thr *t, struct nttrace_logger_info *in)
 	if (session_kb(in) > 64 * 1024)
 		nc = NM_TINY;		/* refused (E2BIG): a name that fits */
 	gen_name(t, in->name, nc);
+	/* The NT Kernel Logger: one name, so mostly refused as taken. */
+	if (chance(&t->r, 5)) {
+		memset(in->name, 0, sizeof(in->name));
+		snprintf((char *)in->name, sizeof(in->name), "%s",
+			 chance(&t->r, 80) ? NTTRACE_KERNEL_LOGGER_NAME : "nt kernel LOGGER");
+	}
 }
 
 static void op_start(struct thr *t)
@@ -979,6 +1009,9 @@ static void op_control(struct thr *t)
 		in.events_written = pick_u64(&t->r);
 		in.owner_pid = pick_u32(&t->r);
 	}
+	/* A system logger's groups change on UPDATE; others refuse a mask. */
+	if (in.control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && chance(&t->r, 50))
+		gen_group_mask(t, in.group_mask);
 	arg = place(t, &in, sizeof(in), NTTRACE_LOGGER_INFO_SIZE_VER0,
 		    chance(&t->r, 60), &out);
 	ret = fz_ioctl(t, OP_CONTROL, fd, NTTRACE_IOC_CONTROL_TRACE, arg);
@@ -1254,6 +1287,84 @@ static uint32_t tally_status(uint64_t *row, long ret, const uint8_t *out, uint64
 	return st;
 }
 
+/*
+ * TRACE_SYSTEM, TRACE_MARK and TRACE_RAW: a logger by ID (the NT Kernel
+ * Logger's 0 and 0xFFFF often), Fields at the edges (its fixed part cut by
+ * the guard page, in the racer's pages, bad), FieldSize at the limits
+ * (0xFFDF, 0xFFDD, 0xFFFF and one over), any HookId and version, raw
+ * records that describe themselves and records that lie (their Size,
+ * header type, marker, PMC count, extended items).
+ */
+static void trace_kernel_types(struct thr *t, int fd)
+{
+	static const uint32_t types[] = {
+		NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, NTTRACE_ETW_NT_FLAGS_TRACE_MARK,
+		NTTRACE_ETW_NT_FLAGS_TRACE_RAW,
+	};
+	static const uint32_t sizes[] = {
+		0, 1, 4, 5, 8, 0x18, 0x20, 0x28, 0x50, 0x78, 0xFFDD, 0xFFDE, 0xFFDF, 0xFFE0,
+		0xFFFF, 0x10000, 0xFFFFFFFF,
+	};
+	static const uint8_t htypes[] = { 1, 2, 3, 4, 0x0A, 0x0B, 0x12, 0x13, 0x14, 0x15, 0x10,
+					  0x11, 0, 7 };
+	struct arena *a = (BITS == 64 && chance(&t->r, 50)) ? &t->hi : &t->lo;
+	uint8_t *fields = a->rw + (size_t)PG_FIELDS * page, *out;
+	uint32_t type = PICK(&t->r, types), size, i, room = 2 * (uint32_t)page;
+	struct nttrace_trace_event ev;
+	int good = chance(&t->r, 50);
+	uint64_t arg;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.flags = type;
+	if (!good && chance(&t->r, 30))
+		ev.flags |= (uint32_t)rnd(&t->r) & 0xC00F00FF;
+	else if (type == NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM)
+		ev.flags |= below(&t->r, 4);
+	ev.trace_handle = chance(&t->r, 40) ? (chance(&t->r, 50) ? 0xFFFF : 0) : pick_id(t);
+	size = good ? (type == NTTRACE_ETW_NT_FLAGS_TRACE_RAW ? 0x20 + 8 * below(&t->r, 8) :
+		       4 + 2 * below(&t->r, 64)) : PICK(&t->r, sizes);
+	for (i = 0; i < 0x100 && i < room; i++)
+		fields[i] = (uint8_t)rnd(&t->r);
+	if (type == NTTRACE_ETW_NT_FLAGS_TRACE_RAW && size >= 8 && size <= 0xFFFF) {
+		/* A record: its marker, header type and Size, maybe lying. */
+		fields[2] = good ? (chance(&t->r, 70) ? 2 : 0x13) : PICK(&t->r, htypes);
+		fields[3] = good || chance(&t->r, 80) ? 0xC0 : (uint8_t)rnd(&t->r);
+		if (good || chance(&t->r, 50))
+			fields[1] = 0;		/* no PMC counters */
+		put_word(fields + (fields[2] <= 4 || fields[2] >= 0x10 ? 4 : 0), 2,
+			 good || chance(&t->r, 70) ? size : (uint32_t)rnd(&t->r));
+		if (fields[2] == 0x13 && chance(&t->r, 50))
+			put_word(fields + 4, 2, 1);	/* EXTENDED_INFO: items from 0x50 */
+		else if (fields[2] == 0x13)
+			put_word(fields + 4, 2, 0);
+	}
+	switch (good ? 0 : below(&t->r, 6)) {
+	case 1:			/* cut by the guard page */
+		ev.fields = uptr(a->guard - 4 * (1 + below(&t->r, 16)));
+		break;
+	case 2:
+		ev.fields = bad_addr(t);
+		break;
+	case 3:
+		ev.fields = uptr(W.race) + 8 * below(&t->r, (uint32_t)page / 8 - 16);
+		break;
+	case 4:			/* misaligned */
+		ev.fields = uptr(fields) + 1 + below(&t->r, 3);
+		break;
+	default:
+		ev.fields = uptr(fields);
+		/* Past the page's bytes the kernel reads the guard: an error. */
+		if (size > room && size <= 0xFFFF && chance(&t->r, 80))
+			size = room;
+	}
+	ev.field_size = size;
+	arg = place(t, &ev, sizeof(ev), NTTRACE_TRACE_EVENT_SIZE_VER0,
+		    good || chance(&t->r, 70), &out);
+	tally_status(t->slot->tblock[type == NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM ? 3 :
+				     type == NTTRACE_ETW_NT_FLAGS_TRACE_MARK ? 4 : 5],
+		     fz_ioctl(t, OP_TRACE, fd, NTTRACE_IOC_TRACE_EVENT, arg), out, arg);
+}
+
 static void op_trace(struct thr *t)
 {
 	struct nttrace_trace_event ev;
@@ -1266,6 +1377,10 @@ static void op_trace(struct thr *t)
 	uint64_t arg;
 	long ret;
 
+	if (chance(&t->r, 12)) {
+		trace_kernel_types(t, fd);
+		return;
+	}
 	memset(&ev, 0, sizeof(ev));
 	memset(&m, 0, sizeof(m));
 	ev.flags = pick_flags(t, good);
