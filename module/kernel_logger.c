@@ -34,6 +34,7 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_image,
 	&nt_ks_cswitch,
 	&nt_ks_dispatcher,
+	&nt_ks_config,
 };
 
 static siphash_key_t nt_ptr_key;
@@ -60,10 +61,9 @@ static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
 	k->write((u8 *)rec + ntr_sr_header_size(k->e->kind), k->payload, k->obj);
 }
 
-void nt_kevent(u16 hook_id, u32 tid, u32 pid, u32 only, nt_ksize_t size,
+void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
 	       nt_kwrite_t write, const void *obj)
 {
-	const struct ntr_sr_event *e = ntr_sr_event(hook_id);
 	struct nt_kev k;
 	u32 len;
 
@@ -78,7 +78,7 @@ void nt_kevent(u16 hook_id, u32 tid, u32 pid, u32 only, nt_ksize_t size,
 	k.write = write;
 	k.obj = obj;
 	k.h = (struct ntr_sr_header) {
-		.hook_id = hook_id,
+		.hook_id = e->hook_id,
 		.version = e->version,
 		.kind = e->kind,
 		.thread_id = tid,
@@ -164,7 +164,7 @@ void nt_kernel_logger_update(void)
 		const struct nt_ksource *src = nt_ksources[i];
 		bool want;
 
-		if (!src)
+		if (!src || !src->nr_hooks)
 			continue;
 		want = mask[src->word] & src->flag;
 		if (want == test_bit(i, nt_hooked))
@@ -182,7 +182,10 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start)
 	for (i = 0; i < ARRAY_SIZE(nt_ksources); i++) {
 		const struct nt_ksource *src = nt_ksources[i];
 
-		if (src && src->rundown && (READ_ONCE(mask[src->word]) & src->flag))
+		if (!src || !src->rundown)
+			continue;
+		if (src->flag ? READ_ONCE(mask[src->word]) & src->flag :
+		    start && !(READ_ONCE(mask[0]) & NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG))
 			src->rundown(slot, start);
 	}
 }

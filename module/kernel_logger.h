@@ -25,6 +25,9 @@ struct nt_khook {
  * tracepoints it hooks while wanted, and the rundown (the DCStart and
  * DCEnd events of what exists) it writes into a system logger that starts
  * or stops wanting it. The hooks' probes receive the source as their data.
+ * A source of no bit (@flag 0) has only a rundown, at a system logger's
+ * start, unless its mask has EVENT_TRACE_FLAG_NO_SYSCONFIG: the SysConfig
+ * events.
  */
 struct nt_ksource {
 	const char *name;		/* for the kernel log */
@@ -38,7 +41,7 @@ struct nt_ksource {
 
 /* The sources (module/kl_*.c), in module/kernel_logger.c's table. */
 extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
-extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher;
+extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher, nt_ks_config;
 
 /* module/kl_process.c's scratch memory, at load and unload. */
 int nt_kl_process_init(void);
@@ -51,18 +54,19 @@ void nt_kl_process_exit(void);
 s8 nt_win_priority(const struct task_struct *t);
 
 /*
- * Write one kernel event @hook_id (common/sysrec.h, NTR_SR_*) into the
- * system loggers that want its group (or, @only non-zero, into the
- * system logger of slot @only alone: a rundown). @size and @write are the
- * payload's ntr_sr_X_size() and _write() bound to @obj (NT_KCLASS below);
- * @tid and @pid go in a full header (a PERFINFO header has none). Any
- * context but NMI. A payload no record can hold (its strings too long) is
- * not written: counted with nt_sys_emit()'s too-large events.
+ * Write one kernel event @e (common/sysrec.h, ntr_sr_event() of an NTR_SR_*
+ * HookId) into the system loggers that want its group (or, @only
+ * non-zero, into the system logger of slot @only alone: a rundown; an
+ * event of no group, @e->enable_flag 0, goes only so). @size and @write
+ * are the payload's ntr_sr_X_size() and _write() bound to @obj (NT_KCLASS
+ * below); @tid and @pid go in a full header (a PERFINFO header has none).
+ * Any context but NMI. A payload no record can hold (its strings too long)
+ * is not written: counted with nt_sys_emit()'s too-large events.
  */
 typedef u32 (*nt_ksize_t)(const void *obj);
 typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
 
-void nt_kevent(u16 hook_id, u32 tid, u32 pid, u32 only, nt_ksize_t size,
+void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
 	       nt_kwrite_t write, const void *obj);
 
 /*
@@ -79,8 +83,26 @@ static inline u32 nt_kwrite_##name(void *buf, u32 room, const void *obj) \
 	return ntr_sr_##name##_write(buf, room, obj, false);		\
 }
 
+/*
+ * nt_kevent() of the constant HookId @hook, its table entry looked up once
+ * per call site (the table is searched, and a context switch should not
+ * search); NT_KEVENT_OF() for a HookId that varies, looked up each time.
+ */
 #define NT_KEVENT(hook, tid, pid, only, name, obj)			\
-	nt_kevent(hook, tid, pid, only, nt_ksize_##name, nt_kwrite_##name, obj)
+do {									\
+	static const struct ntr_sr_event *nt_e_;			\
+	const struct ntr_sr_event *e_ = READ_ONCE(nt_e_);		\
+									\
+	if (unlikely(!e_)) {						\
+		e_ = ntr_sr_event(hook);				\
+		WRITE_ONCE(nt_e_, e_);					\
+	}								\
+	nt_kevent(e_, tid, pid, only, nt_ksize_##name, nt_kwrite_##name, obj); \
+} while (0)
+
+#define NT_KEVENT_OF(hook, tid, pid, only, name, obj)			\
+	nt_kevent(ntr_sr_event(hook), tid, pid, only, nt_ksize_##name,	\
+		  nt_kwrite_##name, obj)
 
 /*
  * A kernel object's identity as the records may show it: a keyed hash

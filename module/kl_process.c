@@ -171,7 +171,7 @@ static void nt_kl_process_event(u16 hook, const struct task_struct *t, u32 paren
 	nt_kl_comm(t, comm);
 	p.image_file_name = (struct ntr_sr_str){ comm, strlen(comm) };
 	p.sid_size = nt_kl_sid(t, sid);
-	NT_KEVENT(hook, htid, hpid, only, process, &p);
+	NT_KEVENT_OF(hook, htid, hpid, only, process, &p);
 }
 
 static void nt_kl_thread_event(u16 hook, const struct task_struct *t, u32 htid, u32 hpid,
@@ -188,7 +188,7 @@ static void nt_kl_thread_event(u16 hook, const struct task_struct *t, u32 htid, 
 
 	nt_kl_comm(t, comm);
 	th.name = (struct ntr_sr_str){ comm, strlen(comm) };
-	NT_KEVENT(hook, htid, hpid, only, thread, &th);
+	NT_KEVENT_OF(hook, htid, hpid, only, thread, &th);
 }
 
 static u32 nt_kl_parent(const struct task_struct *t)
@@ -236,7 +236,7 @@ static void nt_kl_image_event(u16 hook, struct mm_struct *mm, struct vm_area_str
 		return;
 	nt_kl_image_extent(mm, vma, &img);
 	img.file_name = (struct ntr_sr_str){ name, strlen(name) };
-	NT_KEVENT(hook, htid, hpid, only, image, &img);
+	NT_KEVENT_OF(hook, htid, hpid, only, image, &img);
 }
 
 /* Each file of @mm mapped with execute permission, once. @mm's lock held. */

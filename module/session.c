@@ -990,7 +990,8 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		slots &= slots - 1;
 		rcu_read_lock_sched();
 		s = rcu_dereference_sched(nt_loggers[id]);
-		want = s && s->system && (READ_ONCE(s->group_mask[word]) & bit);
+		/* An event of no group (@bit 0) goes only where it is sent. */
+		want = s && s->system && (bit ? READ_ONCE(s->group_mask[word]) & bit : only);
 		rcu_read_unlock_sched();
 		if (!want)
 			continue;
@@ -1009,7 +1010,7 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		 * the session it found is the one to ask.
 		 */
 		if (!res.session->system ||
-		    !(READ_ONCE(res.session->group_mask[word]) & bit)) {
+		    (bit && !(READ_ONCE(res.session->group_mask[word]) & bit))) {
 			nttrace_discard(&res);
 			continue;
 		}

@@ -6,6 +6,7 @@
  * loggers whose group mask wants it, and only there.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
@@ -86,13 +87,17 @@ static void record_check_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntr_record_check(r, 4), -1);
 }
 
-/* The NT Kernel Logger with @mask in group-mask word @word. */
+/*
+ * The NT Kernel Logger with @mask in group-mask word @word, and no
+ * SysConfig events at its start: its records are the test's alone.
+ */
 static struct ntk_session *start_kernel_logger(struct kunit *test, unsigned int word, u32 mask)
 {
 	struct nttrace_logger_info info;
 
 	ntk_info(&info, NTTRACE_KERNEL_LOGGER_NAME);
-	info.group_mask[word] = mask;
+	info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	info.group_mask[word] |= mask;
 	return ntk_start(test, &info);
 }
 
@@ -162,6 +167,7 @@ static void sys_emit_test(struct kunit *test)
 
 	ntk_info(&info, "kunit-sys");
 	info.log_file_mode = NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
 	info.group_mask[W] = B;
 	other = ntk_start(test, &info);
 	ntk_info(&plain_info, "kunit-plain");
@@ -199,6 +205,31 @@ static void sys_emit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.calls, 4);
 }
 
+/* SysConfig at a system logger's start, unless EVENT_TRACE_FLAG_NO_SYSCONFIG. */
+static void sysconfig_test(struct kunit *test)
+{
+	struct nttrace_logger_info info;
+	struct ntk_session *k;
+	struct ntk_record *recs;
+	unsigned int n, i, cpu = 0;
+
+	ntk_info(&info, NTTRACE_KERNEL_LOGGER_NAME);
+	k = ntk_start(test, &info);
+	n = ntk_collect(test, k, &recs);
+	for (i = 0; i < n; i++)
+		cpu += *(u16 *)(recs[i].data + 6) == 0x0B0A;
+	KUNIT_EXPECT_EQ(test, cpu, 1);
+	/* Its processors, at +4 of the payload after a full header. */
+	for (i = 0; i < n; i++)
+		if (*(u16 *)(recs[i].data + 6) == 0x0B0A)
+			KUNIT_EXPECT_EQ(test, *(u32 *)(recs[i].data + 0x20 + 4), num_online_cpus());
+	ntk_stop(k);
+	ntk_put(k);
+
+	k = start_kernel_logger(test, 0, 0);
+	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 0);
+}
+
 /* Every bit NTTRACE_SYSTEM_FLAGS_BUILT names has a source, and no more. */
 static void flags_built_test(struct kunit *test)
 {
@@ -209,6 +240,7 @@ static struct kunit_case nttrace_system_cases[] = {
 	KUNIT_CASE(record_check_test),
 	KUNIT_CASE(kernel_mode_test),
 	KUNIT_CASE(sys_emit_test),
+	KUNIT_CASE(sysconfig_test),
 	KUNIT_CASE(flags_built_test),
 	{}
 };

@@ -81,6 +81,7 @@ struct seen {
 	int start_fork, start_exec, end_exec, end_final, thread_start, thread_end;
 	int images_exec, images_mmap, cswitch, ready;
 	int dcstart_idle, dcend_self;
+	int config_cpu;		/* SysConfig CPU with the right count and name */
 	int exit_status;
 	char cmdline[256];
 	uint8_t start_rec[512];
@@ -207,6 +208,17 @@ static void on_event(struct seen *s, const struct nttrace_etl_event *ev)
 					  get_le(d + 4, 4) == (uint32_t)s->child_tid))
 			s->cswitch++;
 		break;
+	case HOOK(0x0B, 10): {	/* SysConfig CPU: MHz, processors, ... name at 0x14 */
+		char name[80], host[80];
+
+		if (ev->data_len < 0x14 + 512)
+			break;
+		utf16z(d + 0x14, 512, name, sizeof(name));
+		gethostname(host, sizeof(host));
+		s->config_cpu += get_le(d + 4, 4) == (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) &&
+				 !strcmp(name, host);
+		break;
+	}
 	case HOOK(5, 50):	/* ReadyThread */
 		if (ev->data_len >= 4 && get_le(d, 4) == (uint32_t)s->child_tid)
 			s->ready++;
@@ -312,6 +324,8 @@ static void check_file(const char *path, struct seen *s)
 	tap_eq(missing, 0, "%d-bit: ... and every process /proc listed before (%d)", BITS,
 	       s->nalive);
 	tap_eq(s->dcend_self, 1, "%d-bit: the rundown at stop has this process", BITS);
+	tap_eq(s->config_cpu, 1,
+	       "%d-bit: SysConfig CPU at the start: the online CPUs, the host name", BITS);
 
 	/* The comm: the program's name, 15 characters at most. */
 	snprintf(comm, sizeof(comm), "%s", strrchr(self, '/') + 1);
