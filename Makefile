@@ -125,6 +125,9 @@ $(BUILD)/$(1)/event_sample: $(BUILD)/$(1)/obj/userlib/sample/event_sample.o \
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
+$(BUILD)/$(1)/klbench: $(BUILD)/$(1)/obj/tests/bench/klbench.o $(BUILD)/$(1)/libnttrace.a
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
+
 $(BUILD)/$(1)/nttrace_fuzz: $(BUILD)/$(1)/obj/tests/fuzz/syscall_fuzz.o
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
@@ -136,7 +139,7 @@ $(BUILD)/$(1)/obj:
 	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
-      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/classic_sample $(BUILD)/$(1)/event_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/nttrace_fuzz \
+      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/classic_sample $(BUILD)/$(1)/event_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/klbench $(BUILD)/$(1)/nttrace_fuzz \
       $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
 endef
 $(eval $(call abi_rules,u64,-m64))

@@ -45,3 +45,32 @@ kernel_dir() {
 		;;
 	esac
 }
+
+# The host's perf (Debian's linux-perf, installed if missing) and the
+# libraries it links, into DIR, for a guest that has no perf of its own
+# (a busybox initramfs): DIR/perf, DIR/lib/, and DIR/perf.sh, which defines
+# a shell function `perf` running it by its own loader from /add/DIR's
+# base name (vm-run --add DIR). For scripts/profile-vm and
+# scripts/bench-kernel-logger.
+perf_bundle() {
+	bundle=$1
+	command -v perf > /dev/null || {
+		apt-get update -q &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-perf
+	} > /dev/null || die "cannot install linux-perf"
+	rm -rf "$bundle"
+	mkdir -p "$bundle/lib"
+	# /usr/bin/perf may be a wrapper script naming the versioned binary.
+	bin=$(readlink -f "$(command -v perf)")
+	if head -c 2 "$bin" | grep -q '#!'; then
+		bin=$(ls /usr/bin/perf_* 2> /dev/null | sort -V | tail -n 1)
+	fi
+	[ -x "$bin" ] || die "no perf binary found"
+	cp "$bin" "$bundle/perf"
+	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+		while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	loader=$(basename "$(ls "$bundle"/lib/ld-linux-*.so.* | head -n 1)")
+	base=$(basename "$bundle")
+	echo "perf() { /add/$base/lib/$loader --library-path /add/$base/lib /add/$base/perf \"\$@\"; }" \
+		> "$bundle/perf.sh"
+}
