@@ -33,7 +33,18 @@ struct nt_ksource {
 	unsigned int nr_hooks;
 	/* Write the rundown into the system logger of slot @slot; may sleep. */
 	void (*rundown)(u32 slot, bool start);
+	/*
+	 * Optional: called before the hooks are registered (@on), and after
+	 * they are unregistered and no probe of theirs runs any more (!@on),
+	 * so that a source's own state (a table) starts and ends empty.
+	 * May sleep.
+	 */
+	void (*hooked)(bool on);
 };
+
+/* The sources (module/kl_*.c). */
+extern const struct nt_ksource nt_ksource_disk_io, nt_ksource_disk_io_init;
+extern const struct nt_ksource nt_ksource_tcpip;
 
 /*
  * Write one kernel event @hook_id (common/sysrec.h, NTR_SR_*) into the

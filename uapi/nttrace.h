@@ -306,7 +306,8 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG		0x10000000U
 
 /* The group_mask[0] bits that produce events here (module/kernel_logger.c). */
-#define NTTRACE_SYSTEM_FLAGS_BUILT	0U
+#define NTTRACE_SYSTEM_FLAGS_BUILT	(NTTRACE_EVENT_TRACE_FLAG_DISK_IO | \
+	NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT | NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP)
 
 /* Clock types (Wnode.ClientContext): what time stamps count. */
 #define NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */
