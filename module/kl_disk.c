@@ -85,8 +85,8 @@ NT_KCLASS(disk)
 NT_KTAGS(nt_disk_tags, 8, 60 * NSEC_PER_SEC);
 
 atomic_long_t nt_disk_unmatched = ATOMIC_LONG_INIT(0);
-atomic_long_t nt_disk_other = ATOMIC_LONG_INIT(0);
 EXPORT_SYMBOL_IF_KUNIT(nt_disk_unmatched);
+atomic_long_t nt_disk_other = ATOMIC_LONG_INIT(0);
 EXPORT_SYMBOL_IF_KUNIT(nt_disk_other);
 
 NT_KCOUNTER(kl_disk_unmatched, nt_disk_unmatched,
