@@ -222,6 +222,39 @@ struct conn {
 	uint16_t lport, cport;	/* the listener's, the client's */
 };
 
+/* An IPv6 connection over ::1: connect, one send, close. */
+static void tcp6_io(struct conn *c)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	socklen_t alen = sizeof(a);
+	char buf[TO_CLIENT];
+	int l, cl = -1, sv = -1;
+
+	l = socket(AF_INET6, SOCK_STREAM, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &alen))
+		goto out;
+	c->lport = ntohs(a.sin6_port);
+	cl = socket(AF_INET6, SOCK_STREAM, 0);
+	if (cl < 0 || connect(cl, (struct sockaddr *)&a, sizeof(a)))
+		goto out;
+	alen = sizeof(a);
+	if (getsockname(cl, (struct sockaddr *)&a, &alen))
+		goto out;
+	c->cport = ntohs(a.sin6_port);
+	sv = accept(l, NULL, NULL);
+	memset(buf, 'y', sizeof(buf));
+	c->ok = sv >= 0 && send(cl, buf, TO_CLIENT, 0) == TO_CLIENT;
+out:
+	if (cl >= 0)
+		close(cl);
+	if (sv >= 0)
+		close(sv);
+	if (l >= 0)
+		close(l);
+	usleep(100000);
+}
+
 static int all(ssize_t (*io)(int, void *, size_t, int), int fd, void *buf, size_t len)
 {
 	size_t done = 0;
@@ -279,19 +312,23 @@ out:
 	usleep(100000);
 }
 
-/* The TcpIp records of @type (IPv4) from @sport to @dport: count, bytes. */
+/*
+ * The TcpIp records of @type from @sport to @dport (IPv6 for types 26 and
+ * up: 16-byte addresses): count, bytes.
+ */
 static unsigned int tcp_find(uint8_t type, uint16_t sport, uint16_t dport, uint32_t *bytes,
 			     const struct rec **last)
 {
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, ports = type >= 26 ? 40 : 16;
 
 	*bytes = 0;
 	for (i = 0; i < nrecs; i++) {
 		const struct rec *r = &recs[i];
 		const uint8_t *p = r->payload;
 
-		if (r->hook != (0x0600 | type) || r->len < 28 ||
-		    (p[16] << 8 | p[17]) != dport || (p[18] << 8 | p[19]) != sport)
+		if (r->hook != (0x0600 | type) || r->len < ports + 12 ||
+		    (p[ports] << 8 | p[ports + 1]) != dport ||
+		    (p[ports + 2] << 8 | p[ports + 3]) != sport)
 			continue;
 		n++;
 		*bytes += get_le(p + 4, 4);
@@ -303,6 +340,31 @@ static unsigned int tcp_find(uint8_t type, uint16_t sport, uint16_t dport, uint3
 static uint64_t connid(const struct rec *r)
 {
 	return get_le(r->payload + r->len - 8, 8);
+}
+
+static void check_tcp6(const struct conn *c, int have_length)
+{
+	static const uint8_t lo6[32] = { [15] = 1, [31] = 1 };
+	const struct rec *con = NULL, *acc = NULL, *r = NULL;
+	uint32_t me = getpid(), bytes;
+
+	tap_ok(tcp_find(28, c->cport, c->lport, &bytes, &con) == 1,
+	       "%d-bit: TcpIp ConnectIPV6: one, [::1]:%u -> %u", BITS, c->cport, c->lport);
+	if (con) {
+		tap_ok(con->size == 0x10 + 72, "%d-bit: ... 0x58 bytes", BITS);
+		tap_eq(get_le(con->payload, 4), me, "%d-bit: ... PID: this process", BITS);
+		tap_ok(!memcmp(con->payload + 8, lo6, 32), "%d-bit: ... ::1 both ends", BITS);
+	}
+	tap_ok(tcp_find(31, c->lport, c->cport, &bytes, &acc) == 1 && acc &&
+	       get_le(acc->payload, 4) == me,
+	       "%d-bit: TcpIp AcceptIPV6: one, this PID", BITS);
+	if (have_length)
+		tap_ok(tcp_find(26, c->cport, c->lport, &bytes, &r) >= 1 && r &&
+		       bytes == TO_CLIENT && con && connid(r) == connid(con),
+		       "%d-bit: TcpIp SendIPV6: %u bytes, the Connect's connid", BITS, TO_CLIENT);
+	r = NULL;
+	tap_ok(tcp_find(29, c->cport, c->lport, &bytes, &r) == 1,
+	       "%d-bit: TcpIp DisconnectIPV6 of the client", BITS);
 }
 
 static void check_tcp(const struct conn *c, int have_length)
@@ -373,7 +435,7 @@ int main(void)
 	struct nttrace_logger_info kl;
 	struct nttrace_consumer *kc;
 	struct disk_io d = { 0 };
-	struct conn c = { 0 };
+	struct conn c = { 0 }, c6 = { 0 };
 	int have_length, err;
 	long unmatched, unowned;
 
@@ -401,6 +463,7 @@ int main(void)
 	unowned = counter("kl_tcp_unowned");
 	err = disk_io(&d);
 	tcp_io(&c);
+	tcp6_io(&c6);
 	flush_drain(kc, KL, on_buffer, NULL);
 	/* A quiet machine: every completion's issue and every owner known. */
 	tap_ok(unmatched >= 0 && counter("kl_disk_unmatched") == unmatched,
@@ -419,6 +482,8 @@ int main(void)
 	if (tap_ok(c.ok, "%d-bit: a TCP connection over 127.0.0.1, %u and %u bytes", BITS,
 		   TO_SERVER, TO_CLIENT))
 		check_tcp(&c, have_length);
+	if (tap_ok(c6.ok, "%d-bit: a TCP connection over ::1", BITS))
+		check_tcp6(&c6, have_length);
 
 	nttrace_consumer_close(kc);
 	stop_session(KL);
