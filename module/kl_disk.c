@@ -11,6 +11,9 @@
  * - block_rq_complete(rq, error, nr_bytes): blk_update_request() and
  *   blk_complete_request(), @nr_bytes of the request done. Often hardirq
  *   or softirq context, under the driver's locks.
+ * Only request-based (blk-mq) devices reach these tracepoints: the I/O of
+ * a bio-based device (device-mapper, md, zram, brd) appears as the
+ * requests of the disks under it, or not at all for one with none.
  * The probes read only what these tracepoints' own TP_fast_assign reads
  * (the request's fields, rq->q->disk), take a raw spinlock with interrupts
  * off (module/kl_tags.c), allocate nothing and never sleep.

@@ -36,7 +36,9 @@
  *   application may still send.
  * - Send, Recv: sock_send_length and sock_recv_length with a positive
  *   byte count; a MSG_PEEK receive takes nothing from the socket and is
- *   no Recv. Retransmit: tcp_retransmit_skb.
+ *   no Recv. Both fire in sock_sendmsg() and sock_recvmsg(): data that
+ *   leaves a socket without recvmsg (splice() from it, tcp_read_sock())
+ *   has no Recv. Retransmit: tcp_retransmit_skb, a retransmission sent.
  * - IPv6 types (26 and up) for AF_INET6 sockets, but for an IPv4-mapped
  *   peer (::ffff:a.b.c.d), which is IPv4 on the wire: IPv4 events with
  *   the IPv4 addresses.
