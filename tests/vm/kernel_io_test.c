@@ -222,6 +222,47 @@ struct conn {
 	uint16_t lport, cport;	/* the listener's, the client's */
 };
 
+/*
+ * A SYN that must be sent again: a listener with a backlog of 0 whose
+ * accept queue one unaccepted connection fills drops the next SYN, which
+ * the client resends after its first RTO (1 s) from a timer, in softirq:
+ * the Retransmit's PID comes from the table of owners.
+ */
+static void retx_io(struct conn *c)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	int l, first = -1, cl = -1;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 0) ||
+	    getsockname(l, (struct sockaddr *)&a, &alen))
+		goto out;
+	c->lport = ntohs(a.sin_port);
+	first = socket(AF_INET, SOCK_STREAM, 0);
+	cl = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (first < 0 || cl < 0 || connect(first, (struct sockaddr *)&a, sizeof(a)))
+		goto out;
+	usleep(100000);
+	if (connect(cl, (struct sockaddr *)&a, sizeof(a)) == 0 || errno != EINPROGRESS)
+		goto out;
+	alen = sizeof(a);
+	if (getsockname(cl, (struct sockaddr *)&a, &alen))
+		goto out;
+	c->cport = ntohs(a.sin_port);
+	usleep(1600000);
+	c->ok = 1;
+out:
+	if (cl >= 0)
+		close(cl);
+	if (first >= 0)
+		close(first);
+	if (l >= 0)
+		close(l);
+	usleep(100000);
+}
+
 /* An IPv6 connection over ::1: connect, one send, close. */
 static void tcp6_io(struct conn *c)
 {
@@ -342,6 +383,22 @@ static uint64_t connid(const struct rec *r)
 	return get_le(r->payload + r->len - 8, 8);
 }
 
+static void check_retx(const struct conn *c)
+{
+	const struct rec *r = NULL;
+	uint32_t bytes;
+	unsigned int n = tcp_find(14, c->cport, c->lport, &bytes, &r);
+
+	if (!tap_ok(n >= 1, "%d-bit: TcpIp RetransmitIPV4 of a dropped SYN, %u -> %u: %u",
+		    BITS, c->cport, c->lport, n))
+		return;
+	tap_eq(get_le(r->payload, 4), (uint32_t)getpid(),
+	       "%d-bit: ... PID: this process (from softirq, by the table)", BITS);
+	tap_eq(get_le(r->payload + 4, 4), 0, "%d-bit: ... size 0 (a SYN)", BITS);
+	tap_ok(tcp_find(12, c->cport, c->lport, &bytes, &r) == 0,
+	       "%d-bit: ... and no Connect", BITS);
+}
+
 static void check_tcp6(const struct conn *c, int have_length)
 {
 	static const uint8_t lo6[32] = { [15] = 1, [31] = 1 };
@@ -435,7 +492,7 @@ int main(void)
 	struct nttrace_logger_info kl;
 	struct nttrace_consumer *kc;
 	struct disk_io d = { 0 };
-	struct conn c = { 0 }, c6 = { 0 };
+	struct conn c = { 0 }, c6 = { 0 }, retx = { 0 };
 	int have_length, err;
 	long unmatched, unowned;
 
@@ -464,6 +521,7 @@ int main(void)
 	err = disk_io(&d);
 	tcp_io(&c);
 	tcp6_io(&c6);
+	retx_io(&retx);
 	flush_drain(kc, KL, on_buffer, NULL);
 	/* A quiet machine: every completion's issue and every owner known. */
 	tap_ok(unmatched >= 0 && counter("kl_disk_unmatched") == unmatched,
@@ -484,6 +542,8 @@ int main(void)
 		check_tcp(&c, have_length);
 	if (tap_ok(c6.ok, "%d-bit: a TCP connection over ::1", BITS))
 		check_tcp6(&c6, have_length);
+	if (tap_ok(retx.ok, "%d-bit: a connect() whose SYN a full accept queue drops", BITS))
+		check_retx(&retx);
 
 	nttrace_consumer_close(kc);
 	stop_session(KL);
