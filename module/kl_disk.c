@@ -63,7 +63,8 @@
  * The completion runs where the issuer is not known, so the issue keeps
  * (thread, time) in a tag table keyed by the request (module/kl_tags.h):
  * 2048 entries, a request older than 60 s replaced when its set is full
- * (a request whose completion never came), else the new one not kept
+ * (a request whose completion never came: nttrace.kl_disk_tags_stale),
+ * else the new one not kept
  * (nttrace.kl_disk_tags_full). A completion whose issue is not found (the
  * table was full, or the source was hooked after the issue) has
  * IssuingThreadId 0 and HighResResponseTime 0, counted in
