@@ -83,6 +83,7 @@ VM_TESTS += process_test
 VM_TESTS += query_test
 VM_TESTS += tracelogging_test
 VM_TESTS += filter_test
+VM_TESTS += kernel_io_test
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 

@@ -35,6 +35,9 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_cswitch,
 	&nt_ks_dispatcher,
 	&nt_ks_config,
+	&nt_ks_disk_io,
+	&nt_ks_disk_io_init,
+	&nt_ks_tcpip,
 };
 
 static siphash_key_t nt_ptr_key;
@@ -43,6 +46,7 @@ u64 nt_kernel_key(const void *ptr)
 {
 	return siphash_1u64((u64)(uintptr_t)ptr, &nt_ptr_key);
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_kernel_key);
 
 struct nt_kev {
 	const struct ntr_sr_event *e;
@@ -131,6 +135,8 @@ static void nt_ksource_hook(const struct nt_ksource *src, bool on)
 {
 	unsigned int i;
 
+	if (on && src->hooked)
+		src->hooked(true);
 	for (i = 0; i < src->nr_hooks; i++) {
 		const struct nt_khook *h = &src->hooks[i];
 		struct tracepoint *tp = nt_tp_find(h->tracepoint);
@@ -150,6 +156,11 @@ static void nt_ksource_hook(const struct nt_ksource *src, bool on)
 			pr_warn("nttrace: %s the probe of %s: error %d\n",
 				on ? "cannot register" : "cannot unregister",
 				h->tracepoint, err);
+	}
+	if (!on && src->hooked) {
+		/* Its probes may still run on other CPUs until this returns. */
+		tracepoint_synchronize_unregister();
+		src->hooked(false);
 	}
 }
 

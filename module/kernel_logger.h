@@ -37,11 +37,19 @@ struct nt_ksource {
 	unsigned int nr_hooks;
 	/* Write the rundown into the system logger of slot @slot; may sleep. */
 	void (*rundown)(u32 slot, bool start);
+	/*
+	 * Optional: called before the hooks are registered (@on), and after
+	 * they are unregistered and no probe of theirs runs any more (!@on),
+	 * so that a source's own state (a table) starts and ends empty.
+	 * May sleep.
+	 */
+	void (*hooked)(bool on);
 };
 
 /* The sources (module/kl_*.c), in module/kernel_logger.c's table. */
 extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
 extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher, nt_ks_config;
+extern const struct nt_ksource nt_ks_disk_io, nt_ks_disk_io_init, nt_ks_tcpip;
 
 /* module/kl_process.c's scratch memory, at load and unload. */
 int nt_kl_process_init(void);

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The disk and TCP/IP sources (module/kl_disk.c, kl_tcpip.c): their
+ * counters, and the probes the KUnit suite (tests/kunit/kl_io_test.c)
+ * calls directly.
+ */
+#ifndef NTTRACE_KL_IO_H
+#define NTTRACE_KL_IO_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+struct request;
+struct sock;
+struct sk_buff;
+
+extern atomic_long_t nt_disk_unmatched, nt_disk_other, nt_tcp_unowned;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+#include <linux/blk_types.h>
+
+u32 nt_disk_irp_flags(struct request *rq);
+u32 nt_disk_number(struct request *rq);
+void nt_disk_issue(void *data, struct request *rq);
+void nt_disk_issue_init(void *data, struct request *rq);
+void nt_disk_complete(void *data, struct request *rq, blk_status_t error,
+		      unsigned int nr_bytes);
+unsigned int nt_disk_tags_count(void);
+
+void nt_tcp_state(void *data, const struct sock *sk, const int oldstate,
+		  const int newstate);
+void nt_tcp_send(void *data, struct sock *sk, int ret, int flags);
+void nt_tcp_recv(void *data, struct sock *sk, int ret, int flags);
+void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb);
+unsigned int nt_tcp_tags_count(void);
+#endif
+
+#endif /* NTTRACE_KL_IO_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small, bounded table that lets a kernel-event source carry what it
+ * knows at one tracepoint (who issued a disk request, when; who connected
+ * a socket) to a later one that fires where that is no longer known (a
+ * completion in an interrupt, a state change in softirq).
+ *
+ * An entry is keyed by an object's address (never written into a record)
+ * and a 32-bit sub-key, and holds an ID and a time. The table is a fixed
+ * array of sets of NT_KTAG_WAYS entries, each set under its own raw
+ * spinlock taken with interrupts off: any context but NMI. Nothing is
+ * allocated: a set that is full refuses the entry (counted in @full),
+ * unless the table has a time to live and the set's oldest entry is older
+ * than it (replaced, counted in @stale), so that entries whose second
+ * tracepoint never came cannot keep the table full for ever.
+ */
+#ifndef NTTRACE_KL_TAGS_H
+#define NTTRACE_KL_TAGS_H
+
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#define NT_KTAG_WAYS	8
+
+struct nt_ktag {
+	const void *obj;	/* NULL: free */
+	u32 sub;
+	u32 id;
+	u64 time;
+};
+
+struct nt_ktag_set {
+	raw_spinlock_t lock;
+	struct nt_ktag tag[NT_KTAG_WAYS];
+};
+
+struct nt_ktags {
+	struct nt_ktag_set *sets;
+	unsigned int bits;	/* 1 << bits sets */
+	u64 ttl;		/* 0: entries live until taken */
+	atomic_long_t full;	/* entries refused: their set full */
+	atomic_long_t stale;	/* entries replaced past their time to live */
+};
+
+/* A table of 1 << @bits sets in @sets (an array of that many). */
+#define NT_KTAGS(name, bits_, ttl_)					\
+	static struct nt_ktag_set name##_sets[1U << (bits_)];		\
+	static struct nt_ktags name = {					\
+		.sets = name##_sets, .bits = (bits_), .ttl = (ttl_),	\
+	}
+
+/*
+ * Empty the table (its locks initialized anew). Only while no user of it
+ * can run: before its probes are registered, after they are unregistered
+ * and tracepoint_synchronize_unregister() returned. The counts stay.
+ */
+void nt_ktags_reset(struct nt_ktags *t);
+
+/*
+ * Remember @id and @time for (@obj, @sub), replacing the entry it has.
+ * False when its set is full (counted).
+ */
+bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time);
+
+/*
+ * The entry of (@obj, @sub) into *@id and *@time, removed if @take. False
+ * when there is none (*@id and *@time untouched).
+ */
+bool nt_ktags_get(struct nt_ktags *t, const void *obj, u32 sub, bool take,
+		  u32 *id, u64 *time);
+
+/* The entries in use (for the tests). */
+unsigned int nt_ktags_count(struct nt_ktags *t);
+
+/*
+ * A counter of a source, read-only in /sys/module/nttrace/parameters/
+ * @name, so that what a source could not do is seen from user space.
+ */
+#define NT_KCOUNTER(name, var, desc)					\
+	module_param_cb(name, &nt_kcounter_ops, &(var), 0444);		\
+	MODULE_PARM_DESC(name, desc)
+
+extern const struct kernel_param_ops nt_kcounter_ops;
+
+#endif /* NTTRACE_KL_TAGS_H */
