@@ -110,6 +110,7 @@
 #include "policy.h"
 #include "provider.h"
 #include "security.h"
+#include "session.h"
 
 /*
  * A session's event-ID filter (NTTRACE_ENABLE_FILTER_EVENT_ID): the IDs
@@ -1091,6 +1092,16 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 	in->registrations = 0;
 	if (!in->logger_id || in->logger_id > NTTRACE_MAX_LOGGERS)
 		return -ENOENT;
+	/*
+	 * Before the enable, for good: from now on only readers of security
+	 * events may consume the session; none other may be attached.
+	 */
+	if (in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER &&
+	    !memcmp(in->guid, nt_security_guid, sizeof(in->guid))) {
+		ret = nt_session_mark_security(in->logger_id);
+		if (ret)
+			return ret;
+	}
 	if (in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
 		/* Read before nt_provider_lock: a fault may take its time. */
 		ids = nt_id_filter_make(in, kids);

@@ -31,10 +31,11 @@
  * - Enabling the GUID needs CAP_AUDIT_READ (Linux's right to read the
  *   audit log) or CAP_SYS_ADMIN, checked in module/provider.c's ENABLE,
  *   where on Windows only the logger "Eventlog-Security" enables it.
- *   Not covered yet: a consumer whom the controller's right (CAP_PERFMON,
- *   control_gid) lets attach to a session that enables it reads its
- *   events; holding ATTACH to the same right would be module/consumer.c's
- *   and session.c's to do.
+ *   Reading them needs the same right: once the GUID is enabled into a
+ *   session (for good: its buffers may hold such events), only a reader
+ *   of security events may attach to it, and the enable is refused
+ *   (-EBUSY) while a consumer without that right is attached
+ *   (nt_session_mark_security(), module/session.c).
  */
 #include <kunit/visibility.h>
 #include <linux/capability.h>

@@ -40,6 +40,7 @@
 #include "kernel_logger.h"
 #include "policy.h"
 #include "provider.h"
+#include "security.h"
 #include "session.h"
 #include "write.h"
 
@@ -762,11 +763,15 @@ static void nt_session_set_readers(struct nt_session *s, int join)
 
 int nt_session_attach(struct nt_session *s, bool realtime)
 {
+	/* May sleep (audit): before the locks. */
+	bool secret_ok = nt_security_reader();
 	int slot;
 
 	cpus_read_lock();
 	mutex_lock(&s->rings_lock);
-	if (!realtime)
+	if (s->security && !secret_ok)
+		slot = -EPERM;
+	else if (!realtime)
 		slot = s->readers & BIT(NT_LOGGER_SLOT) ? -EBUSY : NT_LOGGER_SLOT;
 	else
 		slot = ffz(s->readers | BIT(NT_LOGGER_SLOT));
@@ -774,6 +779,8 @@ int nt_session_attach(struct nt_session *s, bool realtime)
 		slot = -EBUSY;
 	if (slot >= 0) {
 		WRITE_ONCE(s->readers, s->readers | BIT(slot));
+		if (!secret_ok)
+			s->plain_readers |= BIT(slot);
 		nt_session_set_readers(s, slot);
 	}
 	mutex_unlock(&s->rings_lock);
@@ -782,11 +789,35 @@ int nt_session_attach(struct nt_session *s, bool realtime)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_attach);
 
+int nt_session_mark_security(u32 logger_id)
+{
+	struct nt_session *s;
+	int ret = 0;
+
+	mutex_lock(&nt_loggers_lock);
+	s = nt_session_find(logger_id, NULL);
+	if (s)
+		kref_get(&s->ref);
+	mutex_unlock(&nt_loggers_lock);
+	if (!s)
+		return -ENOENT;
+	mutex_lock(&s->rings_lock);
+	if (s->plain_readers)
+		ret = -EBUSY;
+	else
+		s->security = true;
+	mutex_unlock(&s->rings_lock);
+	nt_session_put(s);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_session_mark_security);
+
 void nt_session_detach(struct nt_session *s, unsigned int slot)
 {
 	cpus_read_lock();
 	mutex_lock(&s->rings_lock);
 	WRITE_ONCE(s->readers, s->readers & ~BIT(slot));
+	s->plain_readers &= ~BIT(slot);
 	nt_session_set_readers(s, -1);
 	mutex_unlock(&s->rings_lock);
 	cpus_read_unlock();

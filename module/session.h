@@ -67,6 +67,14 @@ struct nt_session {
 	struct mutex rings_lock;
 	bool stopped;
 	u32 readers;			/* consumer slots attached */
+	/*
+	 * The security provider was enabled into it (for good: its buffers
+	 * may hold those events): only a reader of security events may
+	 * attach; and the slots attached by consumers who are not such
+	 * readers, which keep the provider from being enabled into it.
+	 */
+	bool security;
+	u32 plain_readers;
 };
 
 /* The logger's consumer slot; real-time consumers take the others. */
@@ -125,9 +133,19 @@ void nt_sessions_cpu_offline(unsigned int cpu);
 /*
  * A consumer attaches: the logger (@realtime false) or a real-time
  * consumer. Returns its slot, or -EBUSY (a logger already, or no slot
- * free). Detaching gives the slot back.
+ * free), or -EPERM (the security provider's events are in it and the
+ * caller may not read them: nt_session_mark_security()). Detaching gives
+ * the slot back. May sleep.
  */
 int nt_session_attach(struct nt_session *s, bool realtime);
+
+/*
+ * The security provider is about to be enabled into session @logger_id
+ * (module/security.c): 0, and from now on only readers of security events
+ * (nt_security_reader()) may attach to it; -EBUSY if a consumer who is
+ * not one is attached; -ENOENT if it does not run. May sleep.
+ */
+int nt_session_mark_security(u32 logger_id);
 void nt_session_detach(struct nt_session *s, unsigned int slot);
 
 /*

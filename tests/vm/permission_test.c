@@ -217,6 +217,45 @@ static int op_noreg_event(uint32_t unused)
  * GUID, not this one); nobody else writes security events; anyone writes
  * events with no registration, as EventWrite.
  */
+static void restart_target(void);
+
+/*
+ * A perfmon consumer attached to @id (held by a child until told), root
+ * enables the security provider: its answer.
+ */
+static int plain_attached_then_secure(uint32_t id)
+{
+	int ready[2], go[2], ret;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ready) || pipe(go))
+		return -EIO;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct nttrace_consumer *cons;
+
+		if (become(PERFMON) || nttrace_consumer_attach(&cons, id, NTTRACE_ATTACH_REAL_TIME))
+			c = 1;
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(ready[0], &c, 1) != 1 || c)
+		ret = -ECHILD;
+	else
+		ret = enable_guid(id, sec_guid, 1);
+	if (write(go[1], &c, 1) != 1)
+		ret = -EIO;
+	waitpid(pid, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	return ret;
+}
+
 static void test_security_cells(void)
 {
 	enum role r;
@@ -237,6 +276,14 @@ static void test_security_cells(void)
 		       "%d-bit: EtwWriteUMSecurityEvent by %s, not the provider -> "
 		       "ERROR_ACCESS_DENIED", BITS, role_names[r]);
 	}
+	/* The security provider was in the session: its readers only may attach. */
+	for (r = ROOT; r <= GROUP; r++)
+		tap_eq(as(r, op_attach, target), r == ROOT ? 0 : -EPERM,
+		       "%d-bit: attach by %s to a session the security provider was enabled into -> %s",
+		       BITS, role_names[r], r == ROOT ? "done" : "EPERM");
+	restart_target();
+	tap_eq(plain_attached_then_secure(target), -EBUSY,
+	       "%d-bit: enabling the security provider while perfmon is attached -> EBUSY", BITS);
 	tap_eq(enable_guid(target, plain_guid, 1), 0, "%d-bit: root enables a GUID nobody registers",
 	       BITS);
 	for (r = ROOT; r <= USER; r++)
