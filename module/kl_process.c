@@ -77,6 +77,8 @@ NT_KCLASS(thread)
 NT_KCLASS(image)
 
 #define NT_KL_CMDLINE	4096	/* bytes of argv read */
+/* nt_kl_process_event()'s exit status for the End an exec writes. */
+#define NT_KL_EXEC_END	S32_MIN
 #define NT_KL_PATH	1024	/* bytes of an image's path */
 
 struct nt_kl_scratch {
@@ -168,8 +170,13 @@ static void nt_kl_process_event(u16 hook, const struct task_struct *t, u32 paren
 		.command_line = { args, args_len },
 	};
 
-	nt_kl_comm(t, comm);
-	p.image_file_name = (struct ntr_sr_str){ comm, strlen(comm) };
+	/* An exec's End: the old image's name is gone by then (see the top). */
+	if (hook == NTR_SR_PROCESS_END && exit_status == NT_KL_EXEC_END) {
+		p.exit_status = 0;
+	} else {
+		nt_kl_comm(t, comm);
+		p.image_file_name = (struct ntr_sr_str){ comm, strlen(comm) };
+	}
 	p.sid_size = nt_kl_sid(t, sid);
 	NT_KEVENT_OF(hook, htid, hpid, only, process, &p);
 }
@@ -291,7 +298,8 @@ static void nt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if (src == &nt_ks_process) {
 		u32 ppid = nt_kl_parent(p);
 
-		nt_kl_process_event(NTR_SR_PROCESS_END, p, ppid, 0, NULL, 0, p->pid, p->tgid, 0);
+		nt_kl_process_event(NTR_SR_PROCESS_END, p, ppid, NT_KL_EXEC_END, NULL, 0,
+				    p->pid, p->tgid, 0);
 		len = nt_kl_current_args(sc->cmdline);
 		nt_kl_process_event(NTR_SR_PROCESS_START, p, ppid, 0, sc->cmdline, len,
 				    p->pid, p->tgid, 0);

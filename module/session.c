@@ -507,6 +507,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 	if (s->system)
 		WRITE_ONCE(nt_sys_slots, nt_sys_slots | BIT_ULL(id - 1));
 	rcu_assign_pointer(nt_loggers[id], s);
+	/* Ours until the rundown is written: a STOP may come at once. */
+	kref_get(&s->ref);
 	mutex_unlock(&nt_loggers_lock);
 	if (s->system) {
 		/* Hooked first: nothing starting during the rundown is missed. */
@@ -516,6 +518,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 	mutex_lock(&nt_loggers_lock);
 	nt_session_fill_info(s, info);
 	mutex_unlock(&nt_loggers_lock);
+	nt_session_put(s);
 out:
 	mutex_unlock(&nt_start_lock);
 	return ret;
