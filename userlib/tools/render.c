@@ -695,12 +695,14 @@ static void print_kernel_value(const struct nttrace_kernel_value *v, unsigned in
 /*
  * The event's name and its fields, by @c: as JSON members ("event",
  * "class", "fields", "decoded": the bytes the fields took, and "cut": the
- * field the payload ends inside), or as text, name=value, then what is
+ * field the payload ends inside), or as text (the name unless @named: the
+ * caller printed it), name=value, then what is
  * left: the bytes of a field cut short, or those after the last field (a
  * later version's). 1 if the fields were shown, 0 if @c has no layout
  * (the caller shows the data as hex).
  */
-static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_class *c)
+static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_class *c,
+			int named)
 {
 	struct nttrace_kernel_decoder d;
 	struct nttrace_kernel_value v;
@@ -711,7 +713,7 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 		json_str(c->event_name);
 		printf(",\"class\":");
 		json_str(c->class_name);
-	} else {
+	} else if (!named) {
 		printf(" %s", c->event_name);
 	}
 	if (!c->fields)
@@ -742,13 +744,33 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 }
 
 /*
+ * A classic event's thread and process as text: "-" for -1, which a
+ * kernel event with a PERFINFO_TRACE_HEADER (no IDs: CSwitch, the
+ * rundowns) has, as consumers show it.
+ */
+static void print_ids(const EVENT_HEADER *eh)
+{
+	if (eh->ThreadId == 0xFFFFFFFF)
+		printf(" tid -");
+	else
+		printf(" tid %u", eh->ThreadId);
+	if (eh->ProcessId == 0xFFFFFFFF)
+		printf(" pid -");
+	else
+		printf(" pid %u", eh->ProcessId);
+}
+
+/*
  * A TraceEvent (full-header) or TraceEventInstance (instance) event: the
  * class GUID, type, level and version (Opcode, Level, and the record's
  * 16-bit Class.Version, else Version: its low 8 bits), thread and process,
  * for an instance (its INSTANCE_INFO item) the instance and parent IDs and
  * the parent's GUID, and the data as hex (MOF data is structured: it is
  * not guessed to be text), or for a kernel event whose class is known its
- * name and fields (print_kernel(); JSON keeps the hex too).
+ * name and fields (print_kernel(); JSON keeps the hex too). As text, a
+ * kernel event whose class has a layout is shown by name and version in
+ * place of its GUID, type and level: "Process/Start v4 tid 5 pid 5 ptr64
+ * ProcessId=...".
  */
 static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
@@ -773,9 +795,22 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 			printf("\"");
 		}
 		if (kc)
-			print_kernel(er, kc);
+			print_kernel(er, kc, 0);
 		render_hex("data", er->UserData, er->UserDataLength);
 		printf("}\n");
+		return;
+	}
+	/*
+	 * A kernel event whose layout is known: its name and version for
+	 * the GUID, type and level (its group's GUID, its type, level 0:
+	 * all in --json), then the fields.
+	 */
+	if (kc && kc->fields && !in) {
+		printf(" %s v%u", kc->event_name, version);
+		print_ids(eh);
+		printf(" ptr%d", ptr_size(eh) * 8);
+		print_kernel(er, kc, 1);
+		putchar('\n');
 		return;
 	}
 	printf(" %s {", in ? "instance" : "event");
@@ -786,8 +821,9 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 		print_guid(&in->ParentGuid);
 		printf("}");
 	}
-	printf(" tid %u pid %u ptr%d", eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
-	if (!kc || !print_kernel(er, kc))
+	print_ids(eh);
+	printf(" ptr%d", ptr_size(eh) * 8);
+	if (!kc || !print_kernel(er, kc, 0))
 		render_hex("data", er->UserData, er->UserDataLength);
 	putchar('\n');
 }
