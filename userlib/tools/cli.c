@@ -164,7 +164,7 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
 		/* 1 to 64, or the NT Kernel Logger's 65535 (0xFFFF). */
 		ret = cli_uint("logger ID", arg, 1, NTTRACE_KERNEL_LOGGER_ID, 0, &id);
 		if (!ret && id > NTTRACE_MAX_LOGGERS && id != NTTRACE_KERNEL_LOGGER_ID) {
-			fprintf(stderr, "nttrace: logger ID %s: 1 to %d, or %u (the NT Kernel Logger)\n",
+			fprintf(stderr, "nttrace: logger ID '%s': 1 to %d, or %u (the NT Kernel Logger)\n",
 				arg, NTTRACE_MAX_LOGGERS, NTTRACE_KERNEL_LOGGER_ID);
 			ret = CLI_USAGE;
 		}
@@ -320,7 +320,9 @@ int cli_kernel_flags(const char *arg, uint32_t *flags)
 	size_t i;
 
 	*flags = 0;
-	if (arg[0] >= '0' && arg[0] <= '9') {
+	/* A number, or what cli_uint() says is out of range ("-1"). */
+	if ((arg[0] >= '0' && arg[0] <= '9') ||
+	    (arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')) {
 		if (cli_uint("--kernel", arg, 0, UINT32_MAX, 0, &v))
 			return CLI_USAGE;
 		*flags = v;
