@@ -429,6 +429,20 @@ for tool in $tools; do
 			grep -Eq "cpu [0-9]+ Process/DCStart v4 tid - pid - .* ProcessId=1 " "$tmp/show.out"
 		check "$b: ... and stops the session" not_started $tool "$kl"
 
+		# An unprivileged user may not start one (module/policy.c).
+		if busybox --list 2>/dev/null | grep -qx setpriv; then
+			nobody="busybox setpriv --reuid=65534 --regid=65534 --clear-groups"
+			for sub in "start --kernel process" "show --kernel process" \
+				   "record --kernel process -o /tmp/cli-nobody.etl"; do
+				check "$b: $sub as uid 65534 is not permitted" exits 1 \
+					"^nttrace: start $kl: not permitted [(]a system logger needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user and PID namespaces[)]\$" \
+					$nobody $tool $sub
+				check "$b: ... nothing started" not_started $tool "$kl"
+			done
+		else
+			say "busybox setpriv missing: the unprivileged --kernel checks are left out"
+		fi
+
 		# ---- providers: enable, disable, providers ----
 		check "$b: enable for no such session" exits 1 "no such session" \
 			$tool enable $s $g

@@ -583,7 +583,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *what;
 } commands[] = {
-	{ "start", cmd_start, "start a logger session" },
+	{ "start", cmd_start, "start a logger session (--kernel: the NT Kernel Logger)" },
 	{ "stop", cmd_stop, "stop a session" },
 	{ "query", cmd_query, "a session's properties and counters" },
 	{ "list", cmd_list, "the running sessions" },
