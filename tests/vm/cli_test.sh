@@ -412,6 +412,13 @@ for tool in $tools; do
 			$tool record --kernel process $s-rec -o "$tmp/k.etl" -- "$tmp/nosuch"
 		check "$b: ... status 127" grep -q "exited with status 127\$" "$tmp/out"
 		check "$b: ... stopped" not_started $tool $s-rec
+		check "$b: start NAME for record NAME -- COMMAND" exits 0 "" $tool start $s
+		check "$b: record NAME -o FILE -- COMMAND ends with the command" exits 0 "" \
+			$tool record $s -o "$tmp/k.etl" --quiet -- sh -c 'kill -TERM $$'
+		check "$b: ... which the summary says" \
+			grep -q "^sh was killed by signal 15 (Terminated)\$" "$tmp/out"
+		check "$b: ... a session it did not start goes on" exits 0 "" $tool query $s
+		check "$b: ... until stopped" exits 0 "" $tool stop $s
 		check "$b: record --kernel --duration" exits 0 "" \
 			$tool record --kernel cswitch -o "$tmp/k.etl" --duration 0.3 --quiet
 		check "$b: ... stopped" not_started $tool "$kl"
@@ -427,6 +434,8 @@ for tool in $tools; do
 		check "$b: show --kernel process until SIGINT exits 0" test $rc -eq 0
 		check "$b: ... shows the rundown" \
 			grep -Eq "cpu [0-9]+ Process/DCStart v4 tid - pid - .* ProcessId=1 " "$tmp/show.out"
+		check "$b: ... and, at the stop, the rundown's end" \
+			grep -Eq "cpu [0-9]+ Process/DCEnd v4 tid - pid - .* ProcessId=1 " "$tmp/show.out"
 		check "$b: ... and stops the session" not_started $tool "$kl"
 
 		# Only CAP_PERFMON in the initial user and PID namespaces may

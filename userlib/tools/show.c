@@ -56,8 +56,9 @@ static void usage(FILE *f)
 		"where the events' buffer says so. An argument that is an existing file or\n"
 		"ends in .etl is a file, else a session name. With --kernel FLAGS, start\n"
 		"the NT Kernel Logger (or the system logger NAME) in real-time mode with\n"
-		"those kernel flags, as `nttrace start --kernel` does, show its events\n"
-		"until Ctrl-C, and stop it.\n\n"
+		"those kernel flags, as `nttrace start --kernel` does, and show its\n"
+		"events until Ctrl-C (SIGINT or SIGTERM), which stops it: the events\n"
+		"still in its buffers, and its rundown's, are shown before the end.\n\n"
 		"  --formats P     message formats (binaries built with <nttrace/wpp.h>,\n"
 		"                  format files), as for `nttrace dump`\n"
 		"  --manifest P    instrumentation manifests (.man), as for `nttrace dump`\n"
@@ -171,14 +172,45 @@ static void print_status(double *last_t, uint64_t *last_n, int final)
 	*last_n = n;
 }
 
+/* Stop the session show started; 0, or says why not and returns 1. */
+static int stop_started(uint32_t logger_id)
+{
+	struct nttrace_logger_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = logger_id;
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
+	return ret ? cli_fail_system(ret, "stop logger %u", logger_id) : 0;
+}
+
+/*
+ * The session `show --kernel` started (its logger ID, 0: none). A signal
+ * stops it rather than closing the trace, so that ProcessTrace delivers
+ * what its buffers still hold and returns at the stop; the stop is
+ * @stop_done's (atomic), tried once.
+ */
+static uint32_t started_id;
+static int stop_done, stop_failed;
+#define STOP_GRACE_S	5	/* then CloseTrace all the same */
+
 static void *watcher(void *status)
 {
 	struct timespec step = { 0, WATCH_NS };
 	double start = now(), last_t = start, shown = start;
 	uint64_t last_n = 0;
 
+	double stopped_at = 0;
+
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-		if (stop_signal) {
+		if (stop_signal && started_id && !stopped_at) {
+			stop_failed = stop_started(started_id);
+			__atomic_store_n(&stop_done, 1, __ATOMIC_RELEASE);
+			stopped_at = now();
+			if (stop_failed)
+				stopped_at -= STOP_GRACE_S;
+		}
+		if (stop_signal && (!started_id || now() - stopped_at >= STOP_GRACE_S)) {
 			CloseTrace(handle);
 			break;
 		}
@@ -195,18 +227,6 @@ static void *watcher(void *status)
 		print_status(&last_t, &last_n, 1);
 	}
 	return NULL;
-}
-
-/* Stop the session show started; 0, or says why not and returns 1. */
-static int stop_started(uint32_t logger_id)
-{
-	struct nttrace_logger_info info;
-	int ret;
-
-	memset(&info, 0, sizeof(info));
-	info.logger_id = logger_id;
-	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
-	return ret ? cli_fail_system(ret, "stop logger %u", logger_id) : 0;
 }
 
 /* A file (it exists, or ends in .etl) rather than a session name. */
@@ -233,7 +253,7 @@ int cmd_show(int argc, char **argv)
 		{ 0 }
 	};
 	struct nttrace_logger_info info;
-	int kernel = 0, ret, stop_failed = 0;
+	int kernel = 0, ret;
 	uint32_t flags = 0;
 	struct sigaction sa;
 	pthread_t thread;
@@ -330,6 +350,8 @@ int cmd_show(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	status = status && isatty(STDOUT_FILENO);
+	if (kernel)
+		started_id = info.logger_id;
 	threaded = !pthread_create(&thread, NULL, watcher, status ? &status : NULL);
 
 	err = ProcessTrace(&handle, 1, NULL, NULL);
@@ -339,7 +361,8 @@ int cmd_show(int argc, char **argv)
 		pthread_join(thread, NULL);
 	CloseTrace(handle);	/* ERROR_INVALID_HANDLE if the watcher did */
 	/* The session started here ends with it. */
-	if (kernel && stop_started(info.logger_id))
+	if (kernel && !__atomic_load_n(&stop_done, __ATOMIC_ACQUIRE) &&
+	    stop_started(info.logger_id))
 		stop_failed = 1;
 	nttrace_tmf_free(&render_formats);
 	fflush(stdout);
