@@ -424,6 +424,8 @@ for tool in $tools; do
 		check "$b: ... stopped" not_started $tool "$kl"
 		run $tool dump "$tmp/k.etl"
 		check "$b: ... context switches" grep -Eq " Thread/CSwitch v2 tid - pid - .* NewThreadId=" "$tmp/out"
+		check "$b: ... the old thread's state and wait reason by name" \
+			grep -Eq " OldThreadWaitReason=(Executive|UserRequest|WrPreempted|WrTerminated)\([0-9]+\) OldThreadWaitMode=(KernelMode|UserMode)\([01]\) OldThreadState=(Ready|Waiting|Terminated)\([0-9]\) " "$tmp/out"
 
 		$tool show --kernel process --no-status > "$tmp/show.out" 2> "$tmp/show.err" &
 		pid=$!

@@ -245,6 +245,8 @@ for tb in $bits_list; do
 			has "^2022-06-18 04:26:40\.0000000 \+0\.000000s cpu 0 event \{68fdd900-4a3e-11d1-84f4-0000f80464e3\} type 80 "
 		check "$b: the first data event 5 ms later, by its class's name" \
 			has "^2022-06-18 04:26:40\.0050000 \+0\.005000s cpu 1 Process/DCStart v4 tid 102 pid 6 ptr(32|64) UniqueProcessKey="
+		check "$b: a context switch's wait reason by name, values without one as numbers" \
+			has " OldThreadWaitReason=WrYieldExecution\(33\) OldThreadWaitMode=34 OldThreadState=35 "
 		check "$b: a perfinfo event: no IDs, shown as -" \
 			has " PerfInfo/SampleProfile v2 tid - pid - ptr(32|64) InstructionPointer="
 	done

@@ -607,6 +607,51 @@ static void print_sid(const uint8_t *sid, uint32_t size)
 					     (uint32_t)sid[i + 3] << 24));
 }
 
+/*
+ * The names of a context switch's states, wait modes and wait reasons,
+ * as Microsoft's "CSwitch class" page lists the values of
+ * OldThreadState, OldThreadWaitMode and OldThreadWaitReason.
+ */
+static const char *const thread_states[] = {
+	"Initialized", "Ready", "Running", "Standby", "Terminated", "Waiting",
+	"Transition", "DeferredReady",
+};
+static const char *const wait_modes[] = { "KernelMode", "UserMode" };
+static const char *const wait_reasons[] = {
+	"Executive", "FreePage", "PageIn", "PoolAllocation", "DelayExecution",
+	"Suspended", "UserRequest", "WrExecutive", "WrFreePage", "WrPageIn",
+	"WrPoolAllocation", "WrDelayExecution", "WrSuspended", "WrUserRequest",
+	"WrEventPair", "WrQueue", "WrLpcReceive", "WrLpcReply", "WrVirtualMemory",
+	"WrPageOut", "WrRendezvous", "WrKeyedEvent", "WrTerminated",
+	"WrProcessInSwap", "WrCpuRateControl", "WrCalloutStack", "WrKernel",
+	"WrResource", "WrPushLock", "WrMutex", "WrQuantumEnd", "WrDispatchInt",
+	"WrPreempted", "WrYieldExecution", "WrFastMutex", "WrGuardedMutex",
+	"WrRundown",
+};
+#define NAMES(a) a, sizeof(a) / sizeof((a)[0])
+
+/* The name of @v's value where the class's page names the values; NULL. */
+static const char *value_name(const struct nttrace_kernel_class *c,
+			      const struct nttrace_kernel_value *v)
+{
+	static const struct {
+		const char *event, *field;
+		const char *const *names;
+		size_t n;
+	} named[] = {
+		{ "Thread/CSwitch", "OldThreadState", NAMES(thread_states) },
+		{ "Thread/CSwitch", "OldThreadWaitMode", NAMES(wait_modes) },
+		{ "Thread/CSwitch", "OldThreadWaitReason", NAMES(wait_reasons) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(c->event_name, named[i].event) &&
+		    !strcmp(v->field->name, named[i].field))
+			return v->u < named[i].n ? named[i].names[v->u] : NULL;
+	return NULL;
+}
+
 /* One field's value: as JSON, numbers, strings (addresses too) or null. */
 static void print_kernel_value(const struct nttrace_kernel_value *v, unsigned int psz)
 {
@@ -726,7 +771,11 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 			printf("%s\"%s\":", n++ ? "," : "", v.field->name);
 		else
 			printf(" %s=", v.field->name);
-		print_kernel_value(&v, d.pointer_size);
+		/* As text, a value the class names: "Waiting(5)". */
+		if (!render_json && value_name(c, &v))
+			printf("%s(%" PRIu64 ")", value_name(c, &v), v.u);
+		else
+			print_kernel_value(&v, d.pointer_size);
 	}
 	if (render_json) {
 		printf("},\"decoded\":%u", d.at);
