@@ -419,10 +419,21 @@ for tool in $tools; do
 			grep -q "^sh was killed by signal 15 (Terminated)\$" "$tmp/out"
 		check "$b: ... a session it did not start goes on" exits 0 "" $tool query $s
 		check "$b: ... until stopped" exits 0 "" $tool stop $s
-		check "$b: record --kernel --duration" exits 0 "" \
-			$tool record --kernel cswitch -o "$tmp/k.etl" --duration 0.3 --quiet
+		# Every flag the module writes, and those coming (taken with a
+		# warning until then), while something runs: every event decodes
+		# to its last byte.
+		check "$b: record --kernel (every flag written) --duration" exits 0 "" \
+			$tool record -o "$tmp/k.etl" --duration 0.5 --quiet \
+			--kernel process,thread,img,cswitch,dispatcher,disk_io,disk_io_init,net
 		check "$b: ... stopped" not_started $tool "$kl"
 		run $tool dump "$tmp/k.etl"
+		check "$b: ... dumps" test "$rc" -eq 0
+		check "$b: ... every kernel event by its class" \
+			sh -c "! grep -E '^[0-9-]+ [0-9:.]+ [+][0-9.]+s cpu [0-9]+ event ' '$tmp/out'"
+		check "$b: ... each decoded to its last byte" \
+			sh -c "! grep -E ' cut short at | extra \\[' '$tmp/out'"
+		check "$b: ... processes, threads, images" \
+			sh -c "grep -q ' Process/DCStart v4 ' '$tmp/out' && grep -q ' Thread/DCStart v3 ' '$tmp/out' && grep -q ' Image/DCStart v3 ' '$tmp/out'"
 		check "$b: ... context switches" grep -Eq " Thread/CSwitch v2 tid - pid - .* NewThreadId=" "$tmp/out"
 		check "$b: ... the old thread's state and wait reason by name" \
 			grep -Eq " OldThreadWaitReason=(Executive|UserRequest|WrPreempted|WrTerminated)\([0-9]+\) OldThreadWaitMode=(KernelMode|UserMode)\([01]\) OldThreadState=(Ready|Waiting|Terminated)\([0-9]\) " "$tmp/out"
