@@ -367,6 +367,11 @@ for tool in $tools; do
 			grep -Eq "^65535 +$kl +[0-9]+ +[0-9]+ +[0-9]+  process,thread\$" "$tmp/out"
 		check "$b: start --kernel again: running" exits 1 "a session of that name is running" \
 			$tool start --kernel cswitch
+		rm -f "$tmp/k.etl"
+		check "$b: record \"$kl\" -o FILE records it" exits 0 "" \
+			$tool record "$kl" -o "$tmp/k.etl" --duration 0.3 --quiet
+		check "$b: ... a file" test -s "$tmp/k.etl"
+		check "$b: ... and leaves it running" exits 0 "" $tool query --id 65535
 		check "$b: stop it" exits 0 "" $tool stop "$kl"
 		check "$b: start --kernel PROCESS+Img,registry (case, +, a flag not written)" \
 			exits 0 "" $tool start --kernel PROCESS+Img,registry
