@@ -132,6 +132,7 @@ static void decode_process(bool ptr32)
 
 static void decode_thread(bool ptr32)
 {
+	static const __u8 name16[] = { 'w', 0, 'o', 0, 'r', 0, 'k', 0, 'e', 0, 'r', 0 };
 	struct ntr_sr_thread t = {
 		.process_id = 5, .thread_id = 6, .stack_base = 0xffffc90000004000ULL,
 		.stack_limit = 0xffffc90000000000ULL, .user_stack_base = 0x7ffd00000000ULL,
@@ -148,16 +149,45 @@ static void decode_thread(bool ptr32)
 		U("UserStackLimit", ptrv(0x7ffc00000000ULL, ptr32)), U("Affinity", 0xF),
 		U("Win32StartAddr", 0x401000), U("TebBase", ptrv(0x7f0000001000ULL, ptr32)),
 		U("SubProcessTag", 0), U("BasePriority", 8), U("PagePriority", 5),
-		U("IoPriority", 2), U("ThreadFlags", 0),
+		U("IoPriority", 2), U("ThreadFlags", 0), T("ThreadName", name16, sizeof(name16)),
 	};
 	__u8 buf[256];
 	__u32 n = ntr_sr_thread_write(buf, sizeof(buf), &t, ptr32);
 
-	/* ThreadName: Windows 10's, after the fields the table has. */
+	/* ThreadName: Windows 10's, the last field, decoded whole. */
 	decode("thread", 0x0501, 3, buf, n, ptr32, "Thread/Start", w, sizeof(w) / sizeof(w[0]),
-	       2 * 6 + 2);
+	       0);
 	decode("thread", 0x0504, 3, buf, n, ptr32, "Thread/DCEnd", w, sizeof(w) / sizeof(w[0]),
-	       2 * 6 + 2);
+	       0);
+	/* Windows 8's form of version 3 ends before it: nothing cut. */
+	t.no_name = true;
+	n = ntr_sr_thread_write(buf, sizeof(buf), &t, ptr32);
+	decode("thread without a name", 0x0503, 3, buf, n, ptr32, "Thread/DCStart", w,
+	       sizeof(w) / sizeof(w[0]) - 1, 0);
+	/* A name cut short (no NUL) is cut, not taken as absent. */
+	t.no_name = false;
+	n = ntr_sr_thread_write(buf, sizeof(buf), &t, ptr32);
+	{
+		const struct nttrace_kernel_class *c = nttrace_kernel_class(0x0501, 3);
+		struct nttrace_kernel_decoder d;
+		struct nttrace_kernel_value v;
+
+		nttrace_kernel_decode_init(&d, c, buf, n - 2, ptr32 ? 4 : 8);
+		while (nttrace_kernel_decode_next(&d, &v))
+			;
+		tap_ok(d.cut && !strcmp(c->fields[d.next].name, "ThreadName"),
+		       "thread: a ThreadName without its NUL is cut short");
+	}
+}
+
+static void decode_mark(bool ptr32)
+{
+	static const __u8 mark[] = { 'r', 0, 'u', 0, 'n', 0, ' ', 0, '1', 0 };
+	const struct want w[] = { T("Mark", mark, sizeof(mark)) };
+	__u8 buf[64];
+	__u32 n = ntr_sr_mark_write(buf, sizeof(buf), mark, sizeof(mark));
+
+	decode("mark", 0x0F22, 0, buf, n, ptr32, "PerfInfo/Mark", w, 1, 0);
 }
 
 static void decode_image(bool ptr32)
@@ -556,6 +586,7 @@ int main(void)
 	for (ptr32 = 0; ptr32 < 2; ptr32++) {
 		decode_process(ptr32);
 		decode_thread(ptr32);
+		decode_mark(ptr32);
 		decode_image(ptr32);
 		decode_sched(ptr32);
 		decode_disk(ptr32);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The nttrace tool's command line: help, numbers, --opt=value, directories
-# given as files, escaping in `dump --formats` (and `show`), `start --mode`, and the
-# message for a module that is not loaded. Prints TAP.
+# given as files, escaping in `dump --formats` (and `show`), `start --mode`,
+# `--kernel FLAGS` of start, record and show (the NT Kernel Logger and
+# system loggers, `record -- COMMAND`, their flags in query and list), and
+# the message for a module that is not loaded. Prints TAP.
 #
 # In the VM (cwd /nttrace, the module loaded) it tests u64/nttrace and
 # u32/nttrace. On a host without /dev/nttrace the checks that need the
@@ -22,6 +24,11 @@ modes="sequential circular secure realtime buffering global-sequence local-seque
 others="append newfile preallocate nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
 notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"
+kl="NT Kernel Logger"
+# The names --kernel lists, a few of them, and its warning for a flag
+# nttrace writes no events for (registry: no Linux source is planned).
+flagnames="process, thread, image_load, process_counters, cswitch"
+unbuilt="nttrace: warning: nttrace writes no events for registry (taken all the same)"
 
 # run CMD...: stdout in $tmp/out, stderr in $tmp/err, exit status in $rc.
 run() {
@@ -210,6 +217,44 @@ for tool in $tools; do
 		$tool start $s --mode circular,,realtime
 	check "$b: ... nothing started" not_started $tool $s
 
+	# ---- --kernel FLAGS: the names, errors ----
+	check "$b: start --help lists the kernel flags" \
+		grep -q "^    $flagnames," "$tmp/start-help"
+	check "$b: ... xperf's and logman's names too" \
+		grep -q "^    also: img, net, proc_thread, loader, hard_faults, perf_counter, diageasy\$" \
+		"$tmp/start-help"
+	for sub in start show; do
+		check "$b: $sub --kernel bogus is refused, listing the flags" \
+			refused "--kernel 'process,bogus': no such flag 'bogus'; the flags are:" \
+			$tool $sub --kernel process,bogus
+		check "$b: ... the list" grep -q "^  $flagnames," "$tmp/err"
+		check "$b: ... not started" not_started $tool "$kl"
+	done
+	check "$b: record --kernel bogus is refused" refused "no such flag 'bogus'" \
+		$tool record --kernel bogus -o "$tmp/r.etl"
+	check "$b: start --kernel ''" refused "--kernel '': an empty name" \
+		$tool start --kernel ""
+	check "$b: start --kernel process,,thread" refused "an empty name" \
+		$tool start --kernel process,,thread
+	check "$b: start --kernel process+" refused "an empty name" $tool start --kernel process+
+	check "$b: start --kernel 0x100000000" refused "--kernel '0x100000000': out of range" \
+		$tool start --kernel 0x100000000
+	check "$b: start --kernel -1" refused "--kernel '-1': out of range" $tool start --kernel -1
+	check "$b: start --kernel 12x" refused "--kernel '12x': not a number" \
+		$tool start --kernel 12x
+	check "$b: start --kernel FLAGS NAME EXTRA" refused "usage" \
+		$tool start --kernel process a b
+	check "$b: start with neither NAME nor --kernel" refused "usage" $tool start
+	check "$b: record --kernel with --id" refused "--kernel starts a session: it takes no --id" \
+		$tool record --kernel process --id 1 -o "$tmp/r.etl"
+	check "$b: record -- with no COMMAND" refused "no COMMAND after --" \
+		$tool record --kernel process -o "$tmp/r.etl" --
+	check "$b: record --kernel without -o" refused "usage" $tool record --kernel process
+	check "$b: show --kernel FLAGS NAME EXTRA" refused "usage" \
+		$tool show --kernel process a b
+	check "$b: ... no file made, nothing started" \
+		sh -c "[ ! -e '$tmp/r.etl' ]" && not_started $tool "$kl"
+
 	# ---- directories ----
 	check "$b: dump DIR" exits 1 "$tmp is a directory" $tool dump "$tmp"
 	check "$b: dump --formats DIR FILE" exits 1 "$tmp is a directory" \
@@ -307,6 +352,128 @@ for tool in $tools; do
 		check "$b: query of no such session" exits 1 "no such session" \
 			$tool query $s
 
+		# ---- the NT Kernel Logger and system loggers: --kernel ----
+		check "$b: start --kernel process,thread" exits 0 "" \
+			$tool start --kernel process,thread
+		check "$b: ... prints the session" shows 'Logger ID' '^65535$'
+		check "$b: ... with its kernel flags by name" \
+			shows 'Kernel flags' '^0x00000003 [(]process,thread[)]$'
+		check "$b: ... no warning: both are written" test ! -s "$tmp/err"
+		run $tool query "$kl"
+		check "$b: query shows the kernel flags" \
+			shows 'Kernel flags' '^0x00000003 [(]process,thread[)]$'
+		run $tool list
+		check "$b: list shows the kernel flags" \
+			grep -Eq "^65535 +$kl +[0-9]+ +[0-9]+ +[0-9]+  process,thread\$" "$tmp/out"
+		check "$b: start --kernel again: running" exits 1 "a session of that name is running" \
+			$tool start --kernel cswitch
+		rm -f "$tmp/k.etl"
+		check "$b: record \"$kl\" -o FILE records it" exits 0 "" \
+			$tool record "$kl" -o "$tmp/k.etl" --duration 0.3 --quiet
+		check "$b: ... a file" test -s "$tmp/k.etl"
+		check "$b: ... and leaves it running" exits 0 "" $tool query --id 65535
+		check "$b: stop it" exits 0 "" $tool stop "$kl"
+		check "$b: start --kernel PROCESS+Img,registry (case, +, a flag not written)" \
+			exits 0 "" $tool start --kernel PROCESS+Img,registry
+		check "$b: ... warns of it, by name" \
+			sh -c "[ \"\$(cat '$tmp/err')\" = '$unbuilt' ]"
+		check "$b: ... taken all the same" \
+			shows 'Kernel flags' '^0x00020005 [(]process,image_load,registry[)]$'
+		check "$b: ... and stops" exits 0 "" $tool stop --id 65535
+		check "$b: start --kernel 0x810 NAME: a system logger" exits 0 "" \
+			$tool start --kernel 0x810 $s-sys
+		check "$b: ... its mode" shows 'Log file mode' '[(]system-logger[)]$'
+		check "$b: ... its flags" shows 'Kernel flags' '^0x00000810 [(]cswitch,dispatcher[)]$'
+		check "$b: start NAME (no --kernel)" exits 0 "" $tool start $s
+		run $tool list
+		check "$b: list: a system logger's flags" \
+			grep -Eq "^[0-9]+ +$s-sys +[0-9]+ +[0-9]+ +[0-9]+  cswitch,dispatcher\$" "$tmp/out"
+		check "$b: list: - for another session" \
+			grep -Eq "^[0-9]+ +$s +[0-9]+ +[0-9]+ +[0-9]+  -\$" "$tmp/out"
+		run $tool query $s
+		check "$b: query: no kernel flags for another session" \
+			sh -c "! grep -q '^Kernel flags' '$tmp/out'"
+		check "$b: stop both" sh -c "$tool stop $s-sys >/dev/null && $tool stop $s >/dev/null"
+
+		rm -f "$tmp/k.etl"
+		check "$b: record --kernel process,thread -o FILE -- COMMAND" exits 0 "" \
+			$tool record --kernel process,thread -o "$tmp/k.etl" -- sh -c 'echo kernel-test; exit 3'
+		check "$b: ... the command ran" grep -q "^kernel-test\$" "$tmp/out"
+		check "$b: ... and the summary says how it ended" \
+			grep -q "^sh exited with status 3\$" "$tmp/out"
+		check "$b: ... the session is stopped" not_started $tool "$kl"
+		run $tool dump "$tmp/k.etl"
+		check "$b: ... the file dumps" test "$rc" -eq 0
+		check "$b: ... its session is the NT Kernel Logger" grep -q "^# session \"$kl\"" "$tmp/out"
+		check "$b: ... the command's exec: its Process/Start, by name" \
+			grep -Eq " Process/Start v4 tid [0-9]+ pid [0-9]+ ptr(32|64) .* UserSID=S-1-22-1-[0-9]+ ImageFileName=\"sh\" CommandLine=\"sh -c echo kernel-test; exit 3\"" "$tmp/out"
+		check "$b: ... the rundown: init's Process/DCStart, IDs shown as -" \
+			grep -Eq " Process/DCStart v4 tid - pid - ptr(32|64) .* ProcessId=1 ParentId=0 " "$tmp/out"
+		check "$b: ... and DCEnd at the stop" grep -q " Process/DCEnd v4 " "$tmp/out"
+		check "$b: ... threads by name" grep -Eq " Thread/(DC)?(Start|End) v3 .* ThreadName=\"" "$tmp/out"
+		check "$b: ... nothing else: no context switch" sh -c "! grep -q CSwitch '$tmp/out'"
+		check "$b: record --kernel NAME -- a command that does not exist" exits 0 \
+			"nttrace: $tmp/nosuch: No such file or directory" \
+			$tool record --kernel process $s-rec -o "$tmp/k.etl" -- "$tmp/nosuch"
+		check "$b: ... status 127" grep -q "exited with status 127\$" "$tmp/out"
+		check "$b: ... stopped" not_started $tool $s-rec
+		check "$b: start NAME for record NAME -- COMMAND" exits 0 "" $tool start $s
+		check "$b: record NAME -o FILE -- COMMAND ends with the command" exits 0 "" \
+			$tool record $s -o "$tmp/k.etl" --quiet -- sh -c 'kill -TERM $$'
+		check "$b: ... which the summary says" \
+			grep -q "^sh was killed by signal 15 (Terminated)\$" "$tmp/out"
+		check "$b: ... a session it did not start goes on" exits 0 "" $tool query $s
+		check "$b: ... until stopped" exits 0 "" $tool stop $s
+		# Every flag the module writes, and those coming (taken with a
+		# warning until then), while something runs: every event decodes
+		# to its last byte.
+		check "$b: record --kernel (every flag written) --duration" exits 0 "" \
+			$tool record -o "$tmp/k.etl" --duration 0.5 --quiet \
+			--kernel process,thread,img,cswitch,dispatcher,disk_io,disk_io_init,net
+		check "$b: ... stopped" not_started $tool "$kl"
+		run $tool dump "$tmp/k.etl"
+		check "$b: ... dumps" test "$rc" -eq 0
+		check "$b: ... every kernel event by its class" \
+			sh -c "! grep -E '^[0-9-]+ [0-9:.]+ [+][0-9.]+s cpu [0-9]+ event ' '$tmp/out'"
+		check "$b: ... each decoded to its last byte" \
+			sh -c "! grep -E ' cut short at | extra \\[' '$tmp/out'"
+		check "$b: ... processes, threads, images" \
+			sh -c "grep -q ' Process/DCStart v4 ' '$tmp/out' && grep -q ' Thread/DCStart v3 ' '$tmp/out' && grep -q ' Image/DCStart v3 ' '$tmp/out'"
+		check "$b: ... context switches" grep -Eq " Thread/CSwitch v2 tid - pid - .* NewThreadId=" "$tmp/out"
+		check "$b: ... the old thread's state and wait reason by name" \
+			grep -Eq " OldThreadWaitReason=(Executive|UserRequest|WrPreempted|WrTerminated)\([0-9]+\) OldThreadWaitMode=(KernelMode|UserMode)\([01]\) OldThreadState=(Ready|Waiting|Terminated)\([0-9]\) " "$tmp/out"
+
+		$tool show --kernel process --no-status > "$tmp/show.out" 2> "$tmp/show.err" &
+		pid=$!
+		sleep 1
+		kill -INT $pid
+		wait $pid
+		rc=$?
+		check "$b: show --kernel process until SIGINT exits 0" test $rc -eq 0
+		check "$b: ... shows the rundown" \
+			grep -Eq "cpu [0-9]+ Process/DCStart v4 tid - pid - .* ProcessId=1 " "$tmp/show.out"
+		check "$b: ... and, at the stop, the rundown's end" \
+			grep -Eq "cpu [0-9]+ Process/DCEnd v4 tid - pid - .* ProcessId=1 " "$tmp/show.out"
+		check "$b: ... and stops the session" not_started $tool "$kl"
+
+		# Only CAP_PERFMON in the initial user and PID namespaces may
+		# start one (module/policy.c): not from a user namespace of its
+		# own (no capability in the initial one), nor as root in a PID
+		# namespace of its own.
+		for ns in "-U" "-p -f"; do
+			if ! busybox unshare $ns true > /dev/null 2>&1; then
+				say "busybox unshare $ns fails here: its --kernel checks are left out"
+				continue
+			fi
+			for sub in "start --kernel process" "show --kernel process" \
+				   "record --kernel process -o $tmp/nobody.etl"; do
+				check "$b: $sub in unshare $ns is not permitted" exits 1 \
+					"^nttrace: start $kl: not permitted [(]a system logger needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user and PID namespaces[)]\$" \
+					busybox unshare $ns $tool $sub
+				check "$b: ... nothing started" not_started $tool "$kl"
+			done
+		done
+
 		# ---- providers: enable, disable, providers ----
 		check "$b: enable for no such session" exits 1 "no such session" \
 			$tool enable $s $g
@@ -338,6 +505,8 @@ for tool in $tools; do
 		check "$b: stop" exits 0 "" $tool stop $s
 	else
 		for cmd in list "query $s" "stop $s" "flush $s" "start $s" \
+			   "start --kernel process" "record --kernel process -o $tmp/r.etl" \
+			   "show --kernel process" \
 			   "record $s -o $tmp/r.etl" version "call 0x200" \
 			   "enable $s $g" "disable $s $g" providers; do
 			run $tool $cmd

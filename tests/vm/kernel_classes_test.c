@@ -312,6 +312,7 @@ static void test_thread(unsigned int psz)
 		W("PagePriority", 1, 5),
 		W("IoPriority", 1, 2),
 		W("ThreadFlags", 1, 0),
+		WT("ThreadName", 2 * 6 + 2, "worker"),
 	};
 	struct want cs[] = {
 		W("NewThreadId", 4, 100),
@@ -342,9 +343,26 @@ static void test_thread(unsigned int psz)
 	put(&p, 5, 1);
 	put(&p, 2, 1);
 	put(&p, 0, 1);
-	/* Windows 10's version 3 has a name after: the 2 bytes of an empty one. */
-	put_wstr(&p, "");
-	check("Thread/Start v3", 0x0501, 3, &p, w, N(w), 2);
+	/* Windows 8's version 3 ends there: no ThreadName, nothing cut. */
+	check("Thread/Start v3, Windows 8", 0x0501, 3, &p, w, N(w) - 1, 0);
+	/* Windows 10's has the thread's name after (PerfView's ThreadName). */
+	put_wstr(&p, "worker");
+	check("Thread/Start v3", 0x0501, 3, &p, w, N(w), 0);
+	/* One byte of a name is not a name: cut there. */
+	p.len -= 2 * 6 + 1;
+	{
+		const struct nttrace_kernel_class *c = nttrace_kernel_class(0x0501, 3);
+		struct nttrace_kernel_decoder d;
+		struct nttrace_kernel_value v;
+		unsigned int n = 0;
+
+		nttrace_kernel_decode_init(&d, c, at_edge(&p, p.len), p.len, p.psz);
+		while (nttrace_kernel_decode_next(&d, &v))
+			n++;
+		tap_ok(n == 14 && d.cut && !strcmp(c->fields[d.next].name, "ThreadName"),
+		       "%d-bit ptr%u Thread/Start v3 with one byte of ThreadName: cut there",
+		       BITS, psz * 8);
+	}
 
 	p.len = 0;
 	put(&p, 100, 4);

@@ -243,10 +243,12 @@ for tb in $bits_list; do
 		check "$b: ... 9 events" grep -q '^# 9 events, with problems (above)$' "$tmp/out"
 		check "$b: buffer 0's record, at the start" \
 			has "^2022-06-18 04:26:40\.0000000 \+0\.000000s cpu 0 event \{68fdd900-4a3e-11d1-84f4-0000f80464e3\} type 80 "
-		check "$b: the first data event 5 ms later, decoded by its class" \
-			has "^2022-06-18 04:26:40\.0050000 \+0\.005000s cpu 1 event \{3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c\} type 3 level 0 version 4 tid 102 pid 6 .* Process/DCStart UniqueProcessKey="
-		check "$b: a perfinfo event: no IDs" \
-			has " event \{ce1dbfb4-137e-4da6-87b0-3f59aa102cbc\} type 46 level 0 version 2 tid 4294967295 pid 4294967295 "
+		check "$b: the first data event 5 ms later, by its class's name" \
+			has "^2022-06-18 04:26:40\.0050000 \+0\.005000s cpu 1 Process/DCStart v4 tid 102 pid 6 ptr(32|64) UniqueProcessKey="
+		check "$b: a context switch's wait reason by name, values without one as numbers" \
+			has " OldThreadWaitReason=WrYieldExecution\(33\) OldThreadWaitMode=34 OldThreadState=35 "
+		check "$b: a perfinfo event: no IDs, shown as -" \
+			has " PerfInfo/SampleProfile v2 tid - pid - ptr(32|64) InstructionPointer="
 	done
 done
 

@@ -43,31 +43,33 @@
 
 #include <nttrace/etl.h>
 
-#define U8(n)		{ n, NTTRACE_KT_U8, 0 }
-#define I8(n)		{ n, NTTRACE_KT_I8, 0 }
-#define X8(n)		{ n, NTTRACE_KT_X8, 0 }
-#define U16(n)		{ n, NTTRACE_KT_U16, 0 }
-#define I16(n)		{ n, NTTRACE_KT_I16, 0 }
-#define X16(n)		{ n, NTTRACE_KT_X16, 0 }
-#define U32(n)		{ n, NTTRACE_KT_U32, 0 }
-#define I32(n)		{ n, NTTRACE_KT_I32, 0 }
-#define X32(n)		{ n, NTTRACE_KT_X32, 0 }
-#define U64(n)		{ n, NTTRACE_KT_U64, 0 }
-#define I64(n)		{ n, NTTRACE_KT_I64, 0 }
-#define X64(n)		{ n, NTTRACE_KT_X64, 0 }
-#define PTR(n)		{ n, NTTRACE_KT_POINTER, 0 }
-#define SIZET(n)	{ n, NTTRACE_KT_SIZET, 0 }
-#define SID(n)		{ n, NTTRACE_KT_SID, 0 }
-#define STR(n)		{ n, NTTRACE_KT_STRING, 0 }
-#define WSTR(n)		{ n, NTTRACE_KT_WSTRING, 0 }
-#define WCHARS(n, c)	{ n, NTTRACE_KT_WCHARS, c }
-#define BYTES(n, c)	{ n, NTTRACE_KT_BYTES, c }
-#define GUIDF(n)	{ n, NTTRACE_KT_GUID, 0 }
-#define IPV4(n)		{ n, NTTRACE_KT_IPV4, 0 }
-#define IPV6(n)		{ n, NTTRACE_KT_IPV6, 0 }
-#define PORT(n)		{ n, NTTRACE_KT_PORT, 0 }
-#define WMITIME(n)	{ n, NTTRACE_KT_WMITIME, 0 }
-#define PTRS(n)		{ n, NTTRACE_KT_POINTERS, 0 }
+#define U8(n)		{ n, NTTRACE_KT_U8, 0, 0 }
+#define I8(n)		{ n, NTTRACE_KT_I8, 0, 0 }
+#define X8(n)		{ n, NTTRACE_KT_X8, 0, 0 }
+#define U16(n)		{ n, NTTRACE_KT_U16, 0, 0 }
+#define I16(n)		{ n, NTTRACE_KT_I16, 0, 0 }
+#define X16(n)		{ n, NTTRACE_KT_X16, 0, 0 }
+#define U32(n)		{ n, NTTRACE_KT_U32, 0, 0 }
+#define I32(n)		{ n, NTTRACE_KT_I32, 0, 0 }
+#define X32(n)		{ n, NTTRACE_KT_X32, 0, 0 }
+#define U64(n)		{ n, NTTRACE_KT_U64, 0, 0 }
+#define I64(n)		{ n, NTTRACE_KT_I64, 0, 0 }
+#define X64(n)		{ n, NTTRACE_KT_X64, 0, 0 }
+#define PTR(n)		{ n, NTTRACE_KT_POINTER, 0, 0 }
+#define SIZET(n)	{ n, NTTRACE_KT_SIZET, 0, 0 }
+#define SID(n)		{ n, NTTRACE_KT_SID, 0, 0 }
+#define STR(n)		{ n, NTTRACE_KT_STRING, 0, 0 }
+#define WSTR(n)		{ n, NTTRACE_KT_WSTRING, 0, 0 }
+#define WCHARS(n, c)	{ n, NTTRACE_KT_WCHARS, 0, c }
+#define BYTES(n, c)	{ n, NTTRACE_KT_BYTES, 0, c }
+#define GUIDF(n)	{ n, NTTRACE_KT_GUID, 0, 0 }
+#define IPV4(n)		{ n, NTTRACE_KT_IPV4, 0, 0 }
+#define IPV6(n)		{ n, NTTRACE_KT_IPV6, 0, 0 }
+#define PORT(n)		{ n, NTTRACE_KT_PORT, 0, 0 }
+#define WMITIME(n)	{ n, NTTRACE_KT_WMITIME, 0, 0 }
+#define PTRS(n)		{ n, NTTRACE_KT_POINTERS, 0, 0 }
+/* A last field an earlier release of the same version leaves out. */
+#define WSTR_OPT(n)	{ n, NTTRACE_KT_WSTRING, NTTRACE_KF_OPTIONAL, 0 }
 
 /* ---- EventTrace (group 0x00) ---- */
 
@@ -279,12 +281,19 @@ static const struct nttrace_kernel_field thread_v2[] = {
 	PTR("TebBase"), U32("SubProcessTag"),
 };
 
-/* [MS thread-typegroup1], Thread: EventVersion(3). */
+/*
+ * [MS thread-typegroup1], Thread: EventVersion(3). ThreadName, which the
+ * page does not show, ends the Windows 10 file's events and not the
+ * Windows 8 files' [files]: PerfView reads it as a UTF-16 string after
+ * ThreadFlags when the payload is long enough for one [PerfView]; so
+ * does nttrace's own writer (common/sysrec.h). Optional: both forms are
+ * version 3.
+ */
 static const struct nttrace_kernel_field thread_v3[] = {
 	U32("ProcessId"), U32("TThreadId"), PTR("StackBase"), PTR("StackLimit"),
 	PTR("UserStackBase"), PTR("UserStackLimit"), PTR("Affinity"), PTR("Win32StartAddr"),
 	PTR("TebBase"), U32("SubProcessTag"), U8("BasePriority"), U8("PagePriority"),
-	U8("IoPriority"), U8("ThreadFlags"),
+	U8("IoPriority"), U8("ThreadFlags"), WSTR_OPT("ThreadName"),
 };
 
 /* [MS cswitch], a Thread_V2 class: 24 bytes, and later versions no fewer [PerfView]. */
@@ -457,6 +466,17 @@ static const struct nttrace_kernel_field sampledprofile[] = {
 /* [MOF] SampledProfileInterval, SetInterval, CollectionStart, CollectionEnd. */
 static const struct nttrace_kernel_field profile_interval[] = {
 	U32("Source"), U32("NewInterval"), U32("OldInterval"),
+};
+
+/*
+ * The mark (HookId 0x0F22, type 34, version 0): the UTF-16 text
+ * EtwSetMark was given, NUL-terminated (common/sysrec.h,
+ * ntr_sr_mark_write()). No MOF class describes it; PerfView decodes it as a string event of the
+ * PerfInfo task named Mark [PerfView: PerfInfoMark, opcode 34]. The class
+ * name here is ours.
+ */
+static const struct nttrace_kernel_field perfinfo_mark[] = {
+	WSTR("Mark"),
 };
 
 /* [MS syscallenter] */
@@ -664,6 +684,7 @@ static const struct nttrace_kernel_class classes[] = {
 	  config_idechannel),
 
 	K(G_PERFINFO, 46, 2, "PerfInfo/SampleProfile", "SampledProfile", sampledprofile),
+	K(G_PERFINFO, 34, 0, "PerfInfo/Mark", "PerfInfo_Mark", perfinfo_mark),
 	K(G_PERFINFO, 51, 2, "PerfInfo/SysClEnter", "SysCallEnter", syscallenter),
 	K(G_PERFINFO, 52, 2, "PerfInfo/SysClExit", "SysCallExit", syscallexit),
 	K(G_PERFINFO, 66, 2, "PerfInfo/ThreadDPC", "DPC", dpc),
@@ -853,6 +874,9 @@ int nttrace_kernel_decode_next(struct nttrace_kernel_decoder *d, struct nttrace_
 	f = &d->cls->fields[d->next];
 	p = d->data + d->at;
 	rest = d->len - d->at;
+	/* An optional last field left out: the payload ends before it. */
+	if (!rest && f->flags & NTTRACE_KF_OPTIONAL)
+		return 0;
 	memset(v, 0, sizeof(*v));
 	v->field = f;
 	v->offset = d->at;

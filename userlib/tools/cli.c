@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -64,6 +65,30 @@ int cli_fail(int err, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, ": %s\n", cli_strerror(err));
+	return 1;
+}
+
+int cli_fail_system(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == -ENODEV) {
+		fprintf(stderr, "nttrace: %s\n", CLI_NOT_LOADED);
+		return 1;
+	}
+	fputs("nttrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* module/policy.c: the control group is not enough for these. */
+	if (err == -EPERM)
+		fprintf(stderr, ": not permitted (a system logger needs CAP_PERFMON or "
+			"CAP_SYS_ADMIN in the initial user and PID namespaces)\n");
+	else if (err == -EMFILE)
+		fprintf(stderr, ": too many sessions running (at most %d system loggers)\n",
+			NTTRACE_MAX_SYSTEM_LOGGERS);
+	else
+		fprintf(stderr, ": %s\n", cli_strerror(err));
 	return 1;
 }
 
@@ -198,5 +223,174 @@ int cli_guid(const char *what, const char *arg, uint8_t out[16])
 		out[place[b++]] = (uint8_t)(hi << 4 | lo);
 		i += 2;
 	}
+	return 0;
+}
+
+/*
+ * The NT Kernel Logger's flags by name: EVENT_TRACE_FLAG_X as "x" (the
+ * uapi's list, in bit order), then the names xperf and logman users type
+ * for the same bits. xperf's kernel flags (PROC_THREAD, LOADER, ...) and
+ * its group DiagEasy are those of Microsoft's "WPA Providers" page (the
+ * Windows Performance Toolkit's documentation of `xperf -on`); "img" and
+ * "net" are logman's and tracelog's short names. Case does not matter,
+ * as for xperf.
+ */
+static const struct {
+	const char *name;
+	uint32_t bits;
+	int alias;	/* not listed first in the usage texts */
+} kernel_flags[] = {
+	{ "process", NTTRACE_EVENT_TRACE_FLAG_PROCESS, 0 },
+	{ "thread", NTTRACE_EVENT_TRACE_FLAG_THREAD, 0 },
+	{ "image_load", NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD, 0 },
+	{ "process_counters", NTTRACE_EVENT_TRACE_FLAG_PROCESS_COUNTERS, 0 },
+	{ "cswitch", NTTRACE_EVENT_TRACE_FLAG_CSWITCH, 0 },
+	{ "dpc", NTTRACE_EVENT_TRACE_FLAG_DPC, 0 },
+	{ "interrupt", NTTRACE_EVENT_TRACE_FLAG_INTERRUPT, 0 },
+	{ "systemcall", NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL, 0 },
+	{ "disk_io", NTTRACE_EVENT_TRACE_FLAG_DISK_IO, 0 },
+	{ "disk_file_io", NTTRACE_EVENT_TRACE_FLAG_DISK_FILE_IO, 0 },
+	{ "disk_io_init", NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT, 0 },
+	{ "dispatcher", NTTRACE_EVENT_TRACE_FLAG_DISPATCHER, 0 },
+	{ "memory_page_faults", NTTRACE_EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS, 0 },
+	{ "memory_hard_faults", NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS, 0 },
+	{ "virtual_alloc", NTTRACE_EVENT_TRACE_FLAG_VIRTUAL_ALLOC, 0 },
+	{ "vamap", NTTRACE_EVENT_TRACE_FLAG_VAMAP, 0 },
+	{ "network_tcpip", NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP, 0 },
+	{ "registry", NTTRACE_EVENT_TRACE_FLAG_REGISTRY, 0 },
+	{ "dbgprint", NTTRACE_EVENT_TRACE_FLAG_DBGPRINT, 0 },
+	{ "job", NTTRACE_EVENT_TRACE_FLAG_JOB, 0 },
+	{ "alpc", NTTRACE_EVENT_TRACE_FLAG_ALPC, 0 },
+	{ "split_io", NTTRACE_EVENT_TRACE_FLAG_SPLIT_IO, 0 },
+	{ "debug_events", NTTRACE_EVENT_TRACE_FLAG_DEBUG_EVENTS, 0 },
+	{ "file_io", NTTRACE_EVENT_TRACE_FLAG_FILE_IO, 0 },
+	{ "file_io_init", NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT, 0 },
+	{ "no_sysconfig", NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG, 0 },
+	{ "img", NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD, 1 },
+	{ "net", NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP, 1 },
+	{ "proc_thread", NTTRACE_EVENT_TRACE_FLAG_PROCESS | NTTRACE_EVENT_TRACE_FLAG_THREAD, 1 },
+	{ "loader", NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD, 1 },
+	{ "hard_faults", NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS, 1 },
+	{ "perf_counter", NTTRACE_EVENT_TRACE_FLAG_PROCESS_COUNTERS, 1 },
+	{ "diageasy", NTTRACE_EVENT_TRACE_FLAG_PROCESS | NTTRACE_EVENT_TRACE_FLAG_THREAD |
+		      NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD | NTTRACE_EVENT_TRACE_FLAG_DISK_IO |
+		      NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS | NTTRACE_EVENT_TRACE_FLAG_DPC |
+		      NTTRACE_EVENT_TRACE_FLAG_INTERRUPT | NTTRACE_EVENT_TRACE_FLAG_CSWITCH |
+		      NTTRACE_EVENT_TRACE_FLAG_PROCESS_COUNTERS, 1 },
+};
+#define N_KERNEL_FLAGS (sizeof(kernel_flags) / sizeof(kernel_flags[0]))
+
+/* Every name, wrapped after @prefix: the flags, then "also: " the others. */
+void cli_kernel_flag_names(FILE *f, const char *prefix)
+{
+	size_t col = 0, i;
+
+	for (i = 0; i < N_KERNEL_FLAGS; i++) {
+		const char *name = kernel_flags[i].name;
+		int first_alias = i && kernel_flags[i].alias && !kernel_flags[i - 1].alias;
+
+		if (!col || first_alias || col + strlen(name) + 2 > 76) {
+			if (col)
+				fputs(first_alias ? "\n" : ",\n", f);
+			col = fprintf(f, "%s%s", prefix, first_alias ? "also: " : "");
+		} else {
+			col += fprintf(f, ", ");
+		}
+		col += fprintf(f, "%s", name);
+	}
+	fputc('\n', f);
+}
+
+static int bad_flags(const char *arg, const char *why, const char *name)
+{
+	fprintf(stderr, "nttrace: --kernel '%s': %s", arg, why);
+	if (name)
+		fprintf(stderr, " '%s'", name);
+	fprintf(stderr, "; the flags are:\n");
+	cli_kernel_flag_names(stderr, "  ");
+	fprintf(stderr, "  or a number made of EVENT_TRACE_FLAG_* bits\n");
+	return CLI_USAGE;
+}
+
+int cli_kernel_flags(const char *arg, uint32_t *flags)
+{
+	const char *tok = arg, *end;
+	uint32_t not_built;
+	uint64_t v;
+	size_t i;
+
+	*flags = 0;
+	/* A number, or what cli_uint() says is out of range ("-1"). */
+	if ((arg[0] >= '0' && arg[0] <= '9') ||
+	    (arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')) {
+		if (cli_uint("--kernel", arg, 0, UINT32_MAX, 0, &v))
+			return CLI_USAGE;
+		*flags = v;
+	} else {
+		for (;;) {
+			char name[40];
+			size_t len;
+
+			end = tok + strcspn(tok, ",+");
+			len = end - tok;
+			if (!len)
+				return bad_flags(arg, "an empty name", NULL);
+			snprintf(name, sizeof(name), "%.*s", (int)len, tok);
+			for (i = 0; i < N_KERNEL_FLAGS; i++)
+				if (len == strlen(kernel_flags[i].name) &&
+				    !strncasecmp(tok, kernel_flags[i].name, len))
+					break;
+			if (i == N_KERNEL_FLAGS)
+				return bad_flags(arg, "no such flag", name);
+			*flags |= kernel_flags[i].bits;
+			if (!*end)
+				break;
+			tok = end + 1;
+		}
+	}
+	/* NO_SYSCONFIG asks for less: it produces nothing by itself. */
+	not_built = *flags & ~NTTRACE_SYSTEM_FLAGS_BUILT & ~NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	if (not_built) {
+		fprintf(stderr, "nttrace: warning: nttrace writes no events for ");
+		cli_print_kernel_flags(stderr, not_built);
+		fprintf(stderr, " (taken all the same)\n");
+	}
+	return 0;
+}
+
+void cli_print_kernel_flags(FILE *f, uint32_t flags)
+{
+	const char *sep = "";
+	uint32_t rest = flags;
+	size_t i;
+
+	for (i = 0; i < N_KERNEL_FLAGS; i++)
+		if (!kernel_flags[i].alias && (flags & kernel_flags[i].bits)) {
+			fprintf(f, "%s%s", sep, kernel_flags[i].name);
+			rest &= ~kernel_flags[i].bits;
+			sep = ",";
+		}
+	if (rest)
+		fprintf(f, "%s0x%x", sep, rest);
+	else if (!*sep)
+		fputs("none", f);
+}
+
+int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
+		       struct nttrace_logger_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (!name)
+		name = NTTRACE_KERNEL_LOGGER_NAME;
+	if (nttrace_set_name(info, name)) {
+		fprintf(stderr, "nttrace: session name too long (most %d bytes)\n",
+			NTTRACE_NAME_MAX - 1);
+		return CLI_USAGE;
+	}
+	info->log_file_mode = mode;
+	/* Another name: a system logger of its own (uapi "System loggers"). */
+	if (strcasecmp(name, NTTRACE_KERNEL_LOGGER_NAME))
+		info->log_file_mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	info->group_mask[0] = flags;
 	return 0;
 }

@@ -31,6 +31,10 @@ int cli_wants_help(int argc, char **argv);
 __attribute__((format(printf, 2, 3)))
 int cli_fail(int err, const char *fmt, ...);
 
+/* The same for starting or reading a system logger: its own permission words. */
+__attribute__((format(printf, 2, 3)))
+int cli_fail_system(int err, const char *fmt, ...);
+
 /* cli_uint() flags: 0 is allowed besides [min, max] ("the default"). */
 #define CLI_ZERO_DEFAULT	1
 
@@ -59,6 +63,27 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
  * what is wrong about @what and returns CLI_USAGE.
  */
 int cli_guid(const char *what, const char *arg, uint8_t out[16]);
+
+/*
+ * The NT Kernel Logger's flags (EVENT_TRACE_PROPERTIES.EnableFlags, the
+ * group mask's first word) of `--kernel FLAGS`: a comma (or +) list of
+ * names, any case, or a number. cli_kernel_flags() parses @arg into
+ * *@flags: 0, or a usage error listing the names (CLI_USAGE). Flags
+ * nttrace writes no events for (not in NTTRACE_SYSTEM_FLAGS_BUILT) are
+ * taken, with a warning on stderr naming them.
+ */
+int cli_kernel_flags(const char *arg, uint32_t *flags);
+/* @flags by name, "process,thread" ("none" for 0; bits without a name in hex). */
+void cli_print_kernel_flags(FILE *f, uint32_t flags);
+/* The names --kernel takes, on lines that start with @prefix. */
+void cli_kernel_flag_names(FILE *f, const char *prefix);
+/*
+ * @info for starting a system logger: @name (NULL: the NT Kernel Logger;
+ * another name gets EVENT_TRACE_SYSTEM_LOGGER_MODE), @mode, @flags as its
+ * group mask's first word. 0, or says why not and returns CLI_USAGE.
+ */
+int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
+		       struct nttrace_logger_info *info);
 
 /*
  * The one renderer of events (render.c), for dump and show: --json's

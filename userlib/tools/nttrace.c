@@ -176,6 +176,8 @@ static const struct {
 	{ "relog", EVENT_TRACE_RELOG_MODE, 0 },
 	{ "private-in-proc", EVENT_TRACE_PRIVATE_IN_PROC, 0 },
 	{ "paged", EVENT_TRACE_USE_PAGED_MEMORY, 1 },
+	/* Set by `start --kernel` with a NAME of its own. */
+	{ "system-logger", EVENT_TRACE_SYSTEM_LOGGER_MODE, 0 },
 };
 #define N_MODES (sizeof(mode_names) / sizeof(mode_names[0]))
 
@@ -329,6 +331,13 @@ static void print_info(const struct nttrace_logger_info *i)
 	       clock_names[i->clock_type] : "?",
 	       (unsigned long long)i->clock_frequency);
 	printf("Owner:             uid %u, pid %u\n", i->owner_uid, i->owner_pid);
+	/* A system logger's groups (uapi "System loggers"), by name. */
+	if (i->logger_id == NTTRACE_KERNEL_LOGGER_ID ||
+	    i->log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE) {
+		printf("Kernel flags:      0x%08X (", i->group_mask[0]);
+		cli_print_kernel_flags(stdout, i->group_mask[0]);
+		printf(")\n");
+	}
 }
 
 static void start_usage(FILE *f)
@@ -336,12 +345,29 @@ static void start_usage(FILE *f)
 	fprintf(f,
 		"usage: nttrace start NAME [--buffer-size KB] [--min-buffers N]\n"
 		"                          [--max-buffers N] [--mode MODES]\n"
-		"                          [--flush-timer SECONDS] [--clock perf|system|cycle]\n\n"
+		"                          [--flush-timer SECONDS] [--clock perf|system|cycle]\n"
+		"       nttrace start --kernel FLAGS [NAME] [OPTIONS]\n\n"
 		"Start a logger session in the kernel (StartTrace) and print it as `query`\n"
-		"does. Buffers are per CPU: KB from %u to %u, N from %u to %u; 0 or an\n"
+		"does. With --kernel, start the NT Kernel Logger (NAME left out), or a\n"
+		"system logger named NAME (EVENT_TRACE_SYSTEM_LOGGER_MODE), which records\n"
+		"what the machine does: FLAGS (EnableFlags) is a comma or + list of these\n"
+		"names, in any case, or a number made of EVENT_TRACE_FLAG_* bits:\n");
+	cli_kernel_flag_names(f, "    ");
+	fprintf(f,
+		"(xperf's names: proc_thread is process,thread, loader image_load,\n"
+		"hard_faults memory_hard_faults, perf_counter process_counters; its group\n"
+		"diageasy is those with disk_io, dpc, interrupt and cswitch.)\n"
+		"nttrace writes events for ");
+	cli_print_kernel_flags(f, NTTRACE_SYSTEM_FLAGS_BUILT);
+	fprintf(f,
+		"; the\n"
+		"others are taken with a warning. A system logger sees every process:\n"
+		"starting or reading one needs CAP_PERFMON (or CAP_SYS_ADMIN) in the\n"
+		"initial user and PID namespaces, and at most %d run at once.\n\n"
+		"Buffers are per CPU: KB from %u to %u, N from %u to %u; 0 or an\n"
 		"option left out takes the default (%u KB, %u min, %u max). MODES is a\n"
 		"comma list of these, or a number made of their bits:\n",
-		NTTRACE_MIN_BUFFER_KB, NTTRACE_MAX_BUFFER_KB, NTTRACE_MIN_BUFFERS,
+		NTTRACE_MAX_SYSTEM_LOGGERS, NTTRACE_MIN_BUFFER_KB, NTTRACE_MAX_BUFFER_KB, NTTRACE_MIN_BUFFERS,
 		NTTRACE_MAX_BUFFERS, NTTRACE_DEFAULT_BUFFER_KB, NTTRACE_MIN_BUFFERS,
 		NTTRACE_DEFAULT_BUFFERS);
 	print_start_modes(f, "    ");
@@ -362,12 +388,15 @@ static int cmd_start(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "flush-timer", required_argument, NULL, 'f' },
 		{ "clock", required_argument, NULL, 'c' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct nttrace_logger_info info;
+	struct nttrace_logger_info info, k;
+	const char *name;
 	uint64_t v = 0;
-	int opt, ret;
+	int opt, ret, kernel = 0;
+	uint32_t flags = 0;
 	unsigned int i;
 
 	memset(&info, 0, sizeof(info));
@@ -408,24 +437,38 @@ static int cmd_start(int argc, char **argv)
 				ret = CLI_USAGE;
 			}
 			break;
+		case 'k':
+			ret = cli_kernel_flags(optarg, &flags);
+			kernel = 1;
+			break;
 		case 'h': start_usage(stdout); return 0;
 		default: start_usage(stderr); return CLI_USAGE;
 		}
 		if (ret)
 			return ret;
 	}
-	if (optind != argc - 1) {
+	/* NAME, which --kernel may leave out. */
+	if (optind != argc - 1 && !(kernel && optind == argc)) {
 		start_usage(stderr);
 		return CLI_USAGE;
 	}
-	if (nttrace_set_name(&info, argv[optind])) {
+	name = optind < argc ? argv[optind] : NTTRACE_KERNEL_LOGGER_NAME;
+	if (kernel) {
+		ret = cli_kernel_session(name, flags, info.log_file_mode, &k);
+		if (ret)
+			return ret;
+		info.log_file_mode = k.log_file_mode;
+		info.group_mask[0] = flags;
+		memcpy(info.name, k.name, sizeof(info.name));
+	} else if (nttrace_set_name(&info, name)) {
 		fprintf(stderr, "nttrace: session name too long (most %d bytes)\n",
 			NTTRACE_NAME_MAX - 1);
 		return CLI_USAGE;
 	}
 	ret = nttrace_start(&info);
 	if (ret)
-		return cli_fail(ret, "start %s", argv[optind]);
+		return kernel ? cli_fail_system(ret, "start %s", name) :
+		       cli_fail(ret, "start %s", name);
 	print_info(&info);
 	return 0;
 }
@@ -504,23 +547,33 @@ static int cmd_list(int argc, char **argv)
 
 		fprintf(help ? stdout : stderr,
 			"usage: nttrace list\n\n"
-			"One line per running session, like `logman query`.\n");
+			"One line per running session, like `logman query`: logger ID, name,\n"
+			"events written and lost, buffers written, and a system logger's\n"
+			"kernel flags (- for other sessions).\n");
 		return help ? 0 : CLI_USAGE;
 	}
 	ret = nttrace_list(ids, NTTRACE_MAX_LOGGERS, &n);
 	if (ret)
 		return cli_fail(ret, "list");
-	printf("%-4s %-32s %12s %10s %10s\n", "ID", "Name", "Events", "Lost", "Buffers");
+	printf("%-5s %-32s %12s %10s %10s  %s\n", "ID", "Name", "Events", "Lost", "Buffers",
+	       "Kernel flags");
 	for (i = 0; i < n && i < NTTRACE_MAX_LOGGERS; i++) {
 		struct nttrace_logger_info info = { .logger_id = ids[i] };
 
 		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
 			continue;	/* stopped meanwhile */
-		printf("%-4u %-32s %12llu %10llu %10u\n", info.logger_id,
+		printf("%-5u %-32s %12llu %10llu %10u  ", info.logger_id,
 		       (const char *)info.name,
 		       (unsigned long long)info.events_written,
 		       (unsigned long long)(info.events_lost + info.events_overwritten),
 		       info.buffers_written);
+		/* A system logger's groups; "-" for other sessions. */
+		if (info.logger_id == NTTRACE_KERNEL_LOGGER_ID ||
+		    info.log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE)
+			cli_print_kernel_flags(stdout, info.group_mask[0]);
+		else
+			putchar('-');
+		putchar('\n');
 	}
 	return 0;
 }
@@ -530,7 +583,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *what;
 } commands[] = {
-	{ "start", cmd_start, "start a logger session" },
+	{ "start", cmd_start, "start a logger session (--kernel: the NT Kernel Logger)" },
 	{ "stop", cmd_stop, "stop a session" },
 	{ "query", cmd_query, "a session's properties and counters" },
 	{ "list", cmd_list, "the running sessions" },

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,19 +76,72 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nttrace record NAME | --id N  -o FILE [--max-size MB]\n"
-		"                      [--duration SECONDS] [--quiet]\n\n"
+		"                      [--duration SECONDS] [--quiet] [-- COMMAND [ARGS]]\n"
+		"       nttrace record --kernel FLAGS [NAME] -o FILE [OPTIONS] [-- COMMAND [ARGS]]\n\n"
 		"Attach to a session (by NAME, or by logger ID with --id N) as its\n"
 		"consumer and write an ETL file: a header buffer, then every buffer of\n"
 		"every CPU as it is, until the session stops, SECONDS pass (fractions\n"
-		"allowed; 0: no limit), or SIGINT/SIGTERM. With --max-size the file stays\n"
+		"allowed; 0: no limit), COMMAND exits, or SIGINT/SIGTERM. With --kernel\n"
+		"FLAGS, start the NT Kernel Logger (or the system logger NAME) first, as\n"
+		"`nttrace start --kernel` does, and stop it at the end. With a COMMAND\n"
+		"(after --), run it once recording has begun, and stop when it exits; the\n"
+		"summary then says how it ended. For example:\n"
+		"    nttrace record --kernel process,thread,img -o t.etl -- make\n"
+		"With --max-size the file stays\n"
 		"within MB megabytes (0: no limit): a circular session's file keeps the\n"
 		"newest buffers, a sequential one's stops growing and counts the rest\n"
 		"lost. On a terminal a status line shows events/s, events lost and\n"
 		"buffers; a summary is printed at the end. Events lost are the session's\n"
 		"own count (ring full), plus buffers overwritten before they could be\n"
 		"read. --output FILE is -o FILE; --option=VALUE works too.\n"
+		"`nttrace start --help` lists the kernel flags.\n"
 		"--report-fd FD is for the library's StartTrace: record in the background\n"
 		"and report on FD whether the session was attached and the file created.\n");
+}
+
+/*
+ * COMMAND, after the "--" of @argv: its own process, standard streams and
+ * signals as ours were. 0 with *@pid, or says why not and returns 1.
+ */
+static int run_command(char **cmd, pid_t *pid)
+{
+	*pid = fork();
+	if (*pid < 0) {
+		fprintf(stderr, "nttrace: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!*pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "nttrace: %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+/* How COMMAND ended, on the summary's last line. */
+static void print_command_end(const char *cmd, int status)
+{
+	if (WIFEXITED(status))
+		printf("%s exited with status %d\n", cmd, WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		printf("%s was killed by signal %d (%s)\n", cmd, WTERMSIG(status),
+		       strsignal(WTERMSIG(status)));
+}
+
+/* Stop the session record started; 0, or says why not. */
+static int stop_started(uint32_t logger_id)
+{
+	struct nttrace_logger_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = logger_id;
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
+	if (ret)
+		return cli_fail_system(ret, "stop logger %u", logger_id);
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -99,9 +153,14 @@ int cmd_record(int argc, char **argv)
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "report-fd", required_argument, NULL, 'r' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	char **cmd = NULL;
+	pid_t child = 0;
+	int child_status = 0, kernel = 0, started = 0, stopping = 0, i;
+	uint32_t flags = 0;
 	struct nttrace_logger_info info;
 	struct nttrace_etl_session es;
 	struct nttrace_logfile r;
@@ -112,6 +171,13 @@ int cmd_record(int argc, char **argv)
 	int quiet = 0, opt, ret, status_line, report_fd = -1;
 	uint64_t max_mb = 0, last_events = 0, fd;
 
+	/* COMMAND: all after the first "--" (getopt would mix it with NAME). */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			cmd = argv + i + 1;
+			argc = i;
+			break;
+		}
 	while ((opt = getopt_long(argc, argv, "o:d:m:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
@@ -132,18 +198,45 @@ int cmd_record(int argc, char **argv)
 				return CLI_USAGE;
 			report_fd = (int)fd;
 			break;
+		case 'k':
+			if (cli_kernel_flags(optarg, &flags))
+				return CLI_USAGE;
+			kernel = 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - !id || !path) {
+	if (cmd && !cmd[0]) {
+		fprintf(stderr, "nttrace: record: no COMMAND after --\n");
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	session = id ? id : argv[optind];
-	ret = cli_session_arg(session, !!id, &info);
-	if (ret)
-		return ret;
+	if (kernel && (id || report_fd >= 0)) {
+		fprintf(stderr, "nttrace: record: --kernel starts a session: it takes "
+			"no --id or --report-fd\n");
+		return CLI_USAGE;
+	}
+	/* --kernel may leave NAME out: the NT Kernel Logger. */
+	if ((optind != argc - !id && !(kernel && optind == argc)) || !path) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (kernel) {
+		session = optind < argc ? argv[optind] : NTTRACE_KERNEL_LOGGER_NAME;
+		ret = cli_kernel_session(session, flags, 0, &info);
+		if (ret)
+			return ret;
+		ret = nttrace_start(&info);
+		if (ret)
+			return cli_fail_system(ret, "start %s", session);
+		started = 1;
+	} else {
+		session = id ? id : argv[optind];
+		ret = cli_session_arg(session, !!id, &info);
+		if (ret)
+			return ret;
+	}
 	if (report_fd >= 0) {
 		ret = detach(report_fd);
 		if (ret) {
@@ -160,6 +253,8 @@ int cmd_record(int argc, char **argv)
 	ret = nttrace_consumer_open(&c, info.logger_id);
 	if (ret) {
 		report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
+		if (started)
+			stop_started(info.logger_id);
 		return cli_fail(ret, "attach to logger %u", info.logger_id);
 	}
 	nttrace_etl_from_info(&es, &info);
@@ -168,23 +263,44 @@ int cmd_record(int argc, char **argv)
 	if (ret) {
 		report(report_fd, ret, NTTRACE_LOGGER_FAILED_FILE);
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-ret));
+		if (started)
+			stop_started(info.logger_id);
 		nttrace_consumer_close(c);
 		return 1;
 	}
 	report(report_fd, 0, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	status_line = !quiet && isatty(STDERR_FILENO);
+	/* COMMAND's output goes to the terminal: no status line over it. */
+	status_line = !quiet && !cmd && isatty(STDERR_FILENO);
 	start = now_s();
+	if (cmd && run_command(cmd, &child)) {
+		child = 0;
+		interrupted = 1;	/* record nothing more, stop what was started */
+	}
 
 	for (;;) {
-		int stopped = nttrace_consumer_stopped(c);
+		int stopped = nttrace_consumer_stopped(c), end;
 
 		/* After the stop is seen, one more drain takes everything. */
 		if (nttrace_consumer_drain(c, nttrace_logfile_buffer, &r) < 0)
 			break;
-		if (stopped || interrupted ||
-		    (duration > 0 && now_s() - start >= duration))
+		if (child > 0 && waitpid(child, &child_status, WNOHANG) == child)
+			child = -1;	/* exited: the end of the recording */
+		if (stopped)
+			break;
+		end = interrupted || child < 0 || (duration > 0 && now_s() - start >= duration);
+		/*
+		 * The session started here is stopped here, and drained until
+		 * the stop is seen: its last events (the rundown's DCEnd) too.
+		 */
+		if (end && started && !stopping) {
+			stopping = 1;
+			if (stop_started(info.logger_id))
+				break;
+			continue;
+		}
+		if (end && !started)
 			break;
 		if (status_line && now_s() - last >= 0.5) {
 			double t = now_s();
@@ -216,6 +332,13 @@ int cmd_record(int argc, char **argv)
 	       (unsigned long long)n.events_overwritten,
 	       (unsigned long long)n.buffers_overwritten);
 	nttrace_consumer_close(c);
+	if (cmd) {
+		/* COMMAND goes on when the recording ended first: wait for it. */
+		if (child > 0 && waitpid(child, &child_status, 0) == child)
+			child = -1;
+		if (child < 0)
+			print_command_end(cmd[0], child_status);
+	}
 	if (ret) {
 		fprintf(stderr, "nttrace: writing %s: %s (%llu buffers not written, "
 			"%llu events in them)\n", path, strerror(-ret),

@@ -607,6 +607,51 @@ static void print_sid(const uint8_t *sid, uint32_t size)
 					     (uint32_t)sid[i + 3] << 24));
 }
 
+/*
+ * The names of a context switch's states, wait modes and wait reasons,
+ * as Microsoft's "CSwitch class" page lists the values of
+ * OldThreadState, OldThreadWaitMode and OldThreadWaitReason.
+ */
+static const char *const thread_states[] = {
+	"Initialized", "Ready", "Running", "Standby", "Terminated", "Waiting",
+	"Transition", "DeferredReady",
+};
+static const char *const wait_modes[] = { "KernelMode", "UserMode" };
+static const char *const wait_reasons[] = {
+	"Executive", "FreePage", "PageIn", "PoolAllocation", "DelayExecution",
+	"Suspended", "UserRequest", "WrExecutive", "WrFreePage", "WrPageIn",
+	"WrPoolAllocation", "WrDelayExecution", "WrSuspended", "WrUserRequest",
+	"WrEventPair", "WrQueue", "WrLpcReceive", "WrLpcReply", "WrVirtualMemory",
+	"WrPageOut", "WrRendezvous", "WrKeyedEvent", "WrTerminated",
+	"WrProcessInSwap", "WrCpuRateControl", "WrCalloutStack", "WrKernel",
+	"WrResource", "WrPushLock", "WrMutex", "WrQuantumEnd", "WrDispatchInt",
+	"WrPreempted", "WrYieldExecution", "WrFastMutex", "WrGuardedMutex",
+	"WrRundown",
+};
+#define NAMES(a) a, sizeof(a) / sizeof((a)[0])
+
+/* The name of @v's value where the class's page names the values; NULL. */
+static const char *value_name(const struct nttrace_kernel_class *c,
+			      const struct nttrace_kernel_value *v)
+{
+	static const struct {
+		const char *event, *field;
+		const char *const *names;
+		size_t n;
+	} named[] = {
+		{ "Thread/CSwitch", "OldThreadState", NAMES(thread_states) },
+		{ "Thread/CSwitch", "OldThreadWaitMode", NAMES(wait_modes) },
+		{ "Thread/CSwitch", "OldThreadWaitReason", NAMES(wait_reasons) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(c->event_name, named[i].event) &&
+		    !strcmp(v->field->name, named[i].field))
+			return v->u < named[i].n ? named[i].names[v->u] : NULL;
+	return NULL;
+}
+
 /* One field's value: as JSON, numbers, strings (addresses too) or null. */
 static void print_kernel_value(const struct nttrace_kernel_value *v, unsigned int psz)
 {
@@ -695,12 +740,14 @@ static void print_kernel_value(const struct nttrace_kernel_value *v, unsigned in
 /*
  * The event's name and its fields, by @c: as JSON members ("event",
  * "class", "fields", "decoded": the bytes the fields took, and "cut": the
- * field the payload ends inside), or as text, name=value, then what is
+ * field the payload ends inside), or as text (the name unless @named: the
+ * caller printed it), name=value, then what is
  * left: the bytes of a field cut short, or those after the last field (a
  * later version's). 1 if the fields were shown, 0 if @c has no layout
  * (the caller shows the data as hex).
  */
-static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_class *c)
+static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_class *c,
+			int named)
 {
 	struct nttrace_kernel_decoder d;
 	struct nttrace_kernel_value v;
@@ -711,7 +758,7 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 		json_str(c->event_name);
 		printf(",\"class\":");
 		json_str(c->class_name);
-	} else {
+	} else if (!named) {
 		printf(" %s", c->event_name);
 	}
 	if (!c->fields)
@@ -724,7 +771,11 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 			printf("%s\"%s\":", n++ ? "," : "", v.field->name);
 		else
 			printf(" %s=", v.field->name);
-		print_kernel_value(&v, d.pointer_size);
+		/* As text, a value the class names: "Waiting(5)". */
+		if (!render_json && value_name(c, &v))
+			printf("%s(%" PRIu64 ")", value_name(c, &v), v.u);
+		else
+			print_kernel_value(&v, d.pointer_size);
 	}
 	if (render_json) {
 		printf("},\"decoded\":%u", d.at);
@@ -742,13 +793,33 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 }
 
 /*
+ * A classic event's thread and process as text: "-" for -1, which a
+ * kernel event with a PERFINFO_TRACE_HEADER (no IDs: CSwitch, the
+ * rundowns) has, as consumers show it.
+ */
+static void print_ids(const EVENT_HEADER *eh)
+{
+	if (eh->ThreadId == 0xFFFFFFFF)
+		printf(" tid -");
+	else
+		printf(" tid %u", eh->ThreadId);
+	if (eh->ProcessId == 0xFFFFFFFF)
+		printf(" pid -");
+	else
+		printf(" pid %u", eh->ProcessId);
+}
+
+/*
  * A TraceEvent (full-header) or TraceEventInstance (instance) event: the
  * class GUID, type, level and version (Opcode, Level, and the record's
  * 16-bit Class.Version, else Version: its low 8 bits), thread and process,
  * for an instance (its INSTANCE_INFO item) the instance and parent IDs and
  * the parent's GUID, and the data as hex (MOF data is structured: it is
  * not guessed to be text), or for a kernel event whose class is known its
- * name and fields (print_kernel(); JSON keeps the hex too).
+ * name and fields (print_kernel(); JSON keeps the hex too). As text, a
+ * kernel event whose class has a layout is shown by name and version in
+ * place of its GUID, type and level: "Process/Start v4 tid 5 pid 5 ptr64
+ * ProcessId=...".
  */
 static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event *ev)
 {
@@ -773,9 +844,22 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 			printf("\"");
 		}
 		if (kc)
-			print_kernel(er, kc);
+			print_kernel(er, kc, 0);
 		render_hex("data", er->UserData, er->UserDataLength);
 		printf("}\n");
+		return;
+	}
+	/*
+	 * A kernel event whose layout is known: its name and version for
+	 * the GUID, type and level (its group's GUID, its type, level 0:
+	 * all in --json), then the fields.
+	 */
+	if (kc && kc->fields && !in) {
+		printf(" %s v%u", kc->event_name, version);
+		print_ids(eh);
+		printf(" ptr%d", ptr_size(eh) * 8);
+		print_kernel(er, kc, 1);
+		putchar('\n');
 		return;
 	}
 	printf(" %s {", in ? "instance" : "event");
@@ -786,8 +870,9 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 		print_guid(&in->ParentGuid);
 		printf("}");
 	}
-	printf(" tid %u pid %u ptr%d", eh->ThreadId, eh->ProcessId, ptr_size(eh) * 8);
-	if (!kc || !print_kernel(er, kc))
+	print_ids(eh);
+	printf(" ptr%d", ptr_size(eh) * 8);
+	if (!kc || !print_kernel(er, kc, 0))
 		render_hex("data", er->UserData, er->UserDataLength);
 	putchar('\n');
 }

@@ -47,13 +47,18 @@ static void usage(FILE *f)
 		"usage: nttrace show [--formats PATH[,PATH...]] [--manifest PATH[,PATH...]]\n"
 		"                    [--provider GUID]... [--level N] [--pid N]... [--json]\n"
 		"                    [--no-status]\n"
-		"                    SESSION|FILE.etl\n\n"
+		"                    SESSION|FILE.etl\n"
+		"       nttrace show --kernel FLAGS [NAME] [OPTIONS]\n\n"
 		"Print the events of a running session (a real-time consumer: until the\n"
 		"session stops or Ctrl-C) or of an ETL file, one line each as it arrives:\n"
 		"time, CPU, then as `nttrace dump` prints it (provider GUID, thread and\n"
 		"process, and the event); a line \"# cpu N: events lost before this event\"\n"
 		"where the events' buffer says so. An argument that is an existing file or\n"
-		"ends in .etl is a file, else a session name.\n\n"
+		"ends in .etl is a file, else a session name. With --kernel FLAGS, start\n"
+		"the NT Kernel Logger (or the system logger NAME) in real-time mode with\n"
+		"those kernel flags, as `nttrace start --kernel` does, and show its\n"
+		"events until Ctrl-C (SIGINT or SIGTERM), which stops it: the events\n"
+		"still in its buffers, and its rundown's, are shown before the end.\n\n"
 		"  --formats P     message formats (binaries built with <nttrace/wpp.h>,\n"
 		"                  format files), as for `nttrace dump`\n"
 		"  --manifest P    instrumentation manifests (.man), as for `nttrace dump`\n"
@@ -167,14 +172,45 @@ static void print_status(double *last_t, uint64_t *last_n, int final)
 	*last_n = n;
 }
 
+/* Stop the session show started; 0, or says why not and returns 1. */
+static int stop_started(uint32_t logger_id)
+{
+	struct nttrace_logger_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = logger_id;
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
+	return ret ? cli_fail_system(ret, "stop logger %u", logger_id) : 0;
+}
+
+/*
+ * The session `show --kernel` started (its logger ID, 0: none). A signal
+ * stops it rather than closing the trace, so that ProcessTrace delivers
+ * what its buffers still hold and returns at the stop; the stop is
+ * @stop_done's (atomic), tried once.
+ */
+static uint32_t started_id;
+static int stop_done, stop_failed;
+#define STOP_GRACE_S	5	/* then CloseTrace all the same */
+
 static void *watcher(void *status)
 {
 	struct timespec step = { 0, WATCH_NS };
 	double start = now(), last_t = start, shown = start;
 	uint64_t last_n = 0;
 
+	double stopped_at = 0;
+
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-		if (stop_signal) {
+		if (stop_signal && started_id && !stopped_at) {
+			stop_failed = stop_started(started_id);
+			__atomic_store_n(&stop_done, 1, __ATOMIC_RELEASE);
+			stopped_at = now();
+			if (stop_failed)
+				stopped_at -= STOP_GRACE_S;
+		}
+		if (stop_signal && (!started_id || now() - stopped_at >= STOP_GRACE_S)) {
 			CloseTrace(handle);
 			break;
 		}
@@ -212,9 +248,13 @@ int cmd_show(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-status", no_argument, NULL, 'n' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	struct nttrace_logger_info info;
+	int kernel = 0, ret;
+	uint32_t flags = 0;
 	struct sigaction sa;
 	pthread_t thread;
 	int opt, status = 1, threaded;
@@ -257,17 +297,30 @@ int cmd_show(int argc, char **argv)
 			break;
 		case 'j': render_json = 1; break;
 		case 'n': status = 0; break;
+		case 'k':
+			if (cli_kernel_flags(optarg, &flags))
+				return CLI_USAGE;
+			kernel = 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind != argc - 1 && !(kernel && optind == argc)) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	arg = argv[optind];
+	arg = optind < argc ? argv[optind] : NTTRACE_KERNEL_LOGGER_NAME;
 	memset(&lf, 0, sizeof(lf));
-	if (is_file(arg)) {
+	if (kernel) {
+		ret = cli_kernel_session(arg, flags, NTTRACE_EVENT_TRACE_REAL_TIME_MODE, &info);
+		if (ret)
+			return ret;
+		ret = nttrace_start(&info);
+		if (ret)
+			return cli_fail_system(ret, "start %s", arg);
+	}
+	if (!kernel && is_file(arg)) {
 		if (render_not_a_directory(arg))
 			return 1;
 		lf.LogFileName = (LPSTR)arg;
@@ -284,8 +337,12 @@ int cmd_show(int argc, char **argv)
 	lf.EventRecordCallback = on_event;
 	lf.BufferCallback = on_buffer;
 	handle = OpenTraceA(&lf);
-	if (handle == INVALID_PROCESSTRACE_HANDLE)
-		return render_fail(GetLastError(), arg, "OpenTrace");
+	if (handle == INVALID_PROCESSTRACE_HANDLE) {
+		err = GetLastError();
+		if (kernel)
+			stop_started(info.logger_id);
+		return render_fail(err, arg, "OpenTrace");
+	}
 	render_start = lf.LogfileHeader.StartTime.QuadPart;
 
 	memset(&sa, 0, sizeof(sa));
@@ -293,6 +350,8 @@ int cmd_show(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	status = status && isatty(STDOUT_FILENO);
+	if (kernel)
+		started_id = info.logger_id;
 	threaded = !pthread_create(&thread, NULL, watcher, status ? &status : NULL);
 
 	err = ProcessTrace(&handle, 1, NULL, NULL);
@@ -301,10 +360,14 @@ int cmd_show(int argc, char **argv)
 	if (threaded)
 		pthread_join(thread, NULL);
 	CloseTrace(handle);	/* ERROR_INVALID_HANDLE if the watcher did */
+	/* The session started here ends with it. */
+	if (kernel && !__atomic_load_n(&stop_done, __ATOMIC_ACQUIRE) &&
+	    stop_started(info.logger_id))
+		stop_failed = 1;
 	nttrace_tmf_free(&render_formats);
 	fflush(stdout);
 	/* Stopped by a signal: the end the user asked for. */
 	if (err && !stop_signal)
 		return render_fail(err, arg, "ProcessTrace");
-	return 0;
+	return stop_failed;
 }

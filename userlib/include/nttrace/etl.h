@@ -383,8 +383,17 @@ enum nttrace_kernel_type {
 struct nttrace_kernel_field {
 	const char *name;
 	uint8_t type;		/* enum nttrace_kernel_type */
+	uint8_t flags;		/* NTTRACE_KF_* (in what was padding) */
 	uint16_t count;		/* NTTRACE_KT_WCHARS, _BYTES: elements */
 };
+
+/*
+ * NTTRACE_KF_OPTIONAL: a last field that one release of Windows writes and
+ * another, with the same class version, does not (Thread v3's ThreadName,
+ * from Windows 10): a payload that ends where it would start ends there,
+ * and nothing is cut.
+ */
+#define NTTRACE_KF_OPTIONAL	0x01
 
 /*
  * The payload of the kernel events of one HookId (@hook_id: the group in
