@@ -87,10 +87,12 @@ void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksiz
 		.kind = e->kind,
 		.thread_id = tid,
 		.process_id = pid,
-		/* The thread's times in ticks, as SYSTEM_TRACE_HEADER counts them. */
-		.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime)),
-		.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime)),
 	};
+	/* The thread's times in ticks, as SYSTEM_TRACE_HEADER counts them. */
+	if (e->kind == NTR_SR_FULL) {
+		k.h.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime));
+		k.h.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime));
+	}
 	nt_sys_emit(0, e->enable_flag, only, len, nt_kev_fill, &k);
 }
 
