@@ -198,12 +198,17 @@ static void nt_kl_thread_event(u16 hook, const struct task_struct *t, u32 htid, 
 	NT_KEVENT_OF(hook, htid, hpid, only, thread, &th);
 }
 
+/*
+ * @t's parent's process ID; 0 for a task already reaped, whose parent
+ * pointer may name a task long freed (a rundown holds such tasks).
+ */
 static u32 nt_kl_parent(const struct task_struct *t)
 {
-	u32 ppid;
+	u32 ppid = 0;
 
 	rcu_read_lock();
-	ppid = rcu_dereference(t->real_parent)->tgid;
+	if (pid_alive(t))
+		ppid = rcu_dereference(t->real_parent)->tgid;
 	rcu_read_unlock();
 	return ppid;
 }

@@ -57,7 +57,9 @@ SO_REAL := $(SONAME).$(VERSION)
 SHARED := $(BUILD)/shared
 SHARED_LIB_OBJS := $(patsubst %.c,$(SHARED)/pic/%.o,$(LIB_SRCS))
 STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
-SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS))
+# The tool's own objects, and the code of common/ it calls that the
+# library keeps to itself (the UTF-8 reader its rendering shares with TDH).
+SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o
 LIB_MAP := scripts/packaging/libnttrace.map
 INSTALL_DEPS := $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
@@ -96,6 +98,10 @@ $(SHARED)/pic/%.o: %.c $(INSTALL_DEPS)
 $(SHARED)/static/%.o: %.c $(INSTALL_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(SHARED)/tool/common-%.o: common/%.c $(INSTALL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
 
 $(SHARED)/tool/%.o: userlib/tools/%.c $(INSTALL_DEPS)
 	@mkdir -p $(dir $@)
