@@ -45,6 +45,12 @@ struct rt {
 	ULONG result;
 	uint64_t got, out_of_order, last, buffers, lo, hi;
 	unsigned int slow_us;	/* sleep in each BufferCallback */
+	/*
+	 * With slow_us: the first BufferCallback also waits until the writer
+	 * is done, so that the logger's pace surely overtakes the consumer,
+	 * however fast the host runs either.
+	 */
+	volatile int writer_done;
 };
 
 static double now(void)
@@ -78,6 +84,8 @@ static ULONG WINAPI on_buffer(PEVENT_TRACE_LOGFILEA lf)
 	rt->buffers++;
 	if (rt->slow_us)
 		usleep(rt->slow_us);
+	while (rt->slow_us && rt->buffers == 1 && !__atomic_load_n(&rt->writer_done, __ATOMIC_ACQUIRE))
+		usleep(1000);
 	return TRUE;
 }
 
@@ -232,6 +240,7 @@ static void test_both(void)
 	pin(1);
 	failed = write_seq((uint32_t)session, 1, n);
 	pin(0);
+	__atomic_store_n(&rt.writer_done, 1, __ATOMIC_RELEASE);
 	if (!query((uint32_t)session, &info))
 		printf("# %d-bit: %llu events, %llu refused, %u buffers, %u lost to the "
 		       "real-time consumer\n", BITS, (unsigned long long)n,
