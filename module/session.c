@@ -551,6 +551,19 @@ static struct nt_session *nt_session_find(u32 id, const u8 *name)
 	return NULL;
 }
 
+/* A reference to the running session of that ID or name, or NULL. */
+static struct nt_session *nt_session_hold(u32 id, const u8 *name)
+{
+	struct nt_session *s;
+
+	mutex_lock(&nt_loggers_lock);
+	s = nt_session_find(id, name);
+	if (s)
+		kref_get(&s->ref);
+	mutex_unlock(&nt_loggers_lock);
+	return s;
+}
+
 /*
  * Take @s off the table (its ID marked stopping until nt_session_unlisted())
  * and off the system loggers. Under nt_loggers_lock.
@@ -650,11 +663,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 	if (info->control != NTTRACE_EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
 		return -EPERM;
 
-	mutex_lock(&nt_loggers_lock);
-	s = nt_session_find(info->logger_id, info->name);
-	if (s)
-		kref_get(&s->ref);
-	mutex_unlock(&nt_loggers_lock);
+	s = nt_session_hold(info->logger_id, info->name);
 	if (!s)
 		return -ENOENT;
 	/* A system logger's file ends with what still runs, as Windows' does. */
@@ -797,11 +806,7 @@ int nt_session_mark_security(u32 logger_id)
 	struct nt_session *s;
 	int ret = 0;
 
-	mutex_lock(&nt_loggers_lock);
-	s = nt_session_find(logger_id, NULL);
-	if (s)
-		kref_get(&s->ref);
-	mutex_unlock(&nt_loggers_lock);
+	s = nt_session_hold(logger_id, NULL);
 	if (!s)
 		return -ENOENT;
 	mutex_lock(&s->rings_lock);
@@ -1088,11 +1093,7 @@ void nt_session_flush_id(u32 logger_id)
 {
 	struct nt_session *s;
 
-	mutex_lock(&nt_loggers_lock);
-	s = nt_session_find(logger_id, NULL);
-	if (s)
-		kref_get(&s->ref);
-	mutex_unlock(&nt_loggers_lock);
+	s = nt_session_hold(logger_id, NULL);
 	if (s) {
 		nt_session_flush(s);
 		nt_session_put(s);
