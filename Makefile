@@ -61,7 +61,9 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/consumer/tdh_man_query.c \
 	    userlib/consumer/tdh_wpp.c userlib/consumer/tdh_wpp_event.c \
 	    userlib/consumer/tdh_wpp_handle.c userlib/consumer/tdh_wpp_load.c \
-	    userlib/consumer/tdh_wpp_time.c
+	    userlib/consumer/tdh_wpp_time.c \
+	    userlib/windows/guid.c userlib/windows/sid.c userlib/windows/time.c \
+	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -104,6 +106,11 @@ $(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(wildcard uapi/*.
 	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
+	rm -f $$@
+	$(AR) rcs $$@ $$^
+
+# The Windows layer's wmain entry (userlib/windows/winmain.c).
+$(BUILD)/$(1)/libnttrace-wmain.a: $(BUILD)/$(1)/obj/userlib/windows/winmain.o
 	rm -f $$@
 	$(AR) rcs $$@ $$^
 

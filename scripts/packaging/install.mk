@@ -6,9 +6,10 @@
 # puts under $(DESTDIR):
 #   $(LIBDIR)/libnttrace.so.$(SO_ABI).$(VERSION), libnttrace.so.$(SO_ABI)
 #     (the soname),
-#     libnttrace.so (for -lnttrace), libnttrace.a
+#     libnttrace.so (for -lnttrace), libnttrace.a, libnttrace-wmain.a
+#     (the Windows layer's wmain entry)
 #   $(INCLUDEDIR)/nttrace/*.h (the uapi as nttrace/uapi.h), and
-#     $(INCLUDEDIR)/nttrace/windows/ (the SDK's names, forwarding)
+#     $(INCLUDEDIR)/nttrace/windows/ (the Windows layer: the SDK's names)
 #   $(PKGCONFIGDIR)/nttrace.pc, nttrace-windows.pc
 #   $(BINDIR)/nttrace (linked against libnttrace.so)
 #   $(MANDIR)/man1/nttrace.1, nttrace-COMMAND.1 for each subcommand
@@ -71,11 +72,11 @@ INSTALL_CPPFLAGS ?=
 # (Unless the Makefile's CPPFLAGS has it already, for the u64/u32 builds.)
 VERSION_DEF := $(if $(findstring -DNTTRACE_VERSION,$(CPPFLAGS)),,-DNTTRACE_VERSION='"$(VERSION)"')
 
-# The public headers, installed as they are; the Windows-name directory's.
+# The public headers, installed as they are; the Windows layer's (its
+# Windows header names, the case variants real code writes as symbolic
+# links, and libstdc++'s configuration in bits/).
 PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h)
-WINDOWS_HEADERS := $(addprefix scripts/packaging/windows/,windows.h evntrace.h \
-	evntprov.h evntcons.h tdh.h wmistr.h winerror.h winmeta.h TraceLoggingProvider.h \
-	traceloggingprovider.h)
+WINDOWS_HEADERS := $(wildcard userlib/windows/include/*.h userlib/windows/include/*.H)
 # One page per subcommand: the list `nttrace --help` prints (check-install
 # compares the two).
 NTTRACE_COMMANDS := start stop query list flush record dump show formats enable \
@@ -84,7 +85,7 @@ MAN_PAGES := nttrace.1 $(addsuffix .1,$(addprefix nttrace-,$(NTTRACE_COMMANDS)))
 
 .PHONY: shared install uninstall install-module-source uninstall-module-source
 
-shared: $(SHARED)/$(SO_REAL) $(SHARED)/libnttrace.a $(SHARED)/nttrace \
+shared: $(SHARED)/$(SO_REAL) $(SHARED)/libnttrace.a $(SHARED)/libnttrace-wmain.a $(SHARED)/nttrace \
 	$(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc
 
 # The tool StartTrace starts as a session's logger process
@@ -122,6 +123,11 @@ $(SHARED)/libnttrace.a: $(STATIC_LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# The entry of Windows programs that have wmain (userlib/windows/winmain.c).
+$(SHARED)/libnttrace-wmain.a: $(SHARED)/static/userlib/windows/winmain.o
+	rm -f $@
+	$(AR) rcs $@ $^
+
 # The tool as a distribution ships it: dynamically linked, so that it
 # uses only what the library exports (a link failure here is a public
 # function missing from the map).
@@ -145,16 +151,21 @@ FORCE_PC:
 
 install: shared install-module-source
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(INCLUDEDIR)/nttrace/windows $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(MODPROBEDIR)
 	$(INSTALL) -m 644 $(SHARED)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_REAL)
 	$(LN_S) $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	$(LN_S) $(SONAME) $(DESTDIR)$(LIBDIR)/libnttrace.so
 	$(INSTALL) -m 644 $(SHARED)/libnttrace.a $(DESTDIR)$(LIBDIR)/libnttrace.a
+	$(INSTALL) -m 644 $(SHARED)/libnttrace-wmain.a $(DESTDIR)$(LIBDIR)/libnttrace-wmain.a
 	$(INSTALL) -m 644 $(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 755 $(SHARED)/nttrace $(DESTDIR)$(BINDIR)/nttrace
 	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/
-	$(INSTALL) -m 644 $(WINDOWS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/
+	cp -P $(WINDOWS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/
+	chmod 644 $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/,$(notdir \
+		$(filter-out $(shell find userlib/windows/include -type l),$(WINDOWS_HEADERS))))
+	$(INSTALL) -m 644 userlib/windows/include/bits/c++config.h \
+		$(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits/
 	$(INSTALL) -m 644 $(addprefix scripts/packaging/man/,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 scripts/packaging/udev/60-nttrace.rules $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules
 	$(INSTALL) -m 644 scripts/packaging/udev/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf
@@ -169,7 +180,7 @@ install: shared install-module-source
 
 uninstall: uninstall-module-source
 	rm -f $(DESTDIR)$(LIBDIR)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libnttrace.so \
-		$(DESTDIR)$(LIBDIR)/libnttrace.a
+		$(DESTDIR)$(LIBDIR)/libnttrace.a $(DESTDIR)$(LIBDIR)/libnttrace-wmain.a
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/nttrace.pc $(DESTDIR)$(PKGCONFIGDIR)/nttrace-windows.pc
 	rm -f $(DESTDIR)$(BINDIR)/nttrace
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/,$(notdir $(PUBLIC_HEADERS)))
@@ -177,6 +188,8 @@ uninstall: uninstall-module-source
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN_PAGES))
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf \
 		$(DESTDIR)$(MODPROBEDIR)/nttrace.conf
+	rm -f $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits/c++config.h
+	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits 2> /dev/null || true
 	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows 2> /dev/null || true
 	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace 2> /dev/null || true
 	@if [ -z "$(DESTDIR)" ] && command -v ldconfig > /dev/null; then ldconfig; fi

@@ -34,7 +34,26 @@ typedef void *HANDLE;
 typedef void *PVOID;
 typedef uint32_t ULONG;
 typedef uint8_t UCHAR, BOOLEAN, BYTE;
-typedef uint16_t USHORT, WCHAR;
+typedef uint16_t USHORT;
+/*
+ * WCHAR is a UTF-16 unit. Compiled with a 16-bit wchar_t (-fshort-wchar,
+ * as nttrace-windows.pc compiles Windows sources), it is wchar_t itself,
+ * so that L"..." is a WCHAR string in C++ too, as on Windows; otherwise an
+ * unsigned short (Linux's wchar_t is 32 bits) written with u"...". Either
+ * way it has 16 bits: the library's ABI is the same for both.
+ * NTTRACE_WTEXT("...") is a WCHAR string literal in either.
+ */
+#if defined(__SIZEOF_WCHAR_T__) && __SIZEOF_WCHAR_T__ == 2
+#define NTTRACE_WCHAR_IS_WCHAR_T 1
+typedef wchar_t WCHAR;
+#define NTTRACE_WTEXT(s)	L##s
+#elif defined(__cplusplus)
+typedef uint16_t WCHAR;
+#define NTTRACE_WTEXT(s)	((const WCHAR *)u##s)
+#else
+typedef uint16_t WCHAR;
+#define NTTRACE_WTEXT(s)	u##s
+#endif
 typedef int32_t LONG;
 typedef int BOOL;
 #ifndef TRUE

@@ -1,0 +1,1 @@
+evntprov.h

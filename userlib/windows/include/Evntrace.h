@@ -1,0 +1,1 @@
+evntrace.h

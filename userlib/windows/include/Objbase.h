@@ -1,0 +1,1 @@
+objbase.h

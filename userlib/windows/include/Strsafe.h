@@ -1,0 +1,1 @@
+strsafe.h

@@ -1,0 +1,1 @@
+winmeta.h

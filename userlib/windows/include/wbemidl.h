@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * <wbemidl.h>: COM and WMI are not part of nttrace's Windows layer (README,
+ * "The Windows around ETW"), which gives a program ETW and what ETW
+ * programs use around it.
+ */
+#error "<wbemidl.h>: COM and WMI are outside nttrace's Windows layer (nttrace-windows.pc)"

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * <windows.h> for Windows sources (nttrace-windows.pc): what ETW programs
+ * use of Windows around their ETW calls, and no more (README, "The Windows
+ * around ETW", lists it). A name that is not here is a compile error (C
+ * too: nttrace-windows.pc makes an undeclared function one), never a
+ * program that quietly does something else.
+ *
+ * The base types, with Windows' sizes (<nttrace/winnt.h>; WCHAR is the
+ * 16-bit wchar_t this layer compiles with), the Win32 errors
+ * (<winerror.h>), HRESULT, the SAL annotations, the memory, time and
+ * process functions below, and, as Windows' brings them, the C runtime's
+ * <stdio.h>, <stdlib.h>, <string.h> and <wchar.h> (with MSVC's wide and
+ * printf semantics: see this directory's <wchar.h>) and <objbase.h>'s
+ * StringFromGUID2.
+ *
+ * Installed in $(includedir)/nttrace/windows, which
+ * `pkg-config --cflags nttrace-windows` puts on the include path, so
+ * that Windows sources compile unchanged.
+ */
+#ifndef NTTRACE_WINDOWS_WINDOWS_H
+#define NTTRACE_WINDOWS_WINDOWS_H
+
+#include "nttrace_win.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <nttrace/winnt.h>
+#include <nttrace/nt.h>
+#include "sal.h"
+#include "winerror.h"
+
+/* Calling conventions and parameter words: one convention on Linux. */
+#ifndef __stdcall
+#define __stdcall
+#endif
+#ifndef __cdecl
+#define __cdecl
+#endif
+#ifndef _cdecl
+#define _cdecl
+#endif
+#ifndef __fastcall
+#define __fastcall
+#endif
+#define CALLBACK
+#define APIENTRY
+#define WINAPIV
+#define WINBASEAPI
+#define NTSYSAPI
+#define CONST		const
+#define IN
+#define OUT
+#define OPTIONAL
+#define UNALIGNED
+#define DECLSPEC_NOINLINE	__attribute__((__noinline__))
+#define DECLSPEC_ALIGN(n)	__attribute__((__aligned__(n)))
+#define DECLSPEC_SELECTANY	__attribute__((__weak__))
+#define DECLSPEC_NORETURN	__attribute__((__noreturn__))
+/* As mingw-w64 has it: inlined, never emitted on its own. */
+#define FORCEINLINE	extern __inline__ __attribute__((__always_inline__, __gnu_inline__))
+#ifdef __cplusplus
+#define EXTERN_C	extern "C"
+#define EXTERN_C_START	extern "C" {
+#define EXTERN_C_END	}
+#else
+#define EXTERN_C	extern
+#define EXTERN_C_START
+#define EXTERN_C_END
+#endif
+
+/* MSVC's sized integer keywords and byte-swap intrinsics. */
+#define __int8		char
+#define __int16		short
+#define __int32		int
+#define __int64		long long
+#define _byteswap_ushort(x)	__builtin_bswap16(x)
+#define _byteswap_ulong(x)	__builtin_bswap32(x)
+#define _byteswap_uint64(x)	__builtin_bswap64(x)
+
+/* The types nttrace's own headers do not need. */
+typedef void *LPVOID;
+typedef char *PCHAR, *PSTR, *PCH, *LPCH;
+typedef const char *PCSTR, *PCCH, *LPCCH;
+typedef WCHAR *PWCH, *LPWCH, *PZZWSTR;
+typedef const WCHAR *PCWSTR, *PCWCH, *LPCWCH;
+typedef DWORD *PDWORD, *LPDWORD;
+typedef uint64_t DWORDLONG, *PDWORDLONG;
+typedef uintptr_t DWORD_PTR, *PDWORD_PTR;
+typedef LONG *PLONG, *LPLONG;
+typedef INT *PINT, *LPINT;
+typedef UINT *PUINT;
+typedef SHORT *PSHORT;
+typedef WORD *PWORD, *LPWORD;
+typedef UCHAR *PUCHAR;
+typedef LONGLONG *PLONGLONG;
+typedef ULONGLONG *PULONGLONG;
+typedef ULONG64 *PULONG64;
+typedef LONG64 *PLONG64;
+typedef ULONG_PTR *PULONG_PTR;
+typedef LONG_PTR *PLONG_PTR;
+typedef SIZE_T *PSIZE_T;
+typedef LONG_PTR SSIZE_T, *PSSIZE_T;
+typedef BOOL *PBOOL, *LPBOOL;
+typedef BYTE *LPBYTE;
+typedef HANDLE *PHANDLE, *LPHANDLE;
+typedef HANDLE HMODULE, HINSTANCE, HLOCAL, HGLOBAL;
+typedef UINT_PTR WPARAM;
+typedef LONG_PTR LPARAM, LRESULT;
+
+/* TCHAR: WCHAR with UNICODE, char without (winnt.h). */
+#ifdef UNICODE
+typedef WCHAR TCHAR, *PTCHAR, TBYTE, *PTBYTE;
+typedef LPWSTR LPTSTR, PTSTR;
+typedef LPCWSTR LPCTSTR, PCTSTR;
+#define __TEXT(s)	L##s
+#else
+typedef char TCHAR, *PTCHAR;
+typedef unsigned char TBYTE, *PTBYTE;
+typedef LPSTR LPTSTR, PTSTR;
+typedef LPCSTR LPCTSTR, PCTSTR;
+#define __TEXT(s)	s
+#endif
+#define TEXT(s)		__TEXT(s)
+
+/* HRESULT and its values (winerror.h). */
+typedef LONG HRESULT;
+#ifndef S_OK
+#define S_OK			((HRESULT)0)
+#endif
+#define S_FALSE			((HRESULT)1)
+#define E_NOTIMPL		((HRESULT)0x80004001L)
+#define E_POINTER		((HRESULT)0x80004003L)
+#define E_ABORT			((HRESULT)0x80004004L)
+#define E_FAIL			((HRESULT)0x80004005L)
+#define E_UNEXPECTED		((HRESULT)0x8000FFFFL)
+#define E_ACCESSDENIED		((HRESULT)0x80070005L)
+#define E_HANDLE		((HRESULT)0x80070006L)
+#define E_OUTOFMEMORY		((HRESULT)0x8007000EL)
+#define E_INVALIDARG		((HRESULT)0x80070057L)
+#ifndef SUCCEEDED
+#define SUCCEEDED(hr)		((HRESULT)(hr) >= 0)
+#define FAILED(hr)		((HRESULT)(hr) < 0)
+#endif
+#define IS_ERROR(hr)		((unsigned long)(hr) >> 31 == 1)
+#define FACILITY_WIN32		7
+#define SEVERITY_SUCCESS	0
+#define SEVERITY_ERROR		1
+#define HRESULT_CODE(hr)	((hr) & 0xFFFF)
+#define HRESULT_FACILITY(hr)	(((hr) >> 16) & 0x1FFF)
+#define HRESULT_SEVERITY(hr)	(((hr) >> 31) & 0x1)
+#define MAKE_HRESULT(sev, fac, code) \
+	((HRESULT)(((unsigned long)(sev) << 31) | ((unsigned long)(fac) << 16) | \
+		   ((unsigned long)(code))))
+#ifndef HRESULT_FROM_WIN32
+#define HRESULT_FROM_WIN32(x)							\
+	((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x) & 0x0000FFFF) | 0x80070000))
+#endif
+
+/* Sizes, words and bytes. */
+#define MAX_PATH		260
+#define INFINITE		0xFFFFFFFF
+#define INVALID_HANDLE_VALUE	((HANDLE)(LONG_PTR)-1)
+#define LOBYTE(w)		((BYTE)(((DWORD_PTR)(w)) & 0xff))
+#define HIBYTE(w)		((BYTE)((((DWORD_PTR)(w)) >> 8) & 0xff))
+#define LOWORD(l)		((WORD)(((DWORD_PTR)(l)) & 0xffff))
+#define HIWORD(l)		((WORD)((((DWORD_PTR)(l)) >> 16) & 0xffff))
+#define MAKEWORD(a, b)		((WORD)(((BYTE)(a)) | ((WORD)((BYTE)(b))) << 8))
+#define MAKELONG(a, b)		((LONG)(((WORD)(a)) | ((DWORD)((WORD)(b))) << 16))
+/*
+ * min and max as Windows defines them, in C only: libstdc++'s headers,
+ * which a C++ program includes after this one, call std::min and std::max.
+ */
+#if !defined(NOMINMAX) && !defined(__cplusplus)
+#ifndef max
+#define max(a, b)		(((a) > (b)) ? (a) : (b))
+#endif
+#ifndef min
+#define min(a, b)		(((a) < (b)) ? (a) : (b))
+#endif
+#endif
+
+#define UNREFERENCED_PARAMETER(p)	((void)(p))
+#define DBG_UNREFERENCED_PARAMETER(p)	((void)(p))
+#define UNREFERENCED_LOCAL_VARIABLE(v)	((void)(v))
+#define ARRAYSIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define RTL_NUMBER_OF(a)	ARRAYSIZE(a)
+#define FIELD_OFFSET(type, field)	((LONG)offsetof(type, field))
+#define RTL_FIELD_SIZE(type, field)	(sizeof(((type *)0)->field))
+#define CONTAINING_RECORD(address, type, field) \
+	((type *)((char *)(address) - offsetof(type, field)))
+
+#define RtlZeroMemory(d, n)	memset((d), 0, (n))
+#define RtlFillMemory(d, n, c)	memset((d), (c), (n))
+#define RtlCopyMemory(d, s, n)	memcpy((d), (s), (n))
+#define RtlMoveMemory(d, s, n)	memmove((d), (s), (n))
+#define RtlEqualMemory(a, b, n)	(!memcmp((a), (b), (n)))
+#define ZeroMemory		RtlZeroMemory
+#define FillMemory		RtlFillMemory
+#define CopyMemory		RtlCopyMemory
+#define MoveMemory		RtlMoveMemory
+#define EqualMemory		RtlEqualMemory
+/* Not optimised away, as Windows promises of SecureZeroMemory. */
+#define SecureZeroMemory(d, n)	explicit_bzero((d), (n))
+
+/* The guiddef.h and objbase.h parts (GUID helpers, StringFromGUID2). */
+#include "guiddef.h"
+#ifndef WIN32_LEAN_AND_MEAN
+#include "objbase.h"
+#endif
+
+/* FILETIME, SYSTEMTIME, TIME_ZONE_INFORMATION: <nttrace/evntrace.h>'s. */
+#include <nttrace/evntrace.h>
+
+NTTRACE_WIN_BEGIN
+/* Processes, threads and waiting (processthreadsapi.h, synchapi.h). */
+DWORD GetCurrentProcessId(void) NTTRACE_WIN(GetCurrentProcessId);
+DWORD GetCurrentThreadId(void) NTTRACE_WIN(GetCurrentThreadId);
+void Sleep(DWORD milliseconds) NTTRACE_WIN(Sleep);
+
+/*
+ * Time (sysinfoapi.h, timezoneapi.h, profileapi.h). Local time is the
+ * process's time zone (TZ, /etc/localtime), as the C library sees it; a
+ * TIME_ZONE_INFORMATION other than NULL is refused (ERROR_NOT_SUPPORTED).
+ */
+DWORD GetTickCount(void) NTTRACE_WIN(GetTickCount);
+ULONGLONG GetTickCount64(void) NTTRACE_WIN(GetTickCount64);
+void GetSystemTimeAsFileTime(LPFILETIME time) NTTRACE_WIN(GetSystemTimeAsFileTime);
+void GetSystemTime(PSYSTEMTIME time) NTTRACE_WIN(GetSystemTime);
+void GetLocalTime(PSYSTEMTIME time) NTTRACE_WIN(GetLocalTime);
+BOOL FileTimeToSystemTime(const FILETIME *file_time, PSYSTEMTIME system_time)
+	NTTRACE_WIN(FileTimeToSystemTime);
+BOOL SystemTimeToFileTime(const SYSTEMTIME *system_time, LPFILETIME file_time)
+	NTTRACE_WIN(SystemTimeToFileTime);
+BOOL FileTimeToLocalFileTime(const FILETIME *file_time, LPFILETIME local)
+	NTTRACE_WIN(FileTimeToLocalFileTime);
+BOOL SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *zone,
+				     const SYSTEMTIME *universal, PSYSTEMTIME local)
+	NTTRACE_WIN(SystemTimeToTzSpecificLocalTime);
+BOOL QueryPerformanceCounter(LARGE_INTEGER *count) NTTRACE_WIN(QueryPerformanceCounter);
+BOOL QueryPerformanceFrequency(LARGE_INTEGER *frequency) NTTRACE_WIN(QueryPerformanceFrequency);
+
+/* Memory (winbase.h's local heap, heapapi.h): the C library's malloc. */
+#define LMEM_FIXED		0x0000
+#define LMEM_ZEROINIT		0x0040
+#define LPTR			(LMEM_FIXED | LMEM_ZEROINIT)
+#define HEAP_ZERO_MEMORY	0x00000008
+HLOCAL LocalAlloc(UINT flags, SIZE_T bytes) NTTRACE_WIN(LocalAlloc);
+HLOCAL LocalFree(HLOCAL mem) NTTRACE_WIN(LocalFree);
+HANDLE GetProcessHeap(void) NTTRACE_WIN(GetProcessHeap);
+LPVOID HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes) NTTRACE_WIN(HeapAlloc);
+LPVOID HeapReAlloc(HANDLE heap, DWORD flags, LPVOID mem, SIZE_T bytes) NTTRACE_WIN(HeapReAlloc);
+BOOL HeapFree(HANDLE heap, DWORD flags, LPVOID mem) NTTRACE_WIN(HeapFree);
+
+/*
+ * UTF-16 and multibyte text (stringapiset.h). The code pages are CP_UTF8
+ * and CP_ACP (also UTF-8 here: Linux's text is); others are refused with
+ * ERROR_INVALID_PARAMETER. Invalid input becomes U+FFFD.
+ */
+#define CP_ACP		0
+#define CP_UTF8		65001
+int MultiByteToWideChar(UINT code_page, DWORD flags, LPCCH in, int in_bytes, LPWSTR out,
+			int out_chars) NTTRACE_WIN(MultiByteToWideChar);
+int WideCharToMultiByte(UINT code_page, DWORD flags, LPCWCH in, int in_chars, LPSTR out,
+			int out_bytes, LPCCH default_char, LPBOOL used_default)
+	NTTRACE_WIN(WideCharToMultiByte);
+
+/*
+ * The program's entry: a program that defines wmain (or _tmain with
+ * _UNICODE) and no main gets one from nttrace-windows.pc's libraries,
+ * which passes it the arguments in UTF-16. C linkage in C++ too, as MSVC
+ * gives wmain.
+ */
+int wmain(int argc, wchar_t **argv);
+NTTRACE_WIN_END
+
+#endif /* NTTRACE_WINDOWS_WINDOWS_H */

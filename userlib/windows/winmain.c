@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The entry of a Windows program that has wmain (or _tmain with _UNICODE)
+ * and no main: libnttrace-wmain.a, which nttrace-windows.pc links before
+ * libnttrace. A static archive's member is linked only for a symbol still
+ * undefined, so a program with its own main never gets this one. It
+ * passes wmain its arguments as UTF-16 (from the UTF-8 Linux gives; an
+ * invalid byte becomes U+FFFD), in memory that lasts the program's life.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nttrace/winnt.h>
+#include "utf16.h"
+
+/* The program's, with its 16-bit wchar_t: the same ABI as WCHAR here. */
+int wmain(int argc, WCHAR **argv);
+
+int main(int argc, char **argv)
+{
+	WCHAR **wargv = calloc((size_t)argc + 1, sizeof(*wargv));
+	int i;
+
+	if (!wargv)
+		goto nomem;
+	for (i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+		__u32 units = ntr_utf8_to_utf16(NULL, UINT32_MAX, argv[i], (__u32)n);
+
+		wargv[i] = calloc((size_t)units + 1, sizeof(WCHAR));
+		if (!wargv[i])
+			goto nomem;
+		ntr_utf8_to_utf16((__u8 *)wargv[i], units, argv[i], (__u32)n);
+	}
+	return wmain(argc, wargv);
+nomem:
+	fputs("out of memory for the program's arguments\n", stderr);
+	return 1;
+}
