@@ -61,7 +61,8 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/consumer/tdh_man_query.c \
 	    userlib/consumer/tdh_wpp.c userlib/consumer/tdh_wpp_event.c \
 	    userlib/consumer/tdh_wpp_handle.c userlib/consumer/tdh_wpp_load.c \
-	    userlib/consumer/tdh_wpp_time.c
+	    userlib/consumer/tdh_wpp_time.c \
+	    userlib/windows/wcs.c userlib/windows/wprintf.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -221,6 +222,14 @@ $(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_en
 	@mkdir -p $(dir $@)
 	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
 		$(LIBS_u$*)
+
+# The Windows layer's C runtime (userlib/windows/crt.h), called by its
+# nttrace_win_* names.
+$(BUILD)/host/wincrt_test-m%: tests/host/wincrt_test.c userlib/windows/crt.h \
+			      tests/vm/tap.h $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
 # TDH over manifest-based events, with the test's own manifest
 # (tests/host/tdh_manifest_test.man); 32-bit without expat, it checks the
 # functions say ERROR_NOT_SUPPORTED and skips the rest.
@@ -294,6 +303,7 @@ host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUIL
 	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
 	    $(BUILD)/host/tdh_wpp_test-m64 $(BUILD)/host/tdh_wpp_test-m32 \
 	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
+	    $(BUILD)/host/wincrt_test-m64 $(BUILD)/host/wincrt_test-m32 \
 	    $(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
