@@ -62,6 +62,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/consumer/tdh_wpp.c userlib/consumer/tdh_wpp_event.c \
 	    userlib/consumer/tdh_wpp_handle.c userlib/consumer/tdh_wpp_load.c \
 	    userlib/consumer/tdh_wpp_time.c \
+	    userlib/windows/wcs.c userlib/windows/wprintf.c \
 	    userlib/windows/guid.c userlib/windows/sid.c userlib/windows/time.c \
 	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c
 TOOLS := nttrace
@@ -228,6 +229,14 @@ $(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_en
 	@mkdir -p $(dir $@)
 	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
 		$(LIBS_u$*)
+
+# The Windows layer's C runtime (userlib/windows/crt.h), called by its
+# nttrace_win_* names.
+$(BUILD)/host/wincrt_test-m%: tests/host/wincrt_test.c userlib/windows/crt.h \
+			      tests/vm/tap.h $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
+		$(LIBS_u$*)
 # TDH over manifest-based events, with the test's own manifest
 # (tests/host/tdh_manifest_test.man); 32-bit without expat, it checks the
 # functions say ERROR_NOT_SUPPORTED and skips the rest.
@@ -301,6 +310,7 @@ host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUIL
 	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
 	    $(BUILD)/host/tdh_wpp_test-m64 $(BUILD)/host/tdh_wpp_test-m32 \
 	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
+	    $(BUILD)/host/wincrt_test-m64 $(BUILD)/host/wincrt_test-m32 \
 	    $(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32 \
 	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 
