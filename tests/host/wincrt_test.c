@@ -245,6 +245,9 @@ static void test_buffers(void)
 	tap_ok(w[0] == 0 && errno == ERANGE, "swprintf_s overflow: emptied, ERANGE");
 	tap_eq(nttrace_win_swprintf_s(w, 4, W("%d"), 123), 3, "swprintf_s that fits");
 	errno = 0;
+	tap_ok(nttrace_win_swprintf_s(w, 4, W("%n"), &(int){0}) == -1 && errno == EINVAL &&
+	       w[0] == 0, "swprintf_s bad format: emptied, EINVAL");
+	errno = 0;
 	tap_ok(nttrace_win_swprintf_s(NULL, 4, W("x")) == -1 && errno == EINVAL,
 	       "swprintf_s NULL buffer: EINVAL");
 	tap_eq(nttrace_win__scwprintf(W("%s-%S"), W("\U0001F600"), "ab"), 5,
