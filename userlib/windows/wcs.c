@@ -2,9 +2,10 @@
 /*
  * The Windows layer's wide string functions (userlib/windows/crt.h): the
  * C runtime's wcs* and wmem* over 16-bit WCHAR units, for programs built
- * with -fshort-wchar, whose wchar_t glibc's own functions do not take.
- * Lengths and positions are in units; a surrogate pair is two. Numbers go
- * through the C library's strtol & co on the text's leading ASCII.
+ * with -fshort-wchar, whose 16-bit wide characters glibc's own functions
+ * do not take. Lengths and positions are in units; a surrogate pair is
+ * two. Numbers go through the C library's strtol & co on the text's
+ * leading ASCII.
  */
 #include <errno.h>
 #include <limits.h>
