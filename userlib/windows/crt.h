@@ -5,7 +5,7 @@
  * built with -fshort-wchar against nttrace-windows.pc. Its headers bind
  * each CRT name to nttrace_win_<name> here (wcslen to nttrace_win_wcslen,
  * _snwprintf to nttrace_win__snwprintf), since glibc's wide functions take
- * a 32-bit wchar_t. The library itself is built without -fshort-wchar: a
+ * 32-bit wide characters. The library itself is built without -fshort-wchar: a
  * wide string is a WCHAR (16-bit) string here, and errno_t is int.
  */
 #ifndef NTTRACE_WINDOWS_CRT_H

@@ -2,9 +2,10 @@
 /*
  * The Windows layer's wide string functions (userlib/windows/crt.h): the
  * C runtime's wcs* and wmem* over 16-bit WCHAR units, for programs built
- * with -fshort-wchar, whose wchar_t glibc's own functions do not take.
- * Lengths and positions are in units; a surrogate pair is two. Numbers go
- * through the C library's strtol & co on the text's leading ASCII.
+ * with -fshort-wchar, whose 16-bit wide characters glibc's own functions
+ * do not take. Lengths and positions are in units; a surrogate pair is
+ * two. Numbers go through the C library's strtol & co on the text's
+ * leading ASCII.
  */
 #include <errno.h>
 #include <limits.h>
@@ -220,11 +221,11 @@ WCHAR *nttrace_win_wmemchr(const WCHAR *s, WCHAR c, size_t n)
  * library's, and its end maps back to the same count of units.
  */
 struct num {
-	char *s;
+	char *s, *end;
 	char small[128];
 };
 
-static void num_open(struct num *t, const WCHAR *w)
+static char *num_open(struct num *t, const WCHAR *w)
 {
 	size_t n = 0, i;
 
@@ -238,46 +239,69 @@ static void num_open(struct num *t, const WCHAR *w)
 	for (i = 0; i < n; i++)
 		t->s[i] = (char)w[i];
 	t->s[n] = 0;
+	return t->s;
 }
 
-static void num_close(struct num *t, const WCHAR *w, const char *end, WCHAR **endp)
+static void num_close(struct num *t, const WCHAR *w, WCHAR **endp)
 {
 	if (endp)
-		*endp = (WCHAR *)w + (end - t->s);
+		*endp = (WCHAR *)w + (t->end - t->s);
 	if (t->s != t->small)
 		free(t->s);
 }
 
-/* One parser of the C library's, as a WCHAR parser. */
-#define NUM_PARSER(name, type, call)					\
-type name(const WCHAR *s, WCHAR **endp, int base)			\
-{									\
-	struct num t;							\
-	char *end;							\
-	type v;								\
-									\
-	num_open(&t, s);						\
-	v = call(t.s, &end, base);					\
-	num_close(&t, s, end, endp);					\
-	return v;							\
+long nttrace_win_wcstol(const WCHAR *s, WCHAR **endp, int base)
+{
+	struct num t;
+	long v = strtol(num_open(&t, s), &t.end, base);
+
+	num_close(&t, s, endp);
+	return v;
 }
 
-NUM_PARSER(nttrace_win_wcstol, long, strtol)
-NUM_PARSER(nttrace_win_wcstoul, unsigned long, strtoul)
-NUM_PARSER(nttrace_win_wcstoll, long long, strtoll)
-NUM_PARSER(nttrace_win_wcstoull, unsigned long long, strtoull)
-NUM_PARSER(nttrace_win__wcstoi64, long long, strtoll)
-NUM_PARSER(nttrace_win__wcstoui64, unsigned long long, strtoull)
+unsigned long nttrace_win_wcstoul(const WCHAR *s, WCHAR **endp, int base)
+{
+	struct num t;
+	unsigned long v = strtoul(num_open(&t, s), &t.end, base);
+
+	num_close(&t, s, endp);
+	return v;
+}
+
+long long nttrace_win_wcstoll(const WCHAR *s, WCHAR **endp, int base)
+{
+	struct num t;
+	long long v = strtoll(num_open(&t, s), &t.end, base);
+
+	num_close(&t, s, endp);
+	return v;
+}
+
+unsigned long long nttrace_win_wcstoull(const WCHAR *s, WCHAR **endp, int base)
+{
+	struct num t;
+	unsigned long long v = strtoull(num_open(&t, s), &t.end, base);
+
+	num_close(&t, s, endp);
+	return v;
+}
+
+long long nttrace_win__wcstoi64(const WCHAR *s, WCHAR **endp, int base)
+{
+	return nttrace_win_wcstoll(s, endp, base);
+}
+
+unsigned long long nttrace_win__wcstoui64(const WCHAR *s, WCHAR **endp, int base)
+{
+	return nttrace_win_wcstoull(s, endp, base);
+}
 
 double nttrace_win_wcstod(const WCHAR *s, WCHAR **endp)
 {
 	struct num t;
-	char *end;
-	double v;
+	double v = strtod(num_open(&t, s), &t.end);
 
-	num_open(&t, s);
-	v = strtod(t.s, &end);
-	num_close(&t, s, end, endp);
+	num_close(&t, s, endp);
 	return v;
 }
 

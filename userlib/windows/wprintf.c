@@ -548,6 +548,8 @@ static int to_mem(void *buf, size_t count, int wide, const void *fmt, va_list ap
 		errno = EINVAL;
 		return -1;
 	}
+	if (fit == FIT_SECURE)		/* emptied whatever the failure */
+		memset(buf, 0, wide ? sizeof(WCHAR) : 1);
 	ret = format(&b, wide, fmt, ap);
 	total = units(&b, wide);
 	if (!ret && total > INT_MAX) {
@@ -557,7 +559,6 @@ static int to_mem(void *buf, size_t count, int wide, const void *fmt, va_list ap
 	if (ret || fit == FIT_COUNT || (!buf && fit != FIT_ISO))
 		goto out;
 	if (fit == FIT_SECURE && total >= count) {
-		memset(buf, 0, wide ? sizeof(WCHAR) : 1);
 		errno = ERANGE;
 		ret = -1;
 		goto out;
@@ -853,7 +854,7 @@ int nttrace_win__wfopen_s(FILE **f, const WCHAR *path, const WCHAR *mode)
 {
 	if (!f) {
 		errno = EINVAL;
-		return EINVAL;
+		return errno;
 	}
 	*f = nttrace_win__wfopen(path, mode);
 	return *f ? 0 : errno;
