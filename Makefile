@@ -11,7 +11,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # The version of the library, the tool, the module's DKMS package and the
 # Debian packages.
-VERSION := 0.18.0
+VERSION := 0.19.0
 # _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
 # 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
 CPPFLAGS := -Iuapi -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
@@ -87,6 +87,14 @@ VM_TESTS += query_test
 VM_TESTS += tracelogging_test
 VM_TESTS += filter_test
 VM_TESTS += kernel_io_test
+VM_TESTS += windows_test
+# Windows programs (tests/windows), built as Windows sources are with
+# nttrace-windows.pc: its Cflags, with the tree's directories for the
+# installed ones (scripts/check-install builds them with pkg-config
+# itself), as C and as C++; windows_test runs them in the VM.
+WIN_PROGRAMS := controller provider tlprovider consumer
+WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -Iuserlib/include
+WIN_DEPS := tests/windows/guids.h $(wildcard userlib/windows/include/*.h userlib/include/nttrace/*.h uapi/*.h)
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -144,12 +152,25 @@ $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
+$(BUILD)/$(1)/windows/%-c: tests/windows/%.c $(WIN_DEPS) $(BUILD)/$(1)/libnttrace-wmain.a \
+			   $(BUILD)/$(1)/libnttrace.a
+	@mkdir -p $$(dir $$@)
+	$(CC) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror -o $$@ $$< \
+		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
+
+$(BUILD)/$(1)/windows/%-cpp: tests/windows/%.c $(WIN_DEPS) $(BUILD)/$(1)/libnttrace-wmain.a \
+			     $(BUILD)/$(1)/libnttrace.a
+	@mkdir -p $$(dir $$@)
+	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror -o $$@ -x c++ $$< -x none \
+		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
+
 $(BUILD)/$(1)/obj:
 	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
       $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/classic_sample $(BUILD)/$(1)/event_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/klbench $(BUILD)/$(1)/nttrace_fuzz \
-      $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS))
+      $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS)) \
+      $(foreach p,$(WIN_PROGRAMS),$(BUILD)/$(1)/windows/$(p)-c $(BUILD)/$(1)/windows/$(p)-cpp)
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))

@@ -19,6 +19,10 @@
  * it stops the session (ControlTrace), and as a consumer reads the file
  * back (OpenTrace, ProcessTrace, CloseTrace), checking that every event
  * arrived with its number and data.
+ *
+ * Its strings are char: it calls the A functions by name, as an ANSI
+ * program in a Unicode project (nttrace-windows.pc defines UNICODE, as
+ * Visual Studio does) must. tests/windows/ has the wide programs.
  */
 #include <windows.h>
 #include <wmistr.h>
@@ -167,13 +171,13 @@ int main(int argc, char **argv)
 
 	/* ---- controller: a session writing the log file ---- */
 	InitProperties(&sp, logFile);
-	err = StartTrace(&session, SESSION_NAME, &sp.Properties);
+	err = StartTraceA(&session, SESSION_NAME, &sp.Properties);
 	if (err == ERROR_ALREADY_EXISTS) {
 		/* Left over from an earlier run: stop it and start afresh. */
 		InitProperties(&sp, logFile);
-		ControlTrace(0, SESSION_NAME, &sp.Properties, EVENT_TRACE_CONTROL_STOP);
+		ControlTraceA(0, SESSION_NAME, &sp.Properties, EVENT_TRACE_CONTROL_STOP);
 		InitProperties(&sp, logFile);
-		err = StartTrace(&session, SESSION_NAME, &sp.Properties);
+		err = StartTraceA(&session, SESSION_NAME, &sp.Properties);
 	}
 	if (err != ERROR_SUCCESS)
 		return Fail("StartTrace", err);
@@ -251,9 +255,9 @@ unregister:
 		UnregisterTraceGuids(classicReg);
 stop:
 	InitProperties(&sp, logFile);
-	err = ControlTrace(session, NULL, &sp.Properties, EVENT_TRACE_CONTROL_STOP);
+	err = ControlTraceA(session, NULL, &sp.Properties, EVENT_TRACE_CONTROL_STOP);
 	if (err != ERROR_SUCCESS)
-		return Fail("ControlTrace(STOP)", err);
+		return Fail("ControlTraceA(STOP)", err);
 	printf("controller: stopped the session: %u events lost, %u buffers written\n",
 	       (unsigned int)sp.Properties.EventsLost,
 	       (unsigned int)sp.Properties.BuffersWritten);
@@ -265,7 +269,7 @@ stop:
 	logfile.LogFileName = (LPSTR)logFile;
 	logfile.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
 	logfile.EventRecordCallback = ConsumeEvent;
-	trace = OpenTrace(&logfile);
+	trace = OpenTraceA(&logfile);
 	if (trace == INVALID_PROCESSTRACE_HANDLE)
 		return Fail("OpenTrace", GetLastError());
 	err = ProcessTrace(&trace, 1, NULL, NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * nttrace user library: the Windows layer's functions as the library
- * defines them (userlib/windows/*.c), with its 16-bit WCHAR. The layer's
+ * defines them (the .c files of userlib/windows), with its 16-bit WCHAR. The layer's
  * headers (userlib/windows/include, nttrace-windows.pc) declare each under
  * its Windows name with a 16-bit wchar_t, bound to these symbols
  * (nttrace_win.h); nothing else declares them. crt.h has the C runtime's.
@@ -54,13 +54,6 @@ HANDLE nttrace_win_GetProcessHeap(void);
 void *nttrace_win_HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes);
 void *nttrace_win_HeapReAlloc(HANDLE heap, DWORD flags, void *mem, SIZE_T bytes);
 BOOL nttrace_win_HeapFree(HANDLE heap, DWORD flags, void *mem);
-
-/* stringapiset.h */
-int nttrace_win_MultiByteToWideChar(UINT code_page, DWORD flags, const char *in,
-				    int in_bytes, WCHAR *out, int out_chars);
-int nttrace_win_WideCharToMultiByte(UINT code_page, DWORD flags, const WCHAR *in,
-				    int in_chars, char *out, int out_bytes,
-				    const char *default_char, BOOL *used_default);
 
 /* conio.h */
 int nttrace_win__getch(void);

@@ -14,8 +14,17 @@
 #include <nttrace/winnt.h>
 #include "utf16.h"
 
-/* The program's, with its 16-bit wchar_t: the same ABI as WCHAR here. */
-int wmain(int argc, WCHAR **argv);
+/*
+ * The program's, with its 16-bit wchar_t: the same ABI as WCHAR here. C's
+ * (and C++'s usual form, which <windows.h> declares extern "C") is
+ * "wmain"; C++'s others have their mangled names, looked for as weak
+ * symbols: wmain(void) and wmain(int, wchar_t **, wchar_t **). A wmain
+ * returning void returns no status: the program's is then undefined.
+ */
+extern int wmain(int argc, WCHAR **argv) __attribute__((weak));
+extern int wmain_cxx_void(void) __asm__("_Z5wmainv") __attribute__((weak));
+extern int wmain_cxx_envp(int argc, WCHAR **argv, WCHAR **envp)
+	__asm__("_Z5wmainiPPwS0_") __attribute__((weak));
 
 int main(int argc, char **argv)
 {
@@ -33,7 +42,14 @@ int main(int argc, char **argv)
 			goto nomem;
 		ntr_utf8_to_utf16((__u8 *)wargv[i], units, argv[i], (__u32)n);
 	}
-	return wmain(argc, wargv);
+	if (wmain)
+		return wmain(argc, wargv);
+	if (wmain_cxx_envp)
+		return wmain_cxx_envp(argc, wargv, NULL);
+	if (wmain_cxx_void)
+		return wmain_cxx_void();
+	fputs("the program has neither main nor wmain\n", stderr);
+	return 1;
 nomem:
 	fputs("out of memory for the program's arguments\n", stderr);
 	return 1;

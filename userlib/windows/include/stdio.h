@@ -21,14 +21,11 @@ extern int vprintf(const char *__restrict fmt, va_list ap) NTTRACE_WIN(vprintf);
 extern int fprintf(FILE *__restrict f, const char *__restrict fmt, ...) NTTRACE_WIN(fprintf);
 extern int vfprintf(FILE *__restrict f, const char *__restrict fmt, va_list ap)
 	NTTRACE_WIN(vfprintf);
-extern int sprintf(char *__restrict buf, const char *__restrict fmt, ...) __THROW
-	NTTRACE_WIN(sprintf);
-extern int vsprintf(char *__restrict buf, const char *__restrict fmt, va_list ap) __THROW
-	NTTRACE_WIN(vsprintf);
-extern int snprintf(char *__restrict buf, size_t n, const char *__restrict fmt, ...) __THROW
-	NTTRACE_WIN(snprintf);
+extern int sprintf(char *__restrict buf, const char *__restrict fmt, ...) NTTRACE_WIN_NTH(sprintf);
+extern int vsprintf(char *__restrict buf, const char *__restrict fmt, va_list ap) NTTRACE_WIN_NTH(vsprintf);
+extern int snprintf(char *__restrict buf, size_t n, const char *__restrict fmt, ...) NTTRACE_WIN_NTH(snprintf);
 extern int vsnprintf(char *__restrict buf, size_t n, const char *__restrict fmt, va_list ap)
-	__THROW NTTRACE_WIN(vsnprintf);
+	NTTRACE_WIN_NTH(vsnprintf);
 NTTRACE_WIN_END
 
 /* glibc's <stdio.h>, without its fortified inline printf functions. */

@@ -26,50 +26,43 @@ struct tm;
 
 NTTRACE_WIN_BEGIN
 /* glibc declares these too: the same declarations, bound to libnttrace. */
-extern size_t wcslen(const wchar_t *s) __THROW NTTRACE_WIN(wcslen);
-extern size_t wcsnlen(const wchar_t *s, size_t max) __THROW NTTRACE_WIN(wcsnlen);
-extern wchar_t *wcscpy(wchar_t *__restrict d, const wchar_t *__restrict s) __THROW
-	NTTRACE_WIN(wcscpy);
-extern wchar_t *wcsncpy(wchar_t *__restrict d, const wchar_t *__restrict s, size_t n) __THROW
-	NTTRACE_WIN(wcsncpy);
-extern wchar_t *wcscat(wchar_t *__restrict d, const wchar_t *__restrict s) __THROW
-	NTTRACE_WIN(wcscat);
-extern wchar_t *wcsncat(wchar_t *__restrict d, const wchar_t *__restrict s, size_t n) __THROW
-	NTTRACE_WIN(wcsncat);
-extern int wcscmp(const wchar_t *a, const wchar_t *b) __THROW NTTRACE_WIN(wcscmp);
-extern int wcsncmp(const wchar_t *a, const wchar_t *b, size_t n) __THROW NTTRACE_WIN(wcsncmp);
-extern wchar_t *wcsdup(const wchar_t *s) __THROW NTTRACE_WIN(_wcsdup);
-extern wchar_t *wcschr(const wchar_t *s, wchar_t c) __THROW NTTRACE_WIN(wcschr);
-extern wchar_t *wcsrchr(const wchar_t *s, wchar_t c) __THROW NTTRACE_WIN(wcsrchr);
-extern size_t wcscspn(const wchar_t *s, const wchar_t *reject) __THROW NTTRACE_WIN(wcscspn);
-extern size_t wcsspn(const wchar_t *s, const wchar_t *accept) __THROW NTTRACE_WIN(wcsspn);
-extern wchar_t *wcspbrk(const wchar_t *s, const wchar_t *accept) __THROW NTTRACE_WIN(wcspbrk);
-extern wchar_t *wcsstr(const wchar_t *s, const wchar_t *needle) __THROW NTTRACE_WIN(wcsstr);
-extern wchar_t *wmemchr(const wchar_t *s, wchar_t c, size_t n) __THROW NTTRACE_WIN(wmemchr);
-extern int wmemcmp(const wchar_t *a, const wchar_t *b, size_t n) __THROW NTTRACE_WIN(wmemcmp);
-extern wchar_t *wmemcpy(wchar_t *__restrict d, const wchar_t *__restrict s, size_t n) __THROW
-	NTTRACE_WIN(wmemcpy);
-extern wchar_t *wmemmove(wchar_t *d, const wchar_t *s, size_t n) __THROW NTTRACE_WIN(wmemmove);
-extern wchar_t *wmemset(wchar_t *d, wchar_t c, size_t n) __THROW NTTRACE_WIN(wmemset);
-extern double wcstod(const wchar_t *__restrict s, wchar_t **__restrict end) __THROW
-	NTTRACE_WIN(wcstod);
-extern long wcstol(const wchar_t *__restrict s, wchar_t **__restrict end, int base) __THROW
-	NTTRACE_WIN(wcstol);
+extern size_t wcslen(const wchar_t *s) NTTRACE_WIN_NTH(wcslen);
+extern size_t wcsnlen(const wchar_t *s, size_t max) NTTRACE_WIN_NTH(wcsnlen);
+extern wchar_t *wcscpy(wchar_t *__restrict d, const wchar_t *__restrict s) NTTRACE_WIN_NTH(wcscpy);
+extern wchar_t *wcsncpy(wchar_t *__restrict d, const wchar_t *__restrict s, size_t n) NTTRACE_WIN_NTH(wcsncpy);
+extern wchar_t *wcscat(wchar_t *__restrict d, const wchar_t *__restrict s) NTTRACE_WIN_NTH(wcscat);
+extern wchar_t *wcsncat(wchar_t *__restrict d, const wchar_t *__restrict s, size_t n) NTTRACE_WIN_NTH(wcsncat);
+extern int wcscmp(const wchar_t *a, const wchar_t *b) NTTRACE_WIN_NTH(wcscmp);
+extern int wcsncmp(const wchar_t *a, const wchar_t *b, size_t n) NTTRACE_WIN_NTH(wcsncmp);
+extern wchar_t *wcsdup(const wchar_t *s) NTTRACE_WIN_NTH(_wcsdup);
+extern wchar_t *wcschr(const wchar_t *s, wchar_t c) NTTRACE_WIN_NTH(wcschr);
+extern wchar_t *wcsrchr(const wchar_t *s, wchar_t c) NTTRACE_WIN_NTH(wcsrchr);
+extern size_t wcscspn(const wchar_t *s, const wchar_t *reject) NTTRACE_WIN_NTH(wcscspn);
+extern size_t wcsspn(const wchar_t *s, const wchar_t *accept) NTTRACE_WIN_NTH(wcsspn);
+extern wchar_t *wcspbrk(const wchar_t *s, const wchar_t *accept) NTTRACE_WIN_NTH(wcspbrk);
+extern wchar_t *wcsstr(const wchar_t *s, const wchar_t *needle) NTTRACE_WIN_NTH(wcsstr);
+extern wchar_t *wmemchr(const wchar_t *s, wchar_t c, size_t n) NTTRACE_WIN_NTH(wmemchr);
+extern int wmemcmp(const wchar_t *a, const wchar_t *b, size_t n) NTTRACE_WIN_NTH(wmemcmp);
+extern wchar_t *wmemcpy(wchar_t *__restrict d, const wchar_t *__restrict s, size_t n) NTTRACE_WIN_NTH(wmemcpy);
+extern wchar_t *wmemmove(wchar_t *d, const wchar_t *s, size_t n) NTTRACE_WIN_NTH(wmemmove);
+extern wchar_t *wmemset(wchar_t *d, wchar_t c, size_t n) NTTRACE_WIN_NTH(wmemset);
+extern double wcstod(const wchar_t *__restrict s, wchar_t **__restrict end) NTTRACE_WIN_NTH(wcstod);
+extern long wcstol(const wchar_t *__restrict s, wchar_t **__restrict end, int base) NTTRACE_WIN_NTH(wcstol);
 extern unsigned long wcstoul(const wchar_t *__restrict s, wchar_t **__restrict end, int base)
-	__THROW NTTRACE_WIN(wcstoul);
+	NTTRACE_WIN_NTH(wcstoul);
 extern long long wcstoll(const wchar_t *__restrict s, wchar_t **__restrict end, int base)
-	__THROW NTTRACE_WIN(wcstoll);
+	NTTRACE_WIN_NTH(wcstoll);
 extern unsigned long long wcstoull(const wchar_t *__restrict s, wchar_t **__restrict end,
-				   int base) __THROW NTTRACE_WIN(wcstoull);
+				   int base) NTTRACE_WIN_NTH(wcstoull);
 extern int fwprintf(FILE *__restrict f, const wchar_t *__restrict fmt, ...) NTTRACE_WIN(fwprintf);
 extern int wprintf(const wchar_t *__restrict fmt, ...) NTTRACE_WIN(wprintf);
 extern int swprintf(wchar_t *__restrict buf, size_t n, const wchar_t *__restrict fmt, ...)
-	__THROW NTTRACE_WIN(swprintf);
+	NTTRACE_WIN_NTH(swprintf);
 extern int vfwprintf(FILE *__restrict f, const wchar_t *__restrict fmt, va_list ap)
 	NTTRACE_WIN(vfwprintf);
 extern int vwprintf(const wchar_t *__restrict fmt, va_list ap) NTTRACE_WIN(vwprintf);
 extern int vswprintf(wchar_t *__restrict buf, size_t n, const wchar_t *__restrict fmt,
-		     va_list ap) __THROW NTTRACE_WIN(vswprintf);
+		     va_list ap) NTTRACE_WIN_NTH(vswprintf);
 extern wint_t fputwc(wchar_t c, FILE *f) NTTRACE_WIN(fputwc);
 extern wint_t putwc(wchar_t c, FILE *f) NTTRACE_WIN(fputwc);
 extern wint_t putwchar(wchar_t c) NTTRACE_WIN(putwchar);
@@ -123,6 +116,7 @@ extern int _scwprintf(const wchar_t *fmt, ...) NTTRACE_WIN(_scwprintf);
 extern int _vscwprintf(const wchar_t *fmt, va_list ap) NTTRACE_WIN(_vscwprintf);
 extern int _putws(const wchar_t *s) NTTRACE_WIN(_putws);
 extern FILE *_wfopen(const wchar_t *path, const wchar_t *mode) NTTRACE_WIN(_wfopen);
+extern int _wremove(const wchar_t *path) NTTRACE_WIN(_wremove);
 extern errno_t _wfopen_s(FILE **f, const wchar_t *path, const wchar_t *mode)
 	NTTRACE_WIN(_wfopen_s);
 

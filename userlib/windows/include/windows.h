@@ -257,25 +257,15 @@ LPVOID HeapReAlloc(HANDLE heap, DWORD flags, LPVOID mem, SIZE_T bytes) NTTRACE_W
 BOOL HeapFree(HANDLE heap, DWORD flags, LPVOID mem) NTTRACE_WIN(HeapFree);
 
 /*
- * UTF-16 and multibyte text (stringapiset.h). The code pages are CP_UTF8
- * and CP_ACP (also UTF-8 here: Linux's text is); others are refused with
- * ERROR_INVALID_PARAMETER. Invalid input becomes U+FFFD.
- */
-#define CP_ACP		0
-#define CP_UTF8		65001
-int MultiByteToWideChar(UINT code_page, DWORD flags, LPCCH in, int in_bytes, LPWSTR out,
-			int out_chars) NTTRACE_WIN(MultiByteToWideChar);
-int WideCharToMultiByte(UINT code_page, DWORD flags, LPCWCH in, int in_chars, LPSTR out,
-			int out_bytes, LPCCH default_char, LPBOOL used_default)
-	NTTRACE_WIN(WideCharToMultiByte);
-
-/*
  * The program's entry: a program that defines wmain (or _tmain with
  * _UNICODE) and no main gets one from nttrace-windows.pc's libraries,
- * which passes it the arguments in UTF-16. C linkage in C++ too, as MSVC
- * gives wmain.
+ * which passes it the arguments in UTF-16. In C++, MSVC gives wmain C
+ * linkage; so does this declaration of its usual form (winmain.c finds
+ * the others).
  */
+#ifdef __cplusplus
 int wmain(int argc, wchar_t **argv);
+#endif
 NTTRACE_WIN_END
 
 #endif /* NTTRACE_WINDOWS_WINDOWS_H */
