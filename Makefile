@@ -64,7 +64,8 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/consumer/tdh_wpp_time.c \
 	    userlib/windows/wcs.c userlib/windows/wprintf.c \
 	    userlib/windows/guid.c userlib/windows/sid.c userlib/windows/time.c \
-	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c
+	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c \
+	    userlib/windows/utf.c userlib/windows/text.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
@@ -321,6 +322,19 @@ $(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm
 	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
 		$(LIBS_u$*)
 
+# The Windows layer's functions through its own headers, as C and C++
+# (tests/host/winlayer_test.c), with nttrace-windows.pc's flags.
+$(BUILD)/host/winlayer_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(WIN_DEPS) \
+				$(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a \
+		-pthread $(LIBS_u$*)
+$(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(WIN_DEPS) \
+				    $(BUILD)/u%/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CXX) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) -static -o $@ -x c++ $< -x none \
+		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
+
 host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
@@ -333,7 +347,9 @@ host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUIL
 	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
 	    $(BUILD)/host/wincrt_test-m64 $(BUILD)/host/wincrt_test-m32 \
 	    $(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32 \
-	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
+	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32 \
+	    $(BUILD)/host/winlayer_test-m64 $(BUILD)/host/winlayer_test-m32 \
+	    $(BUILD)/host/winlayer_cpp_test-m64 $(BUILD)/host/winlayer_cpp_test-m32
 
 # ---- kernels, module, the two commands ----
 kernels:

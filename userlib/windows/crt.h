@@ -115,4 +115,11 @@ FILE *nttrace_win__wfopen(const WCHAR *path, const WCHAR *mode);
 int nttrace_win__wfopen_s(FILE **f, const WCHAR *path, const WCHAR *mode);
 int nttrace_win__wremove(const WCHAR *path);
 
+/*
+ * The library's own (utf.c, not exported): a code point from UTF-16, and
+ * UTF-8 to UTF-16.
+ */
+size_t nttrace_win_utf16_next(const WCHAR *s, size_t n, uint32_t *cp);
+size_t nttrace_win_utf8_to_16(WCHAR *out, size_t max, const char *s, size_t n);
+
 #endif /* NTTRACE_WINDOWS_CRT_H */

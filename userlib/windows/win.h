@@ -55,6 +55,13 @@ void *nttrace_win_HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes);
 void *nttrace_win_HeapReAlloc(HANDLE heap, DWORD flags, void *mem, SIZE_T bytes);
 BOOL nttrace_win_HeapFree(HANDLE heap, DWORD flags, void *mem);
 
+/* stringapiset.h */
+int nttrace_win_MultiByteToWideChar(UINT code_page, DWORD flags, const char *in,
+				    int in_bytes, WCHAR *out, int out_chars);
+int nttrace_win_WideCharToMultiByte(UINT code_page, DWORD flags, const WCHAR *in,
+				    int in_chars, char *out, int out_bytes,
+				    const char *default_char, BOOL *used_default);
+
 /* conio.h */
 int nttrace_win__getch(void);
 int nttrace_win__getche(void);

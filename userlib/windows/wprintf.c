@@ -120,18 +120,6 @@ static void ob_printf(struct obuf *b, const char *spec, ...)
 	va_end(ap);
 }
 
-/* The code point at @s (@n units, at least 1); an unpaired surrogate is U+FFFD. */
-static size_t utf16_next(const WCHAR *s, size_t n, uint32_t *cp)
-{
-	if (s[0] >= 0xD800 && s[0] <= 0xDBFF && n > 1 &&
-	    s[1] >= 0xDC00 && s[1] <= 0xDFFF) {
-		*cp = 0x10000 + ((s[0] - 0xD800) << 10) + (s[1] - 0xDC00);
-		return 2;
-	}
-	*cp = s[0] >= 0xD800 && s[0] <= 0xDFFF ? 0xFFFD : s[0];
-	return 1;
-}
-
 /*
  * @n units of text at @s, UTF-16 if @wide else UTF-8 (copied as it is),
  * appended to @b as UTF-8 (@b NULL: nothing written); returns its
@@ -146,7 +134,7 @@ static size_t put_text(struct obuf *b, const void *s, size_t n, int wide)
 
 	for (; i < n; i += len, chars++) {
 		if (wide) {
-			len = utf16_next((const WCHAR *)s + i, n - i, &cp);
+			len = nttrace_win_utf16_next((const WCHAR *)s + i, n - i, &cp);
 			if (b)
 				ob_put(b, u, nttrace_utf8_put(u, cp));
 		} else {
@@ -156,38 +144,6 @@ static size_t put_text(struct obuf *b, const void *s, size_t n, int wide)
 		}
 	}
 	return chars;
-}
-
-/*
- * @n bytes of UTF-8 at @s as UTF-16 at @out (NULL: counts only), at most
- * @max units, a pair whole or not at all; returns the units. A NUL the
- * text holds (%c of 0) is a unit too.
- */
-static size_t utf8_to_16(WCHAR *out, size_t max, const char *s, size_t n)
-{
-	size_t units = 0, seg, full, got;
-
-	while (n && units < max) {
-		seg = strnlen(s, n);
-		if (!seg) {
-			if (out)
-				out[units] = 0;
-			units++;
-			seg = 1;
-		} else {
-			/* The output's ints keep @seg and @max within 32 bits. */
-			full = ntr_utf8_to_utf16(NULL, UINT32_MAX, s, seg);
-			got = max - units < full ? max - units : full;
-			if (out)
-				got = ntr_utf8_to_utf16((__u8 *)(out + units), got, s, seg);
-			units += got;
-			if (got < full)
-				break;
-		}
-		s += seg;
-		n -= seg;
-	}
-	return units;
 }
 
 /* A conversion specification, parsed. */
@@ -501,7 +457,7 @@ static int format(struct obuf *b, int wide, const void *fmt, va_list ap)
 /* @b's length in the function's units: UTF-16 units if @wide, else bytes. */
 static size_t units(const struct obuf *b, int wide)
 {
-	return wide ? utf8_to_16(NULL, SIZE_MAX, b->p, b->n) : b->n;
+	return wide ? nttrace_win_utf8_to_16(NULL, SIZE_MAX, b->p, b->n) : b->n;
 }
 
 /* @b's text written to @f; its length in units, or -1. */
@@ -565,7 +521,7 @@ static int to_mem(void *buf, size_t count, int wide, const void *fmt, va_list ap
 	}
 	keep = total < count ? total : fit == FIT_MSVC ? count : count ? count - 1 : 0;
 	if (wide)
-		keep = utf8_to_16(buf, keep, b.p, b.n);
+		keep = nttrace_win_utf8_to_16(buf, keep, b.p, b.n);
 	else
 		memcpy(buf, b.p, keep);
 	if (keep < count)

@@ -257,6 +257,23 @@ LPVOID HeapReAlloc(HANDLE heap, DWORD flags, LPVOID mem, SIZE_T bytes) NTTRACE_W
 BOOL HeapFree(HANDLE heap, DWORD flags, LPVOID mem) NTTRACE_WIN(HeapFree);
 
 /*
+ * UTF-16 and multibyte text (stringapiset.h). Linux's text is UTF-8: the
+ * code pages are CP_UTF8 and CP_ACP, which is UTF-8 too; others are
+ * refused (ERROR_INVALID_PARAMETER). Invalid input becomes U+FFFD, or
+ * with the ERR_INVALID_CHARS flag fails (ERROR_NO_UNICODE_TRANSLATION).
+ */
+#define CP_ACP			0
+#define CP_UTF8			65001
+#define MB_PRECOMPOSED		0x00000001
+#define MB_ERR_INVALID_CHARS	0x00000008
+#define WC_ERR_INVALID_CHARS	0x00000080
+int MultiByteToWideChar(UINT code_page, DWORD flags, LPCCH in, int in_bytes, LPWSTR out,
+			int out_chars) NTTRACE_WIN(MultiByteToWideChar);
+int WideCharToMultiByte(UINT code_page, DWORD flags, LPCWCH in, int in_chars, LPSTR out,
+			int out_bytes, LPCCH default_char, LPBOOL used_default)
+	NTTRACE_WIN(WideCharToMultiByte);
+
+/*
  * The program's entry: a program that defines wmain (or _tmain with
  * _UNICODE) and no main gets one from nttrace-windows.pc's libraries,
  * which passes it the arguments in UTF-16. In C++, MSVC gives wmain C
