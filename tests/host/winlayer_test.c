@@ -11,6 +11,7 @@
 #include <strsafe.h>
 #include <sddl.h>
 #include <intsafe.h>
+#include <shellapi.h>
 #include <initguid.h>
 #include <unistd.h>
 
@@ -158,6 +159,44 @@ static void test_time(void)
 	       "GetTickCount64, GetCurrentProcessId");
 }
 
+/* Microsoft's examples of the rules ("Parsing C command-line arguments"). */
+static void test_command_line(void)
+{
+	static const struct {
+		const wchar_t *line;
+		int count;
+		const wchar_t *args[4];
+	} cases[] = {
+		{ L"p \"abc\" d e", 4, { L"p", L"abc", L"d", L"e" } },
+		{ L"p a\\b d\"e f\"g h", 4, { L"p", L"a\\b", L"de fg", L"h" } },
+		{ L"p a\\\\\\\"b c d", 4, { L"p", L"a\\\"b", L"c", L"d" } },
+		{ L"p a\\\\\\\\\"b c\" d e", 4, { L"p", L"a\\\\b c", L"d", L"e" } },
+		{ L"p a\"b\"\" c d", 2, { L"p", L"ab\" c d" } },
+		{ L"\"C:\\a b\\p.exe\" x", 2, { L"C:\\a b\\p.exe", L"x" } },
+	};
+	LPWSTR *argv;
+	WCHAR full[64];
+	int i, j, n, same;
+
+	for (i = 0; i < (int)ARRAYSIZE(cases); i++) {
+		argv = CommandLineToArgvW(cases[i].line, &n);
+		same = argv && n == cases[i].count;
+		for (j = 0; same && j < n; j++)
+			same = wcscmp(argv[j], cases[i].args[j]) == 0;
+		tap_ok(same, "CommandLineToArgvW, case %d", i);
+		LocalFree(argv);
+	}
+	argv = CommandLineToArgvW(GetCommandLineW(), &n);
+	tap_ok(argv && n == 1 && wcsstr(argv[0], L"winlayer"), "GetCommandLineW: the program's own");
+	LocalFree(argv);
+	tap_ok(_wfullpath(full, L"/a/./b/../c", ARRAYSIZE(full)) && !wcscmp(full, L"/a/c"),
+	       "_wfullpath takes . and .. out");
+	tap_ok(!_wfullpath(full, L"/a/long/path/indeed", 8), "_wfullpath: too small, NULL");
+	tap_ok(HeapSetInformation(NULL, HeapEnableTerminationOnCorruption, NULL, 0),
+	       "HeapSetInformation(HeapEnableTerminationOnCorruption)");
+	GlobalFree(GlobalAlloc(GPTR, 16));
+}
+
 static void test_intsafe(void)
 {
 	ULONG r;
@@ -176,5 +215,6 @@ int main(void)
 	test_sid();
 	test_time();
 	test_intsafe();
+	test_command_line();
 	return tap_done();
 }

@@ -26,6 +26,8 @@
 
 #include "../internal.h"
 
+_Static_assert(MAXIMUM_LOGGERS == NTTRACE_MAX_LOGGERS, "evntrace.h's MAXIMUM_LOGGERS");
+
 static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG room, PULONG logger_count,
 		       int wide)
 {

@@ -115,6 +115,10 @@ FILE *nttrace_win__wfopen(const WCHAR *path, const WCHAR *mode);
 int nttrace_win__wfopen_s(FILE **f, const WCHAR *path, const WCHAR *mode);
 int nttrace_win__wremove(const WCHAR *path);
 
+/* stdlib.h's paths (path.c). */
+char *nttrace_win__fullpath(char *out, const char *rel, size_t max);
+WCHAR *nttrace_win__wfullpath(WCHAR *out, const WCHAR *rel, size_t max);
+
 /*
  * The library's own (utf.c, not exported): a code point from UTF-16, and
  * UTF-8 to UTF-16.

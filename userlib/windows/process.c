@@ -81,3 +81,28 @@ BOOL nttrace_win_HeapFree(HANDLE heap, DWORD flags, void *mem)
 	free(mem);
 	return TRUE;
 }
+
+/* winbase.h's global heap: the local heap's (fixed memory only). */
+void *nttrace_win_GlobalAlloc(UINT flags, SIZE_T bytes)
+{
+	return nttrace_win_LocalAlloc(flags, bytes);
+}
+
+void *nttrace_win_GlobalFree(void *mem)
+{
+	return nttrace_win_LocalFree(mem);
+}
+
+/*
+ * HeapSetInformation: HeapEnableTerminationOnCorruption (1), which the
+ * C library's malloc does already (it aborts on the corruption it finds),
+ * is taken; the other classes are refused.
+ */
+BOOL nttrace_win_HeapSetInformation(HANDLE heap, int info_class, void *info, SIZE_T size)
+{
+	if (info_class != 1) {
+		SetLastError(ERROR_NOT_SUPPORTED);
+		return FALSE;
+	}
+	return TRUE;
+}

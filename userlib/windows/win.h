@@ -55,6 +55,15 @@ void *nttrace_win_HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes);
 void *nttrace_win_HeapReAlloc(HANDLE heap, DWORD flags, void *mem, SIZE_T bytes);
 BOOL nttrace_win_HeapFree(HANDLE heap, DWORD flags, void *mem);
 
+void *nttrace_win_GlobalAlloc(UINT flags, SIZE_T bytes);
+void *nttrace_win_GlobalFree(void *mem);
+BOOL nttrace_win_HeapSetInformation(HANDLE heap, int info_class, void *info, SIZE_T size);
+
+/* processenv.h, shellapi.h */
+WCHAR *nttrace_win_GetCommandLineW(void);
+char *nttrace_win_GetCommandLineA(void);
+WCHAR **nttrace_win_CommandLineToArgvW(const WCHAR *line, int *count);
+
 /* stringapiset.h */
 int nttrace_win_MultiByteToWideChar(UINT code_page, DWORD flags, const char *in,
 				    int in_bytes, WCHAR *out, int out_chars);

@@ -68,6 +68,7 @@ typedef wint_t _TINT;
 #define _fputtc		fputwc
 #define _puttchar	putwchar
 #define _putts		_putws
+#define _tfullpath	_wfullpath
 #else
 typedef char _TCHAR, _TSCHAR;
 typedef unsigned char _TUCHAR;
@@ -117,6 +118,7 @@ typedef int _TINT;
 #define _fputtc		fputc
 #define _puttchar	putchar
 #define _putts		puts
+#define _tfullpath	_fullpath
 #endif
 #define _T(x)		__T(x)
 #define _TEXT(x)	__T(x)

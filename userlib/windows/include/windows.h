@@ -255,6 +255,31 @@ HANDLE GetProcessHeap(void) NTTRACE_WIN(GetProcessHeap);
 LPVOID HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes) NTTRACE_WIN(HeapAlloc);
 LPVOID HeapReAlloc(HANDLE heap, DWORD flags, LPVOID mem, SIZE_T bytes) NTTRACE_WIN(HeapReAlloc);
 BOOL HeapFree(HANDLE heap, DWORD flags, LPVOID mem) NTTRACE_WIN(HeapFree);
+#define GMEM_FIXED		0x0000
+#define GMEM_ZEROINIT		0x0040
+#define GPTR			(GMEM_FIXED | GMEM_ZEROINIT)
+HGLOBAL GlobalAlloc(UINT flags, SIZE_T bytes) NTTRACE_WIN(GlobalAlloc);
+HGLOBAL GlobalFree(HGLOBAL mem) NTTRACE_WIN(GlobalFree);
+/* Only HeapEnableTerminationOnCorruption, which malloc does already. */
+typedef enum _HEAP_INFORMATION_CLASS {
+	HeapCompatibilityInformation = 0,
+	HeapEnableTerminationOnCorruption = 1,
+} HEAP_INFORMATION_CLASS;
+BOOL HeapSetInformation(HANDLE heap, HEAP_INFORMATION_CLASS info_class, PVOID info,
+			SIZE_T size) NTTRACE_WIN(HeapSetInformation);
+
+/*
+ * The command line (processenv.h) as one string, rebuilt from the
+ * program's arguments so that shellapi.h's CommandLineToArgvW splits it
+ * back into them.
+ */
+LPWSTR GetCommandLineW(void) NTTRACE_WIN(GetCommandLineW);
+LPSTR GetCommandLineA(void) NTTRACE_WIN(GetCommandLineA);
+#ifdef UNICODE
+#define GetCommandLine	GetCommandLineW
+#else
+#define GetCommandLine	GetCommandLineA
+#endif
 
 /*
  * UTF-16 and multibyte text (stringapiset.h). Linux's text is UTF-8: the

@@ -1,0 +1,1 @@
+shellapi.h
