@@ -9,10 +9,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include <nttrace/winnt.h>
-#include "utf16.h"
+#include "win.h"
 
 /*
  * The program's, with its 16-bit wchar_t: the same ABI as WCHAR here. C's
@@ -33,14 +31,17 @@ int main(int argc, char **argv)
 
 	if (!wargv)
 		goto nomem;
+	/*
+	 * With what libnttrace exports: this archive is linked into the
+	 * program, beside the shared library, whose internals it cannot see.
+	 */
 	for (i = 0; i < argc; i++) {
-		size_t n = strlen(argv[i]);
-		__u32 units = ntr_utf8_to_utf16(NULL, UINT32_MAX, argv[i], (__u32)n);
+		int units = nttrace_win_MultiByteToWideChar(65001, 0, argv[i], -1, NULL, 0);
 
-		wargv[i] = calloc((size_t)units + 1, sizeof(WCHAR));
+		wargv[i] = units > 0 ? calloc((size_t)units, sizeof(WCHAR)) : NULL;
 		if (!wargv[i])
 			goto nomem;
-		ntr_utf8_to_utf16((__u8 *)wargv[i], units, argv[i], (__u32)n);
+		nttrace_win_MultiByteToWideChar(65001, 0, argv[i], -1, wargv[i], units);
 	}
 	if (wmain)
 		return wmain(argc, wargv);
