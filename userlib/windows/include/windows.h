@@ -30,7 +30,6 @@
 #include <wchar.h>
 
 #include <nttrace/winnt.h>
-#include <nttrace/nt.h>
 #include "sal.h"
 #include "winerror.h"
 
