@@ -68,7 +68,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/windows/utf.c userlib/windows/text.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o plot.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -316,6 +316,12 @@ $(BUILD)/host/tl_dump: tests/host/tl_dump.c tests/vm/tap.h tests/vm/props.h $(BU
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
 		$(LIBS_u64)
 
+# `nttrace plot` over a file the user-mode logger writes (gnuplot draws).
+$(BUILD)/host/plot_test: tests/host/plot_test.c tests/vm/tap.h tests/vm/props.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
+		$(LIBS_u64)
+
 # Every TraceLogging field macro through the user-mode logger and back by TDH.
 $(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm/props.h \
 			       $(BUILD)/u%/libnttrace.a
@@ -336,7 +342,8 @@ $(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(
 	$(CXX) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) -static -o $@ -x c++ $< -x none \
 		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
 
-host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
+host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump \
+	    $(BUILD)/host/plot_test $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
 	    $(BUILD)/host/sysrec_test-m64 $(BUILD)/host/sysrec_test-m32 \

@@ -591,6 +591,7 @@ static const struct {
 	{ "record", cmd_record, "drain a session's buffers into a file" },
 	{ "dump", cmd_dump, "print the events of a log file" },
 	{ "show", cmd_show, "print a session's or a file's events as they come" },
+	{ "plot", cmd_plot, "draw a log file's events per second (gnuplot)" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },
 	{ "enable", cmd_enable, "enable a provider GUID for a session" },
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },
