@@ -22,6 +22,7 @@
 
 #include "record.h"
 #include "ring.h"
+#include "trace.h"
 
 /* 100 ns intervals from 1601-01-01 to 1970-01-01. */
 #define NTTRACE_FILETIME_UNIX_EPOCH	116444736000000000ULL
@@ -209,6 +210,7 @@ static void nt_ring_take(struct nt_ring *r, u64 victim)
 		nt_ring_count(&ack->buffers_lost, 1);
 		nt_ring_count(&ack->events_lost, events);
 		nt_ring_count(&r->head->real_time_buffers_lost, 1);
+		trace_nttrace_buffers_lost(r->conf->logger_id, r->cpu, events);
 	}
 }
 
@@ -327,6 +329,7 @@ void *nt_ring_reserve(struct nt_ring *r, u32 len)
 	return p;
 lost:
 	nt_ring_count(&r->head->events_lost, 1);
+	trace_nttrace_events_lost(r->conf->logger_id, r->cpu, len);
 	/* Marked on the buffer after the loss: the next one to start. */
 	if (r->cur_valid)
 		r->lost_next |= NTTRACE_WMI_BUFFER_FLAG_EVENTS_LOST;

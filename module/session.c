@@ -42,6 +42,7 @@
 #include "provider.h"
 #include "security.h"
 #include "session.h"
+#include "trace.h"
 #include "write.h"
 
 /* Starts are serialized: a name and ID found free stay free until used. */
@@ -518,6 +519,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 	mutex_lock(&nt_loggers_lock);
 	nt_session_fill_info(s, info);
 	mutex_unlock(&nt_loggers_lock);
+	trace_nttrace_session_start(s->conf.logger_id, s->name, s->log_file_mode,
+				    s->conf.bufsize);
 	nt_session_put(s);
 out:
 	mutex_unlock(&nt_start_lock);
@@ -614,6 +617,13 @@ static void nt_session_stop(struct nt_session *s)
 	mutex_unlock(&s->rings_lock);
 	irq_work_sync(&s->wake_work);
 	wake_up_all(&s->wq);
+	if (trace_nttrace_session_stop_enabled()) {
+		struct nttrace_logger_info info = {};
+
+		nt_session_fill_info(s, &info);
+		trace_nttrace_session_stop(s->conf.logger_id, s->name, info.events_lost,
+					   info.buffers_written);
+	}
 }
 
 /* UPDATE may change the flush timer; anything else must stay as it is. */

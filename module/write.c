@@ -24,6 +24,7 @@
 #include "provider.h"
 #include "session.h"
 #include "sysrec.h"
+#include "trace.h"
 #include "write.h"
 
 /* A classic event's MOF_FIELDs are written as data descriptors. */
@@ -160,6 +161,57 @@ static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
 	return nt_write_event_sessions(w, w->event.reg) & BIT_ULL(logger_id - 1);
 }
 
+/*
+ * The nttrace_write tracepoint (module/trace.h), for the record at @rec
+ * before its commit: what the handler described of it, and its data as
+ * written. Only while the tracepoint is enabled.
+ */
+static void nt_write_trace(const struct nt_write *w, u32 logger_id, const u8 *rec)
+{
+	struct nt_tp_write e = {
+		.kind = w->kind,
+		.logger_id = logger_id,
+		.pid = task_tgid_nr(current),
+		.tid = task_pid_nr(current),
+		.size = w->total - w->data_off,
+		.payload = rec + w->data_off,
+	};
+
+	switch (w->kind) {
+	case NT_RECORD_MESSAGE:
+		e.id = w->message.number;
+		e.guid = w->message.option_flags & NTTRACE_TRACE_MESSAGE_GUID ?
+			 w->message.guid : NULL;
+		break;
+	case NT_RECORD_CLASSIC: {
+		/* The Guid of a TRACE_HEADER and an instance's GUID header alike. */
+		const struct nttrace_event_trace_header *h = w->classic.header;
+
+		e.guid = h->guid;
+		e.level = h->class_level;
+		e.opcode = h->class_type;
+		break;
+	}
+	case NT_RECORD_EVENT: {
+		const struct nttrace_event_descriptor *d = w->event.header.descriptor;
+
+		e.guid = w->event.header.provider_id;
+		e.id = d->id;
+		e.level = d->level;
+		e.opcode = d->opcode;
+		e.keyword = d->keyword;
+		break;
+	}
+	case NT_RECORD_SYSTEM:
+		e.id = w->system.hook_id;
+		e.opcode = w->system.hook_id & 0xFF;
+		break;
+	case NT_RECORD_RAW:
+		break;
+	}
+	trace_nttrace_write(&e);
+}
+
 int nt_write_one(struct nt_write *w, u32 logger_id)
 {
 	struct nttrace_reservation res;
@@ -179,6 +231,8 @@ int nt_write_one(struct nt_write *w, u32 logger_id)
 		return err;
 	}
 	nt_write_header(w, res.session, rec, res.time_stamp);
+	if (trace_nttrace_write_enabled())
+		nt_write_trace(w, logger_id, rec);
 	nttrace_commit(&res);
 	return 0;
 }

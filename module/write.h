@@ -33,6 +33,7 @@
 
 struct nt_reg;
 
+/* In this order: module/trace.h prints the kind by its number. */
 enum nt_record_kind {
 	NT_RECORD_MESSAGE,	/* NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE */
 	NT_RECORD_CLASSIC,	/* NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, _TRACE_INSTANCE */
