@@ -1064,6 +1064,8 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 			continue;
 		}
 		fill(rec, len, res.time_stamp, ctx);
+		if (trace_nttrace_write_enabled())
+			nt_write_trace_kernel(res.session->conf.logger_id, rec, len);
 		nttrace_commit(&res);
 	}
 }

@@ -5,9 +5,10 @@
  * ftrace (/sys/kernel/tracing/events/nttrace/) and bpftrace
  * (`tracepoint:nttrace:nttrace_write`), with named fields:
  *
- *  nttrace_write          an event written into a session (module/write.c:
- *                         every NtTraceEvent type, EtwWrite, the NT Kernel
- *                         Logger's), just before its commit
+ *  nttrace_write          an event written into a session, just before its
+ *                         commit (module/write.c: every NtTraceEvent type and
+ *                         EtwWrite; the NT Kernel Logger's kernel events,
+ *                         whole, from nt_sys_emit())
  *  nttrace_session_start  a session started (module/session.c)
  *  nttrace_session_stop   a session stopped
  *  nttrace_events_lost    an event its CPU's ring had no room for (module/ring.c)

@@ -212,6 +212,25 @@ static void nt_write_trace(const struct nt_write *w, u32 logger_id, const u8 *re
 	trace_nttrace_write(&e);
 }
 
+void nt_write_trace_kernel(u16 logger_id, const u8 *rec, u32 len)
+{
+	struct nt_tp_write e = {
+		.kind = NT_RECORD_SYSTEM,
+		.logger_id = logger_id,
+		.pid = task_tgid_nr(current),
+		.tid = task_pid_nr(current),
+		.size = len,
+		.payload = rec,
+	};
+	__le16 hook_id;
+
+	/* Every kernel header kind has its HookId at bytes 6 and 7. */
+	memcpy(&hook_id, rec + 6, sizeof(hook_id));
+	e.id = le16_to_cpu(hook_id);
+	e.opcode = e.id & 0xFF;
+	trace_nttrace_write(&e);
+}
+
 int nt_write_one(struct nt_write *w, u32 logger_id)
 {
 	struct nttrace_reservation res;

@@ -157,6 +157,13 @@ u32 nt_write_session(struct nt_write *w, u32 logger_id);
 /* The same in errno (the list above), for handlers that tell -ENOSPC apart. */
 int nt_write_session_err(struct nt_write *w, u32 logger_id);
 
+/*
+ * The nttrace_write tracepoint (module/trace.h) for a record the NT Kernel
+ * Logger's sources wrote (nt_sys_emit()), before its commit: kind system,
+ * its HookId, and the whole record, header included, as its payload.
+ */
+void nt_write_trace_kernel(u16 logger_id, const u8 *rec, u32 len);
+
 /* The NTSTATUS for an error of the write path (see the list above). */
 u32 nt_write_status(int err);
 

@@ -57,6 +57,17 @@ for bits in 64 32; do
 	check "$bits-bit: events lost in a full ring traced" has "nttrace_events_lost: logger="
 done
 
+# The NT Kernel Logger's events (module/kernel_logger.c's sources) too.
+echo 1 > "$T/events/nttrace/nttrace_write/enable"
+echo > "$T/trace"
+u64/nttrace start --kernel process > /dev/null
+sh -c 'true'
+u64/nttrace stop "NT Kernel Logger" > /dev/null
+echo 0 > "$T/events/nttrace/nttrace_write/enable"
+cat "$T/trace" > "$tmp/trace"
+check "the NT Kernel Logger's events traced: kind system, its HookId (Process/Start)" \
+	has "nttrace_write: logger=65535 kind=system .*id=769 level=0 opcode=1 "
+
 if [ -f /add/perf/perf.sh ]; then
 	. /add/perf/perf.sh
 	u64/nttrace start tpperf > /dev/null
