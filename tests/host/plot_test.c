@@ -146,6 +146,33 @@ static void check_png(const char *tool, const char *dir, const char *path)
 	tap_ok(system(cmd) != 0, "a missing file: an error");
 }
 
+/*
+ * A file whose name would end gnuplot's strings and add commands: drawn
+ * under that name, and no command run.
+ */
+static void check_quoting(const char *tool, const char *dir, const char *path)
+{
+	static const char evil[] = "x\"; system(\"touch PWNED\"); print \"y'; "
+				   "system('touch PWNED'); print '";
+	/* gnuplot would run them in its directory, this one. */
+	const char *pwned = "PWNED";
+	char cmd[2048], copy[1024];
+
+	snprintf(copy, sizeof(copy), "%s/%s.etl", dir, evil);
+	unlink(pwned);
+	snprintf(cmd, sizeof(cmd), "cp %s '%s/x\"; system(\"touch PWNED\"); print \"y'\\''; "
+		 "system('\\''touch PWNED'\\''); print '\\''.etl' && %s plot '%s/x\"'* > /dev/null",
+		 path, dir, tool, dir);
+	tap_eq(system(cmd), 0, "a file named with quotes and commands: drawn");
+	tap_ok(access(pwned, F_OK) != 0, "... and no command of its name run");
+	unlink(copy);
+	copy[strlen(copy) - 3] = 0;
+	strcat(copy, "png");
+	tap_ok(access(copy, F_OK) == 0, "... its picture under its own name");
+	unlink(copy);
+	unlink(pwned);
+}
+
 int main(int argc, char **argv)
 {
 	char path[200];
@@ -159,6 +186,7 @@ int main(int argc, char **argv)
 	if (write_file(path)) {
 		check_table(argv[1], path);
 		check_png(argv[1], argv[2], path);
+		check_quoting(argv[1], argv[2], path);
 	}
 	return tap_done();
 }

@@ -77,6 +77,30 @@ static void coarsen(void)
 	p.width *= 2;
 }
 
+/*
+ * @s made safe inside gnuplot's double-quoted strings and a data block's
+ * quoted names: a file's provider names and its path could otherwise end
+ * the string and add commands (gnuplot's system() among them).
+ */
+static void gp_safe(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || *s == '\'' || (unsigned char)*s < 0x20)
+			*s = '?';
+}
+
+/* @path in gnuplot's single quotes, where '' stands for one quote. */
+static void gp_quoted(FILE *gp, const char *path)
+{
+	fputc('\'', gp);
+	for (; *path; path++) {
+		if (*path == '\'')
+			fputc('\'', gp);
+		fputc(*path, gp);
+	}
+	fputc('\'', gp);
+}
+
 /* The provider's column: known, new, or "other". */
 static int provider_col(const EVENT_RECORD *er)
 {
@@ -122,6 +146,7 @@ static int provider_col(const EVENT_RECORD *er)
 		}
 		free(info);
 	}
+	gp_safe(p.name[i]);
 	p.providers++;
 	return (int)i;
 }
@@ -244,22 +269,28 @@ static const char *y_range(int from, int to)
 static int draw(const char *out, const char *file)
 {
 	FILE *gp = popen("gnuplot", "w");
+	char *title = strdup(file);
 	int c, first, status;
 
-	if (!gp) {
+	if (!gp || !title) {
+		free(title);
+		if (gp)
+			pclose(gp);
 		fprintf(stderr, "nttrace plot: gnuplot: %s\n", strerror(errno));
 		return 1;
 	}
+	gp_safe(title);
 	fprintf(gp, "$d << EOD\n");
 	write_table(gp, 1);
-	fprintf(gp, "EOD\nset terminal pngcairo size 1400,900 font ',10'\n"
-		    "set output '%s'\nset datafile separator '\\t'\n"
+	fprintf(gp, "EOD\nset terminal pngcairo size 1400,900 font ',10'\nset output ");
+	gp_quoted(gp, out);
+	fprintf(gp, "\nset datafile separator '\\t'\n"
 		    "set key outside right top Left reverse noenhanced\nset grid\n"
 		    "set offsets 0, 0, graph 0.08, 0\n"
 		    "set lmargin at screen 0.06\nset rmargin at screen 0.70\n"
 		    "set multiplot layout 3,1 title \"%s: %" PRIu64 " events, buckets of %u s; "
 		    "the header counts %lu events and %lu buffers lost\" noenhanced\n",
-		out, file, p.events, p.width, (unsigned long)p.events_lost,
+		title, p.events, p.width, (unsigned long)p.events_lost,
 		(unsigned long)p.buffers_lost);
 	fputs(y_range(0, COL_CPU), gp);
 	for (first = 1, c = 0; c < COL_CPU; c++) {
@@ -284,6 +315,7 @@ static int draw(const char *out, const char *file)
 		    "plot $d using 1:%d with impulses lw 2 title columnhead\n"
 		    "unset multiplot\n", gp_col(COL_LOST));
 	status = pclose(gp);
+	free(title);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "nttrace plot: gnuplot failed%s\n",
 			status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
