@@ -890,6 +890,17 @@ static int add_entry(uint32_t type, const GUID *guid, WMIDPREQUEST callback,
 	pthread_once(&atfork_once, install_atfork);
 	reap(0);
 	pthread_mutex_lock(&reg_lock);
+	/*
+	 * A forked child's catch-up with its inherited registrations first,
+	 * before this one exists: run later (by EventRegister's own
+	 * take_notifications()), its resync would give the new registration
+	 * the enables made before it as one callback, and the ENABLEs the
+	 * kernel queues for it would then be taken as delivered, where each
+	 * session's must run inside EventRegister. The notification thread
+	 * started at the fork may or may not have taken the lock first: the
+	 * result depended on which.
+	 */
+	fork_catch_up();
 	e = new_entry(type, &err);
 	if (!e) {
 		pthread_mutex_unlock(&reg_lock);
