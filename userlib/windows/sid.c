@@ -13,7 +13,6 @@
 #include "win.h"
 
 #define SID_MAX_SUB_AUTHORITIES	15
-#define ERROR_INVALID_SID	1337U
 
 BOOL nttrace_win_IsValidSid(PSID sid)
 {

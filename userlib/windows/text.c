@@ -15,12 +15,9 @@
 #include "utf16.h"
 #include "win.h"
 
-#define CP_ACP			0
-#define CP_UTF8			65001
 #define MB_PRECOMPOSED		0x00000001
 #define MB_ERR_INVALID_CHARS	0x00000008
 #define WC_ERR_INVALID_CHARS	0x00000080
-#define ERROR_NO_UNICODE_TRANSLATION	1113U
 
 static int fail(DWORD error)
 {

@@ -64,7 +64,9 @@ WCHAR *nttrace_win_GetCommandLineW(void);
 char *nttrace_win_GetCommandLineA(void);
 WCHAR **nttrace_win_CommandLineToArgvW(const WCHAR *line, int *count);
 
-/* stringapiset.h */
+/* stringapiset.h: the code pages taken (both UTF-8 here) */
+#define CP_ACP		0
+#define CP_UTF8		65001
 int nttrace_win_MultiByteToWideChar(UINT code_page, DWORD flags, const char *in,
 				    int in_bytes, WCHAR *out, int out_chars);
 int nttrace_win_WideCharToMultiByte(UINT code_page, DWORD flags, const WCHAR *in,

@@ -36,12 +36,12 @@ int main(int argc, char **argv)
 	 * program, beside the shared library, whose internals it cannot see.
 	 */
 	for (i = 0; i < argc; i++) {
-		int units = nttrace_win_MultiByteToWideChar(65001, 0, argv[i], -1, NULL, 0);
+		int units = nttrace_win_MultiByteToWideChar(CP_UTF8, 0, argv[i], -1, NULL, 0);
 
 		wargv[i] = units > 0 ? calloc((size_t)units, sizeof(WCHAR)) : NULL;
 		if (!wargv[i])
 			goto nomem;
-		nttrace_win_MultiByteToWideChar(65001, 0, argv[i], -1, wargv[i], units);
+		nttrace_win_MultiByteToWideChar(CP_UTF8, 0, argv[i], -1, wargv[i], units);
 	}
 	if (wmain)
 		return wmain(argc, wargv);

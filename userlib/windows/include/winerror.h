@@ -12,8 +12,4 @@
 
 #include <nttrace/winerror.h>
 
-/* The layer's own functions' errors (sddl.h's, stringapiset.h's). */
-#define ERROR_NO_UNICODE_TRANSLATION	1113U
-#define ERROR_INVALID_SID		1337U
-
 #endif /* NTTRACE_WINDOWS_WINERROR_H */
