@@ -4,23 +4,25 @@
  * 1601-01-01 UTC) to and from SYSTEMTIME, local time, tick counts and the
  * performance counter.
  *
- * The calendar is computed here, from a day count, rather than with
- * gmtime_r: a 32-bit program's time_t ends in 2038, and FILETIME runs to
- * the year 30827. Local time is the C library's view of the process's
- * time zone (TZ, /etc/localtime): FileTimeToLocalFileTime applies the
- * offset in force now, as Windows documents it does, and
- * SystemTimeToTzSpecificLocalTime the one in force at the time given.
+ * FILETIME to SYSTEMTIME is TDH's (nttrace_tdh_wpp_systemtime(), whose
+ * calendar, not gmtime_r's, covers what a 32-bit time_t does not); the
+ * other way is computed here from a day count. Local time is the C
+ * library's view of the process's time zone (TZ, /etc/localtime):
+ * FileTimeToLocalFileTime applies the offset in force now, as Windows
+ * documents it does, and SystemTimeToTzSpecificLocalTime the one in force
+ * at the time given (for the nearest instant a time_t holds).
  * The performance counter is CLOCK_MONOTONIC in nanoseconds.
  */
 #include <errno.h>
 #include <time.h>
 
+#include <nttrace/etl.h>
+
+#include "../consumer/tdh_wpp.h"
 #include "win.h"
 
 #define TICKS_PER_SECOND	10000000ULL
 #define TICKS_PER_DAY		(86400ULL * TICKS_PER_SECOND)
-/* FILETIME of 1970-01-01, the Unix epoch. */
-#define UNIX_EPOCH_TICKS	116444736000000000ULL
 /* SYSTEMTIME's years: 30827 is the last whole year FILETIME holds. */
 #define YEAR_FIRST		1601
 #define YEAR_LAST		30827
@@ -60,31 +62,11 @@ static uint64_t year_days(unsigned int y)
 
 BOOL nttrace_win_FileTimeToSystemTime(const FILETIME *file_time, SYSTEMTIME *st)
 {
-	uint64_t t, days, rest;
-	unsigned int y, m;
-
 	if (!file_time || !st || (file_time->dwHighDateTime & 0x80000000)) {
 		SetLastError(ERROR_INVALID_PARAMETER);
 		return FALSE;
 	}
-	t = ft_get(file_time);
-	days = t / TICKS_PER_DAY;
-	rest = t % TICKS_PER_DAY;
-	/* 1601-01-01 was a Monday; Sunday is 0. */
-	st->wDayOfWeek = (USHORT)((days + 1) % 7);
-	y = YEAR_FIRST + (unsigned int)(days / 366);
-	while (year_days(y + 1) <= days)
-		y++;
-	days -= year_days(y);
-	for (m = 1; days >= month_days(y, m); m++)
-		days -= month_days(y, m);
-	st->wYear = (USHORT)y;
-	st->wMonth = (USHORT)m;
-	st->wDay = (USHORT)(days + 1);
-	st->wHour = (USHORT)(rest / (3600 * TICKS_PER_SECOND));
-	st->wMinute = (USHORT)(rest / (60 * TICKS_PER_SECOND) % 60);
-	st->wSecond = (USHORT)(rest / TICKS_PER_SECOND % 60);
-	st->wMilliseconds = (USHORT)(rest / 10000 % 1000);
+	nttrace_tdh_wpp_systemtime(ft_get(file_time), 1, st);
 	return TRUE;
 }
 
@@ -138,8 +120,6 @@ BOOL nttrace_win_SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *zo
 						 SYSTEMTIME *local)
 {
 	FILETIME ft;
-	uint64_t t;
-	time_t unix_time;
 
 	if (zone) {
 		SetLastError(ERROR_NOT_SUPPORTED);
@@ -147,15 +127,8 @@ BOOL nttrace_win_SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *zo
 	}
 	if (!nttrace_win_SystemTimeToFileTime(universal, &ft))
 		return FALSE;
-	t = ft_get(&ft);
-	/* Before 1970 or past a 32-bit time_t: the offset in force now. */
-	unix_time = t < UNIX_EPOCH_TICKS ? time(NULL) :
-		    (time_t)((t - UNIX_EPOCH_TICKS) / TICKS_PER_SECOND);
-	if (t >= UNIX_EPOCH_TICKS &&
-	    (uint64_t)unix_time != (t - UNIX_EPOCH_TICKS) / TICKS_PER_SECOND)
-		unix_time = time(NULL);
-	add_seconds(&ft, t, utc_offset(unix_time));
-	return nttrace_win_FileTimeToSystemTime(&ft, local);
+	nttrace_tdh_wpp_systemtime(ft_get(&ft), 0, local);
+	return TRUE;
 }
 
 static struct timespec clock_now(clockid_t clock)
@@ -170,7 +143,7 @@ void nttrace_win_GetSystemTimeAsFileTime(FILETIME *time)
 {
 	struct timespec ts = clock_now(CLOCK_REALTIME);
 
-	ft_set(time, UNIX_EPOCH_TICKS + (uint64_t)ts.tv_sec * TICKS_PER_SECOND +
+	ft_set(time, NTTRACE_FILETIME_UNIX_EPOCH + (uint64_t)ts.tv_sec * TICKS_PER_SECOND +
 	       (uint64_t)ts.tv_nsec / 100);
 }
 
