@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "tdh_man.h"
+#include "tdh_wpp.h"
 
 /* The socket address families as Windows numbers them (ws2def.h). */
 #define WIN_AF_INET	2
@@ -108,40 +109,14 @@ static void put_guid(struct nttrace_tdh_text *t, const uint8_t *d)
 	nttrace_tdh_puts(t, s);
 }
 
-/* The proleptic Gregorian date of day @days after 1 January 1601. */
-static void civil(uint64_t days, unsigned int *y, unsigned int *m, unsigned int *d)
-{
-	static const unsigned short before[2][13] = {
-		{ 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365 },
-		{ 0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366 },
-	};
-	/* 1601 begins a 400-year cycle: 146097 days, of four centuries... */
-	uint64_t q400 = days / 146097, r = days % 146097;
-	uint64_t q100 = r / 36524 < 3 ? r / 36524 : 3, q4, q1;
-	int leap;
-
-	r -= q100 * 36524;
-	q4 = r / 1461;		/* ...of 25 four-year spans (the last short)... */
-	r %= 1461;
-	q1 = r / 365 < 3 ? r / 365 : 3;	/* ...of four years, the last a leap one */
-	r -= q1 * 365;
-	*y = 1601 + 400 * q400 + 100 * q100 + 4 * q4 + q1;
-	leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
-	for (*m = 1; r >= before[leap][*m]; (*m)++)
-		;
-	*d = r - before[leap][*m - 1] + 1;
-}
-
 static void put_filetime(struct nttrace_tdh_text *t, uint64_t ft)
 {
-	uint64_t secs = ft / 10000000;
-	unsigned int y, m, d;
+	SYSTEMTIME st;
 	char s[48];
 
-	civil(secs / 86400, &y, &m, &d);
-	snprintf(s, sizeof(s), "%04u-%02u-%02uT%02u:%02u:%02u.%07uZ", y, m, d,
-		 (unsigned int)(secs % 86400 / 3600), (unsigned int)(secs % 3600 / 60),
-		 (unsigned int)(secs % 60), (unsigned int)(ft % 10000000));
+	nttrace_tdh_wpp_systemtime(ft, 1, &st);
+	snprintf(s, sizeof(s), "%04u-%02u-%02uT%02u:%02u:%02u.%07uZ", st.wYear, st.wMonth,
+		 st.wDay, st.wHour, st.wMinute, st.wSecond, (unsigned int)(ft % 10000000));
 	nttrace_tdh_puts(t, s);
 }
 
