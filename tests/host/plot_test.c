@@ -88,9 +88,9 @@ static void check_table(const char *tool, const char *path)
 		return;
 	cols = split(head, name);
 	for (c = 1; c < cols; c++) {
-		if (strstr(name[c], "6E747472-0031-4C54-8000-00000000000A"))
+		if (strstr(name[c], "6e747472-0031-4c54-8000-00000000000a"))
 			col_a = c;
-		else if (strstr(name[c], "6E747472-0031-4C54-8000-00000000000B"))
+		else if (strstr(name[c], "6e747472-0031-4c54-8000-00000000000b"))
 			col_b = c;
 		else if (strstr(name[c], "lost"))
 			col_lost = c;

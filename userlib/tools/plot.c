@@ -24,6 +24,7 @@
 
 #include <nttrace/consumer.h>
 #include <nttrace/tdh.h>
+#include <nttrace/tmf.h>
 #include "cli.h"
 
 #define MAX_BUCKETS	2048
@@ -116,10 +117,7 @@ static int provider_col(const EVENT_RECORD *er)
 	if (p.providers == MAX_PROVIDERS)
 		return MAX_PROVIDERS;
 	p.guid[i] = *g;
-	snprintf(p.name[i], sizeof(p.name[i]),
-		 "%08" PRIX32 "-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X",
-		 g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2],
-		 g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
+	nttrace_guid_string((const uint8_t *)g, p.name[i]);
 	/*
 	 * The logger's own (EventTrace), the kernel's group ("Process" of
 	 * Process/Start), else TDH's name.
@@ -265,12 +263,28 @@ static const char *y_range(int from, int to)
 	return "set yrange [0:1]\n";
 }
 
+/* A panel: the used columns of [@from, @to) drawn with @style, from 0. */
+static void panel(FILE *gp, int from, int to, const char *ylabel, const char *style)
+{
+	int c, first = 1;
+
+	fprintf(gp, "%sset ylabel '%s'\n", y_range(from, to), ylabel);
+	for (c = from; c < to; c++) {
+		if (!col_used(c))
+			continue;
+		fprintf(gp, "%s$d using 1:%d with %s title columnhead", first ? "plot " : ", ",
+			gp_col(c), style);
+		first = 0;
+	}
+	fputs(first ? "plot 0 notitle\n" : "\n", gp);
+}
+
 /* The table as gnuplot's data block $d, then the three panels from it. */
 static int draw(const char *out, const char *file)
 {
 	FILE *gp = popen("gnuplot", "w");
 	char *title = strdup(file);
-	int c, first, status;
+	int status;
 
 	if (!gp || !title) {
 		free(title);
@@ -292,28 +306,11 @@ static int draw(const char *out, const char *file)
 		    "the header counts %lu events and %lu buffers lost\" noenhanced\n",
 		title, p.events, p.width, (unsigned long)p.events_lost,
 		(unsigned long)p.buffers_lost);
-	fputs(y_range(0, COL_CPU), gp);
-	for (first = 1, c = 0; c < COL_CPU; c++) {
-		if (!col_used(c))
-			continue;
-		fprintf(gp, first ? "set ylabel 'events/s by provider'\nplot " : ", ");
-		fprintf(gp, "$d using 1:%d with steps title columnhead", gp_col(c));
-		first = 0;
-	}
-	fprintf(gp, first ? "plot 0 notitle\n" : "\n");
-	fputs(y_range(COL_CPU, COL_LOST), gp);
-	for (first = 1, c = COL_CPU; c < COL_LOST; c++) {
-		if (!col_used(c))
-			continue;
-		fprintf(gp, first ? "set ylabel 'events/s by CPU'\nplot " : ", ");
-		fprintf(gp, "$d using 1:%d with steps title columnhead", gp_col(c));
-		first = 0;
-	}
-	fprintf(gp, first ? "plot 0 notitle\n" : "\n");
-	fputs(y_range(COL_LOST, COLS), gp);
-	fprintf(gp, "set ylabel 'losses/s'\nset xlabel 'seconds from the first event'\n"
-		    "plot $d using 1:%d with impulses lw 2 title columnhead\n"
-		    "unset multiplot\n", gp_col(COL_LOST));
+	panel(gp, 0, COL_CPU, "events/s by provider", "steps");
+	panel(gp, COL_CPU, COL_LOST, "events/s by CPU", "steps");
+	fputs("set xlabel 'seconds from the first event'\n", gp);
+	panel(gp, COL_LOST, COLS, "losses/s", "impulses lw 2");
+	fputs("unset multiplot\n", gp);
 	status = pclose(gp);
 	free(title);
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
