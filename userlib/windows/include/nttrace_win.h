@@ -40,13 +40,11 @@
 	__asm__(NTTRACE_WIN_STR(__USER_LABEL_PREFIX__) "nttrace_win_" #name)
 
 /*
- * The same, for a function glibc declares __THROW (noexcept in C++, an
- * attribute in C): its exception specification must match glibc's, and
+ * The same, for a function glibc declares __THROW (<sys/cdefs.h>, from
+ * <features.h> above: noexcept in C++, an attribute in C): its exception
+ * specification must match glibc's, and
  * goes before the assembler name in C++, after it in C.
  */
-#ifndef __THROW
-#define __THROW
-#endif
 #ifdef __cplusplus
 #define NTTRACE_WIN_NTH(name)	__THROW NTTRACE_WIN(name)
 #else
