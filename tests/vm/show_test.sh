@@ -7,7 +7,8 @@
 # sequence number, the 16-bit class version, offsets, losses) and a
 # damaged file's problems in dump; usage errors (2), a missing file or
 # session (1). Then, with the module and real-time delivery, a live
-# session: events as they come, the end when the session stops, Ctrl-C.
+# session: events as they come, the end when the session stops, Ctrl-C;
+# and `nttrace convert --to ctf --live`, which must get what show gets.
 # And files laid out as Windows writes them (winetl_test --write): times,
 # kernel events by class, what dump could not read. Prints TAP.
 #
@@ -343,6 +344,34 @@ if [ $live -eq 1 ]; then
 		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 		check "$tb-bit: a stopped session: exit 1" exits 1 "ERROR_WMI_INSTANCE_NOT_FOUND" \
 			$tool show "$s"
+
+		# `nttrace convert --to ctf DIR --live`: until Ctrl-C, every
+		# event that a second consumer, show --json, is given. (The
+		# guest has no babeltrace2: tests/host/ctf_test.c reads what
+		# convert writes, from files.)
+		check "$tb-bit: start for convert --live" sh -c "$tool start $s > /dev/null"
+		$tool convert --to ctf --formats u$tb/trace_sample "$tmp/ctf$tb" --live "$s" \
+			2> "$tmp/ctf.err" &
+		pid=$!
+		$tool show --json "$s" > "$tmp/ctf.json" 2>&1 &
+		spid=$!
+		sleep 1
+		u$tb/trace_sample --session $s > /dev/null
+		$tool flush $s > /dev/null
+		sleep 2
+		kill -INT $pid $spid
+		wait $pid
+		rc=$?
+		wait $spid
+		check "$tb-bit: convert --live: SIGINT ends it, exit 0" test $rc -eq 0
+		n=$(grep -c '^{' "$tmp/ctf.json")
+		check "$tb-bit: ... the events show had ($n), no more, no fewer" sh -c \
+			"[ $n -gt 0 ] && grep -q '^nttrace: $n events in [0-9]* classes written to' '$tmp/ctf.err'"
+		check "$tb-bit: ... the sample's messages, by their formats" \
+			grep -q 'name = "TraceMessage"' "$tmp/ctf$tb/metadata"
+		check "$tb-bit: ... in CTF 1.8, its streams written" sh -c \
+			"head -1 '$tmp/ctf$tb/metadata' | grep -q 'CTF 1.8' && [ -s \"\$(ls '$tmp/ctf$tb'/stream_* | head -1)\" ]"
+		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 	done
 fi
 rm -rf "$tmp"

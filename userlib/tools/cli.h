@@ -115,6 +115,7 @@ extern unsigned int render_problems;
 void render_header(const TRACE_LOGFILE_HEADER *h, const char *path, uint64_t buffers);
 /* Text from a file, escaped as text or (@json) as a JSON string. */
 void render_text(const char *s, int json);
+void render_text_to(FILE *f, const char *s, int json);
 /* Bytes as hex: all of them in JSON (as "@key"), the first 32 as text. */
 void render_hex(const char *key, const uint8_t *d, uint32_t len);
 /* A NUL-terminated WCHAR string (a name) as UTF-8 the caller frees, or NULL. */
@@ -133,6 +134,29 @@ int render_tdh_knows(const EVENT_RECORD *er);
  */
 int render_load_manifests(char *list);
 int render_tdh(const EVENT_RECORD *er, int psz);
+/*
+ * The same event's top-level fields one by one (`nttrace convert`): each
+ * name and value as render_tdh() writes it (TdhFormatProperty's text,
+ * arrays [a,b], structures {x=1 y=2}); @bits (and @is_signed, @value,
+ * sign-extended) for an integer TDH writes in decimal, else 0. The fields
+ * end where the data does: @cut names the field the data ended inside,
+ * @decoded is the bytes the fields took. 0 when TDH cannot describe the
+ * event; else render_fields_free() frees @f.
+ */
+struct render_field {
+	char *name, *text;
+	unsigned int bits;
+	int is_signed;
+	uint64_t value;
+};
+struct render_fields {
+	char *provider, *event, *cut;
+	struct render_field *v;
+	unsigned int n;
+	uint32_t decoded;
+};
+int render_tdh_fields(const EVENT_RECORD *er, int psz, struct render_fields *f);
+void render_fields_free(struct render_fields *f);
 /* Add the formats of a comma-separated list of binaries and format files. */
 int render_load_formats(char *list);
 /* 0, or says that @path is a directory and returns -1. */
@@ -146,6 +170,7 @@ int render_fail(ULONG err, const char *what, const char *call);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);

@@ -79,45 +79,50 @@ static int unprintable(uint32_t c)
  * escape is \uXXXX. A byte that is not UTF-8 has no JSON form: it becomes
  * \u00NN, its value as a code point (the event's "data" has the bytes).
  */
-void render_text(const char *str, int json)
+void render_text_to(FILE *f, const char *str, int json)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	uint32_t c;
 	int n;
 
 	if (json)
-		putchar('"');
+		fputc('"', f);
 	while (*s) {
 		if (*s >= 0x20 && *s < 0x7F) {
 			if (json && (*s == '"' || *s == '\\'))
-				putchar('\\');
-			putchar(*s++);
+				fputc('\\', f);
+			fputc(*s++, f);
 			continue;
 		}
 		n = *s < 0x80 ? 1 : utf8_seq(s, &c);
 		if (n > 1 && !unprintable(c)) {
-			fwrite(s, 1, n, stdout);
+			fwrite(s, 1, n, f);
 			s += n;
 			continue;
 		}
 		if (n <= 1)
 			c = *s, n = 1;
 		if (json)
-			printf("\\u%04x", c);
+			fprintf(f, "\\u%04x", c);
 		else if (c == '\n')
-			fputs("\\n", stdout);
+			fputs("\\n", f);
 		else if (c == '\t')
-			fputs("\\t", stdout);
+			fputs("\\t", f);
 		else if (c == '\r')
-			fputs("\\r", stdout);
+			fputs("\\r", f);
 		else if (n == 1)
-			printf("\\x%02x", c);
+			fprintf(f, "\\x%02x", c);
 		else
-			printf("\\u%04x", c);
+			fprintf(f, "\\u%04x", c);
 		s += n;
 	}
 	if (json)
-		putchar('"');
+		fputc('"', f);
+}
+
+void render_text(const char *str, int json)
+{
+	render_text_to(stdout, str, json);
 }
 
 static void json_str(const char *s)

@@ -34,6 +34,8 @@ struct walk {
 	char *cut;		/* the field the data ended inside */
 	WCHAR *buf;
 	ULONG buf_size;		/* bytes */
+	FILE *out;		/* where the walk writes: stdout, or a field's text */
+	int json;
 };
 
 static char *name_at(const TRACE_EVENT_INFO *info, ULONG offset)
@@ -92,8 +94,8 @@ static int print_value(struct walk *w, const EVENT_PROPERTY_INFO *p, USHORT leng
 	if (st != ERROR_SUCCESS)
 		return 0;
 	text = render_utf16(w->buf);
-	/* In JSON, render_text() writes the quotes too. */
-	render_text(text ? text : "", render_json);
+	/* In JSON, render_text_to() writes the quotes too. */
+	render_text_to(w->out, text ? text : "", w->json);
 	free(text);
 	w->at += used;
 	return 1;
@@ -102,7 +104,7 @@ static int print_value(struct walk *w, const EVENT_PROPERTY_INFO *p, USHORT leng
 static int print_members(struct walk *w, USHORT first, USHORT count);
 
 /* Property @i and each of its elements; 0 when the data ended inside it. */
-static int print_prop(struct walk *w, USHORT i)
+static int print_prop(struct walk *w, USHORT i, int named)
 {
 	const EVENT_PROPERTY_INFO *p = &w->info->EventPropertyInfoArray[i];
 	ULONG np = w->info->PropertyCount;
@@ -119,11 +121,13 @@ static int print_prop(struct walk *w, USHORT i)
 	uint64_t k;
 	int ok = 1;
 
-	if (render_json) {
-		render_text(name ? name : "", 1);
-		putchar(':');
+	if (!named) {
+		/* The value alone (render_tdh_fields()). */
+	} else if (w->json) {
+		render_text_to(w->out, name ? name : "", 1);
+		fputc(':', w->out);
 	} else {
-		printf("%s=", name ? name : "");
+		fprintf(w->out, "%s=", name ? name : "");
 	}
 	/*
 	 * A count from the data may be huge while its elements take no
@@ -133,21 +137,21 @@ static int print_prop(struct walk *w, USHORT i)
 	if (n > 0xFFFF)
 		n = 0xFFFF;
 	if (array)
-		putchar('[');
+		fputc('[', w->out);
 	for (k = 0; k < n && ok; k++) {
 		if (k)
-			putchar(',');
+			fputc(',', w->out);
 		if (p->Flags & PropertyStruct) {
-			putchar('{');
+			fputc('{', w->out);
 			ok = print_members(w, p->structType.StructStartIndex,
 					   p->structType.NumOfStructMembers);
-			putchar('}');
+			fputc('}', w->out);
 		} else {
 			ok = print_value(w, p, length);
 		}
 	}
 	if (array)
-		putchar(']');
+		fputc(']', w->out);
 	if (!(p->Flags & PropertyStruct) && !array)
 		w->values[i] = int_value(p->nonStructType.InType, w->data + start, w->at - start);
 	if (!ok && !w->cut)
@@ -163,8 +167,8 @@ static int print_members(struct walk *w, USHORT first, USHORT count)
 
 	for (i = 0; i < count; i++) {
 		if (i)
-			putchar(render_json ? ',' : ' ');
-		if (first + i >= w->info->PropertyCount || !print_prop(w, first + i))
+			fputc(w->json ? ',' : ' ', w->out);
+		if (first + i >= w->info->PropertyCount || !print_prop(w, first + i, 1))
 			return 0;
 	}
 	return 1;
@@ -257,13 +261,13 @@ int render_tdh_knows(const EVENT_RECORD *er)
 	       ERROR_INSUFFICIENT_BUFFER;
 }
 
-int render_tdh(const EVENT_RECORD *er, int psz)
+/* A walk over @er's data: its layout from TDH; 0 if TDH cannot describe it. */
+static int walk_start(struct walk *w, const EVENT_RECORD *er, int psz, FILE *out, int json)
 {
-	TRACE_EVENT_INFO *info = NULL;
-	struct walk w = { 0 };
+	TRACE_EVENT_INFO *info;
 	ULONG size = 0;
-	char *provider, *event;
 
+	memset(w, 0, sizeof(*w));
 	if (TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, NULL, &size) !=
 	    ERROR_INSUFFICIENT_BUFFER)
 		return 0;
@@ -272,17 +276,37 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 		free(info);
 		return 0;
 	}
-	w.values = calloc(info->PropertyCount + 1, sizeof(*w.values));
-	if (!w.values) {
+	w->values = calloc(info->PropertyCount + 1, sizeof(*w->values));
+	if (!w->values) {
 		free(info);
 		return 0;
 	}
-	w.info = info;
-	w.data = er->UserData;
-	w.len = er->UserDataLength;
-	w.psz = psz;
-	provider = name_at(info, info->ProviderNameOffset);
-	event = event_name(info);
+	w->info = info;
+	w->data = er->UserData;
+	w->len = er->UserDataLength;
+	w->psz = psz;
+	w->out = out;
+	w->json = json;
+	return 1;
+}
+
+static void walk_end(struct walk *w)
+{
+	free(w->cut);
+	free(w->buf);
+	free(w->values);
+	free((void *)w->info);
+}
+
+int render_tdh(const EVENT_RECORD *er, int psz)
+{
+	struct walk w;
+	char *provider, *event;
+
+	if (!walk_start(&w, er, psz, stdout, render_json))
+		return 0;
+	provider = name_at(w.info, w.info->ProviderNameOffset);
+	event = event_name(w.info);
 	if (render_json) {
 		if (provider) {
 			printf(",\"provider_name\":");
@@ -291,7 +315,7 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 		printf(",\"event\":");
 		render_text(event ? event : "", 1);
 		printf(",\"fields\":{");
-		print_members(&w, 0, info->TopLevelPropertyCount);
+		print_members(&w, 0, w.info->TopLevelPropertyCount);
 		printf("},\"decoded\":%u", w.at);
 		if (w.cut) {
 			printf(",\"cut\":");
@@ -300,9 +324,9 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 	} else {
 		printf(" %s%s%s", provider ? provider : "", provider ? "/" : "",
 		       event ? event : "");
-		if (info->TopLevelPropertyCount)
+		if (w.info->TopLevelPropertyCount)
 			putchar(' ');
-		print_members(&w, 0, info->TopLevelPropertyCount);
+		print_members(&w, 0, w.info->TopLevelPropertyCount);
 		if (w.cut) {
 			printf(" cut short at ");
 			render_text(w.cut, 0);
@@ -314,9 +338,95 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 	}
 	free(provider);
 	free(event);
-	free(w.cut);
-	free(w.buf);
-	free(w.values);
-	free(info);
+	walk_end(&w);
 	return 1;
+}
+
+/*
+ * A property is a plain integer when TDH would print it in decimal: an
+ * integer in-type with no out-type but its own, one of it, not a count's
+ * array. Its width in bits and sign, else 0.
+ */
+static int plain_integer(const EVENT_PROPERTY_INFO *p, int *is_signed)
+{
+	USHORT in = p->nonStructType.InType, out = p->nonStructType.OutType;
+	int bits;
+
+	if (p->Flags & (PropertyStruct | PropertyParamCount | PropertyParamFixedCount) ||
+	    p->count != 1)
+		return 0;
+	/* INT8, UINT8, INT16, ... UINT64: 1 to 10, signed and unsigned in turn. */
+	if (in < TDH_INTYPE_INT8 || in > TDH_INTYPE_UINT64)
+		return 0;
+	bits = 8 << (in - TDH_INTYPE_INT8) / 2;
+	switch (out) {
+	case TDH_OUTTYPE_NULL: case TDH_OUTTYPE_BYTE: case TDH_OUTTYPE_UNSIGNEDBYTE:
+	case TDH_OUTTYPE_SHORT: case TDH_OUTTYPE_UNSIGNEDSHORT: case TDH_OUTTYPE_INT:
+	case TDH_OUTTYPE_UNSIGNEDINT: case TDH_OUTTYPE_LONG: case TDH_OUTTYPE_UNSIGNEDLONG:
+		break;
+	default:
+		return 0;
+	}
+	*is_signed = (in - TDH_INTYPE_INT8) % 2 == 0;
+	return bits;
+}
+
+int render_tdh_fields(const EVENT_RECORD *er, int psz, struct render_fields *f)
+{
+	struct walk w;
+	USHORT i;
+	int ok = 1;
+
+	memset(f, 0, sizeof(*f));
+	if (!walk_start(&w, er, psz, NULL, 0))
+		return 0;
+	f->provider = name_at(w.info, w.info->ProviderNameOffset);
+	f->event = event_name(w.info);
+	f->v = calloc(w.info->TopLevelPropertyCount + 1, sizeof(*f->v));
+	for (i = 0; f->v && ok && i < w.info->TopLevelPropertyCount; i++) {
+		const EVENT_PROPERTY_INFO *p = &w.info->EventPropertyInfoArray[i];
+		struct render_field *v = &f->v[f->n];
+		size_t len = 0;
+
+		w.out = open_memstream(&v->text, &len);
+		if (!w.out)
+			break;
+		ok = print_prop(&w, i, 0);
+		fclose(w.out);
+		v->name = name_at(w.info, p->NameOffset);
+		if (!ok) {
+			/* The value the data ended inside is not a field. */
+			free(v->text);
+			free(v->name);
+			v->text = v->name = NULL;
+			break;
+		}
+		v->bits = plain_integer(p, &v->is_signed);
+		if (v->bits) {
+			v->value = w.values[i];
+			if (v->is_signed && v->bits < 64 && v->value >> (v->bits - 1) & 1)
+				v->value |= ~0ULL << v->bits;
+		}
+		f->n++;
+	}
+	f->decoded = w.at;
+	f->cut = w.cut;
+	w.cut = NULL;
+	walk_end(&w);
+	return f->v != NULL;
+}
+
+void render_fields_free(struct render_fields *f)
+{
+	unsigned int i;
+
+	for (i = 0; f->v && i < f->n; i++) {
+		free(f->v[i].name);
+		free(f->v[i].text);
+	}
+	free(f->v);
+	free(f->provider);
+	free(f->event);
+	free(f->cut);
+	memset(f, 0, sizeof(*f));
 }

@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nttrace convert --to ctf: a trace as CTF 1.8 (the Common Trace Format,
+ * https://diamon.org/ctf/v1.8.3/), which babeltrace2 and Trace Compass
+ * read: a directory of a "metadata" file (TSDL text) and one stream file
+ * a CPU ("stream_N"), each a run of packets.
+ *
+ * The events come through OpenTrace and ProcessTrace, from a file or a
+ * live session, in time order. Each is written to its CPU's stream with
+ * its time stamp, a context every event has (provider GUID, process and
+ * thread, the descriptor's fields, whether events were lost before it)
+ * and its fields:
+ *   - an event TDH describes (TraceLogging, manifests loaded, the kernel's
+ *     MOF classes): its top-level properties by their names, each as
+ *     TdhFormatProperty gives its text (arrays and structures as `nttrace
+ *     dump` writes them), an integer TDH shows in decimal as a CTF integer
+ *     of its width and sign; data the properties leave is kept as bytes;
+ *   - a message with a format (--formats): its text, file and line;
+ *   - EventWriteString's text;
+ *   - any other event: its data, as bytes.
+ * Every distinct name and list of field names and types is one CTF event
+ * class, declared in the metadata, which is written when the events end
+ * (a CTF reader needs every class an event names).
+ *
+ * Time: CTF's clock "filetime", in nanoseconds since 1970 (UTC): the
+ * event's FILETIME less the Unix epoch, times 100. Exact: babeltrace2
+ * reads a clock of 10^9 Hz as it is, while its conversion from other
+ * rates (in double) would round today's times to about 256 ns. Within a
+ * stream, time must not go back (babeltrace2 stops there): an event
+ * earlier than its stream's last gets the last time, and the times so
+ * moved are counted, said on stderr and in the metadata's env.
+ *
+ * Loss: the file header's (or, live, this consumer's) events and buffers
+ * lost are in env; each event says lost_before = 1 when its buffer says
+ * events were lost before it. CTF's events_discarded stays 0: ETW's
+ * buffers say that events were lost, not how many.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nttrace/consumer.h>
+#include <nttrace/etl.h>
+#include "cli.h"
+
+#define CTF_MAGIC	0xC1FC1FC1U
+#define PACKET_MAX	(64 * 1024)	/* a packet's usual bound; a larger event gets its own */
+#define PACKET_HEADER	8		/* magic, stream_id */
+#define PACKET_CONTEXT	44		/* as packet.context in the metadata */
+#define MAX_CPUS	256		/* the ETL reader's bound */
+
+enum ftype { F_STRING, F_INT, F_BYTES };
+
+struct field {
+	enum ftype type;
+	unsigned int bits;	/* F_INT */
+	int is_signed;
+	char *name;		/* as declared (a TSDL identifier) */
+	const char *text;	/* F_STRING */
+	uint64_t value;		/* F_INT */
+	const uint8_t *bytes;	/* F_BYTES: @size of them */
+	uint32_t size;
+};
+
+struct ctf_class {
+	char *key;		/* name and fields' types and names */
+	uint32_t id;
+	struct ctf_class *next;	/* in its hash chain */
+};
+
+struct stream {
+	FILE *f;
+	uint8_t *pkt;
+	size_t len, cap;
+	uint64_t begin, end, last, seq;
+};
+
+#define HASH_SIZE 4096
+
+static struct {
+	const char *dir;
+	struct stream cpu[MAX_CPUS];
+	struct ctf_class *hash[HASH_SIZE];
+	struct ctf_class **classes;	/* by id */
+	uint32_t nr_classes, cap_classes;
+	uint64_t events, moved, too_far, problems;
+	ULONG consumer_lost;	/* live: this consumer's EventsLost (atomic) */
+	int failed;		/* a write failed: errno */
+	EVENT_TRACE_LOGFILEA lf;
+	TRACEHANDLE handle;
+	const char *session;	/* live, or NULL */
+	const char *source;
+} c;
+
+static volatile sig_atomic_t stop_signal;
+static int done;	/* ProcessTrace returned (atomic) */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nttrace convert --to ctf [--formats PATH[,PATH...]]...\n"
+		"                       [--manifest PATH[,PATH...]]... DIR FILE.etl\n"
+		"       nttrace convert --to ctf [OPTIONS] DIR --live SESSION\n\n"
+		"Write FILE (an ETL file), or the events of a running session until it\n"
+		"stops or Ctrl-C, as a CTF 1.8 trace in DIR (created; it must not exist or\n"
+		"be empty): DIR/metadata and a stream a CPU, which babeltrace2 (`babeltrace2\n"
+		"DIR`) and Trace Compass read. Each event has its time (UTC), CPU, provider\n"
+		"GUID, process, thread and descriptor, and its fields as TDH decodes them\n"
+		"(TraceLogging events, manifests' with --manifest, the kernel's); a\n"
+		"message's text with --formats; other events' data as bytes. --formats\n"
+		"and --manifest are as for `nttrace dump`. Events lost, as the file or\n"
+		"session counts them, are in the metadata's env; an event after a loss\n"
+		"has lost_before = 1.\n");
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_signal = 1;
+}
+
+/* ---- names ---- */
+
+/*
+ * @s as a TSDL identifier: letters, digits and '_' kept, anything else
+ * '_', and an underscore first. CTF readers take a leading underscore off
+ * a field's name (so that keywords can be names): babeltrace2 shows the
+ * name as it was, and no name can be a keyword.
+ */
+static char *identifier(const char *s)
+{
+	size_t n = strlen(s), i;
+	char *id = malloc(n + 2);
+
+	if (!id)
+		return NULL;
+	id[0] = '_';
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+
+		id[i + 1] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') ? ch : '_';
+	}
+	id[n + 1] = 0;
+	return id;
+}
+
+/* @s for a TSDL string literal: quotes, backslashes and controls as '_'. */
+static void tsdl_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 0x20 ? '_' : *s, f);
+	fputc('"', f);
+}
+
+/* ---- event classes ---- */
+
+static uint32_t hash_of(const char *s)
+{
+	uint32_t h = 2166136261U;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619U;
+	return h;
+}
+
+/*
+ * The class of an event named @name with @fields: its key is the name,
+ * then a line a field of its type and name. New keys get the next ID.
+ * UINT32_MAX when memory runs out.
+ */
+static uint32_t class_of(const char *name, const struct field *fields, unsigned int n)
+{
+	struct ctf_class *k;
+	char *key = NULL;
+	size_t len = 0;
+	unsigned int i;
+	uint32_t h;
+	FILE *m = open_memstream(&key, &len);
+
+	if (!m)
+		return UINT32_MAX;
+	fputs(name, m);
+	for (i = 0; i < n; i++)
+		fprintf(m, "\n%c%u %s", "sib"[fields[i].type], fields[i].bits * 2 +
+			!!fields[i].is_signed, fields[i].name);
+	if (fclose(m))
+		return UINT32_MAX;
+	h = hash_of(key) % HASH_SIZE;
+	for (k = c.hash[h]; k; k = k->next)
+		if (!strcmp(k->key, key)) {
+			free(key);
+			return k->id;
+		}
+	if (c.nr_classes == c.cap_classes) {
+		uint32_t cap = c.cap_classes ? 2 * c.cap_classes : 64;
+		struct ctf_class **v = realloc(c.classes, cap * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		c.classes = v;
+		c.cap_classes = cap;
+	}
+	k = malloc(sizeof(*k));
+	if (!k)
+		goto nomem;
+	k->key = key;
+	k->id = c.nr_classes;
+	k->next = c.hash[h];
+	c.hash[h] = k;
+	c.classes[c.nr_classes++] = k;
+	return k->id;
+nomem:
+	free(key);
+	return UINT32_MAX;
+}
+
+/* ---- streams and packets ---- */
+
+static void put(struct stream *s, const void *p, size_t n)
+{
+	if (s->len + n > s->cap) {
+		size_t cap = s->cap ? s->cap : PACKET_MAX;
+		uint8_t *b;
+
+		while (cap < s->len + n)
+			cap *= 2;
+		b = realloc(s->pkt, cap);
+		if (!b) {
+			c.failed = ENOMEM;
+			return;
+		}
+		s->pkt = b;
+		s->cap = cap;
+	}
+	memcpy(s->pkt + s->len, p, n);
+	s->len += n;
+}
+
+static void put_le(struct stream *s, uint64_t v, unsigned int bytes)
+{
+	uint8_t b[8];
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		b[i] = (uint8_t)(v >> 8 * i);
+	put(s, b, bytes);
+}
+
+static void put_str(struct stream *s, const char *str)
+{
+	put(s, str, strlen(str) + 1);
+}
+
+static void set_le(uint8_t *p, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* The packet's header and context; its times and sizes are set at its end. */
+static void packet_start(struct stream *s, unsigned int cpu)
+{
+	s->len = 0;
+	put_le(s, CTF_MAGIC, 4);
+	put_le(s, 0, 4);			/* stream_id */
+	put_le(s, 0, 8);			/* timestamp_begin */
+	put_le(s, 0, 8);			/* timestamp_end */
+	put_le(s, 0, 8);			/* content_size */
+	put_le(s, 0, 8);			/* packet_size */
+	put_le(s, s->seq, 8);			/* packet_seq_num */
+	put_le(s, cpu, 4);			/* cpu_id */
+	s->begin = 0;
+}
+
+static void packet_end(struct stream *s)
+{
+	uint64_t bits = (uint64_t)s->len * 8;
+
+	if (s->len <= PACKET_HEADER + PACKET_CONTEXT)
+		return;
+	set_le(s->pkt + 8, s->begin);
+	set_le(s->pkt + 16, s->end);
+	set_le(s->pkt + 24, bits);
+	set_le(s->pkt + 32, bits);
+	if (fwrite(s->pkt, 1, s->len, s->f) != s->len && !c.failed)
+		c.failed = errno ? errno : EIO;
+	s->seq++;
+	s->len = 0;
+}
+
+static struct stream *stream_of(unsigned int cpu)
+{
+	struct stream *s = &c.cpu[cpu];
+	char path[4096];
+
+	if (s->f)
+		return s;
+	snprintf(path, sizeof(path), "%s/stream_%u", c.dir, cpu);
+	s->f = fopen(path, "wbx");
+	if (!s->f) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
+		c.failed = errno;
+		return NULL;
+	}
+	return s;
+}
+
+/* ---- events ---- */
+
+static void add(struct field *v, unsigned int *n, enum ftype type, const char *name)
+{
+	memset(&v[*n], 0, sizeof(v[*n]));
+	v[*n].type = type;
+	v[*n].name = identifier(name);
+	(*n)++;
+}
+
+static int name_taken(const struct field *v, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(v[i].name, v[j].name))
+			return 1;
+	return 0;
+}
+
+/* A name met twice in one event (TDH allows it) gets _2, _3, ... */
+static int unique_names(struct field *v, unsigned int n)
+{
+	unsigned int i, k;
+
+	for (i = 1; i < n; i++) {
+		char *base = v[i].name;
+
+		for (k = 2; name_taken(v, i); k++) {
+			char *r = malloc(strlen(base) + 12);
+
+			if (!r)
+				return -1;
+			sprintf(r, "%s_%u", base, k);
+			if (v[i].name != base)
+				free(v[i].name);
+			v[i].name = r;
+		}
+		if (v[i].name != base)
+			free(base);
+	}
+	return 0;
+}
+
+static int ptr_size(const EVENT_HEADER *eh)
+{
+	return eh->Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
+}
+
+static void write_event(const EVENT_RECORD *er, const char *name, struct field *v,
+			unsigned int n)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
+	const struct nttrace_etl_event *ev = nttrace_current_record();
+	unsigned int cpu = er->BufferContext.ProcessorIndex, i;
+	uint64_t ft = eh->TimeStamp.QuadPart, ts;
+	char guid[NTTRACE_GUID_STRING];
+	struct stream *s;
+	uint32_t id;
+
+	for (i = 0; i < n; i++)
+		if (!v[i].name)
+			goto nomem;
+	if (unique_names(v, n))
+		goto nomem;
+	id = class_of(name, v, n);
+	if (id == UINT32_MAX)
+		goto nomem;
+	if (cpu >= MAX_CPUS) {
+		c.too_far++;
+		return;
+	}
+	s = stream_of(cpu);
+	if (!s)
+		return;
+	/* Before 1970, or past 2554 (64 bits of nanoseconds): the stream's last. */
+	ts = ft > NTTRACE_FILETIME_UNIX_EPOCH &&
+	     ft - NTTRACE_FILETIME_UNIX_EPOCH <= UINT64_MAX / 100 ?
+	     (ft - NTTRACE_FILETIME_UNIX_EPOCH) * 100 : 0;
+	if (ts < s->last) {
+		ts = s->last;
+		c.moved++;
+	}
+	s->last = ts;
+	if (s->len && s->len + 256 + eh->Size > PACKET_MAX)
+		packet_end(s);
+	if (!s->len) {
+		packet_start(s, cpu);
+		s->begin = ts;
+	}
+	s->end = ts;
+	put_le(s, id, 4);
+	put_le(s, ts, 8);
+	/* event.context */
+	nttrace_guid_string((const uint8_t *)&eh->ProviderId, guid);
+	put_str(s, guid);
+	put_le(s, eh->ProcessId, 4);
+	put_le(s, eh->ThreadId, 4);
+	put_le(s, d->Id, 2);
+	put_le(s, d->Version, 1);
+	put_le(s, d->Channel, 1);
+	put_le(s, d->Level, 1);
+	put_le(s, d->Opcode, 1);
+	put_le(s, d->Task, 2);
+	put_le(s, d->Keyword, 8);
+	put_le(s, ev && ev->lost, 1);
+	for (i = 0; i < n; i++) {
+		switch (v[i].type) {
+		case F_STRING:
+			put_str(s, v[i].text ? v[i].text : "");
+			break;
+		case F_INT:
+			put_le(s, v[i].value, v[i].bits / 8);
+			break;
+		case F_BYTES:
+			put_le(s, v[i].size, 4);
+			put(s, v[i].bytes, v[i].size);
+			break;
+		}
+	}
+	c.events++;
+	return;
+nomem:
+	c.failed = ENOMEM;
+}
+
+static void free_fields(struct field *v, unsigned int n)
+{
+	while (n--)
+		free(v[n].name);
+}
+
+/* A TDH-described event: its properties, and the data they leave as bytes. */
+static int convert_tdh(const EVENT_RECORD *er)
+{
+	struct render_fields f;
+	struct field *v;
+	unsigned int n = 0, i;
+	char *name;
+
+	if (!render_tdh_fields(er, ptr_size(&er->EventHeader), &f))
+		return 0;
+	v = calloc(f.n + 2, sizeof(*v));
+	name = malloc((f.provider ? strlen(f.provider) : 0) + (f.event ? strlen(f.event) : 0) + 2);
+	if (!v || !name) {
+		c.failed = ENOMEM;
+		goto out;
+	}
+	sprintf(name, "%s%s%s", f.provider ? f.provider : "", f.provider ? "/" : "",
+		f.event ? f.event : "");
+	for (i = 0; i < f.n; i++) {
+		add(v, &n, f.v[i].bits ? F_INT : F_STRING, f.v[i].name ? f.v[i].name : "");
+		v[n - 1].text = f.v[i].text;
+		v[n - 1].bits = f.v[i].bits;
+		v[n - 1].is_signed = f.v[i].is_signed;
+		v[n - 1].value = f.v[i].value;
+	}
+	/* Where the fields end early, what they did not take, and why. */
+	if (f.cut) {
+		add(v, &n, F_STRING, "cut_short_at");
+		v[n - 1].text = f.cut;
+	}
+	if (f.decoded < er->UserDataLength) {
+		add(v, &n, F_BYTES, "undecoded");
+		v[n - 1].bytes = (const uint8_t *)er->UserData + f.decoded;
+		v[n - 1].size = er->UserDataLength - f.decoded;
+	}
+	write_event(er, name, v, n);
+out:
+	if (v)
+		free_fields(v, n);
+	free(v);
+	free(name);
+	render_fields_free(&f);
+	return 1;
+}
+
+/* A message with a format: its text, source file and line. */
+static int convert_formatted(const EVENT_RECORD *er)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	const struct nttrace_tmf_format *f;
+	struct field v[3];
+	unsigned int n = 0;
+	char text[4096];
+
+	f = nttrace_tmf_find(&render_formats, (const uint8_t *)&eh->ProviderId,
+			     eh->EventDescriptor.Id, ptr_size(eh));
+	if (!f)
+		return 0;
+	nttrace_tmf_render(f, er->UserData, er->UserDataLength, ptr_size(eh), text,
+			   sizeof(text));
+	add(v, &n, F_STRING, "message");
+	v[0].text = text;
+	add(v, &n, F_STRING, "file");
+	v[1].text = f->file;
+	add(v, &n, F_INT, "line");
+	v[2].bits = 32;
+	v[2].value = f->line;
+	write_event(er, "TraceMessage", v, n);
+	free_fields(v, n);
+	return 1;
+}
+
+static void convert_text(const EVENT_RECORD *er)
+{
+	const uint16_t *w = er->UserData;
+	uint32_t units = er->UserDataLength / 2, i;
+	WCHAR *copy = calloc(units + 1, sizeof(*copy));
+	struct field v[1];
+	unsigned int n = 0;
+	char *text;
+
+	if (!copy) {
+		c.failed = ENOMEM;
+		return;
+	}
+	for (i = 0; i < units; i++)
+		memcpy(&copy[i], (const uint8_t *)w + 2 * i, 2);
+	text = render_utf16(copy);
+	free(copy);
+	add(v, &n, F_STRING, "text");
+	v[0].text = text ? text : "";
+	write_event(er, "EventWriteString", v, n);
+	free_fields(v, n);
+	free(text);
+}
+
+static void convert_data(const EVENT_RECORD *er, const char *name)
+{
+	struct field v[1];
+	unsigned int n = 0;
+
+	add(v, &n, F_BYTES, "data");
+	v[0].bytes = er->UserData;
+	v[0].size = er->UserDataLength;
+	write_event(er, name, v, n);
+	free_fields(v, n);
+}
+
+static void WINAPI on_event(PEVENT_RECORD er)
+{
+	const EVENT_HEADER *eh = &er->EventHeader;
+	const struct nttrace_etl_event *ev = nttrace_current_record();
+
+	if (c.failed || render_is_header_event(er))
+		return;
+	if (eh->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE) {
+		if (!convert_formatted(er))
+			convert_data(er, "TraceMessage");
+	} else if (convert_tdh(er)) {
+		;
+	} else if (eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY) {
+		convert_text(er);
+	} else if (ev && ev->system) {
+		const struct nttrace_kernel_group *g = nttrace_kernel_group(ev->hook_id);
+		char name[64];
+
+		snprintf(name, sizeof(name), "Kernel/%s", g ? g->name : "unknown");
+		convert_data(er, name);
+	} else if (eh->Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER) {
+		convert_data(er, "TraceEvent");
+	} else {
+		convert_data(er, "EventWrite");
+	}
+}
+
+/* ---- the metadata ---- */
+
+static void field_decl(FILE *m, const char *key_line)
+{
+	char type = key_line[0];
+	unsigned int code = (unsigned int)strtoul(key_line + 1, NULL, 10);
+	const char *name = strchr(key_line, ' ') + 1;
+	size_t len = strcspn(name, "\n");
+
+	if (type == 's')
+		fprintf(m, "\t\tstring %.*s;\n", (int)len, name);
+	else if (type == 'i')
+		fprintf(m, "\t\t%c%u %.*s;\n", code & 1 ? 's' : 'u', code / 2, (int)len, name);
+	else
+		fprintf(m, "\t\tu32 %.*s_size;\n\t\txu8 %.*s[%.*s_size];\n", (int)len, name,
+			(int)len, name, (int)len, name);
+}
+
+static void env_string(FILE *m, const char *key, const char *value)
+{
+	fprintf(m, "\t%s = ", key);
+	tsdl_string(m, value);
+	fputs(";\n", m);
+}
+
+static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
+{
+	const TRACE_LOGFILE_HEADER *h = &c.lf.LogfileHeader;
+	char path[4096], host[256] = "";
+	unsigned int b;
+	uint32_t i;
+	FILE *m;
+
+	snprintf(path, sizeof(path), "%s/metadata", c.dir);
+	m = fopen(path, "wx");
+	if (!m) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fputs("/* CTF 1.8 */\n\n", m);
+	for (b = 8; b <= 64; b *= 2)
+		fprintf(m, "typealias integer { size = %u; align = 8; signed = false; } := u%u;\n"
+			"typealias integer { size = %u; align = 8; signed = true; } := s%u;\n"
+			"typealias integer { size = %u; align = 8; signed = false; base = 16; }"
+			" := xu%u;\n", b, b, b, b, b, b);
+	fputs("\ntrace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = le;\n"
+	      "\tpacket.header := struct {\n\t\tu32 magic;\n\t\tu32 stream_id;\n\t};\n};\n\n",
+	      m);
+	fputs("env {\n", m);
+	env_string(m, "tracer_name", "nttrace");
+	env_string(m, "trace_name", c.session ? c.session : c.source);
+	if (!gethostname(host, sizeof(host) - 1) && host[0])
+		env_string(m, "converted_on", host);
+	fprintf(m, "\tevents_lost = %" PRIu64 ";\n\tbuffers_lost = %" PRIu64 ";\n"
+		"\ttimes_moved_forward = %" PRIu64 ";\n\tpointer_size = %u;\n"
+		"\tnumber_of_processors = %u;\n};\n\n", events_lost, buffers_lost, c.moved,
+		h->PointerSize ? h->PointerSize : 8, h->NumberOfProcessors);
+	fputs("clock {\n\tname = \"filetime\";\n"
+	      "\tdescription = \"UTC in ns since 1970, from the events' FILETIMEs\";\n"
+	      "\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n"
+	      "\tabsolute = true;\n};\n\n"
+	      "typealias integer { size = 64; align = 8; signed = false;"
+	      " map = clock.filetime.value; } := u64_clock;\n\n", m);
+	fputs("stream {\n\tid = 0;\n"
+	      "\tpacket.context := struct {\n"
+	      "\t\tu64_clock timestamp_begin;\n\t\tu64_clock timestamp_end;\n"
+	      "\t\tu64 content_size;\n\t\tu64 packet_size;\n\t\tu64 packet_seq_num;\n"
+	      "\t\tu32 cpu_id;\n\t};\n"
+	      "\tevent.header := struct {\n\t\tu32 id;\n\t\tu64_clock timestamp;\n\t};\n"
+	      "\tevent.context := struct {\n"
+	      "\t\tstring provider;\n\t\tu32 pid;\n\t\tu32 tid;\n\t\tu16 id;\n"
+	      "\t\tu8 version;\n\t\tu8 channel;\n\t\tu8 level;\n\t\tu8 opcode;\n"
+	      "\t\tu16 task;\n\t\txu64 keyword;\n\t\tu8 lost_before;\n\t};\n};\n", m);
+	for (i = 0; i < c.nr_classes; i++) {
+		const char *key = c.classes[i]->key, *line = strchr(key, '\n');
+		size_t len = line ? (size_t)(line - key) : strlen(key);
+		char *name = strndup(key, len);
+
+		fprintf(m, "\nevent {\n\tname = ");
+		tsdl_string(m, name ? name : "");
+		free(name);
+		fprintf(m, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n", i);
+		for (; line; line = strchr(line + 1, '\n'))
+			field_decl(m, line + 1);
+		fputs("\t};\n};\n", m);
+	}
+	if (fclose(m)) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static void *watcher(void *arg)
+{
+	struct timespec step = { 0, 50000000 };
+
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+		if (stop_signal) {
+			CloseTrace(c.handle);
+			break;
+		}
+		nanosleep(&step, NULL);
+	}
+	return NULL;
+}
+
+static ULONG WINAPI on_buffer(PEVENT_TRACE_LOGFILEA l)
+{
+	/* The events this consumer lost, as the library counts them. */
+	__atomic_store_n(&c.consumer_lost, l->EventsLost, __ATOMIC_RELAXED);
+	return TRUE;
+}
+
+/* A problem in the file (ProcessTrace skips the part): said on stderr. */
+static void on_problem(void *ctx, uint64_t offset, const char *what)
+{
+	(void)ctx;
+	fprintf(stderr, "nttrace: %s: offset %" PRIu64 ": %s\n", c.source, offset, what);
+	c.problems++;
+}
+
+/* DIR made, or empty already: 0, else says why and returns 1. */
+static int make_dir(const char *dir)
+{
+	char probe[4096];
+	struct stat st;
+
+	if (!mkdir(dir, 0777))
+		return 0;
+	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(probe, sizeof(probe), "%s/metadata", dir);
+		if (access(probe, F_OK))
+			return 0;
+		fprintf(stderr, "nttrace: %s: holds a trace already\n", dir);
+		return 1;
+	}
+	fprintf(stderr, "nttrace: %s: %s\n", dir, strerror(errno));
+	return 1;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "to", required_argument, NULL, 't' },
+		{ "live", required_argument, NULL, 'l' },
+		{ "formats", required_argument, NULL, 'f' },
+		{ "manifest", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct nttrace_trace_counts counts;
+	uint64_t events_lost, buffers_lost;
+	struct sigaction sa;
+	pthread_t thread;
+	int opt, to = 0, threaded, ret = 0;
+	unsigned int i;
+	ULONG err;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if (strcmp(optarg, "ctf")) {
+				fprintf(stderr, "nttrace: --to %s: the one format is ctf\n", optarg);
+				return CLI_USAGE;
+			}
+			to = 1;
+			break;
+		case 'l':
+			c.session = optarg;
+			break;
+		case 'f':
+			if (render_load_formats(optarg))
+				return 1;
+			break;
+		case 'm':
+			if (render_load_manifests(optarg))
+				return 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (!to || optind != argc - (c.session ? 1 : 2)) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	c.dir = argv[optind];
+	c.source = c.session ? c.session : argv[optind + 1];
+	if (c.session) {
+		c.lf.LoggerName = (LPSTR)c.session;
+		c.lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
+					PROCESS_TRACE_MODE_EVENT_RECORD;
+	} else {
+		if (render_not_a_directory(c.source))
+			return 1;
+		c.lf.LogFileName = (LPSTR)c.source;
+		c.lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	}
+	c.lf.EventRecordCallback = on_event;
+	c.lf.BufferCallback = on_buffer;
+	c.handle = OpenTraceA(&c.lf);
+	if (c.handle == INVALID_PROCESSTRACE_HANDLE)
+		return render_fail(GetLastError(), c.source, "OpenTrace");
+	if (make_dir(c.dir)) {
+		CloseTrace(c.handle);
+		return 1;
+	}
+	err = nttrace_trace_problems(c.handle, on_problem, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: a blocked read returns */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	threaded = c.session && !pthread_create(&thread, NULL, watcher, NULL);
+	if (!err)
+		err = ProcessTrace(&c.handle, 1, NULL, NULL);
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	if (threaded)
+		pthread_join(thread, NULL);
+	memset(&counts, 0, sizeof(counts));
+	nttrace_trace_counts(c.handle, &counts);
+	CloseTrace(c.handle);
+	for (i = 0; i < MAX_CPUS; i++) {
+		if (!c.cpu[i].f)
+			continue;
+		packet_end(&c.cpu[i]);
+		if (fclose(c.cpu[i].f) && !c.failed)
+			c.failed = errno;
+		free(c.cpu[i].pkt);
+	}
+	if (c.session) {
+		events_lost = __atomic_load_n(&c.consumer_lost, __ATOMIC_RELAXED);
+		buffers_lost = 0;
+	} else {
+		events_lost = c.lf.LogfileHeader.EventsLost;
+		buffers_lost = c.lf.LogfileHeader.BuffersLost;
+	}
+	if (write_metadata(events_lost, buffers_lost))
+		ret = 1;
+	nttrace_tmf_free(&render_formats);
+	if (c.failed) {
+		fprintf(stderr, "nttrace: %s: %s\n", c.dir, strerror(c.failed));
+		ret = 1;
+	}
+	if (c.moved)
+		fprintf(stderr, "nttrace: %" PRIu64 " events earlier than the one before them on"
+			" their CPU were given its time\n", c.moved);
+	if (c.too_far) {
+		fprintf(stderr, "nttrace: %" PRIu64 " events of CPUs past %d not converted\n",
+			c.too_far, MAX_CPUS - 1);
+		ret = 1;
+	}
+	if (counts.not_delivered || counts.buffers_skipped || counts.bytes_skipped) {
+		fprintf(stderr, "nttrace: not read: %" PRIu64 " records, %" PRIu64 " buffers, %"
+			PRIu64 " bytes of records\n", counts.not_delivered,
+			counts.buffers_skipped, counts.bytes_skipped);
+		ret = 1;
+	}
+	fprintf(stderr, "nttrace: %" PRIu64 " events in %u classes written to %s\n", c.events,
+		c.nr_classes, c.dir);
+	if (err && !stop_signal)
+		return render_fail(err, c.source, "ProcessTrace");
+	return ret || c.problems;
+}
