@@ -592,6 +592,7 @@ static const struct {
 	{ "dump", cmd_dump, "print the events of a log file" },
 	{ "show", cmd_show, "print a session's or a file's events as they come" },
 	{ "plot", cmd_plot, "draw a log file's events per second (gnuplot)" },
+	{ "merge", cmd_merge, "merge log files into one, in time order" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },
 	{ "enable", cmd_enable, "enable a provider GUID for a session" },
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },
