@@ -322,6 +322,13 @@ $(BUILD)/host/plot_test: tests/host/plot_test.c tests/vm/tap.h tests/vm/props.h 
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
 		$(LIBS_u64)
 
+# `nttrace merge` over files the test builds record by record (clocks,
+# pointer sizes), the output checked event by event with the reader.
+$(BUILD)/host/merge_test: tests/host/merge_test.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
+		$(LIBS_u64)
+
 # Every TraceLogging field macro through the user-mode logger and back by TDH.
 $(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm/props.h \
 			       $(BUILD)/u%/libnttrace.a
@@ -343,7 +350,8 @@ $(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(
 		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
 
 host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump \
-	    $(BUILD)/host/plot_test $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
+	    $(BUILD)/host/plot_test $(BUILD)/host/merge_test \
+	    $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
 	    $(BUILD)/host/sysrec_test-m64 $(BUILD)/host/sysrec_test-m32 \

@@ -37,9 +37,11 @@
  *    first events, at the output's start: the earliest of the inputs'
  *    start times and events.
  *  - PointerSize: the inputs' when they agree, else 8. EventWrite,
- *    classic and kernel records say their own in their header type;
- *    messages do not, so a 32-bit input's messages in an 8-byte output
- *    are read with the wrong pointer size: said on stderr.
+ *    classic and kernel records say their own in their header type, and
+ *    messages may in their TRACE_MESSAGE_POINTER32/64 flags (consumers
+ *    take the file's PointerSize only when neither is set); a 32-bit
+ *    input's messages without them, in an 8-byte output, are read with
+ *    the wrong pointer size: said on stderr, with their count.
  *  - Losses: EventsLost and BuffersLost are the inputs' sums; an event
  *    the reader says follows a loss (its buffer's flag) starts an output
  *    buffer carrying the same flag, so the loss stays just before it.
@@ -81,7 +83,7 @@ struct input {
 	struct nttrace_etl_event ev;	/* the next event, when @have */
 	int have;
 	uint32_t ncpus, first_cpu;	/* its CPUs, and its first in the output */
-	uint64_t events, messages, problems;
+	uint64_t events, messages, problems;	/* @messages: without a pointer size */
 	uint64_t first, last;		/* FILETIMEs, offset applied */
 };
 
@@ -236,7 +238,9 @@ static int scan(struct input *in)
 		if (ft > in->last)
 			in->last = ft;
 		in->events++;
-		in->messages += ev.message;
+		/* Messages whose pointer size is the file's: they lose it here. */
+		in->messages += ev.message &&
+				!(ev.flags & (TRACE_MESSAGE_POINTER32 | TRACE_MESSAGE_POINTER64));
 	}
 	in->ncpus = in->events ? max_cpu + 1 : 0;
 	nttrace_etl_close(in->r);
@@ -642,7 +646,7 @@ static int run(const char *out)
 		m.end_time = m.start;
 	for (k = 0; k < m.n; k++)
 		if (psz == 8 && m.in[k].info.pointer_size == 4 && m.in[k].messages)
-			fprintf(stderr, "nttrace merge: %s: its %" PRIu64 " messages have no "
+			fprintf(stderr, "nttrace merge: %s: its %" PRIu64 " messages say no "
 				"pointer size of their own and are read with the output's, 8 "
 				"(the input's was 4)\n", m.in[k].path, m.in[k].messages);
 	m.cpu = calloc(m.ncpus, sizeof(*m.cpu));
