@@ -18,7 +18,8 @@
  * offset), its bytes but for the time stamp (which holds the FILETIME),
  * its loss flag, and where it came from (the MergeInput events' CPUs).
  * Then --offset, the errors (missing, non-ETL input: exit 1 and no file
- * left), the usage errors (exit 2), and `nttrace dump` of the output.
+ * left; a damaged input: said, the rest merged, exit 1), the usage errors
+ * (exit 2), and `nttrace dump` of the output.
  *
  *   merge_test NTTRACE DIR
  */
@@ -552,6 +553,20 @@ int main(int argc, char **argv)
 	tap_eq(run("grep -q 'merge-junk.etl' %s/merge-stderr.txt", dir), 0,
 	       "... named in the message");
 	tap_ok(none_left(dir, "merge-out.etl"), "... and no output, nor a temporary file");
+
+	/*
+	 * A damaged input: input 1 with its third buffer's first record
+	 * marker zeroed. The rest is merged, the damage said, exit 1.
+	 */
+	tap_eq(run("cp %s %s && printf '\\0\\0\\0\\0' | dd of=%s bs=1 seek=%d conv=notrunc "
+		   "2>/dev/null", in[0].path, junk, junk, 2 * BUFSZ + NTTRACE_WMI_BUFFER_HEADER_SIZE),
+	       0, "a damaged copy of input 1");
+	tap_eq(run("%s merge -o %s %s %s 2>%s/merge-stderr.txt", tool, out, junk, in[2].path, dir),
+	       1, "a damaged input: exit 1");
+	tap_eq(run("grep -q 'merge-junk.etl: damaged, not merged: 0 records, 0 buffers, [1-9]' "
+		   "%s/merge-stderr.txt", dir), 0, "... the damage said and counted");
+	tap_eq(run("%s dump %s >/dev/null", tool, out), 0, "... the rest merged, readable");
+	unlink(out);
 
 	/* Usage. */
 	tap_eq(run("%s merge %s 2>/dev/null", tool, in[0].path), 2, "no -o: exit 2");

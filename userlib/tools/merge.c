@@ -431,7 +431,12 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	return 0;
 }
 
-/* The input whose next event is the earliest; ties: the first given. */
+/*
+ * The input whose next event is the earliest; ties: the first given. This
+ * orders the buffers in the file; what a reader sees of ties is set by
+ * the CPUs (each input's are above the one's before it, and nttrace's
+ * reader takes the lowest CPU of a tie first), and comes out the same.
+ */
 static struct input *earliest(void)
 {
 	struct input *best = NULL;
@@ -532,8 +537,8 @@ static int is_input(const char *out)
 	return 0;
 }
 
-/* Pass 2: the output, written to @tmp (open as @fd); 0, or 1 when it failed. */
-static int merge(int fd, const char *out, uint32_t psz, uint64_t *skipped)
+/* Pass 2: the output, written to @fd (named @out in its header); 0, or 1. */
+static int write_merged(int fd, const char *out, uint32_t psz, uint64_t *skipped)
 {
 	struct nttrace_etl_session s = { 0 };
 	uint64_t events_lost = 0, buffers_lost = 0;
@@ -665,7 +670,7 @@ static int run(const char *out)
 	mask = umask(0);
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
-	if (merge(fd, out, psz, &skipped) || rename(tmp, out)) {
+	if (write_merged(fd, out, psz, &skipped) || rename(tmp, out)) {
 		fprintf(stderr, "nttrace merge: %s: not written\n", out);
 		unlink(tmp);
 		goto out;
