@@ -68,7 +68,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/windows/utf.c userlib/windows/text.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o plot.o convert.o
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o plot.o convert.o merge.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -328,6 +328,13 @@ $(BUILD)/host/ctf_test: tests/host/ctf_test.c tests/vm/tap.h tests/vm/props.h $(
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
 		$(LIBS_u64)
 
+# `nttrace merge` over files the test builds record by record (clocks,
+# pointer sizes), the output checked event by event with the reader.
+$(BUILD)/host/merge_test: tests/host/merge_test.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
+		$(LIBS_u64)
+
 # Every TraceLogging field macro through the user-mode logger and back by TDH.
 $(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm/props.h \
 			       $(BUILD)/u%/libnttrace.a
@@ -349,7 +356,8 @@ $(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(
 		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
 
 host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump \
-	    $(BUILD)/host/plot_test $(BUILD)/host/ctf_test $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
+	    $(BUILD)/host/plot_test $(BUILD)/host/ctf_test $(BUILD)/host/merge_test \
+	    $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
 	    $(BUILD)/host/sysrec_test-m64 $(BUILD)/host/sysrec_test-m32 \

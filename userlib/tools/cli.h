@@ -171,6 +171,7 @@ int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
