@@ -130,7 +130,8 @@ static void user_file(const char *path)
 			  TraceLoggingBool(1, "b"));
 	TraceLoggingWrite(ctf_provider, "Texts", TraceLoggingUtf8String("caf\xc3\xa9", "s"),
 			  TraceLoggingWideString(wide, "w"), TraceLoggingGuid(tl_guid, "g"),
-			  TraceLoggingString("odd name", "a field, named oddly"));
+			  TraceLoggingString("odd name", "a field, named oddly"),
+			  TraceLoggingInt32(1, "s"));
 	TraceLoggingWrite(ctf_provider, "Shapes",
 			  TraceLoggingStruct(2, "pt"), TraceLoggingInt32(3, "x"),
 			  TraceLoggingInt32(4, "y"), TraceLoggingInt32Array(a, 3, "a"),
@@ -359,7 +360,7 @@ static int tdh_fields(FILE *f, const EVENT_RECORD *er, char **name)
 	struct walk w = { 0 };
 	char *prov, *ev, *task, *op, *text = NULL;
 	size_t len = 0;
-	USHORT i;
+	USHORT i, j;
 
 	if (TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, NULL, &size) !=
 	    ERROR_INSUFFICIENT_BUFFER)
@@ -393,6 +394,17 @@ static int tdh_fields(FILE *f, const EVENT_RECORD *er, char **name)
 		fclose(w.out);
 		fputc(' ', f);
 		ident(f, pn);
+		/* A name met before in the event: the second is NAME_2 (CTF's are unique). */
+		for (j = 0; j < i; j++) {
+			char *pj = name_at(info, info->EventPropertyInfoArray[j].NameOffset);
+			int dup = !strcmp(pj, pn);
+
+			free(pj);
+			if (dup) {
+				fputs("_2", f);
+				break;
+			}
+		}
 		fprintf(f, plain_integer(p) ? "=%s" : "=\"%s\"", text);
 		free(text);
 		free(pn);
