@@ -46,31 +46,50 @@ kernel_dir() {
 	esac
 }
 
-# The host's perf (Debian's linux-perf, installed if missing) and the
-# libraries it links, into DIR, for a guest that has no perf of its own
-# (a busybox initramfs): DIR/perf, DIR/lib/, and DIR/perf.sh, which defines
-# a shell function `perf` running it by its own loader from /add/DIR's
-# base name (vm-run --add DIR). For scripts/profile-vm and
-# scripts/bench-kernel-logger.
-perf_bundle() {
+# PROGRAM (a path) and the libraries it links into DIR, for a guest that
+# has none of them (a busybox initramfs): DIR/NAME, DIR/lib/, and
+# DIR/NAME.sh, which defines a shell function NAME running it by its own
+# loader from /add/DIR's base name (vm-run --add DIR).
+program_bundle() {
 	bundle=$1
+	bin=$2
+	name=$3
+	rm -rf "$bundle"
+	mkdir -p "$bundle/lib"
+	cp "$bin" "$bundle/$name"
+	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+		while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	loader=$(basename "$(ls "$bundle"/lib/ld-linux-*.so.* | head -n 1)")
+	base=$(basename "$bundle")
+	echo "$name() { /add/$base/lib/$loader --library-path /add/$base/lib /add/$base/$name \"\$@\"; }" \
+		> "$bundle/$name.sh"
+}
+
+# The host's perf (Debian's linux-perf, installed if missing) as
+# program_bundle DIR: DIR/perf.sh defines `perf`. For scripts/profile-vm,
+# scripts/bench-kernel-logger and tests/vm/tracepoints_test.sh.
+perf_bundle() {
 	command -v perf > /dev/null || {
 		apt-get update -q &&
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-perf
 	} > /dev/null || die "cannot install linux-perf"
-	rm -rf "$bundle"
-	mkdir -p "$bundle/lib"
 	# /usr/bin/perf may be a wrapper script naming the versioned binary.
 	bin=$(readlink -f "$(command -v perf)")
 	if head -c 2 "$bin" | grep -q '#!'; then
 		bin=$(ls /usr/bin/perf_* 2> /dev/null | sort -V | tail -n 1)
 	fi
 	[ -x "$bin" ] || die "no perf binary found"
-	cp "$bin" "$bundle/perf"
-	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
-		while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
-	loader=$(basename "$(ls "$bundle"/lib/ld-linux-*.so.* | head -n 1)")
-	base=$(basename "$bundle")
-	echo "perf() { /add/$base/lib/$loader --library-path /add/$base/lib /add/$base/perf \"\$@\"; }" \
-		> "$bundle/perf.sh"
+	program_bundle "$1" "$bin" perf
+}
+
+# Debian's bpftrace (installed if missing; it brings LLVM, about 200 MB
+# with its libraries) as program_bundle DIR: DIR/bpftrace.sh defines
+# `bpftrace`. For tests/vm/bpftrace_test.sh in the debian kernel, the one
+# test kernel with BPF (Debian's own).
+bpftrace_bundle() {
+	command -v bpftrace > /dev/null || {
+		apt-get update -q &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends bpftrace
+	} > /dev/null || die "cannot install bpftrace"
+	program_bundle "$1" "$(readlink -f "$(command -v bpftrace)")" bpftrace
 }

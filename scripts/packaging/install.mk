@@ -59,8 +59,10 @@ SHARED := $(BUILD)/shared
 SHARED_LIB_OBJS := $(patsubst %.c,$(SHARED)/pic/%.o,$(LIB_SRCS))
 STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
 # The tool's own objects, and the code of common/ it calls that the
-# library keeps to itself (the UTF-8 reader its rendering shares with TDH).
-SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o
+# library keeps to itself (the UTF-8 reader its rendering shares with TDH;
+# the buffer and EventWrite record encoders `nttrace merge` writes with).
+SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
+		    $(SHARED)/tool/common-record.o
 LIB_MAP := scripts/packaging/libnttrace.map
 INSTALL_DEPS := $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get

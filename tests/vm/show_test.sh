@@ -364,9 +364,9 @@ if [ $live -eq 1 ]; then
 		rc=$?
 		wait $spid
 		check "$tb-bit: convert --live: SIGINT ends it, exit 0" test $rc -eq 0
-		n=$(grep -c '^{' "$tmp/ctf.json")
-		check "$tb-bit: ... the events show had ($n), no more, no fewer" sh -c \
-			"[ $n -gt 0 ] && grep -q '^nttrace: $n events in [0-9]* classes written to' '$tmp/ctf.err'"
+		shown=$(grep -c '^{' "$tmp/ctf.json")
+		check "$tb-bit: ... the events show had ($shown), no more, no fewer" sh -c \
+			"[ $shown -gt 0 ] && grep -q '^nttrace: $shown events in [0-9]* classes written to' '$tmp/ctf.err'"
 		check "$tb-bit: ... the sample's messages, by their formats" \
 			grep -q 'name = "TraceMessage"' "$tmp/ctf$tb/metadata"
 		check "$tb-bit: ... in CTF 1.8, its streams written" sh -c \

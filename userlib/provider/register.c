@@ -129,6 +129,13 @@ static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The classes' table (below); taken after reg_lock, when both are. */
 static pthread_mutex_t class_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_idle = PTHREAD_COND_INITIALIZER;
+/*
+ * EventRegisters taking their enables on their own threads (under
+ * reg_lock), and what the notification thread waits on meanwhile: see
+ * nttrace_event_register().
+ */
+static unsigned int registering;
+static pthread_cond_t reg_registered = PTHREAD_COND_INITIALIZER;
 static struct reg_entry *entries;
 /*
  * The table of handles (internal.h). Entries are made as slots are first
@@ -521,16 +528,20 @@ static void fork_catch_up(void)
 
 /*
  * Take and deliver every notification waiting on @fd; reg_lock held. The
- * notification thread calls it when poll says one waits, EventRegister
- * to run the callbacks of the enables made before it on its own thread.
+ * notification thread calls it (@thread) when poll says one waits,
+ * EventRegister to run the callbacks of the enables made before it on its
+ * own thread.
  */
-static void take_notifications(int fd)
+static void take_notifications(int fd, int thread)
 {
 	struct nttrace_notification n;
 	struct reg_entry *e;
 
 	fork_catch_up();
 	for (;;) {
+		/* An EventRegister's enables are its own thread's to deliver. */
+		while (thread && registering)
+			pthread_cond_wait(&reg_registered, &reg_lock);
 		memset(&n, 0, sizeof(n));
 		n.size = sizeof(n);
 		if (ioctl(fd, NTTRACE_IOC_NOTIFICATION, &n) < 0)
@@ -577,7 +588,7 @@ static void *notify_thread(void *arg)
 		if (p[1].revents || (p[0].revents & (POLLERR | POLLNVAL)))
 			break;
 		pthread_mutex_lock(&reg_lock);
-		take_notifications(fd);
+		take_notifications(fd, 1);
 		pthread_mutex_unlock(&reg_lock);
 	}
 	return NULL;
@@ -797,6 +808,8 @@ static void atfork_child(void)
 	pthread_mutex_init(&class_lock, NULL);
 	pthread_rwlock_init(&nttrace_filters_lock, NULL);
 	pthread_cond_init(&reg_idle, NULL);
+	pthread_cond_init(&reg_registered, NULL);
+	registering = 0;
 	if (notify_fd >= 0)
 		close(notify_fd);
 	notify_fd = -1;
@@ -1040,8 +1053,20 @@ ULONG nttrace_event_register(LPCGUID guid, PENABLECALLBACK cb, void *ctx,
 		return nttrace_errno_to_win32(err);
 	publish_entry(e);
 	*reghandle = entry_key(e);
-	if (e->pub.kernel_handle)
-		take_notifications(notify_fd);
+	/*
+	 * Each callback runs without reg_lock, and the notification thread,
+	 * woken by the same notifications, would otherwise take the next one
+	 * meanwhile and run its callback after EventRegister returned (a
+	 * provider enabled by two sessions then saw one callback inside
+	 * EventRegister, now and then: eventprov_test). It waits until the
+	 * enables made before are delivered here.
+	 */
+	if (e->pub.kernel_handle) {
+		registering++;
+		take_notifications(notify_fd, 0);
+		if (!--registering)
+			pthread_cond_broadcast(&reg_registered);
+	}
 	pthread_mutex_unlock(&reg_lock);
 	return ERROR_SUCCESS;
 }
