@@ -706,10 +706,20 @@ int cmd_merge(int argc, char **argv)
 		return 1;
 	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'o': out = optarg; break;
-		case 'O': offsets[noffsets++] = optarg; break;
-		case 'h': usage(stdout); free(offsets); return 0;
-		default: usage(stderr); free(offsets); return CLI_USAGE;
+		case 'o':
+			out = optarg;
+			break;
+		case 'O':
+			offsets[noffsets++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			free(offsets);
+			return 0;
+		default:
+			usage(stderr);
+			free(offsets);
+			return CLI_USAGE;
 		}
 	}
 	if (!out || optind >= argc) {

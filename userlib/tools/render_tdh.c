@@ -121,12 +121,11 @@ static int print_prop(struct walk *w, USHORT i, int named)
 	uint64_t k;
 	int ok = 1;
 
-	if (!named) {
-		/* The value alone (render_tdh_fields()). */
-	} else if (w->json) {
+	/* Without its name: the value alone (render_tdh_fields()). */
+	if (named && w->json) {
 		render_text_to(w->out, name ? name : "", 1);
 		fputc(':', w->out);
-	} else {
+	} else if (named) {
 		fprintf(w->out, "%s=", name ? name : "");
 	}
 	/*
@@ -386,19 +385,28 @@ int render_tdh_fields(const EVENT_RECORD *er, int psz, struct render_fields *f)
 	for (i = 0; f->v && ok && i < w.info->TopLevelPropertyCount; i++) {
 		const EVENT_PROPERTY_INFO *p = &w.info->EventPropertyInfoArray[i];
 		struct render_field *v = &f->v[f->n];
+		uint32_t start = w.at;
 		size_t len = 0;
 
 		w.out = open_memstream(&v->text, &len);
-		if (!w.out)
-			break;
+		if (!w.out) {
+			/* No memory: not described, rather than fields left out. */
+			walk_end(&w);
+			render_fields_free(f);
+			return 0;
+		}
 		ok = print_prop(&w, i, 0);
 		fclose(w.out);
 		v->name = name_at(w.info, p->NameOffset);
 		if (!ok) {
-			/* The value the data ended inside is not a field. */
+			/*
+			 * The value the data ended inside is not a field: its
+			 * bytes, those of its elements read too, are left over.
+			 */
 			free(v->text);
 			free(v->name);
 			v->text = v->name = NULL;
+			w.at = start;
 			break;
 		}
 		v->bits = plain_integer(p, &v->is_signed);
