@@ -226,6 +226,14 @@ int cli_guid(const char *what, const char *arg, uint8_t out[16])
 	return 0;
 }
 
+void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
 /*
  * The NT Kernel Logger's flags by name: EVENT_TRACE_FLAG_X as "x" (the
  * uapi's list, in bit order), then the names xperf and logman users type

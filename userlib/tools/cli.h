@@ -64,6 +64,9 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
  */
 int cli_guid(const char *what, const char *arg, uint8_t out[16]);
 
+/* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
+void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
+
 /*
  * The NT Kernel Logger's flags (EVENT_TRACE_PROPERTIES.EnableFlags, the
  * group mask's first word) of `--kernel FLAGS`: a comma (or +) list of
@@ -120,6 +123,18 @@ void render_text_to(FILE *f, const char *s, int json);
 void render_hex(const char *key, const uint8_t *d, uint32_t len);
 /* A NUL-terminated WCHAR string (a name) as UTF-8 the caller frees, or NULL. */
 char *render_utf16(const WCHAR *w);
+/*
+ * Event data that is UTF-16LE text up to its NUL (EventWriteString's) as
+ * UTF-8 the caller frees; NULL when it is not such text (an odd length, no
+ * NUL), whose bytes are then shown instead.
+ */
+char *render_utf16_data(const uint8_t *d, uint32_t len);
+/*
+ * The pointer size of @er's payload: its header's 32- or 64-bit flag, else,
+ * for an EventWrite record with neither, its header type's (EVENT_HEADER32:
+ * 4); 8 otherwise. In a ProcessTrace callback (nttrace_current_record()).
+ */
+int render_pointer_size(const EVENT_RECORD *er);
 
 /*
  * An event TDH can decode (render_tdh.c): render_tdh_knows() says whether

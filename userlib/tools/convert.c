@@ -16,7 +16,7 @@
  *     dump` writes them), an integer TDH shows in decimal as a CTF integer
  *     of its width and sign; data the properties leave is kept as bytes;
  *   - a message with a format (--formats): its text, file and line;
- *   - EventWriteString's text;
+ *   - EventWriteString's text (its bytes, as below, when it is not text);
  *   - any other event: its data, as bytes.
  * Every distinct name and list of field names and types is one CTF event
  * class, declared in the metadata, which is written when the events end
@@ -248,24 +248,14 @@ static void put(struct stream *s, const void *p, size_t n)
 static void put_le(struct stream *s, uint64_t v, unsigned int bytes)
 {
 	uint8_t b[8];
-	unsigned int i;
 
-	for (i = 0; i < bytes; i++)
-		b[i] = (uint8_t)(v >> 8 * i);
+	cli_put_le(b, v, bytes);
 	put(s, b, bytes);
 }
 
 static void put_str(struct stream *s, const char *str)
 {
 	put(s, str, strlen(str) + 1);
-}
-
-static void set_le(uint8_t *p, uint64_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> 8 * i);
 }
 
 /* The packet's header and context; its times and sizes are set at its end. */
@@ -289,10 +279,10 @@ static void packet_end(struct stream *s)
 
 	if (s->len <= PACKET_HEADER + PACKET_CONTEXT)
 		return;
-	set_le(s->pkt + 8, s->begin);
-	set_le(s->pkt + 16, s->end);
-	set_le(s->pkt + 24, bits);
-	set_le(s->pkt + 32, bits);
+	cli_put_le(s->pkt + 8, s->begin, 8);
+	cli_put_le(s->pkt + 16, s->end, 8);
+	cli_put_le(s->pkt + 24, bits, 8);
+	cli_put_le(s->pkt + 32, bits, 8);
 	if (fwrite(s->pkt, 1, s->len, s->f) != s->len && !c.failed)
 		c.failed = errno ? errno : EIO;
 	s->seq++;
@@ -358,11 +348,6 @@ static int unique_names(struct field *v, unsigned int n)
 			free(base);
 	}
 	return 0;
-}
-
-static int ptr_size(const EVENT_HEADER *eh)
-{
-	return eh->Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
 }
 
 static void write_event(const EVENT_RECORD *er, const char *name, struct field *v,
@@ -457,7 +442,7 @@ static int convert_tdh(const EVENT_RECORD *er)
 	unsigned int n = 0, i;
 	char *name;
 
-	if (!render_tdh_fields(er, ptr_size(&er->EventHeader), &f))
+	if (!render_tdh_fields(er, render_pointer_size(er), &f))
 		return 0;
 	v = calloc(f.n + 2, sizeof(*v));
 	name = malloc((f.provider ? strlen(f.provider) : 0) + (f.event ? strlen(f.event) : 0) + 2);
@@ -504,10 +489,10 @@ static int convert_formatted(const EVENT_RECORD *er)
 	char text[4096];
 
 	f = nttrace_tmf_find(&render_formats, (const uint8_t *)&eh->ProviderId,
-			     eh->EventDescriptor.Id, ptr_size(eh));
+			     eh->EventDescriptor.Id, render_pointer_size(er));
 	if (!f)
 		return 0;
-	nttrace_tmf_render(f, er->UserData, er->UserDataLength, ptr_size(eh), text,
+	nttrace_tmf_render(f, er->UserData, er->UserDataLength, render_pointer_size(er), text,
 			   sizeof(text));
 	add(v, &n, F_STRING, "message");
 	v[0].text = text;
@@ -521,28 +506,21 @@ static int convert_formatted(const EVENT_RECORD *er)
 	return 1;
 }
 
-static void convert_text(const EVENT_RECORD *er)
+/* EventWriteString's text: 0 if its data is not UTF-16 text (dump's rule). */
+static int convert_text(const EVENT_RECORD *er)
 {
-	const uint16_t *w = er->UserData;
-	uint32_t units = er->UserDataLength / 2, i;
-	WCHAR *copy = calloc(units + 1, sizeof(*copy));
+	char *text = render_utf16_data(er->UserData, er->UserDataLength);
 	struct field v[1];
 	unsigned int n = 0;
-	char *text;
 
-	if (!copy) {
-		c.failed = ENOMEM;
-		return;
-	}
-	for (i = 0; i < units; i++)
-		memcpy(&copy[i], (const uint8_t *)w + 2 * i, 2);
-	text = render_utf16(copy);
-	free(copy);
+	if (!text)
+		return 0;
 	add(v, &n, F_STRING, "text");
-	v[0].text = text ? text : "";
+	v[0].text = text;
 	write_event(er, "EventWriteString", v, n);
 	free_fields(v, n);
 	free(text);
+	return 1;
 }
 
 static void convert_data(const EVENT_RECORD *er, const char *name)
@@ -569,8 +547,8 @@ static void WINAPI on_event(PEVENT_RECORD er)
 			convert_data(er, "TraceMessage");
 	} else if (convert_tdh(er)) {
 		;
-	} else if (eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY) {
-		convert_text(er);
+	} else if (eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY && convert_text(er)) {
+		;
 	} else if (ev && ev->system) {
 		const struct nttrace_kernel_group *g = nttrace_kernel_group(ev->hook_id);
 		char name[64];

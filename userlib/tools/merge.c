@@ -132,14 +132,6 @@ static void usage(FILE *f)
 		"input that cannot be read or dated is an error, and no OUT is written.\n");
 }
 
-static void put(uint8_t *p, uint64_t v, int bytes)
-{
-	while (bytes--) {
-		*p++ = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
 /* The reader's problems in an input, on stderr with its path (pass 1). */
 static void problem(void *ctx, uint64_t offset, const char *what)
 {
@@ -371,7 +363,7 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	uint8_t *rec;
 
 	nt += put_str(traits + nt, "nttrace-merge", 32);
-	put(traits, nt, 2);
+	cli_put_le(traits, nt, 2);
 	meta[nm++] = 0;		/* no event tags */
 	nm += put_str(meta + nm, "MergeInput", 32);
 	nm += tl_field(meta + nm, "Input", TL_UINT32, 0);
@@ -388,24 +380,24 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	nm += tl_field(meta + nm, "Events", TL_UINT64, 0);
 	nm += tl_field(meta + nm, "EventsLost", TL_UINT32, 0);
 	nm += tl_field(meta + nm, "BuffersLost", TL_UINT32, 0);
-	put(meta, nm, 2);
+	cli_put_le(meta, nm, 2);
 
-	put(data + nd, k + 1, 4);
+	cli_put_le(data + nd, k + 1, 4);
 	nd += 4;
 	nd += put_str(data + nd, in->path, PATH_MAX_SHOWN);
 	nd += put_str(data + nd, in->info.logger_name, NTTRACE_NAME_MAX);
-	put(data + nd, in->info.pointer_size, 4);
-	put(data + nd + 4, in->info.clock, 4);
+	cli_put_le(data + nd, in->info.pointer_size, 4);
+	cli_put_le(data + nd + 4, in->info.clock, 4);
 	nd += 8;
 	nd += put_str(data + nd, clock_name(in->info.clock), 32);
-	put(data + nd, in->info.perf_freq, 8);
-	put(data + nd + 8, in->info.start_time, 8);	/* as its header says */
-	put(data + nd + 16, (uint64_t)in->offset, 8);
-	put(data + nd + 24, in->first_cpu, 4);
-	put(data + nd + 28, in->ncpus, 4);
-	put(data + nd + 32, in->events, 8);
-	put(data + nd + 40, in->info.events_lost, 4);
-	put(data + nd + 44, in->info.buffers_lost, 4);
+	cli_put_le(data + nd, in->info.perf_freq, 8);
+	cli_put_le(data + nd + 8, in->info.start_time, 8);	/* as its header says */
+	cli_put_le(data + nd + 16, (uint64_t)in->offset, 8);
+	cli_put_le(data + nd + 24, in->first_cpu, 4);
+	cli_put_le(data + nd + 28, in->ncpus, 4);
+	cli_put_le(data + nd + 32, in->events, 8);
+	cli_put_le(data + nd + 40, in->info.events_lost, 4);
+	cli_put_le(data + nd + 44, in->info.buffers_lost, 4);
 	nd += 48;
 
 	e.ptr32 = psz == 4;
@@ -473,7 +465,7 @@ static int copy_event(struct input *in)
 		return 1;
 	memcpy(rec, ev->rec, ev->size);
 	if (at >= 0) {
-		put(rec + at, ft, 8);
+		cli_put_le(rec + at, ft, 8);
 		m.cpu[cpu].dated = 1;
 	} else if (!m.cpu[cpu].dated) {
 		/* Nothing before it in its stream to take a time from. */

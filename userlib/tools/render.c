@@ -239,7 +239,7 @@ static void print_data(const uint8_t *d, uint32_t len)
  * keeps the bytes). render_text() then escapes what must not reach the
  * terminal.
  */
-static char *utf16_text(const uint8_t *d, uint32_t len)
+char *render_utf16_data(const uint8_t *d, uint32_t len)
 {
 	uint32_t i, n = 0, end;
 	char *out;
@@ -294,7 +294,7 @@ char *render_utf16(const WCHAR *w)
 	while (w[n])
 		n++;
 	/* WCHAR in memory is UTF-16LE on our targets. */
-	return utf16_text((const uint8_t *)w, 2 * n + 2);
+	return render_utf16_data((const uint8_t *)w, 2 * n + 2);
 }
 
 /* ---- Win32 errors ---- */
@@ -450,9 +450,19 @@ int render_is_header_event(const EVENT_RECORD *er)
 	       !memcmp(&er->EventHeader.ProviderId, &EventTraceGuid, sizeof(GUID));
 }
 
-static int ptr_size(const EVENT_HEADER *eh)
+int render_pointer_size(const EVENT_RECORD *er)
 {
-	return eh->Flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 : 8;
+	const struct nttrace_etl_event *ev = nttrace_current_record();
+	/* An EventWrite record's own flags (the consumer's add PROCESSOR_INDEX). */
+	unsigned int flags = ev && ev->event_header ? ev->header_flags : er->EventHeader.Flags;
+
+	if (flags & EVENT_HEADER_FLAG_32_BIT_HEADER)
+		return 4;
+	if (flags & EVENT_HEADER_FLAG_64_BIT_HEADER)
+		return 8;
+	/* Neither flag: an EventWrite record says it by its header type. */
+	return ev && ev->event_header && ev->rec[2] == NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 ?
+	       4 : 8;
 }
 
 /* The extended item of @type, or NULL. */
@@ -482,10 +492,10 @@ static int print_formatted(const EVENT_RECORD *er)
 	int bad;
 
 	f = nttrace_tmf_find(&render_formats, (const uint8_t *)&eh->ProviderId,
-			     eh->EventDescriptor.Id, ptr_size(eh));
+			     eh->EventDescriptor.Id, render_pointer_size(er));
 	if (!f)
 		return 0;
-	bad = nttrace_tmf_render(f, er->UserData, er->UserDataLength, ptr_size(eh),
+	bad = nttrace_tmf_render(f, er->UserData, er->UserDataLength, render_pointer_size(er),
 				 text, sizeof(text));
 	if (render_json) {
 		printf(",\"file\":");
@@ -541,7 +551,7 @@ static void print_message(const EVENT_RECORD *er, const struct nttrace_etl_event
 		}
 		if (ids)
 			printf(",\"tid\":%u,\"pid\":%u", eh->ThreadId, eh->ProcessId);
-		printf(",\"pointer_size\":%d", ptr_size(eh));
+		printf(",\"pointer_size\":%d", render_pointer_size(er));
 		print_formatted(er);
 		print_data(er->UserData, er->UserDataLength);
 		printf("}\n");
@@ -559,7 +569,7 @@ static void print_message(const EVENT_RECORD *er, const struct nttrace_etl_event
 	}
 	if (ids)
 		printf(" tid %u pid %u", eh->ThreadId, eh->ProcessId);
-	printf(" ptr%d", ptr_size(eh) * 8);
+	printf(" ptr%d", render_pointer_size(er) * 8);
 	if (!print_formatted(er))
 		print_data(er->UserData, er->UserDataLength);
 	putchar('\n');
@@ -593,7 +603,7 @@ static char *utf16_units(const uint8_t *p, uint32_t n)
 		return NULL;
 	memcpy(z, p, n);
 	z[n] = z[n + 1] = 0;
-	s = utf16_text(z, n + 2);
+	s = render_utf16_data(z, n + 2);
 	free(z);
 	return s;
 }
@@ -756,7 +766,7 @@ static int print_kernel(const EVENT_RECORD *er, const struct nttrace_kernel_clas
 {
 	struct nttrace_kernel_decoder d;
 	struct nttrace_kernel_value v;
-	int psz = ptr_size(&er->EventHeader), n = 0;
+	int psz = render_pointer_size(er), n = 0;
 
 	if (render_json) {
 		printf(",\"event\":");
@@ -838,7 +848,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 
 	if (render_json) {
 		printf(",\"record\":\"%s\",\"size\":%u,\"pointer_size\":%d,\"guid\":\"",
-		       in ? "instance" : "event", eh->Size, ptr_size(eh));
+		       in ? "instance" : "event", eh->Size, render_pointer_size(er));
 		print_guid(&eh->ProviderId);
 		printf("\",\"type\":%u,\"level\":%u,\"version\":%u,\"tid\":%u,\"pid\":%u",
 		       d->Opcode, d->Level, version, eh->ThreadId, eh->ProcessId);
@@ -862,7 +872,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 	if (kc && kc->fields && !in) {
 		printf(" %s v%u", kc->event_name, version);
 		print_ids(eh);
-		printf(" ptr%d", ptr_size(eh) * 8);
+		printf(" ptr%d", render_pointer_size(er) * 8);
 		print_kernel(er, kc, 1);
 		putchar('\n');
 		return;
@@ -876,7 +886,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 		printf("}");
 	}
 	print_ids(eh);
-	printf(" ptr%d", ptr_size(eh) * 8);
+	printf(" ptr%d", render_pointer_size(er) * 8);
 	if (!kc || !print_kernel(er, kc, 0))
 		render_hex("data", er->UserData, er->UserDataLength);
 	putchar('\n');
@@ -908,13 +918,9 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 	/* PROCESSOR_INDEX is the consumer's flag, not the event's. */
 	unsigned int flags = ev && ev->event_header ? ev->header_flags :
 			     eh->Flags & ~EVENT_HEADER_FLAG_PROCESSOR_INDEX;
-	int psz = flags & EVENT_HEADER_FLAG_32_BIT_HEADER ? 4 :
-		  flags & EVENT_HEADER_FLAG_64_BIT_HEADER ? 8 :
-		  ev && ev->event_header && ev->rec[2] == NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 ?
-							    4 :
-							    8;
+	int psz = render_pointer_size(er);
 	char *text = eh->Flags & EVENT_HEADER_FLAG_STRING_ONLY && !bad ?
-		     utf16_text(er->UserData, er->UserDataLength) : NULL;
+		     render_utf16_data(er->UserData, er->UserDataLength) : NULL;
 	/* Fields TDH can name (TraceLogging): then no metadata as hex. */
 	int tdh = !bad && !text && render_tdh_knows(er);
 	USHORT i;
