@@ -6,18 +6,27 @@
  * provider's events, every CPU's and no loss;
  * then the picture: gnuplot succeeds and writes a PNG. Nothing depends
  * on the host's speed: only the first event's bucket and the second
- * burst's are known. TAP.
+ * burst's are known. Then what must not reach gnuplot as a command: file
+ * names and output paths with quotes, backquotes, $(...), system(...),
+ * line breaks and ';', and a TraceLogging provider of such a name; none
+ * may run a command (gnuplot would create a marker file). And the
+ * picture's file: mode 0600 whatever the umask, a symbolic link at its
+ * path refused and its target left as it was. TAP.
  *
  *   plot_test NTTRACE DIR
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
+#include <nttrace/traceloggingprovider.h>
 #include "../vm/props.h"
 #include "../vm/tap.h"
 
@@ -29,6 +38,20 @@
 /* {6e747472-0031-4c54-8000-00000000000a}, ...0b: the two providers. */
 static const GUID guid_a = { 0x6e747472, 0x0031, 0x4c54, { 0x80, 0, 0, 0, 0, 0, 0, 0x0a } };
 static const GUID guid_b = { 0x6e747472, 0x0031, 0x4c54, { 0x80, 0, 0, 0, 0, 0, 0, 0x0b } };
+
+/*
+ * {6e747472-0031-4c54-8000-00000000000c}: a provider whose name and event
+ * names would be commands, were they read as gnuplot's.
+ */
+TRACELOGGING_DEFINE_PROVIDER(evil_provider,
+			     "p`touch PWNED`$(touch PWNED)\"; system(\"touch PWNED\"); '\n"
+			     "system('touch PWNED');@x",
+			     (0x6e747472, 0x0031, 0x4c54, 0x80, 0, 0, 0, 0, 0, 0, 0x0c));
+static const GUID guid_evil = { 0x6e747472, 0x0031, 0x4c54,
+				{ 0x80, 0, 0, 0, 0, 0, 0, 0x0c } };
+
+/* Where gnuplot would run a command the test smuggles in: in DIR, the cwd. */
+#define PWNED	"PWNED"
 
 static void burst(REGHANDLE h, unsigned int n)
 {
@@ -173,9 +196,163 @@ static void check_quoting(const char *tool, const char *dir, const char *path)
 	unlink(pwned);
 }
 
+/* The evil provider's events in @path. */
+static int write_evil(const char *path)
+{
+	TRACEHANDLE h = 0;
+	struct props pr;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (!tap_eq(StartTraceA(&h, "plot-test-names", &pr.p), ERROR_SUCCESS,
+		    "user-mode logger (hostile names)"))
+		return 0;
+	tap_eq(TraceLoggingRegister(evil_provider), 0, "... a provider of a hostile name");
+	EnableTraceEx2(h, &guid_evil, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL);
+	TraceLoggingWrite(evil_provider, "e`touch PWNED`;system(\"touch PWNED\")\n",
+			  TraceLoggingInt32(1, "f`touch PWNED`"));
+	TraceLoggingWrite(evil_provider, "e2$(touch PWNED)'; system('touch PWNED')");
+	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "... stop");
+	TraceLoggingUnregister(evil_provider);
+	return 1;
+}
+
+/* The tool run with @argv (no shell between), its output dropped; its exit status. */
+static int run(char *const *argv)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* @src copied to @dst: 0 on success. */
+static int copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in = open(src, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n = 0;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return in < 0 || out < 0 || n < 0;
+}
+
+/*
+ * Files named as commands, drawn with their own names and with -o so
+ * named, and a file whose provider is so named: drawn, no command run.
+ */
+static void check_names(const char *tool, const char *path, const char *evil_path)
+{
+	static const char *const names[] = {
+		"b`touch PWNED`.etl",
+		"d$(touch PWNED).etl",
+		"s\"; system(\"touch PWNED\"); print \".etl",
+		"q'; system('touch PWNED'); print '.etl",
+		"n\nsystem('touch PWNED')\nprint 'x.etl",
+		"c; `touch PWNED`; @x.etl",
+	};
+	char out[256], png[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *argv[] = { (char *)tool, "plot", (char *)names[i], NULL };
+		char *argv_o[] = { (char *)tool, "plot", "-o", out, (char *)path, NULL };
+		size_t n = strlen(names[i]) - 4;
+
+		unlink(PWNED);
+		if (!tap_eq(copy(path, names[i]), 0, "a file named as commands (%u)", i))
+			continue;
+		snprintf(png, sizeof(png), "%.*s.png", (int)n, names[i]);
+		unlink(png);
+		tap_eq(run(argv), 0, "... drawn");
+		tap_ok(access(PWNED, F_OK) != 0, "... and no command of its name run");
+		tap_ok(access(png, F_OK) == 0, "... its picture under its own name");
+		unlink(png);
+		unlink(names[i]);
+		/* The same as an output path. */
+		snprintf(out, sizeof(out), "%.*s.png", (int)n, names[i]);
+		tap_eq(run(argv_o), 0, "an output path of commands (%u): drawn", i);
+		tap_ok(access(PWNED, F_OK) != 0, "... and no command of its name run");
+		tap_ok(access(out, F_OK) == 0, "... the picture at that path");
+		unlink(out);
+	}
+	if (evil_path) {
+		char *argv[] = { (char *)tool, "plot", "-o", "evil.png", (char *)evil_path, NULL };
+		char cmd[512], head[4096] = "";
+		FILE *f;
+
+		unlink(PWNED);
+		tap_eq(run(argv), 0, "a provider named as commands: drawn");
+		tap_ok(access(PWNED, F_OK) != 0, "... and no command of its name run");
+		unlink("evil.png");
+		snprintf(cmd, sizeof(cmd), "%s plot --table %s", tool, evil_path);
+		f = popen(cmd, "r");
+		tap_ok(f && fgets(head, sizeof(head), f) && strstr(head, "p`touch PWNED`$(touch") &&
+		       !strchr(strchr(head, '\n') ? strchr(head, '\n') + 1 : head, '\n'),
+		       "... named in the table, on one line");
+		if (f)
+			pclose(f);
+	}
+	unlink(PWNED);
+}
+
+/* The picture's mode with umask 0; a symbolic link at -o's path refused. */
+static void check_mode(const char *tool, const char *path)
+{
+	char *argv[] = { (char *)tool, "plot", "-o", "mode.png", (char *)path, NULL };
+	char *argv_l[] = { (char *)tool, "plot", "-o", "link.png", (char *)path, NULL };
+	mode_t old = umask(0);
+	struct stat st;
+	char buf[16] = "";
+	int fd;
+
+	unlink("mode.png");
+	tap_eq(run(argv), 0, "plot with umask 0: drawn");
+	tap_ok(!stat("mode.png", &st) && (st.st_mode & 0777) == 0600,
+	       "... the picture is 0600 (%o)", (unsigned int)(st.st_mode & 0777));
+	/* An existing picture, readable by all: made 0600 too. */
+	chmod("mode.png", 0644);
+	tap_eq(run(argv), 0, "... drawn again over a 0644 picture");
+	tap_ok(!stat("mode.png", &st) && (st.st_mode & 0777) == 0600,
+	       "... which is 0600 now (%o)", (unsigned int)(st.st_mode & 0777));
+	unlink("mode.png");
+	umask(old);
+	unlink("link.png");
+	unlink("target");
+	fd = open("target", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	tap_ok(fd >= 0 && write(fd, "keep", 4) == 4, "a file to point at");
+	if (fd >= 0)
+		close(fd);
+	tap_eq(symlink("target", "link.png"), 0, "... a symbolic link to it at -o's path");
+	tap_ok(run(argv_l) == 1, "plot -o a symbolic link: refused");
+	fd = open("target", O_RDONLY);
+	tap_ok(fd >= 0 && read(fd, buf, sizeof(buf)) == 4 && !memcmp(buf, "keep", 4),
+	       "... the link's target untouched");
+	if (fd >= 0)
+		close(fd);
+	unlink("link.png");
+	unlink("target");
+}
+
 int main(int argc, char **argv)
 {
-	char path[200];
+	char path[200], evil[200];
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: plot_test NTTRACE DIR\n");
@@ -187,6 +364,18 @@ int main(int argc, char **argv)
 		check_table(argv[1], path);
 		check_png(argv[1], argv[2], path);
 		check_quoting(argv[1], argv[2], path);
+		char *tool = realpath(argv[1], NULL), *file = realpath(path, NULL);
+
+		snprintf(evil, sizeof(evil), "%s/plot_names.etl", argv[2]);
+		unlink(evil);
+		if (!tool || !file || !write_evil(evil) || chdir(argv[2])) {
+			tap_ok(0, "the tool, the file and DIR for the names' checks");
+		} else {
+			check_names(tool, file, "plot_names.etl");
+			check_mode(tool, file);
+		}
+		free(tool);
+		free(file);
 	}
 	return tap_done();
 }

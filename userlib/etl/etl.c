@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -304,14 +305,39 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 	return write_header(lf, 1, 0, 0, 0);
 }
 
-int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
-			 const struct nttrace_etl_session *s)
+int nttrace_trace_file_create(const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int ret;
+	/* No O_TRUNC: a file that is refused keeps its contents. */
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	struct stat st;
+	int err;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+	} else if (st.st_uid != geteuid()) {
+		err = -EPERM;
+	} else if (((st.st_mode & 07777) != 0600 && fchmod(fd, 0600)) || ftruncate(fd, 0) ||
+		   fcntl(fd, F_SETFL, 0)) {
+		err = -errno;
+	} else {
+		return fd;
+	}
+	close(fd);
+	return err;
+}
+
+int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
+			 const struct nttrace_etl_session *s)
+{
+	int fd = nttrace_trace_file_create(path);
+	int ret;
+
+	if (fd < 0)
+		return fd;
 	ret = nttrace_logfile_init(lf, fd, path, s);
 	if (ret) {
 		close(fd);

@@ -234,6 +234,19 @@ void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
 		p[i] = (uint8_t)(v >> 8 * i);
 }
 
+const char *cli_create_error(int err)
+{
+	switch (err) {
+	case -ELOOP:
+		return "a symbolic link: not followed, nothing written";
+	case -EINVAL:
+		return "not a regular file: nothing written";
+	case -EPERM:
+		return "another user's file: nothing written";
+	}
+	return strerror(-err);
+}
+
 /*
  * The NT Kernel Logger's flags by name: EVENT_TRACE_FLAG_X as "x" (the
  * uapi's list, in bit order), then the names xperf and logman users type

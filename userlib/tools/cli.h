@@ -64,6 +64,13 @@ int cli_session_arg(const char *arg, int by_id, struct nttrace_logger_info *info
  */
 int cli_guid(const char *what, const char *arg, uint8_t out[16]);
 
+/*
+ * Why nttrace_trace_file_create() (the one creator of the files the tool
+ * writes: 0600, no symbolic link followed) refused a path: its -errno in
+ * words.
+ */
+const char *cli_create_error(int err);
+
 /* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
 void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
 

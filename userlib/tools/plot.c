@@ -14,15 +14,27 @@
  * kernel's classes name their group, else as TDH names it (TraceLogging's
  * and manifests' providers), else by GUID. gnuplot gets the table as a
  * data block on its standard input: no file is left behind.
+ *
+ * Nothing read from the file or given on the command line reaches gnuplot
+ * where it would read it as a command: names are data (the data block's
+ * header, which gnuplot takes as text: columnheader), the title is in
+ * single quotes (where gnuplot expands neither backquotes nor macros), and
+ * the picture's path is not gnuplot's: gnuplot writes the PNG to its
+ * standard output, which is the file this tool opened (mode 0600, no
+ * symbolic link followed: nttrace_trace_file_create()).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <nttrace/consumer.h>
+#include <nttrace/etl.h>
 #include <nttrace/tdh.h>
 #include <nttrace/tmf.h>
 #include "cli.h"
@@ -79,25 +91,30 @@ static void coarsen(void)
 }
 
 /*
- * @s made safe inside gnuplot's double-quoted strings and a data block's
- * quoted names: a file's provider names and its path could otherwise end
- * the string and add commands (gnuplot's system() among them).
+ * A provider's name made a quoted name of the table (--table's, and the
+ * data block's header, which gnuplot reads as data, never as a command):
+ * a quote, a backslash or a control would end the name or the line.
  */
 static void gp_safe(char *s)
 {
 	for (; *s; s++)
-		if (*s == '"' || *s == '\\' || *s == '\'' || (unsigned char)*s < 0x20)
+		if (*s == '"' || *s == '\\' || *s == '\'' || (unsigned char)*s < 0x20 ||
+		    *s == 0x7F)
 			*s = '?';
 }
 
-/* @path in gnuplot's single quotes, where '' stands for one quote. */
-static void gp_quoted(FILE *gp, const char *path)
+/*
+ * @s in gnuplot's single quotes, where gnuplot expands nothing (no
+ * backquotes, no @macros) and '' stands for one quote; a control is shown
+ * as '?', for a line break would end the command.
+ */
+static void gp_quoted(FILE *gp, const char *s)
 {
 	fputc('\'', gp);
-	for (; *path; path++) {
-		if (*path == '\'')
+	for (; *s; s++) {
+		if (*s == '\'')
 			fputc('\'', gp);
-		fputc(*path, gp);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7F ? '?' : *s, gp);
 	}
 	fputc('\'', gp);
 }
@@ -279,44 +296,92 @@ static void panel(FILE *gp, int from, int to, const char *ylabel, const char *st
 	fputs(first ? "plot 0 notitle\n" : "\n", gp);
 }
 
+/*
+ * gnuplot, its standard input a pipe (*@in, to write its commands to) and
+ * its standard output @out_fd; its process ID, or -1 with errno set.
+ */
+static pid_t gnuplot(int out_fd, FILE **in)
+{
+	static char *const argv[] = { "gnuplot", NULL };
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	int fds[2], err;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	err = posix_spawn_file_actions_init(&fa);
+	if (!err) {
+		/* dup2 leaves the copies open across exec. */
+		err = posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
+		if (!err)
+			err = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+		if (!err)
+			err = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(fds[0]);
+	if (!err) {
+		*in = fdopen(fds[1], "w");
+		if (*in)
+			return pid;
+		err = errno;
+		close(fds[1]);
+		waitpid(pid, NULL, 0);
+		errno = err;
+		return -1;
+	}
+	close(fds[1]);
+	errno = err;
+	return -1;
+}
+
 /* The table as gnuplot's data block $d, then the three panels from it. */
 static int draw(const char *out, const char *file)
 {
-	FILE *gp = popen("gnuplot", "w");
-	char *title = strdup(file);
-	int status;
+	int fd = nttrace_trace_file_create(out), status = -1;
+	char *title = NULL;
+	FILE *gp = NULL;
+	pid_t pid;
 
-	if (!gp || !title) {
-		free(title);
-		if (gp)
-			pclose(gp);
-		fprintf(stderr, "nttrace plot: gnuplot: %s\n", strerror(errno));
+	if (fd < 0) {
+		fprintf(stderr, "nttrace plot: %s: %s\n", out, cli_create_error(fd));
 		return 1;
 	}
-	gp_safe(title);
+	pid = gnuplot(fd, &gp);
+	close(fd);
+	if (pid < 0) {
+		fprintf(stderr, "nttrace plot: gnuplot: %s%s\n", strerror(errno),
+			errno == ENOENT ? " (not installed? Debian: apt install gnuplot-nox)" : "");
+		unlink(out);
+		return 1;
+	}
+	if (asprintf(&title, "%s: %" PRIu64 " events, buckets of %u s; the header counts "
+		     "%lu events and %lu buffers lost", file, p.events, p.width,
+		     (unsigned long)p.events_lost, (unsigned long)p.buffers_lost) < 0)
+		title = NULL;
 	fprintf(gp, "$d << EOD\n");
 	write_table(gp, 1);
-	fprintf(gp, "EOD\nset terminal pngcairo size 1400,900 font ',10'\nset output ");
-	gp_quoted(gp, out);
-	fprintf(gp, "\nset datafile separator '\\t'\n"
+	fprintf(gp, "EOD\nset terminal pngcairo size 1400,900 font ',10'\n"
+		    "set datafile separator '\\t'\n"
 		    "set key outside right top Left reverse noenhanced\nset grid\n"
 		    "set offsets 0, 0, graph 0.08, 0\n"
 		    "set lmargin at screen 0.06\nset rmargin at screen 0.70\n"
-		    "set multiplot layout 3,1 title \"%s: %" PRIu64 " events, buckets of %u s; "
-		    "the header counts %lu events and %lu buffers lost\" noenhanced\n",
-		title, p.events, p.width, (unsigned long)p.events_lost,
-		(unsigned long)p.buffers_lost);
+		    "set multiplot layout 3,1 title ");
+	gp_quoted(gp, title ? title : file);
+	fputs(" noenhanced\n", gp);
 	panel(gp, 0, COL_CPU, "events/s by provider", "steps");
 	panel(gp, COL_CPU, COL_LOST, "events/s by CPU", "steps");
 	fputs("set xlabel 'seconds from the first event'\n", gp);
 	panel(gp, COL_LOST, COLS, "losses/s", "impulses lw 2");
 	fputs("unset multiplot\n", gp);
-	status = pclose(gp);
+	fclose(gp);
 	free(title);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "nttrace plot: gnuplot failed%s\n",
-			status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
-			" (not installed? Debian: apt install gnuplot-nox)" : "");
+		fprintf(stderr, "nttrace plot: gnuplot failed\n");
+		unlink(out);
 		return 1;
 	}
 	return 0;

@@ -114,7 +114,21 @@ struct nttrace_logfile {
 	uint64_t dropped, dropped_events;	/* past the maximum size */
 };
 
-/* Create (truncate) @path and write its header buffer; 0 or -errno. */
+/*
+ * Open @path to write a trace file, or a file made of one, into: created
+ * mode 0600, as perf record creates perf.data, for a trace holds other
+ * users' command lines, user IDs, image paths and network peers; an
+ * existing file is emptied and made 0600 too. Refused, nothing written: a
+ * symbolic link at @path (-ELOOP; its target is left as it is), anything
+ * but a regular file (-EINVAL), a file of another user (-EPERM). The
+ * descriptor (close-on-exec), or -errno.
+ */
+int nttrace_trace_file_create(const char *path);
+
+/*
+ * Create (or empty) @path as nttrace_trace_file_create() does and write
+ * its header buffer; 0 or -errno.
+ */
 int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
 			 const struct nttrace_etl_session *s);
 /* The same on an open file descriptor (the logfile owns it). */
