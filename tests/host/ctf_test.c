@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -669,6 +670,52 @@ static void check(const char *tool, const char *dir, const char *file, const cha
 		free(got[i]);
 }
 
+/* @path's mode bits, or -1 (lstat: a link is not followed). */
+static int mode_of(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) ? -1 : (int)(st.st_mode & 07777);
+}
+
+/*
+ * The trace's directory 0700 and its files 0600, whatever the umask; a
+ * symbolic link at DIR refused, nothing written where it points.
+ */
+static void check_modes(const char *tool, const char *dir, const char *file)
+{
+	char cmd[6 * 4200 + LINE], path[4200 + 16], link[4200], target[4200];
+	mode_t old = umask(0);
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && %s convert --to ctf %s %s >/dev/null 2>&1", dir,
+		 tool, dir, file);
+	st = system(cmd);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "convert with umask 0");
+	tap_eq(mode_of(dir), 0700, "... its directory is 0700");
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	tap_eq(mode_of(path), 0600, "... its metadata 0600");
+	for (st = 0; st < 4; st++) {
+		snprintf(path, sizeof(path), "%s/stream_%d", dir, st);
+		if (mode_of(path) != -1)
+			break;
+	}
+	tap_eq(mode_of(path), 0600, "... its streams 0600");
+	umask(old);
+	snprintf(link, sizeof(link), "%s-link", dir);
+	snprintf(target, sizeof(target), "%s-target", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s && mkdir %s && ln -s %s %s && "
+		 "%s convert --to ctf %s %s 2>&1 | grep -q 'a symbolic link'", link, target, target,
+		 target, link, tool, link, file);
+	st = system(cmd);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "convert into a symbolic link: refused, said");
+	snprintf(path, sizeof(path), "%s/metadata", target);
+	tap_eq(mode_of(path), -1, "... nothing written where it points");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", link, target);
+	if (system(cmd))
+		tap_ok(0, "%s", cmd);
+}
+
 int main(int argc, char **argv)
 {
 	char file[200], kfile[200], dir[4096], opts[4096];
@@ -702,5 +749,6 @@ int main(int argc, char **argv)
 	check(argv[1], dir, file, opts, "user-mode logger's file");
 	snprintf(dir, sizeof(dir), "%s/ctf-kernel", argv[2]);
 	check(argv[1], dir, kfile, "", "kernel records' file");
+	check_modes(argv[1], dir, kfile);
 	return tap_done();
 }

@@ -24,10 +24,12 @@
  *   merge_test NTTRACE DIR
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -495,6 +497,71 @@ static int none_left(const char *dir, const char *prefix)
 	return !found;
 }
 
+/* Is @path a regular file of mode 0600 (not a link)? */
+static int mode_0600(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return 0;
+	if (!S_ISREG(st.st_mode) || (st.st_mode & 0777) != 0600)
+		printf("# %s: mode %o\n", path, (unsigned int)st.st_mode);
+	return S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600;
+}
+
+/* Does @path hold exactly @text? */
+static int holds(const char *path, const char *text)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	return n == strlen(text) && !memcmp(buf, text, n);
+}
+
+/*
+ * Trace files are 0600 whatever the umask (the caller sets 0), and a
+ * symbolic link where one is to be written is refused, its target left
+ * as it was: the library's creator, and merge's output.
+ */
+static void check_modes(const char *tool, const char *dir, const char *out)
+{
+	char link[600], target[600];
+	FILE *f;
+	int fd;
+
+	tap_ok(mode_0600(in[0].path), "the user-mode logger's file is 0600 with umask 0");
+	tap_ok(mode_0600(out), "merge's output is 0600 with umask 0");
+	snprintf(link, sizeof(link), "%s/merge-link.etl", dir);
+	snprintf(target, sizeof(target), "%s/merge-target", dir);
+	unlink(link);
+	f = fopen(target, "w");
+	if (f) {
+		fputs("keep", f);
+		fclose(f);
+	}
+	tap_eq(symlink("merge-target", link), 0, "a symbolic link to a file");
+	fd = nttrace_trace_file_create(link);
+	tap_eq(fd, -ELOOP, "nttrace_trace_file_create(): refused");
+	if (fd >= 0)
+		close(fd);
+	tap_ok(holds(target, "keep"), "... its target untouched");
+	fd = nttrace_trace_file_create("/dev/null");
+	tap_eq(fd, -EINVAL, "nttrace_trace_file_create(/dev/null): no regular file, refused");
+	if (fd >= 0)
+		close(fd);
+	tap_eq(run("%s merge -o %s %s 2>%s/merge-stderr.txt", tool, link, in[0].path, dir), 1,
+	       "merge -o a symbolic link: exit 1");
+	tap_eq(run("grep -q 'merge-link.etl: a symbolic link' %s/merge-stderr.txt", dir), 0,
+	       "... said");
+	tap_ok(holds(target, "keep"), "... its target untouched");
+	tap_ok(none_left(dir, "merge-link.etl."), "... and no temporary file left");
+	unlink(link);
+	unlink(target);
+}
+
 int main(int argc, char **argv)
 {
 	const char *tool, *dir;
@@ -508,6 +575,8 @@ int main(int argc, char **argv)
 	}
 	tool = argv[1];
 	dir = argv[2];
+	/* Whatever the umask, trace files are 0600: check_modes(). */
+	umask(0);
 	for (k = 0; k < NIN; k++) {
 		tap_eq(write_input(k, dir), 0, "input %u written", k + 1);
 		tap_eq(read_input(k), 0, "input %u read back", k + 1);
@@ -526,6 +595,7 @@ int main(int argc, char **argv)
 		   "%s/merge-stderr.txt", dir), 0,
 	       "merge: says that input 2's messages lose their pointer size");
 	check_output(out, -1, 0, "merge");
+	check_modes(tool, dir, out);
 	tap_eq(run("%s dump %s >%s/merge-dump.txt", tool, out, dir), 0, "dump of the output: exit 0");
 	tap_eq(run("grep -q 'nttrace-merge/MergeInput Input=2 Path=%s .*PointerSize=4 "
 		   "ClockType=2 Clock=system time' %s/merge-dump.txt", in[1].path, dir), 0,

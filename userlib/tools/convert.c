@@ -36,6 +36,7 @@
  * buffers say that events were lost, not how many.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -289,6 +290,21 @@ static void packet_end(struct stream *s)
 	s->len = 0;
 }
 
+/*
+ * A new file of the trace's directory: mode 0600 (a trace holds other
+ * users' command lines, paths and addresses), never a file or a symbolic
+ * link already there (O_EXCL).
+ */
+static FILE *create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 static struct stream *stream_of(unsigned int cpu)
 {
 	struct stream *s = &c.cpu[cpu];
@@ -297,7 +313,7 @@ static struct stream *stream_of(unsigned int cpu)
 	if (s->f)
 		return s;
 	snprintf(path, sizeof(path), "%s/stream_%u", c.dir, cpu);
-	s->f = fopen(path, "wbx");
+	s->f = create(path);
 	if (!s->f) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
 		c.failed = errno;
@@ -596,7 +612,7 @@ static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
 	FILE *m;
 
 	snprintf(path, sizeof(path), "%s/metadata", c.dir);
-	m = fopen(path, "wx");
+	m = create(path);
 	if (!m) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -687,15 +703,29 @@ static void on_problem(void *ctx, uint64_t offset, const char *what)
 	c.problems++;
 }
 
-/* DIR made, or empty already: 0, else says why and returns 1. */
+/*
+ * DIR made (mode 0700), or one of the caller's already there that holds
+ * no trace: 0, else says why and returns 1. A symbolic link is not
+ * followed.
+ */
 static int make_dir(const char *dir)
 {
 	char probe[4096];
 	struct stat st;
 
-	if (!mkdir(dir, 0777))
+	if (!mkdir(dir, 0700))
 		return 0;
-	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode)) {
+	if (errno == EEXIST && !lstat(dir, &st) && S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "nttrace: %s: a symbolic link: not followed, nothing written\n",
+			dir);
+		return 1;
+	}
+	if (errno == EEXIST && !lstat(dir, &st) && S_ISDIR(st.st_mode) &&
+	    st.st_uid != geteuid()) {
+		fprintf(stderr, "nttrace: %s: another user's directory: nothing written\n", dir);
+		return 1;
+	}
+	if (errno == EEXIST && !lstat(dir, &st) && S_ISDIR(st.st_mode)) {
 		snprintf(probe, sizeof(probe), "%s/metadata", dir);
 		if (access(probe, F_OK))
 			return 0;

@@ -602,7 +602,7 @@ static int run(const char *out)
 	uint32_t psz = 0, cpu;
 	unsigned int k;
 	char *tmp;
-	mode_t mask;
+	struct stat st;
 	int fd, ret = 1;
 
 	m.start = UINT64_MAX;
@@ -652,16 +652,24 @@ static int run(const char *out)
 		fprintf(stderr, "nttrace merge: out of memory\n");
 		goto out;
 	}
+	/*
+	 * Written beside @out, then renamed over it: mkostemp's file is new
+	 * (O_EXCL) and 0600, as every trace the tool writes (its events are
+	 * other users' command lines, paths and addresses). A symbolic link
+	 * at @out, which rename() would replace, is refused as the other
+	 * commands refuse it.
+	 */
+	if (!lstat(out, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "nttrace merge: %s: %s\n", out,
+			cli_create_error(S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL));
+		goto out;
+	}
 	sprintf(tmp, "%s.XXXXXX", out);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "nttrace merge: %s: %s\n", out, strerror(errno));
 		goto out;
 	}
-	/* mkostemp's 0600: the mode a new file gets. */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	if (write_merged(fd, out, psz, &skipped) || rename(tmp, out)) {
 		fprintf(stderr, "nttrace merge: %s: not written\n", out);
 		unlink(tmp);

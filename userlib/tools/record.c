@@ -262,7 +262,7 @@ int cmd_record(int argc, char **argv)
 	ret = nttrace_logfile_open(&r, path, &es);
 	if (ret) {
 		report(report_fd, ret, NTTRACE_LOGGER_FAILED_FILE);
-		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-ret));
+		fprintf(stderr, "nttrace: %s: %s\n", path, cli_create_error(ret));
 		if (started)
 			stop_started(info.logger_id);
 		nttrace_consumer_close(c);
