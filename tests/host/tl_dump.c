@@ -10,11 +10,21 @@
  *
  * MANIFEST: tests/host/tdh_manifest_test.man, whose provider writes one
  * event too (shown by name with it, as hex without it).
+ *
+ * Then an event whose 31-byte schema nests three structures, each an
+ * array of 65535 of the next, the last holding an empty array: 65535^3
+ * values of no size. dump (text and JSON) and convert must stop at the
+ * budget every rendering of an event has, say so, and go on to the next
+ * event; checked by the output's size (read up to a bound, the tool
+ * killed past it), never by time.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nttrace/evntprov.h>
@@ -141,6 +151,135 @@ static void providers(const char *tool, const char *manifest)
 	tap_eq(found, 1, "providers --manifest: the manifest's provider, its name, its source");
 }
 
+/*
+ * TraceLogging metadata: event "Deep", fields a, b, c: structures of one
+ * member, each an array of 65535 (TLG_CCOUNT); d: an array of no UINT8.
+ */
+static const uint8_t deep_meta[] = {
+	31, 0, 0, 'D', 'e', 'e', 'p', 0,
+	'a', 0, 24 | 0x20 | 0x80, 1, 0xFF, 0xFF,
+	'b', 0, 24 | 0x20 | 0x80, 1, 0xFF, 0xFF,
+	'c', 0, 24 | 0x20 | 0x80, 1, 0xFF, 0xFF,
+	'd', 0, 4 | 0x20, 0, 0,
+};
+
+/* More output than the budget's values can make (about 10 bytes each). */
+#define OUTPUT_BOUND	(64 << 20)
+
+static void write_deep(const char *path)
+{
+	EVENT_DESCRIPTOR d = { .Level = 4, .Channel = 11 };
+	EVENT_DATA_DESCRIPTOR dd[2];
+	TRACEHANDLE h = 0;
+	struct props pr;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (!tap_eq(StartTraceA(&h, "tl-dump-deep", &pr.p), ERROR_SUCCESS, "deep: logger"))
+		return;
+	tap_eq(TraceLoggingRegister(tl_dump_provider), 0, "deep: TraceLoggingRegister");
+	EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL);
+	tap_eq(sizeof(deep_meta), 31, "deep: the schema's size");
+	memset(dd, 0, sizeof(dd));
+	nttrace_tl_desc_typed(&dd[1], deep_meta, sizeof(deep_meta),
+			      EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA);
+	tap_eq(nttrace_tl_write(tl_dump_provider, &d, NULL, NULL, 2, dd), ERROR_SUCCESS,
+	       "deep: the event written");
+	TraceLoggingWrite(tl_dump_provider, "After", TraceLoggingInt32(7, "n"));
+	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "deep: stop");
+	TraceLoggingUnregister(tl_dump_provider);
+}
+
+/*
+ * `nttrace ARGS...`'s output, read up to OUTPUT_BOUND bytes (the tool is
+ * killed past it): its exit status (-1 when killed), its size, and
+ * whether it holds @a and @b.
+ */
+static int bounded(char *const *argv, size_t *size, const char *a, int *has_a,
+		   const char *b, int *has_b)
+{
+	static char buf[1 << 16];
+	char tail[256] = "";
+	int fds[2], status;
+	size_t keep = 0;
+	ssize_t n;
+	pid_t pid;
+
+	*size = 0;
+	*has_a = *has_b = 0;
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (pid > 0 && (n = read(fds[0], buf, sizeof(buf) - 1)) > 0) {
+		char join[sizeof(tail) * 2];
+
+		*size += n;
+		if (*size > OUTPUT_BOUND) {
+			kill(pid, SIGKILL);
+			break;
+		}
+		buf[n] = 0;
+		/* A string across two reads: the last bytes of the one before too. */
+		snprintf(join, sizeof(join), "%s%.*s", tail, (int)(n < 255 ? n : 255), buf);
+		*has_a |= strstr(buf, a) || strstr(join, a);
+		*has_b |= strstr(buf, b) || strstr(join, b);
+		keep = n < 255 ? (size_t)n : 255;
+		memcpy(tail, buf + n - keep, keep);
+		tail[keep] = 0;
+	}
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void check_deep(const char *tool, const char *dir, const char *path)
+{
+	char *text[] = { (char *)tool, "dump", (char *)path, NULL };
+	char *json[] = { (char *)tool, "dump", "--json", (char *)path, NULL };
+	char ctf[300], meta[320], cmd[4096];
+	int has_stop, has_after, st;
+	struct stat sb;
+	size_t size;
+
+	st = bounded(text, &size, "nttrace.dump/Deep a=[{b=[{c=[{d=[]},{d=[]}", &has_stop,
+		     " nttrace.dump/After n=7", &has_after);
+	tap_eq(st, 0, "deep: dump ends, exit 0 (%zu bytes)", size);
+	tap_ok(size <= OUTPUT_BOUND, "... within the bound");
+	st = bounded(text, &size, " stopped at c: more than 1048576 values", &has_stop,
+		     " nttrace.dump/After n=7", &has_after);
+	tap_ok(has_stop, "... says where it stopped and why");
+	tap_ok(has_after, "... and shows the next event");
+	st = bounded(json, &size, "\"stopped\":\"c\",\"max_values\":1048576", &has_stop,
+		     "\"event\":\"After\",\"fields\":{\"n\":\"7\"}", &has_after);
+	tap_eq(st, 0, "deep: dump --json ends, exit 0 (%zu bytes)", size);
+	tap_ok(size <= OUTPUT_BOUND, "... within the bound");
+	tap_ok(has_stop, "... says where it stopped and why");
+	tap_ok(has_after, "... and shows the next event");
+	snprintf(ctf, sizeof(ctf), "%s.ctf", path);
+	snprintf(meta, sizeof(meta), "%s/metadata", ctf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && %s convert --to ctf %s %s >/dev/null 2>&1 && "
+		 "grep -q too_many_values_at %s && grep -q nttrace.dump/After %s", ctf, tool, ctf, path,
+		 meta, meta);
+	st = system(cmd);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "deep: convert ends, declares where it stopped, and the next event");
+	snprintf(cmd, sizeof(cmd), "%s/stream_0", ctf);
+	tap_ok(!stat(cmd, &sb) && sb.st_size <= OUTPUT_BOUND, "... its stream within the bound");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", ctf);
+	if (system(cmd))
+		tap_ok(0, "%s", cmd);
+	(void)dir;
+}
+
 int main(int argc, char **argv)
 {
 	char path[200];
@@ -158,6 +297,10 @@ int main(int argc, char **argv)
 	snprintf(args, sizeof(args), "--manifest %s", argv[3]);
 	check(argv[1], args, path, "Nttrace-Test-Manifest", want_man, 1, "manifest");
 	providers(argv[1], argv[3]);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/tl-deep-%d.etl", argv[2], (int)getpid());
+	write_deep(path);
+	check_deep(argv[1], argv[2], path);
 	unlink(path);
 	return tap_done();
 }

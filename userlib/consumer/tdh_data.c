@@ -19,9 +19,6 @@
 
 #include "tdh_internal.h"
 
-/* Values visited in one walk: far more than 64 KB of data can hold. */
-#define VISITS	(1U << 20)
-
 unsigned int nttrace_tdh_fixed_size(USHORT in, uint32_t psz)
 {
 	switch (in) {
@@ -193,7 +190,7 @@ static ULONG element(struct walk *w, ULONG i, uint32_t off, int depth, uint32_t 
 	uint32_t length, pos = off, s, j;
 	ULONG err;
 
-	if (++w->visits > VISITS)
+	if (++w->visits > NTTRACE_TDH_MAX_VISITS)
 		return ERROR_EVT_INVALID_EVENT_DATA;
 	if (p->Flags & PropertyStruct) {
 		ULONG first = p->structType.StructStartIndex;

@@ -19,6 +19,15 @@
  */
 #define NTTRACE_TDH_MAX_DEPTH	16
 
+/*
+ * Values visited in one walk through an event's data, and in one
+ * rendering of it (userlib/tools/render_tdh.c): far more than 64 KB of
+ * data can hold. Values of size 0 (structures of nothing, arrays of none)
+ * in arrays of structures of arrays, each of up to 65535, could otherwise
+ * make a few bytes of schema take 65535 to the power of its depth steps.
+ */
+#define NTTRACE_TDH_MAX_VISITS	(1U << 20)
+
 /* PROPERTY_DATA_DESCRIPTOR.ArrayIndex for "the whole property". */
 #define NTTRACE_TDH_ALL		0xFFFFFFFFU
 

@@ -162,8 +162,9 @@ int render_tdh(const EVENT_RECORD *er, int psz);
  * arrays [a,b], structures {x=1 y=2}); @bits (and @is_signed, @value,
  * sign-extended) for an integer TDH writes in decimal, else 0. The fields
  * end where the data does: @cut names the field the data ended inside,
- * @decoded is the bytes the fields took. 0 when TDH cannot describe the
- * event; else render_fields_free() frees @f.
+ * or, with @stopped, the field where the walk stopped after
+ * NTTRACE_TDH_MAX_VISITS values; @decoded is the bytes the fields took. 0 when
+ * TDH cannot describe the event; else render_fields_free() frees @f.
  */
 struct render_field {
 	char *name, *text;
@@ -176,6 +177,7 @@ struct render_fields {
 	struct render_field *v;
 	unsigned int n;
 	uint32_t decoded;
+	int stopped;
 };
 int render_tdh_fields(const EVENT_RECORD *er, int psz, struct render_fields *f);
 void render_fields_free(struct render_fields *f);

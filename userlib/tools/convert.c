@@ -475,9 +475,13 @@ static int convert_tdh(const EVENT_RECORD *er)
 		v[n - 1].is_signed = f.v[i].is_signed;
 		v[n - 1].value = f.v[i].value;
 	}
-	/* Where the fields end early, what they did not take, and why. */
+	/*
+	 * Where the fields end early, what they did not take, and why: the
+	 * data ended inside a field, or a field had more values than an
+	 * event's rendering may visit (render_tdh.c).
+	 */
 	if (f.cut) {
-		add(v, &n, F_STRING, "cut_short_at");
+		add(v, &n, F_STRING, f.stopped ? "too_many_values_at" : "cut_short_at");
 		v[n - 1].text = f.cut;
 	}
 	if (f.decoded < er->UserDataLength) {

@@ -15,6 +15,14 @@
  * walk: text says "cut short at NAME", JSON has "cut"; both then show the
  * bytes left (as for kernel events), and JSON says how many the fields
  * took ("decoded").
+ *
+ * One budget bounds an event's whole rendering, TDH's own for its walks
+ * (NTTRACE_TDH_MAX_VISITS values): each count is at most 65535, but
+ * arrays of structures of arrays multiply, and a schema of a few bytes
+ * with values of no size would otherwise print 65535 to the power of its
+ * depth values. Past it the walk stops where it is, and says so: text
+ * "stopped at NAME: more than N values", JSON "stopped" (NAME) and
+ * "max_values" (N); the bytes left are shown as for a cut.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +32,7 @@
 #include <nttrace/tdh.h>
 
 #include "cli.h"
+#include "../consumer/tdh_internal.h"
 
 struct walk {
 	const TRACE_EVENT_INFO *info;
@@ -36,6 +45,8 @@ struct walk {
 	ULONG buf_size;		/* bytes */
 	FILE *out;		/* where the walk writes: stdout, or a field's text */
 	int json;
+	uint32_t visits;	/* values and structures visited, at most the budget */
+	int stopped;		/* the budget ran out: @cut names where */
 };
 
 static char *name_at(const TRACE_EVENT_INFO *info, ULONG offset)
@@ -138,6 +149,11 @@ static int print_prop(struct walk *w, USHORT i, int named)
 	if (array)
 		fputc('[', w->out);
 	for (k = 0; k < n && ok; k++) {
+		if (++w->visits > NTTRACE_TDH_MAX_VISITS) {
+			w->stopped = 1;
+			ok = 0;
+			break;
+		}
 		if (k)
 			fputc(',', w->out);
 		if (p->Flags & PropertyStruct) {
@@ -317,9 +333,11 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 		print_members(&w, 0, w.info->TopLevelPropertyCount);
 		printf("},\"decoded\":%u", w.at);
 		if (w.cut) {
-			printf(",\"cut\":");
+			printf(w.stopped ? ",\"stopped\":" : ",\"cut\":");
 			render_text(w.cut, 1);
 		}
+		if (w.stopped)
+			printf(",\"max_values\":%u", NTTRACE_TDH_MAX_VISITS);
 	} else {
 		printf(" %s%s%s", provider ? provider : "", provider ? "/" : "",
 		       event ? event : "");
@@ -327,8 +345,10 @@ int render_tdh(const EVENT_RECORD *er, int psz)
 			putchar(' ');
 		print_members(&w, 0, w.info->TopLevelPropertyCount);
 		if (w.cut) {
-			printf(" cut short at ");
+			printf(w.stopped ? " stopped at " : " cut short at ");
 			render_text(w.cut, 0);
+			if (w.stopped)
+				printf(": more than %u values", NTTRACE_TDH_MAX_VISITS);
 		} else if (w.at < w.len) {
 			printf(" extra");
 		}
@@ -418,6 +438,7 @@ int render_tdh_fields(const EVENT_RECORD *er, int psz, struct render_fields *f)
 		f->n++;
 	}
 	f->decoded = w.at;
+	f->stopped = w.stopped;
 	f->cut = w.cut;
 	w.cut = NULL;
 	walk_end(&w);
