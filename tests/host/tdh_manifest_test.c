@@ -8,7 +8,12 @@
  * (TdhGetEventInformation, TdhGetProperty, TdhFormatProperty with the maps
  * of TdhGetEventMapInformation); the providers, fields and events TDH lists
  * from it; references counted by load and unload; a second culture's
- * messages; and each kind of bad input with its error. TAP; 64- and 32-bit.
+ * messages; and each kind of bad input with its error. And the growth of
+ * the work a manifest takes: manifests of n and 2n names and references
+ * (strings, tasks, opcodes, keywords, templates, maps, counts naming a
+ * field, structures) counted in the library's own steps of lookups, which
+ * must grow as n log n, not n^2, whatever the host's speed. TAP; 64- and
+ * 32-bit.
  *
  *   tdh_manifest_test                 the tests
  *   tdh_manifest_test --corpus DIR    tests/fuzz/tdh_manifest_fuzz.c's seeds
@@ -21,6 +26,9 @@
 #include <nttrace/tdh.h>
 
 #include "../vm/tap.h"
+
+/* userlib/consumer/tdh_man.h's count of lookup steps (the library's, not its API). */
+extern unsigned long nttrace_man_steps;
 
 static const char manifest[] =
 #include "tdh_manifest_test.inc"
@@ -753,6 +761,129 @@ static int corpus(const char *dir)
 	return 0;
 }
 
+/* A manifest of @n of each kind of name, each named by a reference; its size. */
+static char *big_manifest(unsigned int n, size_t *size)
+{
+	char *text = NULL;
+	unsigned int k;
+	FILE *f = open_memstream(&text, size);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "<instrumentationManifest><instrumentation><events><provider name=\"Big\" "
+		"guid=\"{3B6F6B0E-5C55-4F64-9D5B-2A8C7A1E0F13}\"><tasks>");
+	for (k = 0; k < n; k++)
+		fprintf(f, "<task name=\"T%u\" value=\"%u\"/>", k, k + 1);
+	fprintf(f, "</tasks><opcodes>");
+	for (k = 0; k < n; k++)
+		fprintf(f, "<opcode name=\"O%u\" value=\"%u\"/>", k, 11 + k % 200);
+	fprintf(f, "</opcodes><keywords>");
+	/* All of one mask: an event of K0 has every one of them. */
+	for (k = 0; k < n; k++)
+		fprintf(f, "<keyword name=\"K%u\" mask=\"0x1\"/>", k);
+	fprintf(f, "</keywords><maps>");
+	for (k = 0; k < n; k++)
+		fprintf(f, "<valueMap name=\"m%u\"><map value=\"0\" message=\"$(string.s%u)\"/>"
+			"</valueMap>", k, k);
+	fprintf(f, "</maps><templates>");
+	for (k = 0; k < n; k++)
+		fprintf(f, "<template tid=\"tpl%u\"><data name=\"a\" inType=\"win:UInt8\" "
+			"map=\"m%u\"/></template>", k, k);
+	/* The first field counts every structure's member, the furthest name back. */
+	fprintf(f, "<template tid=\"big\"><data name=\"c0\" inType=\"win:UInt8\"/>");
+	for (k = 0; k < n; k++)
+		fprintf(f, "<struct name=\"s%u\"><data name=\"x\" inType=\"win:UInt8\" "
+			"count=\"c0\"/></struct>", k);
+	fprintf(f, "</template></templates><events>");
+	for (k = 0; k < n; k++)
+		fprintf(f, "<event value=\"%u\" task=\"T%u\" opcode=\"O%u\" keywords=\"K0\" "
+			"template=\"tpl%u\" message=\"$(string.s%u)\"/>", k + 1, k, k, k, k);
+	fprintf(f, "<event value=\"%u\" keywords=\"K0\" template=\"big\"/></events>"
+		"</provider></events></instrumentation><localization><resources culture=\"en-US\">"
+		"<stringTable>", n + 1);
+	for (k = 0; k < n; k++)
+		fprintf(f, "<string id=\"s%u\" value=\"v%u\"/>", k, k);
+	fprintf(f, "</stringTable></resources></localization></instrumentationManifest>");
+	if (fclose(f))
+		return NULL;
+	return text;
+}
+
+/*
+ * Load a manifest of @n, describe its events n / 2 (a template, a map, a
+ * message, a task and opcode) and n + 1 (n structures, n keywords):
+ * the steps it took, 0 on failure.
+ */
+static unsigned long big_steps(unsigned int n)
+{
+	static GUID big = { 0x3B6F6B0E, 0x5C55, 0x4F64,
+			    { 0x9D, 0x5B, 0x2A, 0x8C, 0x7A, 0x1E, 0x0F, 0x13 } };
+	size_t size = 0;
+	char *text = big_manifest(n, &size), want[32];
+	TRACE_EVENT_INFO *tei = NULL;
+	unsigned long steps = 0;
+	const EVENT_PROPERTY_INFO *p;
+	const char *kw;
+	unsigned int k;
+
+	if (!tap_ok(text != NULL, "a manifest of %u of each", n))
+		return 0;
+	nttrace_man_steps = 0;
+	if (!tap_eq(TdhLoadManifestFromMemory(text, size), ERROR_SUCCESS, "... loads"))
+		goto out;
+	prov = big;
+	len = 0;
+	event(n / 2 + 1, 0);
+	if (tap_eq(info(&tei), ERROR_SUCCESS, "... its event %u described", n / 2 + 1)) {
+		snprintf(want, sizeof(want), "v%u", n / 2);
+		tap_ok(!strcmp(ascii(tei, tei->EventMessageOffset), want),
+		       "... its message, a string of the table");
+		snprintf(want, sizeof(want), "T%u", n / 2);
+		tap_ok(!strcmp(ascii(tei, tei->TaskNameOffset), want), "... its task");
+		snprintf(want, sizeof(want), "m%u", n / 2);
+		tap_ok(tei->PropertyCount == 1 &&
+		       !strcmp(ascii(tei, tei->EventPropertyInfoArray[0].nonStructType.MapNameOffset),
+			       want), "... its field's map");
+	}
+	free(tei);
+	tei = NULL;
+	event(n + 1, 0);
+	if (tap_eq(info(&tei), ERROR_SUCCESS, "... its event %u described", n + 1)) {
+		tap_ok(tei->TopLevelPropertyCount == n + 1 && tei->PropertyCount == 2 * n + 1,
+		       "... its %u structures and their members", n);
+		p = &tei->EventPropertyInfoArray[n];
+		tap_ok((p->Flags & PropertyStruct) && p->structType.StructStartIndex == 2 * n &&
+		       p->structType.NumOfStructMembers == 1, "... the last structure's member");
+		p = &tei->EventPropertyInfoArray[2 * n];
+		tap_ok((p->Flags & PropertyParamCount) && p->countPropertyIndex == 0,
+		       "... counted by the first field");
+		kw = (const char *)tei + tei->KeywordsNameOffset;
+		for (k = 0; tei->KeywordsNameOffset && (kw[0] || kw[1]); k++) {
+			while (kw[0] || kw[1])
+				kw += 2;
+			kw += 2;
+		}
+		tap_eq(k, n, "... its keywords, every one");
+	}
+	free(tei);
+	steps = nttrace_man_steps;
+	tap_eq(TdhUnloadManifestFromMemory(text, size), ERROR_SUCCESS, "... unloads");
+out:
+	free(text);
+	return steps;
+}
+
+/* Twice the names, about twice the steps: n log n, where n^2 would be 4 times. */
+static void growth(void)
+{
+	GUID saved = prov;
+	unsigned long a = big_steps(1000), b = big_steps(2000);
+
+	prov = saved;
+	printf("# lookup steps: %lu for n = 1000, %lu for n = 2000\n", a, b);
+	tap_ok(a && b && b <= a * 5 / 2, "twice the names, at most 2.5 times the steps");
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -789,6 +920,7 @@ int main(int argc, char **argv)
 	bad_inputs();
 	TdhUnloadManifest(w(path));
 	culture();
+	growth();
 	tap_eq(nprovs(), 0, "everything unloaded at the end");
 	unlink(path);
 	return tap_done();

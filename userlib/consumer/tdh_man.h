@@ -142,6 +142,12 @@ ULONG nttrace_man_parse(const void *xml, size_t len, struct nttrace_man **out);
 
 /* Every reference of @m by name resolved; ERROR_XML_PARSE_ERROR else. */
 ULONG nttrace_man_resolve(struct nttrace_man *m);
+/*
+ * Comparisons and steps of the lookups resolving and describing make
+ * (tdh_man_resolve.c, tdh_man_event.c), counted for tests that their
+ * number grows as n log n or n with a manifest's size; not locked.
+ */
+extern unsigned long nttrace_man_steps;
 
 /* ---- tdh_man_types.c ---- */
 

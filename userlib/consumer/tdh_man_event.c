@@ -23,6 +23,10 @@
  * has it (%1 and the like left for the consumer); EventNameOffset is the
  * event's name attribute, when it has one. EventGuid is zero (Microsoft:
  * GUID_NULL for manifest events).
+ *
+ * Each step is linear in the template's fields and the provider's
+ * keywords: a structure's members are counted in one pass over the
+ * fields, the keywords an event has listed in one pass over them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,48 +49,72 @@ static const char *shown(const struct nttrace_man_item *it)
 	return !it ? NULL : it->message ? it->message : it->name;
 }
 
-/* The @i-th keyword @ev has: the provider's, then winmeta.xml's; NULL past. */
-static const struct nttrace_man_item *keyword(const struct nttrace_man_provider *p,
-					      const struct nttrace_man_event *ev, uint32_t i)
+/*
+ * The keywords @ev has, the provider's, then winmeta.xml's, into @kw
+ * (room for the provider's and 16 more); how many.
+ */
+static uint32_t keywords(const struct nttrace_man_provider *p,
+			 const struct nttrace_man_event *ev, const struct nttrace_man_item **kw)
 {
 	const struct nttrace_man_item *k;
-	uint32_t j;
+	uint32_t j, n = 0;
 
 	for (j = 0; j < p->keywords.n + 16; j++) {
+		nttrace_man_steps++;
 		k = j < p->keywords.n ? &p->keywords.v[j] :
 		    nttrace_man_winmeta_at(MAN_KEYWORD, j - p->keywords.n);
 		if (!k)
-			return NULL;
-		if (k->value && (ev->keywords & k->value) == k->value && !i--)
-			return k;
+			break;
+		if (k->value && (ev->keywords & k->value) == k->value)
+			kw[n++] = k;
 	}
-	return NULL;
-}
-
-/* The template's data in property order: top level, then members. */
-static uint32_t order(const struct nttrace_man_template *t, uint32_t *ord, uint32_t *pidx,
-		      uint32_t *top)
-{
-	uint32_t n = 0, i, j;
-
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].parent < 0)
-			ord[n++] = i;
-	*top = n;
-	for (i = 0; i < *top; i++)
-		for (j = ord[i] + 1; t->v[ord[i]].is_struct && j < t->n; j++)
-			if (t->v[j].parent == (int32_t)ord[i])
-				ord[n++] = j;
-	for (i = 0; i < n; i++)
-		pidx[ord[i]] = i;
 	return n;
 }
 
-static void property(const struct nttrace_man_template *t, const uint32_t *pidx, uint32_t d,
-		     uint32_t psz, EVENT_PROPERTY_INFO *e)
+/*
+ * The template's data in property order: top level, then each top-level
+ * structure's members (which follow it: tdh_man_parse.c allows no deeper
+ * structure), in one pass; @members[i], a structure's count of them.
+ */
+static uint32_t order(const struct nttrace_man_template *t, uint32_t *ord, uint32_t *pidx,
+		      uint32_t *members, uint32_t *top)
+{
+	uint32_t n = 0, i, at;
+
+	for (i = 0; i < t->n; i++) {
+		int32_t parent = t->v[i].parent;
+
+		nttrace_man_steps++;
+		members[i] = 0;
+		if (parent < 0)
+			ord[n++] = i;
+		else if ((uint32_t)parent < i && t->v[parent].parent < 0 && t->v[parent].is_struct)
+			members[parent]++;
+	}
+	*top = n;
+	/* Each structure's members from where the ones before it end. */
+	for (i = 0, at = n; i < *top; i++) {
+		pidx[ord[i]] = at;
+		at += members[ord[i]];
+	}
+	for (i = 0; i < t->n; i++) {
+		int32_t parent = t->v[i].parent;
+
+		nttrace_man_steps++;
+		if (parent >= 0 && (uint32_t)parent < i && t->v[parent].parent < 0 &&
+		    t->v[parent].is_struct)
+			ord[pidx[parent]++] = i;
+	}
+	for (i = 0; i < at; i++)
+		pidx[ord[i]] = i;
+	return at;
+}
+
+static void property(const struct nttrace_man_template *t, const uint32_t *pidx,
+		     const uint32_t *members, uint32_t d, uint32_t psz, EVENT_PROPERTY_INFO *e)
 {
 	const struct nttrace_man_data *x = &t->v[d];
-	uint32_t j, n = 0;
+	uint32_t n = members[d];
 
 	e->count = 1;
 	if (x->has_count && x->count_ref) {
@@ -98,9 +126,9 @@ static void property(const struct nttrace_man_template *t, const uint32_t *pidx,
 	}
 	if (x->is_struct) {
 		e->Flags |= PropertyStruct;
-		for (j = d + 1; j < t->n; j++)
-			if (t->v[j].parent == (int32_t)d && !n++)
-				e->structType.StructStartIndex = (USHORT)pidx[j];
+		/* Its members follow it (pidx: d + 1 is the first, if any). */
+		if (n)
+			e->structType.StructStartIndex = (USHORT)pidx[d + 1];
 		e->structType.NumOfStructMembers = (USHORT)n;
 		return;
 	}
@@ -122,18 +150,20 @@ ULONG nttrace_man_event_info(const struct nttrace_man_provider *p,
 			     uint32_t psz, TRACE_EVENT_INFO **out, ULONG *out_size)
 {
 	const struct nttrace_man_template *t = ev->tmpl;
-	uint32_t n = t ? t->n : 0, np = 0, top = 0, i;
+	uint32_t n = t ? t->n : 0, np = 0, top = 0, nkw, i;
 	uint32_t *ord = malloc((n + 1) * sizeof(*ord)), *pidx = malloc((n + 1) * sizeof(*pidx));
-	const struct nttrace_man_item *k;
+	uint32_t *members = malloc((n + 1) * sizeof(*members));
+	const struct nttrace_man_item **kw = malloc((p->keywords.n + 16) * sizeof(*kw));
 	TRACE_EVENT_INFO *tei = NULL;
 	ULONG err = ERROR_NOT_ENOUGH_MEMORY;
 	size_t size, at;
 	uint8_t *b;
 
-	if (!ord || !pidx)
+	if (!ord || !pidx || !members || !kw)
 		goto out;
 	if (t)
-		np = order(t, ord, pidx, &top);
+		np = order(t, ord, pidx, members, &top);
+	nkw = keywords(p, ev, kw);
 	size = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
 	       (size_t)np * sizeof(EVENT_PROPERTY_INFO);
 	if (size < sizeof(TRACE_EVENT_INFO))
@@ -143,9 +173,9 @@ ULONG nttrace_man_event_info(const struct nttrace_man_provider *p,
 		nttrace_man_wsize(shown(ev->channel_i)) + nttrace_man_wsize(shown(ev->task_i)) +
 		nttrace_man_wsize(shown(ev->opcode_i)) + nttrace_man_wsize(ev->message) +
 		nttrace_man_wsize(p->message) + nttrace_man_wsize(ev->name);
-	for (i = 0; (k = keyword(p, ev, i)); i++)
-		size += nttrace_man_wsize(shown(k));
-	if (i)
+	for (i = 0; i < nkw; i++)
+		size += nttrace_man_wsize(shown(kw[i]));
+	if (nkw)
 		size += 2;	/* the empty string that ends the list */
 	for (i = 0; i < np; i++) {
 		size += nttrace_man_wsize(t->v[ord[i]].name);
@@ -173,19 +203,19 @@ ULONG nttrace_man_event_info(const struct nttrace_man_provider *p,
 	tei->EventMessageOffset = nttrace_man_wput(b, &at, ev->message);
 	tei->ProviderMessageOffset = nttrace_man_wput(b, &at, p->message);
 	tei->EventNameOffset = nttrace_man_wput(b, &at, ev->name);
-	for (i = 0; (k = keyword(p, ev, i)); i++) {
-		ULONG off = nttrace_man_wput(b, &at, shown(k));
+	for (i = 0; i < nkw; i++) {
+		ULONG off = nttrace_man_wput(b, &at, shown(kw[i]));
 
 		if (!i)
 			tei->KeywordsNameOffset = off;
 	}
-	if (i)
+	if (nkw)
 		at += 2;	/* calloc's zeros */
 	for (i = 0; i < np; i++) {
 		EVENT_PROPERTY_INFO *e = &tei->EventPropertyInfoArray[i];
 
 		e->NameOffset = nttrace_man_wput(b, &at, t->v[ord[i]].name);
-		property(t, pidx, ord[i], psz, e);
+		property(t, pidx, members, ord[i], psz, e);
 		if (t->v[ord[i]].map)
 			e->nonStructType.MapNameOffset = nttrace_man_wput(b, &at,
 									 t->v[ord[i]].map->name);
@@ -196,6 +226,8 @@ ULONG nttrace_man_event_info(const struct nttrace_man_provider *p,
 out:
 	free(ord);
 	free(pidx);
+	free(members);
+	free(kw);
 	return err;
 }
 
