@@ -335,6 +335,13 @@ $(BUILD)/host/merge_test: tests/host/merge_test.c tests/vm/tap.h $(BUILD)/u64/li
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
 		$(LIBS_u64)
 
+# The tool's own helpers (userlib/tools/cli.c), linked in.
+$(BUILD)/host/tools_test: tests/host/tools_test.c tests/vm/tap.h userlib/tools/cli.h \
+			  $(BUILD)/u64/obj/userlib/tools/cli.o $(BUILD)/u64/libnttrace.a
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) -Iuserlib/tools $(CFLAGS) $(WARN) -o $@ $< \
+		$(BUILD)/u64/obj/userlib/tools/cli.o $(BUILD)/u64/libnttrace.a -pthread $(LIBS_u64)
+
 # Every TraceLogging field macro through the user-mode logger and back by TDH.
 $(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm/props.h \
 			       $(BUILD)/u%/libnttrace.a
@@ -357,6 +364,7 @@ $(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(
 
 host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump \
 	    $(BUILD)/host/plot_test $(BUILD)/host/ctf_test $(BUILD)/host/merge_test \
+	    $(BUILD)/host/tools_test \
 	    $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
 	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
 	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \

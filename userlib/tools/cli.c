@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -232,6 +234,86 @@ void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
 
 	for (i = 0; i < bytes; i++)
 		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+unsigned long cli_name_steps;
+
+struct name_slot {
+	const char *name;	/* NULL: free */
+	unsigned int next;	/* the next suffix to try for this name */
+};
+
+struct name_set {
+	struct name_slot *slot;
+	size_t cap;		/* a power of 2, at least twice the names */
+	uint32_t seed;
+};
+
+static size_t name_hash(const struct name_set *s, const char *name)
+{
+	uint32_t h = 2166136261U ^ s->seed;	/* FNV-1a, from a seed of this run */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619U;
+	return h & (s->cap - 1);
+}
+
+/* @name's slot: its own, or the free one where it would go. */
+static struct name_slot *name_slot(const struct name_set *s, const char *name)
+{
+	size_t i = name_hash(s, name);
+
+	for (;; i = (i + 1) & (s->cap - 1)) {
+		cli_name_steps++;
+		if (!s->slot[i].name || !strcmp(s->slot[i].name, name))
+			return &s->slot[i];
+	}
+}
+
+int cli_unique_names(char **names, unsigned int n)
+{
+	struct name_set s = { NULL, 16, 0 };
+	unsigned int i;
+	int ret = -1;
+
+	while (s.cap < 2 * (size_t)n)
+		s.cap *= 2;
+	s.slot = calloc(s.cap, sizeof(*s.slot));
+	if (!s.slot)
+		return -1;
+	/* Names from a file: a seed they cannot be made to collide for. */
+	s.seed = (uint32_t)(uintptr_t)s.slot ^ (uint32_t)getpid() ^ (uint32_t)time(NULL);
+	for (i = 0; i < n; i++) {
+		struct name_slot *e = name_slot(&s, names[i]);
+		unsigned int k;
+		char *r;
+
+		if (!e->name) {
+			*e = (struct name_slot){ names[i], 2 };
+			continue;
+		}
+		/*
+		 * Taken: the first suffix not taken, from where the last
+		 * search for this name ended (the names only grow in number,
+		 * so that those before stay taken).
+		 */
+		r = malloc(strlen(names[i]) + 12);
+		if (!r)
+			goto out;
+		for (k = e->next;; k++) {
+			sprintf(r, "%s_%u", names[i], k);
+			if (!name_slot(&s, r)->name)
+				break;
+		}
+		e->next = k + 1;
+		free(names[i]);
+		names[i] = r;
+		*name_slot(&s, r) = (struct name_slot){ r, 2 };
+	}
+	ret = 0;
+out:
+	free(s.slot);
+	return ret;
 }
 
 const char *cli_create_error(int err)

@@ -71,6 +71,16 @@ int cli_guid(const char *what, const char *arg, uint8_t out[16]);
  */
 const char *cli_create_error(int err);
 
+/*
+ * @n names (malloc'd) made distinct in order: a name met before gets _2,
+ * _3, ... (the first suffix no name so far has), the old string freed.
+ * In linear expected steps, a hash of the names so far and, per name, the
+ * next suffix to try; cli_name_steps counts the hash's probes, for tests.
+ * 0, or -1 when out of memory (the names left as they are, some renamed).
+ */
+int cli_unique_names(char **names, unsigned int n);
+extern unsigned long cli_name_steps;
+
 /* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
 void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
 

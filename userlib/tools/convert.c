@@ -332,38 +332,22 @@ static void add(struct field *v, unsigned int *n, enum ftype type, const char *n
 	(*n)++;
 }
 
-static int name_taken(const struct field *v, unsigned int i)
-{
-	unsigned int j;
-
-	for (j = 0; j < i; j++)
-		if (!strcmp(v[i].name, v[j].name))
-			return 1;
-	return 0;
-}
-
 /* A name met twice in one event (TDH allows it) gets _2, _3, ... */
 static int unique_names(struct field *v, unsigned int n)
 {
-	unsigned int i, k;
+	char **names = malloc((n + 1) * sizeof(*names));
+	unsigned int i;
+	int ret;
 
-	for (i = 1; i < n; i++) {
-		char *base = v[i].name;
-
-		for (k = 2; name_taken(v, i); k++) {
-			char *r = malloc(strlen(base) + 12);
-
-			if (!r)
-				return -1;
-			sprintf(r, "%s_%u", base, k);
-			if (v[i].name != base)
-				free(v[i].name);
-			v[i].name = r;
-		}
-		if (v[i].name != base)
-			free(base);
-	}
-	return 0;
+	if (!names)
+		return -1;
+	for (i = 0; i < n; i++)
+		names[i] = v[i].name;
+	ret = cli_unique_names(names, n);
+	for (i = 0; i < n; i++)
+		v[i].name = names[i];
+	free(names);
+	return ret;
 }
 
 static void write_event(const EVENT_RECORD *er, const char *name, struct field *v,
