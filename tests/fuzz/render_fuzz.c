@@ -32,10 +32,7 @@
 
 #include <nttrace/tdh.h>
 #include "cli.h"
-
-void render_fuzz_gp_safe(char *s);
-void render_fuzz_gp_quoted(FILE *f, const char *s);
-char *render_fuzz_identifier(const char *s);
+#include "render_fuzz.h"
 
 static void *copy(const uint8_t *d, size_t n)
 {

@@ -5,6 +5,7 @@
  * naming called through this.
  */
 #include "../../userlib/tools/convert.c"
+#include "render_fuzz.h"
 
 char *render_fuzz_identifier(const char *s)
 {

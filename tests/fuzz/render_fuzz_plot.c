@@ -5,6 +5,7 @@
  * functions called through these.
  */
 #include "../../userlib/tools/plot.c"
+#include "render_fuzz.h"
 
 void render_fuzz_gp_safe(char *s)
 {

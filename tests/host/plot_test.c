@@ -34,6 +34,7 @@
 #define SECOND_A	5
 #define SECOND_B	20
 #define MAX_COLS	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* {6e747472-0031-4c54-8000-00000000000a}, ...0b: the two providers. */
 static const GUID guid_a = { 0x6e747472, 0x0031, 0x4c54, { 0x80, 0, 0, 0, 0, 0, 0, 0x0a } };
@@ -270,7 +271,7 @@ static void check_names(const char *tool, const char *path, const char *evil_pat
 	char out[256], png[256];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		char *argv[] = { (char *)tool, "plot", (char *)names[i], NULL };
 		char *argv_o[] = { (char *)tool, "plot", "-o", out, (char *)path, NULL };
 		size_t n = strlen(names[i]) - 4;

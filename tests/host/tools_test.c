@@ -15,6 +15,8 @@
 #include "../vm/tap.h"
 #include "cli.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* At most this many probes a name, on average: a hash at most half full. */
 #define PROBES_A_NAME	16
 
@@ -39,7 +41,7 @@ static void small(void)
 {
 	static const char *const in[] = { "a", "a", "a_2", "b", "a", "a_3", "a_2" };
 	static const char *const want[] = { "a", "a_2", "a_2_2", "b", "a_3", "a_3_2", "a_2_3" };
-	unsigned int n = sizeof(in) / sizeof(in[0]), i, same = 0;
+	unsigned int n = ARRAY_SIZE(in), i, same = 0;
 	char **v = malloc(n * sizeof(*v));
 
 	for (i = 0; i < n; i++)

@@ -303,7 +303,6 @@ static void panel(FILE *gp, int from, int to, const char *ylabel, const char *st
 static pid_t gnuplot(int out_fd, FILE **in)
 {
 	static char *const argv[] = { "gnuplot", NULL };
-	extern char **environ;
 	posix_spawn_file_actions_t fa;
 	int fds[2], err;
 	pid_t pid;
