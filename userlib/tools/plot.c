@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,7 +339,8 @@ static pid_t gnuplot(int out_fd, FILE **in)
 /* The table as gnuplot's data block $d, then the three panels from it. */
 static int draw(const char *out, const char *file)
 {
-	int fd = nttrace_trace_file_create(out), status = -1;
+	int fd = nttrace_trace_file_create(out), status = -1, written;
+	void (*was)(int);
 	char *title = NULL;
 	FILE *gp = NULL;
 	pid_t pid;
@@ -359,6 +361,8 @@ static int draw(const char *out, const char *file)
 		     "%lu events and %lu buffers lost", file, p.events, p.width,
 		     (unsigned long)p.events_lost, (unsigned long)p.buffers_lost) < 0)
 		title = NULL;
+	/* A gnuplot that ends early: its status says why, not SIGPIPE. */
+	was = signal(SIGPIPE, SIG_IGN);
 	fprintf(gp, "$d << EOD\n");
 	write_table(gp, 1);
 	fprintf(gp, "EOD\nset terminal pngcairo size 1400,900 font ',10'\n"
@@ -374,11 +378,13 @@ static int draw(const char *out, const char *file)
 	fputs("set xlabel 'seconds from the first event'\n", gp);
 	panel(gp, COL_LOST, COLS, "losses/s", "impulses lw 2");
 	fputs("unset multiplot\n", gp);
-	fclose(gp);
+	written = !ferror(gp);
+	written = !fclose(gp) && written;
+	signal(SIGPIPE, was);
 	free(title);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (!written || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "nttrace plot: gnuplot failed\n");
 		unlink(out);
 		return 1;
