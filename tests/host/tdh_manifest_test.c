@@ -796,7 +796,7 @@ static char *big_manifest(unsigned int n, size_t *size)
 			"count=\"c0\"/></struct>", k);
 	fprintf(f, "</template></templates><events>");
 	for (k = 0; k < n; k++)
-		fprintf(f, "<event value=\"%u\" task=\"T%u\" opcode=\"O%u\" keywords=\"K0\" "
+		fprintf(f, "<event value=\"%u\" task=\"T%u\" opcode=\"O%u\" "
 			"template=\"tpl%u\" message=\"$(string.s%u)\"/>", k + 1, k, k, k, k);
 	fprintf(f, "<event value=\"%u\" keywords=\"K0\" template=\"big\"/></events>"
 		"</provider></events></instrumentation><localization><resources culture=\"en-US\">"
@@ -811,8 +811,8 @@ static char *big_manifest(unsigned int n, size_t *size)
 
 /*
  * Load a manifest of @n, describe its events n / 2 (a template, a map, a
- * message, a task and opcode) and n + 1 (n structures, n keywords):
- * the steps it took, 0 on failure.
+ * message, a task and opcode) and n + 1 (n structures, n keywords), then
+ * every one (each found by its Id): the steps it took, 0 on failure.
  */
 static unsigned long big_steps(unsigned int n)
 {
@@ -825,6 +825,7 @@ static unsigned long big_steps(unsigned int n)
 	const EVENT_PROPERTY_INFO *p;
 	const char *kw;
 	unsigned int k;
+	int ok;
 
 	if (!tap_ok(text != NULL, "a manifest of %u of each", n))
 		return 0;
@@ -866,6 +867,13 @@ static unsigned long big_steps(unsigned int n)
 		tap_eq(k, n, "... its keywords, every one");
 	}
 	free(tei);
+	for (k = 1, ok = 1; k <= n + 1; k++) {
+		ULONG need = 0;
+
+		event(k, 0);
+		ok &= TdhGetEventInformation(&er, 0, NULL, NULL, &need) == ERROR_INSUFFICIENT_BUFFER;
+	}
+	tap_ok(ok, "... every event found");
 	steps = nttrace_man_steps;
 	tap_eq(TdhUnloadManifestFromMemory(text, size), ERROR_SUCCESS, "... unloads");
 out:

@@ -98,6 +98,8 @@ struct nttrace_man_provider {
 	uint32_t ntmpls, captmpls;
 	struct nttrace_man_event *events;
 	uint32_t nevents, capevents;
+	/* The events' indices by Id, Version and order (tdh_man_resolve.c). */
+	uint32_t *by_id;
 };
 
 struct nttrace_man_string {
@@ -194,7 +196,7 @@ ULONG nttrace_man_elf_section(int fd, const char *name, void **data, size_t *len
 
 /* ---- tdh_man_event.c ---- */
 
-/* @p's event of Id @id and Version @version; NULL if none. */
+/* @p's first event of Id @id and Version @version (a binary search); NULL if none. */
 const struct nttrace_man_event *nttrace_man_event(const struct nttrace_man_provider *p,
 						  uint16_t id, uint8_t version);
 /*

@@ -36,11 +36,24 @@
 const struct nttrace_man_event *nttrace_man_event(const struct nttrace_man_provider *p,
 						  uint16_t id, uint8_t version)
 {
-	uint32_t i;
+	uint32_t key = (uint32_t)id << 8 | version, lo = 0, hi = p->by_id ? p->nevents : 0;
 
-	for (i = 0; i < p->nevents; i++)
-		if (p->events[i].id == id && p->events[i].version == version)
-			return &p->events[i];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct nttrace_man_event *e = &p->events[p->by_id[mid]];
+
+		nttrace_man_steps++;
+		if (((uint32_t)e->id << 8 | e->version) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < (p->by_id ? p->nevents : 0)) {
+		const struct nttrace_man_event *e = &p->events[p->by_id[lo]];
+
+		if (e->id == id && e->version == version)
+			return e;
+	}
 	return NULL;
 }
 
@@ -59,6 +72,8 @@ static uint32_t keywords(const struct nttrace_man_provider *p,
 	const struct nttrace_man_item *k;
 	uint32_t j, n = 0;
 
+	if (!ev->keywords)
+		return 0;
 	for (j = 0; j < p->keywords.n + 16; j++) {
 		nttrace_man_steps++;
 		k = j < p->keywords.n ? &p->keywords.v[j] :

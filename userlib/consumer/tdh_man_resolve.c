@@ -436,12 +436,49 @@ static int pkeys_make(struct rs *r, const struct nttrace_man_provider *p)
 	return 0;
 }
 
+/* An event's Id and Version as one number, and its position. */
+struct event_key {
+	uint32_t key, pos;
+};
+
+/* By Id and Version, then in the manifest's order. */
+static int event_cmp(const void *a, const void *b)
+{
+	const struct event_key *x = a, *y = b;
+
+	nttrace_man_steps++;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* @p's events indexed by Id and Version (p->by_id, in @m's arena): 0, or -1. */
+static int events_by_id(struct nttrace_man *m, struct nttrace_man_provider *p)
+{
+	struct event_key *k = malloc(((size_t)p->nevents + 1) * sizeof(*k));
+	uint32_t i;
+
+	p->by_id = nttrace_man_alloc(m, ((size_t)p->nevents + 1) * sizeof(*p->by_id));
+	if (!k || !p->by_id) {
+		free(k);
+		return -1;
+	}
+	for (i = 0; i < p->nevents; i++)
+		k[i] = (struct event_key){ (uint32_t)p->events[i].id << 8 | p->events[i].version, i };
+	if (p->nevents)
+		qsort(k, p->nevents, sizeof(*k), event_cmp);
+	for (i = 0; i < p->nevents; i++)
+		p->by_id[i] = k[i].pos;
+	free(k);
+	return 0;
+}
+
 static ULONG provider(struct rs *r, struct nttrace_man_provider *p)
 {
 	uint32_t i, k, next = 16;
 	ULONG err = ERROR_SUCCESS;
 
-	if (pkeys_make(r, p)) {
+	if (events_by_id(r->m, p) || pkeys_make(r, p)) {
 		pkeys_free(&r->pk);
 		return ERROR_NOT_ENOUGH_MEMORY;
 	}
