@@ -703,24 +703,23 @@ static int make_dir(const char *dir)
 
 	if (!mkdir(dir, 0700))
 		return 0;
-	if (errno == EEXIST && !lstat(dir, &st) && S_ISLNK(st.st_mode)) {
-		fprintf(stderr, "nttrace: %s: a symbolic link: not followed, nothing written\n",
-			dir);
+	if (errno != EEXIST || lstat(dir, &st)) {
+		fprintf(stderr, "nttrace: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	if (errno == EEXIST && !lstat(dir, &st) && S_ISDIR(st.st_mode) &&
-	    st.st_uid != geteuid()) {
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "nttrace: %s: %s\n", dir, S_ISLNK(st.st_mode) ?
+			"a symbolic link: not followed, nothing written" : strerror(EEXIST));
+		return 1;
+	}
+	if (st.st_uid != geteuid()) {
 		fprintf(stderr, "nttrace: %s: another user's directory: nothing written\n", dir);
 		return 1;
 	}
-	if (errno == EEXIST && !lstat(dir, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(probe, sizeof(probe), "%s/metadata", dir);
-		if (access(probe, F_OK))
-			return 0;
-		fprintf(stderr, "nttrace: %s: holds a trace already\n", dir);
-		return 1;
-	}
-	fprintf(stderr, "nttrace: %s: %s\n", dir, strerror(errno));
+	snprintf(probe, sizeof(probe), "%s/metadata", dir);
+	if (access(probe, F_OK))
+		return 0;
+	fprintf(stderr, "nttrace: %s: holds a trace already\n", dir);
 	return 1;
 }
 
