@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -255,6 +256,10 @@ static size_t name_hash(const struct name_set *s, const char *name)
 
 	for (; *name; name++)
 		h = (h ^ (unsigned char)*name) * 16777619U;
+	/* Every bit into the low ones the index takes. */
+	h ^= h >> 16;
+	h *= 0x7FEB352DU;
+	h ^= h >> 15;
 	return h & (s->cap - 1);
 }
 
@@ -281,8 +286,12 @@ int cli_unique_names(char **names, unsigned int n)
 	s.slot = calloc(s.cap, sizeof(*s.slot));
 	if (!s.slot)
 		return -1;
-	/* Names from a file: a seed they cannot be made to collide for. */
-	s.seed = (uint32_t)(uintptr_t)s.slot ^ (uint32_t)getpid() ^ (uint32_t)time(NULL);
+	/*
+	 * The names come from a file: a seed of this run's, so that they
+	 * cannot be chosen in advance to collide.
+	 */
+	if (getrandom(&s.seed, sizeof(s.seed), GRND_NONBLOCK) != sizeof(s.seed))
+		s.seed = (uint32_t)(uintptr_t)s.slot ^ (uint32_t)getpid() ^ (uint32_t)time(NULL);
 	for (i = 0; i < n; i++) {
 		struct name_slot *e = name_slot(&s, names[i]);
 		unsigned int k;
