@@ -316,16 +316,22 @@ int nttrace_trace_file_create(const char *path)
 		return -errno;
 	if (fstat(fd, &st)) {
 		err = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
+	} else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		/* A device (/dev/null): only a privileged user makes one. */
+		err = fcntl(fd, F_SETFL, 0) ? -errno : 0;
+	} else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		err = -EINVAL;
 	} else if (st.st_uid != geteuid()) {
 		err = -EPERM;
-	} else if (((st.st_mode & 07777) != 0600 && fchmod(fd, 0600)) || ftruncate(fd, 0) ||
-		   fcntl(fd, F_SETFL, 0)) {
+	} else if (S_ISREG(st.st_mode) &&
+		   (((st.st_mode & 07777) != 0600 && fchmod(fd, 0600)) || ftruncate(fd, 0))) {
 		err = -errno;
 	} else {
-		return fd;
+		/* A FIFO (its reader the caller's choice) is written as it is. */
+		err = fcntl(fd, F_SETFL, 0) ? -errno : 0;
 	}
+	if (!err)
+		return fd;
 	close(fd);
 	return err;
 }

@@ -331,7 +331,7 @@ const char *cli_create_error(int err)
 	case -ELOOP:
 		return "a symbolic link: not followed, nothing written";
 	case -EINVAL:
-		return "not a regular file: nothing written";
+		return "not a file, FIFO or device: nothing written";
 	case -EPERM:
 		return "another user's file: nothing written";
 	}

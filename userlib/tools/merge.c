@@ -660,8 +660,8 @@ static int run(const char *out)
 	 * commands refuse it.
 	 */
 	if (!lstat(out, &st) && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "nttrace merge: %s: %s\n", out,
-			cli_create_error(S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL));
+		fprintf(stderr, "nttrace merge: %s: %s\n", out, S_ISLNK(st.st_mode) ?
+			cli_create_error(-ELOOP) : "not a regular file: not replaced");
 		goto out;
 	}
 	sprintf(tmp, "%s.XXXXXX", out);

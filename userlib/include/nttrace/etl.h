@@ -118,10 +118,12 @@ struct nttrace_logfile {
  * Open @path to write a trace file, or a file made of one, into: created
  * mode 0600, as perf record creates perf.data, for a trace holds other
  * users' command lines, user IDs, image paths and network peers; an
- * existing file is emptied and made 0600 too. Refused, nothing written: a
- * symbolic link at @path (-ELOOP; its target is left as it is), anything
- * but a regular file (-EINVAL), a file of another user (-EPERM). The
- * descriptor (close-on-exec), or -errno.
+ * existing file is emptied and made 0600 too. A FIFO of the caller's is
+ * written as it is, and so is a device (only a privileged user makes
+ * one: /dev/null). Refused, nothing written: a symbolic link at @path
+ * (-ELOOP; its target is left as it is), a file or FIFO of another user
+ * (-EPERM), anything else (-EINVAL, -EISDIR). The descriptor
+ * (close-on-exec), or -errno.
  */
 int nttrace_trace_file_create(const char *path);
 
