@@ -897,7 +897,14 @@ struct nt_session *nt_session_get_enable(u32 logger_id, bool security)
 	struct nt_session *s;
 
 	s = nt_session_hold_ctl(logger_id, NULL);
-	if (IS_ERR(s) || !security)
+	if (IS_ERR(s))
+		return s;
+	if (s->kernel_logger) {
+		/* It takes the kernel's events only (uapi/nttrace.h), by any ID. */
+		nt_session_put(s);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!security)
 		return s;
 	mutex_lock(&s->rings_lock);
 	if (s->plain_readers) {

@@ -153,7 +153,8 @@ int nt_session_attach(struct nt_session *s, bool realtime);
  * A reference to the running session @logger_id (a slot, 1 to
  * NTTRACE_MAX_LOGGERS) for an ENABLE of a provider (module/provider.c), or
  * an ERR_PTR: -ENOENT (none runs), -EPERM (a system logger, and the caller
- * is not nt_privileged_system(): the rule of every operation on one). With
+ * is not nt_privileged_system(): the rule of every operation on one),
+ * -EINVAL (the NT Kernel Logger, named by its slot: it takes no provider). With
  * @security, the security provider is about to be enabled into it: from
  * now on only readers of security events (nt_security_reader()) may attach
  * to it, or -EBUSY if a consumer who is not one is attached. The enable
