@@ -301,6 +301,7 @@ void nt_write_release(struct nt_write *w)
 	kvfree(w->staged);
 	w->staged = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_write_release);
 
 bool nt_write_privilege(struct nt_write *w)
 {
@@ -335,6 +336,7 @@ int nt_write_check(struct nt_write *w, u32 logger_id)
 		err = nt_writer_check(logger_id, w->rules);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_write_check);
 
 int nt_write_session_err(struct nt_write *w, u32 logger_id)
 {
