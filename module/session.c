@@ -759,14 +759,12 @@ int nt_session_control(struct nttrace_logger_info *info)
 		nt_kernel_logger_rundown(s->id, s->group_mask, false);
 
 	mutex_lock(&nt_loggers_lock);
-	switch (info->control) {
-	case NTTRACE_EVENT_TRACE_CONTROL_STOP:
+	if (s->unlisted)
+		ret = -ENOENT;	/* a FLUSH of a session stopped meanwhile */
+	else if (stop)
 		nt_session_unlist(s);
-		break;
-	case NTTRACE_EVENT_TRACE_CONTROL_UPDATE:
+	else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE)
 		ret = nt_session_update(s, info, added);
-		break;
-	}
 	mutex_unlock(&nt_loggers_lock);
 	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && !ret && s->system) {
 		/* Hooked first, as at the start: then the new groups' rundown. */
@@ -780,6 +778,10 @@ int nt_session_control(struct nttrace_logger_info *info)
 	if (serial)
 		mutex_unlock(&s->ctl_lock);
 
+	if (ret == -ENOENT) {
+		nt_session_put(s);
+		return ret;
+	}
 	if (stop) {
 		/* Off the table: its providers are told before the flush. */
 		nt_session_unlisted(s);
