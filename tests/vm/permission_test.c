@@ -39,6 +39,7 @@
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 
+#include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
 #include <nttrace/ntwmi.h>
@@ -495,11 +496,38 @@ static void test_system_cells(void)
 }
 
 /*
- * max_user_sessions counts a user's sessions with those of the UIDs of
- * the user namespaces it owns: uid 65533 (in the control group) owns a
- * namespace mapping 16 UIDs of a subordinate range; at most 2 sessions in
- * all, not 2 per UID.
+ * max_user_sessions and max_user_registrations count a user's sessions and
+ * registrations with those of the UIDs of the user namespaces it owns: uid
+ * 65533 (in the control group) owns a namespace mapping 16 UIDs of a
+ * subordinate range; at most 2 of each in all, not 2 per UID.
  */
+
+/*
+ * In the namespace, as its UIDs 0, 1, 2 in turn (keeping the namespace's
+ * capabilities to change again), one provider registration each, all held:
+ * the answers in shared[4..6].
+ */
+static void register_as_nsuids(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct caps[2];
+	REGHANDLE h;
+	GUID g = { 0x7175ab00, 0x1, 0x2, { 3, 4, 5, 6, 7, 8, 9, 10 } };
+	uid_t i;
+
+	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+	for (i = 0; i < 3; i++) {
+		shared[4 + i] = -1000;
+		if (setresuid(i, i, i) || syscall(SYS_capget, &hdr, caps))
+			return;
+		caps[0].effective = caps[0].permitted;
+		caps[1].effective = caps[1].permitted;
+		if (syscall(SYS_capset, &hdr, caps))
+			return;
+		g.Data1 = 0x7175ab00 + i;
+		shared[4 + i] = (int)EventRegister(&g, NULL, NULL, &h);
+	}
+}
 static int start_as_nsuid(uid_t nsuid, const char *name)
 {
 	struct nttrace_logger_info info;
@@ -512,7 +540,7 @@ static int start_as_nsuid(uid_t nsuid, const char *name)
 static void test_quota_userns(void)
 {
 	int ready[2], go[2], status, k;
-	long old_max;
+	long old_max, old_regs;
 	char path[64], c = 0;
 	pid_t pid;
 
@@ -523,6 +551,7 @@ static void test_quota_userns(void)
 	if (pipe(ready) || pipe(go))
 		return;
 	old_max = set_param("max_user_sessions", 2);
+	old_regs = set_param("max_user_registrations", 2);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -532,6 +561,11 @@ static void test_quota_userns(void)
 		if (become(GROUP) || unshare(CLONE_NEWUSER) || write(ready[1], "u", 1) != 1 ||
 		    read(go[0], &c, 1) != 1)
 			_exit(1);
+		if (fork() == 0) {
+			register_as_nsuids();
+			_exit(0);
+		}
+		wait(NULL);
 		for (i = 0; i < 3; i++) {
 			char name[32];
 			pid_t one;
@@ -550,6 +584,7 @@ static void test_quota_userns(void)
 		tap_ok(0, "%d-bit: the namespace's owner is ready", BITS);
 		waitpid(pid, NULL, 0);
 		set_param("max_user_sessions", old_max);
+		set_param("max_user_registrations", old_regs);
 		return;
 	}
 	/* Root maps a subordinate range: ns UIDs 0..15 are 300000..300015. */
@@ -557,7 +592,7 @@ static void test_quota_userns(void)
 	write_file(path, "0 300000 16");
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
 	write_file(path, "0 300000 16");
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 7; k++)
 		shared[k] = 99;
 	if (write(go[1], "g", 1) != 1)
 		tap_ok(0, "%d-bit: tell the owner", BITS);
@@ -568,6 +603,11 @@ static void test_quota_userns(void)
 	       "charged to the namespace's owner)", BITS);
 	tap_eq(as(GROUP, op_start, 0), -EDQUOT,
 	       "%d-bit: ... and the owner, uid 65533, outside it: -EDQUOT", BITS);
+	tap_eq(shared[4], ERROR_SUCCESS, "%d-bit: ns uid 0 registers a provider", BITS);
+	tap_eq(shared[5], ERROR_SUCCESS, "%d-bit: ... ns uid 1 another", BITS);
+	tap_eq(shared[6], ERROR_NO_SYSTEM_RESOURCES,
+	       "%d-bit: ... ns uid 2 a third: ERROR_NO_SYSTEM_RESOURCES (max_user_registrations 2)",
+	       BITS);
 	for (k = 0; k < 3; k++) {
 		struct nttrace_logger_info info;
 		char name[32];
@@ -578,6 +618,7 @@ static void test_quota_userns(void)
 		nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
 	}
 	set_param("max_user_sessions", old_max);
+	set_param("max_user_registrations", old_regs);
 	close(ready[0]);
 	close(ready[1]);
 	close(go[0]);
