@@ -800,6 +800,8 @@ static void test_secure_cells(void)
 	for (r = ROOT; r < NROLES; r++) {
 		uint32_t want = r == USER ? STATUS_ACCESS_DENIED : STATUS_SUCCESS;
 
+		if (!role_ok(r))
+			continue;
 		tap_eq((uint32_t)as(r, op_write, info.logger_id), want,
 		       "%d-bit: write to a secure session by %s -> %s", BITS,
 		       role_names[r], r == USER ? "STATUS_ACCESS_DENIED" : "STATUS_SUCCESS");

@@ -67,13 +67,15 @@ static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cp
 
 		if (size < 8)
 			break;
-		hit = s->hook ? (p[2] <= 2 && get_le(p + 6, 2) == s->hook) :
+		/* A SYSTEM or PERFINFO header (the kernel's rundowns): HookId at +6. */
+		hit = s->hook ? ((p[2] <= 2 || p[2] == 16 || p[2] == 17) &&
+				 get_le(p + 6, 2) == s->hook) :
 			      size == s->want_size;
 		if (hit && size <= sizeof(s->rec)) {
 			memcpy(s->rec, p, size);
 			s->size = size;
-			s->count++;
 		}
+		s->count += hit;
 		off += (size + 7) & ~7u;
 	}
 	return 0;
