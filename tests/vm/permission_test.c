@@ -74,7 +74,8 @@ static int become(enum role r);
 /* The group's identity, then root of a new user namespace: its own UID is 0 there. */
 static int become_nsroot(void)
 {
-	if (become(GROUP) || unshare(CLONE_NEWUSER) ||
+	/* Dumpable again after the ID change, so that /proc/self is its own. */
+	if (become(GROUP) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) || unshare(CLONE_NEWUSER) ||
 	    write_file("/proc/self/setgroups", "deny") ||
 	    write_file("/proc/self/uid_map", "0 65533 1") ||
 	    write_file("/proc/self/gid_map", "0 65534 1"))
@@ -515,10 +516,10 @@ static void register_as_nsuids(void)
 	GUID g = { 0x7175ab00, 0x1, 0x2, { 3, 4, 5, 6, 7, 8, 9, 10 } };
 	uid_t i;
 
-	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
 	for (i = 0; i < 3; i++) {
 		shared[4 + i] = -1000;
-		if (setresuid(i, i, i) || syscall(SYS_capget, &hdr, caps))
+		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setresuid(i, i, i) ||
+		    syscall(SYS_capget, &hdr, caps))
 			return;
 		caps[0].effective = caps[0].permitted;
 		caps[1].effective = caps[1].permitted;
