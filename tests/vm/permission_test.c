@@ -504,31 +504,47 @@ static void test_system_cells(void)
  */
 
 /*
- * In the namespace, as its UIDs 0, 1, 2 in turn (keeping the namespace's
- * capabilities to change again), one provider registration each, all held:
- * the answers in shared[4..6].
+ * In the namespace, its UIDs 0, 1, 2, each a process of its own holding one
+ * provider registration while the next registers: the answers in
+ * shared[4..6]. The processes end with this call.
  */
 static void register_as_nsuids(void)
 {
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct caps[2];
-	REGHANDLE h;
 	GUID g = { 0x7175ab00, 0x1, 0x2, { 3, 4, 5, 6, 7, 8, 9, 10 } };
+	int done[2], hold[2];
+	pid_t pids[3];
 	uid_t i;
+	char c;
 
+	if (pipe(done) || pipe(hold))
+		return;
 	for (i = 0; i < 3; i++) {
 		shared[4 + i] = -1000;
-		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setresuid(i, i, i) ||
-		    syscall(SYS_capget, &hdr, caps))
-			return;
-		caps[0].effective = caps[0].permitted;
-		caps[1].effective = caps[1].permitted;
-		if (syscall(SYS_capset, &hdr, caps))
-			return;
-		g.Data1 = 0x7175ab00 + i;
-		shared[4 + i] = (int)EventRegister(&g, NULL, NULL, &h);
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			REGHANDLE h;
+
+			close(hold[1]);
+			if (setresuid(i, i, i) == 0) {
+				g.Data1 = 0x7175ab00 + i;
+				shared[4 + i] = (int)EventRegister(&g, NULL, NULL, &h);
+			}
+			/* Held until the last one has registered. */
+			if (write(done[1], "r", 1) != 1 || read(hold[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		if (pids[i] < 0 || read(done[0], &c, 1) != 1)
+			break;
 	}
+	close(hold[1]);
+	while (wait(NULL) > 0)
+		;
+	close(done[0]);
+	close(done[1]);
+	close(hold[0]);
 }
+
 static int start_as_nsuid(uid_t nsuid, const char *name)
 {
 	struct nttrace_logger_info info;
