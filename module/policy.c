@@ -25,10 +25,12 @@
  * max_session_mb, all sessions' at most max_total_mb, each user at most
  * max_user_sessions running sessions, each user at most
  * max_user_registrations provider registrations (each a registration's
- * memory and an update to write at every enable change; counted per
- * effective UID). Ring memory is also charged to the
- * starter's memory cgroup (module/area.c).
+ * memory and an update to write at every enable change). A user is
+ * counted as nt_quota_uid() says: the UIDs of the user namespaces it
+ * owns count as its own. Ring memory, and the counts' memory, are also
+ * charged to the caller's memory cgroup (module/area.c).
  */
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -37,6 +39,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/user_namespace.h>
 
 #include "policy.h"
 
@@ -90,6 +93,18 @@ bool nt_privileged_system(void)
 	return perfmon_capable() && task_active_pid_ns(current) == &init_pid_ns;
 }
 
+kuid_t nt_quota_uid(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+
+	if (ns == &init_user_ns)
+		return current_euid();
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_quota_uid);
+
 size_t nt_max_session_bytes(void)
 {
 	return (size_t)READ_ONCE(max_session_mb) << 20;
@@ -118,7 +133,7 @@ void nt_mem_unreserve(size_t bytes)
 	atomic_long_sub(DIV_ROUND_UP(bytes, PAGE_SIZE), &nt_mem_pages);
 }
 
-/* Registrations per effective UID: a count per user that has any. */
+/* Registrations per user (nt_quota_uid()): a count per user that has any. */
 struct nt_reg_user {
 	struct hlist_node node;
 	kuid_t uid;
@@ -141,7 +156,7 @@ static struct nt_reg_user *nt_reg_user_find(kuid_t uid)
 
 int nt_user_reg_charge(kuid_t uid)
 {
-	struct nt_reg_user *u, *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	struct nt_reg_user *u, *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
 	unsigned int max = READ_ONCE(max_user_registrations);
 	int ret = 0;
 

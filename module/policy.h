@@ -26,12 +26,23 @@ bool nt_privileged(void);
  */
 bool nt_privileged_system(void);
 
+/*
+ * The user the per-user limits (max_user_sessions, max_user_registrations)
+ * charge for the caller: its effective UID in the initial user namespace;
+ * inside a user namespace, the owner of the outermost namespace below the
+ * initial one, whatever the caller's UID in it. A user who maps a range
+ * of subordinate UIDs into namespaces of its own gets one quota, not one
+ * per UID of the range: kernel/ucount.c charges a namespace's counts to
+ * its owner up the chain of parents in the same spirit.
+ */
+kuid_t nt_quota_uid(void);
+
 /* Limits; each is a module parameter, read once per check. */
 size_t nt_max_session_bytes(void);
 unsigned int nt_max_user_sessions(void);
 
 /*
- * Provider registrations per effective UID, at most max_user_registrations:
+ * Provider registrations per user (nt_quota_uid()), at most max_user_registrations:
  * charge before registering (-EDQUOT past it, -ENOMEM), uncharge at its end.
  */
 int nt_user_reg_charge(kuid_t uid);

@@ -471,6 +471,22 @@ static struct nt_enable *nt_guid_latest(struct nt_guid *g)
 	return best;
 }
 
+/*
+ * An enable's MatchAnyKeyword of 0 takes every keyword, its MatchAllKeyword
+ * then unused, as on Windows (EVENT_FILTER_LEVEL_KW: "not used if
+ * MatchAnyKeyword is zero"): the keywords it asks for, as
+ * NTTRACE_LEVEL_KEYWORD_ENABLED reads them.
+ */
+static u64 nt_keyword_any(u64 any)
+{
+	return any ?: U64_MAX;
+}
+
+static u64 nt_keyword_all(u64 any, u64 all)
+{
+	return any ? all : 0;
+}
+
 static u64 nt_enable_handle(const struct nt_enable *e)
 {
 	return NTTRACE_HANDLE(e->logger_id, e->level, 0, e->flags);
@@ -483,13 +499,14 @@ static void nt_guid_info(struct nt_guid *g, struct nttrace_enable_info *v)
 
 	memset(v, 0, sizeof(*v));
 	list_for_each_entry(e, &g->enables, node) {
-		v->match_all_keyword = v->sessions ? v->match_all_keyword & e->all
-						   : e->all;
+		u64 all = nt_keyword_all(e->any, e->all);
+
+		v->match_all_keyword = v->sessions ? v->match_all_keyword & all : all;
 		v->sessions++;
 		v->loggers |= 1ULL << (e->logger_id - 1);
 		/* Level 0 enables every level: it counts as the highest. */
 		v->level = max_t(u8, v->level, e->level ? e->level : 0xFF);
-		v->match_any_keyword |= e->any;
+		v->match_any_keyword |= nt_keyword_any(e->any);
 	}
 	if (g->acting)
 		v->logger_handle = nt_enable_handle(g->acting);
@@ -829,7 +846,7 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	pf->nr_regs++;
 	mutex_unlock(&nt_provider_lock);
 
-	ret = nt_user_reg_charge(current_euid());
+	ret = nt_user_reg_charge(nt_quota_uid());
 	if (ret)
 		goto unreserve;
 	ret = -ENOMEM;
@@ -837,7 +854,7 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
 	if (!r || !fresh)
 		goto uncharge;
-	r->uid = current_euid();
+	r->uid = nt_quota_uid();
 	r->type = in->type;
 	r->context = in->context;
 	r->pf = pf;
@@ -914,7 +931,7 @@ uncharge:
 	if (r)
 		put_pid(r->pid);
 	kfree(r);
-	nt_user_reg_uncharge(current_euid());
+	nt_user_reg_uncharge(nt_quota_uid());
 unreserve:
 	mutex_lock(&nt_provider_lock);
 	pf->nr_regs--;
@@ -1076,6 +1093,7 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 	struct nt_enable *e, *fresh_e = NULL, *pos;
 	struct nt_guid *g, *fresh_g = NULL;
 	struct nt_id_filter *ids = NULL;
+	struct nt_session *s;
 	LIST_HEAD(todo);
 	int ret = 0;
 
@@ -1093,20 +1111,24 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 	if (!in->logger_id || in->logger_id > NTTRACE_MAX_LOGGERS)
 		return -ENOENT;
 	/*
-	 * Before the enable, for good: from now on only readers of security
-	 * events may consume the session; none other may be attached.
+	 * The session itself, held: a system logger asks more of the caller
+	 * (nt_session_get_enable()); and the security provider marks it
+	 * before the enable, for good: from now on only readers of security
+	 * events may consume it; none other may be attached.
 	 */
-	if (in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER &&
-	    !memcmp(in->guid, nt_security_guid, sizeof(in->guid))) {
-		ret = nt_session_mark_security(in->logger_id);
-		if (ret)
-			return ret;
-	}
+	s = nt_session_get_enable(in->logger_id,
+				  in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER &&
+				  !memcmp(in->guid, nt_security_guid, sizeof(in->guid)));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 	if (in->control == NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
 		/* Read before nt_provider_lock: a fault may take its time. */
 		ids = nt_id_filter_make(in, kids);
-		if (IS_ERR(ids))
-			return PTR_ERR(ids);
+		if (IS_ERR(ids)) {
+			ret = PTR_ERR(ids);
+			ids = NULL;
+			goto out_free;
+		}
 		fresh_e = kzalloc(sizeof(*fresh_e), GFP_KERNEL_ACCOUNT);
 		fresh_g = kzalloc(sizeof(*fresh_g), GFP_KERNEL_ACCOUNT);
 		if (!fresh_e || !fresh_g) {
@@ -1119,8 +1141,10 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 	/*
 	 * Checked under nt_provider_lock, as a session's stop drops its
 	 * enables: an enable either sees the session gone or is dropped.
+	 * The session checked and marked above, not another that took its
+	 * slot since.
 	 */
-	if (!test_bit(in->logger_id, nt_running)) {
+	if (!test_bit(in->logger_id, nt_running) || !nt_session_listed(s)) {
 		ret = -ENOENT;
 		goto out;
 	}
@@ -1179,6 +1203,7 @@ out_free:
 		kfree_rcu(ids, rcu);
 	kfree(fresh_e);
 	kfree(fresh_g);
+	nt_session_put(s);
 	return ret;
 }
 
@@ -1342,7 +1367,8 @@ static u64 nt_snap_wanted(const struct nt_reg *r, bool by_id, u16 id, u8 level,
 	for (i = 0; i < snap->count; i++) {
 		const struct nt_snap_entry *e = &snap->e[i];
 
-		if (NTTRACE_LEVEL_KEYWORD_ENABLED(e->level, e->any, e->all, level, keyword) &&
+		if (NTTRACE_LEVEL_KEYWORD_ENABLED(e->level, nt_keyword_any(e->any),
+						  nt_keyword_all(e->any, e->all), level, keyword) &&
 		    (!by_id || nt_id_filter_passes(e->ids, id)))
 			want |= 1ULL << (e->logger_id - 1);
 	}

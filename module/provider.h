@@ -11,6 +11,9 @@
  *   a consumer file's attach lock (module/consumer.c)
  *   cpu_hotplug_lock (cpus_read_lock())
  *   nt_start_lock (module/session.c): one session start at a time
+ *   a session's ctl_lock (module/session.c): its STOP, UPDATE, or its
+ *     start until the rundown is written (the rundowns, which hook
+ *     tracepoints and take cpu_hotplug_lock, nt_loggers_lock, under it)
  *   nt_provider_lock (module/provider.c): the provider table
  *   a registering process's mmap_lock, read (provider.c writes its enable
  *     info; the fault work takes it alone too)

@@ -18,11 +18,13 @@
  *     NTTRACE_STATUS_INVALID_HANDLE (Windows).
  *  3. A secure session: NTTRACE_STATUS_ACCESS_DENIED (Windows), from
  *     anyone.
- *  4. A system logger, from a caller without nt_privileged_system():
- *     NTTRACE_STATUS_ACCESS_DENIED (ours: Windows asks for the right to
- *     log to the session; a raw record could forge a process event, and a
- *     system logger's consumers need CAP_PERFMON, so its writers of raw
- *     records do too).
+ *  4. A system logger, from a user-mode caller without
+ *     nt_privileged_system(): NTTRACE_STATUS_ACCESS_DENIED (ours: Windows
+ *     asks for the right to log to the session; a raw record could forge a
+ *     process event, and a system logger's consumers need CAP_PERFMON, so
+ *     its writers of raw records do too). Decided again on the session the
+ *     write reserves in (NT_WRITE_FORGE): the copy of step 5 may sleep, and
+ *     a logger ID freed meanwhile may be a system logger's by the write.
  *  5. FieldSize over 0xFFFF (no record's Size can say it):
  *     NTTRACE_STATUS_INVALID_PARAMETER; no memory for the copy:
  *     NTTRACE_STATUS_NO_MEMORY; Fields unreadable:
@@ -46,20 +48,19 @@ u32 nt_trace_raw(const struct nttrace_type *type, const struct nttrace_call *cal
 {
 	struct nt_write w = {};
 	u32 id = call->trace_handle & 0xFFFF, status;
-	int sys, err;
+	int err;
 	u8 *rec;
 
 	if (call->flags != NTTRACE_ETW_NT_FLAGS_TRACE_RAW || !call->field_size ||
 	    !call->fields)
 		return NTTRACE_STATUS_INVALID_PARAMETER;
 	w.call = call;
-	w.rules = (call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER) | NT_WRITE_NO_SECURE;
-	sys = nt_session_is_system(id);
-	err = sys < 0 ? sys : nt_writer_check(id, w.rules);
+	w.rules = (call->kernel_mode ? NT_WRITE_KERNEL : NT_WRITE_USER | NT_WRITE_FORGE) |
+		  NT_WRITE_NO_SECURE;
+	/* NT_WRITE_SYSTEM joins the rules for a caller who may. */
+	err = nt_write_check(&w, id);
 	if (err)
 		return nt_write_status(err);
-	if (sys && !call->kernel_mode && !nt_privileged_system())
-		return NTTRACE_STATUS_ACCESS_DENIED;
 	if (call->field_size > 0xFFFF)
 		return NTTRACE_STATUS_INVALID_PARAMETER;
 

@@ -336,6 +336,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->min_buffers = in->min_buffers;
 	s->flush_timer = in->flush_timer;
 	s->owner_uid = current_euid();
+	s->quota_uid = nt_quota_uid();
 	s->owner_pid = get_task_pid(current, PIDTYPE_TGID);
 	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	s->event_seq = (in->log_file_mode & NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE) ?
@@ -343,6 +344,7 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	init_irq_work(&s->wake_work, nt_session_wake);
 	init_waitqueue_head(&s->wq);
 	mutex_init(&s->rings_lock);
+	mutex_init(&s->ctl_lock);
 
 	s->conf.nbuf = in->max_buffers;
 	s->conf.bufsize = in->buffer_size_kb * 1024;
@@ -440,7 +442,10 @@ static void nt_session_fill_info(struct nt_session *s,
 
 /*
  * What START checks in the table before allocating: the name is free, an
- * ID is free, the user has fewer than max_user_sessions. Under both locks.
+ * ID is free, the user (nt_quota_uid()) has fewer than max_user_sessions.
+ * A system logger takes an ID below NTTRACE_MAX_LOGGERS, as Windows'
+ * logger IDs are below 64: TRACE_SYSTEM names no system logger with 64
+ * (module/system.c). Under both locks.
  */
 static int nt_check_table(const u8 *name, kuid_t uid, bool system, u32 *free_id)
 {
@@ -454,13 +459,14 @@ static int nt_check_table(const u8 *name, kuid_t uid, bool system, u32 *free_id)
 				lockdep_is_held(&nt_loggers_lock));
 
 		if (!o) {
-			if (!test_bit(id, nt_ids_stopping))
+			if (!test_bit(id, nt_ids_stopping) &&
+			    (!system || id < NTTRACE_MAX_LOGGERS))
 				*free_id = *free_id ?: id;
 			continue;
 		}
 		if (!strncasecmp(o->name, name, NTTRACE_NAME_MAX))
 			return -EEXIST;
-		if (uid_eq(o->owner_uid, uid))
+		if (uid_eq(o->quota_uid, uid))
 			mine++;
 		systems += o->system;
 	}
@@ -487,7 +493,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 	if (mutex_lock_killable(&nt_start_lock))
 		return -EINTR;
 	mutex_lock(&nt_loggers_lock);
-	ret = nt_check_table(info->name, current_euid(), system, &id);
+	ret = nt_check_table(info->name, nt_quota_uid(), system, &id);
 	mutex_unlock(&nt_loggers_lock);
 	if (ret)
 		goto out;
@@ -499,6 +505,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 	}
 	/* Before anyone can find it to stop it. */
 	nt_provider_session_started(id);
+	/* Its slot stays its own until the rundown is written. */
+	mutex_lock(&s->ctl_lock);
 	mutex_lock(&nt_loggers_lock);
 	s->id = id;
 	s->conf.logger_id = nt_session_public_id(s);
@@ -516,6 +524,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 		nt_kernel_logger_update();
 		nt_kernel_logger_rundown(id, s->group_mask, true);
 	}
+	mutex_unlock(&s->ctl_lock);
 	mutex_lock(&nt_loggers_lock);
 	nt_session_fill_info(s, info);
 	mutex_unlock(&nt_loggers_lock);
@@ -554,6 +563,39 @@ static struct nt_session *nt_session_find(u32 id, const u8 *name)
 	return NULL;
 }
 
+/*
+ * May the caller act on @s (stop, update, flush, consume, enable a
+ * provider for it)? A system logger sees every process: the caller must
+ * be nt_privileged_system(), as to start one; any other session asks
+ * nt_privileged(). Decided on the session the lookup found, under
+ * nt_loggers_lock (a mutex: the audit may sleep).
+ */
+static bool nt_may_control(const struct nt_session *s)
+{
+	lockdep_assert_held(&nt_loggers_lock);
+	return s->system ? nt_privileged_system() : nt_privileged();
+}
+
+/*
+ * A reference to the running session of that ID or name that the caller
+ * may control, or an ERR_PTR: -ENOENT, -EPERM (nt_may_control()).
+ */
+static struct nt_session *nt_session_hold_ctl(u32 id, const u8 *name)
+{
+	struct nt_session *s;
+
+	mutex_lock(&nt_loggers_lock);
+	s = nt_session_find(id, name);
+	if (!s)
+		s = ERR_PTR(-ENOENT);
+	else if (!nt_may_control(s))
+		s = ERR_PTR(-EPERM);
+	else
+		kref_get(&s->ref);
+	mutex_unlock(&nt_loggers_lock);
+	return s;
+}
+
 /* A reference to the running session of that ID or name, or NULL. */
 static struct nt_session *nt_session_hold(u32 id, const u8 *name)
 {
@@ -575,6 +617,7 @@ static void nt_session_unlist(struct nt_session *s)
 {
 	lockdep_assert_held(&nt_loggers_lock);
 	RCU_INIT_POINTER(nt_loggers[s->id], NULL);
+	s->unlisted = true;
 	__set_bit(s->id, nt_ids_stopping);
 	if (s->system)
 		WRITE_ONCE(nt_sys_slots, nt_sys_slots & ~BIT_ULL(s->id - 1));
@@ -626,9 +669,17 @@ static void nt_session_stop(struct nt_session *s)
 	}
 }
 
-/* UPDATE may change the flush timer; anything else must stay as it is. */
+/*
+ * UPDATE may change the flush timer, and a system logger's groups; anything
+ * else must stay as it is. A system logger's groups stay as they are when
+ * UPDATE gives none (a group mask of zeros), as a flush timer of 0 would
+ * not do: Windows' ControlTrace(UPDATE) of the NT Kernel Logger without
+ * EnableFlags changes its other properties only. @added: the groups that
+ * are new, for their rundown.
+ */
 static int nt_session_update(struct nt_session *s,
-			     const struct nttrace_logger_info *in)
+			     const struct nttrace_logger_info *in,
+			     u32 added[NTTRACE_GROUP_MASKS])
 {
 	if ((in->buffer_size_kb && in->buffer_size_kb != s->conf.bufsize / 1024) ||
 	    (in->min_buffers && in->min_buffers != s->min_buffers) ||
@@ -637,11 +688,13 @@ static int nt_session_update(struct nt_session *s,
 	    (in->clock_type && in->clock_type != s->conf.clock_type) ||
 	    (!s->system && memchr_inv(in->group_mask, 0, sizeof(in->group_mask))))
 		return -EINVAL;
-	if (s->system) {
+	if (s->system && memchr_inv(in->group_mask, 0, sizeof(in->group_mask))) {
 		unsigned int i;
 
-		for (i = 0; i < NTTRACE_GROUP_MASKS; i++)
+		for (i = 0; i < NTTRACE_GROUP_MASKS; i++) {
+			added[i] = in->group_mask[i] & ~s->group_mask[i];
 			WRITE_ONCE(s->group_mask[i], in->group_mask[i]);
+		}
 	}
 	WRITE_ONCE(s->flush_timer, in->flush_timer);
 	/*
@@ -663,6 +716,8 @@ static int nt_session_update(struct nt_session *s,
 
 int nt_session_control(struct nttrace_logger_info *info)
 {
+	u32 added[NTTRACE_GROUP_MASKS] = {};
+	bool serial, stop;
 	struct nt_session *s;
 	int ret = 0;
 
@@ -670,34 +725,64 @@ int nt_session_control(struct nttrace_logger_info *info)
 	    (info->control_flags & ~NTTRACE_CONTROL_FLAGS) ||
 	    (info->control_flags && info->control != NTTRACE_EVENT_TRACE_CONTROL_STOP))
 		return -EINVAL;
-	if (info->control != NTTRACE_EVENT_TRACE_CONTROL_QUERY && !nt_privileged())
+	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_QUERY) {
+		s = nt_session_hold(info->logger_id, info->name);
+		if (!s)
+			return -ENOENT;
+		nt_session_fill_info(s, info);
+		nt_session_put(s);
+		return 0;
+	}
+	if (!nt_privileged())
 		return -EPERM;
-
-	s = nt_session_hold(info->logger_id, info->name);
-	if (!s)
-		return -ENOENT;
-	/* A system logger's file ends with what still runs, as Windows' does. */
-	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP && s->system)
-		nt_kernel_logger_rundown(s->id, s->group_mask, false);
-
-	mutex_lock(&nt_loggers_lock);
-	if (rcu_access_pointer(nt_loggers[s->id]) != s) {
+	s = nt_session_hold_ctl(info->logger_id, info->name);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	stop = info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP;
+	serial = stop || info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE;
+	/*
+	 * A STOP or an UPDATE holds ctl_lock: the session keeps its slot
+	 * until it lets go, so the rundowns written by slot are its own.
+	 */
+	if (serial && mutex_lock_killable(&s->ctl_lock)) {
+		nt_session_put(s);
+		return -EINTR;
+	}
+	if (serial && s->unlisted) {
 		/* Stopped by another caller meanwhile. */
-		mutex_unlock(&nt_loggers_lock);
+		mutex_unlock(&s->ctl_lock);
 		nt_session_put(s);
 		return -ENOENT;
 	}
-	switch (info->control) {
-	case NTTRACE_EVENT_TRACE_CONTROL_STOP:
-		nt_session_unlist(s);
-		break;
-	case NTTRACE_EVENT_TRACE_CONTROL_UPDATE:
-		ret = nt_session_update(s, info);
-		break;
-	}
-	mutex_unlock(&nt_loggers_lock);
+	/* A system logger's file ends with what still runs, as Windows' does. */
+	if (stop && s->system)
+		nt_kernel_logger_rundown(s->id, s->group_mask, false);
 
-	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP) {
+	mutex_lock(&nt_loggers_lock);
+	if (s->unlisted)
+		ret = -ENOENT;	/* a FLUSH of a session stopped meanwhile */
+	else if (stop)
+		nt_session_unlist(s);
+	else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE)
+		ret = nt_session_update(s, info, added);
+	mutex_unlock(&nt_loggers_lock);
+	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && !ret && s->system) {
+		/* Hooked first, as at the start: then the new groups' rundown. */
+		nt_kernel_logger_update();
+		if (memchr_inv(added, 0, sizeof(added))) {
+			/* Their DCStart, not the system configuration again. */
+			added[0] |= NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+			nt_kernel_logger_rundown(s->id, added, true);
+		}
+	}
+	if (serial)
+		mutex_unlock(&s->ctl_lock);
+
+	if (ret == -ENOENT) {
+		nt_session_put(s);
+		return ret;
+	}
+	if (stop) {
 		/* Off the table: its providers are told before the flush. */
 		nt_session_unlisted(s);
 		if (s->system)
@@ -710,8 +795,6 @@ int nt_session_control(struct nttrace_logger_info *info)
 						     BIT(NT_LOGGER_SLOT)));
 	} else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_FLUSH) {
 		nt_session_flush(s);
-	} else if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && !ret && s->system) {
-		nt_kernel_logger_update();
 	}
 	if (!ret)
 		nt_session_fill_info(s, info);
@@ -751,8 +834,8 @@ struct nt_session *nt_session_get_consumable(u32 id)
 	s = id ? nt_session_find(id, NULL) : NULL;
 	if (!s)
 		s = ERR_PTR(-ENOENT);
-	else if (s->system && !nt_privileged_system())
-		/* Every process's events: as much privilege as starting it. */
+	else if (!nt_may_control(s))
+		/* A system logger: every process's events, as much as starting it. */
 		s = ERR_PTR(-EPERM);
 	else if (s->pid_ns != task_active_pid_ns(current))
 		/* Its events carry IDs another namespace would misread. */
@@ -811,24 +894,43 @@ int nt_session_attach(struct nt_session *s, bool realtime)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_attach);
 
-int nt_session_mark_security(u32 logger_id)
+struct nt_session *nt_session_get_enable(u32 logger_id, bool security)
 {
 	struct nt_session *s;
-	int ret = 0;
 
-	s = nt_session_hold(logger_id, NULL);
-	if (!s)
-		return -ENOENT;
+	s = nt_session_hold_ctl(logger_id, NULL);
+	if (IS_ERR(s))
+		return s;
+	if (s->kernel_logger) {
+		/* It takes the kernel's events only (uapi/nttrace.h), by any ID. */
+		nt_session_put(s);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!security)
+		return s;
 	mutex_lock(&s->rings_lock);
-	if (s->plain_readers)
-		ret = -EBUSY;
-	else
-		s->security = true;
+	if (s->plain_readers) {
+		mutex_unlock(&s->rings_lock);
+		nt_session_put(s);
+		return ERR_PTR(-EBUSY);
+	}
+	s->security = true;
 	mutex_unlock(&s->rings_lock);
-	nt_session_put(s);
-	return ret;
+	return s;
 }
-EXPORT_SYMBOL_IF_KUNIT(nt_session_mark_security);
+EXPORT_SYMBOL_IF_KUNIT(nt_session_get_enable);
+
+bool nt_session_listed(const struct nt_session *s)
+{
+	/*
+	 * A stop takes the session off the table before it drops its
+	 * enables under nt_provider_lock, which our caller holds: if that
+	 * happened, we see the table without it. The reference we hold
+	 * keeps another session from having its address.
+	 */
+	return rcu_access_pointer(nt_loggers[s->id]) == s;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_session_listed);
 
 void nt_session_detach(struct nt_session *s, unsigned int slot)
 {
@@ -953,11 +1055,15 @@ static int nt_writer_rules(const struct nt_session *s, unsigned int rules)
 {
 	if (!s)
 		return -EBADF;
+	if ((rules & NT_WRITE_SYSTEM_ONLY) && !s->system)
+		return -EINVAL;
 	if (s->secure && (rules & NT_WRITE_NO_SECURE))
 		return -EACCES;
 	if (s->secure && (rules & NT_WRITE_USER) && !(rules & NT_WRITE_PRIVILEGED) &&
 	    !uid_eq(current_euid(), s->owner_uid))
 		return -EACCES;
+	if (s->system && (rules & NT_WRITE_FORGE) && !(rules & NT_WRITE_SYSTEM))
+		return -EPERM;
 	if ((rules & NT_WRITE_KERNEL) && (s->log_file_mode & NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY))
 		return -EOPNOTSUPP;
 	return 0;
@@ -1065,7 +1171,7 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		}
 		fill(rec, len, res.time_stamp, ctx);
 		if (trace_nttrace_write_enabled())
-			nt_write_trace_kernel(res.session->conf.logger_id, rec, len);
+			nt_write_trace_kernel(res.session, rec, len);
 		nttrace_commit(&res);
 	}
 }

@@ -33,6 +33,7 @@ struct nt_session {
 	 */
 	u32 group_mask[NTTRACE_GROUP_MASKS];
 	kuid_t owner_uid;
+	kuid_t quota_uid;		/* charged for it: nt_quota_uid() */
 	struct pid *owner_pid;		/* reported in the reader's namespace */
 	struct pid_namespace *pid_ns;	/* the IDs events carry are from here */
 	size_t mem_reserved;		/* nt_mem_reserve()d, given back at release */
@@ -75,6 +76,15 @@ struct nt_session {
 	 */
 	bool security;
 	u32 plain_readers;
+	/*
+	 * STOP and UPDATE, one at a time, and the start until its rundown is
+	 * written: while it is held the session keeps its slot, so that a
+	 * rundown written by slot reaches this session and no other.
+	 * unlisted: taken off the table, under this and nt_loggers_lock
+	 * (under nt_loggers_lock alone at module unload, when no call runs).
+	 */
+	struct mutex ctl_lock;
+	bool unlisted;
 };
 
 /* The logger's consumer slot; real-time consumers take the others. */
@@ -134,18 +144,30 @@ void nt_sessions_cpu_offline(unsigned int cpu);
  * A consumer attaches: the logger (@realtime false) or a real-time
  * consumer. Returns its slot, or -EBUSY (a logger already, or no slot
  * free), or -EPERM (the security provider's events are in it and the
- * caller may not read them: nt_session_mark_security()). Detaching gives
+ * caller may not read them: nt_session_get_enable()). Detaching gives
  * the slot back. May sleep.
  */
 int nt_session_attach(struct nt_session *s, bool realtime);
 
 /*
- * The security provider is about to be enabled into session @logger_id
- * (module/security.c): 0, and from now on only readers of security events
- * (nt_security_reader()) may attach to it; -EBUSY if a consumer who is
- * not one is attached; -ENOENT if it does not run. May sleep.
+ * A reference to the running session @logger_id (a slot, 1 to
+ * NTTRACE_MAX_LOGGERS) for an ENABLE of a provider (module/provider.c), or
+ * an ERR_PTR: -ENOENT (none runs), -EPERM (a system logger, and the caller
+ * is not nt_privileged_system(): the rule of every operation on one),
+ * -EINVAL (the NT Kernel Logger, named by its slot: it takes no provider). With
+ * @security, the security provider is about to be enabled into it: from
+ * now on only readers of security events (nt_security_reader()) may attach
+ * to it, or -EBUSY if a consumer who is not one is attached. The enable
+ * must then check nt_session_listed() under nt_provider_lock: the slot
+ * may have been given to another session meanwhile. May sleep.
  */
-int nt_session_mark_security(u32 logger_id);
+struct nt_session *nt_session_get_enable(u32 logger_id, bool security);
+
+/*
+ * Is @s (held) still on the logger table? Under nt_provider_lock, true
+ * means its stop has not yet dropped its enables (it will, after us).
+ */
+bool nt_session_listed(const struct nt_session *s);
 void nt_session_detach(struct nt_session *s, unsigned int slot);
 
 /*
@@ -190,16 +212,29 @@ bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
  *                      (TRACE_INSTANCE, seed 003)
  * NT_WRITE_KERNEL:     a kernel-mode caller: an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
  *                      session refuses it
+ * NT_WRITE_FORGE:      the record could pass for one the kernel wrote (a raw
+ *                      record, a TRACE_SYSTEM HookId of a kernel group): a
+ *                      system logger refuses it (-EPERM) unless
+ * NT_WRITE_SYSTEM:     the caller checked nt_privileged_system() (which may
+ *                      sleep), as starting a system logger asks
+ * NT_WRITE_SYSTEM_ONLY: a session that is no system logger refuses it
+ *                      (-EINVAL: TRACE_SYSTEM)
+ * Decided on the session the reservation finds: a slot given to another
+ * session since an earlier check is judged as that session.
  */
 #define NT_WRITE_USER		0x1U
 #define NT_WRITE_PRIVILEGED	0x2U
 #define NT_WRITE_NO_SECURE	0x4U
 #define NT_WRITE_KERNEL		0x8U
+#define NT_WRITE_FORGE		0x10U
+#define NT_WRITE_SYSTEM		0x20U
+#define NT_WRITE_SYSTEM_ONLY	0x40U
 
 /*
  * Would session @logger_id take an event under @rules? 0, or -EBADF (not
- * running), -EACCES (secure), -EOPNOTSUPP (paged memory, kernel-mode
- * caller). Any context but NMI. The answer may change before
+ * running), -EINVAL (no system logger, NT_WRITE_SYSTEM_ONLY), -EACCES
+ * (secure), -EPERM (a system logger, NT_WRITE_FORGE without
+ * NT_WRITE_SYSTEM), -EOPNOTSUPP (paged memory, kernel-mode caller). Any context but NMI. The answer may change before
  * nt_reserve_rules(), which checks again.
  */
 int nt_writer_check(u32 logger_id, unsigned int rules);

@@ -10,23 +10,32 @@
  *
  * The checks, in order, and their status:
  *  1. A kernel-mode caller: NTTRACE_STATUS_NOT_SUPPORTED (Windows).
- *  2. TraceHandle's logger ID over NTTRACE_MAX_LOGGERS (0 and 0xFFFF name
- *     the NT Kernel Logger): NTTRACE_STATUS_INVALID_PARAMETER (Windows:
- *     64 or more; our IDs run to 64).
+ *  2. TraceHandle's logger ID 64 or more (0 and 0xFFFF name the NT Kernel
+ *     Logger): NTTRACE_STATUS_INVALID_PARAMETER (Windows; a system logger
+ *     never takes ID 64, module/session.c).
  *  3. FieldSize over 0xFFDF (the record's 16-bit Size):
  *     NTTRACE_STATUS_INTEGER_OVERFLOW (Windows).
  *  4. No such running session: NTTRACE_STATUS_INVALID_HANDLE; one that is
  *     no system logger: NTTRACE_STATUS_INVALID_PARAMETER (ours: Windows is
  *     silent; these follow TRACE_MARK's rules).
- *  5. A HookId of a group the kernel writes itself (anything but Heap
+ *  5. A secure session's rules (module/write.h): a stranger without
+ *     nt_privileged(): NTTRACE_STATUS_ACCESS_DENIED.
+ *  6. A HookId of a group the kernel writes itself (anything but Heap
  *     0x10, CritSec 0x17 and ThreadPool 0x1C, the user-mode groups), from
- *     a caller without nt_privileged(): NTTRACE_STATUS_ACCESS_DENIED (ours:
- *     a system logger's consumers trust its process and disk events to be
- *     the kernel's).
- *  6. The write path's (module/write.h): a secure session's rules, a
- *     record larger than its buffers (NTTRACE_STATUS_BUFFER_OVERFLOW), an
- *     unreadable payload (NTTRACE_STATUS_ACCESS_VIOLATION). A full ring
- *     counts the event lost and the call succeeds, as Windows' does.
+ *     a caller who is not nt_privileged_system():
+ *     NTTRACE_STATUS_ACCESS_DENIED (ours: a system logger's consumers trust
+ *     its process and disk events to be the kernel's, so forging one asks
+ *     what starting or consuming the logger asks; the control group is not
+ *     enough). The user-mode groups stay open to every caller, as NTDLL
+ *     writes them from any process on Windows: their records carry the
+ *     writer's own IDs, which the kernel stamps.
+ *  7. The write path's: a record larger than the session's buffers
+ *     (NTTRACE_STATUS_BUFFER_OVERFLOW), an unreadable payload
+ *     (NTTRACE_STATUS_ACCESS_VIOLATION). A full ring counts the event lost
+ *     and the call succeeds, as Windows' does.
+ * Checks 4 to 6 are made on the session found, then again on the session
+ * the write reserves in (NT_WRITE_SYSTEM_ONLY, NT_WRITE_FORGE): a logger ID
+ * given to another session between the two is judged as that session.
  *
  * The marker: the version byte of Flags; HeaderType SYSTEM32 (0xC0010000 |
  * version) for a 32-bit caller (compat, or ETW_NT_FLAGS_WOW64_CALL)
@@ -70,29 +79,30 @@ u32 nt_trace_system(const struct nttrace_type *type, const struct nttrace_call *
 	const u8 *header = fixed;
 	struct nttrace_event_data_descriptor piece;
 	struct nt_write w = {};
-	u32 id, status;
+	u32 id;
 	u16 hook_id;
 	int err;
 
 	if (call->kernel_mode)
 		return NTTRACE_STATUS_NOT_SUPPORTED;
 	id = nt_system_logger_id(call->trace_handle);
-	if (!id)
+	if (!id || (id != NTTRACE_KERNEL_LOGGER_ID && id >= NT_SYSTEM_LOGGER_IDS))
 		return NTTRACE_STATUS_INVALID_PARAMETER;
 	if (call->field_size > NT_SYSTEM_MAX_PAYLOAD)
 		return NTTRACE_STATUS_INTEGER_OVERFLOW;
-	status = nt_system_target(id);
-	if (status)
-		return status;
 	memcpy(&hook_id, header + 6, sizeof(hook_id));
-	if (!nt_user_group(hook_id) && !nt_privileged())
-		return NTTRACE_STATUS_ACCESS_DENIED;
+
+	w.call = call;
+	w.rules = NT_WRITE_USER | NT_WRITE_SYSTEM_ONLY;
+	if (!nt_user_group(hook_id))
+		w.rules |= NT_WRITE_FORGE;
+	err = nt_write_check(&w, id);
+	if (err)
+		return nt_write_status(err);
 
 	piece.ptr = call->fields + NT_SYSTEM_HEADER_SIZE;
 	piece.size = call->field_size;
 	piece.reserved = 0;
-	w.call = call;
-	w.rules = NT_WRITE_USER;
 	w.kind = NT_RECORD_SYSTEM;
 	w.data_off = NT_SYSTEM_HEADER_SIZE;
 	w.total = NT_SYSTEM_HEADER_SIZE + call->field_size;

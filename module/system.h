@@ -10,6 +10,12 @@
 
 #include "ntevent.h"
 
+/*
+ * The logger IDs TRACE_SYSTEM may name, as on Windows: below 64. A system
+ * logger never takes a higher one (module/session.c).
+ */
+#define NT_SYSTEM_LOGGER_IDS	64
+
 /* A SYSTEM_TRACE_HEADER's size (common/sysrec.h, NTR_SR_FULL). */
 #define NT_SYSTEM_HEADER_SIZE	0x20
 

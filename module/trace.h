@@ -14,6 +14,13 @@
  *  nttrace_events_lost    an event its CPU's ring had no room for (module/ring.c)
  *  nttrace_buffers_lost   a buffer a real-time consumer missed
  *
+ * nttrace_write withholds the payload (its length is 0; size still says
+ * the record's) of the events of a secure session (EVENT_TRACE_SECURE_MODE)
+ * and of the security provider {54849625-5478-4994-A5BA-3E3B0328C30D}:
+ * perf, tracefs and BPF readers need CAP_PERFMON or the tracefs files'
+ * permissions, not the session owner's identity or CAP_AUDIT_READ, which
+ * those events' readers must have (README, "Who may do what").
+ *
  * A disabled tracepoint is a static branch, patched out; built with
  * NTTRACE_TRACEPOINTS=n (Kbuild) they are not compiled at all and
  * trace_nttrace_*() are empty (make bench measures the two).
@@ -44,6 +51,7 @@ struct nt_tp_write {
 	u32 pid, tid;
 	u32 size;		/* the record's data, in bytes */
 	const u8 *payload;
+	bool withheld;		/* the payload is not shown (see above) */
 };
 #endif
 
@@ -84,7 +92,8 @@ TRACE_EVENT(nttrace_write,
 		__field(u32, pid)
 		__field(u32, tid)
 		__field(u32, size)
-		__dynamic_array(u8, payload, min_t(u32, e->size, NT_TP_PAYLOAD_MAX))
+		__dynamic_array(u8, payload,
+				e->withheld ? 0 : min_t(u32, e->size, NT_TP_PAYLOAD_MAX))
 	),
 	TP_fast_assign(
 		__entry->logger_id = e->logger_id;

@@ -22,6 +22,7 @@
 
 #include "policy.h"
 #include "provider.h"
+#include "security.h"
 #include "session.h"
 #include "sysrec.h"
 #include "trace.h"
@@ -163,10 +164,14 @@ static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
 
 /*
  * The nttrace_write tracepoint (module/trace.h), for the record at @rec
- * before its commit: what the handler described of it, and its data as
- * written. Only while the tracepoint is enabled.
+ * before its commit into @s: what the handler described of it, and its
+ * data as written, but for a secure session's records and the security
+ * provider's events, whose data the tracepoint withholds: their readers
+ * are chosen (the session's owner, readers of security events), and a
+ * tracepoint's are not. Only while the tracepoint is enabled.
  */
-static void nt_write_trace(const struct nt_write *w, u32 logger_id, const u8 *rec)
+static void nt_write_trace(const struct nt_write *w, const struct nt_session *s,
+			   u32 logger_id, const u8 *rec)
 {
 	struct nt_tp_write e = {
 		.kind = w->kind,
@@ -175,6 +180,7 @@ static void nt_write_trace(const struct nt_write *w, u32 logger_id, const u8 *re
 		.tid = task_pid_nr(current),
 		.size = w->total - w->data_off,
 		.payload = rec + w->data_off,
+		.withheld = s->secure,
 	};
 
 	switch (w->kind) {
@@ -196,6 +202,7 @@ static void nt_write_trace(const struct nt_write *w, u32 logger_id, const u8 *re
 		const struct nttrace_event_descriptor *d = w->event.header.descriptor;
 
 		e.guid = w->event.header.provider_id;
+		e.withheld |= !memcmp(e.guid, nt_security_guid, sizeof(nt_security_guid));
 		e.id = d->id;
 		e.level = d->level;
 		e.opcode = d->opcode;
@@ -212,15 +219,16 @@ static void nt_write_trace(const struct nt_write *w, u32 logger_id, const u8 *re
 	trace_nttrace_write(&e);
 }
 
-void nt_write_trace_kernel(u16 logger_id, const u8 *rec, u32 len)
+void nt_write_trace_kernel(const struct nt_session *s, const u8 *rec, u32 len)
 {
 	struct nt_tp_write e = {
 		.kind = NT_RECORD_SYSTEM,
-		.logger_id = logger_id,
+		.logger_id = s->conf.logger_id,
 		.pid = task_tgid_nr(current),
 		.tid = task_pid_nr(current),
 		.size = len,
 		.payload = rec,
+		.withheld = s->secure,
 	};
 	__le16 hook_id;
 
@@ -251,7 +259,7 @@ int nt_write_one(struct nt_write *w, u32 logger_id)
 	}
 	nt_write_header(w, res.session, rec, res.time_stamp);
 	if (trace_nttrace_write_enabled())
-		nt_write_trace(w, logger_id, rec);
+		nt_write_trace(w, res.session, logger_id, rec);
 	nttrace_commit(&res);
 	return 0;
 }
@@ -293,6 +301,7 @@ void nt_write_release(struct nt_write *w)
 	kvfree(w->staged);
 	w->staged = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_write_release);
 
 bool nt_write_privilege(struct nt_write *w)
 {
@@ -306,20 +315,36 @@ bool nt_write_privilege(struct nt_write *w)
 	return true;
 }
 
+bool nt_write_system_privilege(struct nt_write *w)
+{
+	if ((w->rules & (NT_WRITE_FORGE | NT_WRITE_SYSTEM)) != NT_WRITE_FORGE)
+		return false;
+	/* May sleep (audit): never with interrupts off. */
+	if (!nt_privileged_system())
+		return false;
+	w->rules |= NT_WRITE_SYSTEM;
+	return true;
+}
+
 int nt_write_check(struct nt_write *w, u32 logger_id)
 {
 	int err = nt_writer_check(logger_id, w->rules);
 
 	if (err == -EACCES && nt_write_privilege(w))
 		err = nt_writer_check(logger_id, w->rules);
+	if (err == -EPERM && nt_write_system_privilege(w))
+		err = nt_writer_check(logger_id, w->rules);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_write_check);
 
 int nt_write_session_err(struct nt_write *w, u32 logger_id)
 {
 	int err = nt_write_one(w, logger_id);
 
 	if (err == -EACCES && nt_write_privilege(w))
+		err = nt_write_one(w, logger_id);
+	if (err == -EPERM && nt_write_system_privilege(w))
 		err = nt_write_one(w, logger_id);
 	if (err == -EFAULT && !w->call->kernel_mode && !w->staged) {
 		err = nt_write_stage(w);
@@ -350,7 +375,10 @@ u32 nt_write_status(int err)
 	case -EBADF:
 		return NTTRACE_STATUS_INVALID_HANDLE;
 	case -EACCES:
+	case -EPERM:
 		return NTTRACE_STATUS_ACCESS_DENIED;
+	case -EINVAL:
+		return NTTRACE_STATUS_INVALID_PARAMETER;
 	case -EOPNOTSUPP:
 		return NTTRACE_STATUS_NOT_SUPPORTED;
 	case -EMSGSIZE:

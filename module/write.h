@@ -13,6 +13,10 @@
  * nt_write_status(). The errors of the path:
  *  -EBADF      the session is not running
  *  -EACCES     a secure session refuses the writer (NT_WRITE_* rules)
+ *  -EPERM      a system logger refuses a record that could pass for the
+ *              kernel's from a caller not nt_privileged_system()
+ *              (NT_WRITE_FORGE)
+ *  -EINVAL     the session is no system logger (NT_WRITE_SYSTEM_ONLY)
  *  -EOPNOTSUPP a kernel-mode writer and an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
  *              session
  *  -EMSGSIZE   the record never fits a buffer of the session
@@ -134,7 +138,9 @@ void nt_write_release(struct nt_write *w);
  * Would session @logger_id take @w from this caller? As nt_write_one()
  * checks before reserving; a user-mode caller a secure session takes for
  * a stranger is checked for privilege (which may sleep) and, if it has
- * it, asked again with NT_WRITE_PRIVILEGED, which stays in @w->rules.
+ * it, asked again with NT_WRITE_PRIVILEGED, which stays in @w->rules; so
+ * is a system logger's refusal of NT_WRITE_FORGE, with NT_WRITE_SYSTEM.
+ * The answer may change before the write, which decides again.
  */
 int nt_write_check(struct nt_write *w, u32 logger_id);
 
@@ -148,9 +154,17 @@ int nt_write_check(struct nt_write *w, u32 logger_id);
 bool nt_write_privilege(struct nt_write *w);
 
 /*
+ * A system logger refused @w (NT_WRITE_FORGE): if the caller is
+ * nt_privileged_system() (checked here, which may sleep), NT_WRITE_SYSTEM
+ * goes into @w->rules and true is returned; else false.
+ */
+bool nt_write_system_privilege(struct nt_write *w);
+
+/*
  * The whole sequence for one session (messages and classic events):
  * nt_write_one(); refused as a stranger by a secure session, the caller's
- * privilege checked and tried again; faulted, staged and tried again.
+ * privilege checked and tried again (and so for a system logger's
+ * refusal of NT_WRITE_FORGE); faulted, staged and tried again.
  * Returns an NTSTATUS. Call nt_write_release() after.
  */
 u32 nt_write_session(struct nt_write *w, u32 logger_id);
@@ -159,10 +173,11 @@ int nt_write_session_err(struct nt_write *w, u32 logger_id);
 
 /*
  * The nttrace_write tracepoint (module/trace.h) for a record the NT Kernel
- * Logger's sources wrote (nt_sys_emit()), before its commit: kind system,
- * its HookId, and the whole record, header included, as its payload.
+ * Logger's sources wrote (nt_sys_emit()) into @s, before its commit: kind
+ * system, its HookId, and the whole record, header included, as its
+ * payload (withheld for a secure session).
  */
-void nt_write_trace_kernel(u16 logger_id, const u8 *rec, u32 len);
+void nt_write_trace_kernel(const struct nt_session *s, const u8 *rec, u32 len);
 
 /* The NTSTATUS for an error of the write path (see the list above). */
 u32 nt_write_status(int err);

@@ -270,7 +270,11 @@ struct nttrace_message_trace_header {
  * sets it (a session that is not a system logger must leave it zero, else
  * -EINVAL); CONTROL's UPDATE of a system logger replaces it (as
  * ControlTrace(UPDATE) and TraceSetInformation(TraceSystemTraceEnableFlagsInfo)
- * do on Windows), and of any other session must leave it zero. Every bit is
+ * do on Windows) when it is not all zeros, and keeps it when it is (an
+ * UPDATE of other properties; a mask of no group that produces events,
+ * NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG alone, turns them all off); the
+ * groups it adds get their DCStart rundown, as at a start. Of any other
+ * session it must leave it zero. Every bit is
  * taken and reported back; NTTRACE_SYSTEM_FLAGS_BUILT lists the ones that
  * produce events (README: "The NT Kernel Logger").
  */

@@ -31,7 +31,8 @@
  *   WAIT_CONSUMER waiting on a consumer of its own worker) gets its worker
  *   killed the same way. Workers take turns at being: root, uid/gid 65534,
  *   65534 keeping only CAP_PERFMON, 65534 with supplementary groups 0 and
- *   1000 (scripts/fuzz-kernel makes 1000 the module's control_gid).
+ *   1000 (scripts/fuzz-kernel makes 1000 the module's control_gid), and
+ *   that last one as root of a user namespace of its own.
  * - Fuzzing threads pick operations: every ioctl with boundary-valued and
  *   random structs (sizes 0, 3, 4, min-1, exact, +8 zero tail, +8 non-zero
  *   tail, 4096, 4097, huge; structs at the end of a page before a guard
@@ -45,7 +46,8 @@
  *   good, read-only, racing, misaligned, page-crossing and bad memory),
  *   UNREGISTER, ENABLE/DISABLE/CAPTURE_STATE of a few GUIDs for the
  *   sessions seen running, NOTIFICATION and LIST_PROVIDERS, racing the
- *   sessions' stops and the files' closes.
+ *   sessions' stops and the files' closes; every operation on a system
+ *   logger aimed at one (op_syslog()), reported by kind of worker.
  * - The racer thread remaps, unmaps, re-protects and refills the pages
  *   that argument lists and argument data point into, so that the kernel's
  *   copies race with the pages going away; it also rewrites a "scribble"
@@ -125,22 +127,36 @@
 enum op {
 	OP_VERSION, OP_TRACE, OP_START, OP_CONTROL, OP_LIST, OP_ATTACH,
 	OP_MMAP, OP_MAPABUSE, OP_TOUCH, OP_POLL, OP_OPEN, OP_CLOSE, OP_BADCMD,
-	OP_FORK, OP_AFFINITY, OP_PROVIDER, NOPS
+	OP_FORK, OP_AFFINITY, OP_PROVIDER, OP_SYSLOG, NOPS
 };
 
 static const char *const op_names[NOPS] = {
 	"version", "trace", "start", "control", "list", "attach", "mmap",
 	"map-abuse", "touch", "poll", "open/dup", "close", "bad-cmd", "fork",
-	"affinity", "provider",
+	"affinity", "provider", "system-logger",
 };
 
 /* Out of 10000; OP_TOUCH and OP_AFFINITY make no counted call. */
 static const unsigned int op_weight[NOPS] = {
-	[OP_VERSION] = 350, [OP_TRACE] = 3400, [OP_START] = 380,
+	[OP_VERSION] = 350, [OP_TRACE] = 3100, [OP_START] = 380,
 	[OP_CONTROL] = 1150, [OP_LIST] = 300, [OP_ATTACH] = 450,
 	[OP_MMAP] = 500, [OP_MAPABUSE] = 350, [OP_TOUCH] = 600,
 	[OP_POLL] = 550, [OP_OPEN] = 300, [OP_CLOSE] = 100, [OP_BADCMD] = 750,
-	[OP_FORK] = 20, [OP_AFFINITY] = 200, [OP_PROVIDER] = 600,
+	[OP_FORK] = 20, [OP_AFFINITY] = 200, [OP_PROVIDER] = 600, [OP_SYSLOG] = 300,
+};
+
+/* Who a worker is (mode_names[]). */
+#define NMODES 5
+
+/* The operations on a system logger (op_syslog()), tallied by worker kind. */
+enum sysop {
+	SY_START, SY_STOP, SY_UPDATE, SY_FLUSH, SY_QUERY, SY_ATTACH, SY_ENABLE,
+	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, NSYSOP
+};
+
+static const char *const sysop_names[NSYSOP] = {
+	"start", "stop", "update", "flush", "query", "attach", "enable",
+	"TRACE_SYSTEM(kernel group)", "TRACE_SYSTEM(user group)", "TRACE_RAW",
 };
 
 static const int err_list[] = {
@@ -200,7 +216,9 @@ struct fz_slot {
 	uint64_t tblock[NBLOCK][NSTAT + 2];	/* as tstat, per block type */
 	uint64_t surprise;	/* a write into a read-only region worked */
 	/* START and ATTACH by the worker's kind (modes[]): worked, -EPERM */
-	uint64_t priv[4][2];
+	uint64_t priv[NMODES][2];
+	/* op_syslog()'s operations by the worker's kind: worked, refused */
+	uint64_t sysop[NMODES][NSYSOP][2];
 };
 
 struct fz_shared {
@@ -213,6 +231,13 @@ struct fz_shared {
 	 * session. A hint to aim at, shared by all workers.
 	 */
 	uint64_t live[2];
+	/*
+	 * System loggers' logger IDs, for op_syslog(): those of its named
+	 * ones seen started (0: none), and the NT Kernel Logger's slot, seen
+	 * by a QUERY of a slot that answered for it.
+	 */
+	uint32_t sys_ids[4];
+	uint32_t kl_slot;
 	struct fz_slot slot[MAX_PROCS][MAX_THREADS];
 };
 
@@ -312,9 +337,15 @@ struct mapslot {
 	uint32_t nr_cpus, stride;	/* heads/acks: CPUs and stride */
 };
 
-/* Who a worker is: root, or uid/gid 65534 as below. */
-static const char *const mode_names[4] = {
+/*
+ * Who a worker is: root, or uid/gid 65534 as below; the last, that of the
+ * one before, then root of a user namespace of its own (every capability
+ * there, none in the initial one). Without user namespaces in the kernel
+ * such a worker stays as the one before and is counted so.
+ */
+static const char *const mode_names[NMODES] = {
 	"root", "nobody", "nobody+CAP_PERFMON", "nobody+groups 0,1000",
+	"root in a user namespace (nobody+groups 0,1000)",
 };
 
 struct worker {
@@ -2218,6 +2249,130 @@ static void run_op(struct thr *t, enum op op);
  * tables), a few calls, then gone: the mappings go with its address
  * space. It takes no lock another thread may have held at the fork.
  */
+static void sysop_tally(struct thr *t, enum sysop op, int worked)
+{
+	__atomic_fetch_add(&t->slot->sysop[W.mode][op][!worked], 1, __ATOMIC_RELAXED);
+}
+
+/* A logger ID of a system logger: 0xFFFF, the NT Kernel Logger's slot, a named one's. */
+static uint32_t sys_pick(struct thr *t, int by_slot)
+{
+	uint32_t id;
+
+	if (!by_slot && chance(&t->r, 40))
+		return NTTRACE_KERNEL_LOGGER_ID;
+	if (chance(&t->r, 40) && (id = __atomic_load_n(&sh->kl_slot, __ATOMIC_RELAXED)))
+		return id;
+	id = __atomic_load_n(&sh->sys_ids[below(&t->r, 4)], __ATOMIC_RELAXED);
+	return id ? id : 1 + below(&t->r, NTTRACE_MAX_LOGGERS - 1);
+}
+
+/*
+ * Every operation on a system logger, aimed at one, by whatever kind of
+ * worker this is: START of the NT Kernel Logger or of a named system
+ * logger, STOP, UPDATE, FLUSH, QUERY (by slot too, which finds the NT
+ * Kernel Logger's), ATTACH (the file closed after), ENABLE of a GUID by
+ * logger ID (the NT Kernel Logger's slot included), TRACE_SYSTEM with a
+ * kernel and a user-mode group's HookId, TRACE_RAW. Each is tallied by the
+ * worker's kind and whether it worked, so that the report shows each
+ * reached as each kind of caller (README, "Who may do what").
+ */
+static void op_syslog(struct thr *t)
+{
+	enum sysop op = (enum sysop)below(&t->r, NSYSOP);
+	struct nttrace_logger_info in;
+	struct nttrace_trace_event ev;
+	struct nttrace_attach at;
+	struct nttrace_enable en;
+	uint8_t rec[0x28];
+	int slot, fd = pick_fd(t, &slot), afd;
+	unsigned int k;
+	long ret;
+
+	memset(&in, 0, sizeof(in));
+	in.size = sizeof(in);
+	switch (op) {
+	case SY_START:
+		k = below(&t->r, 5);
+		snprintf((char *)in.name, sizeof(in.name), k == 4 ? NTTRACE_KERNEL_LOGGER_NAME :
+			 "fzsys%u", k);
+		in.buffer_size_kb = 4;
+		in.max_buffers = 2;
+		in.log_file_mode = k == 4 ? 0 : NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+		in.group_mask[0] = chance(&t->r, 50) ? NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG :
+				   (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT;
+		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_START_TRACE, uptr(&in));
+		if (ret == 0 && k < 4)
+			__atomic_store_n(&sh->sys_ids[k], in.logger_id, __ATOMIC_RELAXED);
+		break;
+	case SY_STOP:
+	case SY_UPDATE:
+	case SY_FLUSH:
+	case SY_QUERY:
+		in.logger_id = sys_pick(t, op == SY_QUERY && chance(&t->r, 50));
+		in.control = op == SY_STOP ? NTTRACE_EVENT_TRACE_CONTROL_STOP :
+			     op == SY_UPDATE ? NTTRACE_EVENT_TRACE_CONTROL_UPDATE :
+			     op == SY_FLUSH ? NTTRACE_EVENT_TRACE_CONTROL_FLUSH :
+					      NTTRACE_EVENT_TRACE_CONTROL_QUERY;
+		if (op == SY_UPDATE && chance(&t->r, 70))
+			in.group_mask[0] = (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT;
+		k = in.logger_id;
+		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_CONTROL_TRACE, uptr(&in));
+		if (ret == 0 && op == SY_QUERY && k != NTTRACE_KERNEL_LOGGER_ID &&
+		    in.logger_id == NTTRACE_KERNEL_LOGGER_ID)
+			__atomic_store_n(&sh->kl_slot, k, __ATOMIC_RELAXED);
+		break;
+	case SY_ATTACH:
+		afd = (int)COUNTED(t, OP_SYSLOG, open(opt_device, O_RDWR | O_CLOEXEC));
+		if (afd < 0)
+			return;
+		memset(&at, 0, sizeof(at));
+		at.size = sizeof(at);
+		at.logger_id = sys_pick(t, 0);
+		if (chance(&t->r, 50))
+			at.flags = NTTRACE_ATTACH_REAL_TIME;
+		ret = fz_ioctl(t, OP_SYSLOG, afd, NTTRACE_IOC_ATTACH, uptr(&at));
+		COUNTED(t, OP_SYSLOG, close(afd));
+		break;
+	case SY_ENABLE:
+		memset(&en, 0, sizeof(en));
+		en.size = sizeof(en);
+		en.logger_id = sys_pick(t, 1);
+		en.guid[0] = 0x5F;
+		en.guid[15] = (uint8_t)below(&t->r, 4);
+		en.control = chance(&t->r, 70) ? NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER :
+			     below(&t->r, 3);
+		en.level = 5;
+		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_ENABLE, uptr(&en));
+		break;
+	default:
+		memset(rec, 0, sizeof(rec));
+		memset(&ev, 0, sizeof(ev));
+		ev.size = sizeof(ev);
+		ev.trace_handle = sys_pick(t, 0);
+		ev.fields = uptr(rec);
+		if (op == SY_RAW) {
+			/* A SYSTEM64 Process/Start record that describes itself. */
+			rec[2] = 2;
+			rec[3] = 0xC0;
+			put_word(rec + 4, 2, sizeof(rec));
+			put_word(rec + 6, 2, 0x0301);
+			ev.flags = NTTRACE_ETW_NT_FLAGS_TRACE_RAW;
+			ev.field_size = sizeof(rec);
+		} else {
+			put_word(rec + 6, 2, op == SY_SYSTEM_KERNEL ? 0x0301 : 0x1021);
+			ev.flags = NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM;
+			ev.field_size = 8;
+		}
+		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_TRACE_EVENT, uptr(&ev));
+		if (ret == 0)
+			ret = ev.status ? -1 : 0;
+		break;
+	}
+	if (ret != -2)
+		sysop_tally(t, op, ret == 0);
+}
+
 static void op_fork(struct thr *t)
 {
 	static const enum op ops[] = {
@@ -2263,6 +2418,7 @@ static void run_op(struct thr *t, enum op op)
 	case OP_FORK: op_fork(t); break;
 	case OP_AFFINITY: op_affinity(t); break;
 	case OP_PROVIDER: op_provider(t); break;
+	case OP_SYSLOG: op_syslog(t); break;
 	default: break;
 	}
 	__atomic_fetch_add(&t->slot->beat, 1, __ATOMIC_RELAXED);
@@ -2397,7 +2553,33 @@ static void *racer_thread(void *p)
 
 /* ---- a worker process ---- */
 
-static void drop_privileges(int mode)
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Mode 4 after mode 3: a user namespace whose root is this worker. */
+static int enter_userns(void)
+{
+	if (unshare(CLONE_NEWUSER))
+		return -1;
+	if (write_text("/proc/self/setgroups", "deny") ||
+	    write_text("/proc/self/uid_map", "0 65534 1") ||
+	    write_text("/proc/self/gid_map", "0 65534 1")) {
+		fprintf(stderr, "fuzz: the user namespace's maps: %s\n", strerror(errno));
+		_exit(3);
+	}
+	return 0;
+}
+
+/* Returns the mode taken: 3 for 4 where the kernel has no user namespaces. */
+static int drop_privileges(int mode)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2];
@@ -2405,10 +2587,10 @@ static void drop_privileges(int mode)
 	int ok = 1;
 
 	if (mode == 0 || geteuid() != 0)
-		return;
+		return mode;
 	if (mode == 2)
 		ok &= prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) == 0;
-	ok &= (mode == 3 ? setgroups(2, groups) : setgroups(0, NULL)) == 0;
+	ok &= (mode >= 3 ? setgroups(2, groups) : setgroups(0, NULL)) == 0;
 	ok &= setgid(65534) == 0;
 	ok &= setuid(65534) == 0;
 	if (mode == 2) {
@@ -2424,6 +2606,11 @@ static void drop_privileges(int mode)
 			strerror(errno));
 		_exit(3);
 	}
+	if (mode == 4 && enter_userns())
+		mode = 3;
+	/* In the namespace too: its root may have made it not dumpable. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	return mode;
 }
 
 static void worker_main(int pslot, uint64_t seed, int mode)
@@ -2443,7 +2630,7 @@ static void worker_main(int pslot, uint64_t seed, int mode)
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 
-	drop_privileges(mode);
+	mode = drop_privileges(mode);
 	/* After the ID change, which clears it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (getppid() == 1)
@@ -2509,7 +2696,7 @@ static void spawn(int pslot)
 {
 	struct child *k = &kids[pslot];
 	uint64_t s = derive(seed, 0x5107, (uint64_t)pslot, k->gen);
-	int mode = (int)((pslot + k->gen) % 4), i;
+	int mode = (int)((pslot + k->gen) % NMODES), i;
 	pid_t pid;
 
 	fflush(NULL);
@@ -2628,8 +2815,8 @@ static void report(void)
 	uint64_t res[NOPS][NERR], tstat[NSTAT + 2], tblock[NBLOCK][NSTAT + 2];
 	uint64_t calls = 0, surprise = 0;
 	int b;
-	uint64_t priv[4][2];
-	int p, th, o, e;
+	uint64_t priv[NMODES][2], sysop[NMODES][NSYSOP][2];
+	int p, th, o, e, y;
 	char line[1024];
 	size_t n;
 
@@ -2637,6 +2824,7 @@ static void report(void)
 	memset(tstat, 0, sizeof(tstat));
 	memset(tblock, 0, sizeof(tblock));
 	memset(priv, 0, sizeof(priv));
+	memset(sysop, 0, sizeof(sysop));
 	for (p = 0; p < MAX_PROCS; p++) {
 		for (th = 0; th < MAX_THREADS; th++) {
 			struct fz_slot *s = &sh->slot[p][th];
@@ -2651,9 +2839,13 @@ static void report(void)
 			for (b = 0; b < NBLOCK; b++)
 				for (e = 0; e < NSTAT + 2; e++)
 					tblock[b][e] += s->tblock[b][e];
-			for (e = 0; e < 4; e++) {
+			for (e = 0; e < NMODES; e++) {
 				priv[e][0] += s->priv[e][0];
 				priv[e][1] += s->priv[e][1];
+				for (y = 0; y < NSYSOP; y++) {
+					sysop[e][y][0] += s->sysop[e][y][0];
+					sysop[e][y][1] += s->sysop[e][y][1];
+				}
 			}
 		}
 	}
@@ -2704,10 +2896,19 @@ static void report(void)
 		puts(line);
 	}
 	printf("# start/attach worked/EPERM:");
-	for (e = 0; e < 4; e++)
+	for (e = 0; e < NMODES; e++)
 		printf("%s %s %llu/%llu", e ? "," : "", mode_names[e],
 		       (unsigned long long)priv[e][0], (unsigned long long)priv[e][1]);
 	printf("\n");
+	/* Each operation on a system logger, as each kind of worker. */
+	for (e = 0; e < NMODES; e++) {
+		printf("# system loggers, worked/refused, %s:", mode_names[e]);
+		for (y = 0; y < NSYSOP; y++)
+			printf("%s %s %llu/%llu", y ? "," : "", sysop_names[y],
+			       (unsigned long long)sysop[e][y][0],
+			       (unsigned long long)sysop[e][y][1]);
+		printf("\n");
+	}
 	if (surprise)
 		printf("# WRITES INTO READ-ONLY REGIONS THROUGH /proc/self/mem: %llu\n",
 		       (unsigned long long)surprise);

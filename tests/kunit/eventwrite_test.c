@@ -457,7 +457,8 @@ static const struct rule_case rules[] = {
 	{ 3, 0, 0, 3, 0, true },		/* at the level */
 	{ 3, 0, 0, 4, 0, false },		/* above it */
 	{ 3, 0, 0, 0, 0, true },		/* event level 0: always */
-	{ 3, 0, 0, 0, 0x10, false },		/* keyword not in any (0) */
+	{ 3, 0, 0, 0, 0x10, true },		/* any 0: every keyword, as Windows */
+	{ 3, 0, 0x03, 0, 0x10, true },		/* ... all then unused */
 	{ 5, 0x0F, 0, 2, 0, true },		/* keyword 0: every session */
 	{ 5, 0x0F, 0, 2, 0x04, true },		/* some of any */
 	{ 5, 0x0F, 0, 2, 0x30, false },		/* none of any */

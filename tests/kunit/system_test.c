@@ -3,10 +3,16 @@
  * KUnit: the system loggers' internals. ntr_record_check() (TRACE_RAW's
  * test of a record), the kernel-mode answers of TRACE_SYSTEM, TRACE_MARK
  * and TRACE_RAW, and nt_sys_emit(): a kernel event goes to the system
- * loggers whose group mask wants it, and only there.
+ * loggers whose group mask wants it, and only there. The rules of system
+ * loggers decided on the session a lookup found: a writer's
+ * (NT_WRITE_FORGE, NT_WRITE_SYSTEM_ONLY) at its reservation, an enable's
+ * on the session it holds.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
@@ -14,6 +20,7 @@
 #include "kunit_util.h"
 #include "record.h"
 #include "session.h"
+#include "write.h"
 
 /* A SYSTEM64 record of @size bytes, HookId 0x0F01. */
 static void sys_record(u8 *r, u32 size, u8 header_type)
@@ -236,12 +243,131 @@ static void flags_built_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nt_kernel_logger_flags(), NTTRACE_SYSTEM_FLAGS_BUILT);
 }
 
+/* The test's thread without capabilities (nt_privileged_system() false), until undone. */
+static const struct cred *drop_caps(struct kunit *test)
+{
+	struct cred *c = prepare_creds();
+	const struct cred *old;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	cap_clear(c->cap_effective);
+	old = override_creds(c);
+	put_cred(c);
+	return old;
+}
+
+static unsigned int count_hook(struct kunit *test, struct ntk_session *k, u16 hook)
+{
+	struct ntk_record *recs;
+	unsigned int n = ntk_collect(test, k, &recs), i, hits = 0;
+
+	for (i = 0; i < n; i++)
+		hits += recs[i].size >= 8 && *(u16 *)(recs[i].data + 6) == hook;
+	return hits;
+}
+
+/*
+ * A raw record checked against a plain session, written after its logger
+ * ID went to a system logger (TRACE_RAW's copy sleeps between the two):
+ * the write is judged on the system logger, and refused to a caller who
+ * is not nt_privileged_system().
+ */
+static void forge_rule_test(struct kunit *test)
+{
+	struct nttrace_call call = { .kernel_mode = true };
+	struct nttrace_logger_info info;
+	struct ntk_session *plain, *sys;
+	struct nt_write w = {}, only = {};
+	const struct cred *old;
+	u32 id;
+
+	ntk_info(&info, "kunit-forge-plain");
+	plain = ntk_start(test, &info);
+	id = plain->id;
+	w.call = &call;
+	w.rules = NT_WRITE_USER | NT_WRITE_FORGE | NT_WRITE_NO_SECURE;
+	w.kind = NT_RECORD_RAW;
+	w.total = 0x28;
+	only.call = &call;
+	only.rules = NT_WRITE_USER | NT_WRITE_SYSTEM_ONLY;
+
+	old = drop_caps(test);
+	KUNIT_EXPECT_EQ(test, nt_write_check(&w, id), 0);
+	KUNIT_EXPECT_EQ(test, nt_write_check(&only, id), -EINVAL);
+	revert_creds(old);
+
+	ntk_stop(plain);
+	ntk_info(&info, "kunit-forge-sys");
+	info.log_file_mode = NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	sys = ntk_start(test, &info);
+	KUNIT_ASSERT_EQ(test, sys->id, id);
+
+	w.staged = kmalloc(0x28, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w.staged);
+	sys_record(w.staged, 0x28, NTTRACE_TRACE_HEADER_TYPE_SYSTEM64);
+	old = drop_caps(test);
+	KUNIT_EXPECT_EQ(test, nt_write_session(&w, id), NTTRACE_STATUS_ACCESS_DENIED);
+	KUNIT_EXPECT_FALSE(test, w.rules & NT_WRITE_SYSTEM);
+	KUNIT_EXPECT_EQ(test, nt_write_check(&only, id), 0);
+	revert_creds(old);
+	KUNIT_EXPECT_EQ(test, count_hook(test, sys, 0x0F01), 0);
+
+	/* With CAP_PERFMON (the test's thread has every capability): written. */
+	KUNIT_EXPECT_EQ(test, nt_write_session(&w, id), NTTRACE_STATUS_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, w.rules & NT_WRITE_SYSTEM);
+	KUNIT_EXPECT_EQ(test, count_hook(test, sys, 0x0F01), 1);
+	nt_write_release(&w);
+}
+
+/*
+ * An enable holds the session it checked (and marked, for the security
+ * provider): once that session stops, nt_session_listed() says so, even
+ * when a new session has its logger ID, which stays unmarked.
+ */
+static void enable_hold_test(struct kunit *test)
+{
+	struct nttrace_logger_info info;
+	struct ntk_session *a, *b, *sys;
+	const struct cred *old;
+	struct nt_session *s;
+
+	ntk_info(&info, "kunit-enable-a");
+	a = ntk_start(test, &info);
+	s = nt_session_get_enable(a->id, true);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s));
+	KUNIT_EXPECT_TRUE(test, s->security);
+	KUNIT_EXPECT_TRUE(test, nt_session_listed(s));
+	ntk_stop(a);
+	KUNIT_EXPECT_FALSE(test, nt_session_listed(s));
+	ntk_info(&info, "kunit-enable-b");
+	b = ntk_start(test, &info);
+	KUNIT_EXPECT_EQ(test, b->id, a->id);
+	KUNIT_EXPECT_FALSE(test, nt_session_listed(s));
+	KUNIT_EXPECT_FALSE(test, b->s->security);
+	nt_session_put(s);
+
+	/* A system logger: only for nt_privileged_system(). */
+	ntk_info(&info, "kunit-enable-sys");
+	info.log_file_mode = NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	sys = ntk_start(test, &info);
+	old = drop_caps(test);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(nt_session_get_enable(sys->id, false)), -EPERM);
+	revert_creds(old);
+	s = nt_session_get_enable(sys->id, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s));
+	nt_session_put(s);
+}
+
 static struct kunit_case nttrace_system_cases[] = {
 	KUNIT_CASE(record_check_test),
 	KUNIT_CASE(kernel_mode_test),
 	KUNIT_CASE(sys_emit_test),
 	KUNIT_CASE(sysconfig_test),
 	KUNIT_CASE(flags_built_test),
+	KUNIT_CASE(forge_rule_test),
+	KUNIT_CASE(enable_hold_test),
 	{}
 };
 

@@ -302,6 +302,34 @@ static void test_noreg(void)
 	munmap(none, pg);
 }
 
+/*
+ * An enable at level 5 with MatchAnyKeyword 0 takes an event of any
+ * keyword, as on Windows (MatchAllKeyword is then unused): an event with
+ * keywords is written, not dropped while the call says success.
+ */
+static void test_noreg_any_zero(void)
+{
+	static const uint64_t keywords[] = { 0, 0x10, 0x8000000000000001ULL };
+	EVENT_DESCRIPTOR d = { .Id = 9, .Version = 1, .Level = 5 };
+	EVENT_DATA_DESCRIPTOR data;
+	struct seen s;
+	unsigned int i;
+
+	tap_eq(enable(nr_guid, 1, 5), 0,
+	       "%d-bit: NOREG: enable the GUID at level 5, MatchAnyKeyword 0", BITS);
+	EventDataDescCreate(&data, payload, 5);
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		d.Keyword = keywords[i];
+		tap_eq(EtwEventWriteNoRegistration((LPCGUID)nr_guid, &d, 1, &data), ERROR_SUCCESS,
+		       "%d-bit: EtwEventWriteNoRegistration, keyword 0x%llx -> ERROR_SUCCESS", BITS,
+		       (unsigned long long)keywords[i]);
+		tap_eq(drain(&s), 1, "%d-bit: ... and the event is in the session", BITS);
+		tap_ok(s.size >= 0x50 && get_le(s.rec + 0x30, 8) == keywords[i],
+		       "%d-bit: ... with its keyword", BITS);
+	}
+	tap_eq(enable(nr_guid, 0, 0), 0, "%d-bit: NOREG: disable", BITS);
+}
+
 /* ---- TRACE_SECURITY ---- */
 
 static int register_on(int fd)
@@ -443,6 +471,7 @@ int main(void)
 		return tap_done();
 	logger = info.logger_id;
 	test_noreg();
+	test_noreg_any_zero();
 	test_security();
 	nttrace_consumer_close(cons);
 	stop_session(logger);

@@ -6,9 +6,12 @@
  * 32-bit; the callers without privilege are uid 65534.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <linux/userfaultfd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -64,13 +67,15 @@ static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cp
 
 		if (size < 8)
 			break;
-		hit = s->hook ? (p[2] <= 2 && get_le(p + 6, 2) == s->hook) :
+		/* A SYSTEM or PERFINFO header (the kernel's rundowns): HookId at +6. */
+		hit = s->hook ? ((p[2] <= 2 || p[2] == 16 || p[2] == 17) &&
+				 get_le(p + 6, 2) == s->hook) :
 			      size == s->want_size;
 		if (hit && size <= sizeof(s->rec)) {
 			memcpy(s->rec, p, size);
 			s->size = size;
-			s->count++;
 		}
+		s->count += hit;
 		off += (size + 7) & ~7u;
 	}
 	return 0;
@@ -164,6 +169,8 @@ static void test_system(uint32_t plain)
 	       "%d-bit: ... root may write a kernel group's HookId, no payload", BITS);
 	tap_eq(trace(65, T_SYSTEM, 4, &f), STATUS_INVALID_PARAMETER,
 	       "%d-bit: ... logger ID 65 -> STATUS_INVALID_PARAMETER", BITS);
+	tap_eq(trace(64, T_SYSTEM, 4, &f), STATUS_INVALID_PARAMETER,
+	       "%d-bit: ... logger ID 64 -> STATUS_INVALID_PARAMETER (Windows: 64 or more)", BITS);
 	tap_eq(trace(KL, T_SYSTEM, 0xFFE0, &f), STATUS_INTEGER_OVERFLOW,
 	       "%d-bit: ... FieldSize 0xFFE0 -> STATUS_INTEGER_OVERFLOW", BITS);
 	tap_eq(trace(60, T_SYSTEM, 4, &f), STATUS_INVALID_HANDLE,
@@ -195,6 +202,40 @@ static void test_system(uint32_t plain)
 		       BITS);
 		free(map);
 	}
+}
+
+static int control_kl(uint32_t code, uint32_t mask0, struct nttrace_logger_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->logger_id = KL;
+	info->group_mask[0] = mask0;
+	return nttrace_control(info, code);
+}
+
+/*
+ * ControlTrace(UPDATE) of the NT Kernel Logger: a group it adds gets its
+ * DCStart rundown, as at a start; an UPDATE without groups keeps them.
+ */
+static void test_update(void)
+{
+	struct nttrace_logger_info info;
+	struct seen s;
+	int n;
+
+	drain_hook(0x0303, &s);
+	tap_eq(control_kl(NTTRACE_EVENT_TRACE_CONTROL_UPDATE, NTTRACE_EVENT_TRACE_FLAG_PROCESS,
+			  &info), 0, "%d-bit: UPDATE the NT Kernel Logger: Process added", BITS);
+	n = drain_hook(0x0303, &s);
+	tap_ok(n >= 1, "%d-bit: ... the processes' DCStart rundown is written (%d records)", BITS,
+	       n);
+	tap_eq(control_kl(NTTRACE_EVENT_TRACE_CONTROL_UPDATE, 0, &info), 0,
+	       "%d-bit: UPDATE without groups", BITS);
+	tap_eq(info.group_mask[0], NTTRACE_EVENT_TRACE_FLAG_PROCESS,
+	       "%d-bit: ... keeps the groups it had", BITS);
+	control_kl(NTTRACE_EVENT_TRACE_CONTROL_QUERY, 0, &info);
+	tap_eq(info.group_mask[0], NTTRACE_EVENT_TRACE_FLAG_PROCESS,
+	       "%d-bit: ... and a query says so", BITS);
+	tap_eq(drain_hook(0x0303, &s), 0, "%d-bit: ... and writes no rundown", BITS);
 }
 
 /* A small system logger nobody reads: a full ring, events counted lost. */
@@ -418,6 +459,114 @@ static void test_raw(uint32_t plain)
 	}
 }
 
+/*
+ * TRACE_RAW decides "is this a system logger?" on the session its write
+ * reserves in, not before its copy of Fields, which may sleep. Made
+ * deterministic with userfaultfd: uid 65534's Fields lie on a page that
+ * faults to a handler, so its copy waits while root stops the plain
+ * session it named and starts a system logger, which takes the freed
+ * logger ID; then the page is filled with a SYSTEM64 record and the copy
+ * goes on. Needs CONFIG_USERFAULTFD (Debian's kernel has it).
+ */
+static void test_raw_reuse(void)
+{
+	struct nttrace_logger_info plain, sys;
+	struct nttrace_consumer *c;
+	long page = sysconf(_SC_PAGESIZE);
+	int faulted[2], go[2], status;
+	uint32_t *result;
+	char name[32], ch;
+	struct seen s;
+	pid_t writer;
+
+	result = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (result == MAP_FAILED || pipe(faulted) || pipe(go))
+		return;
+	snprintf(name, sizeof(name), "raw-reuse-%d", BITS);
+	if (!tap_eq(start_session(name, 8, 2, 0, &plain), 0, "%d-bit: a plain session", BITS))
+		return;
+	*result = 0;
+	fflush(stdout);
+	writer = fork();
+	if (writer == 0) {
+		struct uffdio_api api = { .api = UFFD_API };
+		struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+		int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+		uint8_t *fields = mmap(NULL, page, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		reg.range.start = (uintptr_t)fields;
+		reg.range.len = page;
+		if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) ||
+		    ioctl(uffd, UFFDIO_REGISTER, &reg))
+			_exit(77);
+		if (fork() == 0) {
+			/* The handler: tell root of the fault, fill the page when told. */
+			struct uffd_msg msg;
+			struct uffdio_copy copy;
+			uint8_t *src = malloc(page);
+
+			if (!src || read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+			    msg.event != UFFD_EVENT_PAGEFAULT || write(faulted[1], "f", 1) != 1 ||
+			    read(go[0], &ch, 1) != 1)
+				_exit(1);
+			memset(src, 0, page);
+			raw_system(src, 0x28);
+			copy.dst = (uintptr_t)fields;
+			copy.src = (uintptr_t)src;
+			copy.len = page;
+			copy.mode = 0;
+			_exit(ioctl(uffd, UFFDIO_COPY, &copy) ? 1 : 0);
+		}
+		close(uffd);
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(1);
+		*result = trace(plain.logger_id, T_RAW, 0x28, fields);
+		wait(NULL);
+		_exit(0);
+	}
+	/* Wait for the fault, or the writer's end (no userfaultfd). */
+	close(faulted[1]);
+	if (read(faulted[0], &ch, 1) != 1) {
+		waitpid(writer, &status, 0);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+			tap_ok(1, "# SKIP %d-bit: TRACE_RAW and a logger ID reused: no userfaultfd",
+			       BITS);
+		else
+			tap_ok(0, "%d-bit: TRACE_RAW's copy did not fault", BITS);
+		stop_session(plain.logger_id);
+		return;
+	}
+	tap_eq(stop_session(plain.logger_id), 0,
+	       "%d-bit: while uid 65534's TRACE_RAW copy waits, its session stops", BITS);
+	memset(&sys, 0, sizeof(sys));
+	snprintf(name, sizeof(name), "raw-sys-%d", BITS);
+	nttrace_set_name(&sys, name);
+	sys.buffer_size_kb = 8;
+	sys.max_buffers = 2;
+	sys.log_file_mode = NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+	sys.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	tap_eq(nttrace_start(&sys), 0, "%d-bit: ... a system logger starts", BITS);
+	tap_eq(sys.logger_id, plain.logger_id, "%d-bit: ... and takes its logger ID", BITS);
+	tap_eq(nttrace_consumer_open(&c, sys.logger_id), 0, "%d-bit: ... root attaches to it", BITS);
+	if (write(go[1], "g", 1) != 1)
+		tap_ok(0, "%d-bit: tell the handler", BITS);
+	waitpid(writer, &status, 0);
+	tap_eq(*result, STATUS_ACCESS_DENIED,
+	       "%d-bit: ... the copy done, TRACE_RAW into the system logger -> STATUS_ACCESS_DENIED",
+	       BITS);
+	memset(&s, 0, sizeof(s));
+	s.hook = 0x0F01;
+	flush_drain(c, sys.logger_id, on_buffer, &s);
+	tap_eq(s.count, 0, "%d-bit: ... and the system logger holds no such record", BITS);
+	nttrace_consumer_close(c);
+	stop_session(sys.logger_id);
+	close(faulted[0]);
+	close(go[0]);
+	close(go[1]);
+	munmap(result, 4096);
+}
+
 int main(void)
 {
 	struct nttrace_logger_info kl, plain;
@@ -435,10 +584,12 @@ int main(void)
 		test_system(plain.logger_id);
 		test_mark(plain.logger_id);
 		test_raw(plain.logger_id);
+		test_update();
 		nttrace_consumer_close(kc);
 	}
 	stop_session(plain.logger_id);
 	stop_session(KL);
 	test_system_lost();
+	test_raw_reuse();
 	return tap_done();
 }

@@ -4,8 +4,9 @@
 # (scripts/check adds the host's perf for the bench kernel: /add/perf).
 # For the 64-bit and the 32-bit callers: a session started and stopped,
 # TraceMessage and EventWrite events with their fields (logger, kind,
-# GUID, ID, level, opcode, keyword, process and thread, payload), and a
-# ring too small for a burst, whose lost events are traced. Prints TAP.
+# GUID, ID, level, opcode, keyword, process and thread, payload), a ring
+# too small for a burst, whose lost events are traced, and the payloads
+# withheld (a secure session's, the security provider's). Prints TAP.
 . tests/vm/tap.sh
 
 T=/sys/kernel/tracing
@@ -67,6 +68,36 @@ echo 0 > "$T/events/nttrace/nttrace_write/enable"
 cat "$T/trace" > "$tmp/trace"
 check "the NT Kernel Logger's events traced: kind system, its HookId (Process/Start)" \
 	has "nttrace_write: logger=65535 kind=system .*id=769 level=0 opcode=1 "
+
+# What only chosen readers may read stays out of the tracepoint: a secure
+# session's records (its owner and the privileged write and read them) and
+# the security provider's events (readers of security events: CAP_AUDIT_READ)
+# are traced without their payload; size still says the record's.
+withheld() {
+	grep "nttrace_write: logger=$1 .*$2" "$tmp/trace" > "$tmp/lines" &&
+		! grep -v 'size=[1-9][0-9]* payload=$' "$tmp/lines" > /dev/null
+}
+for bits in 64 32; do
+	u=u$bits
+	echo 1 > "$T/events/nttrace/enable"
+	echo > "$T/trace"
+	$u/nttrace start tpsecure$bits --mode secure > /dev/null
+	$u/trace_sample --session tpsecure$bits > /dev/null
+	$u/nttrace stop tpsecure$bits > /dev/null
+	# noreg_test writes security events into a session enabling the provider.
+	$u/tests/noreg_test > /dev/null 2>&1
+	echo 0 > "$T/events/nttrace/enable"
+	cat "$T/trace" > "$tmp/trace"
+	id=$(sed -n "s/.*nttrace_session_start: logger=\([0-9]*\) name=tpsecure$bits .*/\1/p" "$tmp/trace")
+	grep -m 1 "nttrace_write: logger=$id " "$tmp/trace" | sed 's/^/# /'
+	check "$bits-bit: a secure session's records traced without their payload" \
+		withheld "$id" "kind=message"
+	grep -m 1 'guid=54849625-5478-4994-a5ba-3e3b0328c30d' "$tmp/trace" | sed 's/^/# /'
+	check "$bits-bit: the security provider's events traced without their payload" \
+		withheld "[0-9]*" "kind=event guid=54849625-5478-4994-a5ba-3e3b0328c30d"
+	check "$bits-bit: ... other events keep theirs" \
+		grep -q "kind=event guid=.* size=[1-9][0-9]* payload=[0-9a-f]" "$tmp/trace"
+done
 
 if [ -f /add/perf/perf.sh ]; then
 	. /add/perf/perf.sh
