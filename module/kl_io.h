@@ -9,6 +9,7 @@
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include <linux/version.h>
 
 struct request;
 struct sock;
@@ -31,7 +32,15 @@ void nt_tcp_state(void *data, const struct sock *sk, const int oldstate,
 		  const int newstate);
 void nt_tcp_send(void *data, struct sock *sk, int ret, int flags);
 void nt_tcp_recv(void *data, struct sock *sk, int ret, int flags);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb,
+		       int err);
+/* A retransmission sent, as the tests call the probe. */
+#define NT_TCP_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb, 0)
+#else
 void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb);
+#define NT_TCP_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb)
+#endif
 unsigned int nt_tcp_tags_count(void);
 #endif
 

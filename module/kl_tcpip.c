@@ -13,12 +13,14 @@
  *   makes (SYN_SENT or SYN_RECV to ESTABLISHED, a reset) in softirq.
  * - sock:sock_send_length(sk, ret, flags) and sock:sock_recv_length(sk,
  *   ret, flags): the end of every sendmsg and recvmsg, in the caller's
- *   task, @sk held by its struct socket. Linux 6.7 and later: in 6.1 the
- *   source has no Send and Recv events (the kernel log says so once when
- *   it is hooked).
+ *   task, @sk held by its struct socket. Hooked from Linux 6.5 (which
+ *   has them; they came in 6.3): the source built for an older kernel has
+ *   no Send and Recv events.
  * - tcp:tcp_retransmit_skb(sk, skb), 6.1 and 6.12: a segment sent again,
  *   @skb in the socket's retransmit queue, the socket locked; softirq (a
- *   timer) or task.
+ *   timer) or task. Linux 6.17 added an argument, err, and fires it for a
+ *   retransmission that failed too (err not 0): no event for those.
+ * The probes' prototypes are checked against the tracepoints' (NT_KHOOK()).
  * The probes read the socket's (and the segment's) fields, plain memory
  * that the tracepoint's caller keeps alive; only TCP sockets of AF_INET
  * and AF_INET6 (sk_protocol, sk_type, sk_family, which every socket has)
@@ -87,10 +89,13 @@
 #include <linux/sched.h>
 #include <linux/socket.h>
 #include <linux/tcp.h>
+#include <linux/version.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <trace/events/sock.h>
+#include <trace/events/tcp.h>
 
 #include "kernel_logger.h"
 #include "kl_io.h"
@@ -239,7 +244,8 @@ VISIBLE_IF_KUNIT void nt_tcp_state(void *data, const struct sock *sk,
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_state);
 
-VISIBLE_IF_KUNIT void nt_tcp_send(void *data, struct sock *sk, int ret, int flags)
+/* Not hooked before Linux 6.5 (see the top). */
+VISIBLE_IF_KUNIT void __maybe_unused nt_tcp_send(void *data, struct sock *sk, int ret, int flags)
 {
 	struct ntr_sr_tcp t = {};
 
@@ -253,7 +259,7 @@ VISIBLE_IF_KUNIT void nt_tcp_send(void *data, struct sock *sk, int ret, int flag
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_send);
 
-VISIBLE_IF_KUNIT void nt_tcp_recv(void *data, struct sock *sk, int ret, int flags)
+VISIBLE_IF_KUNIT void __maybe_unused nt_tcp_recv(void *data, struct sock *sk, int ret, int flags)
 {
 	struct ntr_sr_tcp t = {};
 
@@ -267,11 +273,20 @@ VISIBLE_IF_KUNIT void nt_tcp_recv(void *data, struct sock *sk, int ret, int flag
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_recv);
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+VISIBLE_IF_KUNIT void nt_tcp_retransmit(void *data, const struct sock *sk,
+					const struct sk_buff *skb, int err)
+#else
 VISIBLE_IF_KUNIT void nt_tcp_retransmit(void *data, const struct sock *sk,
 					const struct sk_buff *skb)
+#endif
 {
 	struct ntr_sr_tcp t = {};
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+	if (err)
+		return;
+#endif
 	if (!nt_tcp_sock(sk))
 		return;
 	nt_tcp_ends(&t, sk, NT_TCP_RETRANSMIT);
@@ -298,10 +313,12 @@ EXPORT_SYMBOL_IF_KUNIT(nt_tcp_tags_count);
 #endif
 
 static const struct nt_khook nt_tcp_hooks[] = {
-	{ "inet_sock_set_state", nt_tcp_state },
-	{ "sock_send_length", nt_tcp_send },
-	{ "sock_recv_length", nt_tcp_recv },
-	{ "tcp_retransmit_skb", nt_tcp_retransmit },
+	NT_KHOOK(inet_sock_set_state, nt_tcp_state),
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	NT_KHOOK(sock_send_length, nt_tcp_send),
+	NT_KHOOK(sock_recv_length, nt_tcp_recv),
+#endif
+	NT_KHOOK(tcp_retransmit_skb, nt_tcp_retransmit),
 };
 
 const struct nt_ksource nt_ks_tcpip = {

@@ -370,7 +370,7 @@ static void tcp_test(struct kunit *test)
 	nt_tcp_recv(NULL, cl, 50, 0);
 	skb->len = 1000;
 	TCP_SKB_CB(skb)->seq = 777;
-	nt_tcp_retransmit(NULL, cl, skb);
+	NT_TCP_RETRANSMIT(cl, skb);
 	nt_tcp_state(NULL, cl, TCP_ESTABLISHED, TCP_CLOSE_WAIT);	/* none */
 	nt_tcp_state(NULL, cl, TCP_CLOSE_WAIT, TCP_LAST_ACK);
 	nt_tcp_state(NULL, cl, TCP_LAST_ACK, TCP_CLOSE);
