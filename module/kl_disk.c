@@ -168,7 +168,7 @@ VISIBLE_IF_KUNIT void nt_disk_issue(void *data, struct request *rq)
 {
 	if (!nt_disk_type(rq))
 		return;
-	nt_ktags_put(&nt_disk_tags, rq, 0, current->pid, ktime_get_mono_fast_ns());
+	nt_ktags_put(&nt_disk_tags, rq, 0, current->pid, ktime_get_mono_fast_ns(), 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_disk_issue);
 

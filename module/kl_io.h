@@ -2,7 +2,7 @@
 /*
  * The disk and TCP/IP sources (module/kl_disk.c, kl_tcpip.c): their
  * counters, and the probes the KUnit suite (tests/kunit/kl_io_test.c)
- * calls directly.
+ * calls directly; and the counter of the process rundown it reads.
  */
 #ifndef NTTRACE_KL_IO_H
 #define NTTRACE_KL_IO_H
@@ -16,6 +16,8 @@ struct sock;
 struct sk_buff;
 
 extern atomic_long_t nt_disk_unmatched, nt_disk_other, nt_tcp_unowned;
+/* module/kl_process.c: rundown records of a process whose memory waited. */
+extern atomic_long_t nt_kl_rundown_unread;
 
 #if IS_ENABLED(CONFIG_KUNIT)
 #include <linux/blk_types.h>

@@ -76,6 +76,7 @@
  * Process event without a command line, or no Image events, counted in
  * nttrace.kl_rundown_unread.
  */
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/binfmts.h>
 #include <linux/bitops.h>
@@ -103,6 +104,7 @@
 #include <trace/events/syscalls.h>
 
 #include "kernel_logger.h"
+#include "kl_io.h"
 #include "kl_tags.h"
 
 NT_KCLASS(process)
@@ -120,7 +122,8 @@ struct nt_kl_scratch {
 static struct nt_kl_scratch __percpu *nt_kl_scratch;
 
 static atomic_long_t nt_kl_images_missed = ATOMIC_LONG_INIT(0);
-static atomic_long_t nt_kl_rundown_unread = ATOMIC_LONG_INIT(0);
+atomic_long_t nt_kl_rundown_unread = ATOMIC_LONG_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(nt_kl_rundown_unread);
 
 NT_KCOUNTER(kl_images_missed, nt_kl_images_missed,
 	    "Image/Load events not written: no task work to write them could be queued");

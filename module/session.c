@@ -497,6 +497,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 		ret = PTR_ERR(s);
 		goto out;
 	}
+	init_completion(&s->started);
 	/* Before anyone can find it to stop it. */
 	nt_provider_session_started(id);
 	mutex_lock(&nt_loggers_lock);
@@ -511,17 +512,24 @@ int nt_session_start(struct nttrace_logger_info *info)
 	/* Ours until the rundown is written: a STOP may come at once. */
 	kref_get(&s->ref);
 	mutex_unlock(&nt_loggers_lock);
+	/*
+	 * The name and ID are taken: other starts may go on while the
+	 * rundown reads every process (a STOP of this one waits for it).
+	 */
+	mutex_unlock(&nt_start_lock);
 	if (s->system) {
 		/* Hooked first: nothing starting during the rundown is missed. */
 		nt_kernel_logger_update();
 		nt_kernel_logger_rundown(id, s->group_mask, true);
 	}
+	complete_all(&s->started);
 	mutex_lock(&nt_loggers_lock);
 	nt_session_fill_info(s, info);
 	mutex_unlock(&nt_loggers_lock);
 	trace_nttrace_session_start(s->conf.logger_id, s->name, s->log_file_mode,
 				    s->conf.bufsize);
 	nt_session_put(s);
+	return 0;
 out:
 	mutex_unlock(&nt_start_lock);
 	return ret;
@@ -676,6 +684,9 @@ int nt_session_control(struct nttrace_logger_info *info)
 	s = nt_session_hold(info->logger_id, info->name);
 	if (!s)
 		return -ENOENT;
+	/* Its start's rundown first (see struct nt_session). */
+	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP)
+		wait_for_completion(&s->started);
 	/* A system logger's file ends with what still runs, as Windows' does. */
 	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_STOP && s->system)
 		nt_kernel_logger_rundown(s->id, s->group_mask, false);

@@ -6,6 +6,7 @@
 #ifndef NTTRACE_SESSION_H
 #define NTTRACE_SESSION_H
 
+#include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
@@ -36,6 +37,12 @@ struct nt_session {
 	struct pid *owner_pid;		/* reported in the reader's namespace */
 	struct pid_namespace *pid_ns;	/* the IDs events carry are from here */
 	size_t mem_reserved;		/* nt_mem_reserve()d, given back at release */
+	/*
+	 * Its start is done: a system logger's rundown written. A STOP
+	 * waits for it, so that its own rundown follows and the ID is not
+	 * given to another session while the start still writes into it.
+	 */
+	struct completion started;
 
 	struct nt_ring_conf conf;
 	struct nt_ring *rings;		/* one per possible CPU */
