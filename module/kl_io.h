@@ -38,10 +38,10 @@ void nt_tcp_recv(void *data, struct sock *sk, int ret, int flags);
 void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb,
 		       int err);
 /* A retransmission sent, as the tests call the probe. */
-#define NT_TCP_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb, 0)
+#define NT_TCP_PROBE_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb, 0)
 #else
 void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb);
-#define NT_TCP_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb)
+#define NT_TCP_PROBE_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb)
 #endif
 unsigned int nt_tcp_tags_count(void);
 #endif

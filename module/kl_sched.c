@@ -25,6 +25,7 @@
  *   NewThreadWaitTime: 0 (not measured).
  * - ReadyThread: AdjustReason 0 (Ignore), no increment, Flag 0.
  */
+#include <linux/mm_types.h>	/* struct folio, for <trace/events/sched.h> */
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <trace/events/sched.h>

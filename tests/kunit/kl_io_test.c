@@ -428,7 +428,7 @@ static void tcp_test(struct kunit *test)
 	nt_tcp_recv(NULL, cl, 50, 0);
 	skb->len = 1000;
 	TCP_SKB_CB(skb)->seq = 777;
-	NT_TCP_RETRANSMIT(cl, skb);
+	NT_TCP_PROBE_RETRANSMIT(cl, skb);
 	nt_tcp_state(NULL, cl, TCP_ESTABLISHED, TCP_CLOSE_WAIT);	/* none */
 	nt_tcp_state(NULL, cl, TCP_CLOSE_WAIT, TCP_LAST_ACK);
 	nt_tcp_state(NULL, cl, TCP_LAST_ACK, TCP_CLOSE);
