@@ -31,9 +31,10 @@
  * itself first, and waits for that work if it is still needed, so that
  * the info is written before it returns; ENABLE and a session's stop wait
  * for the work they queued (flush_workqueue() of nt_fault_wq). That work
- * never waits for an mm's lock either: finding it taken, it moves itself
- * to a second workqueue, nt_fault_slow_wq, which nobody flushes but the
- * module's exit, and waits there; so a process stalling its own mmap_lock
+ * never waits for an mm's lock either: finding it taken, it leaves the
+ * job to a second work item on a second workqueue, nt_fault_slow_wq, which
+ * nobody flushes but the module's exit, and which waits for the lock; so
+ * a process stalling its own mmap_lock
  * delays only its own enable info, written once the lock is free.
  * Meanwhile the registration's notifications are held back
  * (nt_notify_or_hold()): a provider's thread woken by one reads the info
@@ -208,8 +209,8 @@ struct nt_reg {
 	unsigned long uaddr;
 	/* Faulting the page in (see the top); under nt_provider_lock. */
 	struct work_struct fault_work;
+	struct work_struct fault_slow_work;	/* the same, on nt_fault_slow_wq */
 	bool fault_queued;
-	bool fault_slow;		/* the work's own: on nt_fault_slow_wq */
 	u8 fault_tries;			/* fault-ins in a row not followed by a write */
 	/* Notifications held while fault_queued (struct nt_held), oldest first. */
 	struct list_head held;
@@ -603,13 +604,14 @@ static void nt_reg_put(struct nt_reg *r);
 /*
  * Fault the enable info's page in for writing and pin it, with no lock of
  * ours held, then write the info as it stands now (it may have changed
- * since the update that queued us). On nt_fault_wq this waits for no
- * mm's lock: finding it taken, the work moves to nt_fault_slow_wq (see
- * the top), with its reference to @r, and waits there.
+ * since the update that queued us). On nt_fault_wq (@slow false) this
+ * waits for no mm's lock: finding it taken, it leaves the work to
+ * fault_slow_work on nt_fault_slow_wq (see the top), with its reference
+ * to @r, which waits for it. Two work items, so that lockdep tells the
+ * one that waits for an mm's lock from the one ENABLE waits for.
  */
-static void nt_reg_fault_fn(struct work_struct *work)
+static void nt_reg_fault(struct nt_reg *r, bool slow)
 {
-	struct nt_reg *r = container_of(work, struct nt_reg, fault_work);
 	struct mm_struct *mm = r->mm;
 	struct nttrace_enable_info v;
 	struct page *page = NULL;
@@ -617,15 +619,13 @@ static void nt_reg_fault_fn(struct work_struct *work)
 	int ret = -ESRCH;
 
 	if (mmget_not_zero(mm)) {
-		if (!mmap_read_trylock(mm)) {
-			if (!r->fault_slow) {
-				r->fault_slow = true;
-				queue_work(nt_fault_slow_wq, &r->fault_work);
-				/* @r is the slow work's now: not touched again. */
-				mmput(mm);
-				return;
-			}
+		if (slow) {
 			mmap_read_lock(mm);
+		} else if (!mmap_read_trylock(mm)) {
+			queue_work(nt_fault_slow_wq, &r->fault_slow_work);
+			/* @r is the slow work's now: not touched again. */
+			mmput(mm);
+			return;
 		}
 		ret = fixup_user_fault(mm, r->uaddr, FAULT_FLAG_WRITE | FAULT_FLAG_REMOTE, NULL);
 		if (!ret)
@@ -633,7 +633,6 @@ static void nt_reg_fault_fn(struct work_struct *work)
 		mmap_read_unlock(mm);
 		mmput(mm);
 	}
-	r->fault_slow = false;
 	mutex_lock(&nt_provider_lock);
 	r->fault_queued = false;
 	if (got == 1) {
@@ -653,6 +652,16 @@ static void nt_reg_fault_fn(struct work_struct *work)
 		nt_held_release(r, !r->gone);
 	mutex_unlock(&nt_provider_lock);
 	nt_reg_put(r);
+}
+
+static void nt_reg_fault_fn(struct work_struct *work)
+{
+	nt_reg_fault(container_of(work, struct nt_reg, fault_work), false);
+}
+
+static void nt_reg_fault_slow_fn(struct work_struct *work)
+{
+	nt_reg_fault(container_of(work, struct nt_reg, fault_slow_work), true);
 }
 
 /*
@@ -907,6 +916,7 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	r->kinfo = kinfo;
 	refcount_set(&r->ref, 1);
 	INIT_WORK(&r->fault_work, nt_reg_fault_fn);
+	INIT_WORK(&r->fault_slow_work, nt_reg_fault_slow_fn);
 	INIT_LIST_HEAD(&r->held);
 	if (!kinfo) {
 		unsigned long addr = (unsigned long)in->enable_info;

@@ -557,7 +557,7 @@ static void rundown_locked_mm_test(struct kunit *test)
 {
 	char *argv[4] = { "/bin/busybox", "sleep", "1000000", NULL };
 	char *envp[2] = { "PATH=/bin", NULL };
-	static const u8 tail[] = "busybox\0\0\0\0\0\0";
+	static const u8 tail[] = "busybox\0\0\0\0\0\0\0";
 	struct subprocess_info *sub;
 	struct task_struct *task;
 	struct ntk_record *recs;
@@ -594,7 +594,10 @@ static void rundown_locked_mm_test(struct kunit *test)
 		    ntk_get_le(p + h + 8, 4) != pid_nr(pid))
 			continue;
 		hits++;
-		/* ImageFileName "busybox", an empty CommandLine, two empty strings. */
+		/*
+		 * ImageFileName "busybox" and its NUL, an empty CommandLine,
+		 * two empty strings: the record's last 14 bytes.
+		 */
 		KUNIT_EXPECT_EQ(test, memcmp(p + h + len - (sizeof(tail) - 1), tail,
 					     sizeof(tail) - 1), 0);
 	}
