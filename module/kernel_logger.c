@@ -9,9 +9,13 @@
  * (a static branch). The tracepoints are found by name
  * (for_each_kernel_tracepoint()) and hooked with
  * tracepoint_probe_register(), as lttng-modules does: the core kernel
- * exports few of them by symbol. A tracepoint this kernel lacks leaves its
- * source without those events, said once in the kernel log when the source
- * is hooked.
+ * exports few of them by symbol (register_trace_NAME() needs the
+ * tracepoint's symbol). Each probe's prototype is checked against its
+ * tracepoint's when the module is built (NT_KHOOK()), so that a kernel
+ * whose tracepoint changed its arguments fails to build instead of
+ * calling the probe with the wrong ones. A tracepoint this kernel lacks
+ * leaves its source without those events, said once in the kernel log
+ * when the source is hooked.
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>

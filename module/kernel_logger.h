@@ -21,6 +21,24 @@ struct nt_khook {
 };
 
 /*
+ * The hook of tracepoint @tp by probe @fn, for a source's table. The
+ * tracepoints are registered by name (module/kernel_logger.c), which takes
+ * any function: so @fn's prototype is checked here against the one the
+ * tracepoint's header (<trace/events/...>, included by the source) gives
+ * check_trace_callback_type_@tp(), and a kernel whose tracepoint passes
+ * other arguments fails to build rather than call the probe through a
+ * pointer of the wrong type (a trap under kCFI or FineIBT, wrong
+ * arguments without). The check is in sizeof, so it is never run.
+ */
+#define NT_KHOOK(tp, fn)						\
+	{								\
+		.tracepoint = #tp,					\
+		.probe = __builtin_choose_expr(				\
+			sizeof((check_trace_callback_type_##tp(fn), 0)), \
+			(void *)(fn), NULL),				\
+	}
+
+/*
  * One source of kernel events: the group-mask bit that wants it, the
  * tracepoints it hooks while wanted, and the rundown (the DCStart and
  * DCEnd events of what exists) it writes into a system logger that starts

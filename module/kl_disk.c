@@ -79,6 +79,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
+#include <trace/events/block.h>
 
 #include "kernel_logger.h"
 #include "kl_io.h"
@@ -167,7 +168,7 @@ VISIBLE_IF_KUNIT void nt_disk_issue(void *data, struct request *rq)
 {
 	if (!nt_disk_type(rq))
 		return;
-	nt_ktags_put(&nt_disk_tags, rq, 0, current->pid, ktime_get_mono_fast_ns());
+	nt_ktags_put(&nt_disk_tags, rq, 0, current->pid, ktime_get_mono_fast_ns(), 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_disk_issue);
 
@@ -234,8 +235,8 @@ EXPORT_SYMBOL_IF_KUNIT(nt_disk_tags_count);
 #endif
 
 static const struct nt_khook nt_disk_hooks[] = {
-	{ "block_rq_issue", nt_disk_issue },
-	{ "block_rq_complete", nt_disk_complete },
+	NT_KHOOK(block_rq_issue, nt_disk_issue),
+	NT_KHOOK(block_rq_complete, nt_disk_complete),
 };
 
 const struct nt_ksource nt_ks_disk_io = {
@@ -248,7 +249,7 @@ const struct nt_ksource nt_ks_disk_io = {
 };
 
 static const struct nt_khook nt_disk_init_hooks[] = {
-	{ "block_rq_issue", nt_disk_issue_init },
+	NT_KHOOK(block_rq_issue, nt_disk_issue_init),
 };
 
 const struct nt_ksource nt_ks_disk_io_init = {

@@ -2,19 +2,22 @@
 /*
  * The disk and TCP/IP sources (module/kl_disk.c, kl_tcpip.c): their
  * counters, and the probes the KUnit suite (tests/kunit/kl_io_test.c)
- * calls directly.
+ * calls directly; and the counter of the process rundown it reads.
  */
 #ifndef NTTRACE_KL_IO_H
 #define NTTRACE_KL_IO_H
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include <linux/version.h>
 
 struct request;
 struct sock;
 struct sk_buff;
 
 extern atomic_long_t nt_disk_unmatched, nt_disk_other, nt_tcp_unowned;
+/* module/kl_process.c: rundown records of a process whose memory waited. */
+extern atomic_long_t nt_kl_rundown_unread;
 
 #if IS_ENABLED(CONFIG_KUNIT)
 #include <linux/blk_types.h>
@@ -31,7 +34,15 @@ void nt_tcp_state(void *data, const struct sock *sk, const int oldstate,
 		  const int newstate);
 void nt_tcp_send(void *data, struct sock *sk, int ret, int flags);
 void nt_tcp_recv(void *data, struct sock *sk, int ret, int flags);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb,
+		       int err);
+/* A retransmission sent, as the tests call the probe. */
+#define NT_TCP_PROBE_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb, 0)
+#else
 void nt_tcp_retransmit(void *data, const struct sock *sk, const struct sk_buff *skb);
+#define NT_TCP_PROBE_RETRANSMIT(sk, skb)	nt_tcp_retransmit(NULL, sk, skb)
+#endif
 unsigned int nt_tcp_tags_count(void);
 #endif
 

@@ -25,8 +25,10 @@
  *   NewThreadWaitTime: 0 (not measured).
  * - ReadyThread: AdjustReason 0 (Ignore), no increment, Flag 0.
  */
+#include <linux/mm_types.h>	/* struct folio, for <trace/events/sched.h> */
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <trace/events/sched.h>
 
 #include "kernel_logger.h"
 
@@ -68,12 +70,12 @@ static void nt_probe_wakeup(void *data, struct task_struct *p)
 }
 
 static const struct nt_khook nt_cswitch_hooks[] = {
-	{ "sched_switch", nt_probe_switch },
+	NT_KHOOK(sched_switch, nt_probe_switch),
 };
 
 static const struct nt_khook nt_dispatcher_hooks[] = {
-	{ "sched_wakeup", nt_probe_wakeup },
-	{ "sched_wakeup_new", nt_probe_wakeup },
+	NT_KHOOK(sched_wakeup, nt_probe_wakeup),
+	NT_KHOOK(sched_wakeup_new, nt_probe_wakeup),
 };
 
 const struct nt_ksource nt_ks_cswitch = {

@@ -28,7 +28,36 @@ void nt_ktags_reset(struct nt_ktags *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_ktags_reset);
 
-bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time)
+/*
+ * A fair table's full set (see module/kl_tags.h): the entry a new one of
+ * @owner replaces, or NULL. Under the set's lock.
+ */
+static struct nt_ktag *nt_ktags_share(struct nt_ktag_set *set, u32 owner)
+{
+	unsigned int i, j, mine = 0, most = 0, n;
+	struct nt_ktag *victim = NULL;
+
+	for (i = 0; i < NT_KTAG_WAYS; i++)
+		mine += set->tag[i].owner == owner;
+	for (i = 0; i < NT_KTAG_WAYS; i++) {
+		struct nt_ktag *tag = &set->tag[i];
+
+		if (tag->owner == owner)
+			continue;
+		for (j = 0, n = 0; j < NT_KTAG_WAYS; j++)
+			n += set->tag[j].owner == tag->owner;
+		/* The owner holding most; its oldest entry. */
+		if (n > most || (n == most && victim && tag->owner == victim->owner &&
+				 tag->time < victim->time)) {
+			most = n;
+			victim = tag;
+		}
+	}
+	return most >= mine + 2 ? victim : NULL;
+}
+
+bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time,
+		  u32 owner)
 {
 	struct nt_ktag_set *set = nt_ktags_set(t, obj, sub);
 	struct nt_ktag *slot = NULL, *oldest = NULL;
@@ -55,11 +84,17 @@ bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time
 		slot = oldest;
 		atomic_long_inc(&t->stale);
 	}
+	if (!slot && t->fair) {
+		slot = nt_ktags_share(set, owner);
+		if (slot)
+			atomic_long_inc(&t->evicted);
+	}
 	if (slot) {
 		slot->obj = obj;
 		slot->sub = sub;
 		slot->id = id;
 		slot->time = time;
+		slot->owner = owner;
 	} else {
 		ok = false;
 	}

@@ -13,6 +13,18 @@
  * unless the table has a time to live and the set's oldest entry is older
  * than it (replaced, counted in @stale), so that entries whose second
  * tracepoint never came cannot keep the table full for ever.
+ *
+ * A table whose entries users make at will (a socket's, which lives as
+ * long as its owner keeps it) is @fair: each entry has an owner (a UID),
+ * and a full set shares itself out. A new entry of owner U replaces the
+ * oldest entry of the owner V holding the most entries of the set if V
+ * holds at least two more than U (counted in @evicted); else it is
+ * refused. So no owner takes another's entry without holding fewer of the
+ * set than that owner keeps after: one who holds a single entry of a set
+ * never loses it, and one who fills every set gets them shared with each
+ * owner who comes after, down to as many as those owners hold. An owner's
+ * events lose what the table kept only where that owner held more than
+ * its share.
  */
 #ifndef NTTRACE_KL_TAGS_H
 #define NTTRACE_KL_TAGS_H
@@ -28,6 +40,7 @@ struct nt_ktag {
 	u32 sub;
 	u32 id;
 	u64 time;
+	u32 owner;		/* a fair table's */
 };
 
 struct nt_ktag_set {
@@ -39,8 +52,10 @@ struct nt_ktags {
 	struct nt_ktag_set *sets;
 	unsigned int bits;	/* 1 << bits sets */
 	u64 ttl;		/* 0: entries live until taken */
+	bool fair;		/* a full set shared out among owners */
 	atomic_long_t full;	/* entries refused: their set full */
 	atomic_long_t stale;	/* entries replaced past their time to live */
+	atomic_long_t evicted;	/* entries of a fair table given to another owner */
 };
 
 /* A table of 1 << @bits sets in @sets (an array of that many). */
@@ -48,6 +63,13 @@ struct nt_ktags {
 	static struct nt_ktag_set name##_sets[1U << (bits_)];		\
 	static struct nt_ktags name = {					\
 		.sets = name##_sets, .bits = (bits_), .ttl = (ttl_),	\
+	}
+
+/* A fair table (see the top) of 1 << @bits sets. */
+#define NT_KTAGS_FAIR(name, bits_)					\
+	static struct nt_ktag_set name##_sets[1U << (bits_)];		\
+	static struct nt_ktags name = {					\
+		.sets = name##_sets, .bits = (bits_), .fair = true,	\
 	}
 
 /*
@@ -58,10 +80,13 @@ struct nt_ktags {
 void nt_ktags_reset(struct nt_ktags *t);
 
 /*
- * Remember @id and @time for (@obj, @sub), replacing the entry it has.
- * False when its set is full (counted).
+ * Remember @id and @time for (@obj, @sub), of @owner (a fair table's:
+ * see the top; else ignored), replacing the entry it has. @time orders
+ * the entries (the oldest goes first). False when its set is full and
+ * nothing may be replaced (counted).
  */
-bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time);
+bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time,
+		  u32 owner);
 
 /*
  * The entry of (@obj, @sub) into *@id and *@time, removed if @take. False

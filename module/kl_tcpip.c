@@ -13,12 +13,14 @@
  *   makes (SYN_SENT or SYN_RECV to ESTABLISHED, a reset) in softirq.
  * - sock:sock_send_length(sk, ret, flags) and sock:sock_recv_length(sk,
  *   ret, flags): the end of every sendmsg and recvmsg, in the caller's
- *   task, @sk held by its struct socket. Linux 6.7 and later: in 6.1 the
- *   source has no Send and Recv events (the kernel log says so once when
- *   it is hooked).
+ *   task, @sk held by its struct socket. Hooked on Linux 6.5 and later,
+ *   which have them: the source built for an older kernel (6.1) has no
+ *   Send and Recv events.
  * - tcp:tcp_retransmit_skb(sk, skb), 6.1 and 6.12: a segment sent again,
  *   @skb in the socket's retransmit queue, the socket locked; softirq (a
- *   timer) or task.
+ *   timer) or task. Linux 6.17 added an argument, err, and fires it for a
+ *   retransmission that failed too (err not 0): no event for those.
+ * The probes' prototypes are checked against the tracepoints' (NT_KHOOK()).
  * The probes read the socket's (and the segment's) fields, plain memory
  * that the tracepoint's caller keeps alive; only TCP sockets of AF_INET
  * and AF_INET6 (sk_protocol, sk_type, sk_family, which every socket has)
@@ -74,10 +76,17 @@
  *   the segment's (TCP_SKB_CB(skb)->seq). Connect, Accept, Disconnect: 0,
  *   no segment being theirs.
  * - connid: nt_kernel_key(sk), one value per socket, no kernel address.
- * The tables are bounded (2048 connections, 128 listening ports): a set
- * that is full does not keep the new entry (nttrace.kl_tcp_tags_full),
- * and its events get PID 0 where the task does not tell. Both are emptied
- * when the source is unhooked.
+ * The tables are bounded (2048 connections, 128 listening ports) and
+ * shared out among users (module/kl_tags.h, a fair table: each entry's
+ * owner the socket's user, sk_uid): one user's sockets cannot fill them
+ * so that another user's connections lose their process. A set that is
+ * full gives a new entry the oldest of the user holding most of it, if
+ * that user holds at least two more entries of it than the new entry's
+ * (nttrace.kl_tcp_tags_evicted, kl_tcp_listeners_evicted), else does not
+ * keep it (kl_tcp_tags_full, kl_tcp_listeners_full); the events of a
+ * connection not kept get PID 0 where the task does not tell. An entry
+ * lives as long as its socket (taken at CLOSE). Both are emptied when the
+ * source is unhooked.
  */
 #include <kunit/visibility.h>
 #include <linux/in.h>
@@ -87,10 +96,15 @@
 #include <linux/sched.h>
 #include <linux/socket.h>
 #include <linux/tcp.h>
+#include <linux/timekeeping.h>
+#include <linux/uidgid.h>
+#include <linux/version.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <trace/events/sock.h>
+#include <trace/events/tcp.h>
 
 #include "kernel_logger.h"
 #include "kl_io.h"
@@ -98,8 +112,8 @@
 
 NT_KCLASS(tcp)
 
-NT_KTAGS(nt_tcp_conns, 8, 0);
-NT_KTAGS(nt_tcp_listeners, 4, 0);
+NT_KTAGS_FAIR(nt_tcp_conns, 8);
+NT_KTAGS_FAIR(nt_tcp_listeners, 4);
 
 atomic_long_t nt_tcp_unowned = ATOMIC_LONG_INIT(0);
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_unowned);
@@ -110,6 +124,10 @@ NT_KCOUNTER(kl_tcp_tags_full, nt_tcp_conns.full,
 	    "TCP connections whose process could not be kept: the table full");
 NT_KCOUNTER(kl_tcp_listeners_full, nt_tcp_listeners.full,
 	    "TCP listening ports whose process could not be kept: the table full");
+NT_KCOUNTER(kl_tcp_tags_evicted, nt_tcp_conns.evicted,
+	    "TCP connections whose process was forgotten for another user's: their user held more of the table");
+NT_KCOUNTER(kl_tcp_listeners_evicted, nt_tcp_listeners.evicted,
+	    "TCP listening ports whose process was forgotten for another user's: their user held more of the table");
 
 /* The TcpIp types of IPv4 (IPv6: 16 more). */
 #define NT_TCP_SEND		10
@@ -124,6 +142,19 @@ static bool nt_tcp_sock(const struct sock *sk)
 {
 	return sk && sk->sk_protocol == IPPROTO_TCP && sk->sk_type == SOCK_STREAM &&
 	       (sk->sk_family == AF_INET || sk->sk_family == AF_INET6);
+}
+
+/* A tag's owner (module/kl_tags.h): @sk's user, as the initial namespace numbers it. */
+static u32 nt_tcp_uid(const struct sock *sk)
+{
+	return from_kuid_munged(&init_user_ns, READ_ONCE(sk->sk_uid));
+}
+
+/* Remember @pid as @sk's owner in @t, at (@obj, @sub). */
+static void nt_tcp_tag(struct nt_ktags *t, const struct sock *sk, const void *obj, u32 sub,
+		       u32 pid)
+{
+	nt_ktags_put(t, obj, sub, pid, ktime_get_mono_fast_ns(), nt_tcp_uid(sk));
 }
 
 /* The listeners' table: the namespace and local port of @sk. */
@@ -198,7 +229,7 @@ VISIBLE_IF_KUNIT void nt_tcp_state(void *data, const struct sock *sk,
 		return;
 	port = inet_sk(sk)->inet_num;
 	if (newstate == TCP_LISTEN) {
-		nt_ktags_put(&nt_tcp_listeners, nt_tcp_net(sk), port, current->tgid, 0);
+		nt_tcp_tag(&nt_tcp_listeners, sk, nt_tcp_net(sk), port, current->tgid);
 		return;
 	}
 	if (oldstate == TCP_LISTEN && newstate == TCP_CLOSE) {
@@ -207,7 +238,7 @@ VISIBLE_IF_KUNIT void nt_tcp_state(void *data, const struct sock *sk,
 	}
 	if (oldstate == TCP_CLOSE && newstate == TCP_SYN_SENT) {
 		/* connect(): its task is the owner. */
-		nt_ktags_put(&nt_tcp_conns, sk, 0, current->tgid, 0);
+		nt_tcp_tag(&nt_tcp_conns, sk, sk, 0, current->tgid);
 		return;
 	}
 	if (newstate == TCP_ESTABLISHED && oldstate == TCP_SYN_SENT) {
@@ -222,7 +253,7 @@ VISIBLE_IF_KUNIT void nt_tcp_state(void *data, const struct sock *sk,
 				  &t.pid, &time) && in_task())
 			t.pid = current->tgid;
 		if (t.pid)
-			nt_ktags_put(&nt_tcp_conns, sk, 0, t.pid, 0);
+			nt_tcp_tag(&nt_tcp_conns, sk, sk, 0, t.pid);
 		nt_tcp_ends(&t, sk, NT_TCP_ACCEPT);
 		nt_tcp_options(&t, sk);
 		nt_tcp_emit(&t, sk);
@@ -239,7 +270,8 @@ VISIBLE_IF_KUNIT void nt_tcp_state(void *data, const struct sock *sk,
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_state);
 
-VISIBLE_IF_KUNIT void nt_tcp_send(void *data, struct sock *sk, int ret, int flags)
+/* Not hooked before Linux 6.5 (see the top). */
+VISIBLE_IF_KUNIT void __maybe_unused nt_tcp_send(void *data, struct sock *sk, int ret, int flags)
 {
 	struct ntr_sr_tcp t = {};
 
@@ -253,7 +285,7 @@ VISIBLE_IF_KUNIT void nt_tcp_send(void *data, struct sock *sk, int ret, int flag
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_send);
 
-VISIBLE_IF_KUNIT void nt_tcp_recv(void *data, struct sock *sk, int ret, int flags)
+VISIBLE_IF_KUNIT void __maybe_unused nt_tcp_recv(void *data, struct sock *sk, int ret, int flags)
 {
 	struct ntr_sr_tcp t = {};
 
@@ -267,11 +299,20 @@ VISIBLE_IF_KUNIT void nt_tcp_recv(void *data, struct sock *sk, int ret, int flag
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_tcp_recv);
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+VISIBLE_IF_KUNIT void nt_tcp_retransmit(void *data, const struct sock *sk,
+					const struct sk_buff *skb, int err)
+#else
 VISIBLE_IF_KUNIT void nt_tcp_retransmit(void *data, const struct sock *sk,
 					const struct sk_buff *skb)
+#endif
 {
 	struct ntr_sr_tcp t = {};
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+	if (err)
+		return;
+#endif
 	if (!nt_tcp_sock(sk))
 		return;
 	nt_tcp_ends(&t, sk, NT_TCP_RETRANSMIT);
@@ -298,10 +339,12 @@ EXPORT_SYMBOL_IF_KUNIT(nt_tcp_tags_count);
 #endif
 
 static const struct nt_khook nt_tcp_hooks[] = {
-	{ "inet_sock_set_state", nt_tcp_state },
-	{ "sock_send_length", nt_tcp_send },
-	{ "sock_recv_length", nt_tcp_recv },
-	{ "tcp_retransmit_skb", nt_tcp_retransmit },
+	NT_KHOOK(inet_sock_set_state, nt_tcp_state),
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	NT_KHOOK(sock_send_length, nt_tcp_send),
+	NT_KHOOK(sock_recv_length, nt_tcp_recv),
+#endif
+	NT_KHOOK(tcp_retransmit_skb, nt_tcp_retransmit),
 };
 
 const struct nt_ksource nt_ks_tcpip = {

@@ -21,14 +21,24 @@
  * lock, writes it through kmap_local_page() and unpins it at once, so
  * that a write to a file page is an ordinary write of a dirtied page.
  * Updates run under nt_provider_lock, where no fault may be taken (a
- * fault may wait on I/O or on another process, userfaultfd): a page that
- * is not present and writable is faulted in by a work item (fixup_user_fault(),
- * no lock of ours held), which then writes the info as it stands by then.
- * REGISTER faults the page in itself first, and waits for that work if it
- * is still needed, so that the info is written before it returns; ENABLE
- * and a session's stop wait for the work they queued. Meanwhile the
- * registration's notifications are held back (nt_notify_or_hold()): a
- * provider's thread woken by one reads the info it describes.
+ * fault may wait on I/O or on another process, userfaultfd), nor a wait
+ * for the process's mmap_lock (which the process holds as long as it
+ * likes: a thread of it in mmap() of a slow file, a reader of its memory
+ * stuck in a fault): the lock is only tried (mmap_read_trylock()). A page
+ * that is not present and writable, or an mm whose lock is taken, is left
+ * to a work item (fixup_user_fault(), no lock of ours held), which then
+ * writes the info as it stands by then. REGISTER faults the page in
+ * itself first, and waits for that work if it is still needed, so that
+ * the info is written before it returns; ENABLE and a session's stop wait
+ * for the work they queued (flush_workqueue() of nt_fault_wq). That work
+ * never waits for an mm's lock either: finding it taken, it leaves the
+ * job to a second work item on a second workqueue, nt_fault_slow_wq, which
+ * nobody flushes but the module's exit, and which waits for the lock; so
+ * a process stalling its own mmap_lock
+ * delays only its own enable info, written once the lock is free.
+ * Meanwhile the registration's notifications are held back
+ * (nt_notify_or_hold()): a provider's thread woken by one reads the info
+ * it describes.
  * Consequences, documented in the uapi: after munmap nothing is written
  * (the fault-in fails; the next update tries again); once the process has
  * exited or exec'd (its mm has no user) nothing is written; after fork
@@ -199,6 +209,7 @@ struct nt_reg {
 	unsigned long uaddr;
 	/* Faulting the page in (see the top); under nt_provider_lock. */
 	struct work_struct fault_work;
+	struct work_struct fault_slow_work;	/* the same, on nt_fault_slow_wq */
 	bool fault_queued;
 	u8 fault_tries;			/* fault-ins in a row not followed by a write */
 	/* Notifications held while fault_queued (struct nt_held), oldest first. */
@@ -221,8 +232,11 @@ static u16 nt_enables_per_logger[NTTRACE_MAX_LOGGERS + 1];
 static DECLARE_BITMAP(nt_running, NTTRACE_MAX_LOGGERS + 1);
 /* A kernel registration's runner is done (see nt_provider_unregister_kernel). */
 static DECLARE_WAIT_QUEUE_HEAD(nt_kcall_wq);
-/* The fault-ins of enable info pages; drained at module exit. */
-static struct workqueue_struct *nt_fault_wq;
+/*
+ * The fault-ins of enable info pages, and those waiting for an mm's lock
+ * (see the top); drained at module exit.
+ */
+static struct workqueue_struct *nt_fault_wq, *nt_fault_slow_wq;
 
 /* ---- the notification queue of a file ---- */
 
@@ -546,30 +560,39 @@ static long nt_pin_nofault(struct mm_struct *mm, unsigned long addr, struct page
 #endif
 }
 
+/* Write @v into the enable info in @page, pinned, and unpin it. */
+static void nt_reg_write_page(struct nt_reg *r, struct page *page,
+			      const struct nttrace_enable_info *v)
+{
+	void *base = kmap_local_page(page);
+
+	nt_info_store(r, base + offset_in_page(r->uaddr), v);
+	flush_dcache_page(page);
+	kunmap_local(base);
+	unpin_user_pages_dirty_lock(&page, 1, true);
+}
+
 /*
  * Write @v into the process's enable info, the page pinned for the moment
  * of the write. 0: written, or nothing to write to (the process exited or
- * exec'd); -EAGAIN: the page is not present and writable, and must be
- * faulted in first (nt_reg_fault_fn()).
+ * exec'd); -EAGAIN: the page is not present and writable, or the mm's
+ * lock is taken, and the fault work must do it (nt_reg_fault_fn()).
  */
 static int nt_reg_write_user(struct nt_reg *r, const struct nttrace_enable_info *v)
 {
 	struct page *page;
-	void *base;
-	long got;
+	long got = -EAGAIN;
 
+	lockdep_assert_held(&nt_provider_lock);
 	if (!mmget_not_zero(r->mm))
 		return 0;
-	mmap_read_lock(r->mm);
-	got = nt_pin_nofault(r->mm, r->uaddr & PAGE_MASK, &page);
-	mmap_read_unlock(r->mm);
-	if (got == 1) {
-		base = kmap_local_page(page);
-		nt_info_store(r, base + offset_in_page(r->uaddr), v);
-		flush_dcache_page(page);
-		kunmap_local(base);
-		unpin_user_pages_dirty_lock(&page, 1, true);
+	/* Never waited for under nt_provider_lock (see the top). */
+	if (mmap_read_trylock(r->mm)) {
+		got = nt_pin_nofault(r->mm, r->uaddr & PAGE_MASK, &page);
+		mmap_read_unlock(r->mm);
 	}
+	if (got == 1)
+		nt_reg_write_page(r, page, v);
 	/* Not the last user's exit_mmap() here, under nt_provider_lock. */
 	mmput_async(r->mm);
 	return got == 1 ? 0 : -EAGAIN;
@@ -596,37 +619,86 @@ static void nt_reg_fault_queue(struct nt_reg *r)
 static void nt_reg_put(struct nt_reg *r);
 
 /*
- * Fault the enable info's page in for writing, with no lock of ours held,
- * then write the info as it stands now (it may have changed since the
- * update that queued us).
+ * Fault the enable info's page in for writing and pin it, with no lock of
+ * ours held, then write the info as it stands now (it may have changed
+ * since the update that queued us). On nt_fault_wq (@slow false) this
+ * waits for no mm's lock: finding it taken, it leaves the work to
+ * fault_slow_work on nt_fault_slow_wq (see the top), with its reference
+ * to @r, which waits for it. Two work items, so that lockdep tells the
+ * one that waits for an mm's lock from the one ENABLE waits for.
  */
-static void nt_reg_fault_fn(struct work_struct *work)
+static void nt_reg_fault(struct nt_reg *r, bool slow)
 {
-	struct nt_reg *r = container_of(work, struct nt_reg, fault_work);
+	struct mm_struct *mm = r->mm;
 	struct nttrace_enable_info v;
+	struct page *page = NULL;
+	long got = 0;
 	int ret = -ESRCH;
 
-	if (mmget_not_zero(r->mm)) {
-		mmap_read_lock(r->mm);
-		ret = fixup_user_fault(r->mm, r->uaddr, FAULT_FLAG_WRITE | FAULT_FLAG_REMOTE,
-				       NULL);
-		mmap_read_unlock(r->mm);
-		mmput(r->mm);
+	if (mmget_not_zero(mm)) {
+		if (slow) {
+			mmap_read_lock(mm);
+		} else if (!mmap_read_trylock(mm)) {
+			queue_work(nt_fault_slow_wq, &r->fault_slow_work);
+			/* @r is the slow work's now: not touched again. */
+			mmput(mm);
+			return;
+		}
+		ret = fixup_user_fault(mm, r->uaddr, FAULT_FLAG_WRITE | FAULT_FLAG_REMOTE, NULL);
+		if (!ret)
+			got = nt_pin_nofault(mm, r->uaddr & PAGE_MASK, &page);
+		mmap_read_unlock(mm);
+		mmput(mm);
 	}
 	mutex_lock(&nt_provider_lock);
 	r->fault_queued = false;
-	/* Unmapped, not writable (ret): nothing until the next update. */
-	if (!r->gone && !ret) {
-		nt_guid_info(r->g, &v);
-		if (nt_reg_write_user(r, &v))
-			nt_reg_fault_queue(r);
+	if (got == 1) {
+		if (!r->gone) {
+			nt_guid_info(r->g, &v);
+			nt_reg_write_page(r, page, &v);
+		} else {
+			unpin_user_page(page);
+		}
+	} else if (!r->gone && !ret) {
+		/* Faulted in, and gone again before the pin: once more. */
+		nt_reg_fault_queue(r);
 	}
+	/* Unmapped, not writable (ret): nothing until the next update. */
 	/* Written, or given up on: what was held goes out (not if requeued). */
 	if (!r->fault_queued)
 		nt_held_release(r, !r->gone);
 	mutex_unlock(&nt_provider_lock);
 	nt_reg_put(r);
 }
+
+static void nt_reg_fault_fn(struct work_struct *work)
+{
+	nt_reg_fault(container_of(work, struct nt_reg, fault_work), false);
+}
+
+static void nt_reg_fault_slow_fn(struct work_struct *work)
+{
+	nt_reg_fault(container_of(work, struct nt_reg, fault_slow_work), true);
+}
+
+/*
+ * Wait for the fault work queued so far, but for that waiting for an mm's
+ * lock (see the top): what ENABLE and a session's stop wait for.
+ */
+static void nt_provider_fault_flush(void)
+{
+	flush_workqueue(nt_fault_wq);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* All fault work, that waiting for an mm's lock too (KUnit). */
+void nt_provider_fault_flush_all(void)
+{
+	flush_workqueue(nt_fault_wq);
+	flush_workqueue(nt_fault_slow_wq);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_fault_flush_all);
+#endif
 
 /* Write @v into @r's enable info, wherever it lives. */
 static void nt_reg_publish(struct nt_reg *r, const struct nttrace_enable_info *v)
@@ -861,6 +933,7 @@ static int nt_register(struct nt_prov_file *pf, struct nttrace_register *in,
 	r->kinfo = kinfo;
 	refcount_set(&r->ref, 1);
 	INIT_WORK(&r->fault_work, nt_reg_fault_fn);
+	INIT_WORK(&r->fault_slow_work, nt_reg_fault_slow_fn);
 	INIT_LIST_HEAD(&r->held);
 	if (!kinfo) {
 		unsigned long addr = (unsigned long)in->enable_info;
@@ -943,6 +1016,7 @@ int nt_provider_register(struct nt_prov_file *pf, struct nttrace_register *r)
 {
 	return nt_register(pf, r, NULL);
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_provider_register);
 
 int nt_provider_register_kinfo(struct nt_prov_file *pf,
 			       struct nttrace_register *r,
@@ -1195,8 +1269,11 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 out:
 	mutex_unlock(&nt_provider_lock);
 	nt_kcalls_run(&todo);
-	/* Pages that had to be faulted in: written before ENABLE returns. */
-	flush_workqueue(nt_fault_wq);
+	/*
+	 * Pages that had to be faulted in: written before ENABLE returns,
+	 * but where the process holds its mm's lock (see the top).
+	 */
+	nt_provider_fault_flush();
 out_free:
 	/* The replaced filter (readers of the old snapshot may hold it), or ours unused. */
 	if (ids)
@@ -1245,7 +1322,7 @@ void nt_provider_session_stopped(u32 logger_id)
 	}
 	mutex_unlock(&nt_provider_lock);
 	nt_kcalls_run(&todo);
-	flush_workqueue(nt_fault_wq);
+	nt_provider_fault_flush();
 }
 
 /* ---- LIST_PROVIDERS ---- */
@@ -1402,14 +1479,27 @@ static void nt_reg_put(struct nt_reg *r)
 int nt_provider_init(void)
 {
 	nt_fault_wq = alloc_workqueue("nttrace_fault", WQ_UNBOUND, 0);
-	return nt_fault_wq ? 0 : -ENOMEM;
+	if (!nt_fault_wq)
+		return -ENOMEM;
+	nt_fault_slow_wq = alloc_workqueue("nttrace_fault_slow", WQ_UNBOUND, 0);
+	if (!nt_fault_slow_wq) {
+		destroy_workqueue(nt_fault_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void nt_provider_exit(void)
 {
-	/* Every file is closed: what is queued only finds registrations gone. */
+	/*
+	 * Every file is closed: what is queued only finds registrations
+	 * gone. A work on nt_fault_wq may move to nt_fault_slow_wq: that
+	 * one is drained after.
+	 */
 	destroy_workqueue(nt_fault_wq);
+	destroy_workqueue(nt_fault_slow_wq);
 }
+
 
 /*
  * Run @r's queued callbacks, @r's runner being the caller: until none is

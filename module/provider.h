@@ -9,24 +9,40 @@
  * A lock is taken only with locks above it in this list held:
  *
  *   a consumer file's attach lock (module/consumer.c)
- *   cpu_hotplug_lock (cpus_read_lock())
- *   nt_start_lock (module/session.c): one session start at a time
+ *   nt_start_lock (module/session.c): one session start at a time, up to
+ *     the session's place in the table; not held for a system logger's
+ *     rundown, which follows
  *   a session's ctl_lock (module/session.c): its STOP, UPDATE, or its
- *     start until the rundown is written (the rundowns, which hook
- *     tracepoints and take cpu_hotplug_lock, nt_loggers_lock, under it)
+ *     start until the rundown is written (the rundowns and the hooking
+ *     of the kernel's sources run under it)
+ *   nt_klog_lock (module/kernel_logger.c): which kernel sources are
+ *     hooked; taken with no lock of nttrace held but a ctl_lock
+ *   tracepoints_mutex (the kernel's, in tracepoint_probe_register() and
+ *     _unregister(), under nt_klog_lock)
+ *   cpu_hotplug_lock (cpus_read_lock(); the kernel takes it under
+ *     tracepoints_mutex to switch a tracepoint's static key, and holds it
+ *     for writing around the CPU hotplug callbacks, which take
+ *     nt_loggers_lock)
  *   nt_provider_lock (module/provider.c): the provider table
- *   a registering process's mmap_lock, read (provider.c writes its enable
- *     info; the fault work takes it alone too)
  *   nt_loggers_lock (module/session.c): the logger table
  *   a session's rings_lock (module/session.c)
  *   leaves, spinlocks: a file's notification queue lock
  *     (struct nt_prov_file.lock), nt_reg_users_lock (module/policy.c)
  *
+ * A process's mmap_lock is in no chain of these: under nt_provider_lock
+ * it is only tried (mmap_read_trylock(): provider.c writing an enable
+ * info), and the enable info's fault work and the kernel sources (their
+ * rundowns, a task's image work) take it with no lock of nttrace held.
+ * The rundowns take no mmap_lock but by mmap_read_trylock() either.
+ *
  * nt_provider_lock and nt_loggers_lock are in fact never held together.
- * Calls go one way, from session.c to provider.c: a session's start
+ * Calls between session.c and provider.c: a session's start
  * (nt_provider_session_started(), under nt_start_lock) and its stop
- * (nt_provider_session_stopped(), with no lock held); provider.c calls
- * nothing in session.c.
+ * (nt_provider_session_stopped(), with no lock held) call provider.c;
+ * provider.c calls session.c only in ENABLE: nt_session_get_enable()
+ * (which takes nt_loggers_lock, and for the security provider marks the
+ * session under its rings_lock) before it takes nt_provider_lock, then
+ * nt_session_listed() (no lock) under it, and nt_session_put() after.
  *
  * A kernel registration's callback (nt_provider_register_kernel()) runs
  * with none of these held.
@@ -89,6 +105,11 @@ int nt_provider_register_kinfo(struct nt_prov_file *pf,
 			       struct nttrace_enable_info *info);
 /* The rows LIST_PROVIDERS reports, into kernel memory (KUnit). */
 u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room);
+/*
+ * Wait for every enable info write queued, those waiting for a process's
+ * mmap_lock too (KUnit: ENABLE does not wait for those).
+ */
+void nt_provider_fault_flush_all(void);
 
 /*
  * Session @logger_id started: ENABLE takes it from now on. module/session.c

@@ -35,7 +35,7 @@
  *   session (for good: its buffers may hold such events), only a reader
  *   of security events may attach to it, and the enable is refused
  *   (-EBUSY) while a consumer without that right is attached
- *   (nt_session_mark_security(), module/session.c).
+ *   (nt_session_get_enable(), module/session.c).
  */
 #include <kunit/visibility.h>
 #include <linux/capability.h>

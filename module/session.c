@@ -519,6 +519,12 @@ int nt_session_start(struct nttrace_logger_info *info)
 	/* Ours until the rundown is written: a STOP may come at once. */
 	kref_get(&s->ref);
 	mutex_unlock(&nt_loggers_lock);
+	/*
+	 * The name and ID are taken: other starts may go on while the
+	 * rundown reads every process (a STOP or UPDATE of this one waits
+	 * for it on ctl_lock).
+	 */
+	mutex_unlock(&nt_start_lock);
 	if (s->system) {
 		/* Hooked first: nothing starting during the rundown is missed. */
 		nt_kernel_logger_update();
@@ -531,6 +537,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 	trace_nttrace_session_start(s->conf.logger_id, s->name, s->log_file_mode,
 				    s->conf.bufsize);
 	nt_session_put(s);
+	return 0;
 out:
 	mutex_unlock(&nt_start_lock);
 	return ret;

@@ -811,7 +811,10 @@ struct nttrace_enable_info {
  *               page boundary (else -EINVAL), writable memory of the
  *               caller (else -EFAULT). Written before the call returns,
  *               with the enables already made, and at every change before
- *               ENABLE returns (a page not present is faulted in first).
+ *               ENABLE returns (a page not present is faulted in first),
+ *               but while the process holds its own mmap_lock (a thread
+ *               of it in mmap(), say): then once the lock is free, its
+ *               notifications held back until it is written.
  *               The address is the registering process's: after munmap
  *               nothing is written there (until it is mapped again), after
  *               exit or exec nothing at all, and after fork the parent's

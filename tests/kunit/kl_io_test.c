@@ -5,7 +5,9 @@
  * made-up requests and sockets while the NT Kernel Logger wants their
  * groups, and each record they write is read back field by field.
  * Records of real I/O the machine does meanwhile are told apart by their
- * Irp or connid (the made-up object's key).
+ * Irp or connid (the made-up object's key). A fair tag table shared out
+ * among users. And the process rundown (module/kl_process.c) with a
+ * process's mmap_lock held: it waits for nothing.
  */
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
@@ -14,8 +16,14 @@
 #include <linux/ioprio.h>
 #include <linux/kdev_t.h>
 #include <linux/kthread.h>
+#include <linux/mmap_lock.h>
+#include <linux/pid.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <linux/umh.h>
 #include <linux/version.h>
 #include <net/inet_sock.h>
 #include <net/net_namespace.h>
@@ -45,12 +53,12 @@ static void tags_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, nt_ktags_get(&t, &objs[0], 0, false, &id, &time));
 
 	/* Insert, find, replace. */
-	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[0], 0, 11, 1000));
+	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[0], 0, 11, 1000, 0));
 	KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[0], 0, false, &id, &time));
 	KUNIT_EXPECT_EQ(test, id, 11);
 	KUNIT_EXPECT_EQ(test, time, 1000);
 	KUNIT_EXPECT_FALSE(test, nt_ktags_get(&t, &objs[0], 1, false, &id, &time));
-	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[0], 0, 12, 1010));
+	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[0], 0, 12, 1010, 0));
 	KUNIT_EXPECT_EQ(test, nt_ktags_count(&t), 1);
 	KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[0], 0, true, &id, &time));
 	KUNIT_EXPECT_EQ(test, id, 12);
@@ -60,13 +68,13 @@ static void tags_test(struct kunit *test)
 
 	/* One set of 8: the ninth is refused while the others are young. */
 	for (i = 0; i < NT_KTAG_WAYS; i++)
-		KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[i], 0, i, 2000 + i));
+		KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[i], 0, i, 2000 + i, 0));
 	KUNIT_EXPECT_EQ(test, nt_ktags_count(&t), NT_KTAG_WAYS);
-	KUNIT_EXPECT_FALSE(test, nt_ktags_put(&t, &objs[8], 0, 8, 2050));
+	KUNIT_EXPECT_FALSE(test, nt_ktags_put(&t, &objs[8], 0, 8, 2050, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&t.full), 1);
 	KUNIT_EXPECT_FALSE(test, nt_ktags_get(&t, &objs[8], 0, false, &id, &time));
 	/* Past the time to live the oldest (objs[0]) makes room. */
-	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[8], 0, 8, 2101));
+	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[8], 0, 8, 2101, 0));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&t.stale), 1);
 	KUNIT_EXPECT_FALSE(test, nt_ktags_get(&t, &objs[0], 0, false, &id, &time));
 	KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[1], 0, false, &id, &time));
@@ -77,6 +85,56 @@ static void tags_test(struct kunit *test)
 	nt_ktags_reset(&t);
 	KUNIT_EXPECT_EQ(test, nt_ktags_count(&t), 0);
 	KUNIT_EXPECT_FALSE(test, nt_ktags_get(&t, &objs[8], 0, false, &id, &time));
+}
+
+/*
+ * A fair table (sockets' tags: their users make them at will): one user
+ * filling a set does not keep another's entry out, nor take it back.
+ */
+static void fair_tags_test(struct kunit *test)
+{
+	static struct nt_ktag_set sets[1];
+	static struct nt_ktags t = { .sets = sets, .bits = 0, .fair = true };
+	static int objs[24];
+	u32 id;
+	u64 time;
+	int i;
+
+	nt_ktags_reset(&t);
+	atomic_long_set(&t.full, 0);
+	atomic_long_set(&t.evicted, 0);
+	/* User 1000 fills the set, and is refused past it. */
+	for (i = 0; i < NT_KTAG_WAYS; i++)
+		KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[i], 0, 100 + i, i, 1000));
+	KUNIT_EXPECT_FALSE(test, nt_ktags_put(&t, &objs[8], 0, 108, 8, 1000));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t.full), 1);
+
+	/* User 2000's entry is kept: 1000's oldest (objs[0]) makes room. */
+	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[16], 0, 216, 9, 2000));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t.evicted), 1);
+	KUNIT_EXPECT_FALSE(test, nt_ktags_get(&t, &objs[0], 0, false, &id, &time));
+	KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[1], 0, false, &id, &time));
+
+	/* User 1000 cannot take it back, however often it tries. */
+	for (i = 9; i < 16; i++)
+		KUNIT_EXPECT_FALSE(test, nt_ktags_put(&t, &objs[i], 0, 100 + i, 10 + i, 1000));
+	KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[16], 0, false, &id, &time));
+	KUNIT_EXPECT_EQ(test, id, 216);
+
+	/* 2000 gets up to half of the set, no more: then it is refused. */
+	for (i = 17; i < 20; i++)
+		KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[i], 0, 200 + i, 20 + i, 2000));
+	KUNIT_EXPECT_FALSE(test, nt_ktags_put(&t, &objs[20], 0, 220, 40, 2000));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t.evicted), 4);
+	/* Each keeps 4, the newest of 1000's (objs[4] to objs[7]). */
+	for (i = 4; i < 8; i++)
+		KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[i], 0, false, &id, &time));
+	for (i = 16; i < 20; i++)
+		KUNIT_EXPECT_TRUE(test, nt_ktags_get(&t, &objs[i], 0, false, &id, &time));
+	/* A third user, holding nothing, still gets in. */
+	KUNIT_EXPECT_TRUE(test, nt_ktags_put(&t, &objs[21], 0, 321, 50, 3000));
+	KUNIT_EXPECT_EQ(test, nt_ktags_count(&t), NT_KTAG_WAYS);
+	nt_ktags_reset(&t);
 }
 
 /* ---- reading records back ---- */
@@ -370,7 +428,7 @@ static void tcp_test(struct kunit *test)
 	nt_tcp_recv(NULL, cl, 50, 0);
 	skb->len = 1000;
 	TCP_SKB_CB(skb)->seq = 777;
-	nt_tcp_retransmit(NULL, cl, skb);
+	NT_TCP_PROBE_RETRANSMIT(cl, skb);
 	nt_tcp_state(NULL, cl, TCP_ESTABLISHED, TCP_CLOSE_WAIT);	/* none */
 	nt_tcp_state(NULL, cl, TCP_CLOSE_WAIT, TCP_LAST_ACK);
 	nt_tcp_state(NULL, cl, TCP_LAST_ACK, TCP_CLOSE);
@@ -478,11 +536,88 @@ static void tcp_unhooked_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&nt_tcp_unowned), unowned);
 }
 
+/* ---- the process rundown ---- */
+
+static int helper_init(struct subprocess_info *info, struct cred *new)
+{
+	struct pid **pid = info->data;
+
+	*pid = get_pid(task_pid(current));
+	return 0;
+}
+
+/*
+ * A process whose mmap_lock is held for writing (by the test, as a process
+ * stalling its own lock would hold it) does not hold a system logger's
+ * start up: the rundown writes its Process/DCStart, named after its
+ * program, without a command line, and counts it. It waited for the lock
+ * before, for ever.
+ */
+static void rundown_locked_mm_test(struct kunit *test)
+{
+	char *argv[4] = { "/bin/busybox", "sleep", "1000000", NULL };
+	char *envp[2] = { "PATH=/bin", NULL };
+	static const u8 tail[] = "busybox\0\0\0\0\0\0\0";
+	struct subprocess_info *sub;
+	struct task_struct *task;
+	struct ntk_record *recs;
+	struct ntk_session *k;
+	struct pid *pid = NULL;
+	struct mm_struct *mm;
+	long unread;
+	int n, i, hits = 0;
+
+	sub = call_usermodehelper_setup(argv[0], argv, envp, GFP_KERNEL, helper_init, NULL,
+					&pid);
+	KUNIT_ASSERT_NOT_NULL(test, sub);
+	KUNIT_ASSERT_EQ(test, call_usermodehelper_exec(sub, UMH_WAIT_EXEC), 0);
+	KUNIT_ASSERT_NOT_NULL(test, pid);
+	task = get_pid_task(pid, PIDTYPE_PID);
+	mm = task ? get_task_mm(task) : NULL;
+	if (!mm) {
+		KUNIT_FAIL(test, "the helper process has no mm");
+		goto out;
+	}
+	unread = atomic_long_read(&nt_kl_rundown_unread);
+
+	mmap_write_lock(mm);
+	k = start_kl(test, NTTRACE_EVENT_TRACE_FLAG_PROCESS);
+	mmap_write_unlock(mm);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&nt_kl_rundown_unread), unread + 1);
+
+	n = ntk_collect(test, k, &recs);
+	for (i = 0; i < n; i++) {
+		const u8 *p = recs[i].data;
+		u32 h = hdr_size(p), len = recs[i].size - h;
+
+		if (ntk_get_le(p + 6, 2) != NTR_SR_PROCESS_DCSTART || len < 0x30 ||
+		    ntk_get_le(p + h + 8, 4) != pid_nr(pid))
+			continue;
+		hits++;
+		/*
+		 * ImageFileName "busybox" and its NUL, an empty CommandLine,
+		 * two empty strings: the record's last 14 bytes.
+		 */
+		KUNIT_EXPECT_EQ(test, memcmp(p + h + len - (sizeof(tail) - 1), tail,
+					     sizeof(tail) - 1), 0);
+	}
+	KUNIT_EXPECT_EQ(test, hits, 1);
+	ntk_stop(k);
+	mmput(mm);
+out:
+	kill_pid(pid, SIGKILL, 1);
+	if (task)
+		put_task_struct(task);
+	put_pid(pid);
+}
+
 static struct kunit_case nttrace_kl_io_cases[] = {
 	KUNIT_CASE(tags_test),
+	KUNIT_CASE(fair_tags_test),
 	KUNIT_CASE(disk_test),
 	KUNIT_CASE(tcp_test),
 	KUNIT_CASE(tcp_unhooked_test),
+	KUNIT_CASE(rundown_locked_mm_test),
 	{}
 };
 

@@ -11,7 +11,8 @@
  * too) and change enables; one at a time and in order; an unregister
  * waits for one running on another thread. Event-ID filters: per session,
  * in and out, replaced by the next enable, dropped with the enable, and
- * the enables they refuse.
+ * the enables they refuse. A registrant holding its own mmap_lock: ENABLE
+ * does not wait for it, and the enable info is written once it is free.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -19,8 +20,12 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
+#include <linux/mman.h>
+#include <linux/mmap_lock.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "kunit_util.h"
@@ -30,6 +35,7 @@
 
 static const u8 guid_x[16] = { 0x6e, 0x7a, 0x10, 1 };
 static const u8 guid_y[16] = { 0x6e, 0x7a, 0x10, 2 };
+static const u8 guid_z[16] = { 0x6e, 0x7a, 0x10, 3 };
 
 /*
  * Enable info that outlives the sessions: test-managed memory allocated
@@ -823,6 +829,51 @@ static void event_id_filter_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wanted(r, 2), both);
 }
 
+/*
+ * A registration whose enable info is in the test's own user memory (its
+ * mm from kunit_vm_mmap()), that mm's lock held for writing, as a process
+ * stalling its own mmap_lock would: ENABLE returns (it waited before, for
+ * ever: here, for a lock its own thread holds), the notification waits for
+ * the info, and both come once the lock is free.
+ */
+static void mmap_lock_held_test(struct kunit *test)
+{
+	struct nt_prov_file *pf = pf_new(test);
+	struct ntk_session *k = start(test, "kp-mmap-lock");
+	struct nttrace_register r = { .size = sizeof(r), .type = NTTRACE_REG_EVENT, .context = 9 };
+	struct nttrace_enable_info info;
+	unsigned long u = ntk_user(test, 0, PAGE_SIZE, PROT_READ | PROT_WRITE);
+	u32 notified = 99;
+	int ret;
+
+	memcpy(r.guid, guid_z, 16);
+	r.enable_info = u;
+	KUNIT_ASSERT_EQ(test, nt_provider_register(pf, &r), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&info, (void __user *)u, sizeof(info)), 0);
+	KUNIT_EXPECT_EQ(test, info.sessions, 0U);
+	KUNIT_EXPECT_EQ(test, info.sequence, 2U);
+
+	mmap_write_lock(current->mm);
+	ret = enable(k->id, guid_z, 1, 4, 0, 0xF, 0, &notified);
+	/* Returned: the lock is still ours, nothing was written. */
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, notified, 1U);
+	expect_none(test, pf);
+	mmap_write_unlock(current->mm);
+
+	nt_provider_fault_flush_all();
+	KUNIT_ASSERT_EQ(test, copy_from_user(&info, (void __user *)u, sizeof(info)), 0);
+	KUNIT_EXPECT_EQ(test, info.sequence, 4U);
+	KUNIT_EXPECT_EQ(test, info.sessions, 1U);
+	KUNIT_EXPECT_EQ(test, info.level, 4);
+	KUNIT_EXPECT_EQ(test, info.match_any_keyword, 0xFULL);
+	KUNIT_EXPECT_EQ(test, info.loggers, BIT_OF(k->id));
+	expect_note(test, pf, NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER, r.handle, 9, k->id,
+		    4, 0);
+	expect_none(test, pf);
+	KUNIT_EXPECT_EQ(test, nt_provider_unregister(pf, r.handle), 0);
+}
+
 static struct kunit_case nttrace_provider_cases[] = {
 	KUNIT_CASE(event_id_filter_test),
 	KUNIT_CASE(enable_before_register_test),
@@ -836,6 +887,7 @@ static struct kunit_case nttrace_provider_cases[] = {
 	KUNIT_CASE(unregister_waits_test),
 	KUNIT_CASE(stop_keeps_id_test),
 	KUNIT_CASE(stress_test),
+	KUNIT_CASE(mmap_lock_held_test),
 	{}
 };
 

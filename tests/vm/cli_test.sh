@@ -405,8 +405,9 @@ for tool in $tools; do
 		run $tool dump "$tmp/k.etl"
 		check "$b: ... the file dumps" test "$rc" -eq 0
 		check "$b: ... its session is the NT Kernel Logger" grep -q "^# session \"$kl\"" "$tmp/out"
-		check "$b: ... the command's exec: its Process/Start, by name" \
-			grep -Eq " Process/Start v4 tid [0-9]+ pid [0-9]+ ptr(32|64) .* UserSID=S-1-22-1-[0-9]+ ImageFileName=\"sh\" CommandLine=\"sh -c echo kernel-test; exit 3\"" "$tmp/out"
+		# ImageFileName: the program file's name; sh is busybox's applet.
+		check "$b: ... the command's exec: its Process/Start, by its program's name" \
+			grep -Eq " Process/Start v4 tid [0-9]+ pid [0-9]+ ptr(32|64) .* UserSID=S-1-22-1-[0-9]+ ImageFileName=\"busybox\" CommandLine=\"sh -c echo kernel-test; exit 3\"" "$tmp/out"
 		check "$b: ... the rundown: init's Process/DCStart, IDs shown as -" \
 			grep -Eq " Process/DCStart v4 tid - pid - ptr(32|64) .* ProcessId=1 ParentId=0 " "$tmp/out"
 		check "$b: ... and DCEnd at the stop" grep -q " Process/DCEnd v4 " "$tmp/out"

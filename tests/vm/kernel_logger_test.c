@@ -11,6 +11,13 @@
  * byte for byte with an encoder written here from Microsoft's
  * Process_V4_TypeGroup1 documentation. 64- and 32-bit (the records are
  * the 64-bit kernel's either way).
+ *
+ * What a process cannot choose: the child execs through /proc/self/exe
+ * (which makes the comm "exe") and the parent renames itself
+ * (prctl(PR_SET_NAME)) before the stop, and ImageFileName is still the
+ * program file's name in the exec's Process/Start and the parent's DCEnd.
+ * A file mapped readable and then made executable (mprotect(PROT_EXEC))
+ * is an Image/Load as a mapping made executable at once is.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,23 +55,32 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
-/* After the exec: map this program's file executable, then exit 7. */
+/*
+ * After the exec: map this program's file executable, and again readable
+ * only, that mapping then made executable; then exit 7.
+ */
 static int child_after_exec(void)
 {
 	int fd = open(self, O_RDONLY);
-	void *p;
+	void *p, *q;
 
 	if (fd < 0)
 		return 1;
 	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	q = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED || q == MAP_FAILED)
 		return 2;
+	if (mprotect(q, 4096, PROT_READ | PROT_EXEC))
+		return 5;
 	usleep(10000);
 	return 7;
 }
 
-/* The child: a thread, whose ID goes to the parent; then the exec. */
+/*
+ * The child: a thread, whose ID goes to the parent; then the exec, through
+ * /proc/self/exe (the comm becomes "exe"; the program is this one).
+ */
 static void child(int pipe_w)
 {
 	pthread_t th;
@@ -71,7 +88,7 @@ static void child(int pipe_w)
 
 	if (pthread_create(&th, NULL, thread_fn, &pipe_w) || pthread_join(th, NULL))
 		_exit(3);
-	execv(self, argv);
+	execv("/proc/self/exe", argv);
 	_exit(4);
 }
 
@@ -81,6 +98,7 @@ struct seen {
 	int start_fork, start_exec, end_exec, end_final, thread_start, thread_end;
 	int images_exec, images_mmap, cswitch, ready;
 	int dcstart_idle, dcend_self;
+	char dcend_image[32];	/* this process's ImageFileName at the stop */
 	int config_cpu;		/* SysConfig CPU with the right count and name */
 	int exit_status;
 	char cmdline[256];
@@ -158,8 +176,10 @@ static void on_event(struct seen *s, const struct nttrace_etl_event *ev)
 				if (s->alive[i] == (int)f.pid)
 					s->alive[i] = -1;
 		}
-		if (ev->hook_id == HOOK(3, 4))
-			s->dcend_self += f.pid == (uint32_t)s->parent;
+		if (ev->hook_id == HOOK(3, 4) && f.pid == (uint32_t)s->parent) {
+			s->dcend_self++;
+			snprintf(s->dcend_image, sizeof(s->dcend_image), "%s", f.image);
+		}
 		if (f.pid != (uint32_t)s->child)
 			return;
 		if (ev->hook_id == HOOK(3, 1)) {
@@ -314,7 +334,9 @@ static void check_file(const char *path, struct seen *s)
 	tap_eq(s->exit_status, 7, "%d-bit: ... ExitStatus 7", BITS);
 	tap_eq(s->thread_start, 1, "%d-bit: Thread/Start of its second thread", BITS);
 	tap_eq(s->thread_end, 1, "%d-bit: Thread/End of it", BITS);
-	tap_eq(s->images_exec, 2, "%d-bit: Image/Load of the program at exec and at its mmap", BITS);
+	tap_eq(s->images_exec, 3,
+	       "%d-bit: Image/Load of the program at exec, at its mmap(PROT_EXEC) and at the mprotect(PROT_EXEC) of a readable mapping",
+	       BITS);
 	tap_ok(s->cswitch > 0, "%d-bit: CSwitch events of the child's thread (%d)", BITS,
 	       s->cswitch);
 	tap_ok(s->ready > 0, "%d-bit: ReadyThread events of it (%d)", BITS, s->ready);
@@ -325,11 +347,17 @@ static void check_file(const char *path, struct seen *s)
 	tap_eq(missing, 0, "%d-bit: ... and every process /proc listed before (%d)", BITS,
 	       s->nalive);
 	tap_eq(s->dcend_self, 1, "%d-bit: the rundown at stop has this process", BITS);
+	snprintf(comm, sizeof(comm), "%s", strrchr(self, '/') + 1);
+	tap_ok(!strcmp(s->dcend_image, comm),
+	       "%d-bit: ... its ImageFileName its program's name (\"%s\"), not the name it gave itself",
+	       BITS, s->dcend_image);
 	tap_eq(s->config_cpu, 1,
 	       "%d-bit: SysConfig CPU at the start: the online CPUs, the host name", BITS);
 
-	/* The comm: the program's name, 15 characters at most. */
-	snprintf(comm, sizeof(comm), "%s", strrchr(self, '/') + 1);
+	/*
+	 * ImageFileName (in comm): the program file's name, 15 characters at
+	 * most, though the child exec'd it as /proc/self/exe.
+	 */
 	if (s->start_header == 0x20) {
 		const uint8_t *got = s->start_rec + 0x20;
 
@@ -395,6 +423,9 @@ int main(int argc, char **argv)
 	       "%d-bit: the child ran (thread %d, status %d)", BITS, (int)s.child_tid,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 
+	/* A name of our own choosing: the DCEnd rundown must not take it. */
+	if (prctl(PR_SET_NAME, "spoofed-name"))
+		return 1;
 	props_init(&pr, NULL, 0);
 	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
 	       "%d-bit: StopTrace", BITS);
