@@ -809,12 +809,15 @@ static uint64_t session_kb(const struct nttrace_logger_info *in)
 	return kb * maxb * (uint64_t)ncpus;
 }
 
+/* The module's system_flags (NTTRACE_IOC_VERSION), asked at the start. */
+static uint32_t system_flags;
+
 /* A group mask: the flags sources write, or any bits, in any word. */
 static void gen_group_mask(struct thr *t, uint32_t *mask)
 {
 	unsigned int i;
 
-	mask[0] = chance(&t->r, 70) ? (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT :
+	mask[0] = chance(&t->r, 70) ? (uint32_t)rnd(&t->r) & system_flags :
 		  pick_u32(&t->r);
 	for (i = 1; i < NTTRACE_GROUP_MASKS; i++)
 		mask[i] = chance(&t->r, 80) ? 0 : pick_u32(&t->r);
@@ -2821,6 +2824,13 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		fprintf(stderr, "fuzz: %s: %s\n", opt_device, strerror(errno));
 		return 2;
+	}
+	/* The flags the module writes events for: most group masks use them. */
+	{
+		struct nttrace_version v = { .size = sizeof(v) };
+
+		if (!ioctl(fd, NTTRACE_IOC_VERSION, &v))
+			system_flags = v.system_flags;
 	}
 	close(fd);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -353,6 +353,11 @@ for tool in $tools; do
 			$tool query $s
 
 		# ---- the NT Kernel Logger and system loggers: --kernel ----
+		check "$b: version names the kernel flags the module writes" \
+			exits 0 "" $tool version
+		check "$b: ... asked of the module" grep -qx \
+			"kernel flags with events: process,thread,image_load,cswitch,disk_io,disk_io_init,dispatcher,network_tcpip" \
+			"$tmp/out"
 		check "$b: start --kernel process,thread" exits 0 "" \
 			$tool start --kernel process,thread
 		check "$b: ... prints the session" shows 'Logger ID' '^65535$'
