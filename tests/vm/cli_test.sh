@@ -450,7 +450,7 @@ for tool in $tools; do
 
 		$tool show --kernel process --no-status > "$tmp/show.out" 2> "$tmp/show.err" &
 		pid=$!
-		sleep 1
+		wait_caught $pid 2	# the logger started, its handler set
 		kill -INT $pid
 		wait $pid
 		rc=$?
