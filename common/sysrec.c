@@ -26,22 +26,6 @@
 #include "sysrec.h"
 #include "sysrec_w.h"
 
-/*
- * EVENT_TRACE_PROPERTIES.EnableFlags bits (Microsoft's evntrace.h), as
- * uapi/nttrace.h names them for the NT Kernel Logger's sessions; the same
- * tokens here until that block is on this branch.
- */
-#ifndef NTTRACE_EVENT_TRACE_FLAG_PROCESS
-#define NTTRACE_EVENT_TRACE_FLAG_PROCESS		0x00000001U
-#define NTTRACE_EVENT_TRACE_FLAG_THREAD			0x00000002U
-#define NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD		0x00000004U
-#define NTTRACE_EVENT_TRACE_FLAG_CSWITCH		0x00000010U
-#define NTTRACE_EVENT_TRACE_FLAG_DISK_IO		0x00000100U
-#define NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT		0x00000400U
-#define NTTRACE_EVENT_TRACE_FLAG_DISPATCHER		0x00000800U
-#define NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP		0x00010000U
-#endif
-
 /* The marker's Flags byte: TRACE_HEADER_FLAG | TRACE_HEADER_EVENT_TRACE. */
 #define SR_MARKER_FLAGS		0xC0
 

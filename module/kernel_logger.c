@@ -230,7 +230,7 @@ void nt_kernel_logger_exit(void)
 	nt_kl_process_exit();
 }
 
-/* The group_mask[0] bits some source writes (NTTRACE_SYSTEM_FLAGS_BUILT). */
+/* The group_mask[0] bits some source writes (NTTRACE_IOC_VERSION: system_flags). */
 u32 nt_kernel_logger_flags(void)
 {
 	u32 flags = 0;

@@ -151,7 +151,7 @@ void nt_kernel_logger_update(void);
  */
 void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start);
 
-/* The group_mask[0] bits some source writes (NTTRACE_SYSTEM_FLAGS_BUILT). */
+/* The group_mask[0] bits some source writes (NTTRACE_IOC_VERSION: system_flags). */
 u32 nt_kernel_logger_flags(void);
 
 /* Module load: the key of nt_kernel_key(), the sources' memory. */

@@ -94,18 +94,30 @@
  * struct nttrace_version - NTTRACE_IOC_VERSION: what this module speaks.
  * @size:        in: sizeof(struct nttrace_version)
  * @abi_version: out: NTTRACE_ABI_VERSION
- * @features:    out: NTTRACE_FEAT_* bits (none yet)
+ * @features:    out: NTTRACE_FEAT_* bits
  * @types:       out: NTTRACE_TYPE_BIT() of each NtTraceEvent type whose
  *               handler is built; a valid type without one answers
  *               NTTRACE_STATUS_NOT_IMPLEMENTED
+ * @system_flags: out: the NTTRACE_EVENT_TRACE_FLAG_* bits (a system
+ *               logger's group_mask[0], EnableFlags) this module writes
+ *               events for; the others are taken and produce nothing. Set
+ *               when @features has NTTRACE_FEAT_SYSTEM_FLAGS (a module
+ *               before it leaves the member as the caller had it)
+ * @pad0:        in: zero
  */
 struct nttrace_version {
 	__u32 size;
 	__u32 abi_version;
 	__u64 features;
 	__u64 types;
+	__u32 system_flags;
+	__u32 pad0;
 };
 #define NTTRACE_VERSION_SIZE_VER0	24
+#define NTTRACE_VERSION_SIZE_VER1	32	/* + system_flags */
+
+/* nttrace_version.features: @system_flags is filled in. */
+#define NTTRACE_FEAT_SYSTEM_FLAGS	(1ULL << 0)
 
 /**
  * struct nttrace_trace_event - NTTRACE_IOC_TRACE_EVENT: one NtTraceEvent call.
@@ -274,9 +286,9 @@ struct nttrace_message_trace_header {
  * UPDATE of other properties; a mask of no group that produces events,
  * NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG alone, turns them all off); the
  * groups it adds get their DCStart rundown, as at a start. Of any other
- * session it must leave it zero. Every bit is
- * taken and reported back; NTTRACE_SYSTEM_FLAGS_BUILT lists the ones that
- * produce events (README: "The NT Kernel Logger").
+ * session it must leave it zero. Every bit is taken and reported back;
+ * NTTRACE_IOC_VERSION's @system_flags lists the ones that produce events
+ * in the running module (README: "The NT Kernel Logger").
  */
 #define NTTRACE_KERNEL_LOGGER_NAME	"NT Kernel Logger"
 #define NTTRACE_KERNEL_LOGGER_ID	0xFFFFU
@@ -310,13 +322,6 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_FLAG_FILE_IO		0x02000000U
 #define NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT		0x04000000U
 #define NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG		0x10000000U
-
-/* The group_mask[0] bits that produce events here (module/kernel_logger.c). */
-#define NTTRACE_SYSTEM_FLAGS_BUILT	(NTTRACE_EVENT_TRACE_FLAG_PROCESS | \
-	NTTRACE_EVENT_TRACE_FLAG_THREAD | NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD | \
-	NTTRACE_EVENT_TRACE_FLAG_CSWITCH | NTTRACE_EVENT_TRACE_FLAG_DISPATCHER | \
-	NTTRACE_EVENT_TRACE_FLAG_DISK_IO | NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT | \
-	NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP)
 
 /* Clock types (Wnode.ClientContext): what time stamps count. */
 #define NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER	1	/* monotonic ns; frequency 1e9 */

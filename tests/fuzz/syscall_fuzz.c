@@ -840,12 +840,15 @@ static uint64_t session_kb(const struct nttrace_logger_info *in)
 	return kb * maxb * (uint64_t)ncpus;
 }
 
+/* The module's system_flags (NTTRACE_IOC_VERSION), asked at the start. */
+static uint32_t system_flags;
+
 /* A group mask: the flags sources write, or any bits, in any word. */
 static void gen_group_mask(struct thr *t, uint32_t *mask)
 {
 	unsigned int i;
 
-	mask[0] = chance(&t->r, 70) ? (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT :
+	mask[0] = chance(&t->r, 70) ? (uint32_t)rnd(&t->r) & system_flags :
 		  pick_u32(&t->r);
 	for (i = 1; i < NTTRACE_GROUP_MASKS; i++)
 		mask[i] = chance(&t->r, 80) ? 0 : pick_u32(&t->r);
@@ -2300,7 +2303,7 @@ static void op_syslog(struct thr *t)
 		in.max_buffers = 2;
 		in.log_file_mode = k == 4 ? 0 : NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
 		in.group_mask[0] = chance(&t->r, 50) ? NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG :
-				   (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT;
+				   (uint32_t)rnd(&t->r) & system_flags;
 		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_START_TRACE, uptr(&in));
 		if (ret == 0 && k < 4)
 			__atomic_store_n(&sh->sys_ids[k], in.logger_id, __ATOMIC_RELAXED);
@@ -2315,7 +2318,7 @@ static void op_syslog(struct thr *t)
 			     op == SY_FLUSH ? NTTRACE_EVENT_TRACE_CONTROL_FLUSH :
 					      NTTRACE_EVENT_TRACE_CONTROL_QUERY;
 		if (op == SY_UPDATE && chance(&t->r, 70))
-			in.group_mask[0] = (uint32_t)rnd(&t->r) & NTTRACE_SYSTEM_FLAGS_BUILT;
+			in.group_mask[0] = (uint32_t)rnd(&t->r) & system_flags;
 		k = in.logger_id;
 		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_CONTROL_TRACE, uptr(&in));
 		if (ret == 0 && op == SY_QUERY && k != NTTRACE_KERNEL_LOGGER_ID &&
@@ -3022,6 +3025,13 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		fprintf(stderr, "fuzz: %s: %s\n", opt_device, strerror(errno));
 		return 2;
+	}
+	/* The flags the module writes events for: most group masks use them. */
+	{
+		struct nttrace_version v = { .size = sizeof(v) };
+
+		if (!ioctl(fd, NTTRACE_IOC_VERSION, &v))
+			system_flags = v.system_flags;
 	}
 	close(fd);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

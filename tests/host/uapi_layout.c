@@ -11,7 +11,7 @@
 
 #include <nttrace.h>
 
-_Static_assert(sizeof(struct nttrace_version) == NTTRACE_VERSION_SIZE_VER0, "version size");
+_Static_assert(sizeof(struct nttrace_version) == NTTRACE_VERSION_SIZE_VER1, "version size");
 _Static_assert(sizeof(struct nttrace_trace_event) == NTTRACE_TRACE_EVENT_SIZE_VER0,
 	       "trace_event size");
 _Static_assert(_IOC_SIZE(NTTRACE_IOC_TRACE_EVENT) == NTTRACE_TRACE_EVENT_SIZE_VER0,
@@ -164,6 +164,8 @@ int main(void)
 	MEMBER(nttrace_version, abi_version);
 	MEMBER(nttrace_version, features);
 	MEMBER(nttrace_version, types);
+	MEMBER(nttrace_version, system_flags);
+	MEMBER(nttrace_version, pad0);
 	printf("nttrace_trace_event %zu\n", sizeof(struct nttrace_trace_event));
 	MEMBER(nttrace_trace_event, size);
 	MEMBER(nttrace_trace_event, flags);

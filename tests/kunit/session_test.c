@@ -368,20 +368,24 @@ static int update(u32 id, const char *name, struct nttrace_logger_info *info)
 	return nt_session_control(info);
 }
 
-/* Wait up to @ms for the session to have published @n buffers. */
-static u32 wait_buffers(u32 id, u32 n, unsigned int ms)
+/*
+ * The buffers the session has published; with @wait, once it has
+ * published @n, however long the timer takes (one that never fires is
+ * ended by KUnit's timeout for the case). The sleep paces the look.
+ */
+static u32 wait_buffers(u32 id, u32 n, bool wait)
 {
 	struct nttrace_logger_info info;
 
 	for (;;) {
 		if (ntk_control(NTTRACE_EVENT_TRACE_CONTROL_QUERY, id, &info))
 			return 0;
-		if (info.buffers_written >= n || !ms)
+		if (info.buffers_written >= n || !wait)
 			return info.buffers_written;
 		msleep(50);
-		ms = ms > 50 ? ms - 50 : 0;
 	}
 }
+
 
 static u32 timer(struct ntk_session *k)
 {
@@ -399,11 +403,17 @@ static bool timer_armed(struct ntk_session *k)
 	return false;
 }
 
+/* Wait until the timer that published a buffer is no longer armed. */
+static void wait_timer_idle(struct ntk_session *k)
+{
+	while (timer_armed(k))
+		msleep(20);
+}
+
 static void update_test(struct kunit *test)
 {
 	struct ntk_session *k = start_small(test, "nttrace-kunit-update", 0);
 	struct nttrace_logger_info info = {};
-	unsigned int i;
 
 	info.flush_timer = 1;
 	KUNIT_ASSERT_EQ(test, update(k->id, NULL, &info), 0);
@@ -435,11 +445,9 @@ static void update_test(struct kunit *test)
 
 	/* The timer publishes a partly filled buffer by itself... */
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 1), NTTRACE_STATUS_SUCCESS);
-	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 5000), 1);
+	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, true), 1);
 	/* ... and is not armed again until a buffer is started. */
-	for (i = 0; i < 100 && timer_armed(k); i++)
-		msleep(20);
-	KUNIT_EXPECT_FALSE(test, timer_armed(k));
+	wait_timer_idle(k);
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 3), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, timer_armed(k));
 
@@ -455,7 +463,7 @@ static void update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), NTTRACE_STATUS_SUCCESS);
 	KUNIT_EXPECT_FALSE(test, timer_armed(k));
 	msleep(2500);
-	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 2, 0), 1);
+	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 2, false), 1);
 }
 
 /*
@@ -470,7 +478,7 @@ static void timer_per_cpu_test(struct kunit *test)
 	struct ntk_session *k = start_small(test, "nttrace-kunit-timer", 0);
 	struct nttrace_logger_info info = {};
 	const struct nttrace_wmi_buffer_header *h;
-	unsigned int cpu, other, i;
+	unsigned int cpu, other;
 
 	info.flush_timer = 1;
 	KUNIT_ASSERT_EQ(test, update(k->id, NULL, &info), 0);
@@ -490,13 +498,11 @@ static void timer_per_cpu_test(struct kunit *test)
 					       "CPU %u wrote nothing but its timer is armed",
 					       other);
 
-	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, 5000), 1);
+	KUNIT_EXPECT_EQ(test, wait_buffers(k->id, 1, true), 1);
 	h = (const void *)(k->s->data + (size_t)cpu * k->s->conf.nbuf * k->s->conf.bufsize);
 	KUNIT_EXPECT_EQ(test, h->processor_index, cpu);
 	KUNIT_EXPECT_EQ(test, h->saved_offset, NTTRACE_WMI_BUFFER_HEADER_SIZE + 16);
-	for (i = 0; i < 100 && timer_armed(k); i++)
-		msleep(20);
-	KUNIT_EXPECT_FALSE(test, timer_armed(k));
+	wait_timer_idle(k);
 
 	/* Stopped with a timer armed: the stop takes it (no run after). */
 	KUNIT_EXPECT_EQ(test, put_event(k->id, 2), NTTRACE_STATUS_SUCCESS);

@@ -237,10 +237,18 @@ static void sysconfig_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntk_collect(test, k, &recs), 0);
 }
 
-/* Every bit NTTRACE_SYSTEM_FLAGS_BUILT names has a source, and no more. */
+/*
+ * The flags the module writes events for (NTTRACE_IOC_VERSION's
+ * system_flags): those README's "The NT Kernel Logger" lists, and no more.
+ */
 static void flags_built_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, nt_kernel_logger_flags(), NTTRACE_SYSTEM_FLAGS_BUILT);
+	KUNIT_EXPECT_EQ(test, nt_kernel_logger_flags(),
+			NTTRACE_EVENT_TRACE_FLAG_PROCESS | NTTRACE_EVENT_TRACE_FLAG_THREAD |
+			NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD | NTTRACE_EVENT_TRACE_FLAG_CSWITCH |
+			NTTRACE_EVENT_TRACE_FLAG_DISPATCHER | NTTRACE_EVENT_TRACE_FLAG_DISK_IO |
+			NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT |
+			NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP);
 }
 
 /* The test's thread without capabilities (nt_privileged_system() false), until undone. */

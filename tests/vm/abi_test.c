@@ -67,22 +67,52 @@ static uint64_t addr(const void *p)
 	return (uintptr_t)p;
 }
 
+/* The EnableFlags README's "The NT Kernel Logger" says have a source. */
+#define FLAGS_WITH_EVENTS (NTTRACE_EVENT_TRACE_FLAG_PROCESS | NTTRACE_EVENT_TRACE_FLAG_THREAD | \
+	NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD | NTTRACE_EVENT_TRACE_FLAG_CSWITCH | \
+	NTTRACE_EVENT_TRACE_FLAG_DISPATCHER | NTTRACE_EVENT_TRACE_FLAG_DISK_IO | \
+	NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT | NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP)
+
 static void test_version(uint64_t *types)
 {
 	struct nttrace_version v;
 	uint64_t valid_bits = 0;
+	uint32_t flags = 0;
 	unsigned int i;
 
 	memset(&v, 0xA5, sizeof(v));
 	v.size = sizeof(v);
+	v.pad0 = 0;
 	tap_eq(ioctl(fd, NTTRACE_IOC_VERSION, &v), 0, "%d-bit: VERSION succeeds", BITS);
 	tap_eq(v.size, sizeof(v), "%d-bit: VERSION keeps size", BITS);
+	tap_eq(sizeof(v), NTTRACE_VERSION_SIZE_VER1, "%d-bit: VERSION's size is 32", BITS);
 	tap_eq(v.abi_version, NTTRACE_ABI_VERSION, "%d-bit: ABI version", BITS);
-	tap_eq(v.features, 0, "%d-bit: no feature bits yet", BITS);
+	tap_eq(v.features, NTTRACE_FEAT_SYSTEM_FLAGS, "%d-bit: features: system_flags alone",
+	       BITS);
 	for (i = 0; i < NVALID; i++)
 		valid_bits |= NTTRACE_TYPE_BIT(valid[i].type);
 	tap_eq(v.types & ~valid_bits, 0, "%d-bit: only valid types are implemented", BITS);
+	tap_eq(v.system_flags, FLAGS_WITH_EVENTS,
+	       "%d-bit: system_flags: the kernel flags with a source (0x%x)", BITS,
+	       v.system_flags);
+	tap_ok(nttrace_system_flags(&flags) == 0 && flags == v.system_flags,
+	       "%d-bit: ... nttrace_system_flags() says the same", BITS);
+	tap_eq(v.pad0, 0, "%d-bit: ... pad0 stays zero", BITS);
 	*types = v.types;
+
+	/* A caller of the first version: nothing past its 24 bytes is written. */
+	memset(&v, 0xA5, sizeof(v));
+	v.size = NTTRACE_VERSION_SIZE_VER0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_VERSION, &v) == 0 && v.abi_version == NTTRACE_ABI_VERSION &&
+	       v.system_flags == 0xA5A5A5A5 && v.pad0 == 0xA5A5A5A5,
+	       "%d-bit: VERSION of 24 bytes: answered, system_flags untouched", BITS);
+
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	v.pad0 = 1;
+	errno = 0;
+	tap_ok(ioctl(fd, NTTRACE_IOC_VERSION, &v) < 0 && errno == EINVAL,
+	       "%d-bit: VERSION with pad0 not zero -> EINVAL", BITS);
 }
 
 static void test_ioctl_decoding(void)

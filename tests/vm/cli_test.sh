@@ -353,6 +353,11 @@ for tool in $tools; do
 			$tool query $s
 
 		# ---- the NT Kernel Logger and system loggers: --kernel ----
+		check "$b: version names the kernel flags the module writes" \
+			exits 0 "" $tool version
+		check "$b: ... asked of the module" grep -qx \
+			"kernel flags with events: process,thread,image_load,cswitch,disk_io,disk_io_init,dispatcher,network_tcpip" \
+			"$tmp/out"
 		check "$b: start --kernel process,thread" exits 0 "" \
 			$tool start --kernel process,thread
 		check "$b: ... prints the session" shows 'Logger ID' '^65535$'
@@ -446,7 +451,7 @@ for tool in $tools; do
 
 		$tool show --kernel process --no-status > "$tmp/show.out" 2> "$tmp/show.err" &
 		pid=$!
-		sleep 1
+		wait_caught $pid 2	# the logger started, its handler set
 		kill -INT $pid
 		wait $pid
 		rc=$?

@@ -401,6 +401,17 @@ static void test_two_producers(uint32_t mode, int late, int stop_early, const ch
 	free_mp(m);
 }
 
+/* Any byte of @p[@n] not zero (another process writes them). */
+static int memchr_any(const volatile uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return 1;
+	return 0;
+}
+
 /*
  * A consumer killed mid-run; a new one attaches and continues where the
  * dead one acknowledged. Buffers the dead one read but did not acknowledge
@@ -435,8 +446,9 @@ static void test_consumer_killed(void)
 		}
 	}
 	run_producers(m, prod);
-	/* Let the child consume a while, then kill it mid-run. */
-	usleep(300000);
+	/* Kill the child mid-run, once it has consumed an event. */
+	while (!memchr_any(shared, N_THREADS * N_PER_THREAD))
+		sched_yield();
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
 	tap_ok(WIFSIGNALED(status), "%d-bit: killed: consumer died by SIGKILL", BITS);

@@ -521,12 +521,14 @@ static ULONG WINAPI callback(WMIDPREQUESTCODE code, PVOID ctx, ULONG *size, PVOI
 	return callback_ret;
 }
 
+/*
+ * Wait for the @n-th callback however long it takes (one that never comes
+ * hangs the test; vm-run's timeout reports it); 1 if there are @n, not more.
+ */
 static int wait_count(uint32_t n)
 {
-	int i;
-
-	for (i = 0; i < 500 && __atomic_load_n(&seen->count, __ATOMIC_ACQUIRE) < n; i++)
-		usleep(10000);
+	while (__atomic_load_n(&seen->count, __ATOMIC_ACQUIRE) < n)
+		usleep(10000);	/* a pace for the poll, not a limit */
 	return seen->count == n;
 }
 
@@ -565,7 +567,7 @@ static void test_two_processes(void)
 {
 	uint32_t s = start("prov-lib"), regs, enables;
 	uint64_t h1 = NTTRACE_HANDLE(s, 3, 0, 0x5), h2 = NTTRACE_HANDLE(s, 5, 0, 0x7);
-	int i, status;
+	int status;
 	pid_t pid;
 
 	memset((void *)seen, 0, sizeof(*seen));
@@ -575,7 +577,7 @@ static void test_two_processes(void)
 	pid = fork();
 	if (pid == 0)
 		provider_child();
-	for (i = 0; i < 500 && !__atomic_load_n(&seen->ready, __ATOMIC_ACQUIRE); i++)
+	while (!__atomic_load_n(&seen->ready, __ATOMIC_ACQUIRE))
 		usleep(10000);
 	tap_eq(seen->result, 4321,
 	       "%d-bit: RegisterTraceGuids returns the callback's value (enabled before)", BITS);
@@ -777,12 +779,11 @@ static ULONG WINAPI unregistering_callback(WMIDPREQUESTCODE code, PVOID ctx, ULO
 static void test_unregister_in_callback(void)
 {
 	uint32_t s = start("prov-selfunreg");
-	int i;
 
 	tap_eq(RegisterTraceGuidsA(unregistering_callback, NULL, &guid_c, 0, NULL, NULL, NULL,
 				   &self_reg), ERROR_SUCCESS, "%d-bit: register", BITS);
 	tap_eq(EnableTrace(1, 1, 1, &guid_c, s), ERROR_SUCCESS, "%d-bit: enable", BITS);
-	for (i = 0; i < 500 && !self_done; i++)
+	while (!self_done)
 		usleep(10000);
 	tap_eq(self_done, 1, "%d-bit: UnregisterTraceGuids from its own callback", BITS);
 	stop_session(s);
@@ -905,17 +906,37 @@ static struct {
 	struct nttrace_enable_info *info;
 	int woken;
 	uint32_t sessions;
+	pid_t tid;		/* the thread's (atomic) */
 } waker;
+
+/* Thread @tid of this process sleeps (in a system call that waits). */
+static int thread_sleeps(pid_t tid)
+{
+	char path[64], stat[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = 0;
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
 
 static void *wake_and_read(void *arg)
 {
 	struct pollfd p = { .fd = waker.fd, .events = POLLPRI };
 	struct nttrace_notification n;
-	int i;
 
 	(void)arg;
-	for (i = 0; i < 50 && !waker.woken; i++) {
-		if (poll(&p, 1, 100) != 1)
+	__atomic_store_n(&waker.tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (!waker.woken) {
+		if (poll(&p, 1, -1) != 1)
 			continue;
 		while (!notification(waker.fd, &n)) {
 			if (n.handle != waker.handle)
@@ -982,8 +1003,12 @@ static void test_no_pin(void)
 	waker.handle = h;
 	waker.info = info;
 	waker.woken = 0;
+	waker.tid = 0;
 	have_thread = !pthread_create(&t, NULL, wake_and_read, NULL);
-	usleep(100000);
+	/* The thread waits in poll() before the ENABLE. */
+	while (have_thread && (!__atomic_load_n(&waker.tid, __ATOMIC_ACQUIRE) ||
+			       !thread_sleeps(waker.tid)))
+		sched_yield();
 	tap_eq(enable(s, &guid_d, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL), 0,
 	       "%d-bit: ENABLE while a child shares the page", BITS);
 	if (have_thread)

@@ -11,7 +11,7 @@ for bits in 64 32; do
 	id=$($tool query rec | sed -n 's/^Logger ID: *//p')
 	$tool record rec -o "$out" > /tmp/record-$bits.txt 2>&1 &
 	rec=$!
-	sleep 1
+	wait_attached $rec
 	i=0
 	while [ $i -lt 200 ]; do
 		$tool call --handle "$id" 0x200 > /dev/null

@@ -257,9 +257,9 @@ done
 live=0
 if [ -e /dev/nttrace ]; then
 	u64/nttrace start show-probe > /dev/null 2>&1
-	run u64/nttrace show --no-status show-probe &
+	u64/nttrace show --no-status show-probe > "$tmp/out" 2> "$tmp/err" &
 	probe=$!
-	sleep 1
+	wait_attached $probe	# or refused, and gone
 	u64/nttrace stop show-probe > /dev/null 2>&1
 	wait $probe
 	grep -q ERROR_NOT_SUPPORTED "$tmp/err" || live=1
@@ -273,7 +273,7 @@ if [ -e /dev/nttrace ] && [ "$bits_list" = "64 32" ]; then
 	u64/nttrace start $s --flush-timer 1 > /dev/null
 	u64/nttrace record $s -o "$tmp/mixed.etl" --quiet > /dev/null 2>&1 &
 	rec=$!
-	sleep 1
+	wait_attached $rec
 	u64/trace_sample --session $s > /dev/null
 	u32/trace_sample --session $s > /dev/null
 	u64/nttrace stop $s > /dev/null
@@ -299,12 +299,11 @@ if [ $live -eq 1 ]; then
 		check "$tb-bit: start a session" sh -c "$tool start $s --flush-timer 1 > /dev/null"
 		$tool show --formats u$tb/trace_sample "$s" > "$tmp/live.txt" 2> "$tmp/live.err" &
 		pid=$!
-		sleep 1
+		wait_caught $pid 2	# attached, its handler set
 		check "$tb-bit: the sample traces into it" \
 			sh -c "u$tb/trace_sample --session $s > /dev/null"
-		sleep 2
 		check "$tb-bit: events shown while the session runs" \
-			grep -q "$tb-bit sample started, pid [0-9]*\$" "$tmp/live.txt"
+			wait_grep "$tb-bit sample started, pid [0-9]*\$" "$tmp/live.txt" $pid
 		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 		wait $pid
 		rc=$?
@@ -316,19 +315,15 @@ if [ $live -eq 1 ]; then
 		check "$tb-bit: start again" sh -c "$tool start $s > /dev/null"
 		$tool show --json "$s" > "$tmp/live.json" 2>&1 &
 		pid=$!
-		sleep 1
+		wait_caught $pid 2
 		u$tb/trace_sample --session $s > /dev/null
 		$tool flush $s > /dev/null
-		sleep 1
+		# An event shown, then the signal.
+		wait_grep '^\{"cpu":' "$tmp/live.json" $pid
 		kill -INT $pid
-		i=0
-		while kill -0 $pid 2> /dev/null && [ $i -lt 50 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		check "$tb-bit: SIGINT ends show promptly" sh -c "! kill -0 $pid 2> /dev/null"
-		wait $pid
+		wait $pid	# a show that SIGINT does not end hangs here
 		rc=$?
+		check "$tb-bit: SIGINT ends show" test $rc -lt 128
 		check "$tb-bit: ... with exit 0" test $rc -eq 0
 		cp "$tmp/live.json" "$tmp/out"
 		check "$tb-bit: --json: a session's events, without file offsets" \
@@ -336,11 +331,10 @@ if [ $live -eq 1 ]; then
 		check "$tb-bit: ... none has an offset" sh -c "! grep -q offset '$tmp/live.json'"
 		$tool show "$s" > /dev/null 2>&1 &
 		pid=$!
-		sleep 1
+		wait_caught $pid 15
 		kill -TERM $pid
-		sleep 1
-		check "$tb-bit: SIGTERM ends it too" sh -c "! kill -0 $pid 2> /dev/null"
-		wait $pid
+		wait $pid	# as for SIGINT
+		check "$tb-bit: SIGTERM ends it too" test $? -eq 0
 		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 		check "$tb-bit: a stopped session: exit 1" exits 1 "ERROR_WMI_INSTANCE_NOT_FOUND" \
 			$tool show "$s"

@@ -19,3 +19,31 @@ tap_done() {
 	echo "1..$n"
 	exit $fail
 }
+
+# Waits on a condition of another process, never on a time (the short
+# sleeps only pace the look). Each returns 1 if the process ended first.
+# wait_attached PID: PID has mapped /dev/nttrace (attached to a session).
+wait_attached() {
+	while kill -0 "$1" 2> /dev/null; do
+		grep -q /dev/nttrace "/proc/$1/maps" 2> /dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# wait_caught PID SIGNUM: PID has a handler for SIGNUM (SigCgt).
+wait_caught() {
+	while kill -0 "$1" 2> /dev/null; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
+		[ -n "$cgt" ] && [ $(((0x$cgt >> ($2 - 1)) & 1)) -eq 1 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# wait_grep PATTERN FILE PID: FILE has a line matching PATTERN (grep -E).
+wait_grep() {
+	until grep -Eq -- "$1" "$2" 2> /dev/null; do
+		kill -0 "$3" 2> /dev/null || return 1
+		sleep 0.05
+	done
+	return 0
+}

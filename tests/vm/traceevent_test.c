@@ -20,8 +20,10 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -789,6 +791,19 @@ static void test_dump(const char *file)
 	free(js);
 }
 
+/* The FIFO the small user-mode logger writes, read to its end by a thread. */
+static int fifo_fd = -1;
+
+static void *drain_fifo(void *arg)
+{
+	static char chunk[4096];
+
+	fcntl(fifo_fd, F_SETFL, 0);	/* blocking: to the writer's close */
+	while (read(fifo_fd, chunk, sizeof(chunk)) > 0)
+		;
+	return arg;
+}
+
 static void test_um(void)
 {
 	const char *where = "user-mode logger";
@@ -797,6 +812,8 @@ static void test_um(void)
 	TRACEHANDLE h, old;
 	unsigned int i, nomem = 0, other = 0;
 	uint32_t lost = 0;
+	pthread_t drainer;
+	int drained;
 
 	snprintf(file, sizeof(file), "/tmp/traceevent-um-%d.etl", BITS);
 	forget();
@@ -824,12 +841,24 @@ static void test_um(void)
 	check_records(where);
 	test_dump(file);
 
-	/* Two buffers of 4 KB and a fast producer: some find none free. */
-	snprintf(full, sizeof(full), "/tmp/traceevent-full-%d.etl", BITS);
+	/*
+	 * Two buffers of 4 KB writing into a FIFO of one page nobody reads
+	 * until the producer is done: the writer blocks, and whatever the
+	 * speed of either side, some events find no free buffer.
+	 */
+	snprintf(full, sizeof(full), "/tmp/traceevent-full-%d", BITS);
+	unlink(full);
+	fifo_fd = mkfifo(full, 0600) ? -1 : open(full, O_RDONLY | O_NONBLOCK);
+	if (!tap_ok(fifo_fd >= 0 && fcntl(fifo_fd, F_SETPIPE_SZ, 4096) >= 4096,
+		    "%d-bit: %s: a FIFO of one page as the log file", BITS, where))
+		return;
 	um_props(&pr, full, 4, 2);
 	if (!tap_eq(StartTraceA(&h, "te-um-full", &pr.p), ERROR_SUCCESS,
-		    "%d-bit: %s: start a small one", BITS, where))
+		    "%d-bit: %s: start a small one", BITS, where)) {
+		close(fifo_fd);
+		unlink(full);
 		return;
+	}
 	for (i = 0; i < 20000; i++) {
 		static struct ev_inline ei;
 		ULONG err;
@@ -847,11 +876,19 @@ static void test_um(void)
 		else if (err)
 			other++;
 	}
+	/* Now read it, while the stop writes the rest. */
+	drained = !pthread_create(&drainer, NULL, drain_fifo, NULL);
+	if (!drained)
+		close(fifo_fd);	/* the writer's buffers fail (EPIPE): the stop ends */
 	um_stop(h, &lost);
+	if (drained) {
+		pthread_join(drainer, NULL);
+		close(fifo_fd);
+	}
+	unlink(full);
 	tap_ok(nomem > 0 && other == 0, "%d-bit: %s: no free buffer -> ERROR_NOT_ENOUGH_MEMORY "
 	       "(%u of 20000)", BITS, where, nomem);
 	tap_eq(lost, nomem, "%d-bit: %s: ... each one counted in EventsLost", BITS, where);
-	unlink(full);
 }
 
 /* ---- a kernel session ---- */

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/ptrace.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 
 #include <nttrace/etl.h>
 #include <nttrace/evntrace.h>
+#include "../../userlib/internal.h"
 #include "expect.h"
 #include "files.h"
 #include "props.h"
@@ -84,6 +86,12 @@ static ULONG flush(TRACEHANDLE h)
 	um_props(&pr, NULL, 0, 0);
 	pr.p.LogFileMode = 0;
 	return FlushTraceA(h, NULL, &pr.p);
+}
+
+/* One more in a count another thread reads while it grows. */
+static void count(unsigned int *n)
+{
+	__atomic_store_n(n, *n + 1, __ATOMIC_RELAXED);
 }
 
 /* Walk every buffer of a file; -1 if a buffer is not whole. */
@@ -654,7 +662,9 @@ static void *read_fifo(void *arg)
 
 /*
  * A FIFO at fifo[], open for reading without blocking (so that the
- * logger's open for writing finds a reader): 0, or -1 (reported).
+ * logger's open for writing finds a reader): 0, or -1 (reported). Its pipe
+ * holds one buffer (one page), not the system's default (16 pages, more
+ * with large pages): unread, it stops the writer at its second buffer.
  */
 static int make_fifo(void)
 {
@@ -663,7 +673,18 @@ static int make_fifo(void)
 	if (!tap_ok(mkfifo(fifo, 0600) == 0, "%d-bit: mkfifo", BITS))
 		return -1;
 	fifo_fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	if (!tap_ok(fifo_fd >= 0 && fcntl(fifo_fd, F_SETPIPE_SZ, BUF_SIZE) >= BUF_SIZE,
+		    "%d-bit: a FIFO of one buffer", BITS))
+		return -1;
 	return 0;
+}
+
+/* The running logger's counts (QueryTrace): 0, or its error. */
+static ULONG query(TRACEHANDLE h, struct props *q)
+{
+	um_props(q, NULL, 0, 0);
+	q->p.LogFileMode = 0;
+	return QueryTraceA(h, NULL, &q->p);
 }
 
 static int start_reading(void)
@@ -689,75 +710,88 @@ static void test_loss(void)
 
 /*
  * FlushTrace while another thread goes on tracing into a log file that
- * drains slowly (a FIFO read 4 KB a millisecond): the queue never empties,
- * as the producer fills every buffer the writer frees. FlushTrace waits for
- * the buffers traced before it, not for an empty queue (it used to, and
- * returned only when the producer stopped, or never: what the producer
- * queued since woke no writer).
+ * drains only as the test lets it: the FIFO is read one buffer at a time,
+ * and only after the producer found no free buffer again, so the writer's
+ * queue never empties. FlushTrace waits for the buffers traced before it,
+ * not for an empty queue (it used to, and returned only when the producer
+ * stopped, or never: what the producer queued since woke no writer). The
+ * test reads on until the flush returns; one that waits for an empty
+ * queue never does, and vm-run's timeout reports it.
  */
-#define SLOW_DEADLINE_S 20
+#define FLUSH_NBUF 16
 
+static TRACEHANDLE slow_handle;
 static int slow_tracing = 1;	/* the producer goes on while set */
-static int slow_deadline_hit;	/* it stopped on its own, at the deadline */
-static size_t slow_read;
-
-static void *read_fifo_slowly(void *arg)
-{
-	static uint8_t chunk[BUF_SIZE];
-	ssize_t n;
-
-	fcntl(fifo_fd, F_SETFL, 0);	/* blocking from now on */
-	while ((n = read(fifo_fd, chunk, sizeof(chunk))) > 0) {
-		slow_read += n;
-		usleep(1000);
-	}
-	return arg;
-}
+static unsigned int slow_refused;	/* its calls that found no free buffer (atomic) */
+static int flush_returned;	/* atomic */
+static ULONG flush_err;
 
 static void *trace_until_told(void *arg)
 {
-	TRACEHANDLE h = *(TRACEHANDLE *)arg;
-	struct timespec t0, t;
-	unsigned int i;
+	while (__atomic_load_n(&slow_tracing, __ATOMIC_ACQUIRE))
+		if (TraceMessage(slow_handle, TRACE_MESSAGE_SEQUENCE, NULL, 5, big, (size_t)64,
+				 NULL) == ERROR_NOT_ENOUGH_MEMORY)
+			count(&slow_refused);
+	return arg;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; __atomic_load_n(&slow_tracing, __ATOMIC_ACQUIRE); i++) {
-		TraceMessage(h, TRACE_MESSAGE_SEQUENCE, NULL, 5, big, (size_t)64, NULL);
-		if (i % 256)
-			continue;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > SLOW_DEADLINE_S) {
-			slow_deadline_hit = 1;
-			break;
-		}
-	}
-	return NULL;
+/* Wait until the producer finds no free buffer after @since refusals. */
+static unsigned int wait_refused(unsigned int since)
+{
+	unsigned int n;
+
+	while ((n = __atomic_load_n(&slow_refused, __ATOMIC_RELAXED)) == since)
+		sched_yield();
+	return n;
+}
+
+static void *flush_in_thread(void *arg)
+{
+	flush_err = flush(slow_handle);
+	__atomic_store_n(&flush_returned, 1, __ATOMIC_RELEASE);
+	return arg;
 }
 
 static void test_flush_under_load(void)
 {
-	pthread_t producer, reader;
-	TRACEHANDLE h;
-	ULONG err;
+	pthread_t producer, flusher_th;
+	static uint8_t chunk[BUF_SIZE];
+	unsigned int reads, refused;
+	size_t slow_read = 0;
+	int tracing;
+	ssize_t n;
 
 	if (make_fifo())
 		return;
-	if (!tap_eq(start(&h, fifo, BUF_KB, 16), ERROR_SUCCESS, "%d-bit: start (flush under load)",
-		    BITS))
+	if (!tap_eq(start(&slow_handle, fifo, BUF_KB, FLUSH_NBUF), ERROR_SUCCESS,
+		    "%d-bit: start (flush under load)", BITS))
 		goto out;
-	pthread_create(&reader, NULL, read_fifo_slowly, NULL);
-	pthread_create(&producer, NULL, trace_until_told, &h);
-	usleep(100 * 1000);	/* the queue fills */
-	err = flush(h);
+	fcntl(fifo_fd, F_SETFL, 0);	/* blocking reads */
+	pthread_create(&producer, NULL, trace_until_told, NULL);
+	refused = wait_refused(0);	/* the queue is full */
+	pthread_create(&flusher_th, NULL, flush_in_thread, NULL);
+	for (reads = 0; !__atomic_load_n(&flush_returned, __ATOMIC_ACQUIRE); reads++) {
+		refused = wait_refused(refused);
+		n = read(fifo_fd, chunk, sizeof(chunk));
+		if (n <= 0)
+			break;
+		slow_read += n;
+	}
+	pthread_join(flusher_th, NULL);
+	/* The producer traced all along: it stops only now. */
+	tracing = __atomic_load_n(&slow_tracing, __ATOMIC_ACQUIRE);
 	__atomic_store_n(&slow_tracing, 0, __ATOMIC_RELEASE);
 	pthread_join(producer, NULL);
-	tap_eq(err, ERROR_SUCCESS, "%d-bit: FlushTrace while a thread traces into a slow file",
-	       BITS);
-	tap_ok(!slow_deadline_hit,
-	       "%d-bit: ... returns while the thread goes on (not after its %d s)",
-	       BITS, SLOW_DEADLINE_S);
-	tap_eq(stop(h, NULL), ERROR_SUCCESS, "%d-bit: stop", BITS);
-	pthread_join(reader, NULL);
+	tap_eq(flush_err, ERROR_SUCCESS, "%d-bit: FlushTrace while a thread traces into a slow "
+	       "file", BITS);
+	tap_ok(tracing, "%d-bit: ... returns while the thread goes on, the queue never empty "
+	       "(%u buffers read meanwhile)", BITS, reads);
+	fifo_len = 0;
+	start_reading();
+	tap_eq(stop(slow_handle, NULL), ERROR_SUCCESS, "%d-bit: stop", BITS);
+	pthread_join(fifo_reader, NULL);
+	slow_read += fifo_len;
+	free(fifo_data);
 	tap_ok(slow_read > BUF_SIZE && slow_read % BUF_SIZE == 0,
 	       "%d-bit: ... the file holds whole buffers (%zu bytes)", BITS, slow_read);
 out:
@@ -796,27 +830,20 @@ static void *trace_once(void *arg)
 }
 
 /*
- * On a busy machine the writer can lag behind 100 thread starts: wait (up
- * to 2 s, once) until it has written half the buffers back. A buffer a
- * dead thread kept never comes back this way (a query does not collect the
- * slots' buffers, as a flush would), so the test still sees that defect.
+ * On a busy machine the writer can lag behind 100 thread starts: wait
+ * until it has written half the buffers back. Each thread's exit queues
+ * its buffer, and half the pool out is more than the writer's wake-up
+ * mark, so the writer has been woken and the wait ends. A buffer a dead
+ * thread kept never comes back this way (a query does not collect the
+ * slots' buffers, as a flush would): that defect hangs the test here, and
+ * vm-run's timeout reports it.
  */
-static int writer_waited_out;
-
 static void wait_for_writer(TRACEHANDLE h, uint32_t want_free)
 {
-	unsigned int i;
+	struct props q;
 
-	for (i = 0; i < 2000 && !writer_waited_out; i++) {
-		struct props q;
-
-		um_props(&q, NULL, 0, 0);
-		q.p.LogFileMode = 0;
-		if (QueryTraceA(h, NULL, &q.p) || q.p.FreeBuffers >= want_free)
-			return;
-		usleep(1000);
-	}
-	writer_waited_out = 1;
+	while (!query(h, &q) && q.p.FreeBuffers < want_free)
+		sched_yield();
 }
 
 static void test_thread_churn(void)
@@ -1053,7 +1080,9 @@ struct busy_producer {
 	pthread_t th;
 	TRACEHANDLE h;
 	uint32_t origin;
+	/* Read by the main thread while the producer runs (atomic). */
 	unsigned int attempted, ok, nomem, invalid, other;
+	int finished;
 };
 
 static int busy_done;
@@ -1068,21 +1097,51 @@ static void *busy_produce(void *arg)
 		unsigned int i;
 
 		for (i = 0; i < FORK_BURST; i++) {
-			ULONG err = trace_id(b->h, 0, PARENT_NUMBER,
-					     b->origin << 24 | b->attempted++);
+			ULONG err = trace_id(b->h, 0, PARENT_NUMBER, b->origin << 24 | b->attempted);
 
+			count(&b->attempted);
 			if (!err)
-				b->ok++;
+				count(&b->ok);
 			else if (err == ERROR_NOT_ENOUGH_MEMORY)
-				b->nomem++;
+				count(&b->nomem);
 			else if (err == ERROR_INVALID_HANDLE)
-				b->invalid++;	/* after the stop */
+				count(&b->invalid);	/* after the stop */
 			else
-				b->other++;
+				count(&b->other);
 		}
 		nanosleep(&pause, NULL);
 	}
+	__atomic_store_n(&b->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * Wait until every producer has made @calls more calls than @since[] (or
+ * has finished), then note where each is in @since[]. Not a time: the
+ * producers' own progress.
+ */
+static void wait_busy_calls(struct busy_producer *prods, unsigned int *since,
+			    unsigned int calls)
+{
+	unsigned int t;
+
+	for (t = 0; t < FORK_PRODUCERS; t++) {
+		while (__atomic_load_n(&prods[t].attempted, __ATOMIC_RELAXED) - since[t] < calls &&
+		       !__atomic_load_n(&prods[t].finished, __ATOMIC_ACQUIRE))
+			sched_yield();
+		since[t] = __atomic_load_n(&prods[t].attempted, __ATOMIC_RELAXED);
+	}
+}
+
+/* Wait until every producer has seen the stop (or has finished). */
+static void wait_busy_stopped(struct busy_producer *prods)
+{
+	unsigned int t;
+
+	for (t = 0; t < FORK_PRODUCERS; t++)
+		while (!__atomic_load_n(&prods[t].invalid, __ATOMIC_RELAXED) &&
+		       !__atomic_load_n(&prods[t].finished, __ATOMIC_ACQUIRE))
+			sched_yield();
 }
 
 /* FORK_PRODUCERS threads tracing to @h until stop_busy(). */
@@ -1184,22 +1243,25 @@ static void test_stop_under_load(void)
 		    BITS))
 		return;
 	start_busy(prods, h);
-	for (q = 0; q < LOAD_QUERIES; q++) {
+	/*
+	 * At least LOAD_QUERIES queries, and on until an event was refused:
+	 * nobody reads the FIFO, so the writer blocks and the producers use
+	 * up the pool, however fast or slow either side runs.
+	 */
+	for (q = 0; q < LOAD_QUERIES || (!last_lost && !backwards); q++) {
 		struct props qp;
 
-		um_props(&qp, NULL, 0, 0);
-		qp.p.LogFileMode = 0;
-		if (QueryTraceA(h, NULL, &qp.p) != ERROR_SUCCESS || qp.p.EventsLost < last_lost)
+		if (query(h, &qp) != ERROR_SUCCESS || qp.p.EventsLost < last_lost)
 			backwards++;
 		last_lost = qp.p.EventsLost;
-		usleep(100);
+		sched_yield();
 	}
 	tap_eq(backwards, 0, "%d-bit: %u queries while 3 threads trace: EventsLost never goes "
-	       "back", BITS, LOAD_QUERIES);
+	       "back", BITS, q);
 	start_reading();
-	usleep(5000);
 	tap_eq(stop(h, &st), ERROR_SUCCESS, "%d-bit: stop while they trace", BITS);
-	usleep(5000);
+	/* Each producer's next call sees the stop: ERROR_INVALID_HANDLE. */
+	wait_busy_stopped(prods);
 	stop_busy(prods);
 	pthread_join(fifo_reader, NULL);
 	close(fifo_fd);
@@ -1229,7 +1291,7 @@ static void test_fork_busy(void)
 	struct busy_producer prods[FORK_PRODUCERS];
 	unsigned int failed[CHILD_KINDS] = { 0 }, files_bad[CHILD_KINDS] = { 0 };
 	unsigned int round, kind, t, attempted = 0, ok = 0, nomem = 0, other = 0;
-	unsigned int count_bad = 0;
+	unsigned int count_bad = 0, since[FORK_PRODUCERS] = { 0 };
 	struct nttrace_etl_info info;
 	struct tally tl;
 	struct props st;
@@ -1246,8 +1308,12 @@ static void test_fork_busy(void)
 			int status;
 			pid_t pid;
 
-			/* Let the producers get going: slots locked, buffers half full. */
-			usleep(2000);
+			/*
+			 * The producers are going (slots locked, buffers half
+			 * full): each has made a burst of calls since the last
+			 * fork.
+			 */
+			wait_busy_calls(prods, since, FORK_BURST);
 			fflush(stdout);
 			pid = fork();
 			if (pid == 0) {
@@ -1378,6 +1444,92 @@ static void nest_child(void)
 	_exit(0);
 }
 
+/*
+ * The same nesting, made certain: TraceMessage's data is a page of a file
+ * cut short under its mapping, which the library's map shows readable, so
+ * the copy faults (SIGBUS) inside TraceMessage with the slot's lock held.
+ * The handler's TraceMessage must fail at once with ERROR_BUSY; it ends
+ * the child from the handler (the outer call cannot go on).
+ */
+static volatile ULONG *fault_inner;
+
+static void nest_on_sigbus(int sig)
+{
+	*fault_inner = trace_id(nest_handle, 0, NEST_INNER, 1u << 24);
+	_exit(0);
+}
+
+static void nest_fault_child(void)
+{
+	struct nttrace_safe_copy_stats st;
+	char file[64];
+	struct sigaction sa;
+	unsigned long kernel;
+	uint8_t out[8];
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *p;
+	int fd;
+
+	snprintf(file, sizeof(file), "/tmp/um-sigbus-%d", getpid());
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unlink(file);
+	if (fd < 0 || ftruncate(fd, pg))
+		_exit(1);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		_exit(1);
+	/*
+	 * Until the library's map has the page: a copy from it that the
+	 * kernel did not make. A miss reads the map again once its rate
+	 * limit allows: wait that long, as the library says.
+	 */
+	do {
+		struct timespec wait;
+
+		nttrace_safe_copy_stats(&st);
+		wait.tv_sec = st.reread_wait_ns / 1000000000;
+		wait.tv_nsec = st.reread_wait_ns % 1000000000;
+		nanosleep(&wait, NULL);
+		nttrace_safe_copy_stats(&st);
+		kernel = st.kernel_copies;
+		if (nttrace_safe_copy(out, p, sizeof(out)))
+			_exit(1);
+		nttrace_safe_copy_stats(&st);
+	} while (st.kernel_copies != kernel);
+	if (ftruncate(fd, 0))
+		_exit(1);
+	snprintf(file, sizeof(file), "/tmp/um-sigbus-%d.bin", getpid());
+	if (start(&nest_handle, file, BUF_KB, 16))
+		_exit(1);
+	unlink(file);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = nest_on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	TraceMessage(nest_handle, TRACE_MESSAGE_SEQUENCE, NULL, NEST_OUTER, p, (size_t)64, NULL);
+	_exit(2);	/* no fault */
+}
+
+static void test_nested_fault(void)
+{
+	int status;
+	pid_t pid;
+
+	fault_inner = shared_alloc(sizeof(*fault_inner));
+	if (!tap_ok(fault_inner != NULL, "%d-bit: shared memory for the fault test", BITS))
+		return;
+	*fault_inner = ~0U;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		nest_fault_child();
+	status = wait_child(pid, 60);
+	tap_ok(status == 0 && *fault_inner == ERROR_BUSY,
+	       "%d-bit: TraceMessage from a SIGBUS handler, the fault inside TraceMessage: "
+	       "ERROR_BUSY at once (%s, %u)", BITS, child_status(status), (unsigned int)*fault_inner);
+	munmap((void *)fault_inner, sizeof(*fault_inner));
+}
+
 static void test_nested(void)
 {
 	unsigned int attempted, read, problems_seen;
@@ -1401,8 +1553,13 @@ static void test_nested(void)
 	printf("# loop: %u traced, %u refused; handler: %u traced, %u busy, %u refused, "
 	       "%u other\n", nest->ok, nest->nomem, nest->sig_ok, nest->sig_busy,
 	       nest->sig_nomem, nest->sig_other);
-	tap_ok(nest->sig_busy > 0, "%d-bit: ... a nested call -> ERROR_BUSY (%u of %u)", BITS,
-	       nest->sig_busy, nest->sig_attempted);
+	/*
+	 * How many of the handler's calls land inside the loop's is the
+	 * timer's luck: test_nested_fault() makes one certain. Here every
+	 * outcome must be accounted for.
+	 */
+	printf("# %u of the handler's %u calls were nested (ERROR_BUSY)\n", nest->sig_busy,
+	       nest->sig_attempted);
 	tap_eq(nest->other + nest->sig_other, 0,
 	       "%d-bit: ... no other error (the loop's calls never ERROR_BUSY)", BITS);
 	/* Each number read on its own: the other's events count as bad. */
@@ -1559,6 +1716,7 @@ int main(void)
 	test_fork();
 	test_stop_under_load();
 	test_fork_busy();
+	test_nested_fault();
 	test_nested();
 	test_exit();
 	unlink(path);

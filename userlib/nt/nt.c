@@ -40,6 +40,21 @@ int nttrace_device_fd(void)
 	return fd;
 }
 
+int nttrace_system_flags(uint32_t *flags)
+{
+	struct nttrace_version v = { .size = sizeof(v) };
+	int fd = nttrace_device_fd();
+
+	if (fd < 0)
+		return fd;
+	if (ioctl(fd, NTTRACE_IOC_VERSION, &v) < 0)
+		return -errno;
+	if (!(v.features & NTTRACE_FEAT_SYSTEM_FLAGS))
+		return -EOPNOTSUPP;	/* a module from before the query */
+	*flags = v.system_flags;
+	return 0;
+}
+
 /*
  * NtTraceEvent's calls go through one of NT_THREAD_FDS descriptors of the
  * library's, each used by one thread at a time while there are enough

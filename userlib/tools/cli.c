@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <nttrace/nt.h>
 #include "cli.h"
 
 int cli_wants_help(int argc, char **argv)
@@ -427,7 +428,7 @@ static int bad_flags(const char *arg, const char *why, const char *name)
 int cli_kernel_flags(const char *arg, uint32_t *flags)
 {
 	const char *tok = arg, *end;
-	uint32_t not_built;
+	uint32_t not_built, built;
 	uint64_t v;
 	size_t i;
 
@@ -460,8 +461,14 @@ int cli_kernel_flags(const char *arg, uint32_t *flags)
 			tok = end + 1;
 		}
 	}
-	/* NO_SYSCONFIG asks for less: it produces nothing by itself. */
-	not_built = *flags & ~NTTRACE_SYSTEM_FLAGS_BUILT & ~NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	/*
+	 * The flags the loaded module writes no events for (none known
+	 * without one: starting the session says it is missing). NO_SYSCONFIG
+	 * asks for less: it produces nothing by itself.
+	 */
+	if (nttrace_system_flags(&built))
+		built = *flags;
+	not_built = *flags & ~built & ~NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
 	if (not_built) {
 		fprintf(stderr, "nttrace: warning: nttrace writes no events for ");
 		cli_print_kernel_flags(stderr, not_built);

@@ -80,6 +80,11 @@ static int cmd_version(int argc, char **argv)
 			       v.types & NTTRACE_TYPE_BIT(type) ?
 			       "implemented" : "not implemented");
 	}
+	if (v.features & NTTRACE_FEAT_SYSTEM_FLAGS) {
+		printf("kernel flags with events: ");
+		cli_print_kernel_flags(stdout, v.system_flags);
+		printf("\n");
+	}
 	return 0;
 }
 
@@ -342,6 +347,8 @@ static void print_info(const struct nttrace_logger_info *i)
 
 static void start_usage(FILE *f)
 {
+	uint32_t built;
+
 	fprintf(f,
 		"usage: nttrace start NAME [--buffer-size KB] [--min-buffers N]\n"
 		"                          [--max-buffers N] [--mode MODES]\n"
@@ -357,11 +364,14 @@ static void start_usage(FILE *f)
 		"(xperf's names: proc_thread is process,thread, loader image_load,\n"
 		"hard_faults memory_hard_faults, perf_counter process_counters; its group\n"
 		"diageasy is those with disk_io, dpc, interrupt and cswitch.)\n"
-		"nttrace writes events for ");
-	cli_print_kernel_flags(f, NTTRACE_SYSTEM_FLAGS_BUILT);
+		"The loaded module writes events for ");
+	if (nttrace_system_flags(&built))
+		fputs("the flags `nttrace version` lists", f);
+	else
+		cli_print_kernel_flags(f, built);
 	fprintf(f,
-		"; the\n"
-		"others are taken with a warning. A system logger sees every process:\n"
+		";\n"
+		"the others are taken with a warning. A system logger sees every process:\n"
 		"starting or reading one needs CAP_PERFMON (or CAP_SYS_ADMIN) in the\n"
 		"initial user and PID namespaces, and at most %d run at once.\n\n"
 		"Buffers are per CPU: KB from %u to %u, N from %u to %u; 0 or an\n"

@@ -48,6 +48,14 @@ NTSTATUS NtTraceEvent(HANDLE TraceHandle, ULONG Flags, ULONG FieldSize,
 /* The file descriptor of /dev/nttrace, opened once per process; -errno. */
 int nttrace_device_fd(void);
 
+/*
+ * The NT Kernel Logger's EnableFlags (EVENT_TRACE_FLAG_*) the loaded module
+ * writes events for, asked of it (NTTRACE_IOC_VERSION) into *@flags: 0;
+ * -ENODEV (module not loaded), -EOPNOTSUPP (a module too old to say), or
+ * another -errno.
+ */
+int nttrace_system_flags(uint32_t *flags);
+
 /* "STATUS_ACCESS_VIOLATION" and so on; NULL for a value we do not name. */
 const char *nttrace_status_name(NTSTATUS status);
 
