@@ -21,10 +21,11 @@
  * Choices where Windows is silent: any caller may set a mark (it names
  * nothing but itself); the header is SYSTEM64 whatever the caller, as the
  * kernel writes it; ETW_SET_MARK_WITH_FLUSH flushes the session after the
- * mark only for a caller who may flush it (nt_privileged(), as
- * ControlTrace's FLUSH), since a flush per mark from anyone would let a
- * stranger cut the session's buffers short; others' marks are written
- * and not flushed. The mark's bytes are not checked for UTF-16.
+ * mark only for a caller who may flush it (nt_privileged_system(), as
+ * ControlTrace's FLUSH of a system logger), since a flush per mark from
+ * anyone would let a stranger cut the session's buffers short; others'
+ * marks are written and not flushed. The mark's bytes are not checked for
+ * UTF-16.
  */
 #include <kunit/visibility.h>
 
@@ -69,7 +70,8 @@ u32 nt_trace_mark(const struct nttrace_type *type, const struct nttrace_call *ca
 	w.system.hook_id = NT_MARK_HOOK_ID;
 	status = nt_write_session(&w, id);
 	nt_write_release(&w);
-	if (!status && (flag & NT_MARK_WITH_FLUSH) && !call->kernel_mode && nt_privileged())
+	if (!status && (flag & NT_MARK_WITH_FLUSH) && !call->kernel_mode &&
+	    nt_privileged_system())
 		nt_session_flush_id(id);
 	return status;
 }
