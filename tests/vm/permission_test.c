@@ -240,6 +240,29 @@ static int op_trace_system(uint32_t arg)
 				 NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, 8, f);
 }
 
+/* TRACE_MARK "m" with ETW_SET_MARK_WITH_FLUSH (1) into @id. */
+static int op_mark_flush(uint32_t id)
+{
+	/* Fields 4-byte aligned, as the front door asks. */
+	struct {
+		uint32_t flag;
+		uint16_t mark[2];
+	} f = { 1, { 'm', 0 } };
+
+	return (int)NtTraceEvent((HANDLE)(uintptr_t)id, NTTRACE_ETW_NT_FLAGS_TRACE_MARK,
+				 4 + 2, &f);
+}
+
+/* @id's buffers written, as its query says; 0 when it cannot be queried. */
+static uint32_t buffers_written(uint32_t id)
+{
+	struct nttrace_logger_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.logger_id = id;
+	return nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) ? 0 : info.buffers_written;
+}
+
 /* TRACE_RAW of a SYSTEM64 record, HookId 0x0301 (Process/Start), into @id. */
 static int op_trace_raw(uint32_t id)
 {
@@ -462,6 +485,32 @@ static void test_system_cells(void)
 		       priv ? "STATUS_SUCCESS" : "STATUS_ACCESS_DENIED");
 	}
 	stop_session(sys_target);
+
+	/*
+	 * A mark with ETW_SET_MARK_WITH_FLUSH is written for anyone; the
+	 * flush is a system logger's FLUSH. Each into a system logger of its
+	 * own, whose only record is the mark: flushed, its buffer is the one
+	 * written.
+	 */
+	for (k = 0; k < NCALLERS; k++) {
+		enum role r = callers[k];
+		int priv = r == ROOT || r == PERFMON;
+		uint32_t n;
+
+		if (!role_ok(r) ||
+		    !tap_eq(start_system("perm-mark", &info), 0,
+			    "%d-bit: root starts a system logger for %s's mark", BITS,
+			    role_names[r]))
+			continue;
+		id = info.logger_id;
+		tap_eq((uint32_t)as(r, op_mark_flush, id), STATUS_SUCCESS,
+		       "%d-bit: TRACE_MARK with flush into a system logger by %s -> STATUS_SUCCESS",
+		       BITS, role_names[r]);
+		n = buffers_written(id);
+		tap_ok(priv ? n >= 1 : n == 0, "%d-bit: ... the mark's buffer %s (%u written)", BITS,
+		       priv ? "flushed" : "not flushed: no FLUSH right", n);
+		stop_session(id);
+	}
 
 	/* The NT Kernel Logger, named by its slot rather than 0xFFFF. */
 	memset(&info, 0, sizeof(info));
