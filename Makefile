@@ -14,7 +14,7 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 VERSION := 0.19.0
 # _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
 # 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
-CPPFLAGS := -Iuapi -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+CPPFLAGS := -Iuapi -Iinclude -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 # expat (libexpat1-dev, scripts/deps) reads instrumentation manifests
@@ -95,8 +95,8 @@ VM_TESTS += windows_test
 # installed ones (scripts/check-install builds them with pkg-config
 # itself), as C and as C++; windows_test runs them in the VM.
 WIN_PROGRAMS := controller provider tlprovider consumer
-WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -Iuserlib/include
-WIN_DEPS := tests/windows/guids.h $(wildcard userlib/windows/include/*.h userlib/include/nttrace/*.h uapi/*.h)
+WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -Iinclude -Iuserlib/include
+WIN_DEPS := tests/windows/guids.h $(wildcard userlib/windows/include/*.h userlib/include/nttrace/*.h include/nttrace/*.h uapi/*.h)
 
 .PHONY: all user check demo bench kernels modules host-tests clean clean-cache
 
@@ -112,7 +112,7 @@ $(BUILD)/$(1)/expat.flags: FORCE_EXPAT
 	@echo '$(DEFS_$(1)) $(LIBS_$(1))' | cmp -s - $$@ 2>/dev/null || \
 		echo '$(DEFS_$(1)) $(LIBS_$(1))' > $$@
 
-$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
@@ -193,11 +193,11 @@ $(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LIBS_u64)
 
 # Compiled only: its checks are static asserts (scripts/check runs these).
-$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
-$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h)
+$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
@@ -219,7 +219,7 @@ $(BUILD)/host/sysrec_test-m%: tests/host/sysrec_test.c tests/kunit/sysrec_cases.
 # with the evntprov.h calls played by the test; C and C++, 64- and 32-bit
 # (32-bit C++ headers: g++-multilib, which scripts/deps installs).
 TL_DEPS := userlib/provider/tracelogging.c tests/vm/tap.h tests/host/tracelogging_fake.h \
-	   $(wildcard userlib/include/nttrace/*.h uapi/*.h)
+	   $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h uapi/*.h)
 $(BUILD)/host/tracelogging_test-%: tests/host/tracelogging_test.c $(TL_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< userlib/provider/tracelogging.c
@@ -290,7 +290,7 @@ $(BUILD)/host/abi_size_test: tests/host/abi_size_test.c tests/vm/tap.h $(BUILD)/
 # The shared library unloaded (tests/host/dlclose_test.c): built here,
 # dynamically, beside the shared build (make shared); it runs where
 # /dev/nttrace is, with a dynamic loader.
-$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h tests/vm/tasks.h $(wildcard userlib/include/nttrace/*.h)
+$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h tests/vm/tasks.h $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -ldl
 

@@ -15,9 +15,8 @@
  *   TraceLoggingUnregister(g_hProvider);	(module exit: before unload)
  *
  * and says NTTRACE_IMPORT_NS(); beside its MODULE_LICENSE (GPL-compatible).
- * include/nttrace/traceloggingprovider.h and its machinery are links to
- * the user library's files (one text for both modes; copies of the
- * module's source dereference them); this file is what differs.
+ * include/nttrace/traceloggingprovider.h and its machinery are one text
+ * for both modes, shared with the user library; this file is what differs.
  *
  * The run time is nttrace.ko's (module/tracelogging.c): a registration
  * is an EtwRegister whose enable callback keeps the provider's level and

@@ -64,7 +64,7 @@ STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
 SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
 		    $(SHARED)/tool/common-record.o
 LIB_MAP := scripts/packaging/libnttrace.map
-INSTALL_DEPS := $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
+INSTALL_DEPS := $(wildcard uapi/*.h include/nttrace/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
 # CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
 # itself: the Makefile's holds the include paths, and one given on the
@@ -77,7 +77,10 @@ VERSION_DEF := $(if $(findstring -DNTTRACE_VERSION,$(CPPFLAGS)),,-DNTTRACE_VERSI
 # The public headers, installed as they are; the Windows layer's (its
 # Windows header names, the case variants real code writes as symbolic
 # links, and libstdc++'s configuration in bits/).
-PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h)
+# TraceLogging's headers serve kernel modules too: they live in include/.
+PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h) \
+		  $(addprefix include/nttrace/,traceloggingprovider.h tracelogging_arrays.h \
+			tracelogging_foreach.h tracelogging_meta.h)
 WINDOWS_HEADERS := $(wildcard userlib/windows/include/*.h userlib/windows/include/*.H)
 # One page per subcommand: the list `nttrace --help` prints (check-install
 # compares the two).

@@ -42,15 +42,12 @@ module-check-kdir:
 	fi
 
 # tar keeps the sources' times, so that a second `make module` rebuilds only
-# what changed, and follows links (-h): include/nttrace's TraceLogging
-# headers are links to the user library's, and the copy gets the files
-# (as install-module-source's install does). Sources removed from the tree
-# are removed from the copy too.
+# what changed. Sources removed from the tree are removed from the copy too.
 module: module-check-kdir
 	@mkdir -p "$(MODULE_OUT)"
 	@rm -f "$(MODULE_OUT)"/module/*.[ch] "$(MODULE_OUT)"/common/*.[ch] \
 		"$(MODULE_OUT)"/uapi/*.h "$(MODULE_OUT)"/include/nttrace/*.h
-	@tar -chf - Kbuild module common uapi include | tar -xf - -C "$(MODULE_OUT)"
+	@tar -cf - Kbuild module common uapi include | tar -xf - -C "$(MODULE_OUT)"
 	$(MAKE) -C "$(KDIR)" M="$(abspath $(MODULE_OUT))" \
 		$(if $(MODULE_KCFLAGS),KCFLAGS="$(MODULE_KCFLAGS)") modules
 	@echo "module: $(abspath $(MODULE_OUT))/nttrace.ko for $(MODULE_KRELEASE)"
