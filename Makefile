@@ -12,9 +12,13 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # The version of the library, the tool, the module's DKMS package and the
 # Debian packages.
 VERSION := 0.19.0
+# The uapi header, uapi/nttrace.h, is included as <nttrace/uapi.h>, the
+# name it is installed by: the build gives it that name in
+# $(BUILD)/generated (a copy, `make headers`), as Kbuild does for the module.
+UAPI_H := $(BUILD)/generated/nttrace/uapi.h
 # _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
 # 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
-CPPFLAGS := -Iuapi -Iinclude -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+CPPFLAGS := -I$(BUILD)/generated -Iuapi -Iinclude -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 # expat (libexpat1-dev, scripts/deps) reads instrumentation manifests
@@ -95,12 +99,18 @@ VM_TESTS += windows_test
 # installed ones (scripts/check-install builds them with pkg-config
 # itself), as C and as C++; windows_test runs them in the VM.
 WIN_PROGRAMS := controller provider tlprovider consumer
-WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -Iinclude -Iuserlib/include
-WIN_DEPS := tests/windows/guids.h $(wildcard userlib/windows/include/*.h userlib/include/nttrace/*.h include/nttrace/*.h uapi/*.h)
+WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -I$(BUILD)/generated \
+	      -Iinclude -Iuserlib/include
+WIN_DEPS := tests/windows/guids.h $(wildcard userlib/windows/include/*.h userlib/include/nttrace/*.h include/nttrace/*.h) $(UAPI_H)
 
-.PHONY: all user check demo bench kernels modules host-tests clean clean-cache
+.PHONY: all user headers check demo bench kernels modules host-tests clean clean-cache
 
 all: user
+
+headers: $(UAPI_H)
+$(UAPI_H): uapi/nttrace.h
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 define abi_rules
@@ -112,7 +122,7 @@ $(BUILD)/$(1)/expat.flags: FORCE_EXPAT
 	@echo '$(DEFS_$(1)) $(LIBS_$(1))' | cmp -s - $$@ 2>/dev/null || \
 		echo '$(DEFS_$(1)) $(LIBS_$(1))' > $$@
 
-$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(wildcard uapi/*.h common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(UAPI_H) $(wildcard common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) -c -o $$@ $$<
 
@@ -184,7 +194,7 @@ FORCE_EXPAT:
 # ---- host tests (no VM) ----
 # Static, so that the 32-bit one can run in the VM on a host that cannot
 # run 32-bit programs.
-$(BUILD)/host/uapi_layout-%: tests/host/uapi_layout.c uapi/nttrace.h
+$(BUILD)/host/uapi_layout-%: tests/host/uapi_layout.c $(UAPI_H)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $<
 
@@ -193,11 +203,11 @@ $(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
 	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LIBS_u64)
 
 # Compiled only: its checks are static asserts (scripts/check runs these).
-$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h include/nttrace/*.h)
+$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c tests/host/layout.h $(UAPI_H) $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
-$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c tests/host/layout.h $(wildcard uapi/*.h userlib/include/nttrace/*.h include/nttrace/*.h)
+$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c tests/host/layout.h $(UAPI_H) $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
@@ -219,7 +229,7 @@ $(BUILD)/host/sysrec_test-m%: tests/host/sysrec_test.c tests/kunit/sysrec_cases.
 # with the evntprov.h calls played by the test; C and C++, 64- and 32-bit
 # (32-bit C++ headers: g++-multilib, which scripts/deps installs).
 TL_DEPS := userlib/provider/tracelogging.c tests/vm/tap.h tests/host/tracelogging_fake.h \
-	   $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h uapi/*.h)
+	   $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h) $(UAPI_H)
 $(BUILD)/host/tracelogging_test-%: tests/host/tracelogging_test.c $(TL_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< userlib/provider/tracelogging.c

@@ -64,7 +64,7 @@ STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
 SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
 		    $(SHARED)/tool/common-record.o
 LIB_MAP := scripts/packaging/libnttrace.map
-INSTALL_DEPS := $(wildcard uapi/*.h include/nttrace/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
+INSTALL_DEPS := $(UAPI_H) $(wildcard include/nttrace/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
 # CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
 # itself: the Makefile's holds the include paths, and one given on the
@@ -77,8 +77,9 @@ VERSION_DEF := $(if $(findstring -DNTTRACE_VERSION,$(CPPFLAGS)),,-DNTTRACE_VERSI
 # The public headers, installed as they are; the Windows layer's (its
 # Windows header names, the case variants real code writes as symbolic
 # links, and libstdc++'s configuration in bits/).
-# TraceLogging's headers serve kernel modules too: they live in include/.
-PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h) \
+# TraceLogging's headers serve kernel modules too: they live in include/;
+# the uapi is the build's copy named uapi.h (the Makefile's UAPI_H).
+PUBLIC_HEADERS := $(filter-out %/uapi.h,$(wildcard userlib/include/nttrace/*.h)) $(UAPI_H) \
 		  $(addprefix include/nttrace/,traceloggingprovider.h tracelogging_arrays.h \
 			tracelogging_foreach.h tracelogging_meta.h)
 WINDOWS_HEADERS := $(wildcard userlib/windows/include/*.h userlib/windows/include/*.H)
@@ -154,7 +155,7 @@ $(SHARED)/%.pc: scripts/packaging/%.pc.in FORCE_PC
 .PHONY: FORCE_PC
 FORCE_PC:
 
-install: shared install-module-source
+install: shared $(UAPI_H) install-module-source
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(MODPROBEDIR)

@@ -16,6 +16,8 @@
 set -u
 cc=${1:-cc}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# <nttrace/uapi.h>: the build's copy of uapi/nttrace.h (make headers).
+gen=${NTTRACE_BUILD:-$top/build}/generated
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -26,7 +28,7 @@ for h in nttrace/uapi.h nttrace/session.h nttrace/etl.h nttrace/tmf.h; do
 	printf '#include <%s>\n' "$h" > "$tmp/t.c"
 	# -dD keeps each #define where it is made; the line markers say in
 	# which file. Only what nttrace's own files declare is looked at.
-	if ! "$cc" -E -dD -I"$top/userlib/include" "$tmp/t.c" > "$tmp/pp" 2> "$tmp/err"; then
+	if ! "$cc" -E -dD -I"$gen" -I"$top/include" -I"$top/userlib/include" "$tmp/t.c" > "$tmp/pp" 2> "$tmp/err"; then
 		cat "$tmp/err"
 		echo "not ok $n - $h: does not preprocess"
 		fail=1
