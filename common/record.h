@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #endif
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 /* ---- TraceMessage (NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE) ---- */
 

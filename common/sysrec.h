@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #endif
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 /* ---- the headers ---- */
 

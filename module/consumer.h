@@ -5,7 +5,7 @@
 
 #include <linux/fs.h>
 #include <linux/poll.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 int nt_file_open(struct file *file);
 void nt_file_release(struct file *file);

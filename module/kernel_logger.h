@@ -10,7 +10,7 @@
 
 #include <linux/sched.h>
 #include <linux/types.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 #include "sysrec.h"
 

@@ -9,7 +9,7 @@
 #include <linux/gfp.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 /* One NtTraceEvent call as the front door receives it. */
 struct nttrace_call {

@@ -55,7 +55,7 @@
 #include <linux/poll.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 /* The provider state of one open /dev/nttrace (part of struct nt_file). */
 struct nt_prov_file {

@@ -14,7 +14,7 @@
 #include <linux/irq_work.h>
 #include <linux/timer.h>
 #include <linux/types.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 /* What all rings of one session share. */
 struct nt_ring_conf {

@@ -4,7 +4,7 @@
  * traces with (wdm.h declares WmiTraceMessage and WmiTraceMessageVa,
  * zwapi.h ZwTraceEvent), with Windows' names and argument conventions and
  * Linux types: an NTSTATUS is a u32 (the NTTRACE_STATUS_* values of the
- * uapi, <nttrace.h>), a TRACEHANDLE a u64 (its low 16 bits the logger ID), a
+ * uapi, <nttrace/uapi.h>), a TRACEHANDLE a u64 (its low 16 bits the logger ID), a
  * GUID a guid_t.
  *
  * The module exports each function under an nttrace_ name in the symbol
@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #include <linux/uuid.h>
 #include <linux/version.h>
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 /*
  * The exports' symbol namespace: an identifier for EXPORT_SYMBOL_NS_GPL and

@@ -91,7 +91,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>

@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/etl.h>

@@ -94,7 +94,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38

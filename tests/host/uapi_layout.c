@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <nttrace.h>
+#include <nttrace/uapi.h>
 
 _Static_assert(sizeof(struct nttrace_version) == NTTRACE_VERSION_SIZE_VER1, "version size");
 _Static_assert(sizeof(struct nttrace_trace_event) == NTTRACE_TRACE_EVENT_SIZE_VER0,

@@ -659,7 +659,7 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 
 /* ---- Controllers: EnableTraceEx2 (controller/enable.c) ---- */
 
-/* EVENT_CONTROL_CODE_* come from the uapi (<nttrace.h>): 0, 1, 2. */
+/* EVENT_CONTROL_CODE_* come from the uapi (<nttrace/uapi.h>): 0, 1, 2. */
 
 #ifndef DEFINED_PEVENT_FILTER_DESC
 #define DEFINED_PEVENT_FILTER_DESC
