@@ -18,7 +18,7 @@ VERSION := 0.19.0
 UAPI_H := $(BUILD)/generated/nttrace/uapi.h
 # _FILE_OFFSET_BITS=64: the 32-bit library reads and writes files past
 # 2 GB (its off_t, open, lseek, pwrite); no public header carries an off_t.
-CPPFLAGS := -I$(BUILD)/generated -Iuapi -Iinclude -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+CPPFLAGS := -I$(BUILD)/generated -Iinclude -Iuserlib/include -Icommon -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 # expat (libexpat1-dev, scripts/deps) reads instrumentation manifests

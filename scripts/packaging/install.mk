@@ -79,7 +79,7 @@ VERSION_DEF := $(if $(findstring -DNTTRACE_VERSION,$(CPPFLAGS)),,-DNTTRACE_VERSI
 # links, and libstdc++'s configuration in bits/).
 # TraceLogging's headers serve kernel modules too: they live in include/;
 # the uapi is the build's copy named uapi.h (the Makefile's UAPI_H).
-PUBLIC_HEADERS := $(filter-out %/uapi.h,$(wildcard userlib/include/nttrace/*.h)) $(UAPI_H) \
+PUBLIC_HEADERS := $(wildcard userlib/include/nttrace/*.h) $(UAPI_H) \
 		  $(addprefix include/nttrace/,traceloggingprovider.h tracelogging_arrays.h \
 			tracelogging_foreach.h tracelogging_meta.h)
 WINDOWS_HEADERS := $(wildcard userlib/windows/include/*.h userlib/windows/include/*.H)

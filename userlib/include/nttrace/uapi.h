@@ -1,1 +1,0 @@
-../../../uapi/nttrace.h
