@@ -139,15 +139,15 @@ $(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OB
 		      $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
-$(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/userlib/sample/trace_sample.o \
+$(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/samples/trace_sample.o \
 			    $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
-$(BUILD)/$(1)/classic_sample: $(BUILD)/$(1)/obj/userlib/sample/classic_sample.o \
+$(BUILD)/$(1)/classic_sample: $(BUILD)/$(1)/obj/samples/classic_sample.o \
 			      $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
-$(BUILD)/$(1)/event_sample: $(BUILD)/$(1)/obj/userlib/sample/event_sample.o \
+$(BUILD)/$(1)/event_sample: $(BUILD)/$(1)/obj/samples/event_sample.o \
 			    $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 

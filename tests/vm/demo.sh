@@ -20,7 +20,7 @@ echo "\$ u64/nttrace record demo -o /tmp/demo.etl --quiet &"
 u64/nttrace record demo -o /tmp/demo.etl --quiet &
 rec=$!
 sleep 1
-echo "# the sample program (userlib/sample/trace_sample.c), built 64-bit and 32-bit"
+echo "# the sample program (samples/trace_sample.c), built 64-bit and 32-bit"
 show u64/trace_sample --session demo
 show u32/trace_sample --session demo
 echo "\$ u64/nttrace stop demo"
@@ -46,7 +46,7 @@ echo "# the kernel session's file from above, rendered as text (64-bit and 32-bi
 show u64/nttrace dump --formats u64/trace_sample,u32/trace_sample /tmp/demo.etl
 echo
 echo "== A classic provider (RegisterTraceGuids, TraceEvent), enabled from the command line"
-echo "# userlib/sample/classic_sample.c, 32-bit, registers and waits; the controller is nttrace"
+echo "# samples/classic_sample.c, 32-bit, registers and waits; the controller is nttrace"
 show u64/nttrace start classic --flush-timer 1
 echo "\$ u64/nttrace record classic -o /tmp/classic.etl --quiet &"
 u64/nttrace record classic -o /tmp/classic.etl --quiet &
@@ -65,7 +65,7 @@ wait $rec
 show u64/nttrace dump /tmp/classic.etl
 echo
 echo "== A manifest-based provider (EventRegister, EventWrite): two sessions, two levels"
-echo "# userlib/sample/event_sample.c: start (level 4, keyword 0x1), work (level 5, 0x2),"
+echo "# samples/event_sample.c: start (level 4, keyword 0x1), work (level 5, 0x2),"
 echo "# error (level 2, 0x5); both sessions enable it before it registers"
 show u64/nttrace start errors --flush-timer 1
 show u64/nttrace start verbose --flush-timer 1

@@ -35,7 +35,7 @@ for bits in 64 32; do
 		cmp -s /tmp/fmt-file-$bits.txt /tmp/fmt-$bits-32.txt
 	$tool dump --json --formats $both /tmp/fmt-64.etl > /tmp/fmt-$bits.json
 	check "$bits-bit: --json has file, line and message" \
-		grep -q '"file":"userlib/sample/trace_sample.c","line":[0-9]*,"message":"step 2 of 3: 66.7% done' /tmp/fmt-$bits.json
+		grep -q '"file":"samples/trace_sample.c","line":[0-9]*,"message":"step 2 of 3: 66.7% done' /tmp/fmt-$bits.json
 	check "$bits-bit: a missing formats file is an error" \
 		sh -c "! $tool dump --formats /nonexistent /tmp/fmt-64.etl 2>/dev/null"
 	check "$bits-bit: junk as formats is an error" \

@@ -157,7 +157,7 @@ for tb in $bits_list; do
 		check "$b: dump --formats: the same lines" cmp -s "$tmp/fmt.txt" "$tmp/dump.txt"
 		check "$b: show --formats --json" lines 6 $tool show --json --formats $both "$tmp/s$fb.etl"
 		check "$b: ... file, line, message" \
-			has '"file":"userlib/sample/trace_sample.c","line":[0-9]+,"message":"step 2 of 3: 66.7% done'
+			has '"file":"samples/trace_sample.c","line":[0-9]+,"message":"step 2 of 3: 66.7% done'
 		check "$b: without formats: GUID, number and hex" lines 6 $tool show "$tmp/s$fb.etl"
 		# Hex, or text when the pid's bytes happen to be printable.
 		check "$b: ... the WPP message as its data" \
