@@ -101,7 +101,10 @@ VM_TESTS += windows_test
 WIN_PROGRAMS := controller provider tlprovider consumer
 WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -I$(BUILD)/generated \
 	      -Iinclude -Iuserlib/include
-WIN_DEPS := tests/windows/guids.h $(wildcard userlib/windows/include/*.h userlib/include/nttrace/*.h include/nttrace/*.h) $(UAPI_H)
+# Each object's prerequisites are the headers the compiler saw it include
+# (-MMD writes them beside it as a .d file, read back below; -MP keeps a
+# removed header from stopping the build).
+DEPFLAGS := -MMD -MP
 
 .PHONY: all user headers check demo bench kernels modules host-tests clean clean-cache
 
@@ -113,6 +116,8 @@ $(UAPI_H): uapi/nttrace.h
 	cp $< $@
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
+# Programs of one object and the library: the samples, the benchmarks.
+SAMPLES := trace_sample classic_sample event_sample
 define abi_rules
 # The expat flags the build has: rewritten when they change (the 32-bit
 # library's, once scripts/deps has fetched i386's libexpat.a), so that
@@ -122,9 +127,9 @@ $(BUILD)/$(1)/expat.flags: FORCE_EXPAT
 	@echo '$(DEFS_$(1)) $(LIBS_$(1))' | cmp -s - $$@ 2>/dev/null || \
 		echo '$(DEFS_$(1)) $(LIBS_$(1))' > $$@
 
-$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags $(UAPI_H) $(wildcard common/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h include/nttrace/*.h tests/vm/*.h tests/fuzz/*.h) | $(BUILD)/$(1)/obj
+$(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) -c -o $$@ $$<
+	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
 	rm -f $$@
@@ -135,52 +140,34 @@ $(BUILD)/$(1)/libnttrace-wmain.a: $(BUILD)/$(1)/obj/userlib/windows/winmain.o
 	rm -f $$@
 	$(AR) rcs $$@ $$^
 
-$(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OBJS)) \
-		      $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/trace_sample: $(BUILD)/$(1)/obj/samples/trace_sample.o \
-			    $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/classic_sample: $(BUILD)/$(1)/obj/samples/classic_sample.o \
-			      $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/event_sample: $(BUILD)/$(1)/obj/samples/event_sample.o \
-			    $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/klbench: $(BUILD)/$(1)/obj/tests/bench/klbench.o $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/nttrace_fuzz: $(BUILD)/$(1)/obj/tests/fuzz/syscall_fuzz.o
-	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
+$(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OBJS))
+$(addprefix $(BUILD)/$(1)/,$(SAMPLES)): $(BUILD)/$(1)/%: $(BUILD)/$(1)/obj/samples/%.o
+$(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o
+$(BUILD)/$(1)/klbench: $(BUILD)/$(1)/obj/tests/bench/klbench.o
+$(addprefix $(BUILD)/$(1)/,nttrace $(SAMPLES) nttrace_bench klbench): $(BUILD)/$(1)/libnttrace.a
+	$(CC) $(2) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^) $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
 
-$(BUILD)/$(1)/windows/%-c: tests/windows/%.c $(WIN_DEPS) $(BUILD)/$(1)/libnttrace-wmain.a \
-			   $(BUILD)/$(1)/libnttrace.a
+$(BUILD)/$(1)/nttrace_fuzz: $(BUILD)/$(1)/obj/tests/fuzz/syscall_fuzz.o
+	$(CC) $(2) -o $$@ $$^ $(LDFLAGS_VM) $(LIBS_$(1))
+
+$(BUILD)/$(1)/windows/%-c: tests/windows/%.c $(BUILD)/$(1)/libnttrace-wmain.a \
+			   $(BUILD)/$(1)/libnttrace.a | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror -o $$@ $$< \
+	$(CC) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ $$< \
 		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
 
-$(BUILD)/$(1)/windows/%-cpp: tests/windows/%.c $(WIN_DEPS) $(BUILD)/$(1)/libnttrace-wmain.a \
-			     $(BUILD)/$(1)/libnttrace.a
+$(BUILD)/$(1)/windows/%-cpp: tests/windows/%.c $(BUILD)/$(1)/libnttrace-wmain.a \
+			     $(BUILD)/$(1)/libnttrace.a | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror -o $$@ -x c++ $$< -x none \
+	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ -x c++ $$< -x none \
 		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
-
-$(BUILD)/$(1)/obj:
-	mkdir -p $$@
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
-      $(BUILD)/$(1)/trace_sample $(BUILD)/$(1)/classic_sample $(BUILD)/$(1)/event_sample $(BUILD)/$(1)/nttrace_bench $(BUILD)/$(1)/klbench $(BUILD)/$(1)/nttrace_fuzz \
+      $(addprefix $(BUILD)/$(1)/,$(SAMPLES) nttrace_bench klbench nttrace_fuzz) \
       $(addprefix $(BUILD)/$(1)/tests/,$(VM_TESTS)) \
       $(foreach p,$(WIN_PROGRAMS),$(BUILD)/$(1)/windows/$(p)-c $(BUILD)/$(1)/windows/$(p)-cpp)
 endef
@@ -192,204 +179,109 @@ FORCE_EXPAT:
 .SECONDARY:
 
 # ---- host tests (no VM) ----
-# Static, so that the 32-bit one can run in the VM on a host that cannot
-# run 32-bit programs.
-$(BUILD)/host/uapi_layout-%: tests/host/uapi_layout.c $(UAPI_H)
-	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $<
+# HOST_TESTS: tests/host/NAME.c as $(BUILD)/host/NAME-m64 and NAME-m32,
+# static, so that the 32-bit one can run in the VM on a host that cannot
+# run 32-bit programs. HOST_TESTS_64: as $(BUILD)/host/NAME, 64-bit, for
+# the host only. Each is linked with the library of its ABI, after the
+# objects of it that HOST_OBJS_NAME names (built as the library's are),
+# and takes HOST_CPPFLAGS_NAME too.
+HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh_mof_test \
+	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test safecopy_bench \
+	      tl_roundtrip
+HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
+		 tools_test
+# uapi_layout: the uapi has one layout for 32- and 64-bit callers.
+# record_test, sysrec_test: the record encoders (the byte cases are
+# KUnit's too); sysrec_test's records decoded by the reader's table.
+HOST_OBJS_record_test := common/record.o
+# TraceLogging's macros and run time, with the evntprov.h calls played by
+# the test (tests/host/tracelogging_fake.h); tracelogging_cpp_test below is
+# its C++ build (32-bit C++ headers: g++-multilib, which scripts/deps
+# installs).
+HOST_OBJS_tracelogging_test := userlib/provider/tracelogging.o
+# TDH over TraceLogging events built by hand (tests/host/tlg_encode.h), the
+# kernel's MOF classes, message events (the test's own format file and
+# nttrace_wpp section), payload filters (tdh_filter_test), and
+# manifest-based events: tdh_manifest_test's manifest goes in as a C string
+# (the .inc) and, as a build adds one for TdhLoadManifestFromBinary, into
+# the program's .nttrace.manifest section; 32-bit without expat, it checks
+# the functions say ERROR_NOT_SUPPORTED and skips the rest.
+HOST_CPPFLAGS_tdh_manifest_test := -I$(BUILD)/host
+HOST_POST_tdh_manifest_test := objcopy --add-section \
+			       .nttrace.manifest=tests/host/tdh_manifest_test.man
+# wincrt_test: the Windows layer's C runtime (userlib/windows/crt.h), by its
+# nttrace_win_* names. safecopy_bench: nttrace_safe_copy() from each kind of
+# memory, and a bad pointer's cost (its numbers are in userlib/nt/safecopy.c).
+HOST_SRC_safecopy_bench := tests/bench/safecopy.c
+# tl_roundtrip: every TraceLogging field macro through the user-mode logger
+# and back by TDH; tl_dump, plot_test, ctf_test, merge_test: `nttrace dump`,
+# `plot` (gnuplot draws), `convert --to ctf` (read back by babeltrace2),
+# `merge`; no_module: the library and the tool without /dev/nttrace;
+# abi_size_test: callers built against other headers (no byte past the
+# caller's struct); tools_test: the tool's own helpers (userlib/tools/cli.c).
+HOST_OBJS_tools_test := userlib/tools/cli.o
+HOST_CPPFLAGS_tools_test := -Iuserlib/tools
 
-$(BUILD)/host/status_names: tests/host/status_names.c $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $^ $(LIBS_u64)
+# host_test NAME BITS TARGET LDFLAGS
+define host_test
+$(BUILD)/host/$(3): $(or $(HOST_SRC_$(1)),tests/host/$(1).c) \
+		    $(addprefix $(BUILD)/u$(2)/obj/,$(HOST_OBJS_$(1))) $(BUILD)/u$(2)/libnttrace.a | $(UAPI_H)
+	@mkdir -p $$(dir $$@)
+	$(CC) -m$(2) $(CPPFLAGS) $(HOST_CPPFLAGS_$(1)) $(DEFS_u$(2)) $(CFLAGS) $(WARN) $(DEPFLAGS) $(4) \
+		-o $$@ $$< $$(filter %.o %.a,$$^) -pthread $(LIBS_u$(2))
+	$(if $(HOST_POST_$(1)),$(HOST_POST_$(1)) $$@)
+endef
+$(foreach t,$(HOST_TESTS),$(foreach b,64 32,$(eval $(call host_test,$(t),$(b),$(t)-m$(b),-static))))
+$(foreach t,$(HOST_TESTS_64),$(eval $(call host_test,$(t),64,$(t))))
 
-# Compiled only: its checks are static asserts (scripts/check runs these).
-$(BUILD)/host/evntrace_layout-%.o: tests/host/evntrace_layout.c tests/host/layout.h $(UAPI_H) $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
-
-$(BUILD)/host/tdh_layout-%.o: tests/host/tdh_layout.c tests/host/layout.h $(UAPI_H) $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
-
-# The record encoders as the library builds them (the cases are KUnit's too).
-$(BUILD)/host/record_test-%: tests/host/record_test.c tests/kunit/record_cases.h \
-			     tests/vm/tap.h common/record.c common/record.h
-	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< common/record.c
-
-# The NT Kernel Logger's record encoders (the byte cases are KUnit's too),
-# and their records decoded by the reader's table (libnttrace).
-$(BUILD)/host/sysrec_test-m%: tests/host/sysrec_test.c tests/kunit/sysrec_cases.h \
-			      tests/vm/tap.h $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a \
-		-pthread $(LIBS_u$*)
-
-# TraceLogging's macros and run time (userlib/provider/tracelogging.c),
-# with the evntprov.h calls played by the test; C and C++, 64- and 32-bit
-# (32-bit C++ headers: g++-multilib, which scripts/deps installs).
-TL_DEPS := userlib/provider/tracelogging.c tests/vm/tap.h tests/host/tracelogging_fake.h \
-	   $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h) $(UAPI_H)
-$(BUILD)/host/tracelogging_test-%: tests/host/tracelogging_test.c $(TL_DEPS)
-	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< userlib/provider/tracelogging.c
-$(BUILD)/host/tracelogging_cpp_test-%: tests/host/tracelogging_cpp_test.cpp $(TL_DEPS)
-	@mkdir -p $(dir $@)
-	$(CC) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@.o userlib/provider/tracelogging.c
-	$(CXX) -$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $@.o
-# TDH over TraceLogging events built by hand (tests/host/tlg_encode.h).
-$(BUILD)/host/tdh_test-m%: tests/host/tdh_test.c tests/host/tlg_encode.h tests/vm/tap.h \
-			   $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
-# TDH over the kernel's MOF classes (DecodingSourceWbem).
-$(BUILD)/host/tdh_mof_test-m%: tests/host/tdh_mof_test.c tests/vm/tap.h $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
-
-# TDH over message events (DecodingSourceWPP), with the test's own format
-# file and its own nttrace_wpp section.
-$(BUILD)/host/tdh_wpp_test-m%: tests/host/tdh_wpp_test.c tests/vm/tap.h $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
-
-# Payload filters (userlib/consumer/tdh_filter.c) and their evaluation.
-$(BUILD)/host/tdh_filter_test-m%: tests/host/tdh_filter_test.c tests/host/tlg_encode.h \
-				  tests/vm/tap.h $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
-
-# The Windows layer's C runtime (userlib/windows/crt.h), called by its
-# nttrace_win_* names.
-$(BUILD)/host/wincrt_test-m%: tests/host/wincrt_test.c userlib/windows/crt.h \
-			      tests/vm/tap.h $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
-# TDH over manifest-based events, with the test's own manifest
-# (tests/host/tdh_manifest_test.man); 32-bit without expat, it checks the
-# functions say ERROR_NOT_SUPPORTED and skips the rest.
-# The manifest goes in as a C string (the .inc) and, as a build adds one
-# for TdhLoadManifestFromBinary, into the program's .nttrace.manifest section.
+$(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32: \
+	$(BUILD)/host/tdh_manifest_test.inc
 $(BUILD)/host/tdh_manifest_test.inc: tests/host/tdh_manifest_test.man
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
-$(BUILD)/host/tdh_manifest_test-m%: tests/host/tdh_manifest_test.c tests/vm/tap.h \
-				    $(BUILD)/host/tdh_manifest_test.inc $(BUILD)/u%/libnttrace.a
-	$(CC) -m$* $(CPPFLAGS) -I$(BUILD)/host $(DEFS_u$*) $(CFLAGS) $(WARN) -static -o $@ $< \
+
+# Compiled only: their checks are static asserts (scripts/check runs these).
+$(BUILD)/host/evntrace_layout-m%.o $(BUILD)/host/tdh_layout-m%.o: | $(UAPI_H)
+$(BUILD)/host/%-m64.o: tests/host/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/host/%-m32.o: tests/host/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/host/tracelogging_cpp_test-m%: tests/host/tracelogging_cpp_test.cpp \
+					$(BUILD)/u%/obj/userlib/provider/tracelogging.o | $(UAPI_H)
+	@mkdir -p $(dir $@)
+	$(CXX) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ $^
+
+# The Windows layer's functions through its own headers, as C and C++
+# (tests/host/winlayer_test.c), with nttrace-windows.pc's flags.
+$(BUILD)/host/winlayer_test-m%: tests/host/winlayer_test.c $(BUILD)/u%/libnttrace.a | $(UAPI_H)
+	@mkdir -p $(dir $@)
+	$(CC) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ $^ -pthread $(LIBS_u$*)
+$(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c $(BUILD)/u%/libnttrace.a | $(UAPI_H)
+	@mkdir -p $(dir $@)
+	$(CXX) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ -x c++ $< -x none \
 		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
-	objcopy --add-section .nttrace.manifest=tests/host/tdh_manifest_test.man $@
-
-# The library and the tool without the module (no /dev/nttrace on the host).
-$(BUILD)/host/no_module: tests/host/no_module.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
-		$(LIBS_u64)
-
-# The library and callers built against other headers: no byte past the
-# caller's struct (tests/host/abi_size_test.c plays /dev/nttrace itself).
-$(BUILD)/host/abi_size_test: tests/host/abi_size_test.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
-		$(LIBS_u64)
 
 # The shared library unloaded (tests/host/dlclose_test.c): built here,
 # dynamically, beside the shared build (make shared); it runs where
 # /dev/nttrace is, with a dynamic loader.
-$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c tests/vm/tap.h tests/vm/tasks.h $(wildcard userlib/include/nttrace/*.h include/nttrace/*.h)
+$(BUILD)/host/dlclose_test: tests/host/dlclose_test.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -ldl
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $< -ldl
 
 .PHONY: dlclose-test
 dlclose-test: $(BUILD)/host/dlclose_test shared
-
-# nttrace_safe_copy() from each kind of memory, and a bad pointer's cost
-# (tests/bench/safecopy.c; its numbers are in userlib/nt/safecopy.c).
-$(BUILD)/host/safecopy_bench-m%: tests/bench/safecopy.c tests/vm/props.h userlib/internal.h \
-				 $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
 
 .PHONY: safecopy-bench
 safecopy-bench: $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32
 	$(BUILD)/host/safecopy_bench-m64
 	$(BUILD)/host/safecopy_bench-m32
 
-# `nttrace dump` over a TraceLogging file the user-mode logger writes.
-$(BUILD)/host/tl_dump: tests/host/tl_dump.c tests/vm/tap.h tests/vm/props.h $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
-		$(LIBS_u64)
-
-# `nttrace plot` over a file the user-mode logger writes (gnuplot draws).
-$(BUILD)/host/plot_test: tests/host/plot_test.c tests/vm/tap.h tests/vm/props.h $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
-		$(LIBS_u64)
-
-# `nttrace convert --to ctf` read back by babeltrace2, against TDH.
-$(BUILD)/host/ctf_test: tests/host/ctf_test.c tests/vm/tap.h tests/vm/props.h $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
-		$(LIBS_u64)
-
-# `nttrace merge` over files the test builds record by record (clocks,
-# pointer sizes), the output checked event by event with the reader.
-$(BUILD)/host/merge_test: tests/host/merge_test.c tests/vm/tap.h $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/u64/libnttrace.a -pthread \
-		$(LIBS_u64)
-
-# The tool's own helpers (userlib/tools/cli.c), linked in.
-$(BUILD)/host/tools_test: tests/host/tools_test.c tests/vm/tap.h userlib/tools/cli.h \
-			  $(BUILD)/u64/obj/userlib/tools/cli.o $(BUILD)/u64/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) -Iuserlib/tools $(CFLAGS) $(WARN) -o $@ $< \
-		$(BUILD)/u64/obj/userlib/tools/cli.o $(BUILD)/u64/libnttrace.a -pthread $(LIBS_u64)
-
-# Every TraceLogging field macro through the user-mode logger and back by TDH.
-$(BUILD)/host/tl_roundtrip-m%: tests/host/tl_roundtrip.c tests/vm/tap.h tests/vm/props.h \
-			       $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a -pthread \
-		$(LIBS_u$*)
-
-# The Windows layer's functions through its own headers, as C and C++
-# (tests/host/winlayer_test.c), with nttrace-windows.pc's flags.
-$(BUILD)/host/winlayer_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(WIN_DEPS) \
-				$(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CC) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) -static -o $@ $< $(BUILD)/u$*/libnttrace.a \
-		-pthread $(LIBS_u$*)
-$(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c tests/vm/tap.h $(WIN_DEPS) \
-				    $(BUILD)/u%/libnttrace.a
-	@mkdir -p $(dir $@)
-	$(CXX) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) -static -o $@ -x c++ $< -x none \
-		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
-
-host-tests: $(BUILD)/host/tl_roundtrip-m64 $(BUILD)/host/tl_roundtrip-m32 $(BUILD)/host/tl_dump \
-	    $(BUILD)/host/plot_test $(BUILD)/host/ctf_test $(BUILD)/host/merge_test \
-	    $(BUILD)/host/tools_test \
-	    $(BUILD)/host/uapi_layout-m64 $(BUILD)/host/uapi_layout-m32 \
-	    $(BUILD)/host/status_names $(BUILD)/host/no_module $(BUILD)/host/abi_size_test \
-	    $(BUILD)/host/record_test-m64 $(BUILD)/host/record_test-m32 \
-	    $(BUILD)/host/sysrec_test-m64 $(BUILD)/host/sysrec_test-m32 \
-	    $(BUILD)/host/tracelogging_test-m64 $(BUILD)/host/tracelogging_test-m32 \
-	    $(BUILD)/host/tracelogging_cpp_test-m64 $(BUILD)/host/tracelogging_cpp_test-m32 \
-	    $(BUILD)/host/tdh_test-m64 $(BUILD)/host/tdh_test-m32 \
-	    $(BUILD)/host/tdh_mof_test-m64 $(BUILD)/host/tdh_mof_test-m32 \
-	    $(BUILD)/host/tdh_wpp_test-m64 $(BUILD)/host/tdh_wpp_test-m32 \
-	    $(BUILD)/host/tdh_filter_test-m64 $(BUILD)/host/tdh_filter_test-m32 \
-	    $(BUILD)/host/wincrt_test-m64 $(BUILD)/host/wincrt_test-m32 \
-	    $(BUILD)/host/tdh_manifest_test-m64 $(BUILD)/host/tdh_manifest_test-m32 \
-	    $(BUILD)/host/safecopy_bench-m64 $(BUILD)/host/safecopy_bench-m32 \
-	    $(BUILD)/host/winlayer_test-m64 $(BUILD)/host/winlayer_test-m32 \
-	    $(BUILD)/host/winlayer_cpp_test-m64 $(BUILD)/host/winlayer_cpp_test-m32
+host-tests: $(foreach t,$(HOST_TESTS) tracelogging_cpp_test winlayer_test winlayer_cpp_test, \
+		$(BUILD)/host/$(t)-m64 $(BUILD)/host/$(t)-m32) \
+	    $(addprefix $(BUILD)/host/,$(HOST_TESTS_64))
 
 # ---- kernels, module, the two commands ----
 kernels:
@@ -411,16 +303,16 @@ demo:
 
 # The host half of `make bench`: path 5 against LTTng-UST (scripts/bench
 # installs liblttng-ust-dev first; `make check` never builds this).
-$(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c tests/bench/lttng_tp.h $(BUILD)/u64/libnttrace.a
+$(BUILD)/host/nttrace_bench_lttng: tests/bench/bench.c $(BUILD)/u64/libnttrace.a | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) -Itests/bench -DNTTRACE_BENCH_LTTNG $(CFLAGS) $(WARN) -o $@ \
+	$(CC) -m64 $(CPPFLAGS) -Itests/bench -DNTTRACE_BENCH_LTTNG $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ \
 		tests/bench/bench.c $(BUILD)/u64/libnttrace.a -llttng-ust -ldl -pthread $(LIBS_u64)
 
 # `make bench`'s file reading (scripts/bench-read): writes an ETL file and
 # times the readers over it.
-$(BUILD)/host/nttrace_bench_read: tests/bench/read.c $(BUILD)/u64/libnttrace.a
+$(BUILD)/host/nttrace_bench_read: tests/bench/read.c $(BUILD)/u64/libnttrace.a | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ tests/bench/read.c \
+	$(CC) -m64 $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ tests/bench/read.c \
 		$(BUILD)/u64/libnttrace.a -pthread $(LIBS_u64)
 
 bench:
@@ -447,13 +339,16 @@ FUZZ_SECONDS ?= 60
 fuzz-lib:
 	scripts/fuzz-lib $(FUZZ_SECONDS)
 
-# ---- installing like a Linux package (issue 17; VERSION is at the top) ----
+# ---- installing like a Linux package (VERSION is at the top) ----
 include scripts/packaging/install.mk
 include scripts/packaging/module.mk
 include scripts/packaging/deb.mk
 
 clean:
 	rm -rf $(BUILD)
+
+# The headers each object included, as the compiler listed them (DEPFLAGS).
+-include $(shell find $(addprefix $(BUILD)/,u64 u32 host shared) -name '*.d' 2> /dev/null)
 
 clean-cache:
 	. scripts/common.sh && rm -rf "$$NTTRACE_CACHE"

@@ -49,8 +49,7 @@ LN_S ?= ln -sf
 # public struct that grew), and only then; the Debian package's name
 # follows it (libnttrace$(SO_ABI)), and so does the version node of
 # libnttrace.map. 0 -> 1: struct nttrace_consumer became opaque, and
-# nttrace_start()/nttrace_control() pass the caller's size (issue 27,
-# finding 4). The file's name is the soname and the package's version.
+# nttrace_start()/nttrace_control() pass the caller's size. The file's name is the soname and the package's version.
 SO_ABI := 1
 SONAME := libnttrace.so.$(SO_ABI)
 SO_REAL := $(SONAME).$(VERSION)
@@ -64,7 +63,6 @@ STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
 SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
 		    $(SHARED)/tool/common-record.o
 LIB_MAP := scripts/packaging/libnttrace.map
-INSTALL_DEPS := $(UAPI_H) $(wildcard include/nttrace/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
 # CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
 # itself: the Makefile's holds the include paths, and one given on the
@@ -98,21 +96,21 @@ shared: $(SHARED)/$(SO_REAL) $(SHARED)/libnttrace.a $(SHARED)/libnttrace-wmain.a
 # (userlib/logger/filelogger.c): the one installed here.
 TOOL_DEF := -DNTTRACE_TOOL_PATH='"$(BINDIR)/nttrace"'
 
-$(SHARED)/pic/%.o: %.c $(INSTALL_DEPS)
+$(SHARED)/pic/%.o: %.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
-$(SHARED)/static/%.o: %.c $(INSTALL_DEPS)
+$(SHARED)/static/%.o: %.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
-$(SHARED)/tool/common-%.o: common/%.c $(INSTALL_DEPS)
+$(SHARED)/tool/common-%.o: common/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
-$(SHARED)/tool/%.o: userlib/tools/%.c $(INSTALL_DEPS)
+$(SHARED)/tool/%.o: userlib/tools/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 # Only what the version script names is exported (the public API); every
 # other function, internal.h's included, is local to the library.
