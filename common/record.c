@@ -67,7 +67,7 @@ void ntr_message_encode(void *rec, __u16 size, const struct ntr_message *m)
 		p += 16;
 	}
 	if (f & (NTTRACE_TRACE_MESSAGE_TIMESTAMP | NTTRACE_TRACE_MESSAGE_PERFORMANCE_TIMESTAMP)) {
-		/* Room for either flag; a stamp only for TIMESTAMP (seed 001). */
+		/* Room for either flag; a stamp only for TIMESTAMP. */
 		__u64 ts = (f & NTTRACE_TRACE_MESSAGE_TIMESTAMP) ? m->time_stamp : 0;
 
 		memcpy(p, &ts, 8);
@@ -77,7 +77,7 @@ void ntr_message_encode(void *rec, __u16 size, const struct ntr_message *m)
 	 * Two 4-byte copies, not one of 8 from a pair: the writer has just
 	 * stored each on its own, and an 8-byte load of two 4-byte stores
 	 * cannot be forwarded from the store buffer (perf put a fifth of the
-	 * user-mode logger's TraceMessage on such a load, issue 18).
+	 * user-mode logger's TraceMessage on such a load).
 	 */
 	if (f & NTTRACE_TRACE_MESSAGE_SYSTEMINFO) {
 		memcpy(p, &m->thread_id, 4);

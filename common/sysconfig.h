@@ -47,7 +47,25 @@ struct ntr_sr_cpu {
 	__u64 hyper_threading_flag;
 };
 
+/**
+ * ntr_sr_cpu_size() - the payload's bytes of a SystemConfig CPU event
+ * @c: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_cpu_size(const struct ntr_sr_cpu *c, bool ptr32);
+/**
+ * ntr_sr_cpu_write() - writes the payload of a SystemConfig CPU event
+ * @buf: where
+ * @room: @buf's bytes
+ * @c: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_cpu_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_cpu_write(void *buf, __u32 room, const struct ntr_sr_cpu *c, bool ptr32);
 
 /*
@@ -73,7 +91,25 @@ struct ntr_sr_phydisk {
 	struct ntr_sr_str boot_drive_letter;
 };
 
+/**
+ * ntr_sr_phydisk_size() - the payload's bytes of a SystemConfig PhyDisk event
+ * @d: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_phydisk_size(const struct ntr_sr_phydisk *d, bool ptr32);
+/**
+ * ntr_sr_phydisk_write() - writes the payload of a SystemConfig PhyDisk event
+ * @buf: where
+ * @room: @buf's bytes
+ * @d: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_phydisk_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_phydisk_write(void *buf, __u32 room, const struct ntr_sr_phydisk *d, bool ptr32);
 
 /*
@@ -99,7 +135,25 @@ struct ntr_sr_logdisk {
 	__u32 volume_ext;
 };
 
+/**
+ * ntr_sr_logdisk_size() - the payload's bytes of a SystemConfig LogDisk event
+ * @d: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_logdisk_size(const struct ntr_sr_logdisk *d, bool ptr32);
+/**
+ * ntr_sr_logdisk_write() - writes the payload of a SystemConfig LogDisk event
+ * @buf: where
+ * @room: @buf's bytes
+ * @d: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_logdisk_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_logdisk_write(void *buf, __u32 room, const struct ntr_sr_logdisk *d, bool ptr32);
 
 /*
@@ -117,7 +171,25 @@ struct ntr_sr_nic {
 	struct ntr_sr_str dns_server_addresses;
 };
 
+/**
+ * ntr_sr_nic_size() - the payload's bytes of a SystemConfig NIC event
+ * @n: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_nic_size(const struct ntr_sr_nic *n, bool ptr32);
+/**
+ * ntr_sr_nic_write() - writes the payload of a SystemConfig NIC event
+ * @buf: where
+ * @room: @buf's bytes
+ * @n: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_nic_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_nic_write(void *buf, __u32 room, const struct ntr_sr_nic *n, bool ptr32);
 
 /*
@@ -132,7 +204,25 @@ struct ntr_sr_extension {
 	__u32 kernel_event_version;
 };
 
+/**
+ * ntr_sr_extension_size() - the payload's bytes of the SystemConfig extension events
+ * @e: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_extension_size(const struct ntr_sr_extension *e, bool ptr32);
+/**
+ * ntr_sr_extension_write() - writes the payload of the SystemConfig extension events
+ * @buf: where
+ * @room: @buf's bytes
+ * @e: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_extension_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_extension_write(void *buf, __u32 room, const struct ntr_sr_extension *e,
 			     bool ptr32);
 

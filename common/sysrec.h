@@ -42,8 +42,7 @@
 /* ---- the headers ---- */
 
 /*
- * The three headers of the kernel's events ([ntwmi] in
- * ../shared/notes/ntevent-types.md):
+ * The three headers of the kernel's events (as phnt's ntwmi.h has them):
  * - FULL, SYSTEM_TRACE_HEADER, 0x20 bytes: Marker {USHORT Version; UCHAR
  *   HeaderType; UCHAR Flags}, Size, HookId, ThreadId, ProcessId, the time
  *   stamp, KernelTime and UserTime;
@@ -80,21 +79,41 @@ struct ntr_sr_header {
 	__u32 user_time;	/* FULL */
 };
 
-/* 0x20, 0x18, 0x10 by @kind; 0 for another value. */
+/**
+ * ntr_sr_header_size() - the bytes of a kernel event header
+ * @kind: the header's kind (enum ntr_sr_kind)
+ *
+ * Return: 0x20, 0x18 or 0x10 by @kind; 0 for another value.
+ */
 __u32 ntr_sr_header_size(__u8 kind);
 
-/* NTTRACE_TRACE_HEADER_TYPE_SYSTEM32/64, COMPACT32/64 or PERFINFO32/64. */
+/**
+ * ntr_sr_header_type() - the HeaderType of a kernel event header
+ * @kind: the header's kind (enum ntr_sr_kind)
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: NTTRACE_TRACE_HEADER_TYPE_SYSTEM32/64, COMPACT32/64 or
+ * PERFINFO32/64.
+ */
 __u8 ntr_sr_header_type(__u8 kind, bool ptr32);
 
-/*
- * The record's size for a payload of @payload bytes under a @kind header:
- * 0 if it is over NTR_SR_RECORD_MAX (or @kind unknown).
+/**
+ * ntr_sr_record_size() - a kernel event record's bytes
+ * @kind: its header's kind (enum ntr_sr_kind)
+ * @payload: its payload's bytes
+ *
+ * Return: the record's bytes, or 0 if they are over NTR_SR_RECORD_MAX (or
+ * @kind is unknown).
  */
 __u32 ntr_sr_record_size(__u8 kind, __u32 payload);
 
-/*
- * The header at @rec, for a record of @size bytes in all (from
- * ntr_sr_record_size()): ntr_sr_header_size(@h->kind) bytes.
+/**
+ * ntr_sr_header_write() - writes a kernel event record's header
+ * @rec: where the record begins
+ * @size: the record's bytes in all (from ntr_sr_record_size())
+ * @h: the header's values
+ *
+ * Writes ntr_sr_header_size(@h->kind) bytes.
  */
 void ntr_sr_header_write(void *rec, __u16 size, const struct ntr_sr_header *h);
 
@@ -124,26 +143,43 @@ struct ntr_sr_str {
 /* A SID: revision 1, at most 15 sub-authorities (SID_MAX_SUB_AUTHORITIES). */
 #define NTR_SR_SID_MAX		(8 + 4 * 15)
 
-/*
- * The SID of a Linux user, at @out (NTR_SR_SID_MAX bytes of room; 16 are
- * written): S-1-22-1-@uid, the "Unix User" identity of Samba (its
+/**
+ * ntr_sr_sid_unix_user() - writes the SID of a Linux user
+ * @out: where, NTR_SR_SID_MAX bytes of room
+ * @uid: the user
+ *
+ * The SID is S-1-22-1-@uid, the "Unix User" identity of Samba (its
  * global_sid_Unix_Users, S-1-22-1, "Unmapped Unix users", with the UID as
  * the last sub-authority: libcli/security/util_sid.c and
  * source3/passdb/util_unixsids.c), which Windows' NFS and Samba servers
- * show for a UID they cannot map. Returns 16.
+ * show for a UID they cannot map.
+ *
+ * Return: 16, the bytes written.
  */
 __u32 ntr_sr_sid_unix_user(__u8 *out, __u32 uid);
 
-/*
- * LocalSystem, S-1-5-18 (Microsoft's "Well-known SIDs"), for the kernel's
- * own threads, as Windows gives its System and Idle processes. Returns 12.
+/**
+ * ntr_sr_sid_local_system() - writes the SID of LocalSystem
+ * @out: where, NTR_SR_SID_MAX bytes of room
+ *
+ * LocalSystem, S-1-5-18 (Microsoft's "Well-known SIDs"), stands for the
+ * kernel's own threads, as Windows gives it its System and Idle processes.
+ *
+ * Return: 12, the bytes written.
  */
 __u32 ntr_sr_sid_local_system(__u8 *out);
 
-/*
- * A SID's bytes: revision 1, the sub-authority count, the 6-byte
+/**
+ * ntr_sr_sid_write() - writes a SID
+ * @out: where, NTR_SR_SID_MAX bytes of room
+ * @authority: the identifier authority
+ * @sub: the sub-authorities
+ * @n: their number, at most 15
+ *
+ * The bytes are revision 1, the sub-authority count, the 6-byte
  * big-endian identifier authority, the little-endian sub-authorities.
- * @n at most 15. Returns 8 + 4 * @n.
+ *
+ * Return: 8 + 4 * @n, the bytes written.
  */
 __u32 ntr_sr_sid_write(__u8 *out, __u64 authority, const __u32 *sub, __u8 n);
 
@@ -193,7 +229,25 @@ struct ntr_sr_process {
 	struct ntr_sr_str application_id;
 };
 
+/**
+ * ntr_sr_process_size() - the payload's bytes of a Process event
+ * @p: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_process_size(const struct ntr_sr_process *p, bool ptr32);
+/**
+ * ntr_sr_process_write() - writes the payload of a Process event
+ * @buf: where
+ * @room: @buf's bytes
+ * @p: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_process_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_process_write(void *buf, __u32 room, const struct ntr_sr_process *p, bool ptr32);
 
 /* ---- Thread (group 0x05): Start 1, End 2, DCStart 3, DCEnd 4 ---- */
@@ -226,7 +280,25 @@ struct ntr_sr_thread {
 	struct ntr_sr_str name;
 };
 
+/**
+ * ntr_sr_thread_size() - the payload's bytes of a Thread event
+ * @t: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_thread_size(const struct ntr_sr_thread *t, bool ptr32);
+/**
+ * ntr_sr_thread_write() - writes the payload of a Thread event
+ * @buf: where
+ * @room: @buf's bytes
+ * @t: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_thread_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_thread_write(void *buf, __u32 room, const struct ntr_sr_thread *t, bool ptr32);
 
 /* ---- ImageLoad (group 0x14): Unload 2, DCStart 3, DCEnd 4, Load 10 ---- */
@@ -250,7 +322,25 @@ struct ntr_sr_image {
 	struct ntr_sr_str file_name;
 };
 
+/**
+ * ntr_sr_image_size() - the payload's bytes of an ImageLoad event
+ * @i: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_image_size(const struct ntr_sr_image *i, bool ptr32);
+/**
+ * ntr_sr_image_write() - writes the payload of an ImageLoad event
+ * @buf: where
+ * @room: @buf's bytes
+ * @i: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_image_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_image_write(void *buf, __u32 room, const struct ntr_sr_image *i, bool ptr32);
 
 /* ---- Thread (group 0x05): CSwitch 36, ReadyThread 50 ---- */
@@ -274,7 +364,25 @@ struct ntr_sr_cswitch {
 	__u32 reserved;
 };
 
+/**
+ * ntr_sr_cswitch_size() - the payload's bytes of a CSwitch event
+ * @c: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_cswitch_size(const struct ntr_sr_cswitch *c, bool ptr32);
+/**
+ * ntr_sr_cswitch_write() - writes the payload of a CSwitch event
+ * @buf: where
+ * @room: @buf's bytes
+ * @c: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_cswitch_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_cswitch_write(void *buf, __u32 room, const struct ntr_sr_cswitch *c, bool ptr32);
 
 /* ReadyThread ([MS readythread], version 2, 8 bytes). */
@@ -286,7 +394,25 @@ struct ntr_sr_ready {
 	__s8 reserved;
 };
 
+/**
+ * ntr_sr_ready_size() - the payload's bytes of a ReadyThread event
+ * @r: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_ready_size(const struct ntr_sr_ready *r, bool ptr32);
+/**
+ * ntr_sr_ready_write() - writes the payload of a ReadyThread event
+ * @buf: where
+ * @room: @buf's bytes
+ * @r: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_ready_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_ready_write(void *buf, __u32 room, const struct ntr_sr_ready *r, bool ptr32);
 
 /* ---- DiskIo (group 0x01), version 3 ---- */
@@ -314,7 +440,25 @@ struct ntr_sr_disk {
 	__u32 issuing_thread_id;
 };
 
+/**
+ * ntr_sr_disk_size() - the payload's bytes of a DiskIo event
+ * @d: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_disk_size(const struct ntr_sr_disk *d, bool ptr32);
+/**
+ * ntr_sr_disk_write() - writes the payload of a DiskIo event
+ * @buf: where
+ * @room: @buf's bytes
+ * @d: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_disk_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_disk_write(void *buf, __u32 room, const struct ntr_sr_disk *d, bool ptr32);
 
 /* ---- TcpIp (group 0x06), version 2 ---- */
@@ -352,17 +496,52 @@ struct ntr_sr_tcp {
 	__u64 connid;		/* a pointer */
 };
 
+/**
+ * ntr_sr_tcp_size() - the payload's bytes of a TcpIp event
+ * @t: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written (its strings too long
+ * for one record).
+ */
 __u32 ntr_sr_tcp_size(const struct ntr_sr_tcp *t, bool ptr32);
+/**
+ * ntr_sr_tcp_write() - writes the payload of a TcpIp event
+ * @buf: where
+ * @room: @buf's bytes
+ * @t: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_tcp_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_tcp_write(void *buf, __u32 room, const struct ntr_sr_tcp *t, bool ptr32);
 
 /* ---- PerfInfo (group 0x0F): the mark, 34 ---- */
 
 /*
- * EtwSetMark's record ([GC] in ../shared/notes/ntevent-types.md): the
- * mark's bytes as given (ETW_SET_MARK_INFORMATION's Mark, UTF-16), then
- * two zero bytes; at most NTR_SR_RECORD_MAX - 0x22 bytes of mark.
+ * EtwSetMark's record (as Geoff Chappell describes it): the mark's bytes
+ * as given (ETW_SET_MARK_INFORMATION's Mark, UTF-16), then two zero
+ * bytes; at most NTR_SR_RECORD_MAX - 0x22 bytes of mark.
+ */
+
+/**
+ * ntr_sr_mark_size() - the payload's bytes of a mark
+ * @mark_bytes: the mark's bytes
+ *
+ * Return: the bytes, or 0 if the mark is too long for one record.
  */
 __u32 ntr_sr_mark_size(__u32 mark_bytes);
+/**
+ * ntr_sr_mark_write() - writes the payload of a mark
+ * @buf: where
+ * @room: @buf's bytes
+ * @mark: the mark
+ * @mark_bytes: its bytes
+ *
+ * Return: the bytes written, ntr_sr_mark_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
 __u32 ntr_sr_mark_write(void *buf, __u32 room, const void *mark, __u32 mark_bytes);
 
 /* ---- the events, for the glue ---- */
@@ -422,7 +601,13 @@ struct ntr_sr_event {
 	__u32 enable_flag;
 };
 
-/* The event of @hook_id, or NULL for one not written here. */
+/**
+ * ntr_sr_event() - an event the kernel's writers write
+ * @hook_id: its HookId
+ *
+ * Return: its header kind, version and enable flag, or NULL for an event
+ * not written here.
+ */
 const struct ntr_sr_event *ntr_sr_event(__u16 hook_id);
 
 #endif /* NTTRACE_COMMON_SYSREC_H */

@@ -26,6 +26,12 @@
 /* The most payload a record holds, under the largest header. */
 #define SR_PAYLOAD_MAX		(NTR_SR_RECORD_MAX - 0x20)
 
+/**
+ * put_le() - stores a little-endian integer
+ * @p: where
+ * @v: the value
+ * @n: its bytes, at most 8
+ */
 static __always_inline void put_le(__u8 *p, __u64 v, unsigned int n)
 {
 	unsigned int i;
@@ -40,6 +46,12 @@ struct sr_w {
 	bool ptr32, bad;
 };
 
+/**
+ * w_init() - starts a payload
+ * @w: the writer
+ * @buf: where the payload goes, or NULL to count only
+ * @ptr32: the trace is a 32-bit kernel's
+ */
 static __always_inline void w_init(struct sr_w *w, void *buf, bool ptr32)
 {
 	w->p = buf;
@@ -49,7 +61,14 @@ static __always_inline void w_init(struct sr_w *w, void *buf, bool ptr32)
 	w->bad = false;
 }
 
-/* Room for @n more bytes, else the payload cannot be written. */
+/**
+ * w_room() - checks that @n more bytes fit
+ * @w: the writer
+ * @n: the bytes
+ *
+ * Return: whether they fit; once they do not, the payload cannot be
+ * written and every later call says so too.
+ */
 static __always_inline bool w_room(struct sr_w *w, __u32 n)
 {
 	if (w->bad || n > w->room - w->at)
@@ -57,6 +76,12 @@ static __always_inline bool w_room(struct sr_w *w, __u32 n)
 	return !w->bad;
 }
 
+/**
+ * w_int() - a little-endian integer field
+ * @w: the writer
+ * @v: the value
+ * @n: its bytes, at most 8
+ */
 static __always_inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
 {
 	if (!w_room(w, n))
@@ -66,11 +91,22 @@ static __always_inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
 	w->at += n;
 }
 
+/**
+ * w_ptr() - a pointer field: 4 bytes in a 32-bit kernel's trace, else 8
+ * @w: the writer
+ * @v: the value
+ */
 static __always_inline void w_ptr(struct sr_w *w, __u64 v)
 {
 	w_int(w, v, w->ptr32 ? 4 : 8);
 }
 
+/**
+ * w_bytes() - bytes as they are
+ * @w: the writer
+ * @src: the bytes
+ * @n: their number
+ */
 static inline void w_bytes(struct sr_w *w, const void *src, __u32 n)
 {
 	const __u8 *s = src;
@@ -84,7 +120,12 @@ static inline void w_bytes(struct sr_w *w, const void *src, __u32 n)
 	w->at += n;
 }
 
-/* A UTF-16LE string and its NUL, at most @max units before it. */
+/**
+ * w_utf16() - a UTF-16LE string and its NUL
+ * @w: the writer
+ * @s: the string
+ * @max: the most units before the NUL
+ */
 static inline void w_utf16(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
 {
 	__u32 units = s->s ? ntr_utf8_to_utf16(NULL, max, s->s, s->len) : 0;
@@ -98,11 +139,16 @@ static inline void w_utf16(struct sr_w *w, const struct ntr_sr_str *s, __u32 max
 	w_int(w, 0, 2);
 }
 
-/*
- * An ANSI string and its NUL, at most @max bytes before it: ASCII as is,
- * each other character (and each byte of invalid UTF-8) as '?', the
- * default character Windows' own Unicode-to-ANSI conversion puts for what
- * the code page lacks; nttrace knows no code page of the reader's.
+/**
+ * w_ansi() - an ANSI string and its NUL
+ * @w: the writer
+ * @s: the string
+ * @max: the most bytes before the NUL
+ *
+ * ASCII goes as it is, each other character (and each byte of invalid
+ * UTF-8) as '?', the default character Windows' own Unicode-to-ANSI
+ * conversion puts for what the code page lacks; nttrace knows no code page
+ * of the reader's.
  */
 static inline void w_ansi(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
 {
@@ -118,9 +164,11 @@ static inline void w_ansi(struct sr_w *w, const struct ntr_sr_str *s, __u32 max)
 	w_int(w, 0, 1);
 }
 
-/*
- * A char16 array of @count units (the Max qualifier): the string, at most
- * @count - 1 units so that a NUL follows, then zeros to the end.
+/**
+ * w_wchars() - a char16 array of fixed size (the Max qualifier)
+ * @w: the writer
+ * @s: the string, at most @count - 1 units of it so that a NUL follows
+ * @count: the array's units; zeros fill it to the end
  */
 static inline void w_wchars(struct sr_w *w, const struct ntr_sr_str *s, __u32 count)
 {
@@ -136,6 +184,12 @@ static inline void w_wchars(struct sr_w *w, const struct ntr_sr_str *s, __u32 co
 		w_int(w, 0, 2);
 }
 
+/**
+ * w_done() - ends a payload
+ * @w: the writer
+ *
+ * Return: the payload's bytes, or 0 if it did not fit.
+ */
 static __always_inline __u32 w_done(const struct sr_w *w)
 {
 	return w->bad ? 0 : w->at;
@@ -143,7 +197,14 @@ static __always_inline __u32 w_done(const struct sr_w *w)
 
 typedef void (*sr_put_fn)(struct sr_w *w, const void *x);
 
-/* A payload's size: @put run counting. */
+/**
+ * sr_size() - a payload's size, @put run counting
+ * @put: the payload's fields, written with the w_*() steps
+ * @x: the event @put writes
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the payload's bytes, or 0 if it does not fit in a record.
+ */
 static __always_inline __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
 {
 	struct sr_w w;
@@ -153,7 +214,17 @@ static __always_inline __u32 sr_size(sr_put_fn put, const void *x, bool ptr32)
 	return w_done(&w);
 }
 
-/* The payload at @buf, if @room holds what sr_size() counts. */
+/**
+ * sr_write() - writes a payload
+ * @put: the payload's fields, written with the w_*() steps
+ * @buf: where
+ * @room: @buf's bytes
+ * @x: the event @put writes
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, what sr_size() counts; 0, writing nothing, if
+ * @room does not hold them.
+ */
 static __always_inline __u32 sr_write(sr_put_fn put, void *buf, __u32 room, const void *x, bool ptr32)
 {
 	__u32 size = sr_size(put, x, ptr32);

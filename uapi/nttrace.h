@@ -143,7 +143,7 @@ struct nttrace_trace_event {
 #define NTTRACE_TRACE_EVENT_SIZE_VER0	32
 
 /*
- * ---- Messages (seeds 000, 001, 002) ----
+ * ---- Messages ----
  * MESSAGE_TRACE_USER, the 0x28-byte Fields of NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE
  * (Windows 6.2 and higher; one layout for 32- and 64-bit callers).
  */
@@ -600,7 +600,7 @@ struct nttrace_attach {
 /*
  * ---- Buffers ----
  * WMI_BUFFER_HEADER, the 0x48 bytes at the start of every buffer, as ETL
- * files have it (../shared/notes/etl-format.md). __u8 and __u16 members are
+ * files have it. __u8 and __u16 members are
  * where the NT layout has them.
  */
 struct nttrace_wmi_buffer_header {
@@ -647,7 +647,7 @@ struct nttrace_wmi_buffer_header {
 #define NTTRACE_WMI_BUFFER_FILL			0xFF
 
 /*
- * ---- Classic events (seed 003) ----
+ * ---- Classic events ----
  * EVENT_TRACE_HEADER, the 0x30-byte Fields of NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, and
  * EVENT_INSTANCE_GUID_HEADER, the 0x48-byte Fields of
  * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE: one layout for 32- and 64-bit callers. On
@@ -702,7 +702,7 @@ struct nttrace_mof_field {
 	__u32 data_type;	/* ignored */
 };
 #define NTTRACE_MOF_FIELD_SIZE			16
-#define NTTRACE_MAX_MOF_FIELDS			16	/* seed 003's 0x100 bytes */
+#define NTTRACE_MAX_MOF_FIELDS			16	/* Windows' MAX_MOF_FIELDS: 0x100 bytes */
 
 /* EVENT_TRACE_HEADER.Flags (wmistr.h). */
 #define NTTRACE_WNODE_FLAG_USE_TIMESTAMP	0x00000200U
@@ -724,7 +724,7 @@ struct nttrace_mof_field {
 #define NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 0x12
 #define NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64 0x13
 /*
- * The kernel's own headers (ntwmi.h, ../shared/notes/ntevent-types.md):
+ * The kernel's own headers (ntwmi.h):
  * SYSTEM_TRACE_HEADER (0x20 bytes) as above, its compact form (its first
  * 0x18 bytes, Windows 8 and later) and PERFINFO_TRACE_HEADER (0x10 bytes).
  */
@@ -752,7 +752,7 @@ struct nttrace_mof_field {
 #define NTTRACE_TRACE_ENABLE_INTERNAL_PRIVATE	0x01
 
 /*
- * ---- Providers (seed 004) ----
+ * ---- Providers ----
  *
  * A process registers a provider GUID (RegisterTraceGuids, EventRegister)
  * with NTTRACE_IOC_REGISTER on an open /dev/nttrace; the registration
@@ -1004,7 +1004,7 @@ struct nttrace_provider_list {
 #define NTTRACE_PROVIDER_LIST_SIZE_VER0	16
 
 /*
- * ---- EventWrite: NTTRACE_ETW_NT_FLAGS_TRACE_EVENT (issue 15) ----
+ * ---- EventWrite: NTTRACE_ETW_NT_FLAGS_TRACE_EVENT ----
  *
  * EVENT_DESCRIPTOR and EVENT_DATA_DESCRIPTOR as evntprov.h has them (one
  * layout for 32- and 64-bit callers: Ptr is a ULONGLONG there too).
@@ -1094,8 +1094,8 @@ struct nttrace_event_extended_item_header {
 /*
  * struct nttrace_event_write_user - the Fields of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
  * NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY and NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG:
- * Windows' own 0x78-byte block (../shared/notes/ntevent-types.md, from
- * phnt's ntwmi.h and Geoff Chappell; the member names are ours), one
+ * Windows' own 0x78-byte block (as phnt's ntwmi.h and Geoff Chappell
+ * describe it; the member names are ours), one
  * layout for 32- and 64-bit callers (the 64-bit Windows kernel reads
  * +0x58 as 64 bits for WOW64 callers too, so they *probably* pass this
  * same block). FieldSize must be NTTRACE_EVENT_WRITE_USER_SIZE (Windows
@@ -1160,7 +1160,7 @@ struct nttrace_event_write_user {
 #define NTTRACE_EVENT_WRITE_FLAG_FILTER64		0x00020000U
 
 /*
- * ---- Events without a registration, and the security log (issue 29) ----
+ * ---- Events without a registration, and the security log ----
  *
  * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG (EtwEventWriteNoRegistration):
  * Fields the block above, TraceHandle the address of the 16-byte provider

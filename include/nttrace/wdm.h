@@ -4,8 +4,8 @@
  * traces with (wdm.h declares WmiTraceMessage and WmiTraceMessageVa,
  * zwapi.h ZwTraceEvent), with Windows' names and argument conventions and
  * Linux types: an NTSTATUS is a u32 (the NTTRACE_STATUS_* values of the
- * uapi, <nttrace/uapi.h>), a TRACEHANDLE a u64 (its low 16 bits the logger ID), a
- * GUID a guid_t.
+ * uapi, <nttrace/uapi.h>), a TRACEHANDLE a u64 (its low 16 bits the
+ * logger ID), a GUID a guid_t.
  *
  * The module exports each function under an nttrace_ name in the symbol
  * namespace NTTRACE; the Windows names below are macros for them. A module
@@ -17,7 +17,8 @@
  * trusted as Windows trusts them (no probing of Fields' alignment), but a
  * pointer that cannot be read still gives NTTRACE_STATUS_ACCESS_VIOLATION
  * and writes nothing. A session with NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
- * refuses kernel-mode events with NTTRACE_STATUS_NOT_SUPPORTED (seed 003).
+ * refuses kernel-mode events with NTTRACE_STATUS_NOT_SUPPORTED (as
+ * <nttrace/uapi.h> says of USE_PAGED_MEMORY).
  */
 #ifndef _NTTRACE_WDM_H
 #define _NTTRACE_WDM_H
@@ -43,12 +44,12 @@
  * NtTraceEvent for kernel-mode callers: @fields and every address in it
  * (a message's argument list, MOF_FIELD items, GuidPtr) are kernel
  * addresses. The types and their status codes are those of the user-mode
- * call (README's type table), with seed 003's kernel-mode rules.
+ * call (README's type table).
  */
 u32 nttrace_zw_trace_event(u64 trace_handle, u32 flags, u32 field_size, const void *fields);
 
 /*
- * A message event (seeds 001, 002): @message_flags are
+ * A message event: @message_flags are
  * NTTRACE_TRACE_MESSAGE_* bits, @message_guid the GUID (or, with
  * NTTRACE_TRACE_MESSAGE_COMPONENTID, a component ID in its first 4 bytes;
  * only those are read). The variable arguments are pairs (const void *data,

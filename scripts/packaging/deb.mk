@@ -1,4 +1,4 @@
-# scripts/packaging/deb.mk, included by the Makefile (issue 17): the Debian
+# scripts/packaging/deb.mk, included by the Makefile: the Debian
 # packages, built with Debian's own tools.
 #
 #   make deb        nttrace-dkms, libnttrace1, libnttrace-dev and nttrace

@@ -1,4 +1,4 @@
-# scripts/packaging/module.mk, included by the Makefile (issue 17): the
+# scripts/packaging/module.mk, included by the Makefile: the
 # kernel module built and installed the way out-of-tree modules are.
 #
 #   make module                 nttrace.ko and nttrace_sample.ko for the running

@@ -1,6 +1,5 @@
 #!/bin/sh
-# The names nttrace's own headers give their includers (issue 27, finding
-# 8): the uapi (installed as <nttrace/uapi.h>) and the library's native
+# The names nttrace's own headers give their includers: the uapi (installed as <nttrace/uapi.h>) and the library's native
 # headers, <nttrace/session.h>, <nttrace/etl.h> and <nttrace/tmf.h>, must
 # define nothing outside nttrace's prefixes: macros NTTRACE_* (or
 # _NTTRACE_* / _UAPI_NTTRACE_* include guards), and struct, union, enum,
