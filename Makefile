@@ -252,13 +252,14 @@ $(BUILD)/host/%-m32.o: tests/host/%.c
 $(BUILD)/host/tracelogging_cpp_test-m%: tests/host/tracelogging_cpp_test.cpp \
 					$(BUILD)/u%/obj/userlib/provider/tracelogging.o | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CXX) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ $^
+	$(CXX) -m$* $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ $< $(filter %.o,$^)
 
 # The Windows layer's functions through its own headers, as C and C++
 # (tests/host/winlayer_test.c), with nttrace-windows.pc's flags.
 $(BUILD)/host/winlayer_test-m%: tests/host/winlayer_test.c $(BUILD)/u%/libnttrace.a | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ $^ -pthread $(LIBS_u$*)
+	$(CC) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ $< \
+		$(BUILD)/u$*/libnttrace.a -pthread $(LIBS_u$*)
 $(BUILD)/host/winlayer_cpp_test-m%: tests/host/winlayer_test.c $(BUILD)/u%/libnttrace.a | $(UAPI_H)
 	@mkdir -p $(dir $@)
 	$(CXX) -m$* $(WIN_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -static -o $@ -x c++ $< -x none \
