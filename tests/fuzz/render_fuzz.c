@@ -33,6 +33,7 @@
 #include <nttrace/tdh.h>
 #include "cli.h"
 #include "render_fuzz.h"
+#include "tl_event.h"
 
 static void *copy(const uint8_t *d, size_t n)
 {
@@ -134,50 +135,19 @@ static void render(const EVENT_RECORD *er)
 	render_fields_free(&f);
 }
 
-/* tdh_fuzz's input: a TraceLogging event. */
+/* tdh_fuzz's input: a TraceLogging event (tl_event.h). */
 static void tracelogging(const uint8_t *data, size_t size)
 {
-	EVENT_HEADER_EXTENDED_DATA_ITEM x[2] = { { 0 } };
-	const uint8_t *q = data + 3, *end = data + size;
-	EVENT_RECORD er = { 0 };
-	void *meta, *traits = NULL, *ud;
-	size_t n;
+	struct tl_event t;
 
 	if (size < 3 || (data[0] & 4))
 		return;
-	n = data[1] | data[2] << 8;
-	if (n > (size_t)(end - q))
-		n = end - q;
-	meta = copy(q, n);
-	x[0].ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
-	x[0].DataSize = n;
-	x[0].DataPtr = (uintptr_t)meta;
-	er.ExtendedDataCount = 1;
-	q += n;
-	if ((data[0] & 2) && q < end) {
-		n = *q++;
-		if (n > (size_t)(end - q))
-			n = end - q;
-		traits = copy(q, n);
-		x[1].ExtType = EVENT_HEADER_EXT_TYPE_PROV_TRAITS;
-		x[1].DataSize = n;
-		x[1].DataPtr = (uintptr_t)traits;
-		er.ExtendedDataCount = 2;
-		q += n;
-	}
-	n = end - q > 0xFFFF ? 0xFFFF : end - q;
-	ud = copy(q, n);
-	er.ExtendedData = x;
-	er.UserData = ud;
-	er.UserDataLength = n;
-	er.EventHeader.Size = sizeof(EVENT_HEADER);
-	er.EventHeader.Flags = EVENT_HEADER_FLAG_EXTENDED_INFO | (data[0] & 1 ?
-			       EVENT_HEADER_FLAG_32_BIT_HEADER : EVENT_HEADER_FLAG_64_BIT_HEADER);
-	er.EventHeader.EventDescriptor.Channel = 11;
-	render(&er);
-	free(meta);
-	free(traits);
-	free(ud);
+	tl_event_build(&t, data, size, copy);
+	t.er.EventHeader.Size = sizeof(EVENT_HEADER);
+	t.er.EventHeader.Flags |= EVENT_HEADER_FLAG_EXTENDED_INFO;
+	t.er.EventHeader.EventDescriptor.Channel = 11;
+	render(&t.er);
+	tl_event_free(&t);
 }
 
 /* tdh_manifest_fuzz's input: a manifest and an event of its first provider. */

@@ -38,6 +38,8 @@
 
 #include <nttrace/tdh.h>
 
+#include "tl_event.h"
+
 static volatile uint8_t sink;
 
 static void *copy(const uint8_t *p, size_t n)
@@ -289,12 +291,9 @@ out:
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	EVENT_HEADER_EXTENDED_DATA_ITEM x[2] = { { 0 } };
-	EVENT_RECORD er = { 0 };
-	const uint8_t *p = data + 3, *end = data + size;
+	struct tl_event t;
+	PEVENT_RECORD er = &t.er;
 	TRACE_EVENT_INFO *tei;
-	size_t n;
-	void *meta, *traits = NULL, *ud;
 	ULONG tei_size = 0, size2, i, psz;
 
 	if (size && (data[0] & 4)) {
@@ -303,42 +302,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 3)
 		return 0;
-	n = data[1] | data[2] << 8;
-	if (n > (size_t)(end - p))
-		n = end - p;
-	meta = copy(p, n);
-	x[0].ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
-	x[0].DataSize = n;
-	x[0].DataPtr = (uintptr_t)meta;
-	er.ExtendedDataCount = 1;
-	p += n;
-	if ((data[0] & 2) && p < end) {
-		n = *p++;
-		if (n > (size_t)(end - p))
-			n = end - p;
-		traits = copy(p, n);
-		x[1].ExtType = EVENT_HEADER_EXT_TYPE_PROV_TRAITS;
-		x[1].DataSize = n;
-		x[1].DataPtr = (uintptr_t)traits;
-		er.ExtendedDataCount = 2;
-		p += n;
-	}
-	n = end - p > 0xFFFF ? 0xFFFF : end - p;
-	ud = copy(p, n);
-	er.ExtendedData = x;
-	er.UserData = ud;
-	er.UserDataLength = n;
-	er.EventHeader.Flags = data[0] & 1 ? EVENT_HEADER_FLAG_32_BIT_HEADER :
-			       EVENT_HEADER_FLAG_64_BIT_HEADER;
+	tl_event_build(&t, data, size, copy);
 	psz = data[0] & 1 ? 4 : 8;
 
-	if (TdhGetEventInformation(&er, 0, NULL, NULL, &tei_size) != ERROR_INSUFFICIENT_BUFFER)
+	if (TdhGetEventInformation(er, 0, NULL, NULL, &tei_size) != ERROR_INSUFFICIENT_BUFFER)
 		goto out;
 	tei = malloc(tei_size);
 	if (!tei)
 		abort();
 	size2 = tei_size;
-	if (TdhGetEventInformation(&er, 0, NULL, tei, &size2) || size2 != tei_size)
+	if (TdhGetEventInformation(er, 0, NULL, tei, &size2) || size2 != tei_size)
 		abort();
 	check_info(tei, tei_size);
 	for (i = 0; i < tei->TopLevelPropertyCount; i++) {
@@ -348,9 +321,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		};
 		ULONG m;
 
-		property(&er, pd, 1);
+		property(er, pd, 1);
 		pd[0].ArrayIndex = 0;
-		property(&er, pd, 1);
+		property(er, pd, 1);
 		if (!(e->Flags & PropertyStruct))
 			continue;
 		for (m = 0; m < e->structType.NumOfStructMembers; m++) {
@@ -359,14 +332,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			pd[1].PropertyName = (uintptr_t)((uint8_t *)tei + f->NameOffset);
 			pd[1].ArrayIndex = 0xFFFFFFFF;
-			property(&er, pd, 2);
+			property(er, pd, 2);
 		}
 	}
-	format_all(tei, &er, psz);
+	format_all(tei, er, psz);
 	free(tei);
 out:
-	free(meta);
-	free(traits);
-	free(ud);
+	tl_event_free(&t);
 	return 0;
 }
