@@ -23,8 +23,33 @@
 struct tl_event {
 	EVENT_RECORD er;
 	EVENT_HEADER_EXTENDED_DATA_ITEM x[2];
-	void *meta, *traits, *ud;
+	void *ud;
 };
+
+/**
+ * tl_event_item() - extended item @i of an event: the next bytes of input
+ * @t: the event
+ * @i: the item's index
+ * @type: its ExtType
+ * @p: the input's next byte
+ * @end: the input's end
+ * @n: the item's bytes, cut to what is left
+ * @copy: the harness's allocation of a part
+ *
+ * Return: the input's byte after the item.
+ */
+static inline const uint8_t *tl_event_item(struct tl_event *t, unsigned int i, USHORT type,
+					   const uint8_t *p, const uint8_t *end, size_t n,
+					   void *(*copy)(const uint8_t *p, size_t n))
+{
+	if (n > (size_t)(end - p))
+		n = end - p;
+	t->x[i].ExtType = type;
+	t->x[i].DataSize = n;
+	t->x[i].DataPtr = (uintptr_t)copy(p, n);
+	t->er.ExtendedDataCount = i + 1;
+	return p + n;
+}
 
 /**
  * tl_event_build() - the event of @size bytes of input at @data
@@ -44,26 +69,10 @@ static inline void tl_event_build(struct tl_event *t, const uint8_t *data, size_
 	size_t n;
 
 	memset(t, 0, sizeof(*t));
-	n = data[1] | data[2] << 8;
-	if (n > (size_t)(end - p))
-		n = end - p;
-	t->meta = copy(p, n);
-	t->x[0].ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
-	t->x[0].DataSize = n;
-	t->x[0].DataPtr = (uintptr_t)t->meta;
-	t->er.ExtendedDataCount = 1;
-	p += n;
-	if ((data[0] & 2) && p < end) {
-		n = *p++;
-		if (n > (size_t)(end - p))
-			n = end - p;
-		t->traits = copy(p, n);
-		t->x[1].ExtType = EVENT_HEADER_EXT_TYPE_PROV_TRAITS;
-		t->x[1].DataSize = n;
-		t->x[1].DataPtr = (uintptr_t)t->traits;
-		t->er.ExtendedDataCount = 2;
-		p += n;
-	}
+	p = tl_event_item(t, 0, EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL, p, end,
+			  data[1] | data[2] << 8, copy);
+	if ((data[0] & 2) && p < end)
+		p = tl_event_item(t, 1, EVENT_HEADER_EXT_TYPE_PROV_TRAITS, p + 1, end, *p, copy);
 	n = end - p > 0xFFFF ? 0xFFFF : end - p;
 	t->ud = copy(p, n);
 	t->er.ExtendedData = t->x;
@@ -79,8 +88,8 @@ static inline void tl_event_build(struct tl_event *t, const uint8_t *data, size_
  */
 static inline void tl_event_free(struct tl_event *t)
 {
-	free(t->meta);
-	free(t->traits);
+	free((void *)(uintptr_t)t->x[0].DataPtr);
+	free((void *)(uintptr_t)t->x[1].DataPtr);
 	free(t->ud);
 }
 
