@@ -49,7 +49,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c us
 	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
 	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
 	    userlib/etl/kernel_classes.c \
-	    userlib/etl/tmf.c \
+	    userlib/etl/tmf.c userlib/etl/wpp_guid.c \
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
 	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
 	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_mof.c \
