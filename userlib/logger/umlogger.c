@@ -1195,15 +1195,10 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		pthread_mutex_unlock(&um.queue_lock);
 		break;
 	case EVENT_TRACE_CONTROL_STOP:
+		/* Its caller ends the private enables (nttrace_private_stop()). */
 		err = stop_locked(p);
 		pthread_mutex_unlock(&um.control);
 		logger_leave();
-		/*
-		 * Its private enables end with it (their callbacks run here,
-		 * with no lock of the logger held, so that they may trace).
-		 */
-		if (err == ERROR_SUCCESS)
-			nttrace_private_stop();
 		return err;
 	default:
 		err = ERROR_INVALID_PARAMETER;
