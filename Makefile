@@ -37,11 +37,11 @@ LIBS_u32 := $(if $(filter cache,$(EXPAT_u32)),-L$(EXPAT_CACHE_u32)/lib) $(if $(E
 DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
 DEFS_u32 := $(if $(filter cache,$(EXPAT_u32)),-I$(EXPAT_CACHE_u32)/include,$(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT))
 
-LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c userlib/nt/ntwmi.c \
+LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
-	    userlib/provider/evfilter.c \
+	    userlib/provider/evfilter.c userlib/provider/ntwmi.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/controller/queryall.c userlib/controller/guids.c \

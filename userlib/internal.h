@@ -197,12 +197,6 @@ ULONG nttrace_um_trace_event(TRACEHANDLE handle,
 			     uint32_t nmof);
 
 /*
- * The calling thread's activity ID (EventActivityIdControl's), which an
- * event written without one carries (provider/eventprov.c).
- */
-const GUID *nttrace_thread_activity(void);
-
-/*
  * The write flags the library passes along with an event (eventprov.c to
  * umlogger.c and the filters): the block's NTTRACE_EVENT_WRITE_FLAG_*, and
  * this one of the library's own, EventWriteString's, which the kernel
@@ -398,6 +392,15 @@ static inline int nttrace_event_reg_live(const struct nttrace_event_reg *r,
 {
 	return nttrace_event_reg_of(reghandle) == r;
 }
+
+/*
+ * Windows' 0x78-byte block of an event for NtTraceEvent (eventprov.c),
+ * which EventWrite* and NTDLL's writes (ntwmi.c) pass the kernel.
+ */
+void nttrace_event_block(struct nttrace_event_write_user *f, const EVENT_DESCRIPTOR *d,
+			 const GUID *activity, const GUID *related, uint32_t wflags,
+			 uint64_t filter, uint16_t property, ULONG count,
+			 const EVENT_DATA_DESCRIPTOR *data);
 
 /*
  * EventRegister and EventUnregister's work (register.c, the machinery
