@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "../internal.h"
+#include "controller_internal.h"
 
 #define PATH_CHARS	4096
 

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "../internal.h"
+#include "logger_internal.h"
 
 #ifndef NTTRACE_TOOL_PATH
 #define NTTRACE_TOOL_PATH	"nttrace"

@@ -89,7 +89,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "../internal.h"
+#include "logger_internal.h"
 #include "record.h"
 
 #define UM_SLOTS		NTTRACE_UM_SLOTS

@@ -111,7 +111,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "nt_internal.h"
 
 /* ---- the snapshot ---- */
 

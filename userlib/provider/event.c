@@ -42,7 +42,7 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 /* EVENT_INSTANCE_HEADER as the caller passes it. */
 #define INSTANCE_HEADER_SIZE	0x38
@@ -127,7 +127,7 @@ static ULONG read_mofs(uint32_t size, uint32_t hdr_size, const void *event,
 
 /*
  * A RegHandle: a class RegisterTraceGuids registered and has not
- * unregistered, found in its table (internal.h). Anything else is
+ * unregistered, found in its table (provider_internal.h). Anything else is
  * ERROR_INVALID_HANDLE: it is a bad handle, not a bad buffer.
  */
 static ULONG read_reg(HANDLE reg_handle, GUID *guid)

@@ -7,7 +7,7 @@
  * Registration is provider/register.c's machinery (the entry, the
  * notification thread, the callbacks, fork): nttrace_event_register. The
  * REGHANDLE is an index into register.c's table of registrations with a
- * generation (internal.h): a load of its slot and a compare, no lock,
+ * generation (provider_internal.h): a load of its slot and a compare, no lock,
  * stand between a call and the entry's enable information: the kernel's
  * (struct nttrace_enable_info, the union over kernel sessions) and the
  * user-mode logger's private enable, both read under their sequence
@@ -50,7 +50,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 #include "record.h"
 
 static ULONG set_error(ULONG error)

@@ -19,7 +19,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 /* ADVAPI32's packet: 0x30 bytes of header, then the arguments (seed 002). */
 #define MESSAGE_PACKET_HEADER	0x30

@@ -20,7 +20,7 @@
 
 #include <nttrace/ntwmi.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 static ULONG write_block(uint64_t trace_handle, ULONG type, PCEVENT_DESCRIPTOR d,
 			 USHORT property, ULONG count, PEVENT_DATA_DESCRIPTOR data)

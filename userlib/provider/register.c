@@ -67,7 +67,7 @@
  *   struct nttrace_enable_info beside the kernel's, written under the
  *   same sequence protocol, so that EventEnabled reads both without a lock.
  *   Entries of both kinds are never freed, only reused, and handles are
- *   looked up in a table (see internal.h); without the module they
+ *   looked up in a table (see provider_internal.h); without the module they
  *   register in this process only.
  * - The user-mode logger's stop ends its private enables: the callbacks
  *   hear WMI_DISABLE_EVENTS / EVENT_CONTROL_CODE_DISABLE_PROVIDER, as a
@@ -87,13 +87,13 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 
 struct reg_entry {
 	/*
 	 * First, in a 64-byte aligned block: never across a page. pub.info is
-	 * written by the kernel. Its handle: its slot's key (internal.h).
+	 * written by the kernel. Its handle: its slot's key (provider_internal.h).
 	 */
 	struct nttrace_event_reg pub;
 	uint32_t type;				/* NTTRACE_REG_* */
@@ -138,7 +138,7 @@ static unsigned int registering;
 static pthread_cond_t reg_registered = PTHREAD_COND_INITIALIZER;
 static struct reg_entry *entries;
 /*
- * The table of handles (internal.h). Entries are made as slots are first
+ * The table of handles (provider_internal.h). Entries are made as slots are first
  * used and kept: one unregistered goes on the free list for the next
  * registration, with a new generation.
  */
@@ -1130,7 +1130,7 @@ ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle)
 	return set_error(ERROR_SUCCESS);
 }
 
-/* ---- the classes' table (internal.h) ---- */
+/* ---- the classes' table (provider_internal.h) ---- */
 
 /*
  * Chunks of CLASS_CHUNK entries, made as they are needed and kept; a
@@ -1333,7 +1333,7 @@ static int private_one(struct reg_entry *e, uint32_t control, TRACEHANDLE handle
 	return 1;
 }
 
-/* See internal.h. */
+/* See provider_internal.h. */
 unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
 				       TRACEHANDLE handle, uint8_t level, uint64_t any,
 				       uint64_t all, const GUID *source,
@@ -1363,7 +1363,7 @@ again:
 }
 
 /*
- * See internal.h. The stop is the session's (SourceId GUID_NULL, as
+ * See provider_internal.h. The stop is the session's (SourceId GUID_NULL, as
  * Microsoft documents for a stopping session).
  */
 void nttrace_private_stop(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Instrumentation manifests in memory (userlib/consumer/tdh_man*.c): what
+ * Instrumentation manifests in memory (userlib/tdh/tdh_man*.c): what
  * the XML of a manifest (the EventManifest schema, learn.microsoft.com,
  * "Writing an instrumentation manifest") says about its providers, kept
  * for TDH to decode their events with (DecodingSourceXMLFile).
