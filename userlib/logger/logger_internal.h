@@ -8,8 +8,11 @@
 #ifndef NTTRACE_LOGGER_INTERNAL_H
 #define NTTRACE_LOGGER_INTERNAL_H
 
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <nttrace/evntrace.h>
 
@@ -52,6 +55,54 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
  */
 int nttrace_start_file_logger(uint32_t logger_id, const char *path, uint32_t max_mb,
 			      pid_t *pid);
+
+/*
+ * The logger process's half, which the nttrace tool runs (`nttrace record
+ * --report-fd FD`, tools/record.c): a program of its own, the tool calls
+ * it here rather than the library calling the tool's code.
+ *
+ * nttrace_file_logger_detach() detaches the logger from the process that
+ * started it (the child it spawned exits, the logger goes on in the
+ * session posix_spawn made), holding nothing of it but standard
+ * descriptors on /dev/null and @fd, which gets the result of attaching
+ * and creating the file (<nttrace/session.h>): 0 in the logger, or -errno.
+ */
+static inline int nttrace_file_logger_detach(int fd)
+{
+	pid_t pid;
+	int i;
+
+	if (close_range((unsigned int)fd + 1, ~0U, 0))
+		for (i = fd + 1; i < 65536; i++)
+			close(i);
+	for (i = 3; i < fd; i++)
+		close(i);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0)
+		_exit(0);
+	/* A log file that is a pipe with no reader: EPIPE, counted lost. */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+/*
+ * The report nttrace_start_file_logger() reads on @fd (none if @fd < 0):
+ * @err (0 or -errno), the logger's process ID, and @step, which step
+ * failed (NTTRACE_LOGGER_FAILED_*; 0 with no error). Closes @fd.
+ */
+static inline void nttrace_file_logger_report(int fd, int err, int step)
+{
+	int32_t msg[3] = { err, getpid(), err ? step : 0 };
+
+	if (fd < 0)
+		return;
+	if (write(fd, msg, sizeof(msg)) != sizeof(msg)) {
+		/* The library gave up on us: record all the same. */
+	}
+	close(fd);
+}
 
 /*
  * One TraceEvent or TraceEventInstance call, checked by provider/event.c,
