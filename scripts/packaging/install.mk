@@ -64,7 +64,7 @@ STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
 SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
 		    $(SHARED)/tool/common-record.o
 LIB_MAP := scripts/packaging/libnttrace.map
-INSTALL_DEPS := $(wildcard uapi/*.h userlib/*.h userlib/include/nttrace/*.h userlib/tools/*.h)
+INSTALL_DEPS := $(wildcard uapi/*.h userlib/*.h userlib/*/*.h userlib/include/nttrace/*.h)
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
 # CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
 # itself: the Makefile's holds the include paths, and one given on the
