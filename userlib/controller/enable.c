@@ -3,8 +3,8 @@
  * EnableTrace, EnableTraceEx, EnableTraceEx2: a controller enables or
  * disables (EnableTraceEx2: or asks the state of) a provider GUID for a
  * session (NTTRACE_IOC_ENABLE), or, with the process's user-mode logger
- * handle, this process's own registrations of it (no system call; seed
- * 004's private registrations, provider/register.c).
+ * handle, this process's own registrations of it (no system call;
+ * NTDLL's private registrations, provider/register.c).
  *
  * Choices where Microsoft's documentation is silent or no longer applies:
  * - EnableFlag is also the enable's MatchAnyKeyword (as Windows passes it

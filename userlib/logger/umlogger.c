@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The user-mode logger: one per process, started by StartTrace with
- * EVENT_TRACE_PRIVATE_LOGGER_MODE (seed 002). Its buffers live in this
+ * EVENT_TRACE_PRIVATE_LOGGER_MODE, as on Windows. Its buffers live in this
  * process, TraceMessage, TraceEvent and TraceEventInstance to its handle
  * (TRACE_USER_MODE_LOGGER_BIT) make no system call, nor does EventWrite of
  * a provider it enables (nttrace_um_event_write), and the records and
@@ -109,7 +109,7 @@
  * the resident set small) the buffer had just been read, and with
  * SEQUENCE the producer's locked add waited for those lines: 210 ns an
  * event against 50 with a writer that reads nothing; taken oldest-first,
- * ~100 ns (perf and A/B runs, issue 18's closing note). The cost: the
+ * ~100 ns (measured with perf and A/B runs). The cost: the
  * whole pool becomes resident.
  */
 #define UM_DEFAULT_BUFFERS	128

@@ -6,7 +6,7 @@
  * nttrace_event_register and nttrace_event_unregister): one entry type, one
  * notification file and thread, one callback runner, one fork handling.
  *
- * Per registration the library keeps what seed 004 says NTDLL keeps in an
+ * Per registration the library keeps what NTDLL keeps in its
  * ETW_REGISTRATION_ENTRY: the provider GUID, the callback and its context,
  * the kernel's registration handle, the registration's Type (here
  * NTTRACE_REG_CLASSIC), and the enable information, which the kernel
@@ -14,7 +14,7 @@
  * uapi's sequence count) so that "is this provider enabled, for which
  * logger, with which flags and level" costs no system call
  * (nttrace_trace_guids_enabled). The private enables (the process's
- * user-mode logger, seed 004's "private registrations") are kept beside it
+ * user-mode logger, NTDLL's "private registrations") are kept beside it
  * and made with no system call at all (controller/enable.c).
  *
  * Notifications. The process's registrations live on one /dev/nttrace file
@@ -40,8 +40,8 @@
  *   except on the thread running it (a callback may unregister its own
  *   provider), where the entry is freed when the callback returns.
  * - fork: the child keeps its providers, enabled as the parent's were,
- *   as user_events keeps a forked child's enablers (issue 27, finding 3;
- *   Windows has no fork). The kernel's registrations belong to the
+ *   as user_events keeps a forked child's enablers (Windows
+ *   has no fork). The kernel's registrations belong to the
  *   registering process (EventWrite with another process's handle is
  *   STATUS_INVALID_HANDLE, module/eventwrite.c), so the child's atfork
  *   handler registers each of them again on a file of its own, with the
@@ -699,8 +699,8 @@ static int open_notifications(void)
 }
 
 /*
- * Its thread, once the file has a registration (before, the file's poll
- * would report an error); under reg_lock. 0 or -errno.
+ * Its thread, once the file has a registration (on a file without one,
+ * poll would report an error); under reg_lock. 0 or -errno.
  */
 static int start_thread(void)
 {
