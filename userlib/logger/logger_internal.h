@@ -41,7 +41,8 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 /*
  * QUERY/STOP/UPDATE/FLUSH. Sets *mine when the handle or name is the
  * user-mode logger's (or a user-mode handle at all), and then its name in
- * @name_out (NTTRACE_NAME_MAX bytes).
+ * @name_out (NTTRACE_NAME_MAX bytes). After a STOP the caller ends the
+ * provider's private enables (nttrace_private_stop()).
  */
 ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 			 PEVENT_TRACE_PROPERTIES props, ULONG code, int *mine,

@@ -216,8 +216,9 @@ unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
 				       const struct nttrace_filters *filters);
 
 /*
- * The user-mode logger stopped (umlogger.c, after its stop, no lock
- * held): every private enable ends, and the callbacks hear of it.
+ * The user-mode logger stopped (ControlTrace's STOP, controller/trace.c,
+ * after nttrace_um_control(), no lock of the logger held): every private
+ * enable ends, and the callbacks hear of it.
  */
 void nttrace_private_stop(void);
 
