@@ -22,7 +22,7 @@ CPPFLAGS := -I$(BUILD)/generated -Iinclude -Iuserlib/include -Icommon -D_GNU_SOU
 	    -DNTTRACE_VERSION='"$(VERSION)"'
 LDFLAGS_VM := -static -pthread
 # expat (libexpat1-dev, scripts/deps) reads instrumentation manifests
-# (userlib/consumer/tdh_man*.c): linked into every program of the library.
+# (userlib/tdh/tdh_man*.c): linked into every program of the library.
 # The 32-bit library needs i386's libexpat.a: gcc -m32's own if it finds
 # one (libexpat1-dev:i386 installed), else the one scripts/deps-i386-expat
 # (run by scripts/deps) keeps in the cache, NTTRACE_CACHE as in
@@ -41,38 +41,41 @@ LIBS_u32 := $(if $(filter cache,$(EXPAT_u32)),-L$(EXPAT_CACHE_u32)/lib) $(if $(E
 DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
 DEFS_u32 := $(if $(filter cache,$(EXPAT_u32)),-I$(EXPAT_CACHE_u32)/include,$(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT))
 
-LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c userlib/nt/ntwmi.c \
+LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
+	    userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
+	    userlib/nt/systemtime.c \
+	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
+	    userlib/etl/kernel_classes.c \
+	    userlib/etl/tmf.c userlib/etl/wpp_guid.c \
+	    userlib/tdh/tdh.c userlib/tdh/tdh_data.c userlib/tdh/tdh_format.c \
+	    userlib/tdh/tdh_text.c userlib/tdh/tdh_tlg.c userlib/tdh/tdh_mof.c \
+	    userlib/tdh/tdh_stub.c \
+	    userlib/tdh/tdh_man_arena.c userlib/tdh/tdh_man_parse.c \
+	    userlib/tdh/tdh_man_resolve.c userlib/tdh/tdh_man_types.c \
+	    userlib/tdh/tdh_man_load.c userlib/tdh/tdh_man_elf.c \
+	    userlib/tdh/tdh_man_event.c userlib/tdh/tdh_man_map.c \
+	    userlib/tdh/tdh_man_query.c \
+	    userlib/tdh/tdh_wpp.c userlib/tdh/tdh_wpp_event.c \
+	    userlib/tdh/tdh_wpp_handle.c userlib/tdh/tdh_wpp_load.c \
+	    userlib/filter/evfilter.c userlib/filter/tdh_filter.c \
+	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
 	    userlib/provider/message.c userlib/provider/wpp.c \
 	    userlib/provider/register.c userlib/provider/event.c \
 	    userlib/provider/eventprov.c userlib/provider/tracelogging.c \
-	    userlib/provider/evfilter.c \
+	    userlib/provider/ntwmi.c \
 	    userlib/controller/enable.c \
 	    userlib/controller/trace.c userlib/controller/session.c \
 	    userlib/controller/queryall.c userlib/controller/guids.c \
 	    userlib/controller/traceinfo.c \
-	    userlib/logger/umlogger.c userlib/logger/filelogger.c \
-	    userlib/etl/etl.c userlib/etl/etlread.c userlib/etl/xpress.c userlib/etl/kernel_events.c \
-	    userlib/etl/kernel_classes.c \
-	    userlib/etl/tmf.c \
 	    userlib/consumer/rings.c userlib/consumer/opentrace.c \
-	    userlib/consumer/tdh.c userlib/consumer/tdh_data.c userlib/consumer/tdh_format.c \
-	    userlib/consumer/tdh_text.c userlib/consumer/tdh_tlg.c userlib/consumer/tdh_mof.c \
-	    userlib/consumer/tdh_stub.c userlib/consumer/tdh_filter.c \
-	    userlib/consumer/tdh_man_arena.c userlib/consumer/tdh_man_parse.c \
-	    userlib/consumer/tdh_man_resolve.c userlib/consumer/tdh_man_types.c \
-	    userlib/consumer/tdh_man_load.c userlib/consumer/tdh_man_elf.c \
-	    userlib/consumer/tdh_man_event.c userlib/consumer/tdh_man_map.c \
-	    userlib/consumer/tdh_man_query.c \
-	    userlib/consumer/tdh_wpp.c userlib/consumer/tdh_wpp_event.c \
-	    userlib/consumer/tdh_wpp_handle.c userlib/consumer/tdh_wpp_load.c \
-	    userlib/consumer/tdh_wpp_time.c \
 	    userlib/windows/wcs.c userlib/windows/wprintf.c \
 	    userlib/windows/guid.c userlib/windows/sid.c userlib/windows/time.c \
 	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c \
 	    userlib/windows/utf.c userlib/windows/text.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c
 TOOLS := nttrace
-NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o plot.o convert.o merge.o
+NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
+		convert.o merge.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the tool's rendering of events and names
- * (userlib/tools/render.c, render_tdh.c, cli.c, and the quoting and naming
+ * (userlib/tools/render.c, render_tdh.c, render_out.c, cli.c, and the quoting and naming
  * of plot.c and convert.c): what `nttrace dump` and `dump --json` (and
  * `show --json`, the same renderer) print of an event TDH describes, the
  * fields `nttrace convert` makes of it, and what `nttrace plot` hands

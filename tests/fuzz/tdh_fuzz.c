@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: TDH over a TraceLogging event made of the input
- * (userlib/consumer/tdh*.c): TdhGetEventInformation on its schema, then,
+ * (userlib/tdh/tdh*.c): TdhGetEventInformation on its schema, then,
  * for every property, TdhGetPropertySize and TdhGetProperty (the
  * top-level ones, and each member of a top-level structure), and
  * TdhFormatProperty as a consumer runs it through the data, with a buffer
@@ -9,7 +9,7 @@
  *
  * With bit 2 of the first byte, the input is a message event instead,
  * decoded by the harness's own formats (DecodingSourceWPP, userlib/
- * consumer/tdh_wpp*.c): TdhGetWppMessage and TdhGetWppProperty through a
+ * tdh/tdh_wpp*.c): TdhGetWppMessage and TdhGetWppProperty through a
  * decoding handle, TdhGetEventInformation, TdhGetPropertySize and
  * TdhGetProperty through a TMFFILE context, for each WPP property; see
  * wpp() for its input.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: TDH's manifests (userlib/consumer/tdh_man*.c). The
+ * libFuzzer harness: TDH's manifests (userlib/tdh/tdh_man*.c). The
  * input's manifest is loaded with TdhLoadManifestFromMemory (expat and the
  * resolution of its names); when it loads, an event of its first provider
  * made of the input is decoded as a consumer would (TdhGetEventInformation,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Payload filters (userlib/consumer/tdh_filter.c), 64- and 32-bit, no
+ * Payload filters (userlib/filter/tdh_filter.c), 64- and 32-bit, no
  * module: TdhCreatePayloadFilter's, TdhAggregatePayloadFilters',
  * TdhDeletePayloadFilter's and TdhCleanupPayloadEventFilterDescriptor's
  * errors and results as Microsoft documents them; the aggregate checked

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TDH over manifest-based events (userlib/consumer/tdh_man*.c): the test's
+ * TDH over manifest-based events (userlib/tdh/tdh_man*.c): the test's
  * own manifest (tests/host/tdh_manifest_test.man, compiled in as a string
  * by the Makefile, and added to this program's ELF file as the section
  * .nttrace.manifest with objcopy) loaded from a file, from memory and from
@@ -27,7 +27,7 @@
 
 #include "../vm/tap.h"
 
-/* userlib/consumer/tdh_man.h's count of lookup steps (the library's, not its API). */
+/* userlib/tdh/tdh_man.h's count of lookup steps (the library's, not its API). */
 extern unsigned long nttrace_man_steps;
 
 static const char manifest[] =

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TDH's DecodingSourceWbem (userlib/consumer/tdh_mof.c): classic events of
+ * TDH's DecodingSourceWbem (userlib/tdh/tdh_mof.c): classic events of
  * the kernel's MOF classes, built here byte by byte from the classes as
  * Microsoft documents them (Process_TypeGroup1 version 3, StackWalk_Event),
  * described by TdhGetEventInformation (names, types, counts), read by

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TDH's DecodingSourceWPP (userlib/consumer/tdh_wpp*.c): message events
+ * TDH's DecodingSourceWPP (userlib/tdh/tdh_wpp*.c): message events
  * built here by hand, their formats from a format file this test writes,
  * from a search path, and from this program's own nttrace_wpp section;
  * decoded through a decoding handle (TdhGetWppMessage, TdhGetWppProperty)

@@ -2,7 +2,7 @@
 /*
  * A TraceLogging encoder for tests: event metadata, provider traits and
  * payload bytes as TraceLogging lays them out (microsoft/tracelogging,
- * TraceLoggingDynamic.h's metadata builders; userlib/consumer/tdh_tlg.c
+ * TraceLoggingDynamic.h's metadata builders; userlib/tdh/tdh_tlg.c
  * says the format), and an EVENT_RECORD that carries them as ProcessTrace
  * would: the EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL and _PROV_TRAITS items.
  * For tests/host/tdh_test.c and the seeds of tests/fuzz/tdh_fuzz.c.

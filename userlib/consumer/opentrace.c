@@ -128,7 +128,7 @@
 #include <nttrace/session.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/evntcons.h>
-#include "../internal.h"
+#include "../nt/nt_internal.h"
 
 const GUID EventTraceGuid = EVENT_TRACE_GUID_INIT;
 

@@ -3,8 +3,8 @@
  * EnableTrace, EnableTraceEx, EnableTraceEx2: a controller enables or
  * disables (EnableTraceEx2: or asks the state of) a provider GUID for a
  * session (NTTRACE_IOC_ENABLE), or, with the process's user-mode logger
- * handle, this process's own registrations of it (no system call; seed
- * 004's private registrations, provider/register.c).
+ * handle, this process's own registrations of it (no system call;
+ * NTDLL's private registrations, provider/register.c).
  *
  * Choices where Microsoft's documentation is silent or no longer applies:
  * - EnableFlag is also the enable's MatchAnyKeyword (as Windows passes it
@@ -27,7 +27,7 @@
 #include <nttrace/nt.h>
 #include <nttrace/session.h>
 
-#include "../internal.h"
+#include "controller_internal.h"
 
 static ULONG set_error(ULONG error)
 {
@@ -167,7 +167,7 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
  *   STACK_TRACE, IGNORE_KEYWORD_0, PROVIDER_GROUP, ...) asks for an
  *   extended item or filtering the kernel does not do: ERROR_NOT_SUPPORTED.
  * - Filters (EnableFilterDesc, FilterDescCount; checked and applied as
- *   provider/evfilter.c says): EVENT_FILTER_TYPE_EVENT_ID for every
+ *   filter/evfilter.c says): EVENT_FILTER_TYPE_EVENT_ID for every
  *   session (a kernel session's by the kernel, NTTRACE_IOC_ENABLE; the
  *   user-mode logger's by the library); EVENT_FILTER_TYPE_EVENT_NAME and
  *   EVENT_FILTER_TYPE_PAYLOAD for the user-mode logger only: a kernel

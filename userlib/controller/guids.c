@@ -42,7 +42,7 @@
 
 #include <nttrace/session.h>
 
-#include "../internal.h"
+#include "controller_internal.h"
 
 /* The module's rows into *@rows (malloc'd; NULL when none), grown until they fit. */
 static ULONG get_rows(struct nttrace_provider_row **rows, uint32_t *n)

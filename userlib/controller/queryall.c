@@ -24,7 +24,7 @@
  */
 #include <nttrace/session.h>
 
-#include "../internal.h"
+#include "controller_internal.h"
 
 _Static_assert(MAXIMUM_LOGGERS == NTTRACE_MAX_LOGGERS, "evntrace.h's MAXIMUM_LOGGERS");
 

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "../internal.h"
+#include "controller_internal.h"
 
 #define PATH_CHARS	4096
 
@@ -272,6 +272,13 @@ static ULONG control_trace(TRACEHANDLE handle, const char *name,
 	if (!handle && (!name || !*name))
 		return ERROR_INVALID_PARAMETER;
 	err = nttrace_um_control(handle, name, p, code, &mine, um_name);
+	/*
+	 * The user-mode logger's private enables end with it: their
+	 * callbacks run here, with no lock of the logger held, so that they
+	 * may trace.
+	 */
+	if (mine && code == EVENT_TRACE_CONTROL_STOP && err == ERROR_SUCCESS)
+		nttrace_private_stop();
 	if (mine) {
 		if (!err)
 			err = put_logger_name(p, um_name, wide);

@@ -57,7 +57,7 @@
 
 #include <nttrace/session.h>
 
-#include "../internal.h"
+#include "controller_internal.h"
 
 /*
  * A running kernel session's properties, by handle (its 16-bit logger

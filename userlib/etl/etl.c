@@ -19,7 +19,7 @@
 #endif
 
 #include <nttrace/etl.h>
-#include "../internal.h"
+#include "etl_internal.h"
 #include "record.h"
 
 static void put(uint8_t *p, uint64_t v, int bytes)

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include <nttrace/etl.h>
-#include "../internal.h"
+#include "etl_internal.h"
 #include "record.h"
 #include "xpress.h"
 

@@ -8,7 +8,7 @@
  *
  * The groups and GUIDs: phnt's ntwmi.h (EVENT_TRACE_GROUP_*) and the
  * MOF classes Microsoft documents for the NT Kernel Logger (each class's
- * GUID), as ../shared/notes/ntevent-types.md collects them.
+ * GUID).
  */
 #include <stddef.h>
 

@@ -10,8 +10,8 @@
  * A process of its own, not a thread of the caller's: a kernel session
  * and its file outlive the process that started them, as on Windows,
  * where the kernel writes the file. And a program of its own, started by
- * exec, not a copy of the caller made by fork that runs on in library code
- * (issue 27): such a copy of a threaded program may find malloc's or any
+ * exec, not a copy of the caller made by fork that runs on in library code:
+ * such a copy of a threaded program may find malloc's or any
  * other lock held by a thread that does not exist in it, and keeps the
  * caller's memory and whatever else the program did not mean to share;
  * LTTng starts its daemons the same way. posix_spawn runs none of the
@@ -24,7 +24,9 @@
  * library copied elsewhere, a test VM), look for `nttrace` on PATH, but
  * not in a set-user-ID program, whose PATH is its caller's. The tool detaches (a session of its own,
  * then a fork, so that the caller has no child to reap), reports on its
- * descriptor 3 whether it attached and created the file, and records.
+ * descriptor 3 whether it attached and created the file, and records: the
+ * detaching and the report are the logger's half of this file
+ * (logger_internal.h), which the tool calls.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +40,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "../internal.h"
+#include "logger_internal.h"
 
 #ifndef NTTRACE_TOOL_PATH
 #define NTTRACE_TOOL_PATH	"nttrace"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The user-mode logger: one per process, started by StartTrace with
- * EVENT_TRACE_PRIVATE_LOGGER_MODE (seed 002). Its buffers live in this
+ * EVENT_TRACE_PRIVATE_LOGGER_MODE, as on Windows. Its buffers live in this
  * process, TraceMessage, TraceEvent and TraceEventInstance to its handle
  * (TRACE_USER_MODE_LOGGER_BIT) make no system call, nor does EventWrite of
  * a provider it enables (nttrace_um_event_write), and the records and
@@ -89,7 +89,7 @@
 #include <unistd.h>
 
 #include <nttrace/session.h>
-#include "../internal.h"
+#include "logger_internal.h"
 #include "record.h"
 
 #define UM_SLOTS		NTTRACE_UM_SLOTS
@@ -109,7 +109,7 @@
  * the resident set small) the buffer had just been read, and with
  * SEQUENCE the producer's locked add waited for those lines: 210 ns an
  * event against 50 with a writer that reads nothing; taken oldest-first,
- * ~100 ns (perf and A/B runs, issue 18's closing note). The cost: the
+ * ~100 ns (measured with perf and A/B runs). The cost: the
  * whole pool becomes resident.
  */
 #define UM_DEFAULT_BUFFERS	128
@@ -1195,15 +1195,10 @@ ULONG nttrace_um_control(TRACEHANDLE handle, const char *name,
 		pthread_mutex_unlock(&um.queue_lock);
 		break;
 	case EVENT_TRACE_CONTROL_STOP:
+		/* Its caller ends the private enables (nttrace_private_stop()). */
 		err = stop_locked(p);
 		pthread_mutex_unlock(&um.control);
 		logger_leave();
-		/*
-		 * Its private enables end with it (their callbacks run here,
-		 * with no lock of the logger held, so that they may trace).
-		 */
-		if (err == ERROR_SUCCESS)
-			nttrace_private_stop();
 		return err;
 	default:
 		err = ERROR_INVALID_PARAMETER;

@@ -70,8 +70,8 @@ int nttrace_system_flags(uint32_t *flags)
  * The descriptors are the library's for the life of the process (O_CLOEXEC,
  * as the shared one is): a thread that exits gives its slot back, not its
  * descriptor, so that the library never closes a number the program may
- * have taken over in the meantime (issue 27: a program that closed every
- * descriptor and opened its own would have lost one when a thread exited).
+ * have taken over in the meantime (a program that closed every descriptor
+ * and opened its own would otherwise lose one when a thread exits).
  * The next thread to trace takes the free slot and its open descriptor.
  */
 #define NT_THREAD_FDS	64

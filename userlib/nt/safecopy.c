@@ -2,11 +2,11 @@
 /*
  * Copies from caller-supplied addresses that turn a bad address into an
  * error instead of a crash, as Windows' user-mode ETW code does under its
- * exception handling (seed 002: "All the function's work is subject to
- * exception handling").
+ * exception handling (TraceMessageVa's work, for one, is all subject to
+ * exception handling).
  *
  * No signal handler: a library must not take SIGSEGV or SIGBUS from the
- * program that links it (issue 27). The signal dispositions are the
+ * program that links it. The signal dispositions are the
  * process's, shared with the program and every other library in it, and a
  * handler installed here either replaces the program's or is replaced by
  * it. So the library reads with memcpy only what it knows to be mapped
@@ -111,7 +111,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "nt_internal.h"
 
 /* ---- the snapshot ---- */
 

@@ -80,7 +80,7 @@ uint32_t nttrace_errno_to_win32(int err)
 	 * Windows has no such case: its tracing is always there. Our tracing
 	 * service is the module, so "the service has not been started" says
 	 * it, and tells it from ERROR_WMI_INSTANCE_NOT_FOUND (no such
-	 * session), which it used to be mistaken for, and from
+	 * session), and from
 	 * ERROR_NOT_SUPPORTED (a module that does not know the request).
 	 */
 	case -ENODEV: return ERROR_SERVICE_NOT_ACTIVE;

@@ -3,7 +3,7 @@
  * TraceEvent, TraceEventInstance and CreateTraceInstanceId: the classic
  * (RegisterTraceGuids) provider's events, to a kernel session through
  * NtTraceEvent (NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE,
- * seed 003) or to the process's user-mode logger (umlogger.c), which
+ * as Windows' NtTraceEvent takes them) or to the process's user-mode logger (umlogger.c), which
  * writes the same record without a system call.
  *
  * The checks, in order, each before anything later is read:
@@ -20,7 +20,7 @@
  *     ("the Size member is incorrect"). The kernel's answer to the latter
  *     would be STATUS_ARRAY_BOUNDS_EXCEEDED, an exception code that
  *     RtlNtStatusToDosError hands back unchanged: no Win32 error at all.
- *     Bytes after the last whole MOF_FIELD are ignored (seed 003 counts
+ *     Bytes after the last whole MOF_FIELD are ignored (NtTraceEvent counts
  *     whole structures);
  *   - (TraceEventInstance) InstInfo, ParentInstInfo and their RegHandles:
  *     see read_info();
@@ -42,7 +42,7 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 /* EVENT_INSTANCE_HEADER as the caller passes it. */
 #define INSTANCE_HEADER_SIZE	0x38
@@ -98,12 +98,12 @@ static ULONG mof_count(uint32_t size, uint32_t hdr_size, uint32_t *n)
 
 /*
  * The MOF_FIELD array after a @hdr_size-byte header of @size bytes at
- * @event into @mof, its item count into *@n. Its whole items only (seed
- * 003); more than MAX_MOF_FIELDS: ERROR_INVALID_PARAMETER; unreadable:
+ * @event into @mof, its item count into *@n. Its whole items only (as
+ * NtTraceEvent counts them); more than MAX_MOF_FIELDS: ERROR_INVALID_PARAMETER; unreadable:
  * ERROR_NOACCESS; the record (header, as written, and items) over 0xFFFF
  * bytes, which its 16-bit Size cannot say: ERROR_MORE_DATA, decided here
- * for both loggers (the kernel's own answer, one of the statuses seed 003
- * allows when there is no room, might be STATUS_INTEGER_OVERFLOW, which
+ * for both loggers (the kernel's own answer, one of the statuses NtTraceEvent
+ * has when there is no room, might be STATUS_INTEGER_OVERFLOW, which
  * is no error Microsoft documents for these functions).
  */
 static ULONG read_mofs(uint32_t size, uint32_t hdr_size, const void *event,
@@ -127,7 +127,7 @@ static ULONG read_mofs(uint32_t size, uint32_t hdr_size, const void *event,
 
 /*
  * A RegHandle: a class RegisterTraceGuids registered and has not
- * unregistered, found in its table (internal.h). Anything else is
+ * unregistered, found in its table (provider_internal.h). Anything else is
  * ERROR_INVALID_HANDLE: it is a bad handle, not a bad buffer.
  */
 static ULONG read_reg(HANDLE reg_handle, GUID *guid)

@@ -7,7 +7,7 @@
  * Registration is provider/register.c's machinery (the entry, the
  * notification thread, the callbacks, fork): nttrace_event_register. The
  * REGHANDLE is an index into register.c's table of registrations with a
- * generation (internal.h): a load of its slot and a compare, no lock,
+ * generation (provider_internal.h): a load of its slot and a compare, no lock,
  * stand between a call and the entry's enable information: the kernel's
  * (struct nttrace_enable_info, the union over kernel sessions) and the
  * user-mode logger's private enable, both read under their sequence
@@ -50,7 +50,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 #include "record.h"
 
 static ULONG set_error(ULONG error)
@@ -156,6 +156,52 @@ static int private_filters_pass(const struct nttrace_event_reg *r, const EVENT_D
 	return pass;
 }
 
+/**
+ * nttrace_event_block() - Windows' 0x78-byte block of an event for NtTraceEvent
+ * @f: the block, filled in whole
+ * @d: the event's descriptor
+ * @activity: its activity ID; NULL: the calling thread's
+ * @related: its related activity ID, or NULL
+ * @wflags: the write flags (NTTRACE_EVENT_WRITE_FLAG_*, NTTRACE_WFLAG_STRING_ONLY)
+ * @filter: EventWriteEx's Filter: bit (logger ID - 1) leaves that session out
+ * @property: the header's EventProperty
+ * @count: how many data descriptors
+ * @data: the descriptors
+ *
+ * What EventWrite* and NTDLL's writes (ntwmi.c) pass the kernel: the
+ * header's members the caller fills, the related activity, the filter as
+ * the USHORT of 16 loggers and, since nttrace has 64, whole in the
+ * header's ProcessorTime with NTTRACE_EVENT_WRITE_FLAG_FILTER64.
+ */
+void nttrace_event_block(struct nttrace_event_write_user *f, const EVENT_DESCRIPTOR *d,
+			 const GUID *activity, const GUID *related, uint32_t wflags,
+			 uint64_t filter, uint16_t property, ULONG count,
+			 const EVENT_DATA_DESCRIPTOR *data)
+{
+	if (!activity)
+		activity = &thread_activity;
+	memset(f, 0, sizeof(*f));
+	memcpy(&f->header.descriptor, d, sizeof(f->header.descriptor));
+	memcpy(f->header.activity_id, activity, 16);
+	f->header.event_property = property;
+	if (wflags & NTTRACE_WFLAG_STRING_ONLY)
+		f->header.flags = NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY;
+	if (related) {
+		f->related_activity = 1;
+		memcpy(f->related_activity_id, related, 16);
+	}
+	f->flags = wflags & (NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES |
+			     NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING |
+			     NTTRACE_EVENT_WRITE_FLAG_INPRIVATE);
+	f->filter = (uint16_t)filter;
+	if (filter >> 16) {
+		f->flags |= NTTRACE_EVENT_WRITE_FLAG_FILTER64;
+		f->header.processor_time = filter;
+	}
+	f->data_count = count;
+	f->data = count ? (uintptr_t)data : 0;
+}
+
 /*
  * An event some enable may want: each enable's own check, then the
  * kernel's sessions (one NtTraceEvent) and the user-mode logger.
@@ -181,32 +227,7 @@ static __attribute__((noinline)) ULONG write_slow(const struct nttrace_event_reg
 	nttrace_read_enable_info(&r->priv, &p);
 	/* EventWriteEx's Filter: bit (logger ID - 1) leaves that session out. */
 	if (takes(&k, d->Level, d->Keyword) && (k.loggers & ~filter) && r->kernel_handle) {
-		/*
-		 * Windows' block: the header's members the caller fills
-		 * (EventProperty 0: no manifest property here), the related
-		 * activity, the filter as the USHORT of 16 loggers and, since
-		 * nttrace has 64, whole in the header's ProcessorTime with
-		 * NTTRACE_EVENT_WRITE_FLAG_FILTER64.
-		 */
-		memset(&f, 0, sizeof(f));
-		memcpy(&f.header.descriptor, d, sizeof(f.header.descriptor));
-		memcpy(f.header.activity_id, activity, 16);
-		if (wflags & NTTRACE_WFLAG_STRING_ONLY)
-			f.header.flags = NTTRACE_EVENT_HEADER_FLAG_STRING_ONLY;
-		if (related) {
-			f.related_activity = 1;
-			memcpy(f.related_activity_id, related, 16);
-		}
-		f.flags = wflags & (NTTRACE_EVENT_WRITE_FLAG_DESCRIPTOR_TYPES |
-				    NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING |
-				    NTTRACE_EVENT_WRITE_FLAG_INPRIVATE);
-		f.filter = (uint16_t)filter;
-		if (filter >> 16) {
-			f.flags |= NTTRACE_EVENT_WRITE_FLAG_FILTER64;
-			f.header.processor_time = filter;
-		}
-		f.data_count = count;
-		f.data = count ? (uintptr_t)data : 0;
+		nttrace_event_block(&f, d, activity, related, wflags, filter, 0, count, data);
 		err = RtlNtStatusToDosError(NtTraceEvent((HANDLE)(uintptr_t)r->kernel_handle,
 							 NTTRACE_ETW_NT_FLAGS_TRACE_EVENT,
 							 NTTRACE_EVENT_WRITE_USER_SIZE, &f));
@@ -288,11 +309,6 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywo
 }
 
 /* ---- activity IDs ---- */
-
-const GUID *nttrace_thread_activity(void)
-{
-	return &thread_activity;
-}
 
 static uint8_t activity_base[16];
 static uint64_t activity_counter;	/* atomic */

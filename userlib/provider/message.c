@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * TraceMessage and TraceMessageVa, and the NTDLL layer beneath them,
- * EtwTraceMessage and EtwTraceMessageVa (seeds 000 and 002).
+ * EtwTraceMessage and EtwTraceMessageVa, with Windows' MESSAGE_TRACE_USER
+ * and TraceMessageVa's checks.
  *
  * The variable arguments are read once into a pair list on the stack
  * (no heap allocation per event), which becomes MESSAGE_TRACE_USER.Data
  * for NtTraceEvent, or goes to the process's user-mode logger when the
  * handle has TRACE_USER_MODE_LOGGER_BIT. The checks, in order:
  *   - logger ID (the handle's low 16 bits) 0 or 0xFFFF: ERROR_INVALID_HANDLE
- *     (seed 002), before anything else is read;
+ *     (TraceMessageVa's first check), before anything else is read;
  *   - 0x30 + the arguments' bytes > 8 KB: ERROR_BUFFER_OVERFLOW, as ADVAPI32
- *     sizes its packet (seed 002), though no packet is built here;
+ *     sizes its packet, though no packet is built here;
  *   - more than NTTRACE_MESSAGE_MAX_ARGS pairs: ERROR_INVALID_PARAMETER
  *     (the kernel's limit too, so both paths agree);
  *   - an unreadable MessageGuid: ERROR_NOACCESS.
@@ -19,9 +20,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
-/* ADVAPI32's packet: 0x30 bytes of header, then the arguments (seed 002). */
+/* ADVAPI32's packet: 0x30 bytes of header, then the arguments. */
 #define MESSAGE_PACKET_HEADER	0x30
 
 static ULONG read_args(struct nttrace_msg *m, va_list *ap)

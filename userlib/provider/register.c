@@ -6,7 +6,7 @@
  * nttrace_event_register and nttrace_event_unregister): one entry type, one
  * notification file and thread, one callback runner, one fork handling.
  *
- * Per registration the library keeps what seed 004 says NTDLL keeps in an
+ * Per registration the library keeps what NTDLL keeps in its
  * ETW_REGISTRATION_ENTRY: the provider GUID, the callback and its context,
  * the kernel's registration handle, the registration's Type (here
  * NTTRACE_REG_CLASSIC), and the enable information, which the kernel
@@ -14,7 +14,7 @@
  * uapi's sequence count) so that "is this provider enabled, for which
  * logger, with which flags and level" costs no system call
  * (nttrace_trace_guids_enabled). The private enables (the process's
- * user-mode logger, seed 004's "private registrations") are kept beside it
+ * user-mode logger, NTDLL's "private registrations") are kept beside it
  * and made with no system call at all (controller/enable.c).
  *
  * Notifications. The process's registrations live on one /dev/nttrace file
@@ -40,8 +40,8 @@
  *   except on the thread running it (a callback may unregister its own
  *   provider), where the entry is freed when the callback returns.
  * - fork: the child keeps its providers, enabled as the parent's were,
- *   as user_events keeps a forked child's enablers (issue 27, finding 3;
- *   Windows has no fork). The kernel's registrations belong to the
+ *   as user_events keeps a forked child's enablers (Windows
+ *   has no fork). The kernel's registrations belong to the
  *   registering process (EventWrite with another process's handle is
  *   STATUS_INVALID_HANDLE, module/eventwrite.c), so the child's atfork
  *   handler registers each of them again on a file of its own, with the
@@ -67,7 +67,7 @@
  *   struct nttrace_enable_info beside the kernel's, written under the
  *   same sequence protocol, so that EventEnabled reads both without a lock.
  *   Entries of both kinds are never freed, only reused, and handles are
- *   looked up in a table (see internal.h); without the module they
+ *   looked up in a table (see provider_internal.h); without the module they
  *   register in this process only.
  * - The user-mode logger's stop ends its private enables: the callbacks
  *   hear WMI_DISABLE_EVENTS / EVENT_CONTROL_CODE_DISABLE_PROVIDER, as a
@@ -87,13 +87,13 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/nt.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 
 struct reg_entry {
 	/*
 	 * First, in a 64-byte aligned block: never across a page. pub.info is
-	 * written by the kernel. Its handle: its slot's key (internal.h).
+	 * written by the kernel. Its handle: its slot's key (provider_internal.h).
 	 */
 	struct nttrace_event_reg pub;
 	uint32_t type;				/* NTTRACE_REG_* */
@@ -138,7 +138,7 @@ static unsigned int registering;
 static pthread_cond_t reg_registered = PTHREAD_COND_INITIALIZER;
 static struct reg_entry *entries;
 /*
- * The table of handles (internal.h). Entries are made as slots are first
+ * The table of handles (provider_internal.h). Entries are made as slots are first
  * used and kept: one unregistered goes on the free list for the next
  * registration, with a new generation.
  */
@@ -699,8 +699,8 @@ static int open_notifications(void)
 }
 
 /*
- * Its thread, once the file has a registration (before, the file's poll
- * would report an error); under reg_lock. 0 or -errno.
+ * Its thread, once the file has a registration (on a file without one,
+ * poll would report an error); under reg_lock. 0 or -errno.
  */
 static int start_thread(void)
 {
@@ -1130,7 +1130,7 @@ ULONG WMIAPI UnregisterTraceGuids(TRACEHANDLE RegistrationHandle)
 	return set_error(ERROR_SUCCESS);
 }
 
-/* ---- the classes' table (internal.h) ---- */
+/* ---- the classes' table (provider_internal.h) ---- */
 
 /*
  * Chunks of CLASS_CHUNK entries, made as they are needed and kept; a
@@ -1333,7 +1333,7 @@ static int private_one(struct reg_entry *e, uint32_t control, TRACEHANDLE handle
 	return 1;
 }
 
-/* See internal.h. */
+/* See provider_internal.h. */
 unsigned int nttrace_private_enable_ex(const GUID *guid, uint32_t control,
 				       TRACEHANDLE handle, uint8_t level, uint64_t any,
 				       uint64_t all, const GUID *source,
@@ -1363,7 +1363,7 @@ again:
 }
 
 /*
- * See internal.h. The stop is the session's (SourceId GUID_NULL, as
+ * See provider_internal.h. The stop is the session's (SourceId GUID_NULL, as
  * Microsoft documents for a stopping session).
  */
 void nttrace_private_stop(void)

@@ -3,8 +3,9 @@
  * nttrace record: attach to a session as its consumer and drain every
  * CPU's buffers through the mapping into an ETL file: the header buffer,
  * then each buffer unchanged (etl.c). Also the library's logger process
- * for a session StartTrace starts with a log file (--report-fd:
- * userlib/logger/filelogger.c).
+ * for a session StartTrace starts with a log file (--report-fd): its
+ * detaching and report are the logger's (logger/logger_internal.h, the
+ * other half of logger/filelogger.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../logger/logger_internal.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -31,45 +33,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * --report-fd: the logger process of the library's StartTrace. Detached
- * from the process that started it (the child it spawned exits, the
- * logger goes on in the session posix_spawn made), holding nothing of it
- * but standard descriptors on /dev/null and @fd, which gets the result
- * of attaching and creating the file (<nttrace/session.h>).
- */
-static int detach(int fd)
-{
-	pid_t pid;
-	int i;
-
-	if (close_range((unsigned int)fd + 1, ~0U, 0))
-		for (i = fd + 1; i < 65536; i++)
-			close(i);
-	for (i = 3; i < fd; i++)
-		close(i);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid > 0)
-		_exit(0);
-	/* A log file that is a pipe with no reader: EPIPE, counted lost. */
-	signal(SIGPIPE, SIG_IGN);
-	return 0;
-}
-
-static void report(int fd, int err, int step)
-{
-	int32_t msg[3] = { err, getpid(), err ? step : 0 };
-
-	if (fd < 0)
-		return;
-	if (write(fd, msg, sizeof(msg)) != sizeof(msg)) {
-		/* The library gave up on us: record all the same. */
-	}
-	close(fd);
 }
 
 static void usage(FILE *f)
@@ -238,21 +201,21 @@ int cmd_record(int argc, char **argv)
 			return ret;
 	}
 	if (report_fd >= 0) {
-		ret = detach(report_fd);
+		ret = nttrace_file_logger_detach(report_fd);
 		if (ret) {
-			report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
+			nttrace_file_logger_report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
 			return 1;
 		}
 	}
 	/* The file's header describes the session. */
 	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
 	if (ret) {
-		report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
+		nttrace_file_logger_report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
 		return cli_fail(ret, "%s%s", id ? "--id " : "", session);
 	}
 	ret = nttrace_consumer_open(&c, info.logger_id);
 	if (ret) {
-		report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
+		nttrace_file_logger_report(report_fd, ret, NTTRACE_LOGGER_FAILED_ATTACH);
 		if (started)
 			stop_started(info.logger_id);
 		return cli_fail(ret, "attach to logger %u", info.logger_id);
@@ -261,14 +224,14 @@ int cmd_record(int argc, char **argv)
 	es.max_file_mb = max_mb;
 	ret = nttrace_logfile_open(&r, path, &es);
 	if (ret) {
-		report(report_fd, ret, NTTRACE_LOGGER_FAILED_FILE);
+		nttrace_file_logger_report(report_fd, ret, NTTRACE_LOGGER_FAILED_FILE);
 		fprintf(stderr, "nttrace: %s: %s\n", path, cli_create_error(ret));
 		if (started)
 			stop_started(info.logger_id);
 		nttrace_consumer_close(c);
 		return 1;
 	}
-	report(report_fd, 0, 0);
+	nttrace_file_logger_report(report_fd, 0, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	/* COMMAND's output goes to the terminal: no status line over it. */

@@ -32,7 +32,7 @@
 #include <nttrace/tdh.h>
 
 #include "cli.h"
-#include "../consumer/tdh_internal.h"
+#include "../tdh/tdh_internal.h"
 
 struct walk {
 	const TRACE_EVENT_INFO *info;

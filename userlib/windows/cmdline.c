@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "../nt/nt_internal.h"
 #include "crt.h"
 #include "win.h"
 

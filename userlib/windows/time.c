@@ -4,7 +4,7 @@
  * 1601-01-01 UTC) to and from SYSTEMTIME, local time, tick counts and the
  * performance counter.
  *
- * FILETIME to SYSTEMTIME is TDH's (nttrace_tdh_wpp_systemtime(), whose
+ * FILETIME to SYSTEMTIME is nt/systemtime.c's (nttrace_systemtime(), whose
  * calendar, not gmtime_r's, covers what a 32-bit time_t does not); the
  * other way is computed here from a day count. Local time is the C
  * library's view of the process's time zone (TZ, /etc/localtime):
@@ -18,7 +18,7 @@
 
 #include <nttrace/etl.h>
 
-#include "../consumer/tdh_wpp.h"
+#include "../nt/nt_internal.h"
 #include "win.h"
 
 #define TICKS_PER_SECOND	10000000ULL
@@ -66,7 +66,7 @@ BOOL nttrace_win_FileTimeToSystemTime(const FILETIME *file_time, SYSTEMTIME *st)
 		SetLastError(ERROR_INVALID_PARAMETER);
 		return FALSE;
 	}
-	nttrace_tdh_wpp_systemtime(ft_get(file_time), 1, st);
+	nttrace_systemtime(ft_get(file_time), 1, st);
 	return TRUE;
 }
 
@@ -127,7 +127,7 @@ BOOL nttrace_win_SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *zo
 	}
 	if (!nttrace_win_SystemTimeToFileTime(universal, &ft))
 		return FALSE;
-	nttrace_tdh_wpp_systemtime(ft_get(&ft), 0, local);
+	nttrace_systemtime(ft_get(&ft), 0, local);
 	return TRUE;
 }
 

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "../nt/nt_internal.h"
 #include "crt.h"
 #include "utf16.h"
 

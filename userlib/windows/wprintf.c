@@ -9,7 +9,7 @@
  * conversion. Wide destinations get the UTF-8 as UTF-16; streams get the
  * UTF-8 bytes. Narrow text is taken as UTF-8.
  *
- * The conversions are the library's own (common/utf16.h, userlib/internal.h),
+ * The conversions are the library's own (common/utf16.h, userlib/nt/nt_internal.h),
  * not iconv: a static program finds no gconv modules at run time.
  */
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../nt/nt_internal.h"
 #include "crt.h"
 #include "utf16.h"
 

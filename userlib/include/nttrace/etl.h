@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * nttrace user library: ETL files (../shared/notes/etl-format.md).
+ * nttrace user library: ETL files.
  *
  * A file is whole buffers of one size. Buffer 0 is the header buffer: one
  * SYSTEM_TRACE_HEADER record whose payload is the TRACE_LOGFILE_HEADER and

@@ -5,7 +5,7 @@
  * names, types, values and layouts (one layout for 32- and 64-bit callers:
  * Ptr members are ULONGLONG there too).
  *
- * A REGHANDLE stands for the library's registration entry (seed 004's
+ * A REGHANDLE stands for the library's registration entry (NTDLL's
  * ETW_REGISTRATION_ENTRY): the kernel writes the provider's enable
  * information into it, so that EventEnabled, EventProviderEnabled and a
  * disabled EventWrite make no system call and take no lock. It is no

@@ -123,7 +123,7 @@ typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 
 /*
  * The largest message TraceMessage takes: 0x30 bytes of MESSAGE_TRACE_USER
- * as ADVAPI32 builds it, plus the arguments (seed 002). More fails with
+ * as ADVAPI32 builds it, plus the arguments. More fails with
  * ERROR_BUFFER_OVERFLOW.
  */
 #define TRACE_MESSAGE_MAXIMUM_SIZE	8192
@@ -161,7 +161,7 @@ typedef struct _EVENT_TRACE_PROPERTIES {
 } EVENT_TRACE_PROPERTIES, *PEVENT_TRACE_PROPERTIES;
 
 /*
- * Message tracing (seed 002). MessageFlags are the TRACE_MESSAGE_* bits;
+ * Message tracing (TraceMessage, TraceMessageVa). MessageFlags are the TRACE_MESSAGE_* bits;
  * the variable arguments are pairs (PVOID address, size_t size) ending with
  * a NULL address. Returns ERROR_SUCCESS, or:
  *   ERROR_INVALID_HANDLE       logger 0 or 0xFFFF, or a session not running

@@ -19,8 +19,8 @@ extern "C" {
 #endif
 
 /*
- * Sizes come from the caller's compilation, not the library's (issue 27,
- * finding 4). The uapi structs are size-first and grow at their end; a
+ * Sizes come from the caller's compilation, not the library's. The uapi
+ * structs are size-first and grow at their end; a
  * program built against older headers and run against a newer library has
  * a shorter struct than the library's sizeof(). So the exported functions
  * take the caller's @size, touch no byte of the struct past it and hand it

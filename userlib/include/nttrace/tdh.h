@@ -388,7 +388,7 @@ typedef struct _PAYLOAD_FILTER_PREDICATE {
 #define MAX_PAYLOAD_PREDICATES	8
 
 /*
- * Decoding (userlib/consumer/tdh.c, tdh_format.c). A size in and out is
+ * Decoding (userlib/tdh/tdh.c, tdh_format.c). A size in and out is
  * in bytes; a buffer too small (or a size of 0) gives
  * ERROR_INSUFFICIENT_BUFFER with the size needed. A message event
  * (EVENT_HEADER_FLAG_TRACE_MESSAGE) given a TDH_CONTEXT_WPP_TMFFILE or
@@ -417,7 +417,7 @@ TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent, PWSTR pMapName,
 					   PEVENT_MAP_INFO pBuffer, ULONG *pBufferSize);
 
 /*
- * Instrumentation manifests (userlib/consumer/tdh_man*.c): the XML that
+ * Instrumentation manifests (userlib/tdh/tdh_man*.c): the XML that
  * describes manifest-based providers (EventRegister/EventWrite), read with
  * expat. While one is loaded, TdhGetEventInformation decodes the events of
  * its providers (matched by provider GUID, Id and Version; DecodingSource
@@ -496,7 +496,7 @@ TDHSTATUS WINAPI TdhGetManifestEventInformation(LPGUID ProviderGuid,
 						PEVENT_DESCRIPTOR EventDescriptor,
 						PTRACE_EVENT_INFO Buffer, ULONG *BufferSize);
 
-/* These four are there: userlib/consumer/tdh_filter.c says how. */
+/* These four are there: userlib/filter/tdh_filter.c says how. */
 TDHSTATUS WINAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid,
 					PCEVENT_DESCRIPTOR EventDescriptor,
 					BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
@@ -518,7 +518,7 @@ TDHSTATUS WINAPI TdhEnumerateProviderFilters(LPGUID Guid, ULONG TdhContextCount,
 					     PPROVIDER_FILTER_INFO *Buffer, ULONG *BufferSize);
 
 /*
- * WPP decoding (userlib/consumer/tdh_wpp*.c). A "TMF" is what <nttrace/
+ * WPP decoding (userlib/tdh/tdh_wpp*.c). A "TMF" is what <nttrace/
  * tmf.h> loads: a format file (`nttrace formats` writes them) or an ELF
  * binary with the nttrace_wpp section. A decoding handle holds one value
  * per TDH_CONTEXT_TYPE, set one TDH_CONTEXT at a time: TMFFILE a path (a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Instrumentation manifests in memory (userlib/consumer/tdh_man*.c): what
+ * Instrumentation manifests in memory (userlib/tdh/tdh_man*.c): what
  * the XML of a manifest (the EventManifest schema, learn.microsoft.com,
  * "Writing an instrumentation manifest") says about its providers, kept
  * for TDH to decode their events with (DecodingSourceXMLFile).
@@ -170,13 +170,6 @@ const struct nttrace_man_item *nttrace_man_winmeta_at(enum nttrace_man_kind kind
 /* No manifest is near this: a bound on what one load reads and keeps. */
 #define NTTRACE_MAN_MAX		(64U << 20)
 
-/* An errno as the Win32 error of a file not read (ENOENT: not found). */
-ULONG nttrace_man_errno(int e);
-/*
- * @len bytes at @off of @fd into @buf: a Win32 error, ERROR_RESOURCE_NOT_
- * FOUND when the file ends first.
- */
-ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off);
 
 void nttrace_man_lock(void);
 void nttrace_man_unlock(void);
@@ -187,6 +180,13 @@ const struct nttrace_man_provider *nttrace_man_provider(const GUID *g);
 
 /* ---- tdh_man_elf.c ---- */
 
+/* An errno as the Win32 error of a file not read (ENOENT: not found). */
+ULONG nttrace_man_errno(int e);
+/*
+ * @len bytes at @off of @fd into @buf: a Win32 error, ERROR_RESOURCE_NOT_
+ * FOUND when the file ends first.
+ */
+ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off);
 /*
  * The section @name of the ELF file @fd, newly allocated: ERROR_RESOURCE_
  * NOT_FOUND when it is no ELF file or has no such section (or one larger

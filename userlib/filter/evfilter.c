@@ -22,7 +22,7 @@
  *   events the enable's own level and keywords take, and of those to the
  *   ones its own Level, MatchAnyKeyword and MatchAllKeyword describe;
  * - EVENT_FILTER_TYPE_PAYLOAD: what TdhAggregatePayloadFilters made, at
- *   most MAX_EVENT_FILTER_PAYLOAD_SIZE bytes (consumer/tdh_filter.c).
+ *   most MAX_EVENT_FILTER_PAYLOAD_SIZE bytes (tdh_filter.c).
  *
  * Choices where Microsoft is silent:
  * - Every malformed descriptor is ERROR_INVALID_PARAMETER: Ptr NULL or
@@ -52,7 +52,7 @@
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
 
-#include "../internal.h"
+#include "filter_internal.h"
 
 pthread_rwlock_t nttrace_filters_lock = PTHREAD_RWLOCK_INITIALIZER;
 
@@ -290,7 +290,7 @@ static int id_in(const struct nttrace_filters *f, uint16_t id)
 /*
  * Whether the event's name (its EVENT_METADATA descriptor: UINT16 size,
  * 1 to 4 tag bytes, the NUL-terminated name; TraceLogging's format, see
- * consumer/tdh_tlg.c) is among @f's. An unreadable or malformed one, or
+ * tdh/tdh_tlg.c) is among @f's. An unreadable or malformed one, or
  * none, is no name.
  */
 static int name_in(const struct nttrace_filters *f,

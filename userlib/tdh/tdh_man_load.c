@@ -95,29 +95,6 @@ static ULONG done(ULONG err)
 	return err;
 }
 
-ULONG nttrace_man_errno(int e)
-{
-	return e == ENOENT || e == ENOTDIR ? ERROR_FILE_NOT_FOUND : nttrace_errno_to_win32(-e);
-}
-
-ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return nttrace_man_errno(errno);
-		if (!n)
-			return ERROR_RESOURCE_NOT_FOUND;	/* cut short */
-		got += n;
-	}
-	return ERROR_SUCCESS;
-}
-
 /* The whole file @path (at most NTTRACE_MAN_MAX bytes), or its ELF section. */
 static ULONG read_manifest(const char *path, int binary, void **data, size_t *len)
 {

@@ -3,7 +3,7 @@
  * Payload filters: TdhCreatePayloadFilter, TdhDeletePayloadFilter,
  * TdhAggregatePayloadFilters, TdhCleanupPayloadEventFilterDescriptor,
  * and their evaluation for the user-mode logger (nttrace_payload_pass,
- * called by provider/evfilter.c for EnableTraceEx2's
+ * called by evfilter.c for EnableTraceEx2's
  * EVENT_FILTER_TYPE_PAYLOAD).
  *
  * What Microsoft documents (the four functions' pages, PAYLOAD_FILTER_PREDICATE,
@@ -69,7 +69,7 @@
 
 #include <nttrace/tdh.h>
 
-#include "../internal.h"
+#include "filter_internal.h"
 
 #define PF_REC		0x52465054U	/* "TPFR" */
 #define PF_AGG		0x41465054U	/* "TPFA" */

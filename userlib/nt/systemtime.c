@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * A WPP event's SystemTime property: its FILETIME time stamp (100 ns
- * units since 1601-01-01 UTC) as a SYSTEMTIME, in local time unless
- * TDH_CONTEXT_WPP_GMT asks for UTC (Microsoft's TDH_CONTEXT_TYPE page:
- * "by default, the time stamp is in local time").
+ * A FILETIME (100 ns units since 1601-01-01 UTC) as a SYSTEMTIME, in UTC
+ * or local time: NTDLL's RtlTimeToTimeFields, with the local offset. TDH
+ * shows WPP events' SystemTime and DATETIME properties with it (in local
+ * time unless TDH_CONTEXT_WPP_GMT asks for UTC: Microsoft's
+ * TDH_CONTEXT_TYPE page, "by default, the time stamp is in local time"),
+ * and the Windows layer's FileTimeToSystemTime and local-time calls too.
+ * Both call it here, below them.
  *
  * The calendar is done here, from 1601 (the first year of a 400-year
  * Gregorian cycle), not with gmtime(): a 32-bit time_t ends in 2038 and
@@ -14,7 +17,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "tdh_wpp.h"
+#include "nt_internal.h"
 
 #define TICKS		10000000ULL		/* a second in FILETIME units */
 #define UNIX_EPOCH	11644473600ULL		/* 1601 to 1970, in seconds */
@@ -45,7 +48,13 @@ static long offset_at(uint64_t secs)
 	return tm.tm_gmtoff;
 }
 
-void nttrace_tdh_wpp_systemtime(uint64_t ft, int utc, SYSTEMTIME *st)
+/**
+ * nttrace_systemtime() - a FILETIME as a SYSTEMTIME
+ * @ft: 100 ns units since 1601-01-01 UTC
+ * @utc: nonzero for UTC, else local time
+ * @st: the result
+ */
+void nttrace_systemtime(uint64_t ft, int utc, SYSTEMTIME *st)
 {
 	static const unsigned char mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	uint64_t secs = ft / TICKS, days;

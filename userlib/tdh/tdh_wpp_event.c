@@ -177,7 +177,7 @@ static ULONG value_of(unsigned int i, const struct nttrace_tmf_format *fmt,
 	case TRACE_GUID:
 		return bytes(&eh->ProviderId, sizeof(eh->ProviderId), value, size);
 	case SYSTEM_TIME:
-		nttrace_tdh_wpp_systemtime((uint64_t)eh->TimeStamp.QuadPart, o->gmt, &st);
+		nttrace_systemtime((uint64_t)eh->TimeStamp.QuadPart, o->gmt, &st);
 		return bytes(&st, sizeof(st), value, size);
 	default:
 		return wide("", value, size);

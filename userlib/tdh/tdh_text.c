@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../nt/nt_internal.h"
 #include "tdh_internal.h"
 #include "utf16.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * What the files of the TDH implementation (userlib/consumer/tdh*.c) share:
+ * What the files of the TDH implementation (userlib/tdh/tdh*.c) share:
  * UTF-16 text building, the sizes of fields by type, the walk through an
  * event's data, and the TraceLogging schema decoder.
  */
@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include <nttrace/tdh.h>
+
+#include "../nt/nt_internal.h"
 
 /*
  * Structures nested in structures: how deep a TraceLogging schema may go

@@ -2,8 +2,8 @@
 /*
  * NTDLL's ETW calls of <nttrace/ntwmi.h>: EtwEventWriteNoRegistration,
  * EtwRegisterSecurityProvider, EtwWriteUMSecurityEvent. The two writes
- * build Windows' 0x78-byte block (struct nttrace_event_write_user) as
- * EventWrite does (provider/eventprov.c) and call NtTraceEvent once; the
+ * build Windows' 0x78-byte block (struct nttrace_event_write_user) with
+ * EventWrite's builder (eventprov.c) and call NtTraceEvent once; the
  * kernel's rules are in uapi/nttrace.h ("Events without a registration,
  * and the security log").
  *
@@ -20,7 +20,7 @@
 
 #include <nttrace/ntwmi.h>
 
-#include "../internal.h"
+#include "provider_internal.h"
 
 static ULONG write_block(uint64_t trace_handle, ULONG type, PCEVENT_DESCRIPTOR d,
 			 USHORT property, ULONG count, PEVENT_DATA_DESCRIPTOR data)
@@ -29,13 +29,8 @@ static ULONG write_block(uint64_t trace_handle, ULONG type, PCEVENT_DESCRIPTOR d
 
 	if (!d || (count && !data))
 		return ERROR_INVALID_PARAMETER;
-	memset(&f, 0, sizeof(f));
-	memcpy(&f.header.descriptor, d, sizeof(f.header.descriptor));
 	/* The thread's activity ID, as EventWrite's when none is given. */
-	memcpy(f.header.activity_id, nttrace_thread_activity(), 16);
-	f.header.event_property = property;
-	f.data_count = count;
-	f.data = count ? (uintptr_t)data : 0;
+	nttrace_event_block(&f, d, NULL, NULL, 0, 0, property, count, data);
 	return RtlNtStatusToDosError(NtTraceEvent((HANDLE)(uintptr_t)trace_handle, type,
 						  sizeof(f), &f));
 }

@@ -83,10 +83,6 @@ ULONG nttrace_tdh_wpp_value(const struct nttrace_tdh_wpp_formats *f,
 			    const struct nttrace_tdh_wpp_opts *o, const EVENT_RECORD *er,
 			    const WCHAR *name, uint8_t **value, uint32_t *size);
 
-/* ---- tdh_wpp_time.c ---- */
-
-/* FILETIME @ft as a SYSTEMTIME in UTC, or in local time when !@utc. */
-void nttrace_tdh_wpp_systemtime(uint64_t ft, int utc, SYSTEMTIME *st);
 
 /* ---- tdh_wpp_handle.c ---- */
 

@@ -114,7 +114,7 @@ static void put_filetime(struct nttrace_tdh_text *t, uint64_t ft)
 	SYSTEMTIME st;
 	char s[48];
 
-	nttrace_tdh_wpp_systemtime(ft, 1, &st);
+	nttrace_systemtime(ft, 1, &st);
 	snprintf(s, sizeof(s), "%04u-%02u-%02uT%02u:%02u:%02u.%07uZ", st.wYear, st.wMonth,
 		 st.wDay, st.wHour, st.wMinute, st.wSecond, (unsigned int)(ft % 10000000));
 	nttrace_tdh_puts(t, s);

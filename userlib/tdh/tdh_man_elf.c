@@ -6,13 +6,39 @@
  * (<elf.h>, the System V ABI's layout). Windows reads a PE file's
  * WEVT_TEMPLATE resource instead, a compiled form this library does not
  * know. Every offset and size comes from the file and is checked against
- * what is read; nothing is mapped.
+ * what is read; nothing is mapped. The reads of a manifest file are here
+ * too (tdh_man_load.c reads a whole XML file with them).
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tdh_man.h"
+
+ULONG nttrace_man_errno(int e)
+{
+	return e == ENOENT || e == ENOTDIR ? ERROR_FILE_NOT_FOUND : nttrace_errno_to_win32(-e);
+}
+
+ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return nttrace_man_errno(errno);
+		if (!n)
+			return ERROR_RESOURCE_NOT_FOUND;	/* cut short */
+		got += n;
+	}
+	return ERROR_SUCCESS;
+}
 
 struct sec {
 	uint64_t name, offset, size;
