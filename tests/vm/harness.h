@@ -17,7 +17,9 @@
  * in a process group of its own: a crash, an exit or a leaked process
  * there does not reach the next case. A case that dies by a signal or
  * exits non-zero adds a failed check saying so; every process left in
- * its group is then killed.
+ * its group is then killed. A comment line names each case as it starts
+ * ("# RUN") and ends ("# OK", "# FAIL", or "# SKIP" when all its checks
+ * were skipped).
  *
  * A fixture's data starts zeroed, in memory the program shares with the
  * case's process. Its teardown runs after the body, or, when the setup
@@ -62,7 +64,7 @@ struct harness_case {
 struct harness_state {
 	int setup_done;			/* the setup returned */
 	int teardown_started;		/* its teardown began in the case */
-	int skipped;			/* SKIP() was called */
+	unsigned int skipped;		/* checks SKIP() reported */
 	pid_t pid;			/* the case's process */
 };
 
@@ -144,7 +146,7 @@ static inline void harness_skip(const char *fmt, ...)
 	va_end(ap);
 	tap_ok(1, "%s%s", text, strstr(text, "# SKIP") ? "" : " # SKIP");
 	if (harness_now)
-		harness_now->skipped = 1;
+		harness_now->skipped++;
 }
 
 #define SKIP(statement, fmt, ...)					\
@@ -210,7 +212,7 @@ static inline void harness_one(const struct harness_case *c)
 	const char *fix = c->fixture ? c->fixture : "", *dot = c->fixture ? "." : "";
 	struct harness_state *st = harness_shared(sizeof(*st));
 	void *self = c->size ? harness_shared(c->size) : NULL;
-	unsigned int failed = tap_counts->failed;
+	unsigned int failed = tap_counts->failed, checks = tap_counts->n;
 	int status = 0;
 	pid_t pid;
 
@@ -239,7 +241,8 @@ static inline void harness_one(const struct harness_case *c)
 		c->teardown(self);
 	}
 	printf("# %s %s%s%s\n", tap_counts->failed != failed ? "FAIL" :
-	       st->skipped ? "SKIP" : "OK", fix, dot, c->name);
+	       st->skipped && st->skipped == tap_counts->n - checks ? "SKIP" : "OK",
+	       fix, dot, c->name);
 	fflush(NULL);
 	if (self)
 		munmap(self, c->size);
