@@ -326,29 +326,64 @@ static void test_close_other_thread(void)
 
 /* ---- a consumer that dies; the slots ---- */
 
+/* Whether process @pid sleeps (state S in /proc/PID/stat): it waits. */
+static int sleeps(pid_t pid)
+{
+	char path[64], stat[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = 0;
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
 static void test_dead_consumer(void)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 }, many[NTTRACE_MAX_CONSUMERS];
-	int status, i, opened = 0;
-	pid_t child;
+	int status = 0, i, opened = 0, attached[2];
+	pid_t child, reaped = 0;
+	char byte;
 
 	if (start_session("rt-dead", 64, 4, EVENT_TRACE_REAL_TIME_MODE, &info))
 		return;
+	if (pipe(attached))
+		goto out;
+	fflush(stdout);
 	child = fork();
 	if (child == 0) {
 		struct rt c = { 0 };
 
-		if (rt_open(&c, "rt-dead"))
+		close(attached[0]);
+		if (rt_open(&c, "rt-dead") || write(attached[1], "a", 1) != 1)
 			_exit(1);
 		ProcessTrace(&c.h, 1, NULL, NULL);
 		_exit(0);
 	}
-	usleep(300000);
-	write_seq(info.logger_id, 1, 1000);
-	usleep(200000);
-	kill(child, SIGKILL);
-	waitpid(child, &status, 0);
+	/*
+	 * Killed once it is attached and waits in ProcessTrace for events
+	 * (the pipe says attached; then its only sleep is that wait), unless
+	 * it ended first.
+	 */
+	close(attached[1]);
+	if (read(attached[0], &byte, 1) == 1) {
+		write_seq(info.logger_id, 1, 1000);
+		while (!sleeps(child) && !(reaped = waitpid(child, &status, WNOHANG)))
+			usleep(1000);	/* a pace for the poll, not a limit */
+	}
+	close(attached[0]);
+	if (!reaped) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
 	tap_ok(WIFSIGNALED(status), "%d-bit: a consumer killed mid-session", BITS);
 
 	/* The session is whole: the next consumer gets what follows. */
