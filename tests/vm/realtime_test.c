@@ -33,7 +33,7 @@
 
 #include "emit.h"
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define N_STREAM 100000
@@ -166,130 +166,74 @@ static void pin(int on)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* ---- a stream of N_STREAM events, in order, none lost uncounted ---- */
+/* ---- errors ---- */
 
-static void test_stream(void)
+TEST_F(nttrace, errors)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 };
-	uint64_t failed;
-	double t0, t1;
+	int status;
+	pid_t child;
 
-	if (!tap_eq(start_session("rt-stream", 64, 16, EVENT_TRACE_REAL_TIME_MODE, &info),
-		    0, "%d-bit: start a real-time session", BITS))
+	tap_eq(rt_open(&rt, "rt-no-such-session"), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: no such session: ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
+	tap_eq(rt_open(&rt, ""), ERROR_INVALID_PARAMETER,
+	       "%d-bit: no LoggerName: ERROR_INVALID_PARAMETER", BITS);
+	if (start_session("rt-perm", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
 		return;
-	tap_eq(info.flush_timer, 1, "%d-bit: real-time without a flush timer: 1 s", BITS);
-	if (!tap_eq(rt_open(&rt, "rt-stream"), ERROR_SUCCESS, "%d-bit: OpenTrace, real time",
-		    BITS)) {
-		stop_session(info.logger_id);
-		return;
+	child = fork();
+	if (child == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(rt_open(&rt, "rt-perm") == ERROR_ACCESS_DENIED ? 0 : 1);
 	}
-	tap_eq(rt.lf.LogfileHeader.BufferSize, 64 * 1024, "%d-bit: LogfileHeader.BufferSize",
-	       BITS);
-	tap_eq(rt.lf.LogfileHeader.NumberOfProcessors, info.nr_cpus,
-	       "%d-bit: LogfileHeader.NumberOfProcessors", BITS);
-	tap_ok(rt.lf.LogfileHeader.LoggerName &&
-	       rt.lf.LogfileHeader.LoggerName[0] == 'r' &&
-	       rt.lf.LogfileHeader.LoggerName[9] == 0,
-	       "%d-bit: LogfileHeader.LoggerName is the session's", BITS);
-	tap_eq(rt.lf.LogfileHeader.LogFileMode, EVENT_TRACE_REAL_TIME_MODE,
-	       "%d-bit: LogfileHeader.LogFileMode", BITS);
-	rt_start(&rt);
-
-	/* One CPU: the events then come in the order they were written. */
-	pin(1);
-	t0 = now();
-	failed = write_seq(info.logger_id, 1, N_STREAM);
-	t1 = now();
+	waitpid(child, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: uid 65534: ERROR_ACCESS_DENIED", BITS);
 	stop_session(info.logger_id);
-	pthread_join(rt.thread, NULL);
-	pin(0);
-
-	printf("# %d-bit: %d events in %.2f s (%.0f/s), %llu refused (ring full), "
-	       "%llu buffers delivered\n", BITS, N_STREAM, t1 - t0, N_STREAM / (t1 - t0),
-	       (unsigned long long)failed, (unsigned long long)rt.buffers);
-	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace ends with the session", BITS);
-	tap_eq(rt.got + failed, N_STREAM,
-	       "%d-bit: every event delivered, or refused and counted", BITS);
-	tap_eq(rt.out_of_order, 0, "%d-bit: in order, no duplicate", BITS);
-	tap_eq(rt.lf.EventsLost, failed, "%d-bit: EventsLost counts the refused", BITS);
-	tap_eq(CloseTrace(rt.h), ERROR_SUCCESS, "%d-bit: CloseTrace", BITS);
 }
 
-/* ---- real-time and file at once; a slow real-time consumer ---- */
-
-static uint64_t file_events;
-
-static void WINAPI count_file(PEVENT_RECORD er)
+/* The ATTACH ioctl: its flags, one logger, and acks of one's own. */
+TEST_F(nttrace, attach_abi)
 {
-	if (er->UserDataLength == sizeof(uint64_t))
-		file_events++;
-}
-
-static void test_both(void)
-{
-	const char *path = "/tmp/rt-both.etl";
 	struct nttrace_logger_info info;
-	EVENT_TRACE_LOGFILEA lf;
-	struct props pr;
-	struct rt rt = { 0 };
-	TRACEHANDLE session, fh;
-	uint64_t failed, n = 3000;
+	struct nttrace_consumer *logger, *rt;
+	struct nttrace_attach a;
+	int fd;
 
-	props_init(&pr, path, EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_FILE_MODE_SEQUENTIAL);
-	pr.p.BufferSize = 4;
-	pr.p.MinimumBuffers = 2;
-	pr.p.MaximumBuffers = 4;
-	if (!tap_eq(StartTraceA(&session, "rt-both", &pr.p), ERROR_SUCCESS,
-		    "%d-bit: StartTrace, real time and a file", BITS))
+	if (start_session("rt-abi", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
 		return;
-	if (!tap_eq(rt_open(&rt, "rt-both"), ERROR_SUCCESS, "%d-bit: OpenTrace of it", BITS))
-		goto stop;
-	/* A slow consumer: the logger's pace, not its, reuses the buffers. */
-	rt.slow_us = 20000;
-	rt_start(&rt);
-	/* One CPU, as above: in order (a migrated writer failed this once). */
-	pin(1);
-	failed = write_seq((uint32_t)session, 1, n);
-	pin(0);
-	__atomic_store_n(&rt.writer_done, 1, __ATOMIC_RELEASE);
-	if (!query((uint32_t)session, &info))
-		printf("# %d-bit: %llu events, %llu refused, %u buffers, %u lost to the "
-		       "real-time consumer\n", BITS, (unsigned long long)n,
-		       (unsigned long long)failed, info.buffers_written,
-		       info.real_time_buffers_lost);
-stop:
-	props_init(&pr, NULL, 0);
-	tap_eq(ControlTraceA(session, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
-	       "%d-bit: stop (the logger has written the file)", BITS);
-	if (rt.h == INVALID_PROCESSTRACE_HANDLE || !rt.h)
-		return;
-	pthread_join(rt.thread, NULL);
-	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: the real-time ProcessTrace ends", BITS);
-	tap_ok(pr.p.RealTimeBuffersLost > 0,
-	       "%d-bit: the slow consumer lost buffers (%u)", BITS, pr.p.RealTimeBuffersLost);
-	tap_eq(rt.lf.LogfileHeader.BuffersLost, pr.p.RealTimeBuffersLost,
-	       "%d-bit: its BuffersLost are the session's RealTimeBuffersLost", BITS);
-	tap_eq(rt.got + rt.lf.EventsLost, n,
-	       "%d-bit: real time: delivered + EventsLost = written", BITS);
-	tap_eq(rt.out_of_order, 0, "%d-bit: real time: in order", BITS);
-	CloseTrace(rt.h);
+	fd = open(NTTRACE_DEVICE, O_RDWR);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.logger_id = info.logger_id;
+	a.flags = 2;
+	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
+	       "%d-bit: ATTACH with an unknown flag: EINVAL", BITS);
+	a.flags = NTTRACE_ATTACH_REAL_TIME;
+	a.reserved = 1;
+	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
+	       "%d-bit: ATTACH with reserved set: EINVAL", BITS);
+	close(fd);
 
-	memset(&lf, 0, sizeof(lf));
-	lf.LogFileName = (LPSTR)path;
-	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-	lf.EventRecordCallback = count_file;
-	fh = OpenTraceA(&lf);
-	tap_eq(ProcessTrace(&fh, 1, NULL, NULL), ERROR_SUCCESS, "%d-bit: read the file", BITS);
-	CloseTrace(fh);
-	tap_eq(file_events + pr.p.EventsLost, n,
-	       "%d-bit: the file has every event the session took", BITS);
-	unlink(path);
+	tap_eq(nttrace_consumer_open(&logger, info.logger_id), 0, "%d-bit: a logger", BITS);
+	tap_eq(nttrace_consumer_open(&rt, info.logger_id), -EBUSY,
+	       "%d-bit: a second logger: EBUSY", BITS);
+	tap_eq(nttrace_consumer_attach(&rt, info.logger_id, NTTRACE_ATTACH_REAL_TIME), 0,
+	       "%d-bit: a real-time consumer beside it", BITS);
+	/* Each maps its own acks: one's position is not the other's. */
+	nttrace_consumer_ack(rt, 0)->consumed = 12345;
+	tap_eq(nttrace_consumer_ack(logger, 0)->consumed, 0,
+	       "%d-bit: acks of one's own", BITS);
+	nttrace_consumer_ack(rt, 0)->consumed = 0;
+	nttrace_consumer_close(rt);
+	nttrace_consumer_close(logger);
+	stop_session(info.logger_id);
 }
 
 /* ---- CloseTrace from another thread ---- */
 
-static void test_close_other_thread(void)
+TEST_F(nttrace, close_other_thread)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 };
@@ -345,7 +289,7 @@ static int sleeps(pid_t pid)
 	return p && p[1] == ' ' && p[2] == 'S';
 }
 
-static void test_dead_consumer(void)
+TEST_F(nttrace, dead_consumer)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 }, many[NTTRACE_MAX_CONSUMERS];
@@ -417,79 +361,129 @@ out:
 	stop_session(info.logger_id);
 }
 
-/* ---- errors ---- */
+/* ---- real-time and file at once; a slow real-time consumer ---- */
 
-static void test_errors(void)
+static uint64_t file_events;
+
+static void WINAPI count_file(PEVENT_RECORD er)
+{
+	if (er->UserDataLength == sizeof(uint64_t))
+		file_events++;
+}
+
+TEST_F(nttrace, both)
+{
+	const char *path = "/tmp/rt-both.etl";
+	struct nttrace_logger_info info;
+	EVENT_TRACE_LOGFILEA lf;
+	struct props pr;
+	struct rt rt = { 0 };
+	TRACEHANDLE session, fh;
+	uint64_t failed, n = 3000;
+
+	props_init(&pr, path, EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	pr.p.BufferSize = 4;
+	pr.p.MinimumBuffers = 2;
+	pr.p.MaximumBuffers = 4;
+	if (!tap_eq(StartTraceA(&session, "rt-both", &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace, real time and a file", BITS))
+		return;
+	if (!tap_eq(rt_open(&rt, "rt-both"), ERROR_SUCCESS, "%d-bit: OpenTrace of it", BITS))
+		goto stop;
+	/* A slow consumer: the logger's pace, not its, reuses the buffers. */
+	rt.slow_us = 20000;
+	rt_start(&rt);
+	/* One CPU, as above: in order (a migrated writer failed this once). */
+	pin(1);
+	failed = write_seq((uint32_t)session, 1, n);
+	pin(0);
+	__atomic_store_n(&rt.writer_done, 1, __ATOMIC_RELEASE);
+	if (!query((uint32_t)session, &info))
+		printf("# %d-bit: %llu events, %llu refused, %u buffers, %u lost to the "
+		       "real-time consumer\n", BITS, (unsigned long long)n,
+		       (unsigned long long)failed, info.buffers_written,
+		       info.real_time_buffers_lost);
+stop:
+	props_init(&pr, NULL, 0);
+	tap_eq(ControlTraceA(session, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "%d-bit: stop (the logger has written the file)", BITS);
+	if (rt.h == INVALID_PROCESSTRACE_HANDLE || !rt.h)
+		return;
+	pthread_join(rt.thread, NULL);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: the real-time ProcessTrace ends", BITS);
+	tap_ok(pr.p.RealTimeBuffersLost > 0,
+	       "%d-bit: the slow consumer lost buffers (%u)", BITS, pr.p.RealTimeBuffersLost);
+	tap_eq(rt.lf.LogfileHeader.BuffersLost, pr.p.RealTimeBuffersLost,
+	       "%d-bit: its BuffersLost are the session's RealTimeBuffersLost", BITS);
+	tap_eq(rt.got + rt.lf.EventsLost, n,
+	       "%d-bit: real time: delivered + EventsLost = written", BITS);
+	tap_eq(rt.out_of_order, 0, "%d-bit: real time: in order", BITS);
+	CloseTrace(rt.h);
+
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (LPSTR)path;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = count_file;
+	fh = OpenTraceA(&lf);
+	tap_eq(ProcessTrace(&fh, 1, NULL, NULL), ERROR_SUCCESS, "%d-bit: read the file", BITS);
+	CloseTrace(fh);
+	tap_eq(file_events + pr.p.EventsLost, n,
+	       "%d-bit: the file has every event the session took", BITS);
+	unlink(path);
+}
+
+/* ---- a stream of N_STREAM events, in order, none lost uncounted ---- */
+
+TEST_F(nttrace, stream)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 };
-	int status;
-	pid_t child;
+	uint64_t failed;
+	double t0, t1;
 
-	tap_eq(rt_open(&rt, "rt-no-such-session"), ERROR_WMI_INSTANCE_NOT_FOUND,
-	       "%d-bit: no such session: ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
-	tap_eq(rt_open(&rt, ""), ERROR_INVALID_PARAMETER,
-	       "%d-bit: no LoggerName: ERROR_INVALID_PARAMETER", BITS);
-	if (start_session("rt-perm", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+	if (!tap_eq(start_session("rt-stream", 64, 16, EVENT_TRACE_REAL_TIME_MODE, &info),
+		    0, "%d-bit: start a real-time session", BITS))
 		return;
-	child = fork();
-	if (child == 0) {
-		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
-			_exit(2);
-		_exit(rt_open(&rt, "rt-perm") == ERROR_ACCESS_DENIED ? 0 : 1);
+	tap_eq(info.flush_timer, 1, "%d-bit: real-time without a flush timer: 1 s", BITS);
+	if (!tap_eq(rt_open(&rt, "rt-stream"), ERROR_SUCCESS, "%d-bit: OpenTrace, real time",
+		    BITS)) {
+		stop_session(info.logger_id);
+		return;
 	}
-	waitpid(child, &status, 0);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "%d-bit: uid 65534: ERROR_ACCESS_DENIED", BITS);
+	tap_eq(rt.lf.LogfileHeader.BufferSize, 64 * 1024, "%d-bit: LogfileHeader.BufferSize",
+	       BITS);
+	tap_eq(rt.lf.LogfileHeader.NumberOfProcessors, info.nr_cpus,
+	       "%d-bit: LogfileHeader.NumberOfProcessors", BITS);
+	tap_ok(rt.lf.LogfileHeader.LoggerName &&
+	       rt.lf.LogfileHeader.LoggerName[0] == 'r' &&
+	       rt.lf.LogfileHeader.LoggerName[9] == 0,
+	       "%d-bit: LogfileHeader.LoggerName is the session's", BITS);
+	tap_eq(rt.lf.LogfileHeader.LogFileMode, EVENT_TRACE_REAL_TIME_MODE,
+	       "%d-bit: LogfileHeader.LogFileMode", BITS);
+	rt_start(&rt);
+
+	/* One CPU: the events then come in the order they were written. */
+	pin(1);
+	t0 = now();
+	failed = write_seq(info.logger_id, 1, N_STREAM);
+	t1 = now();
 	stop_session(info.logger_id);
+	pthread_join(rt.thread, NULL);
+	pin(0);
+
+	printf("# %d-bit: %d events in %.2f s (%.0f/s), %llu refused (ring full), "
+	       "%llu buffers delivered\n", BITS, N_STREAM, t1 - t0, N_STREAM / (t1 - t0),
+	       (unsigned long long)failed, (unsigned long long)rt.buffers);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace ends with the session", BITS);
+	tap_eq(rt.got + failed, N_STREAM,
+	       "%d-bit: every event delivered, or refused and counted", BITS);
+	tap_eq(rt.out_of_order, 0, "%d-bit: in order, no duplicate", BITS);
+	tap_eq(rt.lf.EventsLost, failed, "%d-bit: EventsLost counts the refused", BITS);
+	tap_eq(CloseTrace(rt.h), ERROR_SUCCESS, "%d-bit: CloseTrace", BITS);
 }
 
-/* The ATTACH ioctl: its flags, one logger, and acks of one's own. */
-static void test_attach_abi(void)
-{
-	struct nttrace_logger_info info;
-	struct nttrace_consumer *logger, *rt;
-	struct nttrace_attach a;
-	int fd;
-
-	if (start_session("rt-abi", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
-		return;
-	fd = open(NTTRACE_DEVICE, O_RDWR);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.logger_id = info.logger_id;
-	a.flags = 2;
-	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
-	       "%d-bit: ATTACH with an unknown flag: EINVAL", BITS);
-	a.flags = NTTRACE_ATTACH_REAL_TIME;
-	a.reserved = 1;
-	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
-	       "%d-bit: ATTACH with reserved set: EINVAL", BITS);
-	close(fd);
-
-	tap_eq(nttrace_consumer_open(&logger, info.logger_id), 0, "%d-bit: a logger", BITS);
-	tap_eq(nttrace_consumer_open(&rt, info.logger_id), -EBUSY,
-	       "%d-bit: a second logger: EBUSY", BITS);
-	tap_eq(nttrace_consumer_attach(&rt, info.logger_id, NTTRACE_ATTACH_REAL_TIME), 0,
-	       "%d-bit: a real-time consumer beside it", BITS);
-	/* Each maps its own acks: one's position is not the other's. */
-	nttrace_consumer_ack(rt, 0)->consumed = 12345;
-	tap_eq(nttrace_consumer_ack(logger, 0)->consumed, 0,
-	       "%d-bit: acks of one's own", BITS);
-	nttrace_consumer_ack(rt, 0)->consumed = 0;
-	nttrace_consumer_close(rt);
-	nttrace_consumer_close(logger);
-	stop_session(info.logger_id);
-}
-
-int main(void)
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	test_errors();
-	test_attach_abi();
-	test_close_other_thread();
-	test_dead_consumer();
-	test_both();
-	test_stream();
-	return tap_done();
+	return harness_run(argc, argv);
 }
