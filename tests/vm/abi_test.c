@@ -2,8 +2,8 @@
 /*
  * The /dev/nttrace ABI and NtTraceEvent's front door, seen from user space.
  * Built twice, 64-bit and static 32-bit, and run in the test VM by
- * scripts/check. Expectations come from seed 003 and uapi/nttrace.h, not
- * from the module's code.
+ * scripts/check. Expectations come from uapi/nttrace.h, not from the
+ * module's code.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include <nttrace/nt.h>
-#include "tap.h"
+#include "harness.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
 static int fd;
 
-/* The valid types and the fixed part of Fields each reads (seed 003). */
+/* The valid types and the fixed part of Fields each reads. */
 static const struct {
 	uint32_t type;
 	uint32_t fixed;
@@ -313,29 +313,64 @@ static void test_library(void *good)
 	       "%d-bit: NT_SUCCESS", BITS);
 }
 
-int main(void)
+/* Two readable pages, then an unmapped one; and a PROT_NONE page. */
+static char *page, *none;
+
+/* The types the module implements, as VERSION says (0 if it does not). */
+static uint64_t implemented(void)
+{
+	struct nttrace_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	return ioctl(fd, NTTRACE_IOC_VERSION, &v) ? 0 : v.types;
+}
+
+TEST(version)
+{
+	uint64_t types;
+
+	test_version(&types);
+}
+
+TEST(ioctl_decoding)
+{
+	test_ioctl_decoding();
+}
+
+TEST(invalid_types)
+{
+	test_invalid_types(page);
+}
+
+TEST(valid_types)
+{
+	test_valid_types(page, implemented());
+}
+
+TEST(defences)
+{
+	test_defences(page, none, implemented());
+}
+
+TEST(library)
+{
+	test_library(page);
+}
+
+int main(int argc, char **argv)
 {
 	long pg = getpagesize();
-	uint64_t implemented = 0;
-	char *page, *none;
 
 	fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
 	if (!tap_ok(fd >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
 
-	/* Two readable pages, then an unmapped one; and a PROT_NONE page. */
 	page = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!tap_ok(page != MAP_FAILED && none != MAP_FAILED &&
 		    !munmap(page + 2 * pg, pg), "%d-bit: test memory", BITS))
 		return tap_done();
-
-	test_version(&implemented);
-	test_ioctl_decoding();
-	test_invalid_types(page);
-	test_valid_types(page, implemented);
-	test_defences(page, none, implemented);
-	test_library(page);
-	return tap_done();
+	return harness_run(argc, argv);
 }
