@@ -26,7 +26,7 @@
  * made a check fail or skip, instead of the body; when the case's process
  * dies before its teardown, the program runs the teardown itself from
  * the data the case left. A teardown therefore undoes only what the data
- * says was done (a logger ID not 0, say), and needs nothing but the data.
+ * says was done (a logger ID not 0, say), and works in either process.
  *
  * SKIP's text is the check's description; " # SKIP" is added unless the
  * text has TAP's "# SKIP" directive already, so that scripts/tap-summary
@@ -62,7 +62,6 @@ struct harness_case {
 
 /* What a case's process tells the program, in memory they share. */
 struct harness_state {
-	int setup_done;			/* the setup returned */
 	int teardown_started;		/* its teardown began in the case */
 	unsigned int skipped;		/* checks SKIP() reported */
 	pid_t pid;			/* the case's process */
@@ -193,7 +192,6 @@ static inline void harness_child(const struct harness_case *c, struct harness_st
 	st->pid = getpid();
 	if (c->setup)
 		c->setup(self);
-	st->setup_done = 1;
 	if (tap_counts->failed == failed && !st->skipped)
 		c->body(self);
 	/* A process the body forked that came back here just ends. */
