@@ -10,7 +10,8 @@
  *	FIXTURE_TEARDOWN(fix) { self->... }	run after each, always
  *	TEST_F(fix, name) { self->... }		a case of fixture fix
  *	SKIP(statement, fmt, ...)		report a skipped check, then
- *						run statement (return, say)
+ *						run statement (return, say;
+ *						it may be empty)
  *	harness_run(argc, argv)			run the cases, print the plan
  *
  * Cases run in the order they are written. Each runs in a child process,
