@@ -2,8 +2,8 @@
 /*
  * The /dev/nttrace ABI and NtTraceEvent's front door, seen from user space.
  * Built twice, 64-bit and static 32-bit, and run in the test VM by
- * scripts/check. Expectations come from seed 003 and uapi/nttrace.h, not
- * from the module's code.
+ * scripts/check. Expectations come from uapi/nttrace.h, not from the
+ * module's code.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include <nttrace/nt.h>
-#include "tap.h"
+#include "harness.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
 static int fd;
 
-/* The valid types and the fixed part of Fields each reads (seed 003). */
+/* The valid types and the fixed part of Fields each reads. */
 static const struct {
 	uint32_t type;
 	uint32_t fixed;
@@ -313,29 +313,106 @@ static void test_library(void *good)
 	       "%d-bit: NT_SUCCESS", BITS);
 }
 
-int main(void)
+/* The types the module implements, as VERSION says (0 if it does not). */
+static uint64_t implemented(void)
+{
+	struct nttrace_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	return ioctl(fd, NTTRACE_IOC_VERSION, &v) ? 0 : v.types;
+}
+
+/*
+ * Two readable pages, then an unmapped one; and a PROT_NONE page. Made in
+ * @page and @none; 0, or -1 (and nothing left mapped) if they could not be.
+ */
+static int test_memory(char **page, char **none)
 {
 	long pg = getpagesize();
-	uint64_t implemented = 0;
+
+	*page = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*page != MAP_FAILED && *none != MAP_FAILED && !munmap(*page + 2 * pg, pg))
+		return 0;
+	if (*page != MAP_FAILED)
+		munmap(*page, 3 * pg);
+	if (*none != MAP_FAILED)
+		munmap(*none, pg);
+	*page = NULL;
+	*none = NULL;
+	return -1;
+}
+
+/*
+ * The test memory, made in the case's own process: the unmapped page must
+ * stay unmapped, and the harness maps pages of its own between the cases.
+ */
+FIXTURE(memory) {
+	char *page, *none;
+};
+
+FIXTURE_SETUP(memory)
+{
+	if (test_memory(&self->page, &self->none))
+		tap_ok(0, "%d-bit: test memory in the case's process", BITS);
+}
+
+FIXTURE_TEARDOWN(memory)
+{
+	long pg = getpagesize();
+
+	if (self->page)
+		munmap(self->page, 2 * pg);
+	if (self->none)
+		munmap(self->none, pg);
+}
+
+TEST(version)
+{
+	uint64_t types;
+
+	test_version(&types);
+}
+
+TEST(ioctl_decoding)
+{
+	test_ioctl_decoding();
+}
+
+TEST_F(memory, invalid_types)
+{
+	test_invalid_types(self->page);
+}
+
+TEST_F(memory, valid_types)
+{
+	test_valid_types(self->page, implemented());
+}
+
+TEST_F(memory, defences)
+{
+	test_defences(self->page, self->none, implemented());
+}
+
+TEST_F(memory, library)
+{
+	test_library(self->page);
+}
+
+int main(int argc, char **argv)
+{
+	long pg = getpagesize();
 	char *page, *none;
 
 	fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
 	if (!tap_ok(fd >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
-
-	/* Two readable pages, then an unmapped one; and a PROT_NONE page. */
-	page = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!tap_ok(page != MAP_FAILED && none != MAP_FAILED &&
-		    !munmap(page + 2 * pg, pg), "%d-bit: test memory", BITS))
+	/* That it can be made; each case makes its own. */
+	if (!tap_ok(!test_memory(&page, &none), "%d-bit: test memory", BITS))
 		return tap_done();
-
-	test_version(&implemented);
-	test_ioctl_decoding();
-	test_invalid_types(page);
-	test_valid_types(page, implemented);
-	test_defences(page, none, implemented);
-	test_library(page);
-	return tap_done();
+	munmap(page, 2 * pg);
+	munmap(none, pg);
+	return harness_run(argc, argv);
 }

@@ -27,7 +27,7 @@
 #include <nttrace/session.h>
 #include "emit.h"
 #include "expect.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -518,8 +518,7 @@ static void test_who(void)
 	unsigned int t, written = 0;
 
 	if (getuid() != 0) {
-		tap_ok(1, "# SKIP secure sessions and strangers need root");
-		return;
+		SKIP(return, "# SKIP secure sessions and strangers need root");
 	}
 	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (start_session("cls-open", 4, 4, 0, &open_s) ||
@@ -671,18 +670,19 @@ static void test_unmap_race(uint32_t logger, struct nttrace_consumer *c)
 	free(fill);
 }
 
-int main(void)
+/* A session and its consumer, shared by the encoding, error and race tests. */
+TEST_F(nttrace, one_session)
 {
 	struct nttrace_logger_info info, gone;
 	struct nttrace_consumer *c;
 
 	if (!tap_ok(start_session("cls", 16, 16, 0, &info) == 0, "%d-bit: start cls", BITS) ||
 	    !tap_ok(nttrace_consumer_open(&c, info.logger_id) == 0, "%d-bit: attach", BITS))
-		return tap_done();
+		return;
 	/* A logger ID that was running and is no more. */
 	if (!tap_ok(start_session("cls-gone", 4, 2, 0, &gone) == 0, "%d-bit: start cls-gone",
 		    BITS))
-		return tap_done();
+		return;
 	stop_session(gone.logger_id);
 
 	test_encoding(info.logger_id, c);
@@ -690,7 +690,19 @@ int main(void)
 	test_unmap_race(info.logger_id, c);
 	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
+}
+
+TEST_F(nttrace, ring_full)
+{
 	test_ring_full();
+}
+
+TEST_F(nttrace, who)
+{
 	test_who();
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	return harness_run(argc, argv);
 }

@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "emit.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define HDR NTTRACE_WMI_BUFFER_HEADER_SIZE
 
-static void test_attach_and_mmap(void)
+TEST_F(nttrace, attach_and_mmap)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_consumer *c, *c2;
@@ -148,7 +148,7 @@ static int check_buffer(void *arg, const void *buf, uint32_t size, unsigned int 
 	return 0;
 }
 
-static void test_layout(void)
+TEST_F(nttrace, layout)
 {
 	struct layout_ctx x = { .payloads = { "abcde", "fghij", "klmno" } };
 	struct nttrace_logger_info info;
@@ -412,12 +412,32 @@ static int memchr_any(const volatile uint8_t *p, size_t n)
 	return 0;
 }
 
+TEST_F(nttrace, two_producers_discard)
+{
+	test_two_producers(0, 0, 0, "discard");
+}
+
+TEST_F(nttrace, two_producers_discard_late)
+{
+	test_two_producers(0, 1, 0, "discard-late");
+}
+
+TEST_F(nttrace, two_producers_circular)
+{
+	test_two_producers(NTTRACE_EVENT_TRACE_BUFFERING_MODE, 1, 0, "circular");
+}
+
+TEST_F(nttrace, two_producers_stop_mid_run)
+{
+	test_two_producers(0, 0, 1, "stop-mid-run");
+}
+
 /*
  * A consumer killed mid-run; a new one attaches and continues where the
  * dead one acknowledged. Buffers the dead one read but did not acknowledge
  * come again, so here an event may be seen twice, but none is missed.
  */
-static void test_consumer_killed(void)
+TEST_F(nttrace, consumer_killed)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_consumer *c;
@@ -470,16 +490,9 @@ static void test_consumer_killed(void)
 	free_mp(m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
-	test_attach_and_mmap();
-	test_layout();
-	test_two_producers(0, 0, 0, "discard");
-	test_two_producers(0, 1, 0, "discard-late");
-	test_two_producers(NTTRACE_EVENT_TRACE_BUFFERING_MODE, 1, 0, "circular");
-	test_two_producers(0, 0, 1, "stop-mid-run");
-	test_consumer_killed();
-	return tap_done();
+	return harness_run(argc, argv);
 }

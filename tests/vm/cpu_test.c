@@ -16,7 +16,7 @@
 #include "emit.h"
 #include "files.h"
 #include "params.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
@@ -56,7 +56,52 @@ static long cpu1_call_ipis(void)
 	return c1;
 }
 
-static void test_hotplug(void)
+TEST_F(nttrace, flush_ipis)
+{
+	struct nttrace_logger_info info, q;
+	long before, after;
+	int i, bad = 0;
+
+	tap_eq(start_session("ipis", 4, 4, 0, &info), 0, "%d-bit: start", BITS);
+	pin(0);
+	before = cpu1_call_ipis();
+	for (i = 0; i < 200; i++) {
+		memset(&q, 0, sizeof(q));
+		q.logger_id = info.logger_id;
+		emit(info.logger_id, 0, 1, "cpu0", 4);
+		bad += nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_FLUSH) != 0;
+	}
+	after = cpu1_call_ipis();
+	tap_eq(bad, 0, "%d-bit: 200 flushes", BITS);
+	tap_ok(before >= 0 && after - before < 50,
+	       "%d-bit: flushing CPU 0's buffer sent CPU 1 %ld IPIs (< 50)", BITS,
+	       after - before);
+	stop_session(info.logger_id);
+}
+
+/*
+ * CPU 1 taken offline and back: whatever became of the case, CPU 1 is
+ * online after it, and the sessions it left running are stopped.
+ */
+FIXTURE(hotplug) {
+	struct running sessions;
+};
+
+FIXTURE_SETUP(hotplug)
+{
+	running_note(&self->sessions);
+}
+
+FIXTURE_TEARDOWN(hotplug)
+{
+	if (!cpu1_online()) {
+		printf("# CPU 1 left offline: brought back\n");
+		set_online(1);
+	}
+	running_stop_new(&self->sessions);
+}
+
+TEST_F(hotplug, hotplug)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_consumer *c;
@@ -97,30 +142,7 @@ static void test_hotplug(void)
 	nttrace_consumer_close(c);
 }
 
-static void test_flush_ipis(void)
-{
-	struct nttrace_logger_info info, q;
-	long before, after;
-	int i, bad = 0;
-
-	tap_eq(start_session("ipis", 4, 4, 0, &info), 0, "%d-bit: start", BITS);
-	pin(0);
-	before = cpu1_call_ipis();
-	for (i = 0; i < 200; i++) {
-		memset(&q, 0, sizeof(q));
-		q.logger_id = info.logger_id;
-		emit(info.logger_id, 0, 1, "cpu0", 4);
-		bad += nttrace_control(&q, NTTRACE_EVENT_TRACE_CONTROL_FLUSH) != 0;
-	}
-	after = cpu1_call_ipis();
-	tap_eq(bad, 0, "%d-bit: 200 flushes", BITS);
-	tap_ok(before >= 0 && after - before < 50,
-	       "%d-bit: flushing CPU 0's buffer sent CPU 1 %ld IPIs (< 50)", BITS,
-	       after - before);
-	stop_session(info.logger_id);
-}
-
-int main(void)
+int main(int argc, char **argv)
 {
 	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
@@ -129,7 +151,5 @@ int main(void)
 		tap_ok(1, "# SKIP needs root, two CPUs and CPU hotplug");
 		return tap_done();
 	}
-	test_flush_ipis();
-	test_hotplug();
-	return tap_done();
+	return harness_run(argc, argv);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Manifest-based providers (issue 15): EventRegister, EventEnabled,
+ * Manifest-based providers: EventRegister, EventEnabled,
  * EventWrite* and EnableTraceEx2, 64-bit and 32-bit.
  *
  * Without the module (also run on the host):
@@ -53,8 +53,8 @@
 #include "emit.h"
 #include "expect.h"
 #include "props.h"
+#include "state.h"
 #include "syscalls.h"
-#include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -63,6 +63,9 @@ static const GUID prov_b = { 0x6e7b0002, 0x2222, 0x4333, { 0x84, 1, 2, 3, 4, 5, 
 static const GUID prov_c = { 0x6e7b0003, 0x2222, 0x4333, { 0x84, 1, 2, 3, 4, 5, 6, 9 } };
 static const GUID source = { 0x50c0e1d0, 0x1111, 0x2222, { 9, 8, 7, 6, 5, 4, 3, 2 } };
 static const GUID null_guid;
+
+/* /dev/nttrace is there: the module's cases run (not on the host). */
+static int have_module;
 
 /* ---- callbacks, recorded in shared memory (a child's too) ---- */
 
@@ -182,7 +185,7 @@ static uint64_t now_ns(void)
 
 /* ---- no module: the API ---- */
 
-static void test_api(void)
+TEST(api)
 {
 	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4, .Keyword = 1 };
 	REGHANDLE h = 77, stale;
@@ -372,7 +375,7 @@ static void check_rec(unsigned int i, uint8_t *want, uint32_t size, const char *
 	       "%d-bit: %s: byte for byte", BITS, what);
 }
 
-static void test_private(void)
+TEST(private)
 {
 	static const uint8_t one[] = { 1, 2, 3 }, two[] = { 0xA, 0xB, 0xC, 0xD, 0xE };
 	EVENT_DESCRIPTOR d2 = { 7, 1, 16, 2, 10, 300, 0x4 | 0x1 };
@@ -560,7 +563,7 @@ static void test_private(void)
  * Types make PROV_TRAITS and EVENT_SCHEMA_TL items, byte for byte as the
  * kernel writes them (tests/vm/eventwrite_test.c), and only once asked.
  */
-static void test_private_metadata(void)
+TEST(private_metadata)
 {
 	static const uint8_t traits[15] = "\x0f\x00nttrace-test";
 	static const uint8_t schema[10] = { 10, 0, 0, 'e', 0, 'f', 0, 4, 0x11, 0x22 };
@@ -659,7 +662,7 @@ static void test_private_metadata(void)
  * written again): the reader gives up and reads "no session" instead of
  * spinning for ever (alarm() ends the child if it does).
  */
-static void test_stuck_sequence(void)
+TEST(stuck_sequence)
 {
 	static struct nttrace_enable_info stuck = { .sequence = 3, .sessions = 1,
 						     .level = 5, .loggers = 1 };
@@ -993,20 +996,36 @@ static void test_no_syscall(void)
 	       sh->result[2] == ERROR_SUCCESS, "%d-bit: ... FALSE, ERROR_SUCCESS", BITS);
 }
 
-int main(void)
+/* The module's cases: none runs where there is no /dev/nttrace (the host). */
+TEST_F(nttrace, two_sessions)
+{
+	if (have_module)
+		test_two_sessions();
+}
+
+TEST_F(nttrace, kernel_enable)
+{
+	if (have_module)
+		test_kernel_enable();
+}
+
+TEST_F(nttrace, no_syscall)
+{
+	if (have_module)
+		test_no_syscall();
+}
+
+TEST_F(nttrace, fork)
+{
+	if (have_module)
+		test_fork();
+}
+
+int main(int argc, char **argv)
 {
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	test_api();
-	test_private();
-	test_private_metadata();
-	test_stuck_sequence();
-	if (nttrace_device_fd() < 0) {
+	have_module = nttrace_device_fd() >= 0;
+	if (!have_module)
 		printf("# no %s: the module's tests skipped\n", NTTRACE_DEVICE);
-		return tap_done();
-	}
-	test_two_sessions();
-	test_kernel_enable();
-	test_no_syscall();
-	test_fork();
-	return tap_done();
+	return harness_run(argc, argv);
 }

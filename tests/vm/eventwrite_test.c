@@ -32,7 +32,7 @@
 #include <nttrace/session.h>
 #include "emit.h"
 #include "expect.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -820,14 +820,15 @@ static void test_secure(uint64_t handle)
 	stop_session(info.logger_id);
 }
 
-int main(void)
+/* Two sessions and the providers they enable, shared by every test. */
+TEST_F(nttrace, two_sessions)
 {
 	uint64_t handle = 0, classic = 0;
 	unsigned int s;
 	int fd = open(NTTRACE_DEVICE, O_RDWR | O_CLOEXEC);
 
 	if (!tap_ok(fd >= 0, "%d-bit: open", BITS))
-		return tap_done();
+		return;
 	/* A: level 2, any 0x1; B: level 5, any 0x6, all 0x2. */
 	ss[0].level = 2;
 	ss[0].any = 0x1;
@@ -839,13 +840,13 @@ int main(void)
 			    "%d-bit: start session %c", BITS, 'A' + s) ||
 		    !tap_ok(nttrace_consumer_open(&ss[s].c, ss[s].info.logger_id) == 0,
 			    "%d-bit: attach %c", BITS, 'A' + s))
-			return tap_done();
+			return;
 	}
 	if (!tap_eq(reg(fd, NTTRACE_REG_EVENT, info_mem, &handle), 0, "%d-bit: REGISTER EVENT",
 		    BITS) ||
 	    !tap_eq(reg(fd, NTTRACE_REG_CLASSIC, info_classic, &classic), 0,
 		    "%d-bit: REGISTER CLASSIC", BITS))
-		return tap_done();
+		return;
 	{
 		struct ev e = { .id = 9, .level = 1 };
 
@@ -867,5 +868,9 @@ int main(void)
 		stop_session(ss[s].info.logger_id);
 	}
 	close(fd);
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	return harness_run(argc, argv);
 }

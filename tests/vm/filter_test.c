@@ -41,7 +41,7 @@
 #include "emit.h"
 #include "expect.h"
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -251,7 +251,7 @@ static void tl_events(void)
 			  TraceLoggingInt32(100, "m"));
 }
 
-static void test_private(void)
+TEST(private)
 {
 	static const char names[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 				      0, 1, 1, 0, 'B', 0 };	/* FilterIn, one name */
@@ -503,13 +503,16 @@ static void test_kernel(void)
 	stop_session(s2);
 }
 
-int main(void)
+/* The module's case: it does not run where there is no /dev/nttrace (the host). */
+TEST_F(nttrace, kernel)
 {
-	test_private();
-	if (nttrace_device_fd() < 0) {
+	if (nttrace_device_fd() >= 0)
+		test_kernel();
+}
+
+int main(int argc, char **argv)
+{
+	if (nttrace_device_fd() < 0)
 		printf("# no %s: the module's tests skipped\n", NTTRACE_DEVICE);
-		return tap_done();
-	}
-	test_kernel();
-	return tap_done();
+	return harness_run(argc, argv);
 }

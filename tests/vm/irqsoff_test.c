@@ -19,7 +19,7 @@
 #include "emit.h"
 #include "files.h"
 #include "params.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define TRACING "/sys/kernel/tracing/"
@@ -84,20 +84,32 @@ static int writer(uint32_t logger, int writes)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
 }
 
-int main(void)
+/*
+ * The irqsoff tracer on: whatever became of the case, the tracer is nop
+ * again after it, and the session it left running stopped.
+ */
+FIXTURE(irqsoff) {
+	struct running sessions;
+};
+
+FIXTURE_SETUP(irqsoff)
+{
+	running_note(&self->sessions);
+}
+
+FIXTURE_TEARDOWN(irqsoff)
+{
+	put_file("current_tracer", "nop\n");
+	running_stop_new(&self->sessions);
+}
+
+TEST_F(irqsoff, worst_messages)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_consumer *c;
 	struct nttrace_counts n;
 	long base, worst;
 
-	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
-		return tap_done();
-	if (getuid() != 0 || access(TRACING "current_tracer", W_OK) ||
-	    system("grep -qw irqsoff " TRACING "available_tracers")) {
-		tap_ok(1, "# SKIP needs root and the irqsoff tracer");
-		return tap_done();
-	}
 	tap_eq(start_session("irqsoff", NTTRACE_MAX_BUFFER_KB, 2, 0, &info), 0,
 	       "%d-bit: a session of %d KB buffers", BITS, NTTRACE_MAX_BUFFER_KB);
 	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: attach", BITS);
@@ -122,5 +134,16 @@ int main(void)
 	tap_eq(n.events_written + n.events_lost, EVENTS,
 	       "%d-bit: every event written or counted lost", BITS);
 	nttrace_consumer_close(c);
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
+		return tap_done();
+	if (getuid() != 0 || access(TRACING "current_tracer", W_OK) ||
+	    system("grep -qw irqsoff " TRACING "available_tracers")) {
+		tap_ok(1, "# SKIP needs root and the irqsoff tracer");
+		return tap_done();
+	}
+	return harness_run(argc, argv);
 }

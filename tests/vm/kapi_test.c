@@ -26,7 +26,7 @@
 #include <nttrace/session.h>
 
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS		((int)sizeof(void *) * 8)
 #define SAMPLE_KO	"/nttrace_sample.ko"
@@ -349,17 +349,64 @@ static void test_tl(void)
 	unlink(path);
 }
 
-int main(void)
+/*
+ * A case loads and unloads the sample driver: whatever became of it, the
+ * driver is unloaded after it, and the sessions it left running stopped.
+ */
+FIXTURE(sample) {
+	struct running sessions;
+};
+
+FIXTURE_SETUP(sample)
+{
+	running_note(&self->sessions);
+}
+
+FIXTURE_TEARDOWN(sample)
+{
+	if (!access("/sys/module/nttrace_sample", F_OK)) {
+		printf("# nttrace_sample left loaded: unloaded\n");
+		if (system("rmmod nttrace_sample"))
+			printf("# rmmod nttrace_sample failed\n");
+	}
+	running_stop_new(&self->sessions);
+}
+
+TEST_F(sample, file)
+{
+	test_file();
+}
+
+TEST_F(sample, refused_paged)
+{
+	test_refused("paged", EVENT_TRACE_USE_PAGED_MEMORY, 0, STATUS_NOT_SUPPORTED);
+}
+
+TEST_F(sample, refused_logger_0)
+{
+	test_refused("logger-0", 0, 1, STATUS_INVALID_HANDLE);
+}
+
+TEST_F(sample, etw_level5)
+{
+	test_etw(5, EVENTS);
+}
+
+TEST_F(sample, etw_level3)
+{
+	test_etw(3, 0);
+}
+
+TEST_F(sample, tracelogging)
+{
+	test_tl();
+}
+
+int main(int argc, char **argv)
 {
 	if (access("/dev/nttrace", F_OK) || access(SAMPLE_KO, F_OK) || geteuid()) {
 		printf("1..0 # SKIP needs the module, " SAMPLE_KO " and root\n");
 		return 0;
 	}
-	test_file();
-	test_refused("paged", EVENT_TRACE_USE_PAGED_MEMORY, 0, STATUS_NOT_SUPPORTED);
-	test_refused("logger-0", 0, 1, STATUS_INVALID_HANDLE);
-	test_etw(5, EVENTS);
-	test_etw(3, 0);
-	test_tl();
-	return tap_done();
+	return harness_run(argc, argv);
 }

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include <nttrace/etl.h>
-#include "tap.h"
+#include "harness.h"
 
 #define BITS ((int)(8 * sizeof(void *)))
 
@@ -798,24 +798,38 @@ static void test_lookup(void)
 	       found);
 }
 
-int main(void)
+/* Every class's records as a 64-bit (8) and a 32-bit (4) kernel writes them. */
+static void classes(unsigned int size)
 {
-	static const unsigned int sizes[] = { 8, 4 };
-	unsigned int i;
+	test_process(size);
+	test_thread(size);
+	test_image(size);
+	test_net(size);
+	test_fileio(size);
+	test_config(size);
+	test_stack(size);
+	test_cut(size);
+	test_cut_others(size);
+}
 
+TEST(pointer8)
+{
+	classes(8);
+}
+
+TEST(pointer4)
+{
+	classes(4);
+}
+
+TEST(lookup)
+{
+	test_lookup();
+}
+
+int main(int argc, char **argv)
+{
 	if (!tap_ok(!guard_init(), "a page with an unmapped one after it"))
 		return tap_done();
-	for (i = 0; i < 2; i++) {
-		test_process(sizes[i]);
-		test_thread(sizes[i]);
-		test_image(sizes[i]);
-		test_net(sizes[i]);
-		test_fileio(sizes[i]);
-		test_config(sizes[i]);
-		test_stack(sizes[i]);
-		test_cut(sizes[i]);
-		test_cut_others(sizes[i]);
-	}
-	test_lookup();
-	return tap_done();
+	return harness_run(argc, argv);
 }

@@ -24,7 +24,7 @@
 #include <nttrace/session.h>
 #include "emit.h"
 #include "expect.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define KL NTTRACE_KERNEL_LOGGER_ID
@@ -487,7 +487,8 @@ static void check_tcp(const struct conn *c, int have_length)
 	       "%d-bit: TcpIp DisconnectIPV4 of the server (LAST_ACK): one, this PID", BITS);
 }
 
-int main(void)
+/* The NT Kernel Logger over the disk's and TCP's I/O, read back, checked. */
+TEST_F(nttrace, disk_and_tcp)
 {
 	struct nttrace_logger_info kl;
 	struct nttrace_consumer *kc;
@@ -496,10 +497,6 @@ int main(void)
 	int have_length, err;
 	long unmatched, unowned;
 
-	if (geteuid() != 0) {
-		printf("1..0 # SKIP needs root\n");
-		return 0;
-	}
 	memset(&kl, 0, sizeof(kl));
 	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
 	kl.buffer_size_kb = 64;
@@ -510,10 +507,10 @@ int main(void)
 			   NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
 	if (!tap_eq(nttrace_start(&kl), 0,
 		    "%d-bit: the NT Kernel Logger, DISK_IO | DISK_IO_INIT | NETWORK_TCPIP", BITS))
-		return tap_done();
+		return;
 	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
 		stop_session(KL);
-		return tap_done();
+		return;
 	}
 	have_length = access("/sys/kernel/tracing/events/sock/sock_send_length", F_OK) == 0;
 
@@ -548,5 +545,13 @@ int main(void)
 
 	nttrace_consumer_close(kc);
 	stop_session(KL);
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP needs root\n");
+		return 0;
+	}
+	return harness_run(argc, argv);
 }

@@ -34,7 +34,7 @@
 #include <nttrace/evntrace.h>
 #include "expect.h"
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define FLAGS (EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD | \
@@ -381,7 +381,8 @@ static void check_file(const char *path, struct seen *s)
 	}
 }
 
-int main(int argc, char **argv)
+/* The NT Kernel Logger over a child's life, stopped, its file checked. */
+TEST_F(nttrace, process_thread_image)
 {
 	struct props pr;
 	TRACEHANDLE h;
@@ -389,11 +390,6 @@ int main(int argc, char **argv)
 	char path[64];
 	int pipefd[2], status;
 	ssize_t got;
-
-	if (readlink("/proc/self/exe", self, sizeof(self) - 1) < 0)
-		return 1;
-	if (argc > 1 && !strcmp(argv[1], "--child"))
-		return child_after_exec();
 
 	memset(&s, 0, sizeof(s));
 	s.parent = getpid();
@@ -406,10 +402,10 @@ int main(int argc, char **argv)
 	if (!tap_eq(StartTraceA(&h, KERNEL_LOGGER_NAMEA, &pr.p), ERROR_SUCCESS,
 		    "%d-bit: StartTrace(NT Kernel Logger, PROCESS|THREAD|IMAGE_LOAD|CSWITCH|DISPATCHER)",
 		    BITS))
-		return tap_done();
+		return;
 
 	if (pipe(pipefd))
-		return 1;
+		exit(1);
 	s.child = fork();
 	if (s.child == 0) {
 		close(pipefd[0]);
@@ -425,12 +421,20 @@ int main(int argc, char **argv)
 
 	/* A name of our own choosing: the DCEnd rundown must not take it. */
 	if (prctl(PR_SET_NAME, "spoofed-name"))
-		return 1;
+		exit(1);
 	props_init(&pr, NULL, 0);
 	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
 	       "%d-bit: StopTrace", BITS);
 	tap_eq(pr.p.EventsLost, 0, "%d-bit: ... no event lost", BITS);
 	check_file(path, &s);
 	free(s.alive);
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	if (readlink("/proc/self/exe", self, sizeof(self) - 1) < 0)
+		return 1;
+	if (argc > 1 && !strcmp(argv[1], "--child"))
+		return child_after_exec();
+	return harness_run(argc, argv);
 }

@@ -23,7 +23,7 @@
 #include <nttrace/session.h>
 #include "expect.h"
 #include "emit.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define NSETS 4
@@ -767,17 +767,17 @@ static void test_thread_fds(uint32_t logger)
 	}
 }
 
-int main(void)
+/* Two sessions and a consumer, shared by the encoding, error and race tests. */
+TEST_F(nttrace, two_sessions)
 {
 	struct nttrace_logger_info info, small;
 	struct nttrace_consumer *c;
 
-	memset(big, 0x42, sizeof(big));
 	if (!tap_ok(start_session("msg", 16, 16, 0, &info) == 0, "%d-bit: start msg", BITS) ||
 	    !tap_ok(start_session("msg-small", 4, 2, 0, &small) == 0,
 		    "%d-bit: start msg-small", BITS) ||
 	    !tap_ok(nttrace_consumer_open(&c, info.logger_id) == 0, "%d-bit: attach", BITS))
-		return tap_done();
+		return;
 	test_encoding(info.logger_id, c);
 	test_errors(info.logger_id, small.logger_id);
 	flush_drain(c, info.logger_id, on_buffer, NULL);
@@ -788,7 +788,20 @@ int main(void)
 	nttrace_consumer_close(c);
 	stop_session(info.logger_id);
 	stop_session(small.logger_id);
+}
+
+TEST_F(nttrace, ring_full)
+{
 	test_ring_full();
+}
+
+TEST_F(nttrace, both_cpus)
+{
 	test_both_cpus();
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	memset(big, 0x42, sizeof(big));
+	return harness_run(argc, argv);
 }

@@ -25,7 +25,7 @@
 #include <nttrace/session.h>
 #include "emit.h"
 #include "expect.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -449,11 +449,29 @@ static void test_security(void)
 	tap_eq(enable(sec_guid, 0, 0), 0, "%d-bit: disable the security provider", BITS);
 }
 
-int main(void)
+/* One session and its consumer, shared by the three tests. */
+TEST_F(nttrace, one_session)
 {
 	struct nttrace_logger_info info;
-	unsigned int i;
 	GUID activity;
+
+	/* The library's writes carry the thread's activity ID: the raw calls' one. */
+	memset(&activity, 0xAC, sizeof(activity));
+	EventActivityIdControl(EVENT_ACTIVITY_CTRL_SET_ID, &activity);
+	if (!tap_eq(start_session("noreg", 16, 8, 0, &info), 0, "%d-bit: start", BITS) ||
+	    !tap_eq(nttrace_consumer_open(&cons, info.logger_id), 0, "%d-bit: attach", BITS))
+		return;
+	logger = info.logger_id;
+	test_noreg();
+	test_noreg_any_zero();
+	test_security();
+	nttrace_consumer_close(cons);
+	stop_session(logger);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
 
 	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open", BITS))
 		return tap_done();
@@ -463,17 +481,5 @@ int main(void)
 	}
 	for (i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 7 + 1);
-	/* The library's writes carry the thread's activity ID: the raw calls' one. */
-	memset(&activity, 0xAC, sizeof(activity));
-	EventActivityIdControl(EVENT_ACTIVITY_CTRL_SET_ID, &activity);
-	if (!tap_eq(start_session("noreg", 16, 8, 0, &info), 0, "%d-bit: start", BITS) ||
-	    !tap_eq(nttrace_consumer_open(&cons, info.logger_id), 0, "%d-bit: attach", BITS))
-		return tap_done();
-	logger = info.logger_id;
-	test_noreg();
-	test_noreg_any_zero();
-	test_security();
-	nttrace_consumer_close(cons);
-	stop_session(logger);
-	return tap_done();
+	return harness_run(argc, argv);
 }

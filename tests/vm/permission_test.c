@@ -19,7 +19,7 @@
  *
  * System loggers (the NT Kernel Logger, EVENT_TRACE_SYSTEM_LOGGER_MODE)
  * have one rule for every operation: CAP_PERFMON (or CAP_SYS_ADMIN) in
- * the initial namespaces; test_system_cells() tries each.
+ * the initial namespaces; the case system_cells tries each.
  */
 #include <errno.h>
 #include <grp.h>
@@ -46,7 +46,7 @@
 
 #include "emit.h"
 #include "params.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #ifndef CAP_PERFMON
@@ -338,6 +338,159 @@ static int op_noreg_event(uint32_t unused)
 	return (int)EtwEventWriteNoRegistration((LPCGUID)plain_guid, &d, 0, NULL);
 }
 
+/* Each kind of caller this build can be: nsroot needs user namespaces. */
+static int role_ok(enum role r)
+{
+	if (r != NSROOT || have_userns)
+		return 1;
+	SKIP(return 0, "# SKIP %d-bit: %s: the kernel has no user namespaces", BITS,
+	     role_names[r]);
+}
+
+static const enum role callers[] = { ROOT, PERFMON, GROUP, USER, NSROOT };
+#define NCALLERS ((int)(sizeof(callers) / sizeof(callers[0])))
+
+/* The logger ID of the session named perm-target; 0 when none runs. */
+static uint32_t find_target(void)
+{
+	struct nttrace_logger_info info;
+
+	memset(&info, 0, sizeof(info));
+	nttrace_set_name(&info, "perm-target");
+	return nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) ? 0 : info.logger_id;
+}
+
+/*
+ * The cells of a session root started: each case finds "perm-target"
+ * running (main() starts the first), its logger ID in target. What a
+ * case leaves running, perm-target too, is stopped after it.
+ */
+FIXTURE(target) {
+	struct running sessions;
+};
+
+FIXTURE_SETUP(target)
+{
+	struct nttrace_logger_info info;
+
+	target = find_target();
+	if (!target && !start_session("perm-target", 4, 2, 0, &info))
+		target = info.logger_id;
+	running_note(&self->sessions);
+}
+
+FIXTURE_TEARDOWN(target)
+{
+	if (find_target())
+		stop_session(find_target());
+	running_stop_new(&self->sessions);
+}
+
+static void restart_target(void)
+{
+	struct nttrace_logger_info info;
+
+	stop_session(target);
+	start_session("perm-target", 4, 2, 0, &info);
+	target = info.logger_id;
+}
+
+TEST_F(target, control_cells)
+{
+	static const struct {
+		const char *name;
+		int (*op)(uint32_t);
+	} ops[] = {
+		{ "start", op_start }, { "stop", op_stop }, { "update", op_update },
+		{ "flush", op_flush }, { "attach", op_attach },
+	};
+	enum role r;
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (k = 0; k < NCALLERS; k++) {
+			int want;
+
+			r = callers[k];
+			want = r == USER ? -EPERM : 0;
+			if (!role_ok(r))
+				continue;
+			tap_eq(as(r, ops[i].op, target), want, "%d-bit: %s by %s -> %s",
+			       BITS, ops[i].name, role_names[r], want ? "EPERM" : "done");
+			if (ops[i].op == op_stop)
+				restart_target();
+		}
+	}
+	for (k = 0; k < NCALLERS; k++) {
+		r = callers[k];
+		if (!role_ok(r))
+			continue;
+		tap_eq(as(r, op_query, target), 0, "%d-bit: query by %s -> done",
+		       BITS, role_names[r]);
+		tap_eq(as(r, op_list, target), 0, "%d-bit: list by %s -> done",
+		       BITS, role_names[r]);
+		tap_eq((uint32_t)as(r, op_write, target), STATUS_SUCCESS,
+		       "%d-bit: write to a non-secure session by %s -> STATUS_SUCCESS",
+		       BITS, role_names[r]);
+	}
+}
+
+/* A secure session takes events from its owner and privileged callers. */
+TEST_F(target, secure_cells)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_counts counts;
+	struct nttrace_consumer *c;
+	uint32_t written;
+	int status = -1;
+	enum role r;
+	pid_t pid;
+
+	/* uid 1000 starts it while in the group, then leaves the group. */
+	*shared = 0;
+	pid = fork();
+	if (pid == 0) {
+		gid_t group = CONTROL_GID;
+
+		if (setgroups(1, &group) || setgid(65534) || setuid(1000))
+			_exit(1);
+		*shared = start_session("perm-secure", 4, 2, EVENT_TRACE_SECURE_MODE, &info) ?
+			  0 : (int)info.logger_id;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	info.logger_id = *shared;
+	if (!tap_ok(info.logger_id, "%d-bit: uid 1000 in the group starts a secure session", BITS))
+		return;
+	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: root attaches", BITS);
+
+	written = 0;
+	for (r = ROOT; r < NROLES; r++) {
+		uint32_t want = r == USER ? STATUS_ACCESS_DENIED : STATUS_SUCCESS;
+
+		if (!role_ok(r))
+			continue;
+		tap_eq((uint32_t)as(r, op_write, info.logger_id), want,
+		       "%d-bit: write to a secure session by %s -> %s", BITS,
+		       role_names[r], r == USER ? "STATUS_ACCESS_DENIED" : "STATUS_SUCCESS");
+		written += r != USER;
+		tap_eq(as(r, op_trace_message, info.logger_id),
+		       r == USER ? ERROR_ACCESS_DENIED : ERROR_SUCCESS,
+		       "%d-bit: TraceMessage to a secure session by %s -> %s", BITS,
+		       role_names[r], r == USER ? "ERROR_ACCESS_DENIED" : "ERROR_SUCCESS");
+		written += r != USER;
+	}
+	nttrace_consumer_counts(c, &counts);
+	tap_eq(counts.events_written, written,
+	       "%d-bit: refused writes are neither written nor counted lost", BITS);
+	tap_eq(counts.events_lost, 0, "%d-bit: no event counted lost", BITS);
+	tap_eq(as(OWNER, op_stop, info.logger_id), -EPERM,
+	       "%d-bit: its owner, no longer in the group, may not stop it", BITS);
+	nttrace_consumer_close(c);
+	stop_session(info.logger_id);
+}
+
 /*
  * Only CAP_AUDIT_WRITE or CAP_SYS_ADMIN registers the security provider,
  * and only CAP_AUDIT_READ or CAP_SYS_ADMIN enables its GUID (the
@@ -345,8 +498,6 @@ static int op_noreg_event(uint32_t unused)
  * GUID, not this one); nobody else writes security events; anyone writes
  * events with no registration, as EventWrite.
  */
-static void restart_target(void);
-
 /*
  * A perfmon consumer attached to @id (held by a child until told), root
  * enables the security provider: its answer.
@@ -384,7 +535,7 @@ static int plain_attached_then_secure(uint32_t id)
 	return ret;
 }
 
-static void test_security_cells(void)
+TEST_F(target, security_cells)
 {
 	enum role r;
 
@@ -421,19 +572,99 @@ static void test_security_cells(void)
 	enable_guid(target, plain_guid, 0);
 }
 
-/* Each kind of caller this build can be: nsroot needs user namespaces. */
-static int role_ok(enum role r)
+/*
+ * The security provider's enable marks the session it was asked for, and
+ * only that one: ENABLE reads its event-ID filter after the mark and
+ * before the enable, so a fault there (a userfaultfd page, answered only
+ * once root has stopped the session and started another in its logger ID)
+ * makes the window deterministic. The enable must not land in the new
+ * session, which was never marked (its consumers need not be readers of
+ * security events). Needs CONFIG_USERFAULTFD.
+ */
+TEST_F(target, security_mark_reuse)
 {
-	if (r != NSROOT || have_userns)
-		return 1;
-	tap_ok(1, "# SKIP %d-bit: %s: the kernel has no user namespaces", BITS, role_names[r]);
-	return 0;
+	long page = sysconf(_SC_PAGESIZE);
+	struct nttrace_logger_info info;
+	int faulted[2], go[2], status;
+	uint32_t old = target;
+	pid_t pid;
+	char ch;
+
+	if (pipe(faulted) || pipe(go))
+		return;
+	shared[1] = 0x7FFFFFFF;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct uffdio_api api = { .api = UFFD_API };
+		struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+		int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+		uint16_t *ids = mmap(NULL, page, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct nttrace_enable e;
+
+		reg.range.start = (uintptr_t)ids;
+		reg.range.len = page;
+		if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
+			_exit(77);
+		if (fork() == 0) {
+			struct uffd_msg msg;
+			struct uffdio_copy copy;
+			uint16_t *src = calloc(1, page);
+
+			if (!src || read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+			    write(faulted[1], "f", 1) != 1 || read(go[0], &ch, 1) != 1)
+				_exit(1);
+			src[0] = 1;
+			copy.dst = (uintptr_t)ids;
+			copy.src = (uintptr_t)src;
+			copy.len = page;
+			copy.mode = 0;
+			_exit(ioctl(uffd, UFFDIO_COPY, &copy) ? 1 : 0);
+		}
+		close(uffd);
+		memset(&e, 0, sizeof(e));
+		e.size = sizeof(e);
+		e.logger_id = old;
+		memcpy(e.guid, sec_guid, 16);
+		e.control = 1;
+		e.filter_flags = NTTRACE_ENABLE_FILTER_EVENT_ID | NTTRACE_ENABLE_FILTER_EVENT_ID_IN;
+		e.event_id_count = 1;
+		e.event_ids = (uintptr_t)ids;
+		shared[1] = ioctl(nttrace_device_fd(), NTTRACE_IOC_ENABLE, &e) < 0 ? -errno : 0;
+		wait(NULL);
+		_exit(0);
+	}
+	close(faulted[1]);
+	if (read(faulted[0], &ch, 1) != 1) {
+		waitpid(pid, &status, 0);
+		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 77,
+		       "# SKIP %d-bit: the security mark and a logger ID reused: no userfaultfd", BITS);
+		close(faulted[0]);
+		close(go[0]);
+		close(go[1]);
+		return;
+	}
+	stop_session(old);
+	start_session("perm-target", 4, 2, 0, &info);
+	target = info.logger_id;
+	tap_eq(target, old, "%d-bit: while root's enable of the security provider reads its "
+	       "filter, the session stops and another takes its logger ID", BITS);
+	if (write(go[1], "g", 1) != 1)
+		tap_ok(0, "%d-bit: tell the handler", BITS);
+	waitpid(pid, &status, 0);
+	tap_eq(shared[1], -ENOENT,
+	       "%d-bit: ... the enable, for the session that stopped -> ENOENT", BITS);
+	tap_eq(as(PERFMON, op_attach, target), 0,
+	       "%d-bit: ... the new session holds no security events: perfmon attaches", BITS);
+	tap_eq(enable_guid(target, sec_guid, 0), -ENOENT,
+	       "%d-bit: ... and the security provider is not enabled for it", BITS);
+	close(faulted[0]);
+	close(go[0]);
+	close(go[1]);
 }
 
-static const enum role callers[] = { ROOT, PERFMON, GROUP, USER, NSROOT };
-#define NCALLERS ((int)(sizeof(callers) / sizeof(callers[0])))
-
-static void test_system_cells(void)
+TEST_F(nttrace, system_cells)
 {
 	static const struct {
 		const char *name;
@@ -603,7 +834,7 @@ static int start_as_nsuid(uid_t nsuid, const char *name)
 	return start_session(name, 4, 2, 0, &info);
 }
 
-static void test_quota_userns(void)
+TEST_F(nttrace, quota_userns)
 {
 	int ready[2], go[2], status, k;
 	long old_max, old_regs;
@@ -611,8 +842,7 @@ static void test_quota_userns(void)
 	pid_t pid;
 
 	if (!have_userns) {
-		tap_ok(1, "# SKIP %d-bit: user namespaces' quota: the kernel has none", BITS);
-		return;
+		SKIP(return, "# SKIP %d-bit: user namespaces' quota: the kernel has none", BITS);
 	}
 	if (pipe(ready) || pipe(go))
 		return;
@@ -691,207 +921,11 @@ static void test_quota_userns(void)
 	close(go[1]);
 }
 
-/*
- * The security provider's enable marks the session it was asked for, and
- * only that one: ENABLE reads its event-ID filter after the mark and
- * before the enable, so a fault there (a userfaultfd page, answered only
- * once root has stopped the session and started another in its logger ID)
- * makes the window deterministic. The enable must not land in the new
- * session, which was never marked (its consumers need not be readers of
- * security events). Needs CONFIG_USERFAULTFD.
- */
-static void test_security_mark_reuse(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	struct nttrace_logger_info info;
-	int faulted[2], go[2], status;
-	uint32_t old = target;
-	pid_t pid;
-	char ch;
-
-	if (pipe(faulted) || pipe(go))
-		return;
-	shared[1] = 0x7FFFFFFF;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		struct uffdio_api api = { .api = UFFD_API };
-		struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-		int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
-		uint16_t *ids = mmap(NULL, page, PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		struct nttrace_enable e;
-
-		reg.range.start = (uintptr_t)ids;
-		reg.range.len = page;
-		if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
-			_exit(77);
-		if (fork() == 0) {
-			struct uffd_msg msg;
-			struct uffdio_copy copy;
-			uint16_t *src = calloc(1, page);
-
-			if (!src || read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
-			    write(faulted[1], "f", 1) != 1 || read(go[0], &ch, 1) != 1)
-				_exit(1);
-			src[0] = 1;
-			copy.dst = (uintptr_t)ids;
-			copy.src = (uintptr_t)src;
-			copy.len = page;
-			copy.mode = 0;
-			_exit(ioctl(uffd, UFFDIO_COPY, &copy) ? 1 : 0);
-		}
-		close(uffd);
-		memset(&e, 0, sizeof(e));
-		e.size = sizeof(e);
-		e.logger_id = old;
-		memcpy(e.guid, sec_guid, 16);
-		e.control = 1;
-		e.filter_flags = NTTRACE_ENABLE_FILTER_EVENT_ID | NTTRACE_ENABLE_FILTER_EVENT_ID_IN;
-		e.event_id_count = 1;
-		e.event_ids = (uintptr_t)ids;
-		shared[1] = ioctl(nttrace_device_fd(), NTTRACE_IOC_ENABLE, &e) < 0 ? -errno : 0;
-		wait(NULL);
-		_exit(0);
-	}
-	close(faulted[1]);
-	if (read(faulted[0], &ch, 1) != 1) {
-		waitpid(pid, &status, 0);
-		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 77,
-		       "# SKIP %d-bit: the security mark and a logger ID reused: no userfaultfd", BITS);
-		close(faulted[0]);
-		close(go[0]);
-		close(go[1]);
-		return;
-	}
-	stop_session(old);
-	start_session("perm-target", 4, 2, 0, &info);
-	target = info.logger_id;
-	tap_eq(target, old, "%d-bit: while root's enable of the security provider reads its "
-	       "filter, the session stops and another takes its logger ID", BITS);
-	if (write(go[1], "g", 1) != 1)
-		tap_ok(0, "%d-bit: tell the handler", BITS);
-	waitpid(pid, &status, 0);
-	tap_eq(shared[1], -ENOENT,
-	       "%d-bit: ... the enable, for the session that stopped -> ENOENT", BITS);
-	tap_eq(as(PERFMON, op_attach, target), 0,
-	       "%d-bit: ... the new session holds no security events: perfmon attaches", BITS);
-	tap_eq(enable_guid(target, sec_guid, 0), -ENOENT,
-	       "%d-bit: ... and the security provider is not enabled for it", BITS);
-	close(faulted[0]);
-	close(go[0]);
-	close(go[1]);
-}
-
-static void restart_target(void)
-{
-	struct nttrace_logger_info info;
-
-	stop_session(target);
-	start_session("perm-target", 4, 2, 0, &info);
-	target = info.logger_id;
-}
-
-static void test_control_cells(void)
-{
-	static const struct {
-		const char *name;
-		int (*op)(uint32_t);
-	} ops[] = {
-		{ "start", op_start }, { "stop", op_stop }, { "update", op_update },
-		{ "flush", op_flush }, { "attach", op_attach },
-	};
-	enum role r;
-	unsigned int i;
-	int k;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		for (k = 0; k < NCALLERS; k++) {
-			int want;
-
-			r = callers[k];
-			want = r == USER ? -EPERM : 0;
-			if (!role_ok(r))
-				continue;
-			tap_eq(as(r, ops[i].op, target), want, "%d-bit: %s by %s -> %s",
-			       BITS, ops[i].name, role_names[r], want ? "EPERM" : "done");
-			if (ops[i].op == op_stop)
-				restart_target();
-		}
-	}
-	for (k = 0; k < NCALLERS; k++) {
-		r = callers[k];
-		if (!role_ok(r))
-			continue;
-		tap_eq(as(r, op_query, target), 0, "%d-bit: query by %s -> done",
-		       BITS, role_names[r]);
-		tap_eq(as(r, op_list, target), 0, "%d-bit: list by %s -> done",
-		       BITS, role_names[r]);
-		tap_eq((uint32_t)as(r, op_write, target), STATUS_SUCCESS,
-		       "%d-bit: write to a non-secure session by %s -> STATUS_SUCCESS",
-		       BITS, role_names[r]);
-	}
-}
-
-/* A secure session takes events from its owner and privileged callers. */
-static void test_secure_cells(void)
-{
-	struct nttrace_logger_info info;
-	struct nttrace_counts counts;
-	struct nttrace_consumer *c;
-	uint32_t written;
-	int status = -1;
-	enum role r;
-	pid_t pid;
-
-	/* uid 1000 starts it while in the group, then leaves the group. */
-	*shared = 0;
-	pid = fork();
-	if (pid == 0) {
-		gid_t group = CONTROL_GID;
-
-		if (setgroups(1, &group) || setgid(65534) || setuid(1000))
-			_exit(1);
-		*shared = start_session("perm-secure", 4, 2, EVENT_TRACE_SECURE_MODE, &info) ?
-			  0 : (int)info.logger_id;
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	info.logger_id = *shared;
-	if (!tap_ok(info.logger_id, "%d-bit: uid 1000 in the group starts a secure session", BITS))
-		return;
-	tap_eq(nttrace_consumer_open(&c, info.logger_id), 0, "%d-bit: root attaches", BITS);
-
-	written = 0;
-	for (r = ROOT; r < NROLES; r++) {
-		uint32_t want = r == USER ? STATUS_ACCESS_DENIED : STATUS_SUCCESS;
-
-		if (!role_ok(r))
-			continue;
-		tap_eq((uint32_t)as(r, op_write, info.logger_id), want,
-		       "%d-bit: write to a secure session by %s -> %s", BITS,
-		       role_names[r], r == USER ? "STATUS_ACCESS_DENIED" : "STATUS_SUCCESS");
-		written += r != USER;
-		tap_eq(as(r, op_trace_message, info.logger_id),
-		       r == USER ? ERROR_ACCESS_DENIED : ERROR_SUCCESS,
-		       "%d-bit: TraceMessage to a secure session by %s -> %s", BITS,
-		       role_names[r], r == USER ? "ERROR_ACCESS_DENIED" : "ERROR_SUCCESS");
-		written += r != USER;
-	}
-	nttrace_consumer_counts(c, &counts);
-	tap_eq(counts.events_written, written,
-	       "%d-bit: refused writes are neither written nor counted lost", BITS);
-	tap_eq(counts.events_lost, 0, "%d-bit: no event counted lost", BITS);
-	tap_eq(as(OWNER, op_stop, info.logger_id), -EPERM,
-	       "%d-bit: its owner, no longer in the group, may not stop it", BITS);
-	nttrace_consumer_close(c);
-	stop_session(info.logger_id);
-}
-
-int main(void)
+int main(int argc, char **argv)
 {
 	struct nttrace_logger_info info;
 	long old_gid;
+	int ret;
 
 	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
@@ -911,15 +945,9 @@ int main(void)
 		have_userns = WIFEXITED(status) && !WEXITSTATUS(status);
 	}
 	tap_eq(start_session("perm-target", 4, 2, 0, &info), 0, "%d-bit: root starts a session", BITS);
-	target = info.logger_id;
-	test_control_cells();
-	test_secure_cells();
-	test_security_cells();
-	restart_target();
-	test_security_mark_reuse();
-	stop_session(target);
-	test_system_cells();
-	test_quota_userns();
+	ret = harness_run(argc, argv);
+	if (find_target())
+		stop_session(find_target());
 	set_param("control_gid", old_gid);
-	return tap_done();
+	return ret;
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the library may not do to the process that links it (issue 27,
- * finding 7; and finding 5's handles):
+ * What the library may not do to the process that links it:
  *  - take SIGSEGV or SIGBUS: a program's own handlers stay installed and
  *    are never called for a bad address the library refuses
  *    (ERROR_NOACCESS), and SIG_DFL stays SIG_DFL; nttrace_safe_copy()
@@ -22,7 +21,7 @@
  *  - keep a thread running for nothing: the notification thread of the
  *    registrations ends when the last registration goes (and is started
  *    again by the next one).
- * And (finding 5) no handle is read through as a pointer: a stale handle,
+ * And no handle is read through as a pointer: a stale handle,
  * or any value the library did not give, is refused without reading the
  * memory it would point to, even unmapped memory; handles carry no
  * address bits.
@@ -55,8 +54,8 @@
 #include <nttrace/nt.h>
 #include "../../userlib/internal.h"
 #include "props.h"
+#include "state.h"
 #include "syscalls.h"
-#include "tap.h"
 #include "tasks.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -138,7 +137,7 @@ static unsigned int trace_bad(TRACEHANDLE h, const uint8_t *page)
 	return wrong;
 }
 
-static void test_own_handlers(void)
+TEST(own_handlers)
 {
 	struct sigaction sa;
 	uint8_t *page = guarded_page();
@@ -189,7 +188,7 @@ static int default_child(void)
 	return 0;
 }
 
-static void test_default_action(void)
+TEST(default_action)
 {
 	int status = -1;
 	pid_t pid;
@@ -338,7 +337,7 @@ static int refuse_vm_readv(void)
 	return 0;
 }
 
-static void test_safe_copy(void)
+TEST(safe_copy)
 {
 	int status = -1;
 	pid_t pid;
@@ -356,7 +355,7 @@ static void test_safe_copy(void)
 	}
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
-		tap_ok(1, "# SKIP no seccomp to refuse process_vm_readv with");
+		SKIP(, "# SKIP no seccomp to refuse process_vm_readv with");
 	else
 		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		       "%d-bit: ... all of it again with process_vm_readv refused (ENOSYS: "
@@ -523,7 +522,7 @@ static void *copy_loop(void *arg)
 	return NULL;
 }
 
-static void test_map_cache(void)
+TEST(map_cache)
 {
 	long pg = getpagesize();
 	uint8_t *r, *hole, *n, *two, *many[600], out[16];
@@ -547,7 +546,7 @@ static void test_map_cache(void)
 	/* It reaps the child: what the child saw comes back in *shared. */
 	calls = syscalls_between_getppid(pid);
 	if (calls < 0)
-		tap_ok(1, "# SKIP cannot trace a child, or it failed before the copies");
+		SKIP(, "# SKIP cannot trace a child, or it failed before the copies");
 	else
 		tap_ok(calls == 0 && *shared,
 		       "%d-bit: nttrace_safe_copy from mmap'd memory, another thread's malloc "
@@ -716,7 +715,7 @@ static int guard_child(void)
 	       copies(g + pg - 64, 64) && copies(g + 2 * pg, 64) ? 0 : 1;
 }
 
-static void test_guard_region(void)
+TEST(guard_region)
 {
 	int status = -1;
 	pid_t pid;
@@ -727,10 +726,10 @@ static void test_guard_region(void)
 		_exit(guard_child());
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
-		tap_ok(1, "# SKIP no MADV_GUARD_INSTALL (Linux 6.13)");
+		SKIP(, "# SKIP no MADV_GUARD_INSTALL (Linux 6.13)");
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 101)
-		tap_ok(1, "# SKIP the kernel does not list guard regions (PAGEMAP_SCAN's "
-		       "PAGE_IS_GUARD, Linux 6.15)");
+		SKIP(, "# SKIP the kernel does not list guard regions (PAGEMAP_SCAN's "
+		     "PAGE_IS_GUARD, Linux 6.15)");
 	else
 		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		       "%d-bit: -EFAULT: a guard region (MADV_GUARD_INSTALL) inside a readable "
@@ -788,7 +787,7 @@ static void *trace_then_exit(void *arg)
 	return arg;
 }
 
-static void test_descriptors(void)
+TEST(descriptors)
 {
 	int shared = nttrace_device_fd(), p[2] = { -1, -1 }, ok;
 	struct stat st;
@@ -796,8 +795,7 @@ static void test_descriptors(void)
 	pthread_t t;
 
 	if (shared < 0) {
-		tap_ok(1, "# SKIP the descriptors need /dev/nttrace");
-		return;
+		SKIP(return, "# SKIP the descriptors need /dev/nttrace");
 	}
 	/* Those open already (the process's, this thread's) are not the thread's. */
 	NtTraceEvent((HANDLE)(uintptr_t)0xFFFE, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0, NULL);
@@ -835,15 +833,14 @@ static ULONG WINAPI classic_cb(WMIDPREQUESTCODE code, PVOID ctx, ULONG *size, PV
 static const GUID guid_a = { 0x6c1a1a01, 0x27, 0x4e11, { 0x90, 0x1d, 0, 0, 0, 0, 0, 1 } };
 static const GUID guid_b = { 0x6c1a1a01, 0x27, 0x4e11, { 0x90, 0x1d, 0, 0, 0, 0, 0, 2 } };
 
-static void test_notification_thread(void)
+TEST(notification_thread)
 {
 	TRACEHANDLE reg;
 	REGHANDLE a = 0, b = 0;
 	int base, ok = 1, i, two;
 
 	if (nttrace_device_fd() < 0) {
-		tap_ok(1, "# SKIP the notification thread needs /dev/nttrace");
-		return;
+		SKIP(return, "# SKIP the notification thread needs /dev/nttrace");
 	}
 	base = tasks_settled();
 	tap_ok(RegisterTraceGuidsA(classic_cb, NULL, &guid_a, 0, NULL, NULL, NULL, &reg) ==
@@ -877,7 +874,7 @@ static void count_fork(void)
 	__atomic_add_fetch(forked, 1, __ATOMIC_RELAXED);
 }
 
-static void test_file_logger(void)
+TEST_F(nttrace, file_logger)
 {
 	char file[64], link[64], exe[PATH_MAX];
 	struct props pr;
@@ -888,8 +885,7 @@ static void test_file_logger(void)
 	ULONG err;
 
 	if (nttrace_device_fd() < 0) {
-		tap_ok(1, "# SKIP the logger process needs /dev/nttrace");
-		return;
+		SKIP(return, "# SKIP the logger process needs /dev/nttrace");
 	}
 	forked = mmap(NULL, sizeof(*forked), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		      -1, 0);
@@ -926,7 +922,7 @@ static void test_file_logger(void)
 
 /* ---- handles ---- */
 
-static void test_handles(void)
+TEST(handles)
 {
 	long pg = getpagesize();
 	EVENT_DESCRIPTOR d = { .Id = 1, .Level = 4, .Keyword = 1 };
@@ -1007,12 +1003,11 @@ static void test_handles(void)
 }
 
 /*
- * A process that forks inside a provider's enable callback (issue 27's
- * fork work left this): the child returns from the callback too, and must
- * give back the callback's busy count it inherited, no more. Before, the
- * child's count was reset to 0 at fork and went below it when the
- * callback returned: the child's EventUnregister then waited for ever for
- * a callback that was not running.
+ * A process that forks inside a provider's enable callback: the child
+ * returns from the callback too, and must give back the callback's busy
+ * count it inherited, no more (a count reset to 0 at fork would go below
+ * it when the callback returned, and the child's EventUnregister would
+ * wait for ever for a callback that was not running).
  */
 static const GUID guid_fork = { 0x6c1a1a01, 0x27, 0x4e11, { 0x90, 0x1d, 0, 0, 0, 0, 0, 3 } };
 static pid_t fork_cb_pid = -1;
@@ -1025,7 +1020,7 @@ static void WINAPI fork_cb(LPCGUID source, ULONG control, UCHAR level, ULONGLONG
 		fork_cb_pid = fork();
 }
 
-static void test_fork_in_callback(void)
+TEST(fork_in_callback)
 {
 	TRACEHANDLE um;
 	REGHANDLE h;
@@ -1051,19 +1046,12 @@ static void test_fork_in_callback(void)
 	um_stop(um);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int ret;
+
 	snprintf(path, sizeof(path), "/tmp/process-test-%d.etl", getpid());
-	test_own_handlers();
-	test_default_action();
-	test_safe_copy();
-	test_map_cache();
-	test_guard_region();
-	test_descriptors();
-	test_notification_thread();
-	test_file_logger();
-	test_handles();
-	test_fork_in_callback();
+	ret = harness_run(argc, argv);
 	unlink(path);
-	return tap_done();
+	return ret;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Providers (seed 004; uapi "Providers"): registration and enabling, by
+ * Providers (uapi "Providers"): registration and enabling, by
  * the raw ioctls and by RegisterTraceGuids / EnableTrace, 64-bit and
  * 32-bit, in the VM as root.
  *
@@ -23,9 +23,9 @@
  *   fork child (a provider of its own, enabled as the parent), UnregisterTraceGuids racing a callback and from
  *   inside one, EnableTrace's errors (an unprivileged caller too), the
  *   user-mode logger's private enable;
- * - no page of the process stays pinned by a registration (issue 27,
- *   finding 1): fork shares the enable info's page; updates still reach
- *   the registering process, not the child.
+ * - no page of the process stays pinned by a registration: fork shares
+ *   the enable info's page; updates still reach the registering process,
+ *   not the child.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,8 +52,8 @@
 #include "emit.h"
 #include "params.h"
 #include "props.h"
+#include "state.h"
 #include "syscalls.h"
-#include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -168,7 +168,7 @@ static struct nttrace_enable_info *info_at(size_t off)
 	return p == MAP_FAILED ? NULL : (void *)(p + off);
 }
 
-static void test_errors(void)
+TEST_F(nttrace, errors)
 {
 	struct nttrace_enable_info *info = info_at(64);
 	struct nttrace_notification n;
@@ -250,7 +250,7 @@ static int check_note(int fd, uint32_t control, uint64_t handle, uint64_t ctx,
 
 #define BIT(id) (1ULL << ((id) - 1))
 
-static void test_table(void)
+TEST_F(nttrace, table)
 {
 	struct nttrace_enable_info *info = info_at(8), *ev = info_at(4096 - 48);
 	struct nttrace_notification n;
@@ -364,7 +364,7 @@ static int find_rows(const GUID *g, uint32_t *regs, uint32_t *enables,
 	return ret;
 }
 
-static void test_list_and_close(void)
+TEST_F(nttrace, list_and_close)
 {
 	struct nttrace_enable_info *info = info_at(0);
 	struct nttrace_provider_row row, rows[2];
@@ -410,7 +410,7 @@ static void test_list_and_close(void)
 	tap_ok(regs == 0 && enables == 0, "%d-bit: stopping the session drops the enable", BITS);
 }
 
-static void test_limits(void)
+TEST_F(nttrace, limits)
 {
 	struct nttrace_enable_info *info = info_at(0);
 	struct nttrace_notification n;
@@ -563,7 +563,7 @@ static void provider_child(void)
 	_exit(0);
 }
 
-static void test_two_processes(void)
+TEST_F(nttrace, two_processes)
 {
 	uint32_t s = start("prov-lib"), regs, enables;
 	uint64_t h1 = NTTRACE_HANDLE(s, 3, 0, 0x5), h2 = NTTRACE_HANDLE(s, 5, 0, 0x7);
@@ -614,49 +614,7 @@ static void test_two_processes(void)
 	tap_eq(regs, 0, "%d-bit: gone when the provider process exits", BITS);
 }
 
-/*
- * No system call to know whether it is enabled: a provider child traced
- * with PTRACE_SYSCALL reads its enable info between two getppid() calls;
- * the parent counts the system calls between them (only that thread is
- * traced: the library's notification thread is not).
- */
-static void test_no_syscall(void)
-{
-	uint32_t s = start("prov-nosys");
-	pid_t pid;
-
-	memset((void *)seen, 0, sizeof(*seen));
-	tap_eq(EnableTrace(1, 0x42, 3, &guid_c, s), ERROR_SUCCESS, "%d-bit: EnableTrace", BITS);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		struct nttrace_enable_info v;
-		TRACEHANDLE h = 0, priv = 1;
-		ULONG err;
-
-		if (RegisterTraceGuidsA(callback, NULL, &guid_c, 0, NULL, NULL, NULL, &h))
-			_exit(2);
-		if (traced_child_start())
-			_exit(3);
-		getppid();
-		err = nttrace_trace_guids_enabled(h, &v, &priv);
-		getppid();
-		seen->result = err;
-		seen->c[0].info_handle = v.logger_handle;
-		seen->c[0].flags_level = v.sessions | (uint64_t)v.level << 8 | priv << 16;
-		_exit(0);
-	}
-	tap_eq(syscalls_between_getppid(pid), 0,
-	       "%d-bit: nttrace_trace_guids_enabled makes no system call", BITS);
-	tap_eq(seen->result, ERROR_SUCCESS, "%d-bit: ... and succeeds", BITS);
-	tap_eq(seen->c[0].info_handle, NTTRACE_HANDLE(s, 3, 0, 0x42),
-	       "%d-bit: ... with the session's logger handle", BITS);
-	tap_eq(seen->c[0].flags_level, 1 | 3 << 8, "%d-bit: ... one session, level 3, "
-	       "no private enable", BITS);
-	stop_session(s);
-}
-
-static void test_one_process(void)
+TEST_F(nttrace, one_process)
 {
 	uint32_t s = start("prov-self"), s2 = start("prov-self2");
 	TRACE_GUID_REGISTRATION cls[2] = { { &class_a, NULL }, { &guid_c, NULL } };
@@ -765,6 +723,48 @@ static void test_one_process(void)
 	tap_eq(seen->count, 4, "%d-bit: no callback after UnregisterTraceGuids", BITS);
 }
 
+/*
+ * No system call to know whether it is enabled: a provider child traced
+ * with PTRACE_SYSCALL reads its enable info between two getppid() calls;
+ * the parent counts the system calls between them (only that thread is
+ * traced: the library's notification thread is not).
+ */
+TEST_F(nttrace, no_syscall)
+{
+	uint32_t s = start("prov-nosys");
+	pid_t pid;
+
+	memset((void *)seen, 0, sizeof(*seen));
+	tap_eq(EnableTrace(1, 0x42, 3, &guid_c, s), ERROR_SUCCESS, "%d-bit: EnableTrace", BITS);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct nttrace_enable_info v;
+		TRACEHANDLE h = 0, priv = 1;
+		ULONG err;
+
+		if (RegisterTraceGuidsA(callback, NULL, &guid_c, 0, NULL, NULL, NULL, &h))
+			_exit(2);
+		if (traced_child_start())
+			_exit(3);
+		getppid();
+		err = nttrace_trace_guids_enabled(h, &v, &priv);
+		getppid();
+		seen->result = err;
+		seen->c[0].info_handle = v.logger_handle;
+		seen->c[0].flags_level = v.sessions | (uint64_t)v.level << 8 | priv << 16;
+		_exit(0);
+	}
+	tap_eq(syscalls_between_getppid(pid), 0,
+	       "%d-bit: nttrace_trace_guids_enabled makes no system call", BITS);
+	tap_eq(seen->result, ERROR_SUCCESS, "%d-bit: ... and succeeds", BITS);
+	tap_eq(seen->c[0].info_handle, NTTRACE_HANDLE(s, 3, 0, 0x42),
+	       "%d-bit: ... with the session's logger handle", BITS);
+	tap_eq(seen->c[0].flags_level, 1 | 3 << 8, "%d-bit: ... one session, level 3, "
+	       "no private enable", BITS);
+	stop_session(s);
+}
+
 static TRACEHANDLE self_reg;
 static volatile int self_done;
 
@@ -776,7 +776,7 @@ static ULONG WINAPI unregistering_callback(WMIDPREQUESTCODE code, PVOID ctx, ULO
 	return 0;
 }
 
-static void test_unregister_in_callback(void)
+TEST_F(nttrace, unregister_in_callback)
 {
 	uint32_t s = start("prov-selfunreg");
 
@@ -796,7 +796,7 @@ static int op_enable_unprivileged(uint32_t id)
 	return (int)EnableTrace(1, 1, 1, &guid_a, id);
 }
 
-static void test_enabletrace_errors(void)
+TEST_F(nttrace, enabletrace_errors)
 {
 	uint32_t s = start("prov-enerr");
 	int status;
@@ -843,7 +843,7 @@ static void test_enabletrace_errors(void)
 	stop_session(s);
 }
 
-static void test_private(void)
+TEST_F(nttrace, private)
 {
 	struct props pr;
 	TRACEHANDLE um = 0, reg_h = 0, priv = 0;
@@ -951,7 +951,7 @@ static void *wake_and_read(void *arg)
 }
 
 /*
- * Issue 27, finding 1: a registration keeps no page of the process pinned
+ * A registration keeps no page of the process pinned
  * (the kernel pins it for the moment of each write). Seen from user space
  * through fork: an anonymous page someone holds pinned is copied for the
  * child at once, so the child's frame differs from the parent's; a page
@@ -960,7 +960,7 @@ static void *wake_and_read(void *arg)
  * child's copy; and a registration whose page was unmapped troubles no
  * update.
  */
-static void test_no_pin(void)
+TEST_F(nttrace, no_pin)
 {
 	struct nttrace_enable_info *info = info_at(128), *gone = info_at(0), v;
 	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1037,7 +1037,7 @@ static void test_no_pin(void)
 	stop_session(s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		    -1, 0);
@@ -1045,16 +1045,5 @@ int main(void)
 		printf("1..0 # SKIP no %s\n", NTTRACE_DEVICE);
 		return 0;
 	}
-	test_errors();
-	test_table();
-	test_list_and_close();
-	test_limits();
-	test_two_processes();
-	test_one_process();
-	test_no_syscall();
-	test_unregister_in_callback();
-	test_enabletrace_errors();
-	test_private();
-	test_no_pin();
-	return tap_done();
+	return harness_run(argc, argv);
 }

@@ -23,7 +23,7 @@
 #include <nttrace/session.h>
 
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -566,12 +566,13 @@ static void test_unprivileged(TRACEHANDLE one, TRACEHANDLE two)
 	munmap(u, sizeof(*u));
 }
 
-int main(void)
+/* Two sessions and the providers registered, shared by every test. */
+TEST_F(nttrace, two_sessions)
 {
 	TRACEHANDLE one = start("qa-one"), two = start("qa-two");
 
 	if (!tap_ok(one && two, "%d-bit: two sessions start", BITS))
-		return tap_done();
+		return;
 	test_query_all(one, two);
 	test_enumerate(one, two);
 	test_enumerate_ex(one, two);
@@ -579,5 +580,9 @@ int main(void)
 	test_unprivileged(one, two);
 	stop(two);
 	stop(one);
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	return harness_run(argc, argv);
 }

@@ -33,7 +33,7 @@
 
 #include "emit.h"
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define N_STREAM 100000
@@ -166,54 +166,199 @@ static void pin(int on)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* ---- a stream of N_STREAM events, in order, none lost uncounted ---- */
+/* ---- errors ---- */
 
-static void test_stream(void)
+TEST_F(nttrace, errors)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 };
-	uint64_t failed;
-	double t0, t1;
+	int status;
+	pid_t child;
 
-	if (!tap_eq(start_session("rt-stream", 64, 16, EVENT_TRACE_REAL_TIME_MODE, &info),
-		    0, "%d-bit: start a real-time session", BITS))
+	tap_eq(rt_open(&rt, "rt-no-such-session"), ERROR_WMI_INSTANCE_NOT_FOUND,
+	       "%d-bit: no such session: ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
+	tap_eq(rt_open(&rt, ""), ERROR_INVALID_PARAMETER,
+	       "%d-bit: no LoggerName: ERROR_INVALID_PARAMETER", BITS);
+	if (start_session("rt-perm", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
 		return;
-	tap_eq(info.flush_timer, 1, "%d-bit: real-time without a flush timer: 1 s", BITS);
-	if (!tap_eq(rt_open(&rt, "rt-stream"), ERROR_SUCCESS, "%d-bit: OpenTrace, real time",
-		    BITS)) {
+	child = fork();
+	if (child == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(rt_open(&rt, "rt-perm") == ERROR_ACCESS_DENIED ? 0 : 1);
+	}
+	waitpid(child, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%d-bit: uid 65534: ERROR_ACCESS_DENIED", BITS);
+	stop_session(info.logger_id);
+}
+
+/* The ATTACH ioctl: its flags, one logger, and acks of one's own. */
+TEST_F(nttrace, attach_abi)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_consumer *logger, *rt;
+	struct nttrace_attach a;
+	int fd;
+
+	if (start_session("rt-abi", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	fd = open(NTTRACE_DEVICE, O_RDWR);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.logger_id = info.logger_id;
+	a.flags = 2;
+	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
+	       "%d-bit: ATTACH with an unknown flag: EINVAL", BITS);
+	a.flags = NTTRACE_ATTACH_REAL_TIME;
+	a.reserved = 1;
+	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
+	       "%d-bit: ATTACH with reserved set: EINVAL", BITS);
+	close(fd);
+
+	tap_eq(nttrace_consumer_open(&logger, info.logger_id), 0, "%d-bit: a logger", BITS);
+	tap_eq(nttrace_consumer_open(&rt, info.logger_id), -EBUSY,
+	       "%d-bit: a second logger: EBUSY", BITS);
+	tap_eq(nttrace_consumer_attach(&rt, info.logger_id, NTTRACE_ATTACH_REAL_TIME), 0,
+	       "%d-bit: a real-time consumer beside it", BITS);
+	/* Each maps its own acks: one's position is not the other's. */
+	nttrace_consumer_ack(rt, 0)->consumed = 12345;
+	tap_eq(nttrace_consumer_ack(logger, 0)->consumed, 0,
+	       "%d-bit: acks of one's own", BITS);
+	nttrace_consumer_ack(rt, 0)->consumed = 0;
+	nttrace_consumer_close(rt);
+	nttrace_consumer_close(logger);
+	stop_session(info.logger_id);
+}
+
+/* ---- CloseTrace from another thread ---- */
+
+TEST_F(nttrace, close_other_thread)
+{
+	struct nttrace_logger_info info;
+	struct rt rt = { 0 };
+	double t0, took;
+
+	if (start_session("rt-close", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	if (!tap_eq(rt_open(&rt, "rt-close"), ERROR_SUCCESS, "%d-bit: OpenTrace", BITS)) {
 		stop_session(info.logger_id);
 		return;
 	}
-	tap_eq(rt.lf.LogfileHeader.BufferSize, 64 * 1024, "%d-bit: LogfileHeader.BufferSize",
-	       BITS);
-	tap_eq(rt.lf.LogfileHeader.NumberOfProcessors, info.nr_cpus,
-	       "%d-bit: LogfileHeader.NumberOfProcessors", BITS);
-	tap_ok(rt.lf.LogfileHeader.LoggerName &&
-	       rt.lf.LogfileHeader.LoggerName[0] == 'r' &&
-	       rt.lf.LogfileHeader.LoggerName[9] == 0,
-	       "%d-bit: LogfileHeader.LoggerName is the session's", BITS);
-	tap_eq(rt.lf.LogfileHeader.LogFileMode, EVENT_TRACE_REAL_TIME_MODE,
-	       "%d-bit: LogfileHeader.LogFileMode", BITS);
+	/*
+	 * ProcessTrace is running once it has delivered an event: then it
+	 * waits for more, which never come. Flushed, not left to the timer.
+	 */
+	rt.hi = 1;
 	rt_start(&rt);
-
-	/* One CPU: the events then come in the order they were written. */
-	pin(1);
+	write_seq(info.logger_id, 1, 1);
+	flush_session(info.logger_id);
+	while (!__atomic_load_n(&rt.delivered, __ATOMIC_ACQUIRE))
+		sched_yield();
 	t0 = now();
-	failed = write_seq(info.logger_id, 1, N_STREAM);
-	t1 = now();
+	tap_eq(CloseTrace(rt.h), ERROR_CTX_CLOSE_PENDING,
+	       "%d-bit: CloseTrace during ProcessTrace: ERROR_CTX_CLOSE_PENDING", BITS);
+	/* ProcessTrace must end with no more events: else this join hangs. */
+	pthread_join(rt.thread, NULL);
+	took = now() - t0;
+	printf("# %d-bit: ProcessTrace returned %.3f s after CloseTrace\n", BITS, took);
+	tap_ok(1, "%d-bit: ... and ProcessTrace returns, with no event after it", BITS);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace: ERROR_SUCCESS", BITS);
+	tap_eq(CloseTrace(rt.h), ERROR_INVALID_HANDLE, "%d-bit: the handle is gone", BITS);
+	stop_session(info.logger_id);
+}
+
+/* ---- a consumer that dies; the slots ---- */
+
+/* Whether process @pid sleeps (state S in /proc/PID/stat): it waits. */
+static int sleeps(pid_t pid)
+{
+	char path[64], stat[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = 0;
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+TEST_F(nttrace, dead_consumer)
+{
+	struct nttrace_logger_info info;
+	struct rt rt = { 0 }, many[NTTRACE_MAX_CONSUMERS];
+	int status = 0, i, opened = 0, attached[2];
+	pid_t child, reaped = 0;
+	char byte;
+
+	if (start_session("rt-dead", 64, 4, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	if (pipe(attached))
+		goto out;
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		struct rt c = { 0 };
+
+		close(attached[0]);
+		if (rt_open(&c, "rt-dead") || write(attached[1], "a", 1) != 1)
+			_exit(1);
+		ProcessTrace(&c.h, 1, NULL, NULL);
+		_exit(0);
+	}
+	/*
+	 * Killed once it is attached and waits in ProcessTrace for events
+	 * (the pipe says attached; then its only sleep is that wait), unless
+	 * it ended first.
+	 */
+	close(attached[1]);
+	if (read(attached[0], &byte, 1) == 1) {
+		write_seq(info.logger_id, 1, 1000);
+		while (!sleeps(child) && !(reaped = waitpid(child, &status, WNOHANG)))
+			usleep(1000);	/* a pace for the poll, not a limit */
+	}
+	close(attached[0]);
+	if (!reaped) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	tap_ok(WIFSIGNALED(status), "%d-bit: a consumer killed mid-session", BITS);
+
+	/* The session is whole: the next consumer gets what follows. */
+	if (!tap_eq(rt_open(&rt, "rt-dead"), ERROR_SUCCESS, "%d-bit: the next consumer opens",
+		    BITS))
+		goto out;
+	rt.lo = 1001;
+	rt.hi = 2000;
+	rt_start(&rt);
+	tap_eq(write_seq(info.logger_id, 1001, 2000), 0, "%d-bit: writes go on", BITS);
 	stop_session(info.logger_id);
 	pthread_join(rt.thread, NULL);
-	pin(0);
+	tap_eq(rt.got, 1000, "%d-bit: ... and it gets every later event", BITS);
+	CloseTrace(rt.h);
 
-	printf("# %d-bit: %d events in %.2f s (%.0f/s), %llu refused (ring full), "
-	       "%llu buffers delivered\n", BITS, N_STREAM, t1 - t0, N_STREAM / (t1 - t0),
-	       (unsigned long long)failed, (unsigned long long)rt.buffers);
-	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace ends with the session", BITS);
-	tap_eq(rt.got + failed, N_STREAM,
-	       "%d-bit: every event delivered, or refused and counted", BITS);
-	tap_eq(rt.out_of_order, 0, "%d-bit: in order, no duplicate", BITS);
-	tap_eq(rt.lf.EventsLost, failed, "%d-bit: EventsLost counts the refused", BITS);
-	tap_eq(CloseTrace(rt.h), ERROR_SUCCESS, "%d-bit: CloseTrace", BITS);
+	/* NTTRACE_MAX_CONSUMERS - 1 real-time consumers (one slot: the logger). */
+	if (start_session("rt-slots", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+		return;
+	for (i = 0; i < NTTRACE_MAX_CONSUMERS - 1; i++)
+		opened += rt_open(&many[i], "rt-slots") == ERROR_SUCCESS;
+	tap_eq(opened, NTTRACE_MAX_CONSUMERS - 1, "%d-bit: %d real-time consumers at once",
+	       BITS, NTTRACE_MAX_CONSUMERS - 1);
+	tap_eq(rt_open(&rt, "rt-slots"), ERROR_BUSY, "%d-bit: one more: ERROR_BUSY", BITS);
+	CloseTrace(many[0].h);
+	tap_eq(rt_open(&rt, "rt-slots"), ERROR_SUCCESS, "%d-bit: a slot given back is taken",
+	       BITS);
+	CloseTrace(rt.h);
+	for (i = 1; i < NTTRACE_MAX_CONSUMERS - 1; i++)
+		CloseTrace(many[i].h);
+out:
+	stop_session(info.logger_id);
 }
 
 /* ---- real-time and file at once; a slow real-time consumer ---- */
@@ -226,7 +371,7 @@ static void WINAPI count_file(PEVENT_RECORD er)
 		file_events++;
 }
 
-static void test_both(void)
+TEST_F(nttrace, both)
 {
 	const char *path = "/tmp/rt-both.etl";
 	struct nttrace_logger_info info;
@@ -287,174 +432,58 @@ stop:
 	unlink(path);
 }
 
-/* ---- CloseTrace from another thread ---- */
+/* ---- a stream of N_STREAM events, in order, none lost uncounted ---- */
 
-static void test_close_other_thread(void)
+TEST_F(nttrace, stream)
 {
 	struct nttrace_logger_info info;
 	struct rt rt = { 0 };
-	double t0, took;
+	uint64_t failed;
+	double t0, t1;
 
-	if (start_session("rt-close", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
+	if (!tap_eq(start_session("rt-stream", 64, 16, EVENT_TRACE_REAL_TIME_MODE, &info),
+		    0, "%d-bit: start a real-time session", BITS))
 		return;
-	if (!tap_eq(rt_open(&rt, "rt-close"), ERROR_SUCCESS, "%d-bit: OpenTrace", BITS)) {
+	tap_eq(info.flush_timer, 1, "%d-bit: real-time without a flush timer: 1 s", BITS);
+	if (!tap_eq(rt_open(&rt, "rt-stream"), ERROR_SUCCESS, "%d-bit: OpenTrace, real time",
+		    BITS)) {
 		stop_session(info.logger_id);
 		return;
 	}
-	/*
-	 * ProcessTrace is running once it has delivered an event: then it
-	 * waits for more, which never come. Flushed, not left to the timer.
-	 */
-	rt.hi = 1;
-	rt_start(&rt);
-	write_seq(info.logger_id, 1, 1);
-	flush_session(info.logger_id);
-	while (!__atomic_load_n(&rt.delivered, __ATOMIC_ACQUIRE))
-		sched_yield();
-	t0 = now();
-	tap_eq(CloseTrace(rt.h), ERROR_CTX_CLOSE_PENDING,
-	       "%d-bit: CloseTrace during ProcessTrace: ERROR_CTX_CLOSE_PENDING", BITS);
-	/* ProcessTrace must end with no more events: else this join hangs. */
-	pthread_join(rt.thread, NULL);
-	took = now() - t0;
-	printf("# %d-bit: ProcessTrace returned %.3f s after CloseTrace\n", BITS, took);
-	tap_ok(1, "%d-bit: ... and ProcessTrace returns, with no event after it", BITS);
-	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace: ERROR_SUCCESS", BITS);
-	tap_eq(CloseTrace(rt.h), ERROR_INVALID_HANDLE, "%d-bit: the handle is gone", BITS);
-	stop_session(info.logger_id);
-}
-
-/* ---- a consumer that dies; the slots ---- */
-
-static void test_dead_consumer(void)
-{
-	struct nttrace_logger_info info;
-	struct rt rt = { 0 }, many[NTTRACE_MAX_CONSUMERS];
-	int status, i, opened = 0;
-	pid_t child;
-
-	if (start_session("rt-dead", 64, 4, EVENT_TRACE_REAL_TIME_MODE, &info))
-		return;
-	child = fork();
-	if (child == 0) {
-		struct rt c = { 0 };
-
-		if (rt_open(&c, "rt-dead"))
-			_exit(1);
-		ProcessTrace(&c.h, 1, NULL, NULL);
-		_exit(0);
-	}
-	usleep(300000);
-	write_seq(info.logger_id, 1, 1000);
-	usleep(200000);
-	kill(child, SIGKILL);
-	waitpid(child, &status, 0);
-	tap_ok(WIFSIGNALED(status), "%d-bit: a consumer killed mid-session", BITS);
-
-	/* The session is whole: the next consumer gets what follows. */
-	if (!tap_eq(rt_open(&rt, "rt-dead"), ERROR_SUCCESS, "%d-bit: the next consumer opens",
-		    BITS))
-		goto out;
-	rt.lo = 1001;
-	rt.hi = 2000;
-	rt_start(&rt);
-	tap_eq(write_seq(info.logger_id, 1001, 2000), 0, "%d-bit: writes go on", BITS);
-	stop_session(info.logger_id);
-	pthread_join(rt.thread, NULL);
-	tap_eq(rt.got, 1000, "%d-bit: ... and it gets every later event", BITS);
-	CloseTrace(rt.h);
-
-	/* NTTRACE_MAX_CONSUMERS - 1 real-time consumers (one slot: the logger). */
-	if (start_session("rt-slots", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
-		return;
-	for (i = 0; i < NTTRACE_MAX_CONSUMERS - 1; i++)
-		opened += rt_open(&many[i], "rt-slots") == ERROR_SUCCESS;
-	tap_eq(opened, NTTRACE_MAX_CONSUMERS - 1, "%d-bit: %d real-time consumers at once",
-	       BITS, NTTRACE_MAX_CONSUMERS - 1);
-	tap_eq(rt_open(&rt, "rt-slots"), ERROR_BUSY, "%d-bit: one more: ERROR_BUSY", BITS);
-	CloseTrace(many[0].h);
-	tap_eq(rt_open(&rt, "rt-slots"), ERROR_SUCCESS, "%d-bit: a slot given back is taken",
+	tap_eq(rt.lf.LogfileHeader.BufferSize, 64 * 1024, "%d-bit: LogfileHeader.BufferSize",
 	       BITS);
-	CloseTrace(rt.h);
-	for (i = 1; i < NTTRACE_MAX_CONSUMERS - 1; i++)
-		CloseTrace(many[i].h);
-out:
+	tap_eq(rt.lf.LogfileHeader.NumberOfProcessors, info.nr_cpus,
+	       "%d-bit: LogfileHeader.NumberOfProcessors", BITS);
+	tap_ok(rt.lf.LogfileHeader.LoggerName &&
+	       rt.lf.LogfileHeader.LoggerName[0] == 'r' &&
+	       rt.lf.LogfileHeader.LoggerName[9] == 0,
+	       "%d-bit: LogfileHeader.LoggerName is the session's", BITS);
+	tap_eq(rt.lf.LogfileHeader.LogFileMode, EVENT_TRACE_REAL_TIME_MODE,
+	       "%d-bit: LogfileHeader.LogFileMode", BITS);
+	rt_start(&rt);
+
+	/* One CPU: the events then come in the order they were written. */
+	pin(1);
+	t0 = now();
+	failed = write_seq(info.logger_id, 1, N_STREAM);
+	t1 = now();
 	stop_session(info.logger_id);
+	pthread_join(rt.thread, NULL);
+	pin(0);
+
+	printf("# %d-bit: %d events in %.2f s (%.0f/s), %llu refused (ring full), "
+	       "%llu buffers delivered\n", BITS, N_STREAM, t1 - t0, N_STREAM / (t1 - t0),
+	       (unsigned long long)failed, (unsigned long long)rt.buffers);
+	tap_eq(rt.result, ERROR_SUCCESS, "%d-bit: ProcessTrace ends with the session", BITS);
+	tap_eq(rt.got + failed, N_STREAM,
+	       "%d-bit: every event delivered, or refused and counted", BITS);
+	tap_eq(rt.out_of_order, 0, "%d-bit: in order, no duplicate", BITS);
+	tap_eq(rt.lf.EventsLost, failed, "%d-bit: EventsLost counts the refused", BITS);
+	tap_eq(CloseTrace(rt.h), ERROR_SUCCESS, "%d-bit: CloseTrace", BITS);
 }
 
-/* ---- errors ---- */
-
-static void test_errors(void)
-{
-	struct nttrace_logger_info info;
-	struct rt rt = { 0 };
-	int status;
-	pid_t child;
-
-	tap_eq(rt_open(&rt, "rt-no-such-session"), ERROR_WMI_INSTANCE_NOT_FOUND,
-	       "%d-bit: no such session: ERROR_WMI_INSTANCE_NOT_FOUND", BITS);
-	tap_eq(rt_open(&rt, ""), ERROR_INVALID_PARAMETER,
-	       "%d-bit: no LoggerName: ERROR_INVALID_PARAMETER", BITS);
-	if (start_session("rt-perm", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
-		return;
-	child = fork();
-	if (child == 0) {
-		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
-			_exit(2);
-		_exit(rt_open(&rt, "rt-perm") == ERROR_ACCESS_DENIED ? 0 : 1);
-	}
-	waitpid(child, &status, 0);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "%d-bit: uid 65534: ERROR_ACCESS_DENIED", BITS);
-	stop_session(info.logger_id);
-}
-
-/* The ATTACH ioctl: its flags, one logger, and acks of one's own. */
-static void test_attach_abi(void)
-{
-	struct nttrace_logger_info info;
-	struct nttrace_consumer *logger, *rt;
-	struct nttrace_attach a;
-	int fd;
-
-	if (start_session("rt-abi", 4, 2, EVENT_TRACE_REAL_TIME_MODE, &info))
-		return;
-	fd = open(NTTRACE_DEVICE, O_RDWR);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.logger_id = info.logger_id;
-	a.flags = 2;
-	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
-	       "%d-bit: ATTACH with an unknown flag: EINVAL", BITS);
-	a.flags = NTTRACE_ATTACH_REAL_TIME;
-	a.reserved = 1;
-	tap_ok(ioctl(fd, NTTRACE_IOC_ATTACH, &a) < 0 && errno == EINVAL,
-	       "%d-bit: ATTACH with reserved set: EINVAL", BITS);
-	close(fd);
-
-	tap_eq(nttrace_consumer_open(&logger, info.logger_id), 0, "%d-bit: a logger", BITS);
-	tap_eq(nttrace_consumer_open(&rt, info.logger_id), -EBUSY,
-	       "%d-bit: a second logger: EBUSY", BITS);
-	tap_eq(nttrace_consumer_attach(&rt, info.logger_id, NTTRACE_ATTACH_REAL_TIME), 0,
-	       "%d-bit: a real-time consumer beside it", BITS);
-	/* Each maps its own acks: one's position is not the other's. */
-	nttrace_consumer_ack(rt, 0)->consumed = 12345;
-	tap_eq(nttrace_consumer_ack(logger, 0)->consumed, 0,
-	       "%d-bit: acks of one's own", BITS);
-	nttrace_consumer_ack(rt, 0)->consumed = 0;
-	nttrace_consumer_close(rt);
-	nttrace_consumer_close(logger);
-	stop_session(info.logger_id);
-}
-
-int main(void)
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	test_errors();
-	test_attach_abi();
-	test_close_other_thread();
-	test_dead_consumer();
-	test_both();
-	test_stream();
-	return tap_done();
+	return harness_run(argc, argv);
 }

@@ -18,7 +18,7 @@
 #include "emit.h"
 #include "files.h"
 #include "params.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -57,8 +57,55 @@ static void t_clock4(struct nttrace_logger_info *i) { i->clock_type = 4; }
 static uint32_t mode_bits;
 static void t_mode(struct nttrace_logger_info *i) { i->log_file_mode = mode_bits; }
 
+static void t_pad(struct nttrace_logger_info *i) { i->control_flags = 1; }
+static void t_huge(struct nttrace_logger_info *i)
+{
+	i->buffer_size_kb = 1024;
+	i->max_buffers = 1024;
+}
+static void t_name_tail(struct nttrace_logger_info *i) { i->name[40] = 'x'; }
+
+TEST_F(nttrace, start_errors)
+{
+	char long_name[NTTRACE_NAME_MAX + 1];
+	struct nttrace_logger_info info;
+
+	tap_eq(-start_with("e1", t_buf3), EINVAL, "%d-bit: 3 KB buffers -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_buf2048), EINVAL, "%d-bit: 2048 KB buffers -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_min1), EINVAL, "%d-bit: 1 minimum buffer -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_minmax), EINVAL, "%d-bit: min > max -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_max1025), EINVAL, "%d-bit: 1025 buffers -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_bad), EINVAL, "%d-bit: unknown mode bit -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_seqcirc), EINVAL,
+	       "%d-bit: sequential with circular -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_mode_globloc), EINVAL,
+	       "%d-bit: global with local sequence -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_clock4), EINVAL, "%d-bit: clock type 4 -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_pad), EINVAL, "%d-bit: control_flags on START -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_huge), E2BIG, "%d-bit: over the memory limit -> E2BIG", BITS);
+	tap_eq(-start_with("", NULL), EINVAL, "%d-bit: empty name -> EINVAL", BITS);
+	tap_eq(-start_with("bad\tname", NULL), EINVAL, "%d-bit: control character -> EINVAL", BITS);
+	tap_eq(-start_with("e1", t_name_tail), EINVAL,
+	       "%d-bit: bytes after the name's NUL -> EINVAL", BITS);
+
+	memset(&info, 0, sizeof(info));
+	memset(long_name, 'n', sizeof(long_name));
+	memcpy(info.name, long_name, NTTRACE_NAME_MAX);	/* no NUL */
+	info.size = sizeof(info);
+	errno = 0;
+	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
+	       errno == EINVAL, "%d-bit: unterminated name -> EINVAL", BITS);
+	memset(&info, 0, sizeof(info));
+	nttrace_set_name(&info, "e1");
+	info.size = sizeof(info);
+	info.control = NTTRACE_EVENT_TRACE_CONTROL_STOP;
+	errno = 0;
+	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
+	       errno == EINVAL, "%d-bit: START with a control code -> EINVAL", BITS);
+}
+
 /* Modes the kernel takes do what Windows does; the rest are refused. */
-static void test_modes(void)
+TEST_F(nttrace, modes)
 {
 	static const struct {
 		uint32_t bit;
@@ -127,7 +174,7 @@ static unsigned int read_seqs(uint32_t id, uint32_t *seqs, unsigned int room)
 }
 
 /* GLOBAL_SEQUENCE numbers run across sessions; LOCAL ones per session. */
-static void test_sequence_modes(void)
+TEST_F(nttrace, sequence_modes)
 {
 	struct nttrace_logger_info g1, g2, l1;
 	uint32_t s1[4] = { 0 }, s2[4] = { 0 }, sl[4] = { 0 }, lo, hi;
@@ -151,54 +198,7 @@ static void test_sequence_modes(void)
 	tap_ok(nl == 1 && sl[0] == 1, "%d-bit: local sequence starts at 1 per session", BITS);
 }
 
-static void t_pad(struct nttrace_logger_info *i) { i->control_flags = 1; }
-static void t_huge(struct nttrace_logger_info *i)
-{
-	i->buffer_size_kb = 1024;
-	i->max_buffers = 1024;
-}
-static void t_name_tail(struct nttrace_logger_info *i) { i->name[40] = 'x'; }
-
-static void test_start_errors(void)
-{
-	char long_name[NTTRACE_NAME_MAX + 1];
-	struct nttrace_logger_info info;
-
-	tap_eq(-start_with("e1", t_buf3), EINVAL, "%d-bit: 3 KB buffers -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_buf2048), EINVAL, "%d-bit: 2048 KB buffers -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_min1), EINVAL, "%d-bit: 1 minimum buffer -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_minmax), EINVAL, "%d-bit: min > max -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_max1025), EINVAL, "%d-bit: 1025 buffers -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_mode_bad), EINVAL, "%d-bit: unknown mode bit -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_mode_seqcirc), EINVAL,
-	       "%d-bit: sequential with circular -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_mode_globloc), EINVAL,
-	       "%d-bit: global with local sequence -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_clock4), EINVAL, "%d-bit: clock type 4 -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_pad), EINVAL, "%d-bit: control_flags on START -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_huge), E2BIG, "%d-bit: over the memory limit -> E2BIG", BITS);
-	tap_eq(-start_with("", NULL), EINVAL, "%d-bit: empty name -> EINVAL", BITS);
-	tap_eq(-start_with("bad\tname", NULL), EINVAL, "%d-bit: control character -> EINVAL", BITS);
-	tap_eq(-start_with("e1", t_name_tail), EINVAL,
-	       "%d-bit: bytes after the name's NUL -> EINVAL", BITS);
-
-	memset(&info, 0, sizeof(info));
-	memset(long_name, 'n', sizeof(long_name));
-	memcpy(info.name, long_name, NTTRACE_NAME_MAX);	/* no NUL */
-	info.size = sizeof(info);
-	errno = 0;
-	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
-	       errno == EINVAL, "%d-bit: unterminated name -> EINVAL", BITS);
-	memset(&info, 0, sizeof(info));
-	nttrace_set_name(&info, "e1");
-	info.size = sizeof(info);
-	info.control = NTTRACE_EVENT_TRACE_CONTROL_STOP;
-	errno = 0;
-	tap_ok(ioctl(nttrace_device_fd(), NTTRACE_IOC_START_TRACE, &info) < 0 &&
-	       errno == EINVAL, "%d-bit: START with a control code -> EINVAL", BITS);
-}
-
-static void test_lifecycle(void)
+TEST_F(nttrace, lifecycle)
 {
 	struct nttrace_logger_info a, b, q;
 	uint32_t ids[4], n = 0;
@@ -278,7 +278,7 @@ static void test_lifecycle(void)
 	stop_session(b.logger_id);
 }
 
-static void test_limits(void)
+TEST_F(nttrace, limits)
 {
 	struct nttrace_logger_info info, more, third;
 	uint32_t ids[NTTRACE_MAX_LOGGERS];
@@ -343,15 +343,14 @@ static void test_limits(void)
 }
 
 /* Another user may query, but neither stop nor consume. */
-static void test_permissions(void)
+TEST_F(nttrace, permissions)
 {
 	struct nttrace_logger_info info;
 	int status = -1;
 	pid_t pid;
 
 	if (getuid() != 0) {
-		tap_ok(1, "%d-bit: # SKIP permissions need root", BITS);
-		return;
+		SKIP(return, "%d-bit: # SKIP permissions need root", BITS);
 	}
 	tap_eq(start_session("owned", 4, 2, 0, &info), 0, "%d-bit: start as root", BITS);
 	pid = fork();
@@ -383,7 +382,7 @@ static void test_permissions(void)
  * group's memory.max fails with ENOMEM (no OOM kill).
  */
 #define CG "/sys/fs/cgroup"
-static void test_memcg(void)
+TEST_F(nttrace, memcg)
 {
 	struct nttrace_logger_info info;
 	long before, during;
@@ -395,8 +394,7 @@ static void test_memcg(void)
 	    (access(CG "/cgroup.controllers", F_OK) &&
 	     mount("none", CG, "cgroup2", 0, NULL)) ||
 	    system("grep -qw memory " CG "/cgroup.controllers")) {
-		tap_ok(1, "%d-bit: # SKIP needs root and the memory controller", BITS);
-		return;
+		SKIP(return, "%d-bit: # SKIP needs root and the memory controller", BITS);
 	}
 	spew(CG "/cgroup.subtree_control", "+memory\n", 8);
 	rmdir(CG "/nttrace-test");
@@ -434,15 +432,14 @@ static void test_memcg(void)
  * namespace sees it (0 when it cannot), and only a consumer in the
  * starter's namespace, whose IDs the events carry, may attach.
  */
-static void test_pid_namespace(void)
+TEST_F(nttrace, pid_namespace)
 {
 	struct nttrace_logger_info info;
 	int status = -1;
 	pid_t pid;
 
 	if (getuid() != 0) {
-		tap_ok(1, "%d-bit: # SKIP namespaces need root", BITS);
-		return;
+		SKIP(return, "%d-bit: # SKIP namespaces need root", BITS);
 	}
 	tap_eq(start_session("pidns", 4, 2, 0, &info), 0, "%d-bit: start", BITS);
 	pid = fork();
@@ -484,7 +481,7 @@ static void test_pid_namespace(void)
 }
 
 /* The flush timer publishes a partly filled buffer by itself. */
-static void test_flush_timer(void)
+TEST_F(nttrace, flush_timer)
 {
 	struct nttrace_logger_info info;
 	struct nttrace_consumer *c;
@@ -577,7 +574,7 @@ static void timer_writer(const uint32_t *loggers, int cpu, int ready, int go, in
  * kernel). The guest sends some of its own (about 10 in 5 s idle on the
  * debug kernel: KFENCE's static keys, RCU): fewer than 20 pass.
  */
-static void test_flush_timer_no_ipi(void)
+TEST_F(nttrace, flush_timer_no_ipi)
 {
 	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, status, i, ok = 1;
 	uint32_t loggers[IPI_SESSIONS] = { 0 };
@@ -588,8 +585,7 @@ static void test_flush_timer_no_ipi(void)
 	char byte;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || call_ipis() < 0) {
-		tap_ok(1, "%d-bit: flush timer IPIs # SKIP not 2 CPUs or no CAL line", BITS);
-		return;
+		SKIP(return, "%d-bit: flush timer IPIs # SKIP not 2 CPUs or no CAL line", BITS);
 	}
 	for (i = 0; ok && i < IPI_SESSIONS; i++) {
 		char name[32];
@@ -641,19 +637,9 @@ static void test_flush_timer_no_ipi(void)
 			stop_session(loggers[i]);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	if (!tap_ok(nttrace_device_fd() >= 0, "%d-bit: open %s", BITS, NTTRACE_DEVICE))
 		return tap_done();
-	test_start_errors();
-	test_modes();
-	test_sequence_modes();
-	test_lifecycle();
-	test_limits();
-	test_permissions();
-	test_memcg();
-	test_pid_namespace();
-	test_flush_timer();
-	test_flush_timer_no_ipi();
-	return tap_done();
+	return harness_run(argc, argv);
 }

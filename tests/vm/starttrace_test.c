@@ -18,7 +18,7 @@
 #include <nttrace/evntrace.h>
 #include "expect.h"
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -33,7 +33,7 @@ static WCHAR *wide(const char *s, WCHAR *out)
 	return out;
 }
 
-static void test_properties(void)
+TEST_F(nttrace, properties)
 {
 	struct props pr, q;
 	TRACEHANDLE h, h2;
@@ -153,7 +153,7 @@ static void on_record(void *ctx, const uint8_t *rec, uint32_t size)
 		bad++;
 }
 
-static void test_log_file(void)
+TEST_F(nttrace, log_file)
 {
 	char path[64], bad_path[64];
 	struct props pr, st;
@@ -217,9 +217,7 @@ static void test_log_file(void)
 	       "%d-bit: in the file + EventsLost = traced", BITS);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_properties();
-	test_log_file();
-	return tap_done();
+	return harness_run(argc, argv);
 }

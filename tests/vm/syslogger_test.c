@@ -19,7 +19,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/session.h>
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -41,7 +41,7 @@ static ULONG stop(TRACEHANDLE h, const char *name)
 	return ControlTraceA(h, name, &pr.p, EVENT_TRACE_CONTROL_STOP);
 }
 
-static void test_kernel_logger(void)
+TEST_F(nttrace, kernel_logger)
 {
 	TRACEHANDLE h = 0, h2;
 	struct props q;
@@ -116,7 +116,7 @@ static void test_kernel_logger(void)
 	       "%d-bit: ... and gone", BITS);
 }
 
-static void test_system_loggers(void)
+TEST_F(nttrace, system_loggers)
 {
 	TRACEHANDLE h[NTTRACE_MAX_SYSTEM_LOGGERS + 1], kh = 0, plain = 0;
 	struct nttrace_logger_info info;
@@ -232,7 +232,7 @@ static int pidns_start(void)
 	return WEXITSTATUS(status);
 }
 
-static void test_permissions(void)
+TEST_F(nttrace, permissions)
 {
 	TRACEHANDLE h;
 	int status;
@@ -255,10 +255,7 @@ static void test_permissions(void)
 	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_kernel_logger();
-	test_system_loggers();
-	test_permissions();
-	return tap_done();
+	return harness_run(argc, argv);
 }

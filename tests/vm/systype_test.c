@@ -21,7 +21,7 @@
 #include <nttrace/session.h>
 #include "emit.h"
 #include "expect.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define T_SYSTEM	NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM
@@ -567,7 +567,8 @@ static void test_raw_reuse(void)
 	munmap(result, 4096);
 }
 
-int main(void)
+/* The NT Kernel Logger and a plain session, its logger attached throughout. */
+TEST_F(nttrace, kernel_logger)
 {
 	struct nttrace_logger_info kl, plain;
 	char name[32];
@@ -577,7 +578,7 @@ int main(void)
 	kl.buffer_size_kb = 8;
 	kl.max_buffers = 8;
 	if (!tap_eq(nttrace_start(&kl), 0, "%d-bit: the NT Kernel Logger, no groups", BITS))
-		return tap_done();
+		return;
 	snprintf(name, sizeof(name), "plain-%d", BITS);
 	start_session(name, 8, 2, 0, &plain);
 	if (tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
@@ -589,7 +590,19 @@ int main(void)
 	}
 	stop_session(plain.logger_id);
 	stop_session(KL);
+}
+
+TEST_F(nttrace, system_lost)
+{
 	test_system_lost();
+}
+
+TEST_F(nttrace, raw_reuse)
+{
 	test_raw_reuse();
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	return harness_run(argc, argv);
 }

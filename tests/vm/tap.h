@@ -4,6 +4,9 @@
  * Each check prints "ok N - what" or "not ok N - what"; tap_done() prints
  * the plan and returns the exit status. scripts/check counts the lines and
  * holds a program that dies early (plan missing) as failed.
+ *
+ * The counts are reached through tap_counts, so that harness.h can move
+ * them into memory its test cases' processes share with the program.
  */
 #ifndef NTTRACE_TAP_H
 #define NTTRACE_TAP_H
@@ -11,21 +14,26 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static unsigned int tap_n, tap_failed;
+struct tap_counts {
+	unsigned int n;		/* checks reported */
+	unsigned int failed;	/* of which failed */
+};
+
+static struct tap_counts tap_own_counts, *tap_counts = &tap_own_counts;
 
 __attribute__((format(printf, 2, 3)))
 static int tap_ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%sok %u - ", cond ? "" : "not ", ++tap_n);
+	printf("%sok %u - ", cond ? "" : "not ", ++tap_counts->n);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
 	if (!cond)
-		tap_failed++;
+		tap_counts->failed++;
 	return cond;
 }
 
@@ -40,8 +48,8 @@ static int tap_ok(int cond, const char *fmt, ...)
 
 static int tap_done(void)
 {
-	printf("1..%u\n", tap_n);
-	return tap_failed ? 1 : 0;
+	printf("1..%u\n", tap_counts->n);
+	return tap_counts->failed ? 1 : 0;
 }
 
 #endif /* NTTRACE_TAP_H */

@@ -38,7 +38,7 @@
 #include "expect.h"
 #include "files.h"
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define PTR32 (sizeof(void *) == 4)
@@ -969,10 +969,36 @@ static void test_kernel(void)
 	stop_session(full.logger_id);
 }
 
+TEST(instance_ids)
+{
+	test_instance_ids();
+}
+
+/* The classes registered, the user-mode logger's events, then a kernel session's. */
+TEST_F(nttrace, classes)
+{
+	TRACEHANDLE rh = 0;
+
+	if (access("/dev/nttrace", F_OK)) {
+		printf("# no /dev/nttrace: RegisterTraceGuids and kernel sessions not "
+		       "tested here\n");
+		test_um();
+		return;
+	}
+	register_classes(&rh);
+	test_um();
+	if (!kernel_has_classic())
+		printf("# the module has no TRACE_HEADER/TRACE_INSTANCE handler yet: "
+		       "kernel sessions not tested\n");
+	else
+		test_kernel();
+	if (regs[0].RegHandle)
+		unregister_classes(rh);
+}
+
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
-	TRACEHANDLE rh = 0;
 	unsigned int i;
 	uint8_t *two;
 
@@ -985,22 +1011,5 @@ int main(int argc, char **argv)
 	/* The tool: u64/tests/traceevent_test -> u64/nttrace. */
 	snprintf(self, sizeof(self), "%s", argv[0]);
 	snprintf(tool, sizeof(tool), "%s/nttrace", dirname(dirname(self)));
-
-	test_instance_ids();
-	if (access("/dev/nttrace", F_OK)) {
-		printf("# no /dev/nttrace: RegisterTraceGuids and kernel sessions not "
-		       "tested here\n");
-		test_um();
-		return tap_done();
-	}
-	register_classes(&rh);
-	test_um();
-	if (!kernel_has_classic())
-		printf("# the module has no TRACE_HEADER/TRACE_INSTANCE handler yet: "
-		       "kernel sessions not tested\n");
-	else
-		test_kernel();
-	if (regs[0].RegHandle)
-		unregister_classes(rh);
-	return tap_done();
+	return harness_run(argc, argv);
 }

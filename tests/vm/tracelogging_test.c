@@ -21,7 +21,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/traceloggingprovider.h>
 #include "props.h"
-#include "tap.h"
+#include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 
@@ -166,17 +166,22 @@ static void test_session(ULONG mode, const char *what)
 	unlink(path);
 }
 
-int main(void)
+/* The provider registered once, enabled by each kind of session in turn. */
+TEST_F(nttrace, provider)
 {
 	int kernel = access("/dev/nttrace", F_OK) == 0;
 
 	if (!tap_eq(TraceLoggingRegister(tl_provider), 0, "%d-bit: TraceLoggingRegister", BITS))
-		return tap_done();
+		return;
 	tap_ok(!TraceLoggingProviderEnabled(tl_provider, 0, 0),
 	       "%d-bit: not enabled before a session", BITS);
 	if (kernel)
 		test_session(0, "tl-kernel");
 	test_session(EVENT_TRACE_PRIVATE_LOGGER_MODE, "tl-um");
 	TraceLoggingUnregister(tl_provider);
-	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	return harness_run(argc, argv);
 }

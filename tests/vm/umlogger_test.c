@@ -34,8 +34,8 @@
 #include "../../userlib/internal.h"
 #include "expect.h"
 #include "files.h"
+#include "harness.h"
 #include "props.h"
-#include "tap.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define BUF_KB 4
@@ -123,7 +123,7 @@ static int walk_file(const uint8_t *file, size_t len, expect_record_fn fn, void 
 
 /* ---- start, stop and their errors ---- */
 
-static void test_control(void)
+TEST(control)
 {
 	TRACEHANDLE h = 0, h2 = 0;
 	struct props pr, q;
@@ -279,7 +279,7 @@ static ULONG trace_bad(TRACEHANDLE h, uint16_t number, const void *bad)
 	return TraceMessage(h, 0, NULL, number, "ok", (size_t)2, bad, (size_t)4, NULL);
 }
 
-static void test_encoding(void)
+TEST(encoding)
 {
 	long pg = getpagesize();
 	uint8_t *page = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
@@ -416,7 +416,7 @@ static void count_record(void *ctx, const uint8_t *rec, uint32_t size)
 	counted++;
 }
 
-static void test_no_syscall(void)
+TEST(no_syscall)
 {
 	struct syscall_entry_info info;
 	unsigned int markers = 0, calls = 0, clock = 0, other = 0;
@@ -611,7 +611,7 @@ static void check_threads(const char *what, const uint8_t *file, size_t len, uin
 	free(seq_seen);
 }
 
-static void test_threads(void)
+TEST(threads)
 {
 	uint8_t *file;
 	size_t len;
@@ -692,7 +692,7 @@ static int start_reading(void)
 	return pthread_create(&fifo_reader, NULL, read_fifo, NULL);
 }
 
-static void test_loss(void)
+TEST(loss)
 {
 	uint32_t lost;
 
@@ -752,7 +752,7 @@ static void *flush_in_thread(void *arg)
 	return arg;
 }
 
-static void test_flush_under_load(void)
+TEST(flush_under_load)
 {
 	pthread_t producer, flusher_th;
 	static uint8_t chunk[BUF_SIZE];
@@ -801,7 +801,7 @@ out:
 
 /* ---- fork ---- */
 
-static void test_fork(void)
+TEST(fork)
 {
 	TRACEHANDLE h;
 	int status = -1;
@@ -846,7 +846,7 @@ static void wait_for_writer(TRACEHANDLE h, uint32_t want_free)
 		sched_yield();
 }
 
-static void test_thread_churn(void)
+TEST(thread_churn)
 {
 	unsigned int i, failed = 0;
 	uint8_t *file;
@@ -879,7 +879,7 @@ static void test_thread_churn(void)
  * must take it back, or the next session's first event lands in freed
  * memory.
  */
-static void test_restart_after_fault(void)
+TEST(restart_after_fault)
 {
 	TRACEHANDLE h;
 	uint8_t *file;
@@ -1225,7 +1225,7 @@ static int forked_child(TRACEHANDLE parent, int kind, const char *file)
  */
 #define LOAD_QUERIES 200
 
-static void test_stop_under_load(void)
+TEST(stop_under_load)
 {
 	struct busy_producer prods[FORK_PRODUCERS];
 	unsigned int t, q, ok = 0, nomem = 0, other = 0, count_bad = 0, backwards = 0;
@@ -1286,7 +1286,7 @@ static void test_stop_under_load(void)
 	unlink(path);
 }
 
-static void test_fork_busy(void)
+TEST(fork_busy)
 {
 	struct busy_producer prods[FORK_PRODUCERS];
 	unsigned int failed[CHILD_KINDS] = { 0 }, files_bad[CHILD_KINDS] = { 0 };
@@ -1510,7 +1510,7 @@ static void nest_fault_child(void)
 	_exit(2);	/* no fault */
 }
 
-static void test_nested_fault(void)
+TEST(nested_fault)
 {
 	int status;
 	pid_t pid;
@@ -1530,7 +1530,7 @@ static void test_nested_fault(void)
 	munmap((void *)fault_inner, sizeof(*fault_inner));
 }
 
-static void test_nested(void)
+TEST(nested)
 {
 	unsigned int attempted, read, problems_seen;
 	struct nttrace_etl_info info;
@@ -1643,7 +1643,7 @@ static void exit_child(int threads)
 	exit_produce((void *)0);
 }
 
-static void test_exit(void)
+TEST(exit)
 {
 	unsigned int i, ok = 0, nomem = 0, attempted = 0, in_range = 1, other = 0;
 	struct nttrace_etl_info info;
@@ -1701,24 +1701,13 @@ static void test_exit(void)
 	unlink(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int ret;
+
 	snprintf(path, sizeof(path), "/tmp/um-test-%d.bin", getpid());
 	memset(big, 0x42, sizeof(big));
-	test_control();
-	test_encoding();
-	test_no_syscall();
-	test_threads();
-	test_thread_churn();
-	test_restart_after_fault();
-	test_loss();
-	test_flush_under_load();
-	test_fork();
-	test_stop_under_load();
-	test_fork_busy();
-	test_nested_fault();
-	test_nested();
-	test_exit();
+	ret = harness_run(argc, argv);
 	unlink(path);
-	return tap_done();
+	return ret;
 }

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tap.h"
+#include "state.h"
 
 #define EVENTS	"5"
 
@@ -75,7 +75,17 @@ static void one_language(const char *lang, const char *what)
 	unlink(file);
 }
 
-int main(void)
+TEST_F(nttrace, c)
+{
+	one_language("c", "Windows program as C");
+}
+
+TEST_F(nttrace, cpp)
+{
+	one_language("cpp", "Windows program as C++");
+}
+
+int main(int argc, char **argv)
 {
 	char self[PATH_MAX], tool[PATH_MAX + 16], *slash;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -95,7 +105,5 @@ int main(void)
 	/* The file logger StartTrace starts: this build's tool. */
 	snprintf(tool, sizeof(tool), "%s/nttrace", self);
 	setenv("NTTRACE_TOOL", tool, 0);
-	one_language("c", "Windows program as C");
-	one_language("cpp", "Windows program as C++");
-	return tap_done();
+	return harness_run(argc, argv);
 }

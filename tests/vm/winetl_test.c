@@ -25,7 +25,7 @@
 #include <nttrace/evntrace.h>
 #include "../fuzz/winetl.h"
 #include "files.h"
-#include "tap.h"
+#include "harness.h"
 
 #define BITS ((int)(8 * sizeof(void *)))
 #define MAXGOT 64
@@ -271,17 +271,29 @@ static int write_kind(const char *kind, const char *out)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Each kind of file Windows writes, one after the other into @path. */
+TEST(kinds)
 {
 	int k;
+
+	for (k = 0; k < WF_KINDS; k++)
+		test_kind(k);
+}
+
+TEST(bad_compressed)
+{
+	test_bad_compressed();
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
 
 	if (argc == 4 && !strcmp(argv[1], "--write"))
 		return write_kind(argv[2], argv[3]);
 
 	snprintf(path, sizeof(path), "/tmp/winetl-%d-%d.etl", BITS, (int)getpid());
-	for (k = 0; k < WF_KINDS; k++)
-		test_kind(k);
-	test_bad_compressed();
+	ret = harness_run(argc, argv);
 	unlink(path);
-	return tap_done();
+	return ret;
 }

@@ -21,7 +21,7 @@
 #include <nttrace/tmf.h>
 #include <nttrace/wpp.h>
 #include "files.h"
-#include "tap.h"
+#include "harness.h"
 #include "props.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -468,14 +468,15 @@ static void test_damaged(void)
 	unlink(path);
 }
 
-int main(void)
+/* The user-mode logger's file and the formats written from it. */
+static char etl[64], tmf[64];
+
+/* Every message traced, then read back from the file and rendered. */
+TEST(round_trip)
 {
-	char etl[64], tmf[64];
 	struct props pr, st;
 	TRACEHANDLE h;
 
-	snprintf(etl, sizeof(etl), "/tmp/wpp-%d.etl", getpid());
-	snprintf(tmf, sizeof(tmf), "/tmp/wpp-%d.tmf", getpid());
 	props_init(&pr, etl, EVENT_TRACE_PRIVATE_LOGGER_MODE);
 	pr.p.BufferSize = 4;
 	if (tap_eq(StartTraceA(&h, BITS == 64 ? "wpp-64" : "wpp-32", &pr.p), 0,
@@ -486,11 +487,36 @@ int main(void)
 		tap_eq(trace_errors, 0, "%d-bit: every DoTraceMessage succeeded", BITS);
 		test_round_trip(etl, tmf);
 	}
+}
+
+TEST(mismatch)
+{
 	test_mismatch();
+}
+
+TEST(render_edges)
+{
 	test_render_edges();
+}
+
+TEST(paths)
+{
 	test_paths();
+}
+
+TEST(damaged)
+{
 	test_damaged();
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	snprintf(etl, sizeof(etl), "/tmp/wpp-%d.etl", getpid());
+	snprintf(tmf, sizeof(tmf), "/tmp/wpp-%d.tmf", getpid());
+	ret = harness_run(argc, argv);
 	unlink(etl);
 	unlink(tmf);
-	return tap_done();
+	return ret;
 }
