@@ -119,7 +119,6 @@
 
 #include "policy.h"
 #include "provider.h"
-#include "security.h"
 #include "session.h"
 
 /*

@@ -45,20 +45,13 @@
 #include <linux/spinlock.h>
 
 #include "eventwrite.h"
+#include "policy.h"
 #include "provider.h"
 #include "security.h"
-
-const u8 nt_security_guid[16] = NTTRACE_SECURITY_PROVIDER_GUID_BYTES;
-EXPORT_SYMBOL_IF_KUNIT(nt_security_guid);
 
 static DEFINE_SPINLOCK(nt_security_lock);
 static struct file *nt_security_file;	/* under the lock; NULL: none */
 static struct pid *nt_security_pid;	/* its process, a reference held */
-
-bool nt_security_reader(void)
-{
-	return capable(CAP_AUDIT_READ) || capable(CAP_SYS_ADMIN);
-}
 
 int nt_security_register(struct file *file)
 {

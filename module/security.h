@@ -13,12 +13,6 @@
 
 #include "ntevent.h"
 
-/* {54849625-5478-4994-A5BA-3E3B0328C30D} */
-extern const u8 nt_security_guid[16];
-
-/* May the caller enable the security provider's GUID? May sleep (audit). */
-bool nt_security_reader(void);
-
 /*
  * NTTRACE_IOC_REGISTER_SECURITY on @file: 0, -EPERM (no CAP_AUDIT_WRITE
  * nor CAP_SYS_ADMIN) or -EBUSY (held).

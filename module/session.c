@@ -40,7 +40,6 @@
 #include "kernel_logger.h"
 #include "policy.h"
 #include "provider.h"
-#include "security.h"
 #include "session.h"
 #include "trace.h"
 #include "write.h"

@@ -22,7 +22,6 @@
 
 #include "policy.h"
 #include "provider.h"
-#include "security.h"
 #include "session.h"
 #include "sysrec.h"
 #include "trace.h"
