@@ -37,9 +37,7 @@
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
-#include "kernel_logger.h"
 #include "policy.h"
-#include "provider.h"
 #include "session.h"
 #include "trace.h"
 #include "write.h"
@@ -63,6 +61,46 @@ static u32 nt_kernel_slot;
 static u64 nt_sys_slots;
 /* Kernel events larger than a system logger's buffers (nt_sys_emit()). */
 static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
+
+/* What the layers above are told of sessions: set once, at module load. */
+static const struct nt_session_hooks *nt_hooks;
+
+void nt_session_set_hooks(const struct nt_session_hooks *hooks)
+{
+	WRITE_ONCE(nt_hooks, hooks);
+}
+
+static void nt_hook_started(u32 logger_id)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->started)
+		h->started(logger_id);
+}
+
+static void nt_hook_stopped(u32 logger_id)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->stopped)
+		h->stopped(logger_id);
+}
+
+static void nt_hook_groups(void)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->groups_changed)
+		h->groups_changed();
+}
+
+static void nt_hook_rundown(u32 slot, const u32 *mask, bool start)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->rundown)
+		h->rundown(slot, mask, start);
+}
 
 /* A logger ID as callers give it, as a slot of the table (0: none). */
 static u32 nt_slot_of(u32 id)
@@ -503,7 +541,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 		goto out;
 	}
 	/* Before anyone can find it to stop it. */
-	nt_provider_session_started(id);
+	nt_hook_started(id);
 	/* Its slot stays its own until the rundown is written. */
 	mutex_lock(&s->ctl_lock);
 	mutex_lock(&nt_loggers_lock);
@@ -526,8 +564,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 	mutex_unlock(&nt_start_lock);
 	if (s->system) {
 		/* Hooked first: nothing starting during the rundown is missed. */
-		nt_kernel_logger_update();
-		nt_kernel_logger_rundown(id, s->group_mask, true);
+		nt_hook_groups();
+		nt_hook_rundown(id, s->group_mask, true);
 	}
 	mutex_unlock(&s->ctl_lock);
 	mutex_lock(&nt_loggers_lock);
@@ -641,7 +679,7 @@ static void nt_session_unlist(struct nt_session *s)
  */
 static void nt_session_unlisted(struct nt_session *s)
 {
-	nt_provider_session_stopped(s->id);
+	nt_hook_stopped(s->id);
 	mutex_lock(&nt_loggers_lock);
 	__clear_bit(s->id, nt_ids_stopping);
 	mutex_unlock(&nt_loggers_lock);
@@ -762,7 +800,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 	}
 	/* A system logger's file ends with what still runs, as Windows' does. */
 	if (stop && s->system)
-		nt_kernel_logger_rundown(s->id, s->group_mask, false);
+		nt_hook_rundown(s->id, s->group_mask, false);
 
 	mutex_lock(&nt_loggers_lock);
 	if (s->unlisted)
@@ -774,11 +812,11 @@ int nt_session_control(struct nttrace_logger_info *info)
 	mutex_unlock(&nt_loggers_lock);
 	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && !ret && s->system) {
 		/* Hooked first, as at the start: then the new groups' rundown. */
-		nt_kernel_logger_update();
+		nt_hook_groups();
 		if (memchr_inv(added, 0, sizeof(added))) {
 			/* Their DCStart, not the system configuration again. */
 			added[0] |= NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
-			nt_kernel_logger_rundown(s->id, added, true);
+			nt_hook_rundown(s->id, added, true);
 		}
 	}
 	if (serial)
@@ -792,7 +830,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 		/* Off the table: its providers are told before the flush. */
 		nt_session_unlisted(s);
 		if (s->system)
-			nt_kernel_logger_update();
+			nt_hook_groups();
 		nt_session_stop(s);
 		nt_session_put(s);	/* the table's reference */
 		/* Pairs with the wake_up_all() in nt_session_detach(). */
@@ -1002,7 +1040,7 @@ void nt_sessions_stop_all(void)
 		if (s) {
 			nt_session_unlisted(s);
 			if (s->system)
-				nt_kernel_logger_update();
+				nt_hook_groups();
 			nt_session_stop(s);
 			nt_session_put(s);
 		}

@@ -125,6 +125,44 @@ static inline u32 nt_session_public_id(const struct nt_session *s)
 	return s->kernel_logger ? NTTRACE_KERNEL_LOGGER_ID : s->id;
 }
 
+/**
+ * struct nt_session_hooks - what the layers above hear of sessions
+ * @started: session @logger_id (its slot) is starting: ENABLE takes it
+ *	from now on. Called under nt_start_lock, before the session is on
+ *	the logger table.
+ * @stopped: session @logger_id is off the logger table: ENABLE refuses it
+ *	from now on and its enables are dropped. Called with no lock of
+ *	session.c held (kernel providers' callbacks run there and may call
+ *	in), before the logger ID may be given to a new session. May sleep.
+ * @groups_changed: the union of the running system loggers' group masks
+ *	may have changed (a start, an update, a stop): hook the kernel's
+ *	event sources some system logger wants, unhook the others. Called
+ *	under the session's ctl_lock or with no lock of session.c held.
+ *	May sleep.
+ * @rundown: system logger @slot started (@start) or is stopping, or its
+ *	groups grew: write the rundown of the groups in @mask into it alone.
+ *	Called under the session's ctl_lock. May sleep.
+ *
+ * The session layer calls no file above it: the providers (provider.c)
+ * and the kernel logger (kernel_logger/) are told through these, which
+ * module/main.c sets once at load, before /dev/nttrace exists. Any of
+ * them may be NULL.
+ */
+struct nt_session_hooks {
+	void (*started)(u32 logger_id);
+	void (*stopped)(u32 logger_id);
+	void (*groups_changed)(void);
+	void (*rundown)(u32 slot, const u32 *mask, bool start);
+};
+
+/**
+ * nt_session_set_hooks() - set what sessions' starts and stops call
+ * @hooks: the hooks, alive until the module is unloaded
+ *
+ * Called once at module load, before any session can start.
+ */
+void nt_session_set_hooks(const struct nt_session_hooks *hooks);
+
 int nt_session_start(struct nttrace_logger_info *info);
 int nt_session_control(struct nttrace_logger_info *info);
 int nt_session_list(u32 *ids, u32 room, u32 *count);

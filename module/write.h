@@ -109,22 +109,50 @@ struct nt_write {
 	u8 *staged;	/* the data, once nt_write_stage() has copied it */
 };
 
-/*
- * Write @w into session @logger_id, once: interrupts off to reserve and to
- * commit, on while the data is copied (preemption off throughout). 0, or an error of the list above: nothing is
- * then written (-ENOSPC: the loss is counted). -EFAULT from a user-mode
- * caller not yet staged means: nt_write_stage(), then call again.
- * Any context but NMI for a kernel-mode caller.
+/**
+ * nt_write_one() - write @w into one session, once
+ * @w: the record, as the handler described it
+ * @logger_id: the session
+ *
+ * Interrupts off to reserve and to commit, on while the data is copied
+ * (preemption off throughout). A user-mode caller's data is copied without
+ * faulting until nt_write_stage() has staged it. Any context but NMI for
+ * a kernel-mode caller.
+ *
+ * Return: 0, or an error of the list above: nothing is then written
+ * (-ENOSPC: the loss is counted). -EFAULT from a user-mode caller not yet
+ * staged means: nt_write_stage(), then call again.
  */
 int nt_write_one(struct nt_write *w, u32 logger_id);
 
-/*
- * EventWrite: the sessions (bit logger ID - 1) whose enables of @r's GUID
- * take @w's event by its level and keyword and whose event-ID filter lets
- * its id through, less those its Fields.filter leaves out. Under
- * rcu_read_lock().
+/**
+ * nt_write_reserve() - nt_write_one()'s first half: the reservation
+ * @w: the record
+ * @logger_id: the session
+ * @res: filled in for nt_write_commit() or nttrace_discard()
+ *
+ * For a writer with a check of its own to make between the reservation
+ * and the copy (EventWrite's recheck of the enable snapshot). On success
+ * preemption is off, and exactly one of nt_write_commit() or
+ * nttrace_discard() must follow without sleeping.
+ *
+ * Return: the reserved record, or an ERR_PTR() of the list above.
  */
-u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r);
+u8 *nt_write_reserve(struct nt_write *w, u32 logger_id, struct nttrace_reservation *res);
+
+/**
+ * nt_write_commit() - nt_write_one()'s second half: fill and commit
+ * @w: the record nt_write_reserve() reserved
+ * @logger_id: its session
+ * @res: the reservation
+ * @rec: the reserved record
+ *
+ * Copies the data, writes the header, commits; if the copy faults, the
+ * reservation is discarded instead.
+ *
+ * Return: 0 or -EFAULT, as nt_write_one().
+ */
+int nt_write_commit(struct nt_write *w, u32 logger_id, struct nttrace_reservation *res, u8 *rec);
 
 /*
  * Copy the data with faults allowed into a staging buffer, for the calls
