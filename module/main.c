@@ -13,7 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "consumer.h"
-#include "kernel_logger.h"
+#include "kernel_logger/kernel_logger.h"
 #include "ntevent.h"
 #include "provider.h"
 #include "security.h"

@@ -55,12 +55,10 @@ static atomic_t nt_global_seq = ATOMIC_INIT(0);
 /*
  * The slot of the NT Kernel Logger (0: not running), which callers name
  * NTTRACE_KERNEL_LOGGER_ID; and the slots of all system loggers (bit
- * slot - 1), for nt_sys_emit(). Written under nt_loggers_lock.
+ * slot - 1), for nt_system_slots(). Written under nt_loggers_lock.
  */
 static u32 nt_kernel_slot;
 static u64 nt_sys_slots;
-/* Kernel events larger than a system logger's buffers (nt_sys_emit()). */
-static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
 
 /* What the layers above are told of sessions: set once, at module load. */
 static const struct nt_session_hooks *nt_hooks;
@@ -1172,54 +1170,22 @@ fail:
 
 /* ---- System loggers ---- */
 
-void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
-		 nt_sys_fill_t fill, void *ctx)
+u64 nt_system_slots(void)
 {
-	u64 slots = READ_ONCE(nt_sys_slots);
-	struct nttrace_reservation res;
-
-	if (only)
-		slots &= BIT_ULL(only - 1);
-	while (slots) {
-		u32 id = __ffs64(slots) + 1;
-		struct nt_session *s;
-		bool want;
-		void *rec;
-
-		slots &= slots - 1;
-		rcu_read_lock_sched();
-		s = rcu_dereference_sched(nt_loggers[id]);
-		/* An event of no group (@bit 0) goes only where it is sent. */
-		want = s && s->system && (bit ? READ_ONCE(s->group_mask[word]) & bit : only);
-		rcu_read_unlock_sched();
-		if (!want)
-			continue;
-		rec = nt_reserve_rules(id, len, &res, NT_WRITE_KERNEL);
-		if (IS_ERR(rec)) {
-			/* A full ring has counted it lost; too large is ours to count. */
-			if (PTR_ERR(rec) == -EMSGSIZE &&
-			    atomic64_inc_return(&nt_sys_dropped) == 1)
-				pr_warn("nttrace: a kernel event of %u bytes fits no buffer of system logger %u: dropped, and counted in nt_sys_dropped\n",
-					len, id);
-			continue;
-		}
-		/*
-		 * The slot may have been taken by another session since the
-		 * check: the reservation holds off its stop (RCU-sched), so
-		 * the session it found is the one to ask.
-		 */
-		if (!res.session->system ||
-		    (bit && !(READ_ONCE(res.session->group_mask[word]) & bit))) {
-			nttrace_discard(&res);
-			continue;
-		}
-		fill(rec, len, res.time_stamp, ctx);
-		if (trace_nttrace_write_enabled())
-			nt_write_trace_kernel(res.session, rec, len);
-		nttrace_commit(&res);
-	}
+	return READ_ONCE(nt_sys_slots);
 }
-EXPORT_SYMBOL_IF_KUNIT(nt_sys_emit);
+
+bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit)
+{
+	struct nt_session *s;
+	bool want;
+
+	rcu_read_lock_sched();
+	s = rcu_dereference_sched(nt_loggers[slot]);
+	want = s && s->system && (!bit || READ_ONCE(s->group_mask[word]) & bit);
+	rcu_read_unlock_sched();
+	return want;
+}
 
 void nt_system_groups(u32 mask[NTTRACE_GROUP_MASKS])
 {

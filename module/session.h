@@ -288,22 +288,35 @@ void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		       unsigned int rules);
 
 /*
- * ---- System loggers: the kernel's own events ----
+ * ---- System loggers ----
  *
- * nt_sys_emit() writes one kernel event into every system logger whose
- * group mask has bit @bit of word @word, or (@only non-zero) into the
- * system logger of slot @only alone (a rundown for the session starting
- * or stopping). @fill writes the whole record, header and payload, into
- * @len reserved bytes, with the reservation's time stamp; it runs with
- * preemption off and must not sleep or fail. Any context but NMI
- * (the sched_switch tracepoint included: interrupts off, the runqueue
- * locked). A full ring counts the event lost, as for any writer; a record
- * larger than the session's buffers is counted in nt_sys_dropped, and
- * said once in the kernel log.
+ * The kernel logger (module/kernel_logger/) writes the kernel's own events
+ * into the system loggers that want their group; these tell it which.
  */
-typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
-void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
-		 nt_sys_fill_t fill, void *ctx);
+
+/**
+ * nt_system_slots() - the slots of the running system loggers
+ *
+ * Any context but NMI; no lock. A slot may have been given to another
+ * session by the time the caller reserves in it: nt_reserve_rules() finds
+ * the session that holds it then.
+ *
+ * Return: bit (slot - 1) for each running system logger.
+ */
+u64 nt_system_slots(void);
+
+/**
+ * nt_system_slot_wants() - does the session in a slot want a group?
+ * @slot: a slot of the logger table, 1 to NTTRACE_MAX_LOGGERS
+ * @word: the group_mask word of the group
+ * @bit: the group's bit in it; 0: any system logger
+ *
+ * Any context but NMI (an RCU-sched read side).
+ *
+ * Return: true if a system logger runs in @slot and its group mask has
+ * @bit of @word (or @bit is 0).
+ */
+bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit);
 
 /*
  * Is the running session @logger_id (NTTRACE_KERNEL_LOGGER_ID too) a

@@ -106,7 +106,7 @@
 #include <trace/events/sock.h>
 #include <trace/events/tcp.h>
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "kl_io.h"
 #include "kl_tags.h"
 

@@ -81,7 +81,7 @@
 #include <linux/timekeeping.h>
 #include <trace/events/block.h>
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "kl_io.h"
 #include "kl_tags.h"
 

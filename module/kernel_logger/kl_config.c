@@ -32,7 +32,7 @@
 #include <asm/tsc.h>
 #endif
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "sysconfig.h"
 
 NT_KCLASS(cpu)
