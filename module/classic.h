@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The classic event types of NtTraceEvent (seed 003): NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
- * (module/header.c) and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (module/instance.c), and
- * what they share (module/classic.c).
+ * The classic event types of NtTraceEvent: NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
+ * (module/header.c) and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE
+ * (module/instance.c), and what they share (module/classic.c).
  */
 #ifndef NTTRACE_CLASSIC_H
 #define NTTRACE_CLASSIC_H

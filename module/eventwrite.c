@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT: EventWrite, EventWriteTransfer, EventWriteEx
- * and EventWriteString of a registered provider (issue 15). Fields is a
- * struct nttrace_event_write_user (uapi/nttrace.h: Windows' 0x78-byte block,
- * ../shared/notes/ntevent-types.md), TraceHandle the registration's handle
+ * and EventWriteString of a registered provider. Fields is a
+ * struct nttrace_event_write_user (uapi/nttrace.h: Windows' 0x78-byte block),
+ * TraceHandle the registration's handle
  * from NTTRACE_IOC_REGISTER. The same block and this write path serve
  * TRACE_EVENT_NOREG (module/noreg.c) and TRACE_SECURITY
  * (module/security.c), which write for a GUID held without a
@@ -30,8 +30,8 @@
  * reserved, the snapshot is read again and the reservation discarded if
  * the session no longer wants the event (see nt_write_wanted()).
  *
- * The checks, in order, and their status (the seeds name none of them;
- * chosen as Windows' EventWrite reports them, ERROR_* in the library's
+ * The checks, in order, and their status (Windows documents none of the
+ * kernel's; chosen as Windows' EventWrite reports them, ERROR_* in the library's
  * mapping):
  *  1. FieldSize not NTTRACE_EVENT_WRITE_USER_SIZE (0x78): NTTRACE_STATUS_INVALID_PARAMETER.
  *     (The front door reads 0x78 bytes first: an unreadable Fields is

@@ -25,7 +25,7 @@ struct nttrace_call {
 	bool compat;
 	/*
 	 * ZwTraceEvent from another module (module/kapi.c): no user-mode
-	 * defences, kernel addresses, the kernel-mode rules of seed 003.
+	 * defences, kernel addresses, the kernel-mode rules of ZwTraceEvent.
 	 */
 	bool kernel_mode;
 };

@@ -1,51 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Providers (seed 004): the table of provider GUIDs, their registrations
+ * Providers: the table of provider GUIDs, their registrations
  * and the sessions that enable them; each open file's registrations and
  * notification queue. The ABI is in uapi/nttrace.h, "Providers".
  *
- * ---- Locking: nttrace's lock order, stated here only ----
- *
- * A lock is taken only with locks above it in this list held:
- *
- *   a consumer file's attach lock (module/consumer.c)
- *   nt_start_lock (module/session.c): one session start at a time, up to
- *     the session's place in the table; not held for a system logger's
- *     rundown, which follows
- *   a session's ctl_lock (module/session.c): its STOP, UPDATE, or its
- *     start until the rundown is written (the rundowns and the hooking
- *     of the kernel's sources run under it)
- *   nt_klog_lock (module/kernel_logger.c): which kernel sources are
- *     hooked; taken with no lock of nttrace held but a ctl_lock
- *   tracepoints_mutex (the kernel's, in tracepoint_probe_register() and
- *     _unregister(), under nt_klog_lock)
- *   cpu_hotplug_lock (cpus_read_lock(); the kernel takes it under
- *     tracepoints_mutex to switch a tracepoint's static key, and holds it
- *     for writing around the CPU hotplug callbacks, which take
- *     nt_loggers_lock)
- *   nt_provider_lock (module/provider.c): the provider table
- *   nt_loggers_lock (module/session.c): the logger table
- *   a session's rings_lock (module/session.c)
- *   leaves, spinlocks: a file's notification queue lock
- *     (struct nt_prov_file.lock), nt_reg_users_lock (module/policy.c)
- *
- * A process's mmap_lock is in no chain of these: under nt_provider_lock
- * it is only tried (mmap_read_trylock(): provider.c writing an enable
- * info), and the enable info's fault work and the kernel sources (their
- * rundowns, a task's image work) take it with no lock of nttrace held.
- * The rundowns take no mmap_lock but by mmap_read_trylock() either.
- *
- * nt_provider_lock and nt_loggers_lock are in fact never held together.
- * Calls between session.c and provider.c: a session's start
- * (nt_provider_session_started(), under nt_start_lock) and its stop
- * (nt_provider_session_stopped(), with no lock held) call provider.c;
- * provider.c calls session.c only in ENABLE: nt_session_get_enable()
- * (which takes nt_loggers_lock, and for the security provider marks the
- * session under its rings_lock) before it takes nt_provider_lock, then
- * nt_session_listed() (no lock) under it, and nt_session_put() after.
- *
- * A kernel registration's callback (nt_provider_register_kernel()) runs
- * with none of these held.
+ * Locking: nt_provider_lock (provider.c) guards the provider table; its
+ * place in the module's lock order is in module/session.h, "Locking".
+ * provider.c calls the session layer in ENABLE only:
+ * nt_session_get_enable() before it takes nt_provider_lock,
+ * nt_session_listed() (no lock) under it, nt_session_put() after. The
+ * session layer tells provider.c of a session's start and stop through
+ * struct nt_session_hooks: nt_provider_session_started() and
+ * nt_provider_session_stopped() below.
  */
 #ifndef NTTRACE_PROVIDER_H
 #define NTTRACE_PROVIDER_H
@@ -150,7 +116,7 @@ const u8 *nt_reg_guid(const struct nt_reg *r);
  * and their event-ID filter (NTTRACE_ENABLE_FILTER_EVENT_ID), as a mask
  * of bit (logger ID - 1), from the GUID's RCU-published snapshot. A
  * session's stop takes it out of the snapshot before its logger ID can
- * be reused (see the recheck in module/write.c, nt_write_wanted()).
+ * be reused (see the recheck in module/eventwrite.c, nt_write_wanted()).
  */
 u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword);
 
@@ -167,7 +133,7 @@ u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword);
  * with that session's level, keywords and logger ID.
  *
  * The callback runs in process context with no nttrace lock held (see
- * "Locking" above), in the thread that made the change (ENABLE, a
+ * module/session.h, "Locking"), in the thread that made the change (ENABLE, a
  * session's stop, this registration), after the change is complete: the
  * snapshot nt_provider_kernel_enabled() reads has it. It may sleep, write
  * events, register and unregister providers, its own registration

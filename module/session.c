@@ -7,7 +7,7 @@
  * final flush.
  * Who may do what, and the limits, are in module/policy.c.
  *
- * Lock order: module/provider.h, "Locking".
+ * Lock order: module/session.h, "Locking".
  *
  * Choices where ETW differs or is silent:
  * - Rings are mapped into the consumer, so they cannot grow: every CPU gets
@@ -1081,8 +1081,8 @@ void nt_sessions_cpu_offline(unsigned int cpu)
  * nt_writer_check() and nt_reserve_rules() (under nttrace_reserve() and
  * module/write.c) apply the NT_WRITE_* rules to the running session
  * @logger_id before anything is reserved, so that a refused event is
- * neither written nor counted lost. The order is seed 003's for
- * TRACE_INSTANCE: not running, then secure, then paged memory.
+ * neither written nor counted lost. The order is TRACE_INSTANCE's in
+ * Windows: not running, then secure, then paged memory.
  */
 static struct nt_session *nt_session_lookup_sched(u32 logger_id)
 {

@@ -2,6 +2,52 @@
 /*
  * Logger sessions: the table of running loggers, their properties, rings
  * and life cycle (StartTrace / ControlTrace semantics).
+ *
+ * ---- Locking: nttrace's lock order, stated here only ----
+ *
+ * A lock is taken only with locks above it in this list held:
+ *
+ *   a consumer file's attach lock (struct nt_file.lock, module/consumer.c)
+ *   nt_start_lock (module/session.c): one session start at a time, up to
+ *     the session's place in the table; not held for a system logger's
+ *     rundown, which follows
+ *   a session's ctl_lock (struct nt_session below): its STOP, UPDATE, or
+ *     its start until the rundown is written (the rundowns and the
+ *     hooking of the kernel's sources run under it)
+ *   nt_klog_lock (module/kernel_logger/kernel_logger.c): which kernel
+ *     sources are hooked; taken with no lock of nttrace held but a
+ *     ctl_lock
+ *   tracepoints_mutex (the kernel's, in tracepoint_probe_register() and
+ *     _unregister(), under nt_klog_lock)
+ *   cpu_hotplug_lock (cpus_read_lock(), around a session's ring flushes
+ *     and its readers' changes; the kernel takes it under tracepoints_mutex
+ *     to switch a tracepoint's static key, and holds it for writing around
+ *     the CPU hotplug callbacks, which take nt_loggers_lock)
+ *   nt_provider_lock (module/provider.c): the provider table
+ *   nt_loggers_lock (module/session.c): the logger table
+ *   a session's rings_lock (struct nt_session below)
+ *   leaves, spinlocks: a file's notification queue lock
+ *     (struct nt_prov_file.lock, module/provider.h), nt_reg_users_lock
+ *     (module/policy.c), nt_security_lock (module/security.c), a tag
+ *     table's set locks (module/kernel_logger/kl_tags.c, raw, taken by
+ *     the kernel sources' probes in any context)
+ *
+ * nt_provider_lock and nt_loggers_lock are in fact never held together:
+ * a session's start tells the providers (struct nt_session_hooks'
+ * started, which takes nt_provider_lock) under nt_start_lock with
+ * nt_loggers_lock not held, its stop (stopped) with no lock held, and
+ * ENABLE takes nt_loggers_lock (nt_session_get_enable()) before
+ * nt_provider_lock and not under it.
+ *
+ * A process's mmap_lock is in no chain of these: under nt_provider_lock
+ * it is only tried (mmap_read_trylock(): provider.c writing an enable
+ * info), and the enable info's fault work and the kernel sources (their
+ * rundowns, a task's image work) take it with no lock of nttrace held.
+ * The rundowns take no mmap_lock but by mmap_read_trylock() either.
+ *
+ * A kernel registration's callback (nt_provider_register_kernel()) runs
+ * with none of these held. lockdep checks the order in the debug kernel's
+ * runs (Documentation/testing.md).
  */
 #ifndef NTTRACE_SESSION_H
 #define NTTRACE_SESSION_H
@@ -247,7 +293,7 @@ bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
  *                      from its owner or with NT_WRITE_PRIVILEGED (the
  *                      caller checked nt_privileged(), which may sleep)
  * NT_WRITE_NO_SECURE:  a secure session refuses it from anyone
- *                      (TRACE_INSTANCE, seed 003)
+ *                      (TRACE_INSTANCE, as Windows')
  * NT_WRITE_KERNEL:     a kernel-mode caller: an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
  *                      session refuses it
  * NT_WRITE_FORGE:      the record could pass for one the kernel wrote (a raw

@@ -339,7 +339,7 @@ u32 nt_write_session(struct nt_write *w, u32 logger_id)
 EXPORT_SYMBOL_IF_KUNIT(nt_write_session);
 
 /*
- * The codes the seeds name or let us choose (module/message.c,
+ * The codes Windows names or leaves to us (module/message.c,
  * module/classic.c and module/eventwrite.c say which and why): a record
  * that fits 16 bits but no buffer is NTTRACE_STATUS_BUFFER_OVERFLOW; a full ring
  * is NTTRACE_STATUS_NO_MEMORY, which the library turns into

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The disk and TCP/IP sources (module/kl_disk.c, kl_tcpip.c): their
+ * The disk and TCP/IP sources (kl_disk.c, kl_tcpip.c): their
  * counters, and the probes the KUnit suite (tests/kunit/kl_io_test.c)
  * calls directly; and the counter of the process rundown it reads.
  */
@@ -16,7 +16,7 @@ struct sock;
 struct sk_buff;
 
 extern atomic_long_t nt_disk_unmatched, nt_disk_other, nt_tcp_unowned;
-/* module/kl_process.c: rundown records of a process whose memory waited. */
+/* kl_process.c: rundown records of a process whose memory waited. */
 extern atomic_long_t nt_kl_rundown_unread;
 
 #if IS_ENABLED(CONFIG_KUNIT)
