@@ -40,7 +40,6 @@
 #include "policy.h"
 #include "session.h"
 #include "trace.h"
-#include "write.h"
 
 /* Starts are serialized: a name and ID found free stay free until used. */
 static DEFINE_MUTEX(nt_start_lock);
@@ -987,19 +986,6 @@ void nt_session_detach(struct nt_session *s, unsigned int slot)
 	wake_up_all(&s->wq);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_detach);
-
-void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
-		      u32 *status)
-{
-	void *rec = nt_reserve_rules(logger_id, len, res, NT_WRITE_KERNEL);
-
-	if (IS_ERR(rec)) {
-		*status = nt_write_status(PTR_ERR(rec));
-		return NULL;
-	}
-	return rec;
-}
-EXPORT_SYMBOL_NS_GPL(nttrace_reserve, NTTRACE_NS);
 
 void nttrace_commit(struct nttrace_reservation *res)
 {

@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
+#include <nttrace/wdm.h>
 
 #include "policy.h"
 #include "session.h"
@@ -373,3 +374,16 @@ u32 nt_write_status(int err)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_write_status);
+
+void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status)
+{
+	void *rec = nt_reserve_rules(logger_id, len, res, NT_WRITE_KERNEL);
+
+	if (IS_ERR(rec)) {
+		*status = nt_write_status(PTR_ERR(rec));
+		return NULL;
+	}
+	return rec;
+}
+EXPORT_SYMBOL_NS_GPL(nttrace_reserve, NTTRACE_NS);

@@ -19,6 +19,12 @@ extern atomic_long_t nt_disk_unmatched, nt_disk_other, nt_tcp_unowned;
 /* kl_process.c: rundown records of a process whose memory waited. */
 extern atomic_long_t nt_kl_rundown_unread;
 
+/*
+ * The probes and helpers below are the sources' own (static without
+ * KUnit); the suite calls them with made-up requests and sockets. Each
+ * probe is the tracepoint's of its name (kl_disk.c, kl_tcpip.c say
+ * which), with the source as @data.
+ */
 #if IS_ENABLED(CONFIG_KUNIT)
 #include <linux/blk_types.h>
 
