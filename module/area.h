@@ -13,8 +13,21 @@ struct nt_area {
 	unsigned int nr_pages;
 };
 
-/* 0 or -ENOMEM; @size is rounded up to whole pages. May sleep. */
+/**
+ * nt_area_alloc() - allocate a zeroed area a consumer may map
+ * @a: the area, filled in
+ * @size: its size, rounded up to whole pages
+ *
+ * The pages are charged to the caller's memory cgroup. May sleep.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int nt_area_alloc(struct nt_area *a, size_t size);
+
+/**
+ * nt_area_free() - free what nt_area_alloc() allocated
+ * @a: the area; one never allocated (zeroed) is left alone
+ */
 void nt_area_free(struct nt_area *a);
 
 #endif /* NTTRACE_AREA_H */

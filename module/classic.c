@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What NTTRACE_ETW_NT_FLAGS_TRACE_HEADER and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE share (seed
- * 003, ../shared/notes/record-formats.md): the header the front door
+ * What NTTRACE_ETW_NT_FLAGS_TRACE_HEADER and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE
+ * share (the record formats are in common/record.h): the header the front door
  * captured, its data (inline, or gathered from a MOF_FIELD array), and the
  * record written as Windows writes it: the header with the logger's fields
  * filled in, then the data, 8-byte aligned.
@@ -13,8 +13,8 @@
  * copy is NTTRACE_STATUS_ACCESS_VIOLATION at once, and it never allocates nor
  * sleeps (it may call from any context but NMI).
  *
- * The order of checks, and the status each gives (the seed names the codes
- * for TRACE_INSTANCE; issue 14 applies its rules to TRACE_HEADER too):
+ * The order of checks, and the status each gives (Windows names the codes
+ * for TRACE_INSTANCE; TRACE_HEADER follows the same rules):
  *  1. logger ID (the low 16 bits of TraceHandle) 0 or 0xFFFF:
  *     NTTRACE_STATUS_INVALID_HANDLE.
  *  2. the session, before anything else is read or reserved (so that a
@@ -37,14 +37,14 @@
  *  5. NTTRACE_WNODE_FLAG_USE_MOF_PTR: the bytes after the header up to Size are a
  *     MOF_FIELD array. More than 0x100 bytes (NTTRACE_MAX_MOF_FIELDS):
  *     NTTRACE_STATUS_ARRAY_BOUNDS_EXCEEDED. Only whole MOF_FIELDs count: a
- *     trailing part of one is ignored, neither read nor written (the seed
+ *     trailing part of one is ignored, neither read nor written (Windows
  *     counts "whole MOF_FIELD structures"). The array unreadable:
  *     NTTRACE_STATUS_ACCESS_VIOLATION. Header plus items past 32 bits:
  *     NTTRACE_STATUS_BUFFER_OVERFLOW.
  *  6. NTTRACE_WNODE_FLAG_USE_GUID_PTR: the GUID is read from GuidPtr (a 64-bit
  *     address for every caller, as the SDK's ULONGLONG GuidPtr is);
  *     unreadable: NTTRACE_STATUS_ACCESS_VIOLATION.
- *  7. The three codes the seed lets us choose between, as module/message.c
+ *  7. The three codes Windows leaves us to choose between, as module/message.c
  *     chose: a record past 16 bits (its Size is a USHORT; only MOF items
  *     can get there): NTTRACE_STATUS_INTEGER_OVERFLOW; one that fits 16 bits but
  *     not a buffer of the session: NTTRACE_STATUS_BUFFER_OVERFLOW; the ring full
@@ -53,7 +53,7 @@
  *  8. The data unreadable (inline or an item): NTTRACE_STATUS_ACCESS_VIOLATION,
  *     nothing written.
  *
- * Other choices where the seed is silent:
+ * Other choices where Windows' documented interface is silent:
  * - USE_GUID_PTR works for TRACE_INSTANCE too (EVENT_INSTANCE_GUID_HEADER
  *   has the same union); its ParentGuid, InstanceId and ParentInstanceId
  *   are copied as they come.

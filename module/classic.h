@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The classic event types of NtTraceEvent (seed 003): NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
- * (module/header.c) and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (module/instance.c), and
- * what they share (module/classic.c).
+ * The classic event types of NtTraceEvent: NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
+ * (module/header.c) and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE
+ * (module/instance.c), and what they share (module/classic.c).
  */
 #ifndef NTTRACE_CLASSIC_H
 #define NTTRACE_CLASSIC_H
@@ -23,17 +23,43 @@ struct nt_classic_kind {
 	bool secure_refused;
 };
 
-/*
- * One classic event: @fixed is the header the front door captured
- * (kind->header_size bytes). Returns an NTSTATUS.
+/**
+ * nt_classic_event() - write one classic event (TRACE_HEADER, TRACE_INSTANCE)
+ * @kind: how its type differs from the other
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fixed: the header the front door captured (@kind->header_size bytes)
+ *
+ * The checks and their order are in module/classic.c.
+ *
+ * Return: an NTSTATUS.
  */
 u32 nt_classic_event(const struct nt_classic_kind *kind,
 		     const struct nttrace_call *call,
 		     const struct nttrace_flags *flags, const void *fixed);
 
+/**
+ * nt_trace_header() - the handler of NTTRACE_ETW_NT_FLAGS_TRACE_HEADER
+ * @type: the type's entry in the front door's table (module/ntevent.c)
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fixed: the EVENT_TRACE_HEADER the front door captured
+ *
+ * Return: an NTSTATUS.
+ */
 u32 nt_trace_header(const struct nttrace_type *type,
 		    const struct nttrace_call *call,
 		    const struct nttrace_flags *flags, const void *fixed);
+
+/**
+ * nt_trace_instance() - the handler of NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE
+ * @type: the type's entry in the front door's table (module/ntevent.c)
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fixed: the EVENT_INSTANCE_GUID_HEADER the front door captured
+ *
+ * Return: an NTSTATUS.
+ */
 u32 nt_trace_instance(const struct nttrace_type *type,
 		      const struct nttrace_call *call,
 		      const struct nttrace_flags *flags, const void *fixed);

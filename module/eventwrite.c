@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NTTRACE_ETW_NT_FLAGS_TRACE_EVENT: EventWrite, EventWriteTransfer, EventWriteEx
- * and EventWriteString of a registered provider (issue 15). Fields is a
- * struct nttrace_event_write_user (uapi/nttrace.h: Windows' 0x78-byte block,
- * ../shared/notes/ntevent-types.md), TraceHandle the registration's handle
+ * and EventWriteString of a registered provider. Fields is a
+ * struct nttrace_event_write_user (uapi/nttrace.h: Windows' 0x78-byte block),
+ * TraceHandle the registration's handle
  * from NTTRACE_IOC_REGISTER. The same block and this write path serve
  * TRACE_EVENT_NOREG (module/noreg.c) and TRACE_SECURITY
  * (module/security.c), which write for a GUID held without a
@@ -30,8 +30,8 @@
  * reserved, the snapshot is read again and the reservation discarded if
  * the session no longer wants the event (see nt_write_wanted()).
  *
- * The checks, in order, and their status (the seeds name none of them;
- * chosen as Windows' EventWrite reports them, ERROR_* in the library's
+ * The checks, in order, and their status (Windows documents none of the
+ * kernel's; chosen as Windows' EventWrite reports them, ERROR_* in the library's
  * mapping):
  *  1. FieldSize not NTTRACE_EVENT_WRITE_USER_SIZE (0x78): NTTRACE_STATUS_INVALID_PARAMETER.
  *     (The front door reads 0x78 bytes first: an unreadable Fields is
@@ -143,6 +143,59 @@ struct nt_ew {
 	u32 fail_status;
 };
 
+/*
+ * The sessions (bit logger ID - 1) whose enables of @r's GUID take @w's
+ * event by its level and keyword and whose event-ID filter lets its id
+ * through, less those its Fields.filter leaves out. Under
+ * rcu_read_lock().
+ */
+static u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r)
+{
+	const struct nttrace_event_descriptor *d = w->event.header.descriptor;
+
+	return nt_reg_wanted_rcu(r, d->id, d->level, d->keyword) & ~w->event.filter;
+}
+
+/*
+ * Does session @logger_id still want the event? Its logger ID may have
+ * been freed by a stop and taken by a new session since the caller read
+ * the enable snapshot.
+ */
+static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
+{
+	/*
+	 * Reserving read the session from the logger table; a stop publishes
+	 * the GUID's snapshot without it before the ID can be taken by a new
+	 * session (module/session.c keeps a stopping session's ID until
+	 * nt_provider_session_stopped() returns; the new session is then
+	 * published with rcu_assign_pointer()). Pairs with the release in
+	 * nt_guid_snapshot() (module/provider.c): if we found a new session,
+	 * we see the snapshot that dropped the old one.
+	 */
+	smp_rmb();
+	return nt_write_event_sessions(w, w->event.reg) & BIT_ULL(logger_id - 1);
+}
+
+/*
+ * nt_write_one() for an EventWrite record: once reserved, the enable
+ * snapshot is read again, and the reservation discarded (-ESTALE) if the
+ * session no longer wants the event.
+ */
+static int nt_ew_write_one(struct nt_write *w, u32 logger_id)
+{
+	struct nttrace_reservation res;
+	u8 *rec;
+
+	rec = nt_write_reserve(w, logger_id, &res);
+	if (IS_ERR(rec))
+		return PTR_ERR(rec);
+	if (!nt_write_wanted(w, logger_id)) {
+		nttrace_discard(&res);
+		return -ESTALE;
+	}
+	return nt_write_commit(w, logger_id, &res, rec);
+}
+
 /* The registration, under rcu_read_lock(). */
 static struct nt_reg *nt_ew_reg(const struct nt_ew *ew)
 {
@@ -183,7 +236,7 @@ static int nt_ew_pass(struct nt_ew *ew)
 		u64 bit = BIT_ULL(id - 1);
 
 		want &= ~bit;
-		err = nt_write_one(&ew->w, id);
+		err = nt_ew_write_one(&ew->w, id);
 		if (err == -EFAULT)
 			goto out;
 		if (err == -EACCES && (ew->w.rules & NT_WRITE_USER) &&

@@ -10,33 +10,56 @@
 
 struct nt_reg;
 
-/* The handler of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT; @fixed is the 0x78-byte Fields. */
+/**
+ * nt_event_write() - the handler of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT
+ * @type: the type's entry in the front door's table (module/ntevent.c)
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fixed: the 0x78-byte Fields the front door captured
+ *
+ * Return: an NTSTATUS.
+ */
 u32 nt_event_write(const struct nttrace_type *type,
 		   const struct nttrace_call *call,
 		   const struct nttrace_flags *flags, const void *fixed);
 
-/*
- * The checks of the 0x78-byte block every type that passes it makes
- * first (FieldSize, flags, the descriptor count and address): an NTSTATUS,
- * NTTRACE_STATUS_SUCCESS (0) when it passes.
+/**
+ * nt_event_fields_check() - the first checks of the 0x78-byte block
+ * @call: the NtTraceEvent call
+ * @f: the front door's copy of the block
+ *
+ * Every type that passes the block makes them first: FieldSize, flags,
+ * the descriptor count and address.
+ *
+ * Return: an NTSTATUS, NTTRACE_STATUS_SUCCESS (0) when it passes.
  */
 u32 nt_event_fields_check(const struct nttrace_call *call,
 			  const struct nttrace_event_write_user *f);
 
-/*
- * The write path of the block (module/eventwrite.c's table from check 2
- * on) for @reg, a registration or a GUID held by nt_provider_hold()
- * (TRACE_EVENT_NOREG, TRACE_SECURITY): @fields is the front door's copy.
- * Returns an NTSTATUS.
+/**
+ * nt_event_write_reg() - write the block's event for a registration
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fields: the front door's copy of the block
+ * @reg: a registration, or a GUID held by nt_provider_hold()
+ *	(TRACE_EVENT_NOREG, TRACE_SECURITY)
+ *
+ * module/eventwrite.c's table of checks from check 2 on, then the write
+ * into every session that wants the event.
+ *
+ * Return: an NTSTATUS.
  */
 u32 nt_event_write_reg(const struct nttrace_call *call, const struct nttrace_flags *flags,
 		       const struct nttrace_event_write_user *fields, struct nt_reg *reg);
 
-/*
- * EtwWrite's core: write one event of kernel registration @reg
- * (nt_provider_register_kernel()) into every session that wants it, as
+/**
+ * nt_event_write_kernel() - EtwWrite's core
+ * @reg: a kernel registration (nt_provider_register_kernel())
+ * @fields: the block, in the caller's kernel memory
+ *
+ * Write one event of @reg into every session that wants it, as
  * nt_event_write() does for a process, with the kernel-mode rules.
- * @fields is the caller's kernel memory, read as is (not copied); its
+ * @fields is read as is (not copied); its
  * @data is the kernel address of @data_count EVENT_DATA_DESCRIPTORs
  * whose @ptr are kernel addresses. Those are read without faulting: a bad
  * one gives NTTRACE_STATUS_ACCESS_VIOLATION, not an oops, and nothing is written.
@@ -46,10 +69,12 @@ u32 nt_event_write_reg(const struct nttrace_call *call, const struct nttrace_fla
  * (NTTRACE_EVENT_HEADER_FLAG_64_BIT_HEADER, header type 0x13); its thread and
  * process IDs are the current task's (in interrupt context, the
  * interrupted one's). @reg must stay registered for the call: do not call
- * nt_provider_unregister_kernel() on it concurrently. Returns an NTSTATUS,
- * the same as for a process (see the table in module/eventwrite.c):
- * NTTRACE_STATUS_SUCCESS when no session wants the event; a paged-memory session
- * refuses it (NTTRACE_STATUS_NOT_SUPPORTED); a secure one takes it.
+ * nt_provider_unregister_kernel() on it concurrently.
+ *
+ * Return: an NTSTATUS, the same as for a process (see the table in
+ * module/eventwrite.c): NTTRACE_STATUS_SUCCESS when no session wants the
+ * event; a paged-memory session refuses it (NTTRACE_STATUS_NOT_SUPPORTED);
+ * a secure one takes it.
  */
 u32 nt_event_write_kernel(struct nt_reg *reg, const struct nttrace_event_write_user *fields);
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NTTRACE_ETW_NT_FLAGS_TRACE_HEADER (seed 003): TraceEvent's EVENT_TRACE_HEADER
+ * NTTRACE_ETW_NT_FLAGS_TRACE_HEADER: TraceEvent's EVENT_TRACE_HEADER
  * (0x30 bytes, captured by the front door) and its data become one
  * full-header record, FULL_HEADER64 (0x14) or FULL_HEADER32 (0x0A) by the
  * caller's pointer size. TraceHandle is required (Windows 6.1 and later):
  * its low 16 bits are the logger ID. FieldSize is ignored in favour of the
- * header's Size. Where the seed is silent for this type (the MOF_FIELD
- * array's limit, the 32-bit overflow, the codes for no room) the
- * TRACE_INSTANCE rules apply, as issue 14 asks; a secure session takes
+ * header's Size. Where Windows documents nothing for this type (the
+ * MOF_FIELD array's limit, the 32-bit overflow, the codes for no room) the
+ * TRACE_INSTANCE rules apply; a secure session takes
  * these events as it takes messages (from its owner and privileged
  * callers). The rules and the order of checks are in module/classic.c.
  */

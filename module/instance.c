@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (seed 003): TraceEventInstance's
+ * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE: TraceEventInstance's
  * EVENT_INSTANCE_GUID_HEADER (0x48 bytes, dword-aligned, captured by the
  * front door) and its data become one instance record, INSTANCE64 (0x15)
  * or INSTANCE32 (0x0B) by the caller's pointer size, whose header keeps

@@ -13,7 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "consumer.h"
-#include "kernel_logger.h"
+#include "kernel_logger/kernel_logger.h"
 #include "ntevent.h"
 #include "provider.h"
 #include "security.h"
@@ -338,6 +338,14 @@ static int nttrace_cpu_down(unsigned int cpu)
 	return 0;
 }
 
+/* The sessions' starts and stops, told to the providers and the kernel logger. */
+static const struct nt_session_hooks nttrace_session_hooks = {
+	.started = nt_provider_session_started,
+	.stopped = nt_provider_session_stopped,
+	.groups_changed = nt_kernel_logger_update,
+	.rundown = nt_kernel_logger_rundown,
+};
+
 static int __init nttrace_init(void)
 {
 	int ret;
@@ -362,6 +370,7 @@ static int __init nttrace_init(void)
 		return ret;
 	}
 	nttrace_cpuhp = ret;
+	nt_session_set_hooks(&nttrace_session_hooks);
 	ret = misc_register(&nttrace_misc);
 	if (ret) {
 		cpuhp_remove_state_nocalls(nttrace_cpuhp);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NTTRACE_ETW_NT_FLAGS_TRACE_MARK: EtwSetMark's mark, a string a program
- * puts into a system logger's trace (../shared/notes/ntevent-types.md,
- * "0x0600 TRACE_MARK", from phnt's ntwmi.h, ETW_SET_MARK_INFORMATION).
+ * puts into a system logger's trace (type 0x0600, TRACE_MARK, and
+ * ETW_SET_MARK_INFORMATION in phnt's ntwmi.h).
  * Fields is { ULONG Flag; WCHAR Mark[]; } of FieldSize bytes; the record
  * is a SYSTEM_TRACE_HEADER of version 0 and HookId 0x0F22 (PerfInfo, type
  * 0x22: consumers see PerfInfo opcode 34), then the mark's bytes and two

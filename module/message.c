@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE: a MESSAGE_TRACE_USER and its argument list
- * become one message event in the session's buffer on this CPU (seeds 000,
- * 001, 002, 003).
+ * become one message event in the session's buffer on this CPU, laid out
+ * as Windows' TraceMessage writes it (common/record.h).
  *
  * Every user value is read once: the MESSAGE_TRACE_USER by the front door,
  * the argument list here into a kernel array, and the argument bytes by
  * the write path (module/write.c) straight into the reserved record.
  *
- * Choices where the seeds are silent:
+ * Choices where Windows' documented interface is silent:
  * - FieldSize other than 0x28: NTTRACE_STATUS_INVALID_PARAMETER.
  * - The logger ID is the low 16 bits of TraceHandle, as Windows takes it.
  * - The argument list must be aligned to the caller's pointer size, and
@@ -132,7 +132,7 @@ u32 nt_trace_message(const struct nttrace_type *type,
 	 * built with CONFIG_INIT_STACK_ALL_ZERO (Debian's are) would otherwise
 	 * clear these 256 bytes, the list's 128 and the front door's 72 on
 	 * every event; in the bench kernel under TCG, TraceMessage went from
-	 * 3.1 to 2.9 times a no-op ioctl without it (A/B boots, issue 18).
+	 * 3.1 to 2.9 times a no-op ioctl without it (A/B boots).
 	 */
 	struct nttrace_event_data_descriptor stack_args[NT_FAST_ARGS] __uninitialized;
 	struct nttrace_event_data_descriptor *args = stack_args;

@@ -8,8 +8,8 @@
  * keywords and event-ID filter, the record an EVENT_HEADER whose
  * ProviderId is the GUID.
  *
- * Facts (../shared/notes/ntevent-types.md, from phnt's ntwmi.h and Geoff
- * Chappell's EtwEventWriteNoRegistration page): TraceHandle is the
+ * Facts (from phnt's ntwmi.h and Geoff Chappell's
+ * EtwEventWriteNoRegistration page): TraceHandle is the
  * address of the 16-byte GUID, NULL is STATUS_INVALID_PARAMETER; no
  * session enabling the GUID is STATUS_WMI_ALREADY_DISABLED. Chosen where
  * they are silent:

@@ -9,11 +9,19 @@
 
 #include "ntevent.h"
 
-/*
- * The handler; @fixed is the 0x78-byte Fields, TraceHandle the GUID's
- * address. A kernel-mode caller (nttrace_etw_write_no_registration(),
- * ZwTraceEvent) must be in process context: finding the GUID's enables
- * takes a mutex (elsewhere: NTTRACE_STATUS_NOT_SUPPORTED).
+/**
+ * nt_trace_noreg() - the handler of NTTRACE_ETW_NT_FLAGS_TRACE_EVENT_NOREG
+ * @type: the type's entry in the front door's table (module/ntevent.c)
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fixed: the 0x78-byte Fields the front door captured
+ *
+ * TraceHandle is the GUID's address. A kernel-mode caller
+ * (nttrace_etw_write_no_registration(), ZwTraceEvent) must be in process
+ * context: finding the GUID's enables takes a mutex (elsewhere:
+ * NTTRACE_STATUS_NOT_SUPPORTED).
+ *
+ * Return: an NTSTATUS.
  */
 u32 nt_trace_noreg(const struct nttrace_type *type,
 		   const struct nttrace_call *call,

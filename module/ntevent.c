@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NtTraceEvent's front door (seed 003): decode Flags, reject invalid types,
- * apply the user-mode defences, then hand the call to the type's handler.
+ * NtTraceEvent's front door: decode Flags, reject invalid types, apply
+ * the user-mode defences, then hand the call to the type's handler.
  *
- * Choices where the seed is silent, following what Windows does as far as it
- * is known:
+ * Choices where Windows' documented interface is silent, following what
+ * Windows does as far as it is known:
  * - The order of checks is: type (NTTRACE_STATUS_INVALID_PARAMETER), alignment of
  *   Fields (NTTRACE_STATUS_DATATYPE_MISALIGNMENT), readability of Fields
  *   (NTTRACE_STATUS_ACCESS_VIOLATION), then the handler.
  * - Only the type field of Flags is validated. The modifier fields (frames
  *   to skip, USE_NATIVE_HEADER, WOW64_CALL), the system-event version byte
  *   and the bits no version defines are accepted and change nothing here.
- * - Fields must be 4-byte (ULONG) aligned for every type: the seed names a
- *   dword-aligned Fields for TRACE_INSTANCE, and a 32-bit Linux caller's
+ * - Fields must be 4-byte (ULONG) aligned for every type: Windows asks a
+ *   dword-aligned Fields of TRACE_INSTANCE, and a 32-bit Linux caller's
  *   structs align 64-bit members only to 4 bytes, so asking for 8 would
  *   refuse well-formed 32-bit callers.
  * - "Readable" means the type's fixed part (its header as Windows lays it
  *   out) can be copied in: the front door copies it once, and the handler
- *   works from that copy. Types whose input no seed describes yet check a
- *   single ULONG until their handler defines more.
+ *   works from that copy. A type whose handler defines no fixed part
+ *   checks a single ULONG.
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>

@@ -25,15 +25,22 @@ struct nttrace_call {
 	bool compat;
 	/*
 	 * ZwTraceEvent from another module (module/kapi.c): no user-mode
-	 * defences, kernel addresses, the kernel-mode rules of seed 003.
+	 * defences, kernel addresses, the kernel-mode rules of ZwTraceEvent.
 	 */
 	bool kernel_mode;
 };
 
-/*
- * Copy @len bytes of the caller's memory at @src: user memory, or kernel
- * memory for a kernel-mode call (read without faulting, so that a bad
- * kernel pointer gives -EFAULT rather than an oops). 0 or -EFAULT.
+/**
+ * nt_copy_in() - copy in the caller's memory
+ * @call: the call, which says whose memory @src is
+ * @dst: where to
+ * @src: a user address, or a kernel one for a kernel-mode call
+ * @len: how many bytes
+ *
+ * Kernel memory is read without faulting, so that a bad kernel pointer
+ * gives -EFAULT rather than an oops. User memory may fault in (may sleep).
+ *
+ * Return: 0 or -EFAULT.
  */
 static inline int nt_copy_in(const struct nttrace_call *call, void *dst,
 			     u64 src, size_t len)
@@ -44,18 +51,31 @@ static inline int nt_copy_in(const struct nttrace_call *call, void *dst,
 	return copy_from_user(dst, u64_to_user_ptr(src), len) ? -EFAULT : 0;
 }
 
-/*
- * Memory for a call: a kernel-mode call may come from any context
- * (softirq, hardirq), a user-mode one only from its system call.
+/**
+ * nt_gfp() - the allocation flags for memory a call takes
+ * @call: the call
+ *
+ * A kernel-mode call may come from any context (softirq, hardirq), a
+ * user-mode one only from its system call.
+ *
+ * Return: GFP_ATOMIC | __GFP_NOWARN, or GFP_KERNEL.
  */
 static inline gfp_t nt_gfp(const struct nttrace_call *call)
 {
 	return call->kernel_mode ? GFP_ATOMIC | __GFP_NOWARN : GFP_KERNEL;
 }
 
-/*
- * The same in atomic context (preemption or interrupts off): never sleeps,
- * never takes a page fault.
+/**
+ * nt_copy_in_nofault() - nt_copy_in() in atomic context
+ * @call: the call, which says whose memory @src is
+ * @dst: where to
+ * @src: a user address, or a kernel one for a kernel-mode call
+ * @len: how many bytes
+ *
+ * For preemption or interrupts off: never sleeps, never takes a page
+ * fault (a user page that is not resident gives -EFAULT).
+ *
+ * Return: 0 or -EFAULT.
  */
 static inline int nt_copy_in_nofault(const struct nttrace_call *call,
 				     void *dst, u64 src, size_t len)
@@ -102,12 +122,51 @@ struct nttrace_type {
 	nttrace_handler_t handler;	/* NULL: NTTRACE_STATUS_NOT_IMPLEMENTED */
 };
 
+/**
+ * nttrace_decode_flags() - take NtTraceEvent's Flags apart
+ * @flags: the Flags as the caller gave them
+ * @out: their fields
+ */
 void nttrace_decode_flags(u32 flags, struct nttrace_flags *out);
+
+/**
+ * nttrace_find_type() - the front door's entry for a type
+ * @type: a Flags & NTTRACE_ETW_NT_TRACE_TYPE_MASK value
+ *
+ * Return: the entry, or NULL for no valid type.
+ */
 const struct nttrace_type *nttrace_find_type(u32 type);
+
+/**
+ * nttrace_types_implemented() - the types that have a handler
+ *
+ * Return: NTTRACE_TYPE_BIT() of each, for NTTRACE_IOC_VERSION.
+ */
 u64 nttrace_types_implemented(void);
+
+/**
+ * nttrace_dispatch() - the user-mode defences, then the type's handler
+ * @type: the type's entry
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ *
+ * Checks Fields' alignment (not for a kernel-mode caller, trusted to
+ * align it), copies in its fixed part once, and calls the handler with
+ * that copy.
+ *
+ * Return: an NTSTATUS.
+ */
 u32 nttrace_dispatch(const struct nttrace_type *type,
 		     const struct nttrace_call *call,
 		     const struct nttrace_flags *flags);
+
+/**
+ * nttrace_trace_event() - NtTraceEvent: one call, from the ioctl or ZwTraceEvent
+ * @call: the call
+ *
+ * Return: an NTSTATUS: NTTRACE_STATUS_INVALID_PARAMETER for no valid type,
+ * else nttrace_dispatch()'s.
+ */
 u32 nttrace_trace_event(const struct nttrace_call *call);
 
 #endif /* NTTRACE_NTEVENT_H */

@@ -40,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/user_namespace.h>
+#include <nttrace/uapi.h>
 
 #include "policy.h"
 
@@ -91,6 +92,14 @@ bool nt_privileged_system(void)
 	 * system-wide tracing: CAP_PERFMON).
 	 */
 	return perfmon_capable() && task_active_pid_ns(current) == &init_pid_ns;
+}
+
+const u8 nt_security_guid[16] = NTTRACE_SECURITY_PROVIDER_GUID_BYTES;
+EXPORT_SYMBOL_IF_KUNIT(nt_security_guid);
+
+bool nt_security_reader(void)
+{
+	return capable(CAP_AUDIT_READ) || capable(CAP_SYS_ADMIN);
 }
 
 kuid_t nt_quota_uid(void)

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Providers (seed 004; uapi/nttrace.h, "Providers"). One table, keyed by
+ * Providers (uapi/nttrace.h, "Providers"). One table, keyed by
  * provider GUID, holds two independent things: the registrations of the
  * GUID (which open file, which process, which context, where its enable
  * info lives) and the sessions that enable it (logger ID, level, flags,
  * keywords). An enable needs no registration, so one made before the
  * provider registers is found when it does. The sessions that may enable
- * are those module/session.c said started and not yet stopped
- * (nt_provider_session_started(), nt_provider_session_stopped()); a stop
+ * are those module/session.c said started and not yet stopped (through
+ * struct nt_session_hooks: nt_provider_session_started(),
+ * nt_provider_session_stopped()); a stop
  * drops the session's enables. A GUID's node goes when it has neither.
  *
  * The enable info. Each registration's struct nttrace_enable_info lives in
  * the registering process, at an address of its mm (kept with mmgrab()).
- * No page of it stays pinned (issue 27, finding 1: a long-term write pin
+ * No page of it stays pinned (a long-term write pin
  * of any address a user names is the pin-versus-writeback problem on a
  * shared file page, and is charged to no one): as user_events
  * (kernel/trace/trace_events_user.c) writes its enable bit, each update
@@ -59,11 +60,12 @@
  * Locking: nt_provider_lock (a mutex) guards the table, every
  * registration and enable, the running sessions and each file's list of
  * registrations; under it, a file's queue spinlock. Where it sits in the
- * module's lock order: module/provider.h, "Locking". Nothing touches user
+ * module's lock order: module/session.h, "Locking". Nothing touches user
  * memory under nt_provider_lock except through pinned pages, so a caller
  * cannot stall it with a fault, and no code outside this file runs under
- * it: a kernel registration's callbacks are queued under it and run after
- * it is dropped (see "Kernel registrations" below).
+ * it but nt_session_listed() (no lock) and policy.c's registration counts
+ * (a spinlock): a kernel registration's callbacks are queued under it and
+ * run after it is dropped (see "Kernel registrations" below).
  *
  * The hot path (EventWrite, module/eventwrite.c) takes no lock: it runs
  * under rcu_read_lock(), possibly with interrupts off, and sees
@@ -119,7 +121,6 @@
 
 #include "policy.h"
 #include "provider.h"
-#include "security.h"
 #include "session.h"
 
 /*
@@ -805,7 +806,7 @@ static void nt_guid_snapshot(struct nt_guid *g)
 	 * session takes it (module/session.c keeps it until
 	 * nt_provider_session_stopped() returns) and that session's
 	 * rcu_assign_pointer() into the logger table, with the smp_rmb() of
-	 * nt_write_wanted() (module/write.c), which rechecks the snapshot
+	 * nt_write_wanted() (module/eventwrite.c), which rechecks the snapshot
 	 * after reserving in a logger ID that a stop may have freed for a
 	 * new session.
 	 */

@@ -1,51 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Providers (seed 004): the table of provider GUIDs, their registrations
+ * Providers: the table of provider GUIDs, their registrations
  * and the sessions that enable them; each open file's registrations and
  * notification queue. The ABI is in uapi/nttrace.h, "Providers".
  *
- * ---- Locking: nttrace's lock order, stated here only ----
- *
- * A lock is taken only with locks above it in this list held:
- *
- *   a consumer file's attach lock (module/consumer.c)
- *   nt_start_lock (module/session.c): one session start at a time, up to
- *     the session's place in the table; not held for a system logger's
- *     rundown, which follows
- *   a session's ctl_lock (module/session.c): its STOP, UPDATE, or its
- *     start until the rundown is written (the rundowns and the hooking
- *     of the kernel's sources run under it)
- *   nt_klog_lock (module/kernel_logger.c): which kernel sources are
- *     hooked; taken with no lock of nttrace held but a ctl_lock
- *   tracepoints_mutex (the kernel's, in tracepoint_probe_register() and
- *     _unregister(), under nt_klog_lock)
- *   cpu_hotplug_lock (cpus_read_lock(); the kernel takes it under
- *     tracepoints_mutex to switch a tracepoint's static key, and holds it
- *     for writing around the CPU hotplug callbacks, which take
- *     nt_loggers_lock)
- *   nt_provider_lock (module/provider.c): the provider table
- *   nt_loggers_lock (module/session.c): the logger table
- *   a session's rings_lock (module/session.c)
- *   leaves, spinlocks: a file's notification queue lock
- *     (struct nt_prov_file.lock), nt_reg_users_lock (module/policy.c)
- *
- * A process's mmap_lock is in no chain of these: under nt_provider_lock
- * it is only tried (mmap_read_trylock(): provider.c writing an enable
- * info), and the enable info's fault work and the kernel sources (their
- * rundowns, a task's image work) take it with no lock of nttrace held.
- * The rundowns take no mmap_lock but by mmap_read_trylock() either.
- *
- * nt_provider_lock and nt_loggers_lock are in fact never held together.
- * Calls between session.c and provider.c: a session's start
- * (nt_provider_session_started(), under nt_start_lock) and its stop
- * (nt_provider_session_stopped(), with no lock held) call provider.c;
- * provider.c calls session.c only in ENABLE: nt_session_get_enable()
- * (which takes nt_loggers_lock, and for the security provider marks the
- * session under its rings_lock) before it takes nt_provider_lock, then
- * nt_session_listed() (no lock) under it, and nt_session_put() after.
- *
- * A kernel registration's callback (nt_provider_register_kernel()) runs
- * with none of these held.
+ * Locking: nt_provider_lock (provider.c) guards the provider table; its
+ * place in the module's lock order is in module/session.h, "Locking".
+ * provider.c calls the session layer in ENABLE only:
+ * nt_session_get_enable() before it takes nt_provider_lock,
+ * nt_session_listed() (no lock) under it, nt_session_put() after. The
+ * session layer tells provider.c of a session's start and stop through
+ * struct nt_session_hooks: nt_provider_session_started() and
+ * nt_provider_session_stopped() below.
  */
 #ifndef NTTRACE_PROVIDER_H
 #define NTTRACE_PROVIDER_H
@@ -70,59 +36,168 @@ struct nt_prov_file {
 	unsigned int nr_regs;			/* registered or being registered */
 };
 
-/* Module init and exit: the enable info's fault work (provider.c). */
+/**
+ * nt_provider_init() - module load: the enable info's fault work
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int nt_provider_init(void);
+
+/**
+ * nt_provider_exit() - module unload, after every file is released
+ */
 void nt_provider_exit(void);
 
+/**
+ * nt_prov_file_init() - an open /dev/nttrace's provider state
+ * @pf: the state, part of the file's
+ */
 void nt_prov_file_init(struct nt_prov_file *pf);
-/* The file is going: every registration ends (as UNREGISTER). */
+
+/**
+ * nt_prov_file_release() - the file is going
+ * @pf: its provider state
+ *
+ * Every registration of the file ends, as UNREGISTER would end it.
+ */
 void nt_prov_file_release(struct nt_prov_file *pf);
-/*
- * Whether the file ever registered (then poll() waits for notifications),
- * and EPOLLPRI while one is waiting.
+
+/**
+ * nt_prov_file_active() - did the file ever register?
+ * @pf: its provider state
+ *
+ * Return: true if it did: then poll() waits for notifications.
  */
 bool nt_prov_file_active(struct nt_prov_file *pf);
+
+/**
+ * nt_prov_file_poll() - poll() for the file's notifications
+ * @file: the file
+ * @pf: its provider state
+ * @wait: the poll table
+ *
+ * Return: EPOLLPRI while a notification is waiting, else 0.
+ */
 __poll_t nt_prov_file_poll(struct file *file, struct nt_prov_file *pf,
 			   poll_table *wait);
 
-/* The ioctls; @r, @e, @n are the kernel's copies of the caller's structs. */
+/*
+ * The ioctls: @r, @e, @n and @l are the kernel's copies of the caller's
+ * structs. Their errors are in uapi/nttrace.h, "Providers".
+ */
+
+/**
+ * nt_provider_register() - NTTRACE_IOC_REGISTER
+ * @pf: the file registering
+ * @r: the request; its handle filled in
+ *
+ * Charged to the caller's user (nt_user_reg_charge()). May sleep.
+ *
+ * Return: 0 or an errno.
+ */
 int nt_provider_register(struct nt_prov_file *pf, struct nttrace_register *r);
+
+/**
+ * nt_provider_unregister() - NTTRACE_IOC_UNREGISTER
+ * @pf: the file that registered
+ * @handle: the registration's handle
+ *
+ * May sleep.
+ *
+ * Return: 0 or an errno (-ENOENT: no such registration of @pf).
+ */
 int nt_provider_unregister(struct nt_prov_file *pf, u64 handle);
-/* ENABLE; with NTTRACE_ENABLE_FILTER_EVENT_ID, e->event_ids is read once. */
+
+/**
+ * nt_provider_enable() - NTTRACE_IOC_ENABLE (EnableTraceEx2)
+ * @e: the request
+ *
+ * Needs nt_privileged() (the security provider: nt_security_reader()
+ * too). With NTTRACE_ENABLE_FILTER_EVENT_ID, @e->event_ids is read once.
+ * Registrations of the GUID are notified before it returns (kernel
+ * registrations' callbacks run after nt_provider_lock is dropped). May
+ * sleep.
+ *
+ * Return: 0 or an errno.
+ */
 int nt_provider_enable(struct nttrace_enable *e);
-/* The same with the event IDs in kernel memory, @ids (KUnit). */
+
+/**
+ * nt_provider_enable_ids() - nt_provider_enable() with kernel event IDs
+ * @e: the request
+ * @ids: its event IDs, in kernel memory (KUnit)
+ *
+ * Return: as nt_provider_enable().
+ */
 int nt_provider_enable_ids(struct nttrace_enable *e, const u16 *ids);
+
+/**
+ * nt_provider_notification() - NTTRACE_IOC_NOTIFICATION: take the oldest
+ * @pf: the file
+ * @n: filled in (its size kept as the caller gave it)
+ *
+ * Return: 0, or -EAGAIN when none is waiting.
+ */
 int nt_provider_notification(struct nt_prov_file *pf,
 			     struct nttrace_notification *n);
+
+/**
+ * nt_provider_list() - NTTRACE_IOC_LIST_PROVIDERS
+ * @l: the request; its rows written to the caller's buffer
+ *
+ * Return: 0 or an errno (-ENOMEM, -EFAULT).
+ */
 int nt_provider_list(struct nttrace_provider_list *l);
 
-/*
- * A registration whose enable info is kernel memory (KUnit): as
- * nt_provider_register(), but @info is written instead of a user page.
+/**
+ * nt_provider_register_kinfo() - a registration with a kernel enable info
+ * @pf: the file registering
+ * @r: the request
+ * @info: written instead of a user page (KUnit)
+ *
+ * Return: as nt_provider_register().
  */
 int nt_provider_register_kinfo(struct nt_prov_file *pf,
 			       struct nttrace_register *r,
 			       struct nttrace_enable_info *info);
-/* The rows LIST_PROVIDERS reports, into kernel memory (KUnit). */
+
+/**
+ * nt_provider_rows() - the rows LIST_PROVIDERS reports, into kernel memory
+ * @rows: where to put them (KUnit), or NULL
+ * @room: how many @rows holds
+ *
+ * Return: how many rows there are (may be more than @room).
+ */
 u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room);
-/*
- * Wait for every enable info write queued, those waiting for a process's
- * mmap_lock too (KUnit: ENABLE does not wait for those).
+
+/**
+ * nt_provider_fault_flush_all() - wait for every enable info write queued
+ *
+ * Those waiting for a process's mmap_lock too (KUnit: ENABLE does not
+ * wait for those).
  */
 void nt_provider_fault_flush_all(void);
 
-/*
- * Session @logger_id started: ENABLE takes it from now on. module/session.c
- * calls it under nt_start_lock, before the session is in the logger table.
+/**
+ * nt_provider_session_started() - a session started
+ * @logger_id: its slot
+ *
+ * ENABLE takes it from now on. The session layer calls it through
+ * struct nt_session_hooks, under nt_start_lock, before the session is in
+ * the logger table.
  */
 void nt_provider_session_started(u32 logger_id);
-/*
- * Session @logger_id stopped: ENABLE refuses it from now on, its enables
- * are dropped and the registrations of their GUIDs notified (kernel
- * registrations' callbacks run before it returns, but see
- * nt_provider_register_kernel()). Called with no nttrace lock held, once
- * the session is off the logger table and before its logger ID may be
- * given to a new session; may sleep.
+
+/**
+ * nt_provider_session_stopped() - a session stopped
+ * @logger_id: its slot
+ *
+ * ENABLE refuses it from now on, its enables are dropped and the
+ * registrations of their GUIDs notified (kernel registrations' callbacks
+ * run before it returns, but see nt_provider_register_kernel()). The
+ * session layer calls it through struct nt_session_hooks, with no nttrace
+ * lock held, once the session is off the logger table and before its
+ * logger ID may be given to a new session. May sleep.
  */
 void nt_provider_session_stopped(u32 logger_id);
 
@@ -134,83 +209,133 @@ void nt_provider_session_stopped(u32 logger_id);
  */
 struct nt_reg;
 
-/*
- * Under rcu_read_lock(): the NTTRACE_REG_EVENT registration @handle made
- * by the calling process, or NULL (no such handle, a classic registration,
- * another process's). Valid until rcu_read_unlock().
+/**
+ * nt_reg_lookup_rcu() - the calling process's EVENT registration of a handle
+ * @handle: NTTRACE_IOC_REGISTER's handle
+ *
+ * Under rcu_read_lock().
+ *
+ * Return: the NTTRACE_REG_EVENT registration @handle made by the calling
+ * process, valid until rcu_read_unlock(); or NULL (no such handle, a
+ * classic registration, another process's).
  */
 struct nt_reg *nt_reg_lookup_rcu(u64 handle);
 
-/* The registration's provider GUID (16 bytes), for its life. */
+/**
+ * nt_reg_guid() - a registration's provider GUID
+ * @r: the registration
+ *
+ * Return: its 16 bytes, for the registration's life.
+ */
 const u8 *nt_reg_guid(const struct nt_reg *r);
 
-/*
- * Under rcu_read_lock(): the sessions enabling @r's GUID that want an
- * event of ID @id, @level and @keyword by NTTRACE_LEVEL_KEYWORD_ENABLED
- * and their event-ID filter (NTTRACE_ENABLE_FILTER_EVENT_ID), as a mask
- * of bit (logger ID - 1), from the GUID's RCU-published snapshot. A
- * session's stop takes it out of the snapshot before its logger ID can
- * be reused (see the recheck in module/write.c, nt_write_wanted()).
+/**
+ * nt_reg_wanted_rcu() - the sessions that want an event of a registration
+ * @r: the registration
+ * @id: the event's ID
+ * @level: its level
+ * @keyword: its keyword
+ *
+ * Under rcu_read_lock(). From the GUID's RCU-published snapshot of its
+ * enables, by NTTRACE_LEVEL_KEYWORD_ENABLED and each session's event-ID
+ * filter (NTTRACE_ENABLE_FILTER_EVENT_ID). A session's stop takes it out
+ * of the snapshot before its logger ID can be reused (see the recheck in
+ * module/eventwrite.c, nt_write_wanted()).
+ *
+ * Return: the sessions, as a mask of bit (logger ID - 1).
  */
 u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword);
 
 /*
  * ---- Kernel registrations (EtwRegister) ----
  *
- * nt_provider_register_kernel(): register @guid for a kernel module, as
- * EventRegister does for a process (an EVENT registration: every session's
- * enables). Process context, may sleep. Returns the registration or
- * ERR_PTR(-ENOMEM). @cb (may be NULL) is called with @ctx on every change
- * of a session's enable of @guid, as a process's notifications are: ENABLE
- * (also once per enable made before the registration, before this
- * returns), DISABLE (disabled, or its session stopped), CAPTURE_STATE;
- * with that session's level, keywords and logger ID.
+ * A kernel module registers a GUID as EventRegister does for a process
+ * (an EVENT registration: every session's enables). Its callback is
+ * called on every change of a session's enable of the GUID, as a
+ * process's notifications are: ENABLE (also once per enable made before
+ * the registration, before nt_provider_register_kernel() returns),
+ * DISABLE (disabled, or its session stopped), CAPTURE_STATE; with that
+ * session's level, keywords and logger ID.
  *
  * The callback runs in process context with no nttrace lock held (see
- * "Locking" above), in the thread that made the change (ENABLE, a
- * session's stop, this registration), after the change is complete: the
- * snapshot nt_provider_kernel_enabled() reads has it. It may sleep, write
- * events, register and unregister providers, its own registration
- * included, and make changes (which call it again after it returns, not
- * inside it). A registration's callbacks run one at a time, in the order
- * of the changes: when another thread is running them already, that
- * thread runs the new one after its own, and the change may return before
- * it has run.
- *
- * nt_provider_unregister_kernel(): process context, may sleep; after it
- * returns no callback of @r runs. It waits for one running on another
- * thread, so it must not be called with a lock held that the callback
- * takes, nor by a callback of a registration whose own unregister a
- * callback of @r may be making (each would wait for the other). Called
- * from @r's own callback it returns at once, and no callback follows the
- * one running. The caller must not write with @r once it is called (nor
- * concurrently, outside an RCU read-side section that found @r before
- * the call); @r is freed after an RCU grace period.
- *
- * nt_provider_kernel_enabled(): whether some session wants an event of
- * @level and @keyword (the per-session rule, not the aggregate; as
- * EventEnabled, no event-ID filter is asked: EtwWrite applies it). Any
- * context but NMI; no lock, no system call; a load of the snapshot and a
- * loop over its sessions.
+ * module/session.h, "Locking"), in the thread that made the change
+ * (ENABLE, a session's stop, this registration), after the change is
+ * complete: the snapshot nt_provider_kernel_enabled() reads has it. It may
+ * sleep, write events, register and unregister providers, its own
+ * registration included, and make changes (which call it again after it
+ * returns, not inside it). A registration's callbacks run one at a time,
+ * in the order of the changes: when another thread is running them
+ * already, that thread runs the new one after its own, and the change may
+ * return before it has run.
  */
 typedef void (*nt_provider_cb_t)(void *ctx, u32 control, u8 level, u64 any,
 				 u64 all, u32 logger_id);
 
+/**
+ * nt_provider_register_kernel() - register a GUID for a kernel module
+ * @guid: the provider's GUID (16 bytes)
+ * @cb: called on every change of a session's enable of @guid, or NULL
+ * @ctx: for @cb
+ *
+ * Process context, may sleep.
+ *
+ * Return: the registration, or ERR_PTR(-ENOMEM).
+ */
 struct nt_reg *nt_provider_register_kernel(const u8 *guid, nt_provider_cb_t cb, void *ctx);
+
+/**
+ * nt_provider_unregister_kernel() - end a kernel registration
+ * @r: the registration
+ *
+ * Process context, may sleep; after it returns no callback of @r runs. It
+ * waits for one running on another thread, so it must not be called with
+ * a lock held that the callback takes, nor by a callback of a registration
+ * whose own unregister a callback of @r may be making (each would wait for
+ * the other). Called from @r's own callback it returns at once, and no
+ * callback follows the one running. The caller must not write with @r once
+ * it is called (nor concurrently, outside an RCU read-side section that
+ * found @r before the call); @r is freed after an RCU grace period.
+ */
 void nt_provider_unregister_kernel(struct nt_reg *r);
+
+/**
+ * nt_provider_kernel_enabled() - does some session want such an event?
+ * @r: a kernel registration
+ * @level: the event's level
+ * @keyword: its keyword
+ *
+ * The per-session rule, not the aggregate; as EventEnabled, no event-ID
+ * filter is asked (EtwWrite applies it). Any context but NMI; no lock, no
+ * system call: a load of the snapshot and a loop over its sessions.
+ *
+ * Return: true if one does.
+ */
 bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword);
 
 /*
  * ---- Writes without a registration (module/noreg.c, module/security.c) ----
+ */
+
+/**
+ * nt_provider_hold() - an anonymous registration of a GUID for one write
+ * @guid: the provider's GUID (16 bytes)
  *
- * nt_provider_hold(): an anonymous registration of @guid for one write,
- * which the write path (nt_event_write_reg()) takes as any other: its
- * sessions are the GUID's enables, per session as for EventWrite. NULL
- * when no session enables @guid (enabled before any registration counts:
- * enables are kept per GUID); ERR_PTR(-ENOMEM). Process context, may
- * sleep (nt_provider_lock). nt_provider_unhold() ends it (may sleep).
+ * The write path (nt_event_write_reg()) takes it as any other: its
+ * sessions are the GUID's enables, per session as for EventWrite (enabled
+ * before any registration counts: enables are kept per GUID). Process
+ * context, may sleep (nt_provider_lock). nt_provider_unhold() ends it.
+ *
+ * Return: the registration; NULL when no session enables @guid;
+ * ERR_PTR(-ENOMEM).
  */
 struct nt_reg *nt_provider_hold(const u8 *guid);
+
+/**
+ * nt_provider_unhold() - end what nt_provider_hold() made
+ * @r: the registration
+ *
+ * May sleep.
+ */
 void nt_provider_unhold(struct nt_reg *r);
 
 #endif /* NTTRACE_PROVIDER_H */

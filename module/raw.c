@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NTTRACE_ETW_NT_FLAGS_TRACE_RAW: a record the caller built, header and
- * all, copied into one session as it is (../shared/notes/ntevent-types.md,
- * "0x0900 TRACE_RAW": Windows 10 1511 and later; no public user-mode
+ * all, copied into one session as it is (type 0x0900, TRACE_RAW, in
+ * phnt's ntwmi.h: Windows 10 1511 and later; no public user-mode
  * caller is known). Since a torn or lying record would break every
  * consumer of the session, the record must describe itself
  * (ntr_record_check(), common/record.h): a marker and header type the

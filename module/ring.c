@@ -68,10 +68,10 @@ static struct nttrace_wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 i
  * The flush timer: one per ring, pinned to the ring's CPU, armed when a
  * buffer is started (and not already pending), so that it publishes the
  * ring's partly filled buffer on its own CPU, with interrupts off as a
- * producer would, no later than FlushTimer after its first event. This
- * replaces a session-wide work item that sent an IPI every period to each
- * CPU with a partly filled buffer: now no CPU is called by another, and
- * a CPU that writes nothing is never woken. lttng-modules keeps a timer
+ * producer would, no later than FlushTimer after its first event. No CPU
+ * is called by another (as a session-wide work item would, with an IPI
+ * every period to each CPU with a partly filled buffer), and a CPU that
+ * writes nothing is never woken. lttng-modules keeps a timer
  * per CPU the same way; unlike its deferrable one, ours may wake an idle
  * CPU, once per buffer it started, since FlushTimer is the latency
  * real-time consumers are promised.

@@ -85,72 +85,166 @@ struct nt_ring {
 	 */
 } ____cacheline_aligned_in_smp;
 
-/* Consumer slot @slot's acknowledgement for this ring. */
+/**
+ * nt_ring_ack() - a consumer slot's acknowledgement for this ring
+ * @r: the ring
+ * @slot: the consumer slot
+ *
+ * Return: the slot's struct nttrace_ring_ack, in the mapped acks.
+ */
 static inline struct nttrace_ring_ack *nt_ring_ack(struct nt_ring *r,
 						   unsigned int slot)
 {
 	return (void *)((u8 *)r->ack + (size_t)slot * r->conf->ack_stride);
 }
 
-/* The session's clock and its frequency. */
+/**
+ * nt_clock_now() - a session's clock, now
+ * @clock_type: its NTTRACE_EVENT_TRACE_CLOCK_*
+ *
+ * Any context, NMI included (the fast clock accessors).
+ *
+ * Return: FILETIME for SYSTEMTIME, the cycle counter for CPUCYCLE, else
+ * CLOCK_MONOTONIC in nanoseconds.
+ */
 u64 nt_clock_now(u32 clock_type);
+
+/**
+ * nt_clock_frequency() - the ticks per second of a session's clock
+ * @clock_type: its NTTRACE_EVENT_TRACE_CLOCK_*
+ *
+ * Return: the frequency, or 0 for a cycle counter of unknown frequency
+ * (the clock is then refused).
+ */
 u64 nt_clock_frequency(u32 clock_type);
 
-/* The largest record (before 8-byte padding) a buffer can take. */
+/**
+ * nt_ring_max_record() - the largest record a buffer can take
+ * @conf: the session's ring configuration
+ *
+ * Return: the size, before the 8-byte padding.
+ */
 static inline u32 nt_ring_max_record(const struct nt_ring_conf *conf)
 {
 	return conf->bufsize - NTTRACE_WMI_BUFFER_HEADER_SIZE;
 }
 
+/**
+ * nt_ring_init() - set up one CPU's ring of a session
+ * @r: the ring
+ * @conf: the session's ring configuration, which outlives the ring
+ * @cpu: the ring's CPU (its flush timer is pinned there)
+ * @head: the ring's head in the mapped heads
+ * @ack: slot 0's acknowledgement for it in the mapped acks
+ * @data: its buffers in the mapped data
+ *
+ * May sleep.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int nt_ring_init(struct nt_ring *r, struct nt_ring_conf *conf,
 		 unsigned int cpu, struct nttrace_ring_head *head,
 		 struct nttrace_ring_ack *ack, u8 *data);
+
+/**
+ * nt_ring_destroy() - free what nt_ring_init() took
+ * @r: the ring, which no producer uses any more
+ */
 void nt_ring_destroy(struct nt_ring *r);
 
 /*
  * Producer side, on the ring's CPU: each call with interrupts off, and
  * preemption off from the reservation to its end, as the bpf ring buffer
- * is used: reserve, fill with interrupts on, commit.
- * nt_ring_reserve() returns room for @len bytes (1 to nt_ring_max_record())
- * in the current buffer, 8-byte aligned, its padding already zero; or NULL
- * when the ring is full and drops events, or the buffer is full while an
- * interrupted writer of this CPU still fills a record in it (the event is
- * counted as lost). Then exactly one of nt_ring_commit() (the record is
- * written) or nt_ring_discard() (@rec and @len as reserved: as if never
- * reserved) must follow, last reserved first ended (as interrupts nest).
+ * is used: reserve, fill with interrupts on, commit. After
+ * nt_ring_reserve(), exactly one of nt_ring_commit() (the record is
+ * written) or nt_ring_discard() (as if never reserved) must follow, last
+ * reserved first ended (as interrupts nest).
+ */
+
+/**
+ * nt_ring_reserve() - reserve a record in this CPU's ring
+ * @r: the ring of the current CPU
+ * @len: the record's size, 1 to nt_ring_max_record()
+ *
+ * Interrupts off.
+ *
+ * Return: room for @len bytes in the current buffer, 8-byte aligned, its
+ * padding already zero; or NULL when the ring is full and drops events, or
+ * the buffer is full while an interrupted writer of this CPU still fills a
+ * record in it (the event is counted as lost).
  */
 void *nt_ring_reserve(struct nt_ring *r, u32 len);
+
+/**
+ * nt_ring_commit() - the last reserved record is written
+ * @r: the ring it was reserved in
+ *
+ * Interrupts off.
+ */
 void nt_ring_commit(struct nt_ring *r);
+
+/**
+ * nt_ring_discard() - give back the last reserved record
+ * @r: the ring it was reserved in
+ * @rec: the record, as nt_ring_reserve() returned it
+ * @len: its size, as reserved
+ *
+ * Interrupts off. As if it had never been reserved.
+ */
 void nt_ring_discard(struct nt_ring *r, void *rec, u32 len);
 
-/*
- * Publish the current buffer if it holds a record. Interrupts off, on the
- * ring's CPU or while no producer can run on it (CPU offline, session
- * stopped). A writer of this CPU in the middle of a record (we interrupted
- * it) holds the buffer back: it is published a jiffy later, by the ring's
- * timer, and false is returned.
+/**
+ * nt_ring_flush() - publish the current buffer if it holds a record
+ * @r: the ring
+ *
+ * Interrupts off, on the ring's CPU or while no producer can run on it
+ * (CPU offline, session stopped).
+ *
+ * Return: true if a buffer was published; false if none holds a record,
+ * or a writer of this CPU in the middle of a record (which we interrupted)
+ * holds it back: it is published a jiffy later, by the ring's timer.
  */
 bool nt_ring_flush(struct nt_ring *r);
 
-/*
- * Stop the flush timer for good, waiting for a run in progress: once no
- * producer can run on the ring (session stopped, after the grace period
- * producers are waited for), before the ring is flushed from elsewhere.
+/**
+ * nt_ring_stop_timer() - stop the flush timer for good
+ * @r: the ring
+ *
+ * Waits for a run in progress. Called once no producer can run on the
+ * ring (session stopped, after the grace period producers are waited
+ * for), before the ring is flushed from elsewhere.
  */
 void nt_ring_stop_timer(struct nt_ring *r);
 
-/* From any CPU: does the ring hold a partly filled buffer to flush? */
+/**
+ * nt_ring_has_partial() - does the ring hold a partly filled buffer?
+ * @r: the ring
+ *
+ * From any CPU.
+ *
+ * Return: true if there is something to flush.
+ */
 bool nt_ring_has_partial(struct nt_ring *r);
 
-/*
- * The consumers change: on the ring's CPU with interrupts off, or while no
- * producer can run on it.
+/**
+ * nt_ring_set_readers() - the ring's consumers change
+ * @r: the ring
+ * @rd: the consumers now
+ *
+ * On the ring's CPU with interrupts off, or while no producer can run on
+ * it.
  */
 void nt_ring_set_readers(struct nt_ring *r, const struct nt_ring_readers *rd);
 
-/*
- * From any CPU: buffers published that one of the consumers in @slots has
- * not read (nor lost); with @slots 0, buffers not yet released.
+/**
+ * nt_ring_unread() - buffers some consumer has not read
+ * @r: the ring
+ * @slots: the consumer slots to ask about (bit per slot), or 0
+ *
+ * From any CPU.
+ *
+ * Return: buffers published that one of the consumers in @slots has not
+ * read (nor lost); with @slots 0, buffers not yet released.
  */
 u32 nt_ring_unread(struct nt_ring *r, u32 slots);
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The security log (issue 29): one process at a time holds the
+ * The security log: one process at a time holds the
  * security-provider registration, and only it writes
  * NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY events, which go through the
  * security provider's GUID into the sessions that enable it, by the
  * EventWrite path (module/eventwrite.c).
  *
- * Facts (../shared/notes/ntevent-types.md, from phnt's ntwmi.h and Geoff
- * Chappell's EtwWriteUMSecurityEvent page): Fields is the 0x78-byte block,
+ * Facts (from phnt's ntwmi.h and Geoff Chappell's
+ * EtwWriteUMSecurityEvent page): Fields is the 0x78-byte block,
  * TraceHandle NULL, a caller other than the registered process gets
  * STATUS_ACCESS_DENIED, the provider is
  * {54849625-5478-4994-A5BA-3E3B0328C30D}. Chosen where they are silent:
@@ -45,20 +45,13 @@
 #include <linux/spinlock.h>
 
 #include "eventwrite.h"
+#include "policy.h"
 #include "provider.h"
 #include "security.h"
-
-const u8 nt_security_guid[16] = NTTRACE_SECURITY_PROVIDER_GUID_BYTES;
-EXPORT_SYMBOL_IF_KUNIT(nt_security_guid);
 
 static DEFINE_SPINLOCK(nt_security_lock);
 static struct file *nt_security_file;	/* under the lock; NULL: none */
 static struct pid *nt_security_pid;	/* its process, a reference held */
-
-bool nt_security_reader(void)
-{
-	return capable(CAP_AUDIT_READ) || capable(CAP_SYS_ADMIN);
-}
 
 int nt_security_register(struct file *file)
 {

@@ -13,25 +13,46 @@
 
 #include "ntevent.h"
 
-/* {54849625-5478-4994-A5BA-3E3B0328C30D} */
-extern const u8 nt_security_guid[16];
-
-/* May the caller enable the security provider's GUID? May sleep (audit). */
-bool nt_security_reader(void);
-
-/*
- * NTTRACE_IOC_REGISTER_SECURITY on @file: 0, -EPERM (no CAP_AUDIT_WRITE
- * nor CAP_SYS_ADMIN) or -EBUSY (held).
+/**
+ * nt_security_register() - NTTRACE_IOC_REGISTER_SECURITY
+ * @file: the open /dev/nttrace it is made on
+ *
+ * The calling process becomes the security provider, until @file is
+ * released or the process has exited.
+ *
+ * Return: 0, -EPERM (no CAP_AUDIT_WRITE nor CAP_SYS_ADMIN) or -EBUSY
+ * (another process holds it).
  */
 int nt_security_register(struct file *file);
 
-/* @file is being released: its registration, if it holds it, ends. */
+/**
+ * nt_security_release() - @file is being released
+ * @file: the open /dev/nttrace
+ *
+ * The security-provider registration, if @file holds it, ends.
+ */
 void nt_security_release(struct file *file);
 
-/* Whether the calling process holds the registration. */
+/**
+ * nt_security_caller() - does the calling process hold the registration?
+ *
+ * Return: true if it is the security provider.
+ */
 bool nt_security_caller(void);
 
-/* The handler of NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY. */
+/**
+ * nt_trace_security() - the handler of NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY
+ * @type: the type's entry in the front door's table (module/ntevent.c)
+ * @call: the NtTraceEvent call
+ * @flags: its Flags, decoded
+ * @fixed: the 0x78-byte Fields the front door captured
+ *
+ * Only the security provider's process may write (else
+ * NTTRACE_STATUS_ACCESS_DENIED, before anything else is looked at); the
+ * event goes through the security provider's GUID, by the EventWrite path.
+ *
+ * Return: an NTSTATUS.
+ */
 u32 nt_trace_security(const struct nttrace_type *type,
 		      const struct nttrace_call *call,
 		      const struct nttrace_flags *flags, const void *fixed);

@@ -7,7 +7,7 @@
  * final flush.
  * Who may do what, and the limits, are in module/policy.c.
  *
- * Lock order: module/provider.h, "Locking".
+ * Lock order: module/session.h, "Locking".
  *
  * Choices where ETW differs or is silent:
  * - Rings are mapped into the consumer, so they cannot grow: every CPU gets
@@ -37,13 +37,9 @@
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
-#include "kernel_logger.h"
 #include "policy.h"
-#include "provider.h"
-#include "security.h"
 #include "session.h"
 #include "trace.h"
-#include "write.h"
 
 /* Starts are serialized: a name and ID found free stay free until used. */
 static DEFINE_MUTEX(nt_start_lock);
@@ -58,12 +54,50 @@ static atomic_t nt_global_seq = ATOMIC_INIT(0);
 /*
  * The slot of the NT Kernel Logger (0: not running), which callers name
  * NTTRACE_KERNEL_LOGGER_ID; and the slots of all system loggers (bit
- * slot - 1), for nt_sys_emit(). Written under nt_loggers_lock.
+ * slot - 1), for nt_system_slots(). Written under nt_loggers_lock.
  */
 static u32 nt_kernel_slot;
 static u64 nt_sys_slots;
-/* Kernel events larger than a system logger's buffers (nt_sys_emit()). */
-static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
+
+/* What the layers above are told of sessions: set once, at module load. */
+static const struct nt_session_hooks *nt_hooks;
+
+void nt_session_set_hooks(const struct nt_session_hooks *hooks)
+{
+	WRITE_ONCE(nt_hooks, hooks);
+}
+
+static void nt_hook_started(u32 logger_id)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->started)
+		h->started(logger_id);
+}
+
+static void nt_hook_stopped(u32 logger_id)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->stopped)
+		h->stopped(logger_id);
+}
+
+static void nt_hook_groups(void)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->groups_changed)
+		h->groups_changed();
+}
+
+static void nt_hook_rundown(u32 slot, const u32 *mask, bool start)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+
+	if (h && h->rundown)
+		h->rundown(slot, mask, start);
+}
 
 /* A logger ID as callers give it, as a slot of the table (0: none). */
 static u32 nt_slot_of(u32 id)
@@ -504,7 +538,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 		goto out;
 	}
 	/* Before anyone can find it to stop it. */
-	nt_provider_session_started(id);
+	nt_hook_started(id);
 	/* Its slot stays its own until the rundown is written. */
 	mutex_lock(&s->ctl_lock);
 	mutex_lock(&nt_loggers_lock);
@@ -527,8 +561,8 @@ int nt_session_start(struct nttrace_logger_info *info)
 	mutex_unlock(&nt_start_lock);
 	if (s->system) {
 		/* Hooked first: nothing starting during the rundown is missed. */
-		nt_kernel_logger_update();
-		nt_kernel_logger_rundown(id, s->group_mask, true);
+		nt_hook_groups();
+		nt_hook_rundown(id, s->group_mask, true);
 	}
 	mutex_unlock(&s->ctl_lock);
 	mutex_lock(&nt_loggers_lock);
@@ -642,7 +676,7 @@ static void nt_session_unlist(struct nt_session *s)
  */
 static void nt_session_unlisted(struct nt_session *s)
 {
-	nt_provider_session_stopped(s->id);
+	nt_hook_stopped(s->id);
 	mutex_lock(&nt_loggers_lock);
 	__clear_bit(s->id, nt_ids_stopping);
 	mutex_unlock(&nt_loggers_lock);
@@ -763,7 +797,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 	}
 	/* A system logger's file ends with what still runs, as Windows' does. */
 	if (stop && s->system)
-		nt_kernel_logger_rundown(s->id, s->group_mask, false);
+		nt_hook_rundown(s->id, s->group_mask, false);
 
 	mutex_lock(&nt_loggers_lock);
 	if (s->unlisted)
@@ -775,11 +809,11 @@ int nt_session_control(struct nttrace_logger_info *info)
 	mutex_unlock(&nt_loggers_lock);
 	if (info->control == NTTRACE_EVENT_TRACE_CONTROL_UPDATE && !ret && s->system) {
 		/* Hooked first, as at the start: then the new groups' rundown. */
-		nt_kernel_logger_update();
+		nt_hook_groups();
 		if (memchr_inv(added, 0, sizeof(added))) {
 			/* Their DCStart, not the system configuration again. */
 			added[0] |= NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
-			nt_kernel_logger_rundown(s->id, added, true);
+			nt_hook_rundown(s->id, added, true);
 		}
 	}
 	if (serial)
@@ -793,7 +827,7 @@ int nt_session_control(struct nttrace_logger_info *info)
 		/* Off the table: its providers are told before the flush. */
 		nt_session_unlisted(s);
 		if (s->system)
-			nt_kernel_logger_update();
+			nt_hook_groups();
 		nt_session_stop(s);
 		nt_session_put(s);	/* the table's reference */
 		/* Pairs with the wake_up_all() in nt_session_detach(). */
@@ -953,19 +987,6 @@ void nt_session_detach(struct nt_session *s, unsigned int slot)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_detach);
 
-void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
-		      u32 *status)
-{
-	void *rec = nt_reserve_rules(logger_id, len, res, NT_WRITE_KERNEL);
-
-	if (IS_ERR(rec)) {
-		*status = nt_write_status(PTR_ERR(rec));
-		return NULL;
-	}
-	return rec;
-}
-EXPORT_SYMBOL_NS_GPL(nttrace_reserve, NTTRACE_NS);
-
 void nttrace_commit(struct nttrace_reservation *res)
 {
 	unsigned long irq;
@@ -1003,7 +1024,7 @@ void nt_sessions_stop_all(void)
 		if (s) {
 			nt_session_unlisted(s);
 			if (s->system)
-				nt_kernel_logger_update();
+				nt_hook_groups();
 			nt_session_stop(s);
 			nt_session_put(s);
 		}
@@ -1046,8 +1067,8 @@ void nt_sessions_cpu_offline(unsigned int cpu)
  * nt_writer_check() and nt_reserve_rules() (under nttrace_reserve() and
  * module/write.c) apply the NT_WRITE_* rules to the running session
  * @logger_id before anything is reserved, so that a refused event is
- * neither written nor counted lost. The order is seed 003's for
- * TRACE_INSTANCE: not running, then secure, then paged memory.
+ * neither written nor counted lost. The order is TRACE_INSTANCE's in
+ * Windows: not running, then secure, then paged memory.
  */
 static struct nt_session *nt_session_lookup_sched(u32 logger_id)
 {
@@ -1135,54 +1156,22 @@ fail:
 
 /* ---- System loggers ---- */
 
-void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
-		 nt_sys_fill_t fill, void *ctx)
+u64 nt_system_slots(void)
 {
-	u64 slots = READ_ONCE(nt_sys_slots);
-	struct nttrace_reservation res;
-
-	if (only)
-		slots &= BIT_ULL(only - 1);
-	while (slots) {
-		u32 id = __ffs64(slots) + 1;
-		struct nt_session *s;
-		bool want;
-		void *rec;
-
-		slots &= slots - 1;
-		rcu_read_lock_sched();
-		s = rcu_dereference_sched(nt_loggers[id]);
-		/* An event of no group (@bit 0) goes only where it is sent. */
-		want = s && s->system && (bit ? READ_ONCE(s->group_mask[word]) & bit : only);
-		rcu_read_unlock_sched();
-		if (!want)
-			continue;
-		rec = nt_reserve_rules(id, len, &res, NT_WRITE_KERNEL);
-		if (IS_ERR(rec)) {
-			/* A full ring has counted it lost; too large is ours to count. */
-			if (PTR_ERR(rec) == -EMSGSIZE &&
-			    atomic64_inc_return(&nt_sys_dropped) == 1)
-				pr_warn("nttrace: a kernel event of %u bytes fits no buffer of system logger %u: dropped, and counted in nt_sys_dropped\n",
-					len, id);
-			continue;
-		}
-		/*
-		 * The slot may have been taken by another session since the
-		 * check: the reservation holds off its stop (RCU-sched), so
-		 * the session it found is the one to ask.
-		 */
-		if (!res.session->system ||
-		    (bit && !(READ_ONCE(res.session->group_mask[word]) & bit))) {
-			nttrace_discard(&res);
-			continue;
-		}
-		fill(rec, len, res.time_stamp, ctx);
-		if (trace_nttrace_write_enabled())
-			nt_write_trace_kernel(res.session, rec, len);
-		nttrace_commit(&res);
-	}
+	return READ_ONCE(nt_sys_slots);
 }
-EXPORT_SYMBOL_IF_KUNIT(nt_sys_emit);
+
+bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit)
+{
+	struct nt_session *s;
+	bool want;
+
+	rcu_read_lock_sched();
+	s = rcu_dereference_sched(nt_loggers[slot]);
+	want = s && s->system && (!bit || READ_ONCE(s->group_mask[word]) & bit);
+	rcu_read_unlock_sched();
+	return want;
+}
 
 void nt_system_groups(u32 mask[NTTRACE_GROUP_MASKS])
 {

@@ -2,6 +2,52 @@
 /*
  * Logger sessions: the table of running loggers, their properties, rings
  * and life cycle (StartTrace / ControlTrace semantics).
+ *
+ * ---- Locking: nttrace's lock order, stated here only ----
+ *
+ * A lock is taken only with locks above it in this list held:
+ *
+ *   a consumer file's attach lock (struct nt_file.lock, module/consumer.c)
+ *   nt_start_lock (module/session.c): one session start at a time, up to
+ *     the session's place in the table; not held for a system logger's
+ *     rundown, which follows
+ *   a session's ctl_lock (struct nt_session below): its STOP, UPDATE, or
+ *     its start until the rundown is written (the rundowns and the
+ *     hooking of the kernel's sources run under it)
+ *   nt_klog_lock (module/kernel_logger/kernel_logger.c): which kernel
+ *     sources are hooked; taken with no lock of nttrace held but a
+ *     ctl_lock
+ *   tracepoints_mutex (the kernel's, in tracepoint_probe_register() and
+ *     _unregister(), under nt_klog_lock)
+ *   cpu_hotplug_lock (cpus_read_lock(), around a session's ring flushes
+ *     and its readers' changes; the kernel takes it under tracepoints_mutex
+ *     to switch a tracepoint's static key, and holds it for writing around
+ *     the CPU hotplug callbacks, which take nt_loggers_lock)
+ *   nt_provider_lock (module/provider.c): the provider table
+ *   nt_loggers_lock (module/session.c): the logger table
+ *   a session's rings_lock (struct nt_session below)
+ *   leaves, spinlocks: a file's notification queue lock
+ *     (struct nt_prov_file.lock, module/provider.h), nt_reg_users_lock
+ *     (module/policy.c), nt_security_lock (module/security.c), a tag
+ *     table's set locks (module/kernel_logger/kl_tags.c, raw, taken by
+ *     the kernel sources' probes in any context)
+ *
+ * nt_provider_lock and nt_loggers_lock are in fact never held together:
+ * a session's start tells the providers (struct nt_session_hooks'
+ * started, which takes nt_provider_lock) under nt_start_lock with
+ * nt_loggers_lock not held, its stop (stopped) with no lock held, and
+ * ENABLE takes nt_loggers_lock (nt_session_get_enable()) before
+ * nt_provider_lock and not under it.
+ *
+ * A process's mmap_lock is in no chain of these: under nt_provider_lock
+ * it is only tried (mmap_read_trylock(): provider.c writing an enable
+ * info), and the enable info's fault work and the kernel sources (their
+ * rundowns, a task's image work) take it with no lock of nttrace held.
+ * The rundowns take no mmap_lock but by mmap_read_trylock() either.
+ *
+ * A kernel registration's callback (nt_provider_register_kernel()) runs
+ * with none of these held. lockdep checks the order in the debug kernel's
+ * runs (Documentation/testing.md).
  */
 #ifndef NTTRACE_SESSION_H
 #define NTTRACE_SESSION_H
@@ -90,9 +136,12 @@ struct nt_session {
 /* The logger's consumer slot; real-time consumers take the others. */
 #define NT_LOGGER_SLOT	0
 
-/*
- * The consumers that hold buffers until they have read them: the logger
- * if it is attached, else every real-time consumer (see uapi/nttrace.h).
+/**
+ * nt_holders() - the consumers that hold buffers until they have read them
+ * @readers: the consumer slots attached (bit per slot)
+ *
+ * Return: the logger's slot if it is attached, else every real-time
+ * consumer's (see uapi/nttrace.h).
  */
 static inline u32 nt_holders(u32 readers)
 {
@@ -102,11 +151,14 @@ static inline u32 nt_holders(u32 readers)
 #define NT_HEAD_STRIDE	sizeof(struct nttrace_ring_head)
 #define NT_ACK_STRIDE	sizeof(struct nttrace_ring_ack)
 
-/*
- * The current thread's and process's IDs as an event of session @s carries
- * them: those of the PID namespace the session was started in (0 for a
- * caller outside it). The initial namespace's IDs are the task's own: no
- * lookup.
+/**
+ * nt_session_ids() - the current thread's and process's IDs for an event
+ * @s: the session the event is for
+ * @tid: the thread ID
+ * @pid: the process ID
+ *
+ * Those of the PID namespace the session was started in (0 for a caller
+ * outside it). The initial namespace's IDs are the task's own: no lookup.
  */
 static inline void nt_session_ids(const struct nt_session *s, u32 *tid, u32 *pid)
 {
@@ -119,71 +171,181 @@ static inline void nt_session_ids(const struct nt_session *s, u32 *tid, u32 *pid
 	}
 }
 
-/* The logger ID callers see: NTTRACE_KERNEL_LOGGER_ID for the NT Kernel Logger. */
+/**
+ * nt_session_public_id() - the logger ID callers see
+ * @s: the session
+ *
+ * Return: its slot, or NTTRACE_KERNEL_LOGGER_ID for the NT Kernel Logger.
+ */
 static inline u32 nt_session_public_id(const struct nt_session *s)
 {
 	return s->kernel_logger ? NTTRACE_KERNEL_LOGGER_ID : s->id;
 }
 
+/**
+ * struct nt_session_hooks - what the layers above hear of sessions
+ * @started: session @logger_id (its slot) is starting: ENABLE takes it
+ *	from now on. Called under nt_start_lock, before the session is on
+ *	the logger table.
+ * @stopped: session @logger_id is off the logger table: ENABLE refuses it
+ *	from now on and its enables are dropped. Called with no lock of
+ *	session.c held (kernel providers' callbacks run there and may call
+ *	in), before the logger ID may be given to a new session. May sleep.
+ * @groups_changed: the union of the running system loggers' group masks
+ *	may have changed (a start, an update, a stop): hook the kernel's
+ *	event sources some system logger wants, unhook the others. Called
+ *	under the session's ctl_lock or with no lock of session.c held.
+ *	May sleep.
+ * @rundown: system logger @slot started (@start) or is stopping, or its
+ *	groups grew: write the rundown of the groups in @mask into it alone.
+ *	Called under the session's ctl_lock. May sleep.
+ *
+ * The session layer calls no file above it: the providers (provider.c)
+ * and the kernel logger (kernel_logger/) are told through these, which
+ * module/main.c sets once at load, before /dev/nttrace exists. Any of
+ * them may be NULL.
+ */
+struct nt_session_hooks {
+	void (*started)(u32 logger_id);
+	void (*stopped)(u32 logger_id);
+	void (*groups_changed)(void);
+	void (*rundown)(u32 slot, const u32 *mask, bool start);
+};
+
+/**
+ * nt_session_set_hooks() - set what sessions' starts and stops call
+ * @hooks: the hooks, alive until the module is unloaded
+ *
+ * Called once at module load, before any session can start.
+ */
+void nt_session_set_hooks(const struct nt_session_hooks *hooks);
+
+/**
+ * nt_session_start() - NTTRACE_IOC_START (StartTrace)
+ * @info: the caller's properties; filled in with the session's
+ *
+ * Needs nt_privileged() (a system logger: nt_privileged_system()). A
+ * system logger's rundown is written before this returns. May sleep.
+ *
+ * Return: 0, or an errno (uapi/nttrace.h, "Sessions").
+ */
 int nt_session_start(struct nttrace_logger_info *info);
+
+/**
+ * nt_session_control() - NTTRACE_IOC_CONTROL (ControlTrace)
+ * @info: the caller's request (its control code and session); filled in
+ *	with the session's properties
+ *
+ * QUERY, STOP, UPDATE and FLUSH. May sleep.
+ *
+ * Return: 0, or an errno (uapi/nttrace.h, "Sessions").
+ */
 int nt_session_control(struct nttrace_logger_info *info);
+
+/**
+ * nt_session_list() - the logger IDs of the running sessions
+ * @ids: where to put them
+ * @room: how many @ids holds
+ * @count: how many sessions run (may be more than @room)
+ *
+ * Return: 0.
+ */
 int nt_session_list(u32 *ids, u32 room, u32 *count);
+
+/**
+ * nt_sessions_stop_all() - module unload: stop every session
+ *
+ * Called once no call can come in (the device is gone).
+ */
 void nt_sessions_stop_all(void);
 
-/*
- * A reference to a session the caller may consume (privileged, and in the
- * session's PID namespace), or an ERR_PTR.
+/**
+ * nt_session_get_consumable() - a session the caller may consume
+ * @id: its logger ID
+ *
+ * Return: a reference (nt_session_put() gives it back), or an ERR_PTR():
+ * -EPERM (not privileged, or a system logger and not
+ * nt_privileged_system()), -ENOENT (none runs), -EXDEV (started in another
+ * PID namespace).
  */
 struct nt_session *nt_session_get_consumable(u32 id);
+
+/**
+ * nt_session_put() - drop a reference to a session
+ * @s: the session; freed with the last reference
+ */
 void nt_session_put(struct nt_session *s);
 
-/* CPU hotplug: @cpu is going down; publish what its rings hold. */
+/**
+ * nt_sessions_cpu_offline() - CPU hotplug: @cpu is going down
+ * @cpu: the CPU
+ *
+ * Publish what every session's ring of @cpu holds.
+ */
 void nt_sessions_cpu_offline(unsigned int cpu);
 
-/*
- * A consumer attaches: the logger (@realtime false) or a real-time
- * consumer. Returns its slot, or -EBUSY (a logger already, or no slot
- * free), or -EPERM (the security provider's events are in it and the
- * caller may not read them: nt_session_get_enable()). Detaching gives
- * the slot back. May sleep.
+/**
+ * nt_session_attach() - a consumer attaches
+ * @s: the session, held
+ * @realtime: a real-time consumer; false: the logger
+ *
+ * nt_session_detach() gives the slot back. May sleep.
+ *
+ * Return: its slot, or -EBUSY (a logger already, or no slot free), or
+ * -EPERM (the security provider's events are in it and the caller may not
+ * read them: nt_session_get_enable()).
  */
 int nt_session_attach(struct nt_session *s, bool realtime);
 
-/*
- * A reference to the running session @logger_id (a slot, 1 to
- * NTTRACE_MAX_LOGGERS) for an ENABLE of a provider (module/provider.c), or
- * an ERR_PTR: -ENOENT (none runs), -EPERM (a system logger, and the caller
- * is not nt_privileged_system(): the rule of every operation on one),
- * -EINVAL (the NT Kernel Logger, named by its slot: it takes no provider). With
- * @security, the security provider is about to be enabled into it: from
- * now on only readers of security events (nt_security_reader()) may attach
- * to it, or -EBUSY if a consumer who is not one is attached. The enable
- * must then check nt_session_listed() under nt_provider_lock: the slot
- * may have been given to another session meanwhile. May sleep.
+/**
+ * nt_session_get_enable() - the session an ENABLE of a provider names
+ * @logger_id: a slot, 1 to NTTRACE_MAX_LOGGERS
+ * @security: the security provider is about to be enabled into it
+ *
+ * For module/provider.c. With @security, from now on only readers of
+ * security events (nt_security_reader()) may attach to the session. The
+ * enable must then check nt_session_listed() under nt_provider_lock: the
+ * slot may have been given to another session meanwhile. Takes
+ * nt_loggers_lock and rings_lock; may sleep.
+ *
+ * Return: a reference to the running session, or an ERR_PTR(): -ENOENT
+ * (none runs), -EPERM (a system logger, and the caller is not
+ * nt_privileged_system(): the rule of every operation on one), -EINVAL
+ * (the NT Kernel Logger, named by its slot: it takes no provider),
+ * -EBUSY (@security, and a consumer who is no reader of security events
+ * is attached).
  */
 struct nt_session *nt_session_get_enable(u32 logger_id, bool security);
 
-/*
- * Is @s (held) still on the logger table? Under nt_provider_lock, true
- * means its stop has not yet dropped its enables (it will, after us).
+/**
+ * nt_session_listed() - is a held session still on the logger table?
+ * @s: the session, held
+ *
+ * Under nt_provider_lock, true means its stop has not yet dropped its
+ * enables (it will, after the caller). Takes no lock.
+ *
+ * Return: true if it is listed.
  */
 bool nt_session_listed(const struct nt_session *s);
+
+/**
+ * nt_session_detach() - a consumer gives its slot back
+ * @s: the session, held
+ * @slot: the slot nt_session_attach() gave
+ *
+ * Wakes a STOP waiting for its consumers. May sleep.
+ */
 void nt_session_detach(struct nt_session *s, unsigned int slot);
 
 /*
- * The kernel API for writing one event into a session, from any context
- * but NMI: nttrace_reserve() finds the running session @logger_id, turns
- * preemption off and reserves @len bytes on this CPU's ring (interrupts
- * off for the reservation only); the caller fills the record, with
- * interrupts as it had them; then exactly one of nttrace_commit() or
- * nttrace_discard() must follow, without sleeping, and turns preemption
- * back on. Writers interrupted on one CPU end in the reverse order of
- * their reservations, as interrupts nest. Returns the record, or NULL
- * with *status set: NTTRACE_STATUS_INVALID_HANDLE (no such session),
- * NTTRACE_STATUS_NOT_SUPPORTED (an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY session, which
- * kernel-mode writers may not use), NTTRACE_STATUS_BUFFER_OVERFLOW (@len never
- * fits a buffer), NTTRACE_STATUS_NO_MEMORY (the ring is full; the event is counted
- * lost).
+ * One record reserved in a session, from any context but NMI:
+ * nt_reserve_rules() (or nttrace_reserve(), module/write.h) finds the
+ * running session, turns preemption off and reserves the record on this
+ * CPU's ring (interrupts off for the reservation only); the caller fills
+ * the record, with interrupts as it had them; then exactly one of
+ * nttrace_commit() or nttrace_discard() must follow, without sleeping, and
+ * turns preemption back on. Writers interrupted on one CPU end in the
+ * reverse order of their reservations, as interrupts nest.
  */
 struct nttrace_reservation {
 	struct nt_session *session;
@@ -193,13 +355,37 @@ struct nttrace_reservation {
 	u64 time_stamp;		/* the session's clock at the reservation */
 };
 
-void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
-		      u32 *status);
+/**
+ * nttrace_commit() - the reserved record is written
+ * @res: the reservation
+ *
+ * Turns preemption back on.
+ */
 void nttrace_commit(struct nttrace_reservation *res);
+
+/**
+ * nttrace_discard() - the reserved record is given back, unwritten
+ * @res: the reservation
+ *
+ * Turns preemption back on.
+ */
 void nttrace_discard(struct nttrace_reservation *res);
 
+/**
+ * nt_session_flush() - publish every ring's partly filled buffer
+ * @s: the session, held
+ *
+ * Takes cpu_hotplug_lock and rings_lock; may sleep.
+ */
 void nt_session_flush(struct nt_session *s);
-/* Has a buffer been published that consumer @slot has not read? */
+
+/**
+ * nt_session_has_unread() - is there a buffer a consumer has not read?
+ * @s: the session
+ * @slot: the consumer's slot
+ *
+ * Return: true if a buffer was published that @slot has not read.
+ */
 bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
 
 /*
@@ -209,7 +395,7 @@ bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
  *                      from its owner or with NT_WRITE_PRIVILEGED (the
  *                      caller checked nt_privileged(), which may sleep)
  * NT_WRITE_NO_SECURE:  a secure session refuses it from anyone
- *                      (TRACE_INSTANCE, seed 003)
+ *                      (TRACE_INSTANCE, as Windows')
  * NT_WRITE_KERNEL:     a kernel-mode caller: an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
  *                      session refuses it
  * NT_WRITE_FORGE:      the record could pass for one the kernel wrote (a raw
@@ -230,56 +416,94 @@ bool nt_session_has_unread(struct nt_session *s, unsigned int slot);
 #define NT_WRITE_SYSTEM		0x20U
 #define NT_WRITE_SYSTEM_ONLY	0x40U
 
-/*
- * Would session @logger_id take an event under @rules? 0, or -EBADF (not
- * running), -EINVAL (no system logger, NT_WRITE_SYSTEM_ONLY), -EACCES
- * (secure), -EPERM (a system logger, NT_WRITE_FORGE without
- * NT_WRITE_SYSTEM), -EOPNOTSUPP (paged memory, kernel-mode caller). Any context but NMI. The answer may change before
- * nt_reserve_rules(), which checks again.
+/**
+ * nt_writer_check() - would a session take an event under these rules?
+ * @logger_id: the session
+ * @rules: NT_WRITE_*
+ *
+ * Any context but NMI. The answer may change before nt_reserve_rules(),
+ * which checks again.
+ *
+ * Return: 0, or -EBADF (not running), -EINVAL (no system logger,
+ * NT_WRITE_SYSTEM_ONLY), -EACCES (secure), -EPERM (a system logger,
+ * NT_WRITE_FORGE without NT_WRITE_SYSTEM), -EOPNOTSUPP (paged memory,
+ * kernel-mode caller).
  */
 int nt_writer_check(u32 logger_id, unsigned int rules);
 
-/*
- * nttrace_reserve() under @rules, in errno (module/write.h lists them):
- * the same contract (commit or discard must follow), or an ERR_PTR():
+/**
+ * nt_reserve_rules() - nttrace_reserve() under writer rules, in errno
+ * @logger_id: the session
+ * @len: the record's size
+ * @res: filled in, for nttrace_commit() or nttrace_discard()
+ * @rules: NT_WRITE_*
+ *
+ * The same contract as nttrace_reserve() (commit or discard must follow).
+ * The rules are checked before anything is reserved.
+ *
+ * Return: the record, or an ERR_PTR() (module/write.h lists the errors):
  * the rules' error as nt_writer_check() gives it, -EMSGSIZE (@len never
  * fits a buffer), -ENOSPC (the ring is full; the event is counted lost).
- * The rules are checked before anything is reserved.
  */
 void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		       unsigned int rules);
 
 /*
- * ---- System loggers: the kernel's own events ----
+ * ---- System loggers ----
  *
- * nt_sys_emit() writes one kernel event into every system logger whose
- * group mask has bit @bit of word @word, or (@only non-zero) into the
- * system logger of slot @only alone (a rundown for the session starting
- * or stopping). @fill writes the whole record, header and payload, into
- * @len reserved bytes, with the reservation's time stamp; it runs with
- * preemption off and must not sleep or fail. Any context but NMI
- * (the sched_switch tracepoint included: interrupts off, the runqueue
- * locked). A full ring counts the event lost, as for any writer; a record
- * larger than the session's buffers is counted in nt_sys_dropped, and
- * said once in the kernel log.
+ * The kernel logger (module/kernel_logger/) writes the kernel's own events
+ * into the system loggers that want their group; these tell it which.
  */
-typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
-void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
-		 nt_sys_fill_t fill, void *ctx);
 
-/*
- * Is the running session @logger_id (NTTRACE_KERNEL_LOGGER_ID too) a
- * system logger? 1 or 0, or -EBADF: none runs. Any context but NMI; the
- * answer may be stale by the time the caller writes.
+/**
+ * nt_system_slots() - the slots of the running system loggers
+ *
+ * Any context but NMI; no lock. A slot may have been given to another
+ * session by the time the caller reserves in it: nt_reserve_rules() finds
+ * the session that holds it then.
+ *
+ * Return: bit (slot - 1) for each running system logger.
+ */
+u64 nt_system_slots(void);
+
+/**
+ * nt_system_slot_wants() - does the session in a slot want a group?
+ * @slot: a slot of the logger table, 1 to NTTRACE_MAX_LOGGERS
+ * @word: the group_mask word of the group
+ * @bit: the group's bit in it; 0: any system logger
+ *
+ * Any context but NMI (an RCU-sched read side).
+ *
+ * Return: true if a system logger runs in @slot and its group mask has
+ * @bit of @word (or @bit is 0).
+ */
+bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit);
+
+/**
+ * nt_session_is_system() - is a running session a system logger?
+ * @logger_id: the session (NTTRACE_KERNEL_LOGGER_ID too)
+ *
+ * Any context but NMI; the answer may be stale by the time the caller
+ * writes.
+ *
+ * Return: 1 or 0, or -EBADF: none runs.
  */
 int nt_session_is_system(u32 logger_id);
 
-/* Flush the running session @logger_id, if there is one. May sleep. */
+/**
+ * nt_session_flush_id() - flush a running session, if there is one
+ * @logger_id: the session
+ *
+ * May sleep.
+ */
 void nt_session_flush_id(u32 logger_id);
 
-/*
- * The union of the running system loggers' group masks, for the event
- * sources to know which tracepoints to hook. Takes nt_loggers_lock.
+/**
+ * nt_system_groups() - the union of the running system loggers' groups
+ * @mask: filled in, NTTRACE_GROUP_MASKS words
+ *
+ * For the kernel logger to know which tracepoints to hook. Takes
+ * nt_loggers_lock.
  */
 void nt_system_groups(u32 mask[NTTRACE_GROUP_MASKS]);
 

@@ -5,8 +5,8 @@
  * thread-pool events). Fields is a SYSTEM_TRACE_HEADER (0x20 bytes) of
  * which only HookId (+6) is read, then FieldSize bytes of payload; the
  * record is a whole SYSTEM_TRACE_HEADER and the payload
- * (../shared/notes/ntevent-types.md, "0x0400 TRACE_SYSTEM", from phnt's
- * ntwmi.h and Geoff Chappell's studies).
+ * (type 0x0400, TRACE_SYSTEM, in phnt's ntwmi.h and Geoff Chappell's
+ * studies).
  *
  * The checks, in order, and their status:
  *  1. A kernel-mode caller: NTTRACE_STATUS_NOT_SUPPORTED (Windows).

@@ -56,8 +56,8 @@ struct nt_tp_write {
 #endif
 
 /*
- * __assign_str lost its source argument in Linux 6.10 (it takes the
- * __string()'s); before, the source is the argument of the same name.
+ * __assign_str takes no source argument from Linux 6.10 (it takes the
+ * __string()'s); below 6.10 the source is the argument of the same name.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
 #define nt_tp_assign_str(field)	__assign_str(field, field)

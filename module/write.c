@@ -19,10 +19,9 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
+#include <nttrace/wdm.h>
 
 #include "policy.h"
-#include "provider.h"
-#include "security.h"
 #include "session.h"
 #include "sysrec.h"
 #include "trace.h"
@@ -143,26 +142,6 @@ static void nt_write_header(struct nt_write *w, const struct nt_session *s, u8 *
 }
 
 /*
- * EventWrite: does session @logger_id still want the event? Its logger ID
- * may have been freed by a stop and taken by a new session since the
- * caller read the enable snapshot.
- */
-static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
-{
-	/*
-	 * Reserving read the session from the logger table; a stop publishes
-	 * the GUID's snapshot without it before the ID can be taken by a new
-	 * session (module/session.c keeps a stopping session's ID until
-	 * nt_provider_session_stopped() returns; the new session is then
-	 * published with rcu_assign_pointer()). Pairs with the release in
-	 * nt_guid_snapshot() (module/provider.c): if we found a new session,
-	 * we see the snapshot that dropped the old one.
-	 */
-	smp_rmb();
-	return nt_write_event_sessions(w, w->event.reg) & BIT_ULL(logger_id - 1);
-}
-
-/*
  * The nttrace_write tracepoint (module/trace.h), for the record at @rec
  * before its commit into @s: what the handler described of it, and its
  * data as written, but for a secure session's records and the security
@@ -239,38 +218,38 @@ void nt_write_trace_kernel(const struct nt_session *s, const u8 *rec, u32 len)
 	trace_nttrace_write(&e);
 }
 
+u8 *nt_write_reserve(struct nt_write *w, u32 logger_id, struct nttrace_reservation *res)
+{
+	return nt_reserve_rules(logger_id, w->total, res, w->rules);
+}
+
+int nt_write_commit(struct nt_write *w, u32 logger_id, struct nttrace_reservation *res, u8 *rec)
+{
+	int err;
+
+	err = nt_write_data(w, rec);
+	if (err) {
+		nttrace_discard(res);
+		return err;
+	}
+	nt_write_header(w, res->session, rec, res->time_stamp);
+	if (trace_nttrace_write_enabled())
+		nt_write_trace(w, res->session, logger_id, rec);
+	nttrace_commit(res);
+	return 0;
+}
+
 int nt_write_one(struct nt_write *w, u32 logger_id)
 {
 	struct nttrace_reservation res;
 	u8 *rec;
-	int err;
 
-	rec = nt_reserve_rules(logger_id, w->total, &res, w->rules);
+	rec = nt_write_reserve(w, logger_id, &res);
 	if (IS_ERR(rec))
 		return PTR_ERR(rec);
-	if (w->kind == NT_RECORD_EVENT && !nt_write_wanted(w, logger_id)) {
-		nttrace_discard(&res);
-		return -ESTALE;
-	}
-	err = nt_write_data(w, rec);
-	if (err) {
-		nttrace_discard(&res);
-		return err;
-	}
-	nt_write_header(w, res.session, rec, res.time_stamp);
-	if (trace_nttrace_write_enabled())
-		nt_write_trace(w, res.session, logger_id, rec);
-	nttrace_commit(&res);
-	return 0;
+	return nt_write_commit(w, logger_id, &res, rec);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_write_one);
-
-u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r)
-{
-	const struct nttrace_event_descriptor *d = w->event.header.descriptor;
-
-	return nt_reg_wanted_rcu(r, d->id, d->level, d->keyword) & ~w->event.filter;
-}
 
 int nt_write_stage(struct nt_write *w)
 {
@@ -361,7 +340,7 @@ u32 nt_write_session(struct nt_write *w, u32 logger_id)
 EXPORT_SYMBOL_IF_KUNIT(nt_write_session);
 
 /*
- * The codes the seeds name or let us choose (module/message.c,
+ * The codes Windows names or leaves to us (module/message.c,
  * module/classic.c and module/eventwrite.c say which and why): a record
  * that fits 16 bits but no buffer is NTTRACE_STATUS_BUFFER_OVERFLOW; a full ring
  * is NTTRACE_STATUS_NO_MEMORY, which the library turns into
@@ -395,3 +374,16 @@ u32 nt_write_status(int err)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_write_status);
+
+void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status)
+{
+	void *rec = nt_reserve_rules(logger_id, len, res, NT_WRITE_KERNEL);
+
+	if (IS_ERR(rec)) {
+		*status = nt_write_status(PTR_ERR(rec));
+		return NULL;
+	}
+	return rec;
+}
+EXPORT_SYMBOL_NS_GPL(nttrace_reserve, NTTRACE_NS);

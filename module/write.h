@@ -109,77 +109,172 @@ struct nt_write {
 	u8 *staged;	/* the data, once nt_write_stage() has copied it */
 };
 
-/*
- * Write @w into session @logger_id, once: interrupts off to reserve and to
- * commit, on while the data is copied (preemption off throughout). 0, or an error of the list above: nothing is
- * then written (-ENOSPC: the loss is counted). -EFAULT from a user-mode
- * caller not yet staged means: nt_write_stage(), then call again.
- * Any context but NMI for a kernel-mode caller.
+/**
+ * nt_write_one() - write @w into one session, once
+ * @w: the record, as the handler described it
+ * @logger_id: the session
+ *
+ * Interrupts off to reserve and to commit, on while the data is copied
+ * (preemption off throughout). A user-mode caller's data is copied without
+ * faulting until nt_write_stage() has staged it. Any context but NMI for
+ * a kernel-mode caller.
+ *
+ * Return: 0, or an error of the list above: nothing is then written
+ * (-ENOSPC: the loss is counted). -EFAULT from a user-mode caller not yet
+ * staged means: nt_write_stage(), then call again.
  */
 int nt_write_one(struct nt_write *w, u32 logger_id);
 
-/*
- * EventWrite: the sessions (bit logger ID - 1) whose enables of @r's GUID
- * take @w's event by its level and keyword and whose event-ID filter lets
- * its id through, less those its Fields.filter leaves out. Under
- * rcu_read_lock().
+/**
+ * nt_write_reserve() - nt_write_one()'s first half: the reservation
+ * @w: the record
+ * @logger_id: the session
+ * @res: filled in for nt_write_commit() or nttrace_discard()
+ *
+ * For a writer with a check of its own to make between the reservation
+ * and the copy (EventWrite's recheck of the enable snapshot). On success
+ * preemption is off, and exactly one of nt_write_commit() or
+ * nttrace_discard() must follow without sleeping.
+ *
+ * Return: the reserved record, or an ERR_PTR() of the list above.
  */
-u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r);
+u8 *nt_write_reserve(struct nt_write *w, u32 logger_id, struct nttrace_reservation *res);
 
-/*
- * Copy the data with faults allowed into a staging buffer, for the calls
- * of nt_write_one() that follow. User-mode callers only (may sleep).
- * 0, -EFAULT or -ENOMEM. nt_write_release() frees it.
+/**
+ * nt_write_commit() - nt_write_one()'s second half: fill and commit
+ * @w: the record nt_write_reserve() reserved
+ * @logger_id: its session
+ * @res: the reservation
+ * @rec: the reserved record
+ *
+ * Copies the data, writes the header, commits; if the copy faults, the
+ * reservation is discarded instead.
+ *
+ * Return: 0 or -EFAULT, as nt_write_one().
+ */
+int nt_write_commit(struct nt_write *w, u32 logger_id, struct nttrace_reservation *res, u8 *rec);
+
+/**
+ * nt_write_stage() - copy the data into a staging buffer
+ * @w: the record
+ *
+ * With faults allowed, for the calls of nt_write_one() that follow.
+ * User-mode callers only (may sleep). nt_write_release() frees it.
+ *
+ * Return: 0, -EFAULT or -ENOMEM.
  */
 int nt_write_stage(struct nt_write *w);
+
+/**
+ * nt_write_release() - free what nt_write_stage() took
+ * @w: the record
+ */
 void nt_write_release(struct nt_write *w);
 
-/*
- * Would session @logger_id take @w from this caller? As nt_write_one()
- * checks before reserving; a user-mode caller a secure session takes for
- * a stranger is checked for privilege (which may sleep) and, if it has
- * it, asked again with NT_WRITE_PRIVILEGED, which stays in @w->rules; so
- * is a system logger's refusal of NT_WRITE_FORGE, with NT_WRITE_SYSTEM.
- * The answer may change before the write, which decides again.
+/**
+ * nt_write_check() - would a session take @w from this caller?
+ * @w: the record
+ * @logger_id: the session
+ *
+ * As nt_write_one() checks before reserving; a user-mode caller a secure
+ * session takes for a stranger is checked for privilege (which may sleep)
+ * and, if it has it, asked again with NT_WRITE_PRIVILEGED, which stays in
+ * @w->rules; so is a system logger's refusal of NT_WRITE_FORGE, with
+ * NT_WRITE_SYSTEM. The answer may change before the write, which decides
+ * again.
+ *
+ * Return: 0, or nt_writer_check()'s error.
  */
 int nt_write_check(struct nt_write *w, u32 logger_id);
 
-/*
- * A secure session took a user-mode caller for a stranger: if it is
- * privileged (checked here, which may sleep: never with interrupts off),
- * NT_WRITE_PRIVILEGED goes into @w->rules and true is returned; false
- * for a kernel-mode caller, one already privileged, or a write no secure
- * session takes (NT_WRITE_NO_SECURE).
+/**
+ * nt_write_privilege() - a secure session took the caller for a stranger
+ * @w: the record
+ *
+ * The caller's privilege is checked here (nt_privileged(), which may
+ * sleep: never with interrupts off); if it has it, NT_WRITE_PRIVILEGED
+ * goes into @w->rules.
+ *
+ * Return: true if NT_WRITE_PRIVILEGED was added; false for a kernel-mode
+ * caller, one already privileged, an unprivileged one, or a write no
+ * secure session takes (NT_WRITE_NO_SECURE).
  */
 bool nt_write_privilege(struct nt_write *w);
 
-/*
- * A system logger refused @w (NT_WRITE_FORGE): if the caller is
- * nt_privileged_system() (checked here, which may sleep), NT_WRITE_SYSTEM
- * goes into @w->rules and true is returned; else false.
+/**
+ * nt_write_system_privilege() - a system logger refused @w (NT_WRITE_FORGE)
+ * @w: the record
+ *
+ * If the caller is nt_privileged_system() (checked here, which may
+ * sleep), NT_WRITE_SYSTEM goes into @w->rules.
+ *
+ * Return: true if NT_WRITE_SYSTEM was added, else false.
  */
 bool nt_write_system_privilege(struct nt_write *w);
 
-/*
- * The whole sequence for one session (messages and classic events):
+/**
+ * nt_write_session() - write @w into one session, the whole sequence
+ * @w: the record (a message, a classic event)
+ * @logger_id: the session
+ *
  * nt_write_one(); refused as a stranger by a secure session, the caller's
- * privilege checked and tried again (and so for a system logger's
- * refusal of NT_WRITE_FORGE); faulted, staged and tried again.
- * Returns an NTSTATUS. Call nt_write_release() after.
+ * privilege checked and tried again (and so for a system logger's refusal
+ * of NT_WRITE_FORGE); faulted, staged and tried again. Call
+ * nt_write_release() after.
+ *
+ * Return: an NTSTATUS.
  */
 u32 nt_write_session(struct nt_write *w, u32 logger_id);
-/* The same in errno (the list above), for handlers that tell -ENOSPC apart. */
+
+/**
+ * nt_write_session_err() - nt_write_session() in errno
+ * @w: the record
+ * @logger_id: the session
+ *
+ * For handlers that tell -ENOSPC apart.
+ *
+ * Return: 0 or an error of the list above.
+ */
 int nt_write_session_err(struct nt_write *w, u32 logger_id);
 
-/*
- * The nttrace_write tracepoint (module/trace.h) for a record the NT Kernel
- * Logger's sources wrote (nt_sys_emit()) into @s, before its commit: kind
+/**
+ * nt_write_trace_kernel() - the nttrace_write tracepoint for a kernel record
+ * @s: the session the record is reserved in
+ * @rec: the record, written, not yet committed
+ * @len: its size
+ *
+ * For a record the kernel logger's sources wrote (nt_sys_emit()): kind
  * system, its HookId, and the whole record, header included, as its
- * payload (withheld for a secure session).
+ * payload (withheld for a secure session). See module/trace.h.
  */
 void nt_write_trace_kernel(const struct nt_session *s, const u8 *rec, u32 len);
 
-/* The NTSTATUS for an error of the write path (see the list above). */
+/**
+ * nttrace_reserve() - reserve one record in a session (the kernel API)
+ * @logger_id: the session
+ * @len: the record's size
+ * @res: filled in, for nttrace_commit() or nttrace_discard()
+ * @status: the NTSTATUS when NULL is returned
+ *
+ * nt_reserve_rules() for a kernel-mode writer (NT_WRITE_KERNEL), with the
+ * same contract (struct nttrace_reservation, module/session.h).
+ *
+ * Return: the record, or NULL with *@status set:
+ * NTTRACE_STATUS_INVALID_HANDLE (no such session),
+ * NTTRACE_STATUS_NOT_SUPPORTED (an NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
+ * session, which kernel-mode writers may not use),
+ * NTTRACE_STATUS_BUFFER_OVERFLOW (@len never fits a buffer),
+ * NTTRACE_STATUS_NO_MEMORY (the ring is full; the event is counted lost).
+ */
+void *nttrace_reserve(u32 logger_id, u32 len, struct nttrace_reservation *res,
+		      u32 *status);
+
+/**
+ * nt_write_status() - the NTSTATUS for an error of the write path
+ * @err: 0 or an error of the list above
+ *
+ * Return: the NTSTATUS.
+ */
 u32 nt_write_status(int err);
 
 #endif /* NTTRACE_WRITE_H */

@@ -45,9 +45,11 @@ module-check-kdir:
 # what changed. Sources removed from the tree are removed from the copy too.
 module: module-check-kdir
 	@mkdir -p "$(MODULE_OUT)"
-	@rm -f "$(MODULE_OUT)"/module/*.[ch] "$(MODULE_OUT)"/common/*.[ch] \
-		"$(MODULE_OUT)"/uapi/*.h "$(MODULE_OUT)"/include/nttrace/*.h
-	@tar -cf - Kbuild module common uapi include | tar -xf - -C "$(MODULE_OUT)"
+	@rm -f "$(MODULE_OUT)"/module/*.[ch] "$(MODULE_OUT)"/module/kernel_logger/*.[ch] \
+		"$(MODULE_OUT)"/common/*.[ch] \
+		"$(MODULE_OUT)"/uapi/*.h "$(MODULE_OUT)"/include/nttrace/*.h \
+		"$(MODULE_OUT)"/samples/driver/*.c
+	@tar -cf - Kbuild module common uapi include samples/driver | tar -xf - -C "$(MODULE_OUT)"
 	$(MAKE) -C "$(KDIR)" M="$(abspath $(MODULE_OUT))" \
 		$(if $(MODULE_KCFLAGS),KCFLAGS="$(MODULE_KCFLAGS)") modules
 	@echo "module: $(abspath $(MODULE_OUT))/nttrace.ko for $(MODULE_KRELEASE)"
@@ -71,6 +73,8 @@ module-install: module
 # dkms.conf's PACKAGE_VERSION follows $(VERSION), whatever the file says.
 install-module-source:
 	install -d "$(DESTDIR)$(MODULE_SRCDIR)/module" "$(DESTDIR)$(MODULE_SRCDIR)/common" \
+		"$(DESTDIR)$(MODULE_SRCDIR)/module/kernel_logger" \
+		"$(DESTDIR)$(MODULE_SRCDIR)/samples/driver" \
 		"$(DESTDIR)$(MODULE_SRCDIR)/uapi" "$(DESTDIR)$(MODULE_SRCDIR)/include/nttrace"
 	install -m 0644 Kbuild "$(DESTDIR)$(MODULE_SRCDIR)/Kbuild"
 	install -m 0644 scripts/packaging/module/Makefile "$(DESTDIR)$(MODULE_SRCDIR)/Makefile"
@@ -78,6 +82,9 @@ install-module-source:
 		> "$(DESTDIR)$(MODULE_SRCDIR)/dkms.conf"
 	chmod 0644 "$(DESTDIR)$(MODULE_SRCDIR)/dkms.conf"
 	install -m 0644 module/*.c module/*.h "$(DESTDIR)$(MODULE_SRCDIR)/module/"
+	install -m 0644 module/kernel_logger/*.c module/kernel_logger/*.h \
+		"$(DESTDIR)$(MODULE_SRCDIR)/module/kernel_logger/"
+	install -m 0644 samples/driver/*.c "$(DESTDIR)$(MODULE_SRCDIR)/samples/driver/"
 	install -m 0644 common/*.c common/*.h "$(DESTDIR)$(MODULE_SRCDIR)/common/"
 	install -m 0644 uapi/*.h "$(DESTDIR)$(MODULE_SRCDIR)/uapi/"
 	install -m 0644 include/nttrace/*.h "$(DESTDIR)$(MODULE_SRCDIR)/include/nttrace/"

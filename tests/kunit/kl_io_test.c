@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the DiskIo and TcpIp sources (module/kl_disk.c, kl_tcpip.c) and
- * their tag table (module/kl_tags.c). The probes are called directly with
- * made-up requests and sockets while the NT Kernel Logger wants their
- * groups, and each record they write is read back field by field.
- * Records of real I/O the machine does meanwhile are told apart by their
- * Irp or connid (the made-up object's key). A fair tag table shared out
- * among users. And the process rundown (module/kl_process.c) with a
+ * KUnit: the DiskIo and TcpIp sources (module/kernel_logger/kl_disk.c,
+ * kl_tcpip.c) and their tag table (kl_tags.c). The probes are called
+ * directly with made-up requests and sockets while the NT Kernel Logger
+ * wants their groups, and each record they write is read back field by
+ * field. Records of real I/O the machine does meanwhile are told apart by
+ * their Irp or connid (the made-up object's key). A fair tag table shared
+ * out among users. And the process rundown (kl_process.c) with a
  * process's mmap_lock held: it waits for nothing.
  */
 #include <kunit/test.h>
@@ -30,9 +30,9 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "kernel_logger.h"
-#include "kl_io.h"
-#include "kl_tags.h"
+#include "kernel_logger/kl_io.h"
+#include "kernel_logger/kl_tags.h"
+#include "kernel_logger/ksource.h"
 #include "kunit_util.h"
 
 /* ---- the tag table ---- */

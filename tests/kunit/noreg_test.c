@@ -18,6 +18,7 @@
 
 #include "kunit_util.h"
 #include "noreg.h"
+#include "policy.h"
 #include "provider.h"
 #include "security.h"
 

@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 
 #include "kunit_util.h"
+#include "write.h"
 
 #define FILETIME_2020	132223104000000000ULL	/* 2020-01-01 as a FILETIME */
 

@@ -16,7 +16,8 @@
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
-#include "kernel_logger.h"
+#include "kernel_logger/kernel_logger.h"
+#include "kernel_logger/ksource.h"
 #include "kunit_util.h"
 #include "record.h"
 #include "session.h"

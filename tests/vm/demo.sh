@@ -85,7 +85,7 @@ wait $rec1 $rec2
 show u64/nttrace dump /tmp/errors.etl
 show u64/nttrace dump /tmp/verbose.etl
 echo
-echo "== A driver: nttrace_sample.ko (module/sample_driver.c) traces with WmiTraceMessage"
+echo "== A driver: nttrace_sample.ko (samples/driver/sample_driver.c) traces with WmiTraceMessage"
 echo "== and ZwTraceEvent from process context, softirq and hardirq"
 show u64/nttrace start driver --flush-timer 1
 echo "\$ u64/nttrace record driver -o /tmp/driver.etl --quiet &"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel-mode API (include/nttrace/wdm.h) through the sample driver,
- * nttrace_sample.ko (module/sample_driver.c): loaded with a session's
+ * nttrace_sample.ko (samples/driver/sample_driver.c): loaded with a session's
  * handle, it traces from process context, softirq and hardirq with
  * WmiTraceMessage and ZwTraceEvent. Its events are checked in the ETL file
  * the session writes; then the kernel-mode rules: a paged-memory session
@@ -32,7 +32,7 @@
 #define SAMPLE_KO	"/nttrace_sample.ko"
 #define EVENTS		3
 
-/* module/sample_driver.c's GUID, its contexts and its classic event. */
+/* samples/driver/sample_driver.c's GUID, its contexts and its classic event. */
 static const uint8_t sample_guid[16] = {
 	0x2d, 0x7e, 0x1a, 0x5c, 0x4f, 0x0b, 0x61, 0x4e,
 	0x9a, 0x3c, 0x6d, 0x2f, 0x8b, 0x7e, 0x1a, 0x90,

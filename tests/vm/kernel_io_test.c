@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The NT Kernel Logger's DiskIo and TcpIp events (module/kl_disk.c,
- * kl_tcpip.c), from real I/O: O_DIRECT reads and writes of the null_blk
- * disk /dev/nullb0, and a TCP connection over loopback that sends and
- * receives known byte counts. Each record is found in the logger's rings
- * and checked field by field. 64- and 32-bit (the records are the 64-bit
- * kernel's either way); root.
+ * The NT Kernel Logger's DiskIo and TcpIp events
+ * (module/kernel_logger/kl_disk.c, kl_tcpip.c), from real I/O: O_DIRECT
+ * reads and writes of the null_blk disk /dev/nullb0, and a TCP connection
+ * over loopback that sends and receives known byte counts. Each record is
+ * found in the logger's rings and checked field by field. 64- and 32-bit
+ * (the records are the 64-bit kernel's either way); root.
  */
 #include <arpa/inet.h>
 #include <errno.h>

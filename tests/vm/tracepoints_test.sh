@@ -58,7 +58,7 @@ for bits in 64 32; do
 	check "$bits-bit: events lost in a full ring traced" has "nttrace_events_lost: logger="
 done
 
-# The NT Kernel Logger's events (module/kernel_logger.c's sources) too.
+# The NT Kernel Logger's events (module/kernel_logger/'s sources) too.
 echo 1 > "$T/events/nttrace/nttrace_write/enable"
 echo > "$T/trace"
 u64/nttrace start --kernel process > /dev/null

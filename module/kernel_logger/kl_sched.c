@@ -30,7 +30,7 @@
 #include <linux/smp.h>
 #include <trace/events/sched.h>
 
-#include "kernel_logger.h"
+#include "ksource.h"
 
 NT_KCLASS(cswitch)
 NT_KCLASS(ready)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's own events for the system loggers (the NT Kernel Logger's
- * events): each source (module/kl_*.c) hooks Linux tracepoints while a
- * running system logger wants its group, and writes its records with
- * nt_sys_emit() (module/session.h).
+ * The kernel logger's sources and what they call: each source (kl_*.c,
+ * one per kernel subsystem) hooks Linux tracepoints while a running system
+ * logger wants its group, and writes its records with nt_kevent() or
+ * nt_sys_emit() (emit.c). kernel_logger.c holds the table of sources and
+ * calls their hooks, rundowns and init and exit callbacks; the rest of the
+ * module sees only kernel_logger.h.
  */
-#ifndef NTTRACE_KERNEL_LOGGER_H
-#define NTTRACE_KERNEL_LOGGER_H
+#ifndef NTTRACE_KSOURCE_H
+#define NTTRACE_KSOURCE_H
 
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -22,7 +24,7 @@ struct nt_khook {
 
 /*
  * The hook of tracepoint @tp by probe @fn, for a source's table. The
- * tracepoints are registered by name (module/kernel_logger.c), which takes
+ * tracepoints are registered by name (kernel_logger.c), which takes
  * any function: so @fn's prototype is checked here against the one the
  * tracepoint's header (<trace/events/...>, included by the source) gives
  * check_trace_callback_type_@tp(), and a kernel whose tracepoint passes
@@ -45,7 +47,9 @@ struct nt_khook {
  * or stops wanting it. The hooks' probes receive the source as their data.
  * A source of no bit (@flag 0) has only a rundown, at a system logger's
  * start, unless its mask has EVENT_TRACE_FLAG_NO_SYSCONFIG: the SysConfig
- * events.
+ * events. kernel_logger.c calls every source's @init at module load, in
+ * the table's order, and @exit at unload, in the reverse order, once no
+ * probe runs.
  */
 struct nt_ksource {
 	const char *name;		/* for the kernel log */
@@ -62,36 +66,80 @@ struct nt_ksource {
 	 * May sleep.
 	 */
 	void (*hooked)(bool on);
+	/* Optional: the source's memory, at module load; 0 or an errno. */
+	int (*init)(void);
+	/* Optional: at module unload, after every hook is gone. */
+	void (*exit)(void);
 };
 
-/* The sources (module/kl_*.c), in module/kernel_logger.c's table. */
+/* The sources (kl_*.c), in kernel_logger.c's table. */
 extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
 extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher, nt_ks_config;
 extern const struct nt_ksource nt_ks_disk_io, nt_ks_disk_io_init, nt_ks_tcpip;
 
-/* module/kl_process.c's scratch memory, at load and unload. */
-int nt_kl_process_init(void);
-void nt_kl_process_exit(void);
-
-/*
- * A task's priority in Windows' terms (0-31), for the thread and context
- * switch events: see module/kl_sched.c.
+/**
+ * nt_win_priority() - a task's priority in Windows' terms
+ * @t: the task
+ *
+ * For the thread and context switch events (kl_process.c, kl_sched.c):
+ * real-time priorities map onto 16-31, nice values onto 1-15, the idle
+ * task is 0.
+ *
+ * Return: 0 to 31.
  */
 s8 nt_win_priority(const struct task_struct *t);
 
-/*
- * Write one kernel event @e (common/sysrec.h, ntr_sr_event() of an NTR_SR_*
- * HookId) into the system loggers that want its group (or, @only
- * non-zero, into the system logger of slot @only alone: a rundown; an
- * event of no group, @e->enable_flag 0, goes only so). @size and @write
- * are the payload's ntr_sr_X_size() and _write() bound to @obj (NT_KCLASS
- * below); @tid and @pid go in a full header (a PERFINFO header has none).
- * Any context but NMI. A payload no record can hold (its strings too long)
- * is not written: counted with nt_sys_emit()'s too-large events.
+/**
+ * typedef nt_sys_fill_t - writes one kernel record for nt_sys_emit()
+ * @rec: the reserved record
+ * @len: its size
+ * @time_stamp: the reservation's time stamp, to write in the header
+ * @ctx: nt_sys_emit()'s @ctx
+ *
+ * Writes the whole record, header and payload, with preemption off: it
+ * must not sleep or fail.
  */
+typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
+
+/**
+ * nt_sys_emit() - write one kernel event into the system loggers
+ * @word: the group_mask word of the event's group
+ * @bit: the group's bit in @word; 0: an event of no group, written only
+ *	with @only
+ * @only: 0, or the slot of the one system logger to write into (a rundown
+ *	for the session starting or stopping)
+ * @len: the record's size
+ * @fill: writes the record
+ * @ctx: for @fill
+ *
+ * Writes into every system logger whose group mask has bit @bit of word
+ * @word, or into the system logger of slot @only alone. Any context but
+ * NMI (the sched_switch tracepoint included: interrupts off, the runqueue
+ * locked). A full ring counts the event lost, as for any writer; a record
+ * larger than the session's buffers is counted in nt_sys_dropped, and
+ * said once in the kernel log.
+ */
+void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
+		 nt_sys_fill_t fill, void *ctx);
+
 typedef u32 (*nt_ksize_t)(const void *obj);
 typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
 
+/**
+ * nt_kevent() - write one kernel event with a header of its kind
+ * @e: the event (common/sysrec.h, ntr_sr_event() of an NTR_SR_* HookId)
+ * @tid: the thread ID, for a full header (a PERFINFO header has none)
+ * @pid: the process ID, likewise
+ * @only: 0, or the slot of the one system logger to write into (a
+ *	rundown; an event of no group, @e->enable_flag 0, goes only so)
+ * @size: the payload's ntr_sr_X_size() bound to @obj (NT_KCLASS below)
+ * @write: the payload's ntr_sr_X_write(), likewise
+ * @obj: the payload's object
+ *
+ * Into the system loggers that want @e's group, by nt_sys_emit(). Any
+ * context but NMI. A payload no record can hold (its strings too long) is
+ * not written: counted with nt_sys_emit()'s too-large events.
+ */
 void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
 	       nt_kwrite_t write, const void *obj);
 
@@ -130,34 +178,22 @@ do {									\
 	nt_kevent(ntr_sr_event(hook), tid, pid, only, nt_ksize_##name,	\
 		  nt_kwrite_##name, obj)
 
-/*
- * A kernel object's identity as the records may show it: a keyed hash
- * (siphash, a key drawn at load) of its address, so that the events of one
- * object (a disk request's, a connection's) can be tied together without
- * writing a kernel address into a file that others read.
+/**
+ * nt_kernel_key() - a kernel object's identity as the records may show it
+ * @ptr: the object's address
+ *
+ * A keyed hash (siphash, a key drawn at load by nt_kernel_key_init()) of
+ * its address, so that the events of one object (a disk request's, a
+ * connection's) can be tied together without writing a kernel address
+ * into a file that others read.
+ *
+ * Return: the key.
  */
 u64 nt_kernel_key(const void *ptr);
 
-/*
- * The running system loggers' groups changed (a start, an update, a
- * stop): hook the sources some system logger wants, unhook the others.
- * May sleep; call with no lock of module/session.c held.
+/**
+ * nt_kernel_key_init() - draw nt_kernel_key()'s key, at module load
  */
-void nt_kernel_logger_update(void);
+void nt_kernel_key_init(void);
 
-/*
- * System logger @slot started (@start) or is stopping with groups @mask:
- * write the rundown of each source it wants into it alone. May sleep.
- */
-void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start);
-
-/* The group_mask[0] bits some source writes (NTTRACE_IOC_VERSION: system_flags). */
-u32 nt_kernel_logger_flags(void);
-
-/* Module load: the key of nt_kernel_key(), the sources' memory. */
-int nt_kernel_logger_init(void);
-
-/* Module unload, after every session stopped: nothing stays hooked. */
-void nt_kernel_logger_exit(void);
-
-#endif /* NTTRACE_KERNEL_LOGGER_H */
+#endif /* NTTRACE_KSOURCE_H */

@@ -25,7 +25,7 @@
  * that the tracepoint's caller keeps alive; only TCP sockets of AF_INET
  * and AF_INET6 (sk_protocol, sk_type, sk_family, which every socket has)
  * are read further as struct tcp_sock. They take raw spinlocks with
- * interrupts off (module/kl_tags.c), allocate nothing, never sleep.
+ * interrupts off (kl_tags.c), allocate nothing, never sleep.
  *
  * The events and their moments:
  * - Connect: SYN_SENT -> ESTABLISHED. Accept: SYN_RECV -> ESTABLISHED, on
@@ -49,7 +49,7 @@
  * - PID: the owning process, as the initial PID namespace numbers it.
  *   Send and Recv: the caller's. Connect: the process that called
  *   connect(), remembered at CLOSE -> SYN_SENT (which runs in its task)
- *   in a tag table keyed by the socket (module/kl_tags.h; the socket's
+ *   in a tag table keyed by the socket (kl_tags.h; the socket's
  *   entry stays until the socket reaches CLOSE). Accept: the process that
  *   called listen() on the listening socket: remembered at -> LISTEN in a
  *   second table keyed by the network namespace and local port (the
@@ -77,7 +77,7 @@
  *   no segment being theirs.
  * - connid: nt_kernel_key(sk), one value per socket, no kernel address.
  * The tables are bounded (2048 connections, 128 listening ports) and
- * shared out among users (module/kl_tags.h, a fair table: each entry's
+ * shared out among users (kl_tags.h, a fair table: each entry's
  * owner the socket's user, sk_uid): one user's sockets cannot fill them
  * so that another user's connections lose their process. A set that is
  * full gives a new entry the oldest of the user holding most of it, if
@@ -106,7 +106,7 @@
 #include <trace/events/sock.h>
 #include <trace/events/tcp.h>
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "kl_io.h"
 #include "kl_tags.h"
 
@@ -144,7 +144,7 @@ static bool nt_tcp_sock(const struct sock *sk)
 	       (sk->sk_family == AF_INET || sk->sk_family == AF_INET6);
 }
 
-/* A tag's owner (module/kl_tags.h): @sk's user, as the initial namespace numbers it. */
+/* A tag's owner (kl_tags.h): @sk's user, as the initial namespace numbers it. */
 static u32 nt_tcp_uid(const struct sock *sk)
 {
 	return from_kuid_munged(&init_user_ns, READ_ONCE(sk->sk_uid));

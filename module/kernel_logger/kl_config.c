@@ -3,7 +3,7 @@
  * The SysConfig events (the EventTraceConfig group, 0x0B) Windows writes
  * at the start of a kernel trace so that its tools know the machine: a
  * rundown of no group, written into a system logger when it starts unless
- * its EnableFlags have EVENT_TRACE_FLAG_NO_SYSCONFIG (module/kernel_logger.h).
+ * its EnableFlags have EVENT_TRACE_FLAG_NO_SYSCONFIG (ksource.h).
  * Records: common/sysconfig.h (SystemConfig_CPU and _NIC, version 2).
  *
  * What Linux fills (ours, where Windows' fields have no Linux twin):
@@ -32,7 +32,7 @@
 #include <asm/tsc.h>
 #endif
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "sysconfig.h"
 
 NT_KCLASS(cpu)

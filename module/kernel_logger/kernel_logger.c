@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel's own events for the system loggers: which sources are
- * hooked, and their rundowns (see module/kernel_logger.h).
+ * hooked, and their rundowns (see kernel_logger.h and ksource.h).
  *
  * A source is hooked while the union of the running system loggers' group
  * masks has its bit, and only then: with no system logger, no tracepoint
@@ -19,18 +19,13 @@
  */
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
-#include <linux/jiffies.h>
 #include <linux/mutex.h>
-#include <linux/random.h>
-#include <linux/sched.h>
-#include <linux/sched/prio.h>
-#include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
 #include "kernel_logger.h"
+#include "ksource.h"
 #include "session.h"
-#include "sysrec.h"
 
 static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_process,
@@ -43,74 +38,6 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_disk_io_init,
 	&nt_ks_tcpip,
 };
-
-static siphash_key_t nt_ptr_key;
-
-u64 nt_kernel_key(const void *ptr)
-{
-	return siphash_1u64((u64)(uintptr_t)ptr, &nt_ptr_key);
-}
-EXPORT_SYMBOL_IF_KUNIT(nt_kernel_key);
-
-struct nt_kev {
-	const struct ntr_sr_event *e;
-	struct ntr_sr_header h;
-	nt_kwrite_t write;
-	const void *obj;
-	u32 payload;
-};
-
-static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
-{
-	struct nt_kev *k = ctx;
-
-	k->h.time_stamp = time_stamp;
-	ntr_sr_header_write(rec, len, &k->h);
-	k->write((u8 *)rec + ntr_sr_header_size(k->e->kind), k->payload, k->obj);
-}
-
-void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
-	       nt_kwrite_t write, const void *obj)
-{
-	struct nt_kev k;
-	u32 len;
-
-	if (WARN_ON_ONCE(!e))
-		return;
-	k.payload = size(obj);
-	len = ntr_sr_record_size(e->kind, k.payload);
-	/* Too big for any record: nt_sys_emit() counts and says it. */
-	if (!k.payload || !len)
-		len = U32_MAX;
-	k.e = e;
-	k.write = write;
-	k.obj = obj;
-	k.h = (struct ntr_sr_header) {
-		.hook_id = e->hook_id,
-		.version = e->version,
-		.kind = e->kind,
-		.thread_id = tid,
-		.process_id = pid,
-	};
-	/* The thread's times in ticks, as SYSTEM_TRACE_HEADER counts them. */
-	if (e->kind == NTR_SR_FULL) {
-		k.h.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime));
-		k.h.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime));
-	}
-	nt_sys_emit(0, e->enable_flag, only, len, nt_kev_fill, &k);
-}
-
-s8 nt_win_priority(const struct task_struct *t)
-{
-	int prio = READ_ONCE(t->prio);
-
-	if (!t->pid)
-		return 0;
-	if (prio < MAX_RT_PRIO)
-		return 16 + (MAX_RT_PRIO - 1 - prio) * 15 / (MAX_RT_PRIO - 1);
-	prio = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
-	return 15 - prio * 14 / (NICE_WIDTH - 1);
-}
 
 /* Guards nt_hooked: one update at a time. */
 static DEFINE_MUTEX(nt_klog_lock);
@@ -207,10 +134,30 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start)
 	}
 }
 
+/* The exit callbacks of the first @n sources, in the reverse order. */
+static void nt_ksources_exit(unsigned int n)
+{
+	while (n--)
+		if (nt_ksources[n] && nt_ksources[n]->exit)
+			nt_ksources[n]->exit();
+}
+
 int nt_kernel_logger_init(void)
 {
-	get_random_bytes(&nt_ptr_key, sizeof(nt_ptr_key));
-	return nt_kl_process_init();
+	unsigned int i;
+	int err;
+
+	nt_kernel_key_init();
+	for (i = 0; i < ARRAY_SIZE(nt_ksources); i++) {
+		if (!nt_ksources[i] || !nt_ksources[i]->init)
+			continue;
+		err = nt_ksources[i]->init();
+		if (err) {
+			nt_ksources_exit(i);
+			return err;
+		}
+	}
+	return 0;
 }
 
 void nt_kernel_logger_exit(void)
@@ -227,7 +174,7 @@ void nt_kernel_logger_exit(void)
 	mutex_unlock(&nt_klog_lock);
 	/* No probe of ours runs once this returns: the module may go. */
 	tracepoint_synchronize_unregister();
-	nt_kl_process_exit();
+	nt_ksources_exit(ARRAY_SIZE(nt_ksources));
 }
 
 /* The group_mask[0] bits some source writes (NTTRACE_IOC_VERSION: system_flags). */

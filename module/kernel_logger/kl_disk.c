@@ -16,7 +16,7 @@
  * requests of the disks under it, or not at all for one with none.
  * The probes read only what these tracepoints' own TP_fast_assign reads
  * (the request's fields, rq->q->disk), take a raw spinlock with interrupts
- * off (module/kl_tags.c), allocate nothing and never sleep.
+ * off (kl_tags.c), allocate nothing and never sleep.
  *
  * The events ([MS diskio-typegroup1/2/3]: Microsoft's DiskIo_TypeGroup1,
  * _TypeGroup2, _TypeGroup3 pages, desktop-src/ETW/ of MicrosoftDocs/win32):
@@ -61,7 +61,7 @@
  *   submitter when the block layer issues at once, as for an O_DIRECT read
  *   on an idle disk; a kblockd worker when it deferred the dispatch).
  * The completion runs where the issuer is not known, so the issue keeps
- * (thread, time) in a tag table keyed by the request (module/kl_tags.h):
+ * (thread, time) in a tag table keyed by the request (kl_tags.h):
  * 2048 entries, a request older than 60 s replaced when its set is full
  * (a request whose completion never came: nttrace.kl_disk_tags_stale),
  * else the new one not kept
@@ -81,7 +81,7 @@
 #include <linux/timekeeping.h>
 #include <trace/events/block.h>
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "kl_io.h"
 #include "kl_tags.h"
 

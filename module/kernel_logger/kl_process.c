@@ -103,7 +103,7 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
-#include "kernel_logger.h"
+#include "ksource.h"
 #include "kl_io.h"
 #include "kl_tags.h"
 
@@ -130,13 +130,14 @@ NT_KCOUNTER(kl_images_missed, nt_kl_images_missed,
 NT_KCOUNTER(kl_rundown_unread, nt_kl_rundown_unread,
 	    "Rundown records of a process whose memory could not be read without waiting: no command line, or no images");
 
-int nt_kl_process_init(void)
+/* The scratch memory of this file's three sources, held by nt_ks_process. */
+static int nt_kl_process_init(void)
 {
 	nt_kl_scratch = alloc_percpu(struct nt_kl_scratch);
 	return nt_kl_scratch ? 0 : -ENOMEM;
 }
 
-void nt_kl_process_exit(void)
+static void nt_kl_process_exit(void)
 {
 	free_percpu(nt_kl_scratch);
 }
@@ -758,6 +759,8 @@ const struct nt_ksource nt_ks_process = {
 	.hooks = nt_process_hooks,
 	.nr_hooks = ARRAY_SIZE(nt_process_hooks),
 	.rundown = nt_kl_process_rundown,
+	.init = nt_kl_process_init,
+	.exit = nt_kl_process_exit,
 };
 
 const struct nt_ksource nt_ks_thread = {

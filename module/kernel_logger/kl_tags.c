@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel-event sources' tag tables (module/kl_tags.h).
+ * The kernel-event sources' tag tables (kl_tags.h).
  */
 #include <kunit/visibility.h>
 #include <linux/hash.h>
@@ -29,7 +29,7 @@ void nt_ktags_reset(struct nt_ktags *t)
 EXPORT_SYMBOL_IF_KUNIT(nt_ktags_reset);
 
 /*
- * A fair table's full set (see module/kl_tags.h): the entry a new one of
+ * A fair table's full set (see kl_tags.h): the entry a new one of
  * @owner replaces, or NULL. Under the set's lock.
  */
 static struct nt_ktag *nt_ktags_share(struct nt_ktag_set *set, u32 owner)

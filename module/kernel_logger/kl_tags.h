@@ -72,30 +72,57 @@ struct nt_ktags {
 		.sets = name##_sets, .bits = (bits_), .fair = true,	\
 	}
 
-/*
- * Empty the table (its locks initialized anew). Only while no user of it
- * can run: before its probes are registered, after they are unregistered
- * and tracepoint_synchronize_unregister() returned. The counts stay.
+/**
+ * nt_ktags_reset() - empty a table
+ * @t: the table; its locks are initialized anew, its counts stay
+ *
+ * Only while no user of it can run: before its probes are registered,
+ * after they are unregistered and tracepoint_synchronize_unregister()
+ * returned.
  */
 void nt_ktags_reset(struct nt_ktags *t);
 
-/*
- * Remember @id and @time for (@obj, @sub), of @owner (a fair table's:
- * see the top; else ignored), replacing the entry it has. @time orders
- * the entries (the oldest goes first). False when its set is full and
- * nothing may be replaced (counted).
+/**
+ * nt_ktags_put() - remember an object's tag
+ * @t: the table
+ * @obj: the object
+ * @sub: which of its tags
+ * @id: the thread ID to remember
+ * @time: the time to remember; it orders the entries (the oldest goes
+ *	first)
+ * @owner: the user it is for (a fair table's: see the top; else ignored)
+ *
+ * Replaces the entry (@obj, @sub) has. Any context; takes the set's raw
+ * spinlock with interrupts off.
+ *
+ * Return: true, or false when its set is full and nothing may be
+ * replaced (counted).
  */
 bool nt_ktags_put(struct nt_ktags *t, const void *obj, u32 sub, u32 id, u64 time,
 		  u32 owner);
 
-/*
- * The entry of (@obj, @sub) into *@id and *@time, removed if @take. False
- * when there is none (*@id and *@time untouched).
+/**
+ * nt_ktags_get() - find an object's tag
+ * @t: the table
+ * @obj: the object
+ * @sub: which of its tags
+ * @take: remove the entry
+ * @id: the thread ID it remembers
+ * @time: the time it remembers
+ *
+ * Any context; takes the set's raw spinlock with interrupts off.
+ *
+ * Return: true, or false when there is none (*@id and *@time untouched).
  */
 bool nt_ktags_get(struct nt_ktags *t, const void *obj, u32 sub, bool take,
 		  u32 *id, u64 *time);
 
-/* The entries in use (for the tests). */
+/**
+ * nt_ktags_count() - the entries in use, for the tests
+ * @t: the table
+ *
+ * Return: their number.
+ */
 unsigned int nt_ktags_count(struct nt_ktags *t);
 
 /*
