@@ -43,7 +43,7 @@
  *                 enabled (its enable word, a load and a branch)
  *   lttng_disabled  an LTTng-UST tracepoint no session enables
  *
- * Real-time delivery (issue 16), in the VM: events handed live to a
+ * Real-time delivery, in the VM: events handed live to a
  * reader in the same process, measured end to end, from the first write
  * to the last event in the reader's hands ("Real-time delivery" below):
  *   rt_consumer   TraceMessage (as tm_kernel) to a kernel session in
@@ -54,7 +54,7 @@
  * `perf trace` would be the third Linux peer; the VM image (a busybox
  * initramfs, scripts/vm-run) has no perf, which the run says.
  *
- * How cost grows (issue 18), after the paths above ("The size sweep"
+ * How cost grows with the payload, after the paths above ("The size sweep"
  * below): ns per event for payloads of 8, 64, 512, 4096 and 8192 bytes,
  * in the VM for tm_kernel, ew_kernel, user_events, trace_marker and
  * ioctl_noop (which carries no payload: the floor), on the host for
@@ -108,7 +108,7 @@
 #define PAYLOAD 64
 #define TRACING "/sys/kernel/tracing"
 
-/* The size sweep's largest payload (issue 18: 8, 64, 512, 4096, 8192). */
+/* The size sweep's largest payload (of 8, 64, 512, 4096, 8192). */
 #define MAX_PAYLOAD 8192
 
 static unsigned int reps = 11;
@@ -682,7 +682,7 @@ static void setup_disabled(void)
 }
 
 /*
- * TraceLogging (issue 28): the same 64 bytes as one Binary field, the
+ * TraceLogging: the same 64 bytes as one Binary field, the
  * metadata built by the compiler. tl_disabled is the inline level and
  * keyword test <TraceLoggingProvider.h> makes (no call: compare it with
  * lttng_disabled); tl_kernel and tl_umlogger beside ew_kernel and
@@ -1192,7 +1192,7 @@ static long path_lttng_off(void *arg, long n)
 }
 #endif
 
-/* ---- the size sweep (issue 18): how cost grows with the payload ---- */
+/* ---- the size sweep: how cost grows with the payload ---- */
 
 static const size_t sweep_sizes[] = { 8, 64, 512, 4096, 8192 };
 #define NSIZES (sizeof(sweep_sizes) / sizeof(sweep_sizes[0]))
@@ -1830,7 +1830,7 @@ int main(int argc, char **argv)
 	 * The user-mode logger is one a process: a round for each file it
 	 * writes, LTTng-UST (its session on disk, scripts/bench) in both.
 	 * On tmpfs: the costs, and the default configuration's losses at one
-	 * thread's full rate (issue 18: none). On disk: 1, 2 and 4 threads
+	 * thread's full rate (the target: none). On disk: 1, 2 and 4 threads
 	 * beside LTTng-UST's per-CPU buffers, and both one's losses.
 	 */
 	setup_umlogger("tm_umlogger", "/dev/shm", 0);

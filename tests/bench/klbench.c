@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the NT Kernel Logger costs the machine it watches (issue 29), run in
+ * What the NT Kernel Logger costs the machine it watches, run in
  * the bench kernel by scripts/bench-kernel-logger:
  *
  *   klbench cswitch N   N round trips between two threads on one CPU

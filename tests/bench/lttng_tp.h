@@ -27,7 +27,7 @@ LTTNG_UST_TRACEPOINT_EVENT(nttrace_bench, off,
 )
 
 /*
- * The size sweep (issue 18): the same bytes as a sequence of @len, so that
+ * The size sweep: the same bytes as a sequence of @len, so that
  * one event serves every payload size; its length field is part of what
  * LTTng records, as nttrace's records carry their size.
  */

@@ -1,4 +1,4 @@
-# How cost grows (issue 18): ns per event against payload size, one line
+# How cost grows with the payload: ns per event against payload size, one line
 # a path, from the data files tests/bench/report.awk writes (a header of
 # quoted path names, then one row a size; NaN where a path cannot take
 # the size, so its line stops there and its name says so). scripts/bench:

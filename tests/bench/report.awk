@@ -1,12 +1,12 @@
 # nttrace_bench's raw output (tests/bench/bench.c) into the report: a
-# markdown table of medians and spreads, the ratios the benchmark issue
-# asks for and its targets, on stdout; every number, raw samples included,
+# markdown table of medians and spreads, the ratios and targets the
+# benchmark is judged by, on stdout; every number, raw samples included,
 # into the JSON file named by -v json=FILE. The first file is the VM run,
 # the second the host run (its paths are prefixed "host_"); any further
 # files are more VM boots of the scaling paths (tm_kernel and
 # tm_kernel_noseq, 1 and 2 threads), whose 2-thread / 1-thread ratios
-# join the first boot's in a median (issue 18: "in the median of three
-# boots").
+# join the first boot's in a median (the ratio is judged in the median of
+# three boots).
 #
 #   awk -v json=bench.json -f report.awk vm.raw host.raw [vm-boot2.raw ...] [read.raw]
 #
@@ -270,7 +270,7 @@ END {
 	printf "| disabled EventEnabled (host), ns | %s | <= 2 %s |\n", ns(eed),
 		mark(eed >= 0 && eed <= 2)
 	printf "| disabled LTTng-UST tracepoint (host), ns | %s | |\n", ns(med["host_lttng_disabled 1"])
-	# Issue 28: a disabled TraceLoggingWrite beside a disabled tracepoint.
+	# A disabled TraceLoggingWrite beside a disabled tracepoint.
 	tld = med["host_tl_disabled 1"]; ltd = med["host_lttng_disabled 1"]
 	printf "| disabled TraceLoggingWrite (host), ns | %s | |\n", ns(tld)
 	printf "| disabled TraceLoggingWrite - disabled LTTng-UST tracepoint (host), ns | %s | " \
@@ -353,9 +353,9 @@ END {
 	close(json)
 }
 
-# The real-time delivery block (issue 16): events per second delivered to
-# a reader, end to end, and nttrace's against trace_pipe's. Informational:
-# the issue sets no target.
+# The real-time delivery block: events per second delivered to a reader,
+# end to end, and nttrace's against trace_pipe's. Informational: there is
+# no target.
 function realtime(    k, key, w, n, i, x, extra, ok) {
 	for (k = 1; k <= nkeys; k++)
 		if (order[k] in rt_reps)
@@ -411,7 +411,7 @@ function realtime(    k, key, w, n, i, x, extra, ok) {
 # ---- Reading files (scripts/bench-read, tests/bench/read.c) ----
 #
 # One thread each, events/s and MB/s (2^20 bytes) by wall time, median of
-# the rounds; the issue's targets: ProcessTrace with a counting callback
+# the rounds; the targets: ProcessTrace with a counting callback
 # at 10 million events/s or more on one core, and ten times babeltrace2's
 # rate. babeltrace2's rate is that of its counting sink: a reader that
 # formats nothing, as the counting callback, and babeltrace2's fastest.
@@ -580,7 +580,7 @@ function nz(v) { return v == "" ? "n/a" : v }
 function jnum(v) { return v == "n/a" ? "null" : v }
 function mark(ok) { return ok ? "(met)" : "(**not met**)" }
 
-# ---- How cost grows (issue 18): the size sweep ----
+# ---- How cost grows with the payload: the size sweep ----
 #
 # "S PATH SIZE REP NS" samples, "U PATH SIZE WHY..." for a size a path
 # cannot take, "L PATH SIZE LOST WRITTEN" for its session's losses, "M KEY
@@ -704,7 +704,7 @@ function sweep(    k, kb, tot, n, bytes, hdr) {
 		return
 	sw_nsizes = split("8 64 512 4096 8192", sw_sizes, " ")
 	print ""
-	print "### How cost grows (issue 18)"
+	print "### How cost grows with the payload"
 	print ""
 	print "ns per event (median of the sweep's repeats) by payload size, one thread. A"
 	print "\"lost\" figure is the share of the events written that the session lost (its"

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ETL files laid out as Windows writes them, built byte by byte from the
- * documented layouts (../shared/notes/etl-format.md, record-formats.md,
- * ntevent-types.md) without the library's writer: the fixtures that
- * tests/vm/winetl_test.c reads back through OpenTrace/ProcessTrace and
- * compares field by field, and seeds of the libFuzzer corpus
- * (tests/fuzz/mkcorpus.c).
+ * ETL files laid out as Windows writes them, built byte by byte from
+ * Windows' layouts of the file's buffers and records without the library's
+ * writer: the fixtures that tests/vm/winetl_test.c reads back through
+ * OpenTrace/ProcessTrace and compares field by field, and seeds of the
+ * libFuzzer corpus (tests/fuzz/mkcorpus.c).
  *
  * A file is built in memory (struct wfile): the header buffer, then data
  * buffers, each record appended to the open buffer. As each event is added
@@ -51,7 +50,7 @@ static const char *const wkind_name[WF_KINDS] = {
 #define WF_HTS		5000000ULL		/* the header event's time stamp */
 #define WF_MHZ		3000
 
-/* The GUIDs of the groups used, as the notes give them (Data1 first). */
+/* The GUIDs of the groups used, as Windows defines them (Data1 first). */
 #define WG_EVENTTRACE	0x68fdd900, 0x4a3e, 0x11d1, { 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 }
 #define WG_PROCESS	0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c }
 #define WG_THREAD	0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The library and a caller built against other headers (issue 27, finding
- * 4): the library writes no byte past the struct the caller's build gave
- * it, and hands the kernel the caller's size, not its own. Prints TAP.
+ * The library and a caller built against other headers: the library
+ * writes no byte past the struct the caller's build gave it, and hands the
+ * kernel the caller's size, not its own. Prints TAP.
  * Needs no module: /dev/nttrace is played by this program, which defines
  * open() and ioctl() for the library (linked statically into it) and
  * answers as the module does (module/main.c: it reads and writes back at

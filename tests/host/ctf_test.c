@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `nttrace convert --to ctf` read back by babeltrace2 (issue 31), with no
+ * `nttrace convert --to ctf` read back by babeltrace2, with no
  * module. Two files: the user-mode logger's (a message, a classic and an
  * instance event, EventWrite of a provider no manifest describes, the
  * test manifest's event, EventWriteString, TraceLogging events of

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shared library unloaded with a provider still registered (issue 27,
- * finding 7): dlclose() stops and joins the notification thread, so that
- * nothing of the library runs after it; a notification that then reaches
- * the registration (an enable, made by the tool) finds no thread to run
- * in unmapped code. Prints TAP. Needs /dev/nttrace (the VM) and a dynamic
- * loader:
+ * The shared library unloaded with a provider still registered: dlclose()
+ * stops and joins the notification thread, so that nothing of the library
+ * runs after it; a notification that then reaches the registration (an
+ * enable, made by the tool) finds no thread to run in unmapped code. Prints
+ * TAP. Needs /dev/nttrace (the VM) and a dynamic loader:
  *
  *   dlclose_test LIBNTTRACE.so NTTRACE-TOOL
  *

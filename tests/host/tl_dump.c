@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `nttrace dump` over TraceLogging events (issue 28), with no module: the
+ * `nttrace dump` over TraceLogging events, with no module: the
  * user-mode logger writes a file of a provider using <TraceLoggingProvider.h>
  * (EventRegister needs no kernel for it), then the tool prints it, text and
  * JSON, and each event must come out as its names and fields, formatted by

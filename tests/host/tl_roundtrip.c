@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every TraceLogging field macro, written and read back (issue 28): one
+ * Every TraceLogging field macro, written and read back: one
  * event per macro, each with one field named "v", written by a provider
  * into the user-mode logger's file (no module needed), read back with
  * OpenTrace/ProcessTrace and described by TDH; for each, the field's

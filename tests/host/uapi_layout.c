@@ -4,7 +4,7 @@
  * and with -m64, this prints each struct's size and member offsets, and
  * scripts/check compares the two outputs. The static asserts pin the v1
  * sizes that the _SIZE_VER0 constants promise, and the classic event
- * headers at Windows' offsets (seed 003, record-formats.md).
+ * headers at Windows' offsets.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -18,9 +18,9 @@ _Static_assert(_IOC_SIZE(NTTRACE_IOC_TRACE_EVENT) == NTTRACE_TRACE_EVENT_SIZE_VE
 	       "command encodes v1 size");
 
 /*
- * Classic events (seed 003, record-formats.md): Windows' offsets, the same
- * for both pointer sizes, since the structs are read from and written to
- * buffers that 32- and 64-bit code share.
+ * Classic events (EVENT_TRACE_HEADER, EVENT_INSTANCE_GUID_HEADER, MOF_FIELD):
+ * Windows' offsets, the same for both pointer sizes, since the structs are read
+ * from and written to buffers that 32- and 64-bit code share.
  */
 #define AT(s, m, off) _Static_assert(offsetof(struct s, m) == (off), #s "." #m " offset")
 _Static_assert(sizeof(struct nttrace_event_trace_header) == NTTRACE_EVENT_TRACE_HEADER_SIZE,
@@ -56,7 +56,7 @@ AT(nttrace_mof_field, data_ptr, 0);
 AT(nttrace_mof_field, length, 8);
 AT(nttrace_mof_field, data_type, 12);
 _Static_assert(NTTRACE_MAX_MOF_FIELDS *NTTRACE_MOF_FIELD_SIZE == 0x100,
-	       "seed 003's 0x100-byte MOF array");
+	       "the MOF_FIELD array is 0x100 bytes");
 _Static_assert(NTTRACE_TRACE_HEADER_MARKER_BYTE == 0xC0, "classic records' marker byte");
 _Static_assert(NTTRACE_HANDLE(0x1234, 5, 1, 0xAABBCCDD) == 0xAABBCCDD01051234ULL,
 	       "TRACE_ENABLE_CONTEXT packing");
@@ -66,7 +66,7 @@ _Static_assert(NTTRACE_HANDLE_LOGGER_ID(0xAABBCCDD01051234ULL) == 0x1234 &&
 	       NTTRACE_HANDLE_FLAGS(0xAABBCCDD01051234ULL) == 0xAABBCCDD,
 	       "TRACE_ENABLE_CONTEXT unpacking");
 
-/* EventWrite (issue 15): EVENT_DESCRIPTOR, EVENT_DATA_DESCRIPTOR, the Fields, EVENT_HEADER. */
+/* EventWrite: EVENT_DESCRIPTOR, EVENT_DATA_DESCRIPTOR, the Fields, EVENT_HEADER. */
 _Static_assert(sizeof(struct nttrace_event_descriptor) == NTTRACE_EVENT_DESCRIPTOR_SIZE &&
 	       NTTRACE_EVENT_DESCRIPTOR_SIZE == 16, "EVENT_DESCRIPTOR");
 AT(nttrace_event_descriptor, id, 0);
@@ -81,7 +81,7 @@ _Static_assert(sizeof(struct nttrace_event_data_descriptor) == NTTRACE_EVENT_DAT
 AT(nttrace_event_data_descriptor, ptr, 0);
 AT(nttrace_event_data_descriptor, size, 8);
 AT(nttrace_event_data_descriptor, reserved, 12);
-/* Windows' 0x78-byte block (../shared/notes/ntevent-types.md), both widths. */
+/* Windows' 0x78-byte block (TRACE_EVENT's Fields), both widths. */
 _Static_assert(sizeof(struct nttrace_event_write_user) == NTTRACE_EVENT_WRITE_USER_SIZE &&
 	       NTTRACE_EVENT_WRITE_USER_SIZE == 0x78, "the Fields of TRACE_EVENT");
 AT(nttrace_event_write_user, header, 0);
@@ -125,7 +125,7 @@ AT(nttrace_event_extended_item_header, ext_type, 2);
 AT(nttrace_event_extended_item_header, linkage, 4);
 AT(nttrace_event_extended_item_header, data_size, 6);
 
-/* Providers (seed 004): the _SIZE constants and the ioctl sizes. */
+/* Providers: the _SIZE constants and the ioctl sizes. */
 _Static_assert(sizeof(struct nttrace_enable_info) == NTTRACE_ENABLE_INFO_SIZE, "enable_info");
 AT(nttrace_enable_info, sequence, 0);
 AT(nttrace_enable_info, logger_handle, 8);

@@ -4,8 +4,8 @@
  * NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE (module/classic.c, header.c, instance.c)
  * through the front door (nttrace_trace_event), into real sessions whose
  * records are read back from the rings and compared byte for byte with
- * this file's own encoder, written from seed 003 and the record-format
- * notes (offsets, not the uapi structs): full-header and instance records
+ * this file's own encoder, written from Windows' record layouts (offsets,
+ * not the uapi structs): full-header and instance records
  * for 64-bit, compat, WOW64 and kernel-mode callers, inline data and
  * MOF_FIELD gathering, GuidPtr, the caller's time stamp, every status code
  * the two types return, the secure and paged-memory rules, and the staged
@@ -31,7 +31,7 @@
 #define LOW_BASE	0x30000000UL	/* user memory a 32-bit pointer reaches */
 #define GUID3_OFF	(DATA_PAGES * PAGE_SIZE - 64)	/* in the data area */
 
-/* Seed 003 and the notes: the numbers this file encodes from. */
+/* Windows' header sizes and WNODE flag bits: the numbers this file encodes from. */
 #define HDR_SIZE	0x30
 #define INST_SIZE	0x48
 #define F_TIMESTAMP	0x00000200U
@@ -432,7 +432,7 @@ static void mof_test(struct kunit *test)
 	}
 }
 
-/* The MOF_FIELD array's limits and the size sums (seed 003). */
+/* The MOF_FIELD array's limits and the size sums. */
 static void mof_limits_test(struct kunit *test)
 {
 	struct cls_ctx *ctx = test->priv;
@@ -840,7 +840,7 @@ static void paged_test(struct kunit *test)
 			if (who == KERNEL)
 				KUNIT_EXPECT_EQ(test, send(test, &e), NTTRACE_STATUS_NOT_SUPPORTED);
 		}
-	/* Secure and paged: secure is checked first (seed 003's order). */
+	/* Secure and paged: secure is checked first. */
 	ntk_put(ctx->k);
 	cls_start(test, NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SECURE_MODE);
 	{

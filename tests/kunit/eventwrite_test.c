@@ -5,8 +5,8 @@
  * compat and WOW64 callers, and nt_event_write_kernel() for kernel-mode
  * providers, into real sessions whose records are read back from the
  * rings and compared byte for byte with this file's own encoder, written
- * from the offsets of EVENT_HEADER (evntcons.h) and the issue's record
- * description, not from the uapi structs: the level/keyword rule per
+ * from the offsets of EVENT_HEADER (evntcons.h) and of the record around
+ * it, not from the uapi structs: the level/keyword rule per
  * session, two sessions with different levels and keywords, the filter,
  * every status code, the secure and paged-memory rules, the staged copy a
  * not-present page takes, and kernel registrations (callbacks, the enabled
@@ -32,7 +32,7 @@
 #define DATA_OFF	(4 * PAGE_SIZE)	/* what descriptors point at */
 #define LOW_BASE	0x38000000UL	/* user memory a 32-bit pointer reaches */
 
-/* EVENT_HEADER as evntcons.h lays it out, and the numbers of the issue. */
+/* EVENT_HEADER as evntcons.h lays it out, and the related-activity item's size. */
 #define EH_SIZE		0x50
 #define ITEM_SIZE	24
 #define HF_EXT		0x0001
@@ -229,10 +229,10 @@ static u64 item_ptr(struct ew_ctx *ctx, const struct ew *e, const struct item *i
 }
 
 /*
- * The Fields, byte by byte, as Windows' 0x78-byte block is laid out
- * (../shared/notes/ntevent-types.md): an EVENT_HEADER whose members the
- * kernel owns hold junk it must not copy (the ProcessorTime too, unless
- * the 64-bit filter is asked for), then the block's own members.
+ * The Fields, byte by byte, as Windows' 0x78-byte block is laid out: an
+ * EVENT_HEADER whose members the kernel owns hold junk it must not copy
+ * (the ProcessorTime too, unless the 64-bit filter is asked for), then the
+ * block's own members.
  */
 static void encode_fields(struct ew_ctx *ctx, const struct ew *e, u8 *p)
 {
@@ -961,7 +961,7 @@ static void kernel_test(struct kunit *test)
 			NTTRACE_STATUS_SUCCESS);
 }
 
-/* The aggregate level: an enable at level 0 counts as 255 (issue 15). */
+/* The aggregate level: an enable at level 0 counts as 255. */
 static void aggregate_level_test(struct kunit *test)
 {
 	struct ew_ctx *ctx = test->priv;

@@ -5,7 +5,7 @@
  * pairs on the stack and, past a few, in memory; the GUID rules; kernel
  * memory that cannot be read (nothing committed); Fields not aligned (no
  * user-mode defence); a paged-memory session refusing kernel-mode events.
- * EtwRegister's handles (issue 27): one unregistered, or one never given,
+ * EtwRegister's handles: one unregistered, or one never given,
  * is NTTRACE_STATUS_INVALID_HANDLE, read through no pointer; the enable callback
  * may register, write and unregister (its own registration too).
  * EtwSetInformation's errors, and the descriptors' Types it turns on.

@@ -3,7 +3,7 @@
  * KUnit suite nttrace_message: NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE (module/message.c)
  * through nt_trace_message(), as the front door calls it, into a real
  * session whose records are read back from its rings: the argument list's
- * rules, the items each TRACE_MESSAGE_* flag adds (seed 001), 32-bit
+ * rules, the items each TRACE_MESSAGE_* flag adds, 32-bit
  * callers (compat and WOW64), and the staged copy an argument takes when
  * its page is not present. The arguments live in user memory of the
  * test's own mm (kunit_vm_mmap).
@@ -174,9 +174,9 @@ static u32 send(struct msg_ctx *ctx, enum caller who, u16 number, u32 mflags,
 }
 
 /*
- * Seed 001: the header, then the items in this order, then the data; the
- * sizes are the encoder's (common/record.c), which tests/kunit/record_test.c
- * checks byte by byte.
+ * A TraceMessage record: the header, then the items in this order, then the
+ * data; the sizes are the encoder's (common/record.c), which
+ * tests/kunit/record_test.c checks byte by byte.
  */
 static u32 items_size(u16 f)
 {
@@ -500,7 +500,7 @@ static void size_overflow_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.events_lost, 0);
 }
 
-/* ---- The items (seed 001) ---- */
+/* ---- The items ---- */
 
 /* Every combination of the six caller flags, for each kind of caller. */
 static void items_test(struct kunit *test)
@@ -564,7 +564,7 @@ static void items_test(struct kunit *test)
 					KUNIT_EXPECT_GE_MSG(test, ts, before[f], "flags %#x", f);
 					KUNIT_EXPECT_LE_MSG(test, ts, after[f], "flags %#x", f);
 				} else {
-					/* Room for a stamp, but none (seed 001). */
+					/* Room for a stamp, but none written. */
 					KUNIT_EXPECT_EQ_MSG(test, ts, 0, "flags %#x", f);
 				}
 				p += 8;

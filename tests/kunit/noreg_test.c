@@ -4,8 +4,8 @@
  * (module/noreg.c) and NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY
  * (module/security.c) through the front door, for 64-bit, compat, WOW64
  * and kernel-mode callers: the records (byte offsets of EVENT_HEADER
- * written here, not taken from the uapi structs), every status of the
- * note, the GUID held with no registration (nt_provider_hold()), an
+ * written here, not taken from the uapi structs), every status the two
+ * types return, the GUID held with no registration (nt_provider_hold()), an
  * enable made before any registration, and the security registration's
  * rules (one at a time, its end, other processes and kernel-mode callers
  * refused).

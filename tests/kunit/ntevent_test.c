@@ -10,7 +10,7 @@
 
 #include "ntevent.h"
 
-/* The nine valid types of seed 003, for Windows 6.1 and higher. */
+/* NtTraceEvent's nine valid types, for Windows 6.1 and higher. */
 static const u32 valid_types[] = {
 	NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE,
 	NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM,

@@ -6,7 +6,7 @@
  * classic provider's latest session and its fall-back), a session that
  * stops, the notifications and their bound, UNREGISTER, the rows of
  * LIST_PROVIDERS, and the limits (per file, per user, per session).
- * Kernel registrations' callbacks (issue 27): run with no nttrace lock
+ * Kernel registrations' callbacks: run with no nttrace lock
  * held, so that they may register, unregister (their own registration
  * too) and change enables; one at a time and in order; an unregister
  * waits for one running on another thread. Event-ID filters: per session,

@@ -48,7 +48,7 @@ static const __u8 rc_guid3[16] = {
 	0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f,
 };
 
-/* Seed 001: the items' sizes, and COMPONENTID over GUID when both are set. */
+/* TraceMessage's items' sizes, and COMPONENTID over GUID when both are set. */
 static void rc_message_sizes(struct rc_ctx *ctx)
 {
 	rc_eq(ctx, ntr_message_items_size(0), 8, "message: header alone");

@@ -27,7 +27,7 @@ static const struct {
 } valid[] = {
 	{ NTTRACE_ETW_NT_FLAGS_TRACE_HEADER, 0x30 },	/* EVENT_TRACE_HEADER */
 	{ NTTRACE_ETW_NT_FLAGS_TRACE_MESSAGE, 0x28 },	/* MESSAGE_TRACE_USER */
-	/* Windows' 0x78-byte block (../shared/notes/ntevent-types.md) */
+	/* Windows' 0x78-byte block */
 	{ NTTRACE_ETW_NT_FLAGS_TRACE_EVENT, 0x78 },
 	{ NTTRACE_ETW_NT_FLAGS_TRACE_SYSTEM, 4 },
 	{ NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY, 0x78 },

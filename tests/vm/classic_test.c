@@ -3,9 +3,9 @@
  * NTTRACE_ETW_NT_FLAGS_TRACE_HEADER and NTTRACE_ETW_NT_FLAGS_TRACE_INSTANCE end to end
  * through the kernel, with raw NtTraceEvent calls (the library's TraceEvent
  * is not used, so this test stands alone): the input headers and the
- * records expected back are built here byte by byte from seed 003 and the
- * record-format notes (offsets, not the uapi structs), and each record read
- * back through the consumer is compared whole. Inline data and MOF_FIELD
+ * records expected back are built here byte by byte from Windows' record
+ * layouts (offsets, not the uapi structs), and each record read back
+ * through the consumer is compared whole. Inline data and MOF_FIELD
  * gathering, GuidPtr, the caller's time stamp, 64-bit and 32-bit header
  * types (the WOW64_CALL flag too), every status code a user-mode caller can
  * provoke, a secure session refusing TRACE_INSTANCE even from its owner,
@@ -31,7 +31,7 @@
 
 #define BITS ((int)sizeof(void *) * 8)
 
-/* Seed 003 and the notes: the numbers encoded from. */
+/* Windows' type numbers, header sizes and WNODE flag bits: the numbers encoded from. */
 #define T_HEADER	0x0100
 #define T_INSTANCE	0x0800
 #define NT_WOW64	0x80000000U

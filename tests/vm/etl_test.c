@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ETL files: the header buffer checked field by field at the offsets of
- * ../shared/notes/etl-format.md (written out here, not taken from the
- * library), events read back through the reader byte for byte, sequential
- * files with a maximum size, circular files, and damaged files; hand-made
+ * Windows' ETL layout (written out here, not taken from the library),
+ * events read back through the reader byte for byte, sequential files
+ * with a maximum size, circular files, and damaged files; hand-made
  * files for the reader's defences (a tiny header buffer, a buffer changed
  * after indexing, a sparse file, thousands of bad buffers, a hostile
  * clock). The user-mode logger's part runs anywhere; the kernel session's
@@ -892,12 +892,12 @@ static void test_hand_made(void)
 /* ---- EventWrite (EVENT_HEADER) records, hand-encoded ---- */
 
 /*
- * One EventWrite record as this test writes it, byte by byte at the
- * offsets of ../shared/notes/record-formats.md and uapi/nttrace.h's
- * comments (no struct of the library or the uapi): the 0x50-byte
- * EVENT_HEADER, the extended items (each {Size: header and data padded
- * to 8, ExtType, Linkage, DataSize}, then the data and zeros to 8), then
- * the user data. @hdr_size and @items give malformed records.
+ * One EventWrite record as this test writes it, byte by byte at the offsets
+ * of Windows' record layout and uapi/nttrace.h's comments (no struct of the
+ * library or the uapi): the 0x50-byte EVENT_HEADER, the extended items
+ * (each {Size: header and data padded to 8, ExtType, Linkage, DataSize},
+ * then the data and zeros to 8), then the user data. @hdr_size and @items
+ * give malformed records.
  */
 #define EH_AUTO 0x10000	/* an item's Size: its header and data padded to 8 */
 

@@ -24,7 +24,7 @@
  * - a session's stop disables the provider (callback);
  * - a disabled EventEnabled/EventWrite makes no system call (ptrace);
  * - EnableTraceEx2's kernel errors;
- * - fork (issue 27, finding 3): a provider registered and enabled before
+ * - fork: a provider registered and enabled before
  *   fork keeps writing in the child, its events recorded with the child's
  *   process ID, also when fork copied its enable info mid-update (an odd
  *   sequence count, set by the test): the child's EventEnabled returns.

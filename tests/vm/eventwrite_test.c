@@ -6,10 +6,9 @@
  * NTTRACE_REG_EVENT registration on one open /dev/nttrace,
  * NTTRACE_IOC_ENABLE as root, and NtTraceEvent(handle, 0x0300, 0x78,
  * &Fields) through the library's own fd. The Fields (Windows' 0x78-byte
- * block, ../shared/notes/ntevent-types.md) and the records expected back
- * are built here byte by byte from the note's offsets and EVENT_HEADER's
- * (evntcons.h), not from the uapi structs; the header members the kernel
- * owns carry junk it must not copy.
+ * block) and the records expected back are built here byte by byte from the
+ * block's offsets and EVENT_HEADER's (evntcons.h), not from the uapi
+ * structs; the header members the kernel owns carry junk it must not copy.
  * Two sessions with different levels and keywords each get exactly their
  * events; the filter; related activity items; STRING_ONLY; the 32-bit
  * header (also through NTTRACE_ETW_NT_FLAGS_WOW64_CALL); every status code a

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tests' own encoder of message events, written from seeds 001 and 002
- * without the library's or the kernel's code or structs: a record is built
- * byte by byte, little-endian, and compared whole with what was traced.
- * Also a walker over buffers (the WMI_BUFFER_HEADER fields it needs are
- * read at their offsets from the ETL notes).
+ * The tests' own encoder of message events, written from Windows' record
+ * layouts without the library's or the kernel's code or structs: a record
+ * is built byte by byte, little-endian, and compared whole with what was
+ * traced. Also a walker over buffers (the WMI_BUFFER_HEADER fields it needs
+ * are read at Windows' offsets).
  */
 #ifndef NTTRACE_TEST_EXPECT_H
 #define NTTRACE_TEST_EXPECT_H

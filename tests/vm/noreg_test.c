@@ -4,12 +4,12 @@
  * NTTRACE_ETW_NT_FLAGS_TRACE_SECURITY (EtwWriteUMSecurityEvent, with the
  * security-provider registration) end to end, as root, 64-bit and 32-bit:
  * raw NtTraceEvent calls with Windows' 0x78-byte block built here byte by
- * byte from the note's offsets (../shared/notes/ntevent-types.md), and the
- * library's <nttrace/ntwmi.h> calls. The records read back from a session
- * are checked byte by byte against EVENT_HEADER's offsets (evntcons.h);
- * every status code of the note for the two types is provoked; the
- * registration's rules: one at a time, ended by the close of its file and
- * by its process's exit, not inherited by a forked child.
+ * byte at Windows' offsets, and the library's <nttrace/ntwmi.h> calls. The
+ * records read back from a session are checked byte by byte against
+ * EVENT_HEADER's offsets (evntcons.h); every status code the two types
+ * return is provoked; the registration's rules: one at a time, ended by the
+ * close of its file and by its process's exit, not inherited by a forked
+ * child.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The file consumer (issue 16): OpenTraceA/W, ProcessTrace, CloseTrace
+ * The file consumer: OpenTraceA/W, ProcessTrace, CloseTrace
  * (consumer/opentrace.c) over ETL files this test writes with the library
  * itself, through the in-process user-mode logger (no module needed):
  * message records (TraceMessage), classic full-header and instance records
@@ -996,7 +996,7 @@ static void test_other_bits(void)
 	unlink(opath);
 }
 
-/* ---- bad handles and damaged files (issue 16's fuzzing part) ---- */
+/* ---- bad handles and damaged files ---- */
 
 #include <sys/resource.h>
 

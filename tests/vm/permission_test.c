@@ -280,7 +280,7 @@ static int op_trace_raw(uint32_t id)
 
 static int op_enable_plain(uint32_t id);
 
-/* ---- the security log (issue 29) ---- */
+/* ---- the security log ---- */
 
 static const uint8_t sec_guid[16] = {
 	0x25, 0x96, 0x84, 0x54, 0x78, 0x54, 0x94, 0x49,

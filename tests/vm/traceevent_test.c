@@ -4,8 +4,8 @@
  * CreateTraceInstanceId (provider/event.c), to the in-process user-mode
  * logger (read back from its file with the ETL reader) and to a kernel
  * session (read back through the consumer), every record compared byte for
- * byte with the test's own encoder below (written from the record layout of
- * the ETL notes, not from the library's structs); every Win32 error of the
+ * byte with the test's own encoder below (written from Windows' record
+ * layout, not from the library's structs); every Win32 error of the
  * three functions provoked, with the last error; nothing written by a
  * refused call; `nttrace dump` and `--json` on the user-mode logger's file.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TraceLogging end to end (issue 28): a provider written with
+ * TraceLogging end to end: a provider written with
  * <TraceLoggingProvider.h> as a Windows developer writes one, enabled by a
  * kernel session writing a file and by the user-mode logger; each file read
  * back with OpenTrace and ProcessTrace. Each event must arrive with its
