@@ -679,7 +679,8 @@ static void nt_kl_process_rundown(u32 slot, bool start)
 		if (mm) {
 			if (!nt_kl_mm_args(mm, buf, &len))
 				atomic_long_inc(&nt_kl_rundown_unread);
-			mmput(mm);
+			/* See nt_kl_image_rundown() for why not mmput(). */
+			mmput_async(mm);
 		}
 		nt_kl_process_event(hook, t, nt_kl_parent(t), 0, image, buf, len, 0, 0, slot);
 		cond_resched();
@@ -726,7 +727,14 @@ static void nt_kl_image_rundown(u32 slot, bool start)
 		} else {
 			atomic_long_inc(&nt_kl_rundown_unread);
 		}
-		mmput(mm);
+		/*
+		 * The process may have exited meanwhile, leaving ours the last
+		 * reference: mmput() would then tear the mm down here, taking
+		 * its mmap_lock under the session's ctl_lock (lockdep: a
+		 * rundown must never wait for a process's mmap_lock).
+		 * mmput_async() leaves that to a work item.
+		 */
+		mmput_async(mm);
 		cond_resched();
 	}
 out:
