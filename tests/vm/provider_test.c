@@ -53,6 +53,7 @@
 #include "params.h"
 #include "props.h"
 #include "state.h"
+#include "tasks.h"
 #include "syscalls.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -912,20 +913,10 @@ static struct {
 /* Thread @tid of this process sleeps (in a system call that waits). */
 static int thread_sleeps(pid_t tid)
 {
-	char path[64], stat[256], *p;
-	ssize_t n;
-	int fd;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY);
-	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	stat[n] = 0;
-	p = strrchr(stat, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
+	return task_sleeps(path);
 }
 
 static void *wake_and_read(void *arg)

@@ -34,6 +34,7 @@
 #include "emit.h"
 #include "props.h"
 #include "state.h"
+#include "tasks.h"
 
 #define BITS ((int)sizeof(void *) * 8)
 #define N_STREAM 100000
@@ -273,20 +274,10 @@ TEST_F(nttrace, close_other_thread)
 /* Whether process @pid sleeps (state S in /proc/PID/stat): it waits. */
 static int sleeps(pid_t pid)
 {
-	char path[64], stat[256], *p;
-	ssize_t n;
-	int fd;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	stat[n] = 0;
-	p = strrchr(stat, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
+	return task_sleeps(path);
 }
 
 TEST_F(nttrace, dead_consumer)

@@ -2,12 +2,15 @@
 /*
  * The threads of the test process, counted in /proc/self/task: for the
  * tests of the library's notification thread (process_test, and
- * tests/host/dlclose_test).
+ * tests/host/dlclose_test); and whether a task sleeps, for the tests that
+ * wait until another task is blocked in a call.
  */
 #ifndef NTTRACE_TEST_TASKS_H
 #define NTTRACE_TEST_TASKS_H
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -58,6 +61,27 @@ static inline int tasks_settled(void)
 		}
 	}
 	return n;
+}
+
+/*
+ * Whether the task whose stat file is @path ("/proc/PID/stat",
+ * "/proc/self/task/TID/stat") sleeps: state S, waiting in a call.
+ */
+static inline int task_sleeps(const char *path)
+{
+	char stat[256], *p;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = 0;
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
 }
 
 #endif /* NTTRACE_TEST_TASKS_H */
