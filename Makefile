@@ -96,6 +96,7 @@ VM_TESTS += query_test
 VM_TESTS += tracelogging_test
 VM_TESTS += filter_test
 VM_TESTS += kernel_io_test
+VM_TESTS += profile_test
 VM_TESTS += windows_test
 # Windows programs (tests/windows), built as Windows sources are with
 # nttrace-windows.pc: its Cflags, with the tree's directories for the

@@ -398,6 +398,50 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_tcp_write);
 
 /* ---- the mark ---- */
 
+static void sample_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_sample *p = x;
+
+	w_ptr(w, p->instruction_pointer);
+	w_int(w, p->thread_id, 4);
+	w_int(w, p->count, 2);
+	w_int(w, p->flags, 1);
+	w_int(w, 0, 1);
+}
+__u32 ntr_sr_sample_size(const struct ntr_sr_sample *x, bool ptr32)
+{
+	return sr_size(sample_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_sample_size);
+
+__u32 ntr_sr_sample_write(void *buf, __u32 room, const struct ntr_sr_sample *x, bool ptr32)
+{
+	return sr_write(sample_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_sample_write);
+
+static void profile_interval_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_profile_interval *p = x;
+
+	w_int(w, p->source, 4);
+	w_int(w, p->new_interval, 4);
+	w_int(w, p->old_interval, 4);
+	w_utf16(w, &p->source_name, NTR_SR_NAME_MAX);
+}
+__u32 ntr_sr_profile_interval_size(const struct ntr_sr_profile_interval *x, bool ptr32)
+{
+	return sr_size(profile_interval_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_profile_interval_size);
+
+__u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
+				    const struct ntr_sr_profile_interval *x, bool ptr32)
+{
+	return sr_write(profile_interval_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_profile_interval_write);
+
 __u32 ntr_sr_mark_size(__u32 mark_bytes)
 {
 	/* The mark's header is a full one: 0x20 + the bytes + 2. */
@@ -440,7 +484,9 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * ([GC]). SysConfig and the EventTrace extension (sysconfig.h): the
  * files' kinds, no flag (the logger writes them itself; SysConfig not
  * with EVENT_TRACE_FLAG_NO_SYSCONFIG); Extension also comes under a
- * PERFINFO header in the files, after the first.
+ * PERFINFO header in the files, after the first. SampledProfile: PERFINFO,
+ * version 2; CollectionStart and CollectionEnd: full, version 3, as the
+ * files have them; SetInterval, which no file has, as its class's two.
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
@@ -486,6 +532,10 @@ static const struct ntr_sr_event events[] = {
 	E(CONFIG_LOGDISK, FULL, 2, 0),
 	E(CONFIG_NIC, FULL, 2, 0),
 	E(PERFINFO_MARK, FULL, 0, 0),
+	E(SAMPLED_PROFILE, PERFINFO, 2, F(PROFILE)),
+	E(PROFILE_SET_INTERVAL, FULL, 3, F(PROFILE)),
+	E(PROFILE_COLLECTION_START, FULL, 3, F(PROFILE)),
+	E(PROFILE_COLLECTION_END, FULL, 3, F(PROFILE)),
 	E(IMAGE_UNLOAD, FULL, 3, F(IMAGE_LOAD)),
 	E(IMAGE_DCSTART, PERFINFO, 3, F(IMAGE_LOAD)),
 	E(IMAGE_DCEND, PERFINFO, 3, F(IMAGE_LOAD)),

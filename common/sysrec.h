@@ -544,6 +544,79 @@ __u32 ntr_sr_mark_size(__u32 mark_bytes);
  */
 __u32 ntr_sr_mark_write(void *buf, __u32 room, const void *mark, __u32 mark_bytes);
 
+/* ---- PerfInfo (group 0x0F): CPU samples, 46, and their intervals, 72-74 ---- */
+
+/*
+ * SampledProfile, version 2 (Microsoft's "SampledProfile class" page gives
+ * InstructionPointer, ThreadId and a 32-bit Count; the Windows-written
+ * files split that Count: a 16-bit count of samples, then a byte of flags
+ * that PerfView reads as bit 0 a DPC, bit 1 an ISR and bits 3-7 the
+ * thread's priority, then a zero byte). Pointer + 8 bytes.
+ */
+struct ntr_sr_sample {
+	__u64 instruction_pointer;
+	__u32 thread_id;
+	__u16 count;
+	__u8 flags;		/* NTR_SR_SAMPLE_* | priority << 3 */
+};
+#define NTR_SR_SAMPLE_DPC		0x01	/* taken in a DPC (a softirq) */
+#define NTR_SR_SAMPLE_ISR		0x02	/* taken in an ISR (a hard irq) */
+#define NTR_SR_SAMPLE_PRIORITY_SHIFT	3
+
+/**
+ * ntr_sr_sample_size() - the payload's bytes of a SampledProfile event
+ * @s: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes: 12 or 16.
+ */
+__u32 ntr_sr_sample_size(const struct ntr_sr_sample *s, bool ptr32);
+/**
+ * ntr_sr_sample_write() - writes the payload of a SampledProfile event
+ * @buf: where
+ * @room: @buf's bytes
+ * @s: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written, ntr_sr_sample_size()'s; 0, writing nothing, if
+ * @room is short.
+ */
+__u32 ntr_sr_sample_write(void *buf, __u32 room, const struct ntr_sr_sample *s, bool ptr32);
+
+/*
+ * SampledProfileInterval, version 3, of SetInterval (72), CollectionStart
+ * (73) and CollectionEnd (74): Source, NewInterval and OldInterval (in
+ * 100 ns units) as Microsoft's MOF has them, then the source's name,
+ * UTF-16 and NUL-terminated (the Windows-written files: "Timer" for
+ * source 0).
+ */
+struct ntr_sr_profile_interval {
+	__u32 source;
+	__u32 new_interval;
+	__u32 old_interval;
+	struct ntr_sr_str source_name;
+};
+
+/**
+ * ntr_sr_profile_interval_size() - the payload's bytes of an interval event
+ * @p: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if it cannot be written.
+ */
+__u32 ntr_sr_profile_interval_size(const struct ntr_sr_profile_interval *p, bool ptr32);
+/**
+ * ntr_sr_profile_interval_write() - writes the payload of an interval event
+ * @buf: where
+ * @room: @buf's bytes
+ * @p: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
+				    const struct ntr_sr_profile_interval *p, bool ptr32);
+
 /* ---- the events, for the glue ---- */
 
 #define NTR_SR_HOOK(group, type)	((__u16)((group) << 8 | (type)))
@@ -582,6 +655,10 @@ enum {
 	NTR_SR_TCP_RECONNECT6 = NTR_SR_HOOK(0x06, 32),
 	NTR_SR_TCP_COPY6 = NTR_SR_HOOK(0x06, 34),
 	NTR_SR_PERFINFO_MARK = NTR_SR_HOOK(0x0F, 34),
+	NTR_SR_SAMPLED_PROFILE = NTR_SR_HOOK(0x0F, 46),
+	NTR_SR_PROFILE_SET_INTERVAL = NTR_SR_HOOK(0x0F, 72),
+	NTR_SR_PROFILE_COLLECTION_START = NTR_SR_HOOK(0x0F, 73),
+	NTR_SR_PROFILE_COLLECTION_END = NTR_SR_HOOK(0x0F, 74),
 	NTR_SR_IMAGE_UNLOAD = NTR_SR_HOOK(0x14, 2),
 	NTR_SR_IMAGE_DCSTART = NTR_SR_HOOK(0x14, 3),
 	NTR_SR_IMAGE_DCEND = NTR_SR_HOOK(0x14, 4),

@@ -125,6 +125,21 @@ static long nttrace_ioc_attach(struct file *file, void __user *uarg)
 	return nttrace_write_args(uarg, &a, sizeof(a), usize);
 }
 
+static long nttrace_ioc_profile(void __user *uarg)
+{
+	struct nttrace_profile p;
+	u32 usize;
+	int ret;
+
+	ret = nttrace_read_args(&p, sizeof(p), NTTRACE_PROFILE_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	ret = nt_kernel_logger_profile(&p);
+	if (ret)
+		return ret;
+	return nttrace_write_args(uarg, &p, sizeof(p), usize);
+}
+
 static long nttrace_ioc_trace_event(void __user *uarg)
 {
 	struct nttrace_trace_event __user *u = uarg;
@@ -279,6 +294,8 @@ static long nttrace_ioctl(struct file *file, unsigned int cmd,
 		return nttrace_ioc_list(uarg);
 	case _IOC_NR(NTTRACE_IOC_ATTACH):
 		return nttrace_ioc_attach(file, uarg);
+	case _IOC_NR(NTTRACE_IOC_PROFILE):
+		return nttrace_ioc_profile(uarg);
 	case _IOC_NR(NTTRACE_IOC_REGISTER):
 		return nttrace_ioc_register(file, uarg);
 	case _IOC_NR(NTTRACE_IOC_UNREGISTER):
@@ -344,6 +361,7 @@ static const struct nt_session_hooks nttrace_session_hooks = {
 	.stopped = nt_provider_session_stopped,
 	.groups_changed = nt_kernel_logger_update,
 	.rundown = nt_kernel_logger_rundown,
+	.groups_built = nt_kernel_logger_flags,
 };
 
 static int __init nttrace_init(void)

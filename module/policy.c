@@ -102,6 +102,11 @@ bool nt_security_reader(void)
 	return capable(CAP_AUDIT_READ) || capable(CAP_SYS_ADMIN);
 }
 
+bool nt_kernel_address_reader(void)
+{
+	return ns_capable_noaudit(&init_user_ns, CAP_SYSLOG);
+}
+
 kuid_t nt_quota_uid(void)
 {
 	const struct user_namespace *ns = current_user_ns();

@@ -50,6 +50,23 @@ extern const u8 nt_security_guid[16];
 bool nt_security_reader(void);
 
 /**
+ * nt_kernel_address_reader() - may the caller see kernel addresses?
+ *
+ * Kernel addresses (the interrupted kernel code of a CPU sample, kernel
+ * stack frames) are written into a system logger only if its starter
+ * may see them, and such a session is read only by readers who may too:
+ * CAP_SYSLOG in the initial user namespace, what /proc/kallsyms asks
+ * under kptr_restrict=1. (The kernel's own test, kallsyms_show_value(),
+ * also lets everyone see them when kptr_restrict is 0 and
+ * perf_event_paranoid at most 1, and nobody when kptr_restrict is 2; a
+ * module can read neither setting, so this asks the capability alone.)
+ * No audit record: a caller without it is not refused anything.
+ *
+ * Return: true if the caller may.
+ */
+bool nt_kernel_address_reader(void);
+
+/**
  * nt_quota_uid() - the user the per-user limits charge for the caller
  *
  * Its effective UID in the initial user namespace; inside a user

@@ -66,6 +66,13 @@ void nt_session_set_hooks(const struct nt_session_hooks *hooks)
 {
 	WRITE_ONCE(nt_hooks, hooks);
 }
+EXPORT_SYMBOL_IF_KUNIT(nt_session_set_hooks);
+
+const struct nt_session_hooks *nt_session_get_hooks(void)
+{
+	return READ_ONCE(nt_hooks);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_session_get_hooks);
 
 static void nt_hook_started(u32 logger_id)
 {
@@ -97,6 +104,29 @@ static void nt_hook_rundown(u32 slot, const u32 *mask, bool start)
 
 	if (h && h->rundown)
 		h->rundown(slot, mask, start);
+}
+
+/*
+ * -EOPNOTSUPP if the system logger group mask @mask asks for a group no
+ * kernel source writes (NO_SYSCONFIG asks for less, and is always
+ * taken): a group taken and never written would look like a machine
+ * where nothing happened. Else 0.
+ */
+static int nt_groups_built(const u32 *mask)
+{
+	const struct nt_session_hooks *h = READ_ONCE(nt_hooks);
+	unsigned int i;
+	u32 built;
+
+	if (!h || !h->groups_built)
+		return 0;
+	built = h->groups_built() | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	if (mask[0] & ~built)
+		return -EOPNOTSUPP;
+	for (i = 1; i < NTTRACE_GROUP_MASKS; i++)
+		if (mask[i])
+			return -EOPNOTSUPP;
+	return 0;
 }
 
 /* A logger ID as callers give it, as a slot of the table (0: none). */
@@ -305,6 +335,9 @@ static int nt_check_start(struct nttrace_logger_info *in)
 		/* Kernel-mode writers cannot use paged-memory sessions. */
 		if (in->log_file_mode & NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY)
 			return -EINVAL;
+		ret = nt_groups_built(in->group_mask);
+		if (ret)
+			return ret;
 	} else if (memchr_inv(in->group_mask, 0, sizeof(in->group_mask))) {
 		return -EINVAL;
 	}
@@ -512,7 +545,7 @@ static int nt_check_table(const u8 *name, kuid_t uid, bool system, u32 *free_id)
 int nt_session_start(struct nttrace_logger_info *info)
 {
 	struct nt_session *s;
-	bool system;
+	bool system, kaddr;
 	u32 id;
 	int ret;
 
@@ -524,6 +557,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 	system = info->log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
 	if (system && !nt_privileged_system())
 		return -EPERM;
+	kaddr = system && nt_kernel_address_reader();
 	if (mutex_lock_killable(&nt_start_lock))
 		return -EINTR;
 	mutex_lock(&nt_loggers_lock);
@@ -537,6 +571,7 @@ int nt_session_start(struct nttrace_logger_info *info)
 		ret = PTR_ERR(s);
 		goto out;
 	}
+	s->kaddr = kaddr;
 	/* Before anyone can find it to stop it. */
 	nt_hook_started(id);
 	/* Its slot stays its own until the rundown is written. */
@@ -732,6 +767,9 @@ static int nt_session_update(struct nt_session *s,
 	if (s->system && memchr_inv(in->group_mask, 0, sizeof(in->group_mask))) {
 		unsigned int i;
 
+		if (nt_groups_built(in->group_mask))
+			return -EOPNOTSUPP;
+
 		for (i = 0; i < NTTRACE_GROUP_MASKS; i++) {
 			added[i] = in->group_mask[i] & ~s->group_mask[i];
 			WRITE_ONCE(s->group_mask[i], in->group_mask[i]);
@@ -911,11 +949,12 @@ int nt_session_attach(struct nt_session *s, bool realtime)
 {
 	/* May sleep (audit): before the locks. */
 	bool secret_ok = nt_security_reader();
+	bool kaddr_ok = nt_kernel_address_reader();
 	int slot;
 
 	cpus_read_lock();
 	mutex_lock(&s->rings_lock);
-	if (s->security && !secret_ok)
+	if ((s->security && !secret_ok) || (s->kaddr && !kaddr_ok))
 		slot = -EPERM;
 	else if (!realtime)
 		slot = s->readers & BIT(NT_LOGGER_SLOT) ? -EBUSY : NT_LOGGER_SLOT;
@@ -1161,14 +1200,15 @@ u64 nt_system_slots(void)
 	return READ_ONCE(nt_sys_slots);
 }
 
-bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit)
+bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit, int kaddr)
 {
 	struct nt_session *s;
 	bool want;
 
 	rcu_read_lock_sched();
 	s = rcu_dereference_sched(nt_loggers[slot]);
-	want = s && s->system && (!bit || READ_ONCE(s->group_mask[word]) & bit);
+	want = s && s->system && (!bit || READ_ONCE(s->group_mask[word]) & bit) &&
+	       (kaddr < 0 || s->kaddr == kaddr);
 	rcu_read_unlock_sched();
 	return want;
 }

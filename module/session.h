@@ -74,6 +74,12 @@ struct nt_session {
 	bool system;		/* a system logger (uapi/nttrace.h, "System loggers") */
 	bool kernel_logger;	/* the NT Kernel Logger: its ID is NTTRACE_KERNEL_LOGGER_ID */
 	/*
+	 * A system logger whose starter may see kernel addresses
+	 * (nt_kernel_address_reader()): its records may hold them, and only
+	 * readers who may see them too attach. Set before it is listed.
+	 */
+	bool kaddr;
+	/*
 	 * A system logger's groups: written under nt_loggers_lock, read
 	 * with READ_ONCE() by the kernel's event sources (nt_sys_emit()).
 	 */
@@ -199,6 +205,10 @@ static inline u32 nt_session_public_id(const struct nt_session *s)
  * @rundown: system logger @slot started (@start) or is stopping, or its
  *	groups grew: write the rundown of the groups in @mask into it alone.
  *	Called under the session's ctl_lock. May sleep.
+ * @groups_built: the group_mask[0] bits some kernel source writes events
+ *	for; a system logger's START or UPDATE asking for another group (or
+ *	any bit of the other words) is refused with -EOPNOTSUPP. Any
+ *	context; NULL: every group is taken.
  *
  * The session layer calls no file above it: the providers (provider.c)
  * and the kernel logger (kernel_logger/) are told through these, which
@@ -210,6 +220,7 @@ struct nt_session_hooks {
 	void (*stopped)(u32 logger_id);
 	void (*groups_changed)(void);
 	void (*rundown)(u32 slot, const u32 *mask, bool start);
+	u32 (*groups_built)(void);
 };
 
 /**
@@ -219,6 +230,16 @@ struct nt_session_hooks {
  * Called once at module load, before any session can start.
  */
 void nt_session_set_hooks(const struct nt_session_hooks *hooks);
+
+/**
+ * nt_session_get_hooks() - the hooks nt_session_set_hooks() set
+ *
+ * For KUnit tests that stand in for the layers above a while (and put
+ * them back).
+ *
+ * Return: the hooks, or NULL.
+ */
+const struct nt_session_hooks *nt_session_get_hooks(void);
 
 /**
  * nt_session_start() - NTTRACE_IOC_START (StartTrace)
@@ -293,7 +314,8 @@ void nt_sessions_cpu_offline(unsigned int cpu);
  *
  * Return: its slot, or -EBUSY (a logger already, or no slot free), or
  * -EPERM (the security provider's events are in it and the caller may not
- * read them: nt_session_get_enable()).
+ * read them: nt_session_get_enable(); or its records may hold kernel
+ * addresses and the caller may not see them: nt_kernel_address_reader()).
  */
 int nt_session_attach(struct nt_session *s, bool realtime);
 
@@ -471,13 +493,15 @@ u64 nt_system_slots(void);
  * @slot: a slot of the logger table, 1 to NTTRACE_MAX_LOGGERS
  * @word: the group_mask word of the group
  * @bit: the group's bit in it; 0: any system logger
+ * @kaddr: -1; else only a system logger whose kaddr (struct nt_session)
+ *	is @kaddr
  *
  * Any context but NMI (an RCU-sched read side).
  *
- * Return: true if a system logger runs in @slot and its group mask has
- * @bit of @word (or @bit is 0).
+ * Return: true if a system logger runs in @slot, its group mask has @bit
+ * of @word (or @bit is 0), and its kaddr is @kaddr (or @kaddr is -1).
  */
-bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit);
+bool nt_system_slot_wants(u32 slot, unsigned int word, u32 bit, int kaddr);
 
 /**
  * nt_session_is_system() - is a running session a system logger?

@@ -100,7 +100,8 @@
  *               NTTRACE_STATUS_NOT_IMPLEMENTED
  * @system_flags: out: the NTTRACE_EVENT_TRACE_FLAG_* bits (a system
  *               logger's group_mask[0], EnableFlags) this module writes
- *               events for; the others are taken and produce nothing. Set
+ *               events for; a system logger asking for others is
+ *               refused (-EOPNOTSUPP). Set
  *               when @features has NTTRACE_FEAT_SYSTEM_FLAGS (a module
  *               before it leaves the member as the caller had it)
  * @pad0:        in: zero
@@ -286,9 +287,22 @@ struct nttrace_message_trace_header {
  * UPDATE of other properties; a mask of no group that produces events,
  * NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG alone, turns them all off); the
  * groups it adds get their DCStart rundown, as at a start. Of any other
- * session it must leave it zero. Every bit is taken and reported back;
- * NTTRACE_IOC_VERSION's @system_flags lists the ones that produce events
- * in the running module (README: "The NT Kernel Logger").
+ * session it must leave it zero. A START or UPDATE of a system logger
+ * whose mask asks for a group this module writes no events for (a bit of
+ * group_mask[0] that is neither in NTTRACE_IOC_VERSION's @system_flags
+ * nor NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG, or any bit of the other
+ * words) is refused with -EOPNOTSUPP (Windows' ERROR_NOT_SUPPORTED),
+ * changing nothing: a group taken and never written would look like a
+ * machine where nothing happened (README: "The NT Kernel Logger").
+ *
+ * NTTRACE_EVENT_TRACE_FLAG_PROFILE samples every CPU at the profile
+ * interval (NTTRACE_IOC_PROFILE), from a perf event of the kernel's
+ * cpu-clock: PerfInfo SampledProfile events. Where a sample interrupted
+ * the kernel, its InstructionPointer is a kernel address, written only
+ * into a system logger whose starter may see kernel addresses
+ * (CAP_SYSLOG in the initial user namespace); the others get 0 there.
+ * A consumer may attach to a session of the former kind only with
+ * CAP_SYSLOG as well (else -EPERM).
  */
 #define NTTRACE_KERNEL_LOGGER_NAME	"NT Kernel Logger"
 #define NTTRACE_KERNEL_LOGGER_ID	0xFFFFU
@@ -319,6 +333,7 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_FLAG_ALPC			0x00100000U
 #define NTTRACE_EVENT_TRACE_FLAG_SPLIT_IO		0x00200000U
 #define NTTRACE_EVENT_TRACE_FLAG_DEBUG_EVENTS		0x00400000U
+#define NTTRACE_EVENT_TRACE_FLAG_PROFILE		0x01000000U
 #define NTTRACE_EVENT_TRACE_FLAG_FILE_IO		0x02000000U
 #define NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT		0x04000000U
 #define NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG		0x10000000U
@@ -1225,6 +1240,53 @@ struct nttrace_security_register {
 	 ((keyword) == 0 || (((keyword) & (any)) && \
 			     (((keyword) & (all)) == (all)))))
 
+/*
+ * ---- The sampling profile ----
+ *
+ * NTTRACE_IOC_PROFILE reads or sets the interval at which
+ * NTTRACE_EVENT_TRACE_FLAG_PROFILE samples (Windows:
+ * TraceQueryInformation and TraceSetInformation with
+ * TraceSampledProfileIntervalInfo, TRACE_PROFILE_INTERVAL). One setting
+ * for the machine, as on Windows, kept while the module is loaded; it
+ * applies at once to sampling that runs, and every system logger wanting
+ * PROFILE gets a PerfInfo SetInterval event saying so. Reading: anyone
+ * who may open the device. Setting: the system logger's rule (CAP_PERFMON
+ * in the initial user and PID namespaces, else -EPERM).
+ *
+ * Sources (KPROFILE_SOURCE): NTTRACE_PROFILE_SOURCE_TIMER (Windows'
+ * ProfileTime, "Timer"), the kernel's cpu-clock, alone; another: -EINVAL.
+ * Intervals in 100 ns units, xperf's limits: NTTRACE_PROFILE_INTERVAL_MIN
+ * (122.1 us) to NTTRACE_PROFILE_INTERVAL_MAX (1 s); the default
+ * NTTRACE_PROFILE_INTERVAL_DEFAULT (1 ms). Out of range: -EINVAL.
+ */
+#define NTTRACE_PROFILE_SOURCE_TIMER		0
+#define NTTRACE_PROFILE_INTERVAL_MIN		1221U
+#define NTTRACE_PROFILE_INTERVAL_MAX		10000000U
+#define NTTRACE_PROFILE_INTERVAL_DEFAULT	10000U
+
+/* struct nttrace_profile's @flags: set @interval (else read it). */
+#define NTTRACE_PROFILE_SET			0x1U
+
+/**
+ * struct nttrace_profile - NTTRACE_IOC_PROFILE: the profile interval.
+ * @size:     in: sizeof(struct nttrace_profile)
+ * @flags:    in: NTTRACE_PROFILE_SET or 0; other bits: -EINVAL
+ * @source:   in: the profile source
+ * @interval: in (with NTTRACE_PROFILE_SET): the new interval; out: the
+ *            interval now
+ * @min_interval: out: the source's least interval
+ * @max_interval: out: its greatest
+ */
+struct nttrace_profile {
+	__u32 size;
+	__u32 flags;
+	__u32 source;
+	__u32 interval;
+	__u32 min_interval;
+	__u32 max_interval;
+};
+#define NTTRACE_PROFILE_SIZE_VER0	24
+
 #define NTTRACE_IOC_VERSION \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x00, struct nttrace_version)
 #define NTTRACE_IOC_TRACE_EVENT \
@@ -1237,6 +1299,8 @@ struct nttrace_security_register {
 	_IOWR(NTTRACE_IOC_MAGIC, 0x12, struct nttrace_logger_list)
 #define NTTRACE_IOC_ATTACH \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x13, struct nttrace_attach)
+#define NTTRACE_IOC_PROFILE \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x14, struct nttrace_profile)
 #define NTTRACE_IOC_REGISTER \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x20, struct nttrace_register)
 #define NTTRACE_IOC_UNREGISTER \

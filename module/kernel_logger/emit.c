@@ -27,8 +27,8 @@
 /* Kernel events larger than a system logger's buffers (nt_sys_emit()). */
 static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
 
-void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
-		 nt_sys_fill_t fill, void *ctx)
+void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
+		    nt_sys_fill_t fill, void *ctx)
 {
 	u64 slots = nt_system_slots();
 	struct nttrace_reservation res;
@@ -43,7 +43,7 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		void *rec;
 
 		slots &= slots - 1;
-		if (!nt_system_slot_wants(id, word, bit))
+		if (!nt_system_slot_wants(id, word, bit, kaddr))
 			continue;
 		rec = nt_reserve_rules(id, len, &res, NT_WRITE_KERNEL);
 		if (IS_ERR(rec)) {
@@ -60,7 +60,8 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		 * the session it found is the one to ask.
 		 */
 		if (!res.session->system ||
-		    (bit && !(READ_ONCE(res.session->group_mask[word]) & bit))) {
+		    (bit && !(READ_ONCE(res.session->group_mask[word]) & bit)) ||
+		    (kaddr >= 0 && res.session->kaddr != kaddr)) {
 			nttrace_discard(&res);
 			continue;
 		}
@@ -69,6 +70,13 @@ void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 			nt_write_trace_kernel(res.session, rec, len);
 		nttrace_commit(&res);
 	}
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_sys_emit_to);
+
+void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
+		 nt_sys_fill_t fill, void *ctx)
+{
+	nt_sys_emit_to(-1, word, bit, only, len, fill, ctx);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_sys_emit);
 
@@ -102,8 +110,8 @@ static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
 	k->write((u8 *)rec + ntr_sr_header_size(k->e->kind), k->payload, k->obj);
 }
 
-void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
-	       nt_kwrite_t write, const void *obj)
+void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
+		  nt_ksize_t size, nt_kwrite_t write, const void *obj)
 {
 	struct nt_kev k;
 	u32 len;
@@ -130,7 +138,13 @@ void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksiz
 		k.h.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime));
 		k.h.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime));
 	}
-	nt_sys_emit(0, e->enable_flag, only, len, nt_kev_fill, &k);
+	nt_sys_emit_to(kaddr, 0, e->enable_flag, only, len, nt_kev_fill, &k);
+}
+
+void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
+	       nt_kwrite_t write, const void *obj)
+{
+	nt_kevent_to(-1, e, tid, pid, only, size, write, obj);
 }
 
 s8 nt_win_priority(const struct task_struct *t)

@@ -37,6 +37,7 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_disk_io,
 	&nt_ks_disk_io_init,
 	&nt_ks_tcpip,
+	&nt_ks_profile,
 };
 
 /* Guards nt_hooked: one update at a time. */
@@ -108,7 +109,8 @@ void nt_kernel_logger_update(void)
 		const struct nt_ksource *src = nt_ksources[i];
 		bool want;
 
-		if (!src || !src->nr_hooks)
+		/* Hooked: its tracepoints, or what its hooked() callback makes. */
+		if (!src || (!src->nr_hooks && !src->hooked))
 			continue;
 		want = mask[src->word] & src->flag;
 		if (want == test_bit(i, nt_hooked))

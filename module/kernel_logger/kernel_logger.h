@@ -10,6 +10,7 @@
 #define NTTRACE_KERNEL_LOGGER_H
 
 #include <linux/types.h>
+#include <nttrace/uapi.h>
 
 /**
  * nt_kernel_logger_update() - hook the sources the system loggers want
@@ -41,6 +42,18 @@ void nt_kernel_logger_rundown(u32 slot, const u32 *mask, bool start);
  * Return: those bits, for NTTRACE_IOC_VERSION's system_flags.
  */
 u32 nt_kernel_logger_flags(void);
+
+/**
+ * nt_kernel_logger_profile() - read or set the profile interval
+ * @p: NTTRACE_IOC_PROFILE's struct, its size checked; its outputs are set
+ *
+ * What uapi/nttrace.h's "The sampling profile" says: setting needs
+ * nt_privileged_system() and reaches the running sampling at once. May
+ * sleep.
+ *
+ * Return: 0, -EINVAL (a flag, source or interval out of range) or -EPERM.
+ */
+int nt_kernel_logger_profile(struct nttrace_profile *p);
 
 /**
  * nt_kernel_logger_init() - module load: the key and the sources' memory

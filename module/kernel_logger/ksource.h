@@ -63,7 +63,8 @@ struct nt_ksource {
 	 * Optional: called before the hooks are registered (@on), and after
 	 * they are unregistered and no probe of theirs runs any more (!@on),
 	 * so that a source's own state (a table) starts and ends empty.
-	 * May sleep.
+	 * A source with no tracepoints (sampling: kl_profile.c) makes and
+	 * unmakes its event source here. May sleep.
 	 */
 	void (*hooked)(bool on);
 	/* Optional: the source's memory, at module load; 0 or an errno. */
@@ -76,6 +77,7 @@ struct nt_ksource {
 extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
 extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher, nt_ks_config;
 extern const struct nt_ksource nt_ks_disk_io, nt_ks_disk_io_init, nt_ks_tcpip;
+extern const struct nt_ksource nt_ks_profile;
 
 /**
  * nt_win_priority() - a task's priority in Windows' terms
@@ -122,6 +124,24 @@ typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
 void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		 nt_sys_fill_t fill, void *ctx);
 
+/**
+ * nt_sys_emit_to() - nt_sys_emit() into some of the system loggers
+ * @kaddr: -1: every one, as nt_sys_emit(); 1: only those whose records
+ *	may hold kernel addresses (struct nt_session's kaddr); 0: only the
+ *	others
+ * @word: as nt_sys_emit()'s
+ * @bit: likewise
+ * @only: likewise
+ * @len: likewise
+ * @fill: likewise
+ * @ctx: likewise
+ *
+ * For an event that holds a kernel address: written twice, with it for
+ * kaddr 1 and without it for kaddr 0.
+ */
+void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
+		    nt_sys_fill_t fill, void *ctx);
+
 typedef u32 (*nt_ksize_t)(const void *obj);
 typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
 
@@ -142,6 +162,20 @@ typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
  */
 void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
 	       nt_kwrite_t write, const void *obj);
+
+/**
+ * nt_kevent_to() - nt_kevent() into some of the system loggers
+ * @kaddr: which, as nt_sys_emit_to()'s
+ * @e: as nt_kevent()'s
+ * @tid: likewise
+ * @pid: likewise
+ * @only: likewise
+ * @size: likewise
+ * @write: likewise
+ * @obj: likewise
+ */
+void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
+		  nt_ksize_t size, nt_kwrite_t write, const void *obj);
 
 /*
  * The size and write functions of payload class @name (ntr_sr_@name_size

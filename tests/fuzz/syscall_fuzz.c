@@ -151,12 +151,12 @@ static const unsigned int op_weight[NOPS] = {
 /* The operations on a system logger (op_syslog()), tallied by worker kind. */
 enum sysop {
 	SY_START, SY_STOP, SY_UPDATE, SY_FLUSH, SY_QUERY, SY_ATTACH, SY_ENABLE,
-	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, NSYSOP
+	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, SY_PROFILE, NSYSOP
 };
 
 static const char *const sysop_names[NSYSOP] = {
 	"start", "stop", "update", "flush", "query", "attach", "enable",
-	"TRACE_SYSTEM(kernel group)", "TRACE_SYSTEM(user group)", "TRACE_RAW",
+	"TRACE_SYSTEM(kernel group)", "TRACE_SYSTEM(user group)", "TRACE_RAW", "profile",
 };
 
 static const int err_list[] = {
@@ -2287,6 +2287,7 @@ static void op_syslog(struct thr *t)
 	struct nttrace_trace_event ev;
 	struct nttrace_attach at;
 	struct nttrace_enable en;
+	struct nttrace_profile pr;
 	uint8_t rec[0x28];
 	int slot, fd = pick_fd(t, &slot), afd;
 	unsigned int k;
@@ -2336,6 +2337,17 @@ static void op_syslog(struct thr *t)
 			at.flags = NTTRACE_ATTACH_REAL_TIME;
 		ret = fz_ioctl(t, OP_SYSLOG, afd, NTTRACE_IOC_ATTACH, uptr(&at));
 		COUNTED(t, OP_SYSLOG, close(afd));
+		break;
+	case SY_PROFILE:
+		/* The sampling interval, read or set, in range or out of it. */
+		memset(&pr, 0, sizeof(pr));
+		pr.size = sizeof(pr);
+		pr.flags = chance(&t->r, 50) ? NTTRACE_PROFILE_SET : (uint32_t)below(&t->r, 4);
+		pr.source = chance(&t->r, 90) ? NTTRACE_PROFILE_SOURCE_TIMER : (uint32_t)rnd(&t->r);
+		pr.interval = chance(&t->r, 80) ?
+			      NTTRACE_PROFILE_INTERVAL_MIN + (uint32_t)below(&t->r, 50000) :
+			      (uint32_t)rnd(&t->r);
+		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_PROFILE, uptr(&pr));
 		break;
 	case SY_ENABLE:
 		memset(&en, 0, sizeof(en));

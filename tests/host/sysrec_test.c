@@ -579,6 +579,7 @@ int main(void)
 	rs_cswitch(&ctx);
 	rs_disk(&ctx);
 	rs_tcp(&ctx);
+	rs_profile(&ctx);
 	rs_mark(&ctx);
 	rs_sysconfig(&ctx);
 	rs_table(&ctx);

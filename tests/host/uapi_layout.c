@@ -103,6 +103,13 @@ _Static_assert(sizeof(struct nttrace_security_register) == NTTRACE_SECURITY_REGI
 	       "REGISTER_SECURITY");
 AT(nttrace_security_register, size, 0);
 AT(nttrace_security_register, flags, 4);
+_Static_assert(sizeof(struct nttrace_profile) == NTTRACE_PROFILE_SIZE_VER0, "PROFILE");
+AT(nttrace_profile, size, 0);
+AT(nttrace_profile, flags, 4);
+AT(nttrace_profile, source, 8);
+AT(nttrace_profile, interval, 12);
+AT(nttrace_profile, min_interval, 16);
+AT(nttrace_profile, max_interval, 20);
 _Static_assert(NTTRACE_STATUS_WMI_ALREADY_DISABLED == 0xC0000302U, "ntstatus.h");
 _Static_assert(sizeof(struct nttrace_event_header) == NTTRACE_EVENT_HEADER_SIZE &&
 		       NTTRACE_EVENT_HEADER_SIZE == 0x50,
@@ -230,6 +237,13 @@ int main(void)
 	printf("security_register %zu\n", sizeof(struct nttrace_security_register));
 	MEMBER(nttrace_security_register, size);
 	MEMBER(nttrace_security_register, flags);
+	printf("profile %zu\n", sizeof(struct nttrace_profile));
+	MEMBER(nttrace_profile, size);
+	MEMBER(nttrace_profile, flags);
+	MEMBER(nttrace_profile, source);
+	MEMBER(nttrace_profile, interval);
+	MEMBER(nttrace_profile, min_interval);
+	MEMBER(nttrace_profile, max_interval);
 	printf("event_header %zu\n", sizeof(struct nttrace_event_header));
 	MEMBER(nttrace_event_header, size);
 	MEMBER(nttrace_event_header, header_type);

@@ -616,6 +616,52 @@ static void rs_tcp(struct rc_ctx *ctx)
 	}
 }
 
+/* ---- PerfInfo: SampledProfile v2, SampledProfileInterval v3 ---- */
+
+static void rs_profile(struct rc_ctx *ctx)
+{
+	struct ntr_sr_sample s = {
+		.instruction_pointer = 0xfffff8002152f552ULL, .thread_id = 584, .count = 1,
+		.flags = 14 << NTR_SR_SAMPLE_PRIORITY_SHIFT | NTR_SR_SAMPLE_ISR,
+	};
+	struct ntr_sr_profile_interval p = {
+		.source = 0, .new_interval = 5000, .old_interval = 10000,
+		.source_name = { "Timer", 5 },
+	};
+	static __u8 got[64];
+	static struct rs_exp e;
+	int ptr32;
+	__u32 n;
+
+	for (ptr32 = 0; ptr32 < 2; ptr32++) {
+		rs_init(&e, ptr32);
+		rs_p(&e, 0xfffff8002152f552ULL);	/* InstructionPointer */
+		rs_u(&e, 584, 4);			/* ThreadId */
+		rs_u(&e, 1, 2);				/* Count */
+		rs_u(&e, 0x72, 1);			/* priority 14, ISR */
+		rs_u(&e, 0, 1);				/* Reserved */
+		n = ntr_sr_sample_size(&s, ptr32);
+		rc_eq(ctx, n, ptr32 ? 12 : 16, "sample: pointer + 8 bytes");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_sample_write(got, n, &s, ptr32), n, "sample: written");
+		rc_mem(ctx, got, e.b, n, "sample: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "sample: not past its end");
+		rc_eq(ctx, ntr_sr_sample_write(got, n - 1, &s, ptr32), 0, "sample: short room");
+
+		rs_init(&e, ptr32);
+		rs_u(&e, 0, 4);			/* Source */
+		rs_u(&e, 5000, 4);		/* NewInterval */
+		rs_u(&e, 10000, 4);		/* OldInterval */
+		rs_wa(&e, "Timer");		/* SourceName */
+		n = ntr_sr_profile_interval_size(&p, ptr32);
+		rc_eq(ctx, n, 12 + 12, "interval: 12 bytes and \"Timer\" with its NUL");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_profile_interval_write(got, n, &p, ptr32), n, "interval: written");
+		rc_mem(ctx, got, e.b, n, "interval: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "interval: not past its end");
+	}
+}
+
 /* ---- the mark ---- */
 
 static void rs_mark(struct rc_ctx *ctx)
@@ -817,6 +863,8 @@ static void rs_table(struct rc_ctx *ctx)
 		{ 0x061E, NTR_SR_PERFINFO, 2, 0x10000 }, { 0x061F, NTR_SR_PERFINFO, 2, 0x10000 },
 		{ 0x0620, NTR_SR_PERFINFO, 2, 0x10000 }, { 0x0622, NTR_SR_PERFINFO, 2, 0x10000 },
 		{ 0x0F22, NTR_SR_FULL, 0, 0 },
+		{ 0x0F2E, NTR_SR_PERFINFO, 2, 0x01000000 }, { 0x0F48, NTR_SR_FULL, 3, 0x01000000 },
+		{ 0x0F49, NTR_SR_FULL, 3, 0x01000000 }, { 0x0F4A, NTR_SR_FULL, 3, 0x01000000 },
 		{ 0x1402, NTR_SR_FULL, 3, 0x4 }, { 0x1403, NTR_SR_PERFINFO, 3, 0x4 },
 		{ 0x1404, NTR_SR_PERFINFO, 3, 0x4 }, { 0x140A, NTR_SR_FULL, 3, 0x4 },
 	};

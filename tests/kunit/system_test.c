@@ -158,20 +158,42 @@ static void fill(void *rec, u32 len, u64 time_stamp, void *ctx)
 
 /*
  * Word 1 of the group mask, which no source writes: the events here are
- * the test's alone.
+ * the test's alone. The session layer refuses a group no source writes
+ * (struct nt_session_hooks' groups_built): for this test, hooks that
+ * take every group stand in for the module's.
  */
 #define W	1
 #define A	0x1U
 #define B	0x2U
 #define C	0x4U
 
+static const struct nt_session_hooks *saved_hooks;
+static struct nt_session_hooks any_groups_hooks;
+
+static void restore_hooks(void *unused)
+{
+	nt_session_set_hooks(saved_hooks);
+}
+
+static void take_any_groups(struct kunit *test)
+{
+	saved_hooks = nt_session_get_hooks();
+	if (saved_hooks)
+		any_groups_hooks = *saved_hooks;
+	any_groups_hooks.groups_built = NULL;
+	nt_session_set_hooks(&any_groups_hooks);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_hooks, NULL), 0);
+}
+
 static void sys_emit_test(struct kunit *test)
 {
-	struct ntk_session *k = start_kernel_logger(test, W, A);
 	struct nttrace_logger_info info, plain_info;
-	struct ntk_session *other, *plain;
+	struct ntk_session *k, *other, *plain;
 	struct emit_ctx c = {};
 	struct ntk_record *recs;
+
+	take_any_groups(test);
+	k = start_kernel_logger(test, W, A);
 
 	ntk_info(&info, "kunit-sys");
 	info.log_file_mode = NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
@@ -249,7 +271,7 @@ static void flags_built_test(struct kunit *test)
 			NTTRACE_EVENT_TRACE_FLAG_IMAGE_LOAD | NTTRACE_EVENT_TRACE_FLAG_CSWITCH |
 			NTTRACE_EVENT_TRACE_FLAG_DISPATCHER | NTTRACE_EVENT_TRACE_FLAG_DISK_IO |
 			NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT |
-			NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP);
+			NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP | NTTRACE_EVENT_TRACE_FLAG_PROFILE);
 }
 
 /* The test's thread without capabilities (nt_privileged_system() false), until undone. */

@@ -25,10 +25,10 @@ others="append newfile preallocate nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
 notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"
 kl="NT Kernel Logger"
-# The names --kernel lists, a few of them, and its warning for a flag
+# The names --kernel lists, a few of them, and its refusal of a flag
 # nttrace writes no events for (registry: no Linux source is planned).
 flagnames="process, thread, image_load, process_counters, cswitch"
-unbuilt="nttrace: warning: nttrace writes no events for registry (taken all the same)"
+unbuilt="nttrace: --kernel 'PROCESS+Img,registry': nttrace writes no events for registry (see \`nttrace version\`)"
 
 # run CMD...: stdout in $tmp/out, stderr in $tmp/err, exit status in $rc.
 run() {
@@ -378,12 +378,15 @@ for tool in $tools; do
 		check "$b: ... a file" test -s "$tmp/k.etl"
 		check "$b: ... and leaves it running" exits 0 "" $tool query --id 65535
 		check "$b: stop it" exits 0 "" $tool stop "$kl"
-		check "$b: start --kernel PROCESS+Img,registry (case, +, a flag not written)" \
-			exits 0 "" $tool start --kernel PROCESS+Img,registry
-		check "$b: ... warns of it, by name" \
-			sh -c "[ \"\$(cat '$tmp/err')\" = '$unbuilt' ]"
-		check "$b: ... taken all the same" \
-			shows 'Kernel flags' '^0x00020005 [(]process,image_load,registry[)]$'
+		check "$b: start --kernel PROCESS+Img,registry (a flag not written): refused" \
+			exits 1 "" $tool start --kernel PROCESS+Img,registry
+		check "$b: ... naming it" \
+			sh -c "[ \"\$(cat '$tmp/err')\" = \"\$1\" ]" sh "$unbuilt"
+		check "$b: ... and nothing started" exits 1 "" $tool query --id 65535
+		check "$b: start --kernel PROCESS+Img (case, +)" exits 0 "" \
+			$tool start --kernel PROCESS+Img
+		check "$b: ... its flags" \
+			shows 'Kernel flags' '^0x00000005 [(]process,image_load[)]$'
 		check "$b: ... and stops" exits 0 "" $tool stop --id 65535
 		check "$b: start --kernel 0x810 NAME: a system logger" exits 0 "" \
 			$tool start --kernel 0x810 $s-sys

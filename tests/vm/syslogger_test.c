@@ -49,6 +49,11 @@ TEST_F(nttrace, kernel_logger)
 	WCHAR wname[32];
 	unsigned int i;
 
+	/* A group no source of the module writes: refused, not taken and left empty. */
+	tap_eq(start_kernel_logger(&h, EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_REGISTRY),
+	       ERROR_NOT_SUPPORTED,
+	       "%d-bit: StartTrace(KERNEL_LOGGER_NAME), EVENT_TRACE_FLAG_REGISTRY -> ERROR_NOT_SUPPORTED",
+	       BITS);
 	if (!tap_eq(start_kernel_logger(&h, EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_CSWITCH),
 		    ERROR_SUCCESS, "%d-bit: StartTrace(KERNEL_LOGGER_NAME)", BITS))
 		return;
@@ -80,9 +85,24 @@ TEST_F(nttrace, kernel_logger)
 	tap_eq(ControlTraceA(h, NULL, &q.p, EVENT_TRACE_CONTROL_UPDATE), ERROR_NOT_SUPPORTED,
 	       "%d-bit: ... EVENT_TRACE_FLAG_EXTENSION -> ERROR_NOT_SUPPORTED", BITS);
 
+	/* Groups no source writes are refused, and change nothing. */
 	memset(mask, 0, sizeof(mask));
 	mask[0] = EVENT_TRACE_FLAG_DISK_IO;
 	mask[3] = 0x40;
+	tap_eq(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, mask, sizeof(mask)),
+	       ERROR_NOT_SUPPORTED,
+	       "%d-bit: TraceSetInformation(TraceSystemTraceEnableFlagsInfo), a group of word 3 -> ERROR_NOT_SUPPORTED",
+	       BITS);
+	mask[3] = 0;
+	mask[0] = EVENT_TRACE_FLAG_DISK_IO | EVENT_TRACE_FLAG_REGISTRY;
+	tap_eq(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, mask, sizeof(mask)),
+	       ERROR_NOT_SUPPORTED, "%d-bit: ... EVENT_TRACE_FLAG_REGISTRY -> ERROR_NOT_SUPPORTED",
+	       BITS);
+	props_init(&q, NULL, 0);
+	tap_ok(QueryTraceA(h, NULL, &q.p) == ERROR_SUCCESS &&
+	       q.p.EnableFlags == EVENT_TRACE_FLAG_THREAD,
+	       "%d-bit: ... EnableFlags still THREAD", BITS);
+	mask[0] = EVENT_TRACE_FLAG_DISK_IO;
 	tap_eq(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, mask, sizeof(mask)),
 	       ERROR_SUCCESS, "%d-bit: TraceSetInformation(TraceSystemTraceEnableFlagsInfo)",
 	       BITS);
@@ -90,7 +110,7 @@ TEST_F(nttrace, kernel_logger)
 	tap_eq(TraceQueryInformation(h, TraceSystemTraceEnableFlagsInfo, mask, sizeof(mask), &len),
 	       ERROR_SUCCESS, "%d-bit: TraceQueryInformation(TraceSystemTraceEnableFlagsInfo)",
 	       BITS);
-	tap_ok(len == 32 && mask[0] == EVENT_TRACE_FLAG_DISK_IO && mask[3] == 0x40 && !mask[7],
+	tap_ok(len == 32 && mask[0] == EVENT_TRACE_FLAG_DISK_IO && mask[3] == 0 && !mask[7],
 	       "%d-bit: ... the eight words as set (len %lu, %#lx %#lx)", BITS,
 	       (unsigned long)len, (unsigned long)mask[0], (unsigned long)mask[3]);
 	tap_eq(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, mask, 6),

@@ -21,13 +21,24 @@
  *     0), else ERROR_BAD_LENGTH; query: the 32 bytes. A session that is
  *     no system logger: ERROR_INVALID_PARAMETER (the kernel refuses a
  *     group mask for it).
- *   TraceSampledProfileIntervalInfo, TraceProfileSourceConfigInfo,
- *   TraceProfileSourceListInfo, TracePmcEventListInfo,
- *   TracePmcCounterListInfo, TraceMaxPmcCounterQuery,
+ *   TraceSampledProfileIntervalInfo: the sampling interval
+ *     (TRACE_PROFILE_INTERVAL, 100 ns units) of EVENT_TRACE_FLAG_PROFILE,
+ *     the machine's one setting (the module's NTTRACE_IOC_PROFILE): the
+ *     handle is not looked at, as TraceMaxLoggersQuery's. Query: 8 bytes
+ *     or more, the Source given by the caller; set: exactly 8.
+ *   TraceProfileSourceListInfo: the sources there are, PROFILE_SOURCE_INFO
+ *     entries chained by NextEntryOffset (each 8-byte aligned, the last's
+ *     0): the timer alone (Source 0, "Timer", the module's limits). The
+ *     hardware counters are no source here: their overflows come in NMI,
+ *     where the module does not write.
+ *   TraceProfileSourceConfigInfo: the sources to sample, a ULONG array
+ *     (4 to 16 bytes, Windows' four at most): the timer's alone is taken
+ *     (what always is); any other source is not supported.
+ *   TracePmcEventListInfo, TracePmcCounterListInfo, TraceMaxPmcCounterQuery,
  *   TracePmcCounterOwners, TracePmcSessionInformation,
  *   TraceLbrConfigurationInfo, TraceLbrEventListInfo,
- *   TraceContextRegisterInfo: sampled profiling, performance counters,
- *     last branch records, registers: nttrace collects none: not supported.
+ *   TraceContextRegisterInfo: performance counters, last branch records,
+ *     registers: nttrace collects none: not supported.
  *   TraceSetDisallowList, TraceDisallowListQuery: provider groups' enables
  *     are not supported (EnableTraceEx2), so neither is their disallow list.
  *   TraceVersionInfo: "the trace processing API's version"; Microsoft
@@ -53,7 +64,9 @@
  * ERROR_BAD_LENGTH, *ReturnLength (when given) is the length needed.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include <nttrace/session.h>
 
@@ -137,6 +150,84 @@ static ULONG set_groups(TRACEHANDLE h, const void *buf, ULONG len)
 	return ret ? nttrace_errno_to_win32(ret) : ERROR_SUCCESS;
 }
 
+/* NTTRACE_IOC_PROFILE: read (interval 0 in *@p) or set the interval. */
+static ULONG profile_ioctl(struct nttrace_profile *p)
+{
+	int fd = nttrace_device_fd();
+
+	if (fd < 0)
+		return nttrace_errno_to_win32(fd);
+	p->size = sizeof(*p);
+	if (ioctl(fd, NTTRACE_IOC_PROFILE, p) < 0)
+		return errno == EINVAL ? ERROR_INVALID_PARAMETER : nttrace_errno_to_win32(-errno);
+	return ERROR_SUCCESS;
+}
+
+static ULONG query_interval(void *buf)
+{
+	TRACE_PROFILE_INTERVAL *t = buf;
+	struct nttrace_profile p = { .source = t->Source };
+	ULONG err = profile_ioctl(&p);
+
+	if (!err)
+		t->Interval = p.interval;
+	return err;
+}
+
+static ULONG set_interval(const void *buf, ULONG len)
+{
+	const TRACE_PROFILE_INTERVAL *t = buf;
+	struct nttrace_profile p;
+
+	if (len != sizeof(*t))
+		return ERROR_BAD_LENGTH;
+	memset(&p, 0, sizeof(p));
+	p.flags = NTTRACE_PROFILE_SET;
+	p.source = t->Source;
+	p.interval = t->Interval;
+	return profile_ioctl(&p);
+}
+
+/* The timer's PROFILE_SOURCE_INFO: the header, "Timer" and its NUL, to 8 bytes. */
+#define TIMER_NAME_UNITS	6
+#define TIMER_INFO_SIZE \
+	((offsetof(PROFILE_SOURCE_INFO, Description) + TIMER_NAME_UNITS * sizeof(WCHAR) + 7) & ~7UL)
+
+static ULONG query_sources(void *buf)
+{
+	static const char name[TIMER_NAME_UNITS] = "Timer";
+	struct nttrace_profile p = { .source = NTTRACE_PROFILE_SOURCE_TIMER };
+	PROFILE_SOURCE_INFO *info = buf;
+	ULONG err = profile_ioctl(&p);
+	unsigned int i;
+
+	if (err)
+		return err;
+	memset(buf, 0, TIMER_INFO_SIZE);
+	info->NextEntryOffset = 0;
+	info->Source = NTTRACE_PROFILE_SOURCE_TIMER;
+	info->MinInterval = p.min_interval;
+	info->MaxInterval = p.max_interval;
+	for (i = 0; i < TIMER_NAME_UNITS; i++)
+		info->Description[i] = (WCHAR)name[i];
+	return ERROR_SUCCESS;
+}
+
+static ULONG set_sources(const void *buf, ULONG len)
+{
+	const ULONG *src = buf;
+	struct nttrace_profile p = { .source = NTTRACE_PROFILE_SOURCE_TIMER };
+	ULONG i;
+
+	if (!len || len % sizeof(ULONG) || len > 4 * sizeof(ULONG))
+		return ERROR_BAD_LENGTH;
+	for (i = 0; i < len / sizeof(ULONG); i++)
+		if (src[i] != NTTRACE_PROFILE_SOURCE_TIMER)
+			return ERROR_NOT_SUPPORTED;
+	/* Nothing to change: the module there, the timer is what it samples. */
+	return profile_ioctl(&p);
+}
+
 static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG len,
 			PULONG ret_len)
 {
@@ -155,6 +246,12 @@ static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG le
 	case TraceSystemTraceEnableFlagsInfo:
 		size = NTTRACE_GROUP_MASKS * sizeof(ULONG);
 		break;
+	case TraceSampledProfileIntervalInfo:
+		size = sizeof(TRACE_PROFILE_INTERVAL);
+		break;
+	case TraceProfileSourceListInfo:
+		size = TIMER_INFO_SIZE;
+		break;
 	default:
 		return ERROR_NOT_SUPPORTED;
 	}
@@ -163,8 +260,14 @@ static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG le
 			*ret_len = size;
 		return ERROR_BAD_LENGTH;
 	}
-	if (cls == TraceSystemTraceEnableFlagsInfo) {
-		err = query_groups(h, buf);
+	if (cls == TraceSystemTraceEnableFlagsInfo || cls == TraceSampledProfileIntervalInfo ||
+	    cls == TraceProfileSourceListInfo) {
+		if (cls == TraceSystemTraceEnableFlagsInfo)
+			err = query_groups(h, buf);
+		else if (cls == TraceSampledProfileIntervalInfo)
+			err = query_interval(buf);
+		else
+			err = query_sources(buf);
 		if (err)
 			return err;
 		if (ret_len)
@@ -193,6 +296,10 @@ static ULONG set_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, const void *buf, ULON
 		return ERROR_INVALID_PARAMETER;
 	if (cls == TraceSystemTraceEnableFlagsInfo)
 		return set_groups(h, buf, len);
+	if (cls == TraceSampledProfileIntervalInfo)
+		return set_interval(buf, len);
+	if (cls == TraceProfileSourceConfigInfo)
+		return set_sources(buf, len);
 	/* Only "no stacks" is what already is. */
 	if (cls != TraceStackTracingInfo || len)
 		return ERROR_NOT_SUPPORTED;

@@ -458,14 +458,26 @@ static const struct nttrace_kernel_field config_idechannel[] = {
 
 /* ---- PerfInfo (group 0x0F), PerfInfo: EventVersion(2) ---- */
 
-/* [MS sampledprofile] */
+/*
+ * [MS sampledprofile], whose 32-bit Count the Windows-written files split
+ * in two: a 16-bit count of samples, then 16 bits whose low byte PerfView
+ * reads as flags (bit 0 a DPC, bit 1 an ISR, bits 3-7 the priority).
+ */
 static const struct nttrace_kernel_field sampledprofile[] = {
-	PTR("InstructionPointer"), U32("ThreadId"), U32("Count"),
+	PTR("InstructionPointer"), U32("ThreadId"), U16("Count"), X16("Reserved"),
 };
 
 /* [MOF] SampledProfileInterval, SetInterval, CollectionStart, CollectionEnd. */
 static const struct nttrace_kernel_field profile_interval[] = {
 	U32("Source"), U32("NewInterval"), U32("OldInterval"),
+};
+
+/*
+ * Version 3, as the Windows-written files have CollectionStart and
+ * CollectionEnd: the same, then the source's name ("Timer").
+ */
+static const struct nttrace_kernel_field profile_interval_v3[] = {
+	U32("Source"), U32("NewInterval"), U32("OldInterval"), WSTR("SourceName"),
 };
 
 /*
@@ -697,6 +709,12 @@ static const struct nttrace_kernel_class classes[] = {
 	  profile_interval),
 	K(G_PERFINFO, 74, 2, "PerfInfo/CollectionEnd", "SampledProfileInterval",
 	  profile_interval),
+	K(G_PERFINFO, 72, 3, "PerfInfo/SetInterval", "SampledProfileInterval",
+	  profile_interval_v3),
+	K(G_PERFINFO, 73, 3, "PerfInfo/CollectionStart", "SampledProfileInterval",
+	  profile_interval_v3),
+	K(G_PERFINFO, 74, 3, "PerfInfo/CollectionEnd", "SampledProfileInterval",
+	  profile_interval_v3),
 
 	K(G_IMAGE, 2, 2, "Image/Unload", "Image_Load", image_load),
 	K(G_IMAGE, 3, 2, "Image/DCStart", "Image_Load", image_load),

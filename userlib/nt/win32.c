@@ -85,7 +85,9 @@ uint32_t nttrace_errno_to_win32(int err)
 	 */
 	case -ENODEV: return ERROR_SERVICE_NOT_ACTIVE;
 	case -ENXIO:
-	case -ENOTTY: return ERROR_NOT_SUPPORTED;
+	case -ENOTTY:
+	/* A request the module knows and cannot carry out (a group it writes no events for). */
+	case -EOPNOTSUPP: return ERROR_NOT_SUPPORTED;
 	default: return ERROR_INVALID_FUNCTION;
 	}
 }

@@ -376,6 +376,7 @@ static const struct {
 	{ "alpc", NTTRACE_EVENT_TRACE_FLAG_ALPC, 0 },
 	{ "split_io", NTTRACE_EVENT_TRACE_FLAG_SPLIT_IO, 0 },
 	{ "debug_events", NTTRACE_EVENT_TRACE_FLAG_DEBUG_EVENTS, 0 },
+	{ "profile", NTTRACE_EVENT_TRACE_FLAG_PROFILE, 0 },
 	{ "file_io", NTTRACE_EVENT_TRACE_FLAG_FILE_IO, 0 },
 	{ "file_io_init", NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT, 0 },
 	{ "no_sysconfig", NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG, 0 },
@@ -463,16 +464,18 @@ int cli_kernel_flags(const char *arg, uint32_t *flags)
 	}
 	/*
 	 * The flags the loaded module writes no events for (none known
-	 * without one: starting the session says it is missing). NO_SYSCONFIG
-	 * asks for less: it produces nothing by itself.
+	 * without one: starting the session says it is missing), which it
+	 * would refuse: said here by name. NO_SYSCONFIG asks for less: it
+	 * produces nothing by itself.
 	 */
 	if (nttrace_system_flags(&built))
 		built = *flags;
 	not_built = *flags & ~built & ~NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
 	if (not_built) {
-		fprintf(stderr, "nttrace: warning: nttrace writes no events for ");
+		fprintf(stderr, "nttrace: --kernel '%s': nttrace writes no events for ", arg);
 		cli_print_kernel_flags(stderr, not_built);
-		fprintf(stderr, " (taken all the same)\n");
+		fprintf(stderr, " (see `nttrace version`)\n");
+		return 1;
 	}
 	return 0;
 }

@@ -89,8 +89,8 @@ void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
  * group mask's first word) of `--kernel FLAGS`: a comma (or +) list of
  * names, any case, or a number. cli_kernel_flags() parses @arg into
  * *@flags: 0, or a usage error listing the names (CLI_USAGE). Flags the
- * loaded module writes no events for (nttrace_system_flags()) are taken,
- * with a warning on stderr naming them.
+ * loaded module writes no events for (nttrace_system_flags()), which it
+ * refuses, are named on stderr: 1.
  */
 int cli_kernel_flags(const char *arg, uint32_t *flags);
 /* @flags by name, "process,thread" ("none" for 0; bits without a name in hex). */

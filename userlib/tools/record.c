@@ -161,11 +161,14 @@ int cmd_record(int argc, char **argv)
 				return CLI_USAGE;
 			report_fd = (int)fd;
 			break;
-		case 'k':
-			if (cli_kernel_flags(optarg, &flags))
-				return CLI_USAGE;
+		case 'k': {
+			int ret = cli_kernel_flags(optarg, &flags);
+
+			if (ret)
+				return ret;
 			kernel = 1;
 			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return CLI_USAGE;
 		}

@@ -297,11 +297,14 @@ int cmd_show(int argc, char **argv)
 			break;
 		case 'j': render_json = 1; break;
 		case 'n': status = 0; break;
-		case 'k':
-			if (cli_kernel_flags(optarg, &flags))
-				return CLI_USAGE;
+		case 'k': {
+			int ret = cli_kernel_flags(optarg, &flags);
+
+			if (ret)
+				return ret;
 			kernel = 1;
 			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return CLI_USAGE;
 		}

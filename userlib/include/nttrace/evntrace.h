@@ -102,6 +102,7 @@ typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 #define EVENT_TRACE_FLAG_ALPC			NTTRACE_EVENT_TRACE_FLAG_ALPC
 #define EVENT_TRACE_FLAG_SPLIT_IO		NTTRACE_EVENT_TRACE_FLAG_SPLIT_IO
 #define EVENT_TRACE_FLAG_DEBUG_EVENTS		NTTRACE_EVENT_TRACE_FLAG_DEBUG_EVENTS
+#define EVENT_TRACE_FLAG_PROFILE		NTTRACE_EVENT_TRACE_FLAG_PROFILE
 #define EVENT_TRACE_FLAG_FILE_IO		NTTRACE_EVENT_TRACE_FLAG_FILE_IO
 #define EVENT_TRACE_FLAG_FILE_IO_INIT		NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT
 #define EVENT_TRACE_FLAG_NO_SYSCONFIG		NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG
@@ -920,6 +921,16 @@ typedef struct _TRACE_PROFILE_INTERVAL {
 	ULONG Interval;
 } TRACE_PROFILE_INTERVAL, *PTRACE_PROFILE_INTERVAL;
 
+/* TraceProfileSourceListInfo's entries, chained by NextEntryOffset (0: the last). */
+typedef struct _PROFILE_SOURCE_INFO {
+	ULONG NextEntryOffset;
+	ULONG Source;
+	ULONG MinInterval;
+	ULONG MaxInterval;
+	ULONG64 Reserved;
+	WCHAR Description[ANYSIZE_ARRAY];
+} PROFILE_SOURCE_INFO, *PPROFILE_SOURCE_INFO;
+
 typedef struct _TRACE_VERSION_INFO {
 	ULONG EtwTraceProcessingVersion;
 	ULONG Reserved;
@@ -982,6 +993,15 @@ ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass, P
  *                          writer slot (the user-mode logger's 64)
  *   TraceStackTracingInfo  the CLASSIC_EVENT_IDs whose events carry stacks:
  *                          none (nttrace records no stacks), 0 bytes
+ *   TraceSystemTraceEnableFlagsInfo  a system logger's eight group-mask
+ *                          ULONGs (32 bytes)
+ *   TraceSampledProfileIntervalInfo  a TRACE_PROFILE_INTERVAL: the
+ *                          Interval (100 ns units) of the Source the
+ *                          caller put in it (0, the timer, alone; else
+ *                          ERROR_INVALID_PARAMETER); the machine's one
+ *                          setting: the handle is not looked at
+ *   TraceProfileSourceListInfo  PROFILE_SOURCE_INFO entries: the timer
+ *                          (Source 0, "Timer", 1221 to 10000000)
  *   TraceMaxLoggersQuery   a ULONG, MAXIMUM_LOGGERS, as EnumerateTraceGuidsEx
  *                          gives it (the handle is not looked at)
  * Every other class is ERROR_NOT_SUPPORTED: TraceVersionInfo too (Microsoft
@@ -1002,18 +1022,31 @@ ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS I
 				   PULONG ReturnLength);
 
 /*
- * TraceSetInformation: nttrace has none of the settings it makes (stacks,
- * profiling and PMC sources, LBR, provider groups' disallow lists,
- * periodic capture state, binary tracking): every class is
- * ERROR_NOT_SUPPORTED, but for the one call that asks for what already is:
- * TraceStackTracingInfo with InformationLength 0 (no stacks for any
- * event), ERROR_SUCCESS for a running session. Its other errors:
+ * TraceSetInformation: of the settings it makes, nttrace has
+ *   TraceSystemTraceEnableFlagsInfo  a system logger's group mask, 4 to
+ *                          32 bytes (ERROR_NOT_SUPPORTED for a group the
+ *                          module writes no events for)
+ *   TraceSampledProfileIntervalInfo  a TRACE_PROFILE_INTERVAL: the
+ *                          sampling interval of Source 0 (the timer), 1221
+ *                          to 10000000 in 100 ns units, for the machine
+ *                          (the handle is not looked at); it needs what
+ *                          starting a system logger needs
+ *                          (ERROR_ACCESS_DENIED)
+ *   TraceProfileSourceConfigInfo  the sources to sample, ULONGs: the
+ *                          timer (0) alone; another: ERROR_NOT_SUPPORTED
+ *   TraceStackTracingInfo  with InformationLength 0 (no stacks for any
+ *                          event), for a running session
+ * Every other class is ERROR_NOT_SUPPORTED (stacks for events, PMC
+ * sources, LBR, provider groups' disallow lists, periodic capture state,
+ * binary tracking). Its other errors:
  *   ERROR_INVALID_PARAMETER    an InformationClass at or above
  *                              MaxTraceSetInfoClass; TraceInformation NULL
- *                              with an InformationLength
- *   ERROR_INVALID_HANDLE       (that one call) SessionHandle is no running
- *                              session
- *   ERROR_SERVICE_NOT_ACTIVE   (that one call) module not loaded
+ *                              with an InformationLength; a value out of
+ *                              range
+ *   ERROR_BAD_LENGTH           InformationLength wrong for the class
+ *   ERROR_INVALID_HANDLE       SessionHandle is no running session (the
+ *                              classes that look at it)
+ *   ERROR_SERVICE_NOT_ACTIVE   module not loaded
  */
 ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
 				 PVOID TraceInformation, ULONG InformationLength);

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU samples (EVENT_TRACE_FLAG_PROFILE, module/kernel_logger/kl_profile.c):
+ * a child spinning in a function of its own (in a section of its own, so
+ * that the linker's __start_ and __stop_ symbols bound it) while the NT
+ * Kernel Logger samples: its samples are found in the logger's rings and
+ * their instruction pointers must fall in the function; samples of the
+ * kernel (a child spinning in getppid()) carry kernel addresses only into
+ * a session whose starter may see them (CAP_SYSLOG); the interval is read
+ * and set by NTTRACE_IOC_PROFILE and TraceSet/QueryInformation, within
+ * its limits, by a privileged caller alone; CollectionStart opens the
+ * logger's samples. Each wait is on a count of samples, not on time.
+ * 64- and 32-bit (the records are the 64-bit kernel's either way); root.
+ */
+#include <errno.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <grp.h>
+#include <unistd.h>
+
+#include <nttrace/evntrace.h>
+#include <nttrace/nt.h>
+#include <nttrace/session.h>
+#include "emit.h"
+#include "expect.h"
+#include "state.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+#define KL NTTRACE_KERNEL_LOGGER_ID
+#define HOOK_SAMPLE 0x0F2E
+#define HOOK_SET_INTERVAL 0x0F48
+#define HOOK_COLLECTION_START 0x0F49
+/* Where x86-64's kernel addresses begin (the upper half). */
+#define KERNEL_START 0xffff800000000000ULL
+/* Samples of the child to wait for. */
+#define WANT 200
+
+/* What the drains found. */
+struct seen {
+	uint32_t tid;			/* the child whose samples are counted */
+	unsigned int samples;		/* of @tid */
+	unsigned int in_spin;		/* of those, in spin() */
+	unsigned int kernel;		/* of @tid, at kernel addresses */
+	unsigned int zero;		/* of @tid, InstructionPointer 0 */
+	unsigned int idle;		/* of thread 0 */
+	unsigned int bad;		/* of a wrong size or version */
+	unsigned int starts;		/* CollectionStart events */
+	uint32_t start_interval;	/* the last one's NewInterval */
+	char start_name[8];		/* and SourceName */
+	unsigned int set_events;	/* SetInterval events */
+	uint32_t set_old, set_new;
+};
+
+extern const char __start_nt_spin[], __stop_nt_spin[];
+
+static volatile unsigned long spins;
+
+/* The function the samples must find: alone in section nt_spin. */
+__attribute__((noinline, section("nt_spin"))) static void spin(void)
+{
+	for (;;)
+		spins++;
+}
+
+static void syscalls(void)
+{
+	for (;;)
+		syscall(SYS_getppid);
+}
+
+static void on_record(struct seen *s, const uint8_t *p, uint32_t size)
+{
+	uint16_t hook = get_le(p + 6, 2);
+	const uint8_t *d;
+	uint64_t ip;
+	uint32_t tid;
+	unsigned int i;
+
+	if (hook == HOOK_SAMPLE) {
+		/* PERFINFO64 header (0x10), version 2, then 16 bytes. */
+		if (p[2] != 0x11 || p[0] != 2 || size != 0x10 + 16) {
+			s->bad++;
+			return;
+		}
+		d = p + 0x10;
+		ip = get_le(d, 8);
+		tid = get_le(d + 8, 4);
+		if (!tid)
+			s->idle++;
+		if (tid != s->tid)
+			return;
+		s->samples++;
+		if (get_le(d + 12, 2) != 1)
+			s->bad++;
+		if (ip >= (uintptr_t)__start_nt_spin && ip < (uintptr_t)__stop_nt_spin)
+			s->in_spin++;
+		if (ip >= KERNEL_START)
+			s->kernel++;
+		if (!ip)
+			s->zero++;
+	} else if (hook == HOOK_COLLECTION_START || hook == HOOK_SET_INTERVAL) {
+		/* SYSTEM64 header (0x20), version 3: Source, New, Old, name. */
+		if (p[2] != 0x02 || p[0] != 3 || size < 0x20 + 12 + 2) {
+			s->bad++;
+			return;
+		}
+		d = p + 0x20;
+		if (hook == HOOK_SET_INTERVAL) {
+			s->set_events++;
+			s->set_new = get_le(d + 4, 4);
+			s->set_old = get_le(d + 8, 4);
+			return;
+		}
+		s->starts++;
+		s->start_interval = get_le(d + 4, 4);
+		for (i = 0; i < sizeof(s->start_name) - 1 && 0x20 + 12 + 2 * i + 1 < size; i++)
+			s->start_name[i] = (char)get_le(d + 12 + 2 * i, 2);
+		s->start_name[i] = 0;
+	}
+}
+
+/* A record's size: a kernel header's at offset 4, others' first. */
+static uint32_t record_size(const uint8_t *p)
+{
+	switch (p[3] == 0xC0 ? p[2] : 0) {
+	case 1: case 2: case 3: case 4: case 16: case 17:
+		return get_le(p + 4, 2);
+	}
+	return get_le(p, 2);
+}
+
+/* The records of one buffer: 8-byte aligned, after its 0x48-byte header. */
+static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
+{
+	const uint8_t *b = buf;
+	uint32_t end = get_le(b + 0x04, 4), off = 0x48;
+
+	(void)bsize;
+	(void)cpu;
+	while (off + 8 <= end) {
+		const uint8_t *p = b + off;
+		uint32_t size = record_size(p);
+
+		if (size < 8 || size > end - off)
+			break;
+		if (p[3] == 0xC0 && (p[2] == 0x02 || p[2] == 0x11))
+			on_record(ctx, p, size);
+		off += (size + 7) & ~7u;
+	}
+	return 0;
+}
+
+/*
+ * Run @fn in a child until the logger holds WANT of its samples (the
+ * drains wait on that count, however slow the machine); the counts in @s.
+ */
+static void sample_child(struct nttrace_consumer *kc, void (*fn)(void), struct seen *s)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	s->tid = (uint32_t)pid;
+	while (pid > 0 && s->samples < WANT) {
+		usleep(20000);
+		flush_drain(kc, KL, on_buffer, s);
+	}
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+}
+
+static int profile_ioctl(uint32_t flags, uint32_t source, uint32_t *interval)
+{
+	struct nttrace_profile p = { .size = sizeof(p), .flags = flags, .source = source };
+
+	if (interval)
+		p.interval = *interval;
+	if (ioctl(nttrace_device_fd(), NTTRACE_IOC_PROFILE, &p) < 0)
+		return -errno;
+	if (interval)
+		*interval = p.interval;
+	return p.min_interval == 1221 && p.max_interval == 10000000 ? 0 : -ERANGE;
+}
+
+static int start_kernel_logger(void)
+{
+	struct nttrace_logger_info kl;
+
+	memset(&kl, 0, sizeof(kl));
+	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
+	kl.buffer_size_kb = 64;
+	kl.max_buffers = 32;
+	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_PROFILE | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	return nttrace_start(&kl);
+}
+
+/* Take CAP_SYSLOG out of this process's effective set: 0 or -errno. */
+static int drop_syslog(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[CAP_TO_INDEX(CAP_SYSLOG)].effective &= ~CAP_TO_MASK(CAP_SYSLOG);
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/* In a child without CAP_SYSLOG: attach to the running logger. */
+static int attach_without_syslog(void)
+{
+	struct nttrace_consumer *c;
+	int err;
+
+	if (drop_syslog())
+		return 100;
+	err = nttrace_consumer_open(&c, KL);
+	if (!err)
+		nttrace_consumer_close(c);
+	return err == -EPERM ? 0 : 1;
+}
+
+static int in_child(int (*fn)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0)
+		_exit(fn());
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int set_as_nobody(void)
+{
+	uint32_t v = 5000;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		return 100;
+	return profile_ioctl(NTTRACE_PROFILE_SET, 0, &v) == -EPERM ? 0 : 1;
+}
+
+TEST_F(nttrace, interval)
+{
+	TRACE_PROFILE_INTERVAL t = { 0, 0 };
+	unsigned char list[64];
+	PROFILE_SOURCE_INFO *src = (PROFILE_SOURCE_INFO *)list;
+	ULONG len = 0, sources[2] = { 0, 1 };
+	uint32_t v = 0;
+
+	tap_eq(profile_ioctl(0, 0, &v), 0, "%d-bit: NTTRACE_IOC_PROFILE reads the timer's", BITS);
+	tap_eq(v, 10000, "%d-bit: ... 10000 (1 ms), the default", BITS);
+	v = 5000;
+	tap_eq(profile_ioctl(NTTRACE_PROFILE_SET, 0, &v), 0, "%d-bit: set 5000", BITS);
+	v = 0;
+	profile_ioctl(0, 0, &v);
+	tap_eq(v, 5000, "%d-bit: ... read back", BITS);
+	v = 1220;
+	tap_eq(profile_ioctl(NTTRACE_PROFILE_SET, 0, &v), -EINVAL, "%d-bit: 1220 -> EINVAL", BITS);
+	v = 10000001;
+	tap_eq(profile_ioctl(NTTRACE_PROFILE_SET, 0, &v), -EINVAL, "%d-bit: 10000001 -> EINVAL",
+	       BITS);
+	v = 5000;
+	tap_eq(profile_ioctl(NTTRACE_PROFILE_SET, 1, &v), -EINVAL, "%d-bit: source 1 -> EINVAL",
+	       BITS);
+	tap_eq(profile_ioctl(2, 0, &v), -EINVAL, "%d-bit: an unknown flag -> EINVAL", BITS);
+	tap_eq(in_child(set_as_nobody), 0, "%d-bit: uid 65534 may not set it (EPERM)", BITS);
+
+	tap_eq(TraceQueryInformation(0, TraceSampledProfileIntervalInfo, &t, sizeof(t), &len),
+	       ERROR_SUCCESS, "%d-bit: TraceQueryInformation(TraceSampledProfileIntervalInfo)",
+	       BITS);
+	tap_ok(t.Interval == 5000 && len == sizeof(t), "%d-bit: ... 5000, %lu bytes", BITS,
+	       (unsigned long)len);
+	t.Interval = 10000;
+	tap_eq(TraceSetInformation(0, TraceSampledProfileIntervalInfo, &t, sizeof(t)),
+	       ERROR_SUCCESS, "%d-bit: TraceSetInformation(TraceSampledProfileIntervalInfo) 10000",
+	       BITS);
+	t.Interval = 100;
+	tap_eq(TraceSetInformation(0, TraceSampledProfileIntervalInfo, &t, sizeof(t)),
+	       ERROR_INVALID_PARAMETER, "%d-bit: ... 100 -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(TraceSetInformation(0, TraceSampledProfileIntervalInfo, &t, 4),
+	       ERROR_BAD_LENGTH, "%d-bit: ... 4 bytes -> ERROR_BAD_LENGTH", BITS);
+	memset(list, 0xAA, sizeof(list));
+	tap_eq(TraceQueryInformation(0, TraceProfileSourceListInfo, list, sizeof(list), &len),
+	       ERROR_SUCCESS, "%d-bit: TraceQueryInformation(TraceProfileSourceListInfo)", BITS);
+	tap_ok(src->NextEntryOffset == 0 && src->Source == 0 && src->MinInterval == 1221 &&
+	       src->MaxInterval == 10000000 && src->Description[0] == 'T' &&
+	       src->Description[4] == 'r' && src->Description[5] == 0 && len % 8 == 0,
+	       "%d-bit: ... the timer alone, \"Timer\", 1221 to 10000000", BITS);
+	tap_eq(TraceSetInformation(0, TraceProfileSourceConfigInfo, sources, 4), ERROR_SUCCESS,
+	       "%d-bit: TraceSetInformation(TraceProfileSourceConfigInfo) { 0 }", BITS);
+	tap_eq(TraceSetInformation(0, TraceProfileSourceConfigInfo, sources, 8),
+	       ERROR_NOT_SUPPORTED, "%d-bit: ... { 0, 1 } -> ERROR_NOT_SUPPORTED", BITS);
+}
+
+TEST_F(nttrace, samples)
+{
+	struct nttrace_consumer *kc;
+	struct seen s, k;
+	uint32_t v = 10000;
+
+	profile_ioctl(NTTRACE_PROFILE_SET, 0, &v);
+	if (!tap_eq(start_kernel_logger(), 0, "%d-bit: the NT Kernel Logger, PROFILE", BITS))
+		return;
+	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
+		stop_session(KL);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	sample_child(kc, spin, &s);
+	tap_ok(s.samples >= WANT, "%d-bit: %u samples of a child spinning in spin()", BITS,
+	       s.samples);
+	tap_ok(s.in_spin * 10 >= s.samples * 8,
+	       "%d-bit: ... at least 80%% of them in spin() (%u of %u)", BITS, s.in_spin,
+	       s.samples);
+	tap_eq(s.bad, 0, "%d-bit: ... every sample PERFINFO64, v2, 16 bytes, Count 1", BITS);
+	tap_ok(s.idle > 0, "%d-bit: ... and samples of the idle threads (ThreadId 0): %u", BITS,
+	       s.idle);
+	tap_ok(s.starts == 1 && s.start_interval == 10000 && !strcmp(s.start_name, "Timer"),
+	       "%d-bit: CollectionStart: source 0, 10000, \"Timer\" (%u, %u, \"%s\")", BITS,
+	       s.starts, s.start_interval, s.start_name);
+
+	v = 5000;
+	profile_ioctl(NTTRACE_PROFILE_SET, 0, &v);
+	memset(&k, 0, sizeof(k));
+	sample_child(kc, syscalls, &k);
+	tap_ok(k.set_events == 1 && k.set_old == 10000 && k.set_new == 5000,
+	       "%d-bit: setting the interval writes SetInterval, 10000 -> 5000", BITS);
+	tap_ok(k.kernel > 0 && !k.zero,
+	       "%d-bit: a child in getppid(): samples at kernel addresses (%u of %u), CAP_SYSLOG's starter",
+	       BITS, k.kernel, k.samples);
+	tap_eq(in_child(attach_without_syslog), 0,
+	       "%d-bit: ... a consumer without CAP_SYSLOG may not attach (EPERM)", BITS);
+	v = 10000;
+	profile_ioctl(NTTRACE_PROFILE_SET, 0, &v);
+	nttrace_consumer_close(kc);
+	stop_session(KL);
+}
+
+/* The logger started without CAP_SYSLOG: kernel samples say 0. */
+static int kernel_hidden(void)
+{
+	struct nttrace_consumer *kc;
+	struct seen k;
+
+	if (drop_syslog())
+		return 100;
+	if (start_kernel_logger())
+		return 101;
+	if (nttrace_consumer_open(&kc, KL)) {
+		stop_session(KL);
+		return 102;
+	}
+	memset(&k, 0, sizeof(k));
+	sample_child(kc, syscalls, &k);
+	nttrace_consumer_close(kc);
+	stop_session(KL);
+	printf("# %u samples, %u at 0, %u at kernel addresses\n", k.samples, k.zero, k.kernel);
+	return k.samples >= WANT && k.zero > 0 && !k.kernel ? 0 : 1;
+}
+
+TEST_F(nttrace, kernel_addresses_hidden)
+{
+	tap_eq(in_child(kernel_hidden), 0,
+	       "%d-bit: started without CAP_SYSLOG: samples in the kernel have InstructionPointer 0",
+	       BITS);
+}
+
+int main(int argc, char **argv)
+{
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP needs root\n");
+		return 0;
+	}
+	return harness_run(argc, argv);
+}
