@@ -133,7 +133,8 @@ $(BUILD)/$(1)/expat.flags: FORCE_EXPAT
 
 $(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $$@ $$<
+	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $$(CFLAGS_$$(subst /,_,$$*)) $(WARN) \
+		$(DEPFLAGS) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
 	rm -f $$@
@@ -177,6 +178,10 @@ user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
+# Flags of one source file, CFLAGS_ and its path with _ for /: profile_test
+# finds its own callers in the stacks its samples carry, walked by frame
+# pointers.
+CFLAGS_tests_vm_profile_test := -fno-omit-frame-pointer
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:
 

@@ -442,6 +442,29 @@ __u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_profile_interval_write);
 
+static void stack_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_stack *s = x;
+	__u32 i;
+
+	w_int(w, s->event_time_stamp, 8);
+	w_int(w, s->stack_process, 4);
+	w_int(w, s->stack_thread, 4);
+	for (i = 0; i < s->nr; i++)
+		w_ptr(w, s->frames[i]);
+}
+__u32 ntr_sr_stack_size(const struct ntr_sr_stack *x, bool ptr32)
+{
+	return sr_size(stack_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_stack_size);
+
+__u32 ntr_sr_stack_write(void *buf, __u32 room, const struct ntr_sr_stack *x, bool ptr32)
+{
+	return sr_write(stack_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_stack_write);
+
 __u32 ntr_sr_mark_size(__u32 mark_bytes)
 {
 	/* The mark's header is a full one: 0x20 + the bytes + 2. */
@@ -487,6 +510,8 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * PERFINFO header in the files, after the first. SampledProfile: PERFINFO,
  * version 2; CollectionStart and CollectionEnd: full, version 3, as the
  * files have them; SetInterval, which no file has, as its class's two.
+ * StackWalk: PERFINFO, version 2, as the files have it; no flag of its
+ * own (a session's list of events with stacks asks for it).
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
@@ -540,6 +565,7 @@ static const struct ntr_sr_event events[] = {
 	E(IMAGE_DCSTART, PERFINFO, 3, F(IMAGE_LOAD)),
 	E(IMAGE_DCEND, PERFINFO, 3, F(IMAGE_LOAD)),
 	E(IMAGE_LOAD, FULL, 3, F(IMAGE_LOAD)),
+	E(STACKWALK, PERFINFO, 2, 0),
 };
 
 const struct ntr_sr_event *ntr_sr_event(__u16 hook_id)

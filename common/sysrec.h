@@ -617,6 +617,42 @@ __u32 ntr_sr_profile_interval_size(const struct ntr_sr_profile_interval *p, bool
 __u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
 				    const struct ntr_sr_profile_interval *p, bool ptr32);
 
+/* ---- StackWalk (group 0x18): the stack of the event before, 32 ---- */
+
+/*
+ * StackWalk_Event, version 2 as the Windows-written files have it
+ * (Microsoft's "StackWalk_Event class" page): EventTimeStamp, the time
+ * stamp of the event whose stack it is (its header's, in the session's
+ * clock), StackProcess, StackThread, then Stack1 to StackN, pointers,
+ * innermost first. 16 bytes + a pointer per frame.
+ */
+struct ntr_sr_stack {
+	__u64 event_time_stamp;
+	__u32 stack_process;
+	__u32 stack_thread;
+	const unsigned long *frames;
+	__u32 nr;
+};
+
+/**
+ * ntr_sr_stack_size() - the payload's bytes of a StackWalk event
+ * @s: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 if they are over what a record holds.
+ */
+__u32 ntr_sr_stack_size(const struct ntr_sr_stack *s, bool ptr32);
+/**
+ * ntr_sr_stack_write() - writes the payload of a StackWalk event
+ * @buf: where
+ * @room: @buf's bytes
+ * @s: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_stack_write(void *buf, __u32 room, const struct ntr_sr_stack *s, bool ptr32);
+
 /* ---- the events, for the glue ---- */
 
 #define NTR_SR_HOOK(group, type)	((__u16)((group) << 8 | (type)))
@@ -663,6 +699,7 @@ enum {
 	NTR_SR_IMAGE_DCSTART = NTR_SR_HOOK(0x14, 3),
 	NTR_SR_IMAGE_DCEND = NTR_SR_HOOK(0x14, 4),
 	NTR_SR_IMAGE_LOAD = NTR_SR_HOOK(0x14, 10),
+	NTR_SR_STACKWALK = NTR_SR_HOOK(0x18, 32),
 };
 
 /*

@@ -140,6 +140,31 @@ static long nttrace_ioc_profile(void __user *uarg)
 	return nttrace_write_args(uarg, &p, sizeof(p), usize);
 }
 
+static long nttrace_ioc_stacks(void __user *uarg)
+{
+	struct nttrace_stacks st;
+	u16 hooks[NTTRACE_STACKS_MAX];
+	u32 usize, room;
+	int ret;
+
+	ret = nttrace_read_args(&st, sizeof(st), NTTRACE_STACKS_SIZE_VER0, uarg, &usize);
+	if (ret)
+		return ret;
+	room = st.count;
+	if ((st.flags & NTTRACE_STACKS_SET) &&
+	    (st.count > NTTRACE_STACKS_MAX ||
+	     copy_from_user(hooks, u64_to_user_ptr(st.hooks), st.count * sizeof(hooks[0]))))
+		return st.count > NTTRACE_STACKS_MAX ? -EINVAL : -EFAULT;
+	ret = nt_session_stacks(&st, hooks);
+	if (ret)
+		return ret;
+	if (!(st.flags & NTTRACE_STACKS_SET) &&
+	    copy_to_user(u64_to_user_ptr(st.hooks), hooks,
+			 min(room, st.count) * sizeof(hooks[0])))
+		return -EFAULT;
+	return nttrace_write_args(uarg, &st, sizeof(st), usize);
+}
+
 static long nttrace_ioc_trace_event(void __user *uarg)
 {
 	struct nttrace_trace_event __user *u = uarg;
@@ -296,6 +321,8 @@ static long nttrace_ioctl(struct file *file, unsigned int cmd,
 		return nttrace_ioc_attach(file, uarg);
 	case _IOC_NR(NTTRACE_IOC_PROFILE):
 		return nttrace_ioc_profile(uarg);
+	case _IOC_NR(NTTRACE_IOC_STACKS):
+		return nttrace_ioc_stacks(uarg);
 	case _IOC_NR(NTTRACE_IOC_REGISTER):
 		return nttrace_ioc_register(file, uarg);
 	case _IOC_NR(NTTRACE_IOC_UNREGISTER):

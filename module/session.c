@@ -33,12 +33,14 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <nttrace/wdm.h>
 
 #include "policy.h"
 #include "session.h"
+#include "sysrec.h"
 #include "trace.h"
 
 /* Starts are serialized: a name and ID found free stay free until used. */
@@ -156,6 +158,8 @@ static void nt_session_release(struct kref *ref)
 	nt_area_free(&s->acks_area);
 	nt_area_free(&s->data_area);
 	nt_mem_unreserve(s->mem_reserved);
+	/* No writer holds it: the session's last reference is gone. */
+	kfree(rcu_access_pointer(s->stacks));
 	kfree(s);
 }
 
@@ -613,6 +617,60 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_start);
 
+/*
+ * The HookIds some running system logger wants stacks for: the union of
+ * their lists, rebuilt under nt_loggers_lock when one changes or its
+ * session stops, read without a lock (nt_stack_hook_wanted()).
+ */
+static DECLARE_BITMAP(nt_stack_union, 1 << 16);
+
+static void nt_stack_union_rebuild(void)
+{
+	unsigned int id, i;
+
+	lockdep_assert_held(&nt_loggers_lock);
+	bitmap_zero(nt_stack_union, 1 << 16);
+	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
+		struct nt_session *s = rcu_dereference_protected(nt_loggers[id],
+				lockdep_is_held(&nt_loggers_lock));
+		const struct nt_stack_list *l;
+
+		if (!s)
+			continue;
+		l = rcu_dereference_protected(s->stacks, lockdep_is_held(&nt_loggers_lock));
+		for (i = 0; l && i < l->nr; i++)
+			set_bit(l->hooks[i], nt_stack_union);
+	}
+}
+
+bool nt_stack_hook_wanted(u16 hook)
+{
+	return test_bit(hook, nt_stack_union);
+}
+
+bool nt_session_stack_wanted(const struct nt_session *s, u16 hook)
+{
+	const struct nt_stack_list *l = rcu_dereference_sched(s->stacks);
+	u32 lo = 0, hi = l ? l->nr : 0;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (l->hooks[mid] == hook)
+			return true;
+		if (l->hooks[mid] < hook)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int nt_u16_cmp(const void *a, const void *b)
+{
+	return (int)*(const u16 *)a - (int)*(const u16 *)b;
+}
+
 /* Find by ID, or by name when the ID is 0. Under nt_loggers_lock. */
 static struct nt_session *nt_session_find(u32 id, const u8 *name)
 {
@@ -699,6 +757,8 @@ static void nt_session_unlist(struct nt_session *s)
 		WRITE_ONCE(nt_sys_slots, nt_sys_slots & ~BIT_ULL(s->id - 1));
 	if (s->kernel_logger)
 		WRITE_ONCE(nt_kernel_slot, 0);
+	if (rcu_access_pointer(s->stacks))
+		nt_stack_union_rebuild();
 }
 
 /*
@@ -881,6 +941,69 @@ int nt_session_control(struct nttrace_logger_info *info)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_control);
+
+int nt_session_stacks(struct nttrace_stacks *st, u16 *hooks)
+{
+	struct nt_stack_list *l = NULL, *old;
+	struct nt_session *s;
+	u32 i, n = 0;
+	int ret = 0;
+
+	if (st->flags & ~NTTRACE_STACKS_SET)
+		return -EINVAL;
+	if (st->flags & NTTRACE_STACKS_SET) {
+		if (st->count > NTTRACE_STACKS_MAX)
+			return -EINVAL;
+		sort(hooks, st->count, sizeof(*hooks), nt_u16_cmp, NULL);
+		for (i = 0; i < st->count; i++) {
+			if (!ntr_sr_event(hooks[i]) || hooks[i] == NTR_SR_STACKWALK)
+				return -EOPNOTSUPP;
+			if (!n || hooks[n - 1] != hooks[i])
+				hooks[n++] = hooks[i];
+		}
+		if (n) {
+			l = kmalloc(struct_size(l, hooks, n), GFP_KERNEL_ACCOUNT);
+			if (!l)
+				return -ENOMEM;
+			l->nr = n;
+			memcpy(l->hooks, hooks, n * sizeof(*hooks));
+		}
+	}
+	/* Reading is QUERY's: anyone's; setting, the session's controllers'. */
+	if (st->flags & NTTRACE_STACKS_SET)
+		s = nt_session_hold_ctl(st->logger_id, NULL);
+	else
+		s = nt_session_hold(st->logger_id, NULL) ?: ERR_PTR(-ENOENT);
+	if (IS_ERR(s)) {
+		kfree(l);
+		return PTR_ERR(s);
+	}
+	mutex_lock(&nt_loggers_lock);
+	old = rcu_dereference_protected(s->stacks, lockdep_is_held(&nt_loggers_lock));
+	if (s->unlisted) {
+		ret = -ENOENT;
+	} else if (!s->system) {
+		/* Its events carry no stack: an empty list is what is. */
+		ret = l ? -EINVAL : 0;
+		st->count = 0;
+	} else if (st->flags & NTTRACE_STACKS_SET) {
+		rcu_assign_pointer(s->stacks, l);
+		l = old;
+		nt_stack_union_rebuild();
+		st->count = n;
+	} else {
+		st->count = old ? old->nr : 0;
+		if (old)
+			memcpy(hooks, old->hooks, old->nr * sizeof(*hooks));
+	}
+	mutex_unlock(&nt_loggers_lock);
+	/* The list replaced (or not taken): freed once no writer reads it. */
+	if (l)
+		kfree_rcu(l, rcu);
+	nt_session_put(s);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_session_stacks);
 
 int nt_session_list(u32 *ids, u32 room, u32 *count)
 {

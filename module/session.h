@@ -63,6 +63,13 @@
 #include "area.h"
 #include "ring.h"
 
+/* A system logger's HookIds with stacks, ascending, for a binary search. */
+struct nt_stack_list {
+	struct rcu_head rcu;
+	u32 nr;
+	u16 hooks[];
+};
+
 struct nt_session {
 	struct kref ref;
 	u32 id;
@@ -79,6 +86,12 @@ struct nt_session {
 	 * readers who may see them too attach. Set before it is listed.
 	 */
 	bool kaddr;
+	/*
+	 * A system logger's events with stacks (NTTRACE_IOC_STACKS), or
+	 * NULL: replaced under nt_loggers_lock, read under RCU-sched by the
+	 * kernel logger's emitter (nt_session_stack_wanted()).
+	 */
+	struct nt_stack_list __rcu *stacks;
 	/*
 	 * A system logger's groups: written under nt_loggers_lock, read
 	 * with READ_ONCE() by the kernel's event sources (nt_sys_emit()).
@@ -521,6 +534,39 @@ int nt_session_is_system(u32 logger_id);
  * May sleep.
  */
 void nt_session_flush_id(u32 logger_id);
+
+/**
+ * nt_session_stacks() - NTTRACE_IOC_STACKS: a system logger's events with stacks
+ * @st: the ioctl's struct, its size and flags checked; @count set on return
+ * @hooks: the HookIds: read from (set: @st->count of them, copied in by the
+ *	caller) or written to (read: room for NTTRACE_STACKS_MAX)
+ *
+ * As uapi/nttrace.h's "Stacks of kernel events" says. May sleep.
+ *
+ * Return: 0, -ENOENT, -EPERM, -EINVAL, -EOPNOTSUPP (a HookId the module
+ * never writes) or -ENOMEM.
+ */
+int nt_session_stacks(struct nttrace_stacks *st, u16 *hooks);
+
+/**
+ * nt_stack_hook_wanted() - does some system logger want stacks for @hook?
+ * @hook: a HookId
+ *
+ * Any context; no lock: a quick test before taking a stack, which
+ * nt_session_stack_wanted() then asks of each session.
+ *
+ * Return: true if some running system logger's list has @hook.
+ */
+bool nt_stack_hook_wanted(u16 hook);
+
+/**
+ * nt_session_stack_wanted() - does @s want a stack after @hook's events?
+ * @s: a system logger, held by a reservation (RCU-sched)
+ * @hook: a HookId
+ *
+ * Return: true if its list has @hook.
+ */
+bool nt_session_stack_wanted(const struct nt_session *s, u16 hook);
 
 /**
  * nt_system_groups() - the union of the running system loggers' groups

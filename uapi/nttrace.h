@@ -1287,6 +1287,54 @@ struct nttrace_profile {
 };
 #define NTTRACE_PROFILE_SIZE_VER0	24
 
+/*
+ * ---- Stacks of kernel events ----
+ *
+ * NTTRACE_IOC_STACKS reads or sets the kernel events a system logger
+ * writes a call stack for (Windows: TraceSetInformation and
+ * TraceQueryInformation with TraceStackTracingInfo, CLASSIC_EVENT_IDs; here
+ * their HookIds, group << 8 | type). Each such event is followed, in the
+ * same ring, by a StackWalk event (HookId 0x1820, PERFINFO header, version
+ * 2): EventTimeStamp (the event's time stamp), StackProcess, StackThread,
+ * then up to NTTRACE_STACK_FRAMES_MAX return addresses, innermost first:
+ * the kernel's (only for a session whose records may hold kernel
+ * addresses: see "System loggers"), then the user program's, by its frame
+ * pointers (a program built without them gives its instruction pointer
+ * and what its frame pointer register happens to lead to).
+ *
+ * Setting replaces the list (count 0: no stacks); at most
+ * NTTRACE_STACKS_MAX HookIds, each of an event the module writes (else
+ * -EOPNOTSUPP: a stack asked for and never written would look like an
+ * event that has none), of a running system logger (-ENOENT for no such
+ * session; another session's list stays empty: -EINVAL for a nonempty
+ * one), by a caller who may control it (-EPERM). Reading, as QUERY, by
+ * anyone: @count is the room at @hooks, and comes back as the list's
+ * length (the HookIds, as many as fit, in ascending order).
+ */
+#define NTTRACE_STACKS_MAX		256
+#define NTTRACE_STACK_FRAMES_MAX	192
+
+/* struct nttrace_stacks's @flags: set the list (else read it). */
+#define NTTRACE_STACKS_SET		0x1U
+
+/**
+ * struct nttrace_stacks - NTTRACE_IOC_STACKS: a system logger's events with stacks.
+ * @size:      in: sizeof(struct nttrace_stacks)
+ * @logger_id: in: the system logger
+ * @flags:     in: NTTRACE_STACKS_SET or 0; other bits: -EINVAL
+ * @count:     in: the HookIds at @hooks (set) or the room there (read);
+ *             out: the list's length
+ * @hooks:     in: a user pointer to __u16 HookIds
+ */
+struct nttrace_stacks {
+	__u32 size;
+	__u32 logger_id;
+	__u32 flags;
+	__u32 count;
+	__u64 hooks;
+};
+#define NTTRACE_STACKS_SIZE_VER0	24
+
 #define NTTRACE_IOC_VERSION \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x00, struct nttrace_version)
 #define NTTRACE_IOC_TRACE_EVENT \
@@ -1301,6 +1349,8 @@ struct nttrace_profile {
 	_IOWR(NTTRACE_IOC_MAGIC, 0x13, struct nttrace_attach)
 #define NTTRACE_IOC_PROFILE \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x14, struct nttrace_profile)
+#define NTTRACE_IOC_STACKS \
+	_IOWR(NTTRACE_IOC_MAGIC, 0x15, struct nttrace_stacks)
 #define NTTRACE_IOC_REGISTER \
 	_IOWR(NTTRACE_IOC_MAGIC, 0x20, struct nttrace_register)
 #define NTTRACE_IOC_UNREGISTER \

@@ -20,6 +20,7 @@
 
 #include "ksource.h"
 #include "session.h"
+#include "stack.h"
 #include "sysrec.h"
 #include "trace.h"
 #include "write.h"
@@ -27,8 +28,59 @@
 /* Kernel events larger than a system logger's buffers (nt_sys_emit()). */
 static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
 
-void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
-		    nt_sys_fill_t fill, void *ctx)
+/* The StackWalk event's record, for nt_sys_stack(). */
+static void nt_stack_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
+{
+	const struct ntr_sr_header h = {
+		.hook_id = NTR_SR_STACKWALK,
+		.version = 2,
+		.kind = NTR_SR_PERFINFO,
+		.time_stamp = time_stamp,
+	};
+
+	ntr_sr_header_write(rec, len, &h);
+	ntr_sr_stack_write((u8 *)rec + ntr_sr_header_size(NTR_SR_PERFINFO), len - 0x10, ctx,
+			   false);
+}
+
+/*
+ * The StackWalk event of the event of @hook just written into slot @id
+ * with time stamp @ts: @st's frames, the kernel's only if the session
+ * may hold kernel addresses. Preemption is off (the caller's): the same
+ * ring, right after the event but for an interrupt's events between.
+ */
+static void nt_sys_stack(u32 id, u16 hook, u64 ts, const struct nt_stack *st)
+{
+	struct nttrace_reservation res;
+	struct ntr_sr_stack s = {
+		.event_time_stamp = ts,
+		.stack_process = st->pid,
+		.stack_thread = st->tid,
+	};
+	bool kaddr = nt_system_slot_wants(id, 0, 0, 1);
+	void *rec;
+	u32 len;
+
+	s.frames = st->frames + (kaddr ? 0 : st->nr_kernel);
+	s.nr = st->nr - (kaddr ? 0 : st->nr_kernel);
+	len = ntr_sr_record_size(NTR_SR_PERFINFO, ntr_sr_stack_size(&s, false));
+	rec = nt_reserve_rules(id, len, &res, NT_WRITE_KERNEL);
+	if (IS_ERR(rec))
+		return;
+	/* The session the reservation found is the one to ask. */
+	if (!res.session->system || res.session->kaddr != kaddr ||
+	    !nt_session_stack_wanted(res.session, hook)) {
+		nttrace_discard(&res);
+		return;
+	}
+	nt_stack_fill(rec, len, res.time_stamp, &s);
+	if (trace_nttrace_write_enabled())
+		nt_write_trace_kernel(res.session, rec, len);
+	nttrace_commit(&res);
+}
+
+void nt_sys_emit_stack(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
+		       nt_sys_fill_t fill, void *ctx, u16 hook, const struct nt_stack *st)
 {
 	u64 slots = nt_system_slots();
 	struct nttrace_reservation res;
@@ -40,7 +92,9 @@ void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
 		slots &= BIT_ULL(only - 1);
 	while (slots) {
 		u32 id = __ffs64(slots) + 1;
+		bool stack;
 		void *rec;
+		u64 ts;
 
 		slots &= slots - 1;
 		if (!nt_system_slot_wants(id, word, bit, kaddr))
@@ -68,8 +122,18 @@ void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
 		fill(rec, len, res.time_stamp, ctx);
 		if (trace_nttrace_write_enabled())
 			nt_write_trace_kernel(res.session, rec, len);
+		stack = st && nt_session_stack_wanted(res.session, hook);
+		ts = res.time_stamp;
 		nttrace_commit(&res);
+		if (stack)
+			nt_sys_stack(id, hook, ts, st);
 	}
+}
+
+void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
+		    nt_sys_fill_t fill, void *ctx)
+{
+	nt_sys_emit_stack(kaddr, word, bit, only, len, fill, ctx, 0, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_sys_emit_to);
 
@@ -110,9 +174,10 @@ static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
 	k->write((u8 *)rec + ntr_sr_header_size(k->e->kind), k->payload, k->obj);
 }
 
-void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
-		  nt_ksize_t size, nt_kwrite_t write, const void *obj)
+void nt_kevent_regs(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
+		    nt_ksize_t size, nt_kwrite_t write, const void *obj, struct pt_regs *regs)
 {
+	struct nt_stack *st = NULL;
 	struct nt_kev k;
 	u32 len;
 
@@ -138,7 +203,23 @@ void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32
 		k.h.kernel_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->stime));
 		k.h.user_time = (u32)nsecs_to_jiffies64(READ_ONCE(current->utime));
 	}
-	nt_sys_emit_to(kaddr, 0, e->enable_flag, only, len, nt_kev_fill, &k);
+	if (!nt_stack_hook_wanted(e->hook_id)) {
+		nt_sys_emit_to(kaddr, 0, e->enable_flag, only, len, nt_kev_fill, &k);
+		return;
+	}
+	/* The stack is taken once, on this CPU, for every session. */
+	preempt_disable();
+	st = nt_stack_get();
+	if (st)
+		nt_stack_capture(st, regs);
+	nt_sys_emit_stack(kaddr, 0, e->enable_flag, only, len, nt_kev_fill, &k, e->hook_id, st);
+	preempt_enable();
+}
+
+void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
+		  nt_ksize_t size, nt_kwrite_t write, const void *obj)
+{
+	nt_kevent_regs(kaddr, e, tid, pid, only, size, write, obj, NULL);
 }
 
 void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,

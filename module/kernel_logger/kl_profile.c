@@ -64,9 +64,13 @@ static int nt_profile_state;
 /* In 100 ns units; read without the lock by the hotplug callbacks. */
 static u32 nt_profile_interval = NTTRACE_PROFILE_INTERVAL_DEFAULT;
 
+/* SampledProfile's table entry, looked up once. */
+static const struct ntr_sr_event *nt_sample_event;
+
 static void nt_profile_overflow(struct perf_event *event, struct perf_sample_data *data,
 				struct pt_regs *regs)
 {
+	const struct ntr_sr_event *e = READ_ONCE(nt_sample_event);
 	struct task_struct *t = current;
 	struct ntr_sr_sample s = {
 		.instruction_pointer = instruction_pointer(regs),
@@ -83,15 +87,17 @@ static void nt_profile_overflow(struct perf_event *event, struct perf_sample_dat
 		s.flags |= NTR_SR_SAMPLE_ISR;
 	else if (in_serving_softirq())
 		s.flags |= NTR_SR_SAMPLE_DPC;
+	if (unlikely(!e)) {
+		e = ntr_sr_event(NTR_SR_SAMPLED_PROFILE);
+		WRITE_ONCE(nt_sample_event, e);
+	}
 	if (user_mode(regs)) {
-		NT_KEVENT(NTR_SR_SAMPLED_PROFILE, 0, 0, 0, sample, &s);
+		nt_kevent_regs(-1, e, 0, 0, 0, nt_ksize_sample, nt_kwrite_sample, &s, regs);
 		return;
 	}
-	nt_kevent_to(1, ntr_sr_event(NTR_SR_SAMPLED_PROFILE), 0, 0, 0, nt_ksize_sample,
-		     nt_kwrite_sample, &s);
+	nt_kevent_regs(1, e, 0, 0, 0, nt_ksize_sample, nt_kwrite_sample, &s, regs);
 	s.instruction_pointer = 0;
-	nt_kevent_to(0, ntr_sr_event(NTR_SR_SAMPLED_PROFILE), 0, 0, 0, nt_ksize_sample,
-		     nt_kwrite_sample, &s);
+	nt_kevent_regs(0, e, 0, 0, 0, nt_ksize_sample, nt_kwrite_sample, &s, regs);
 }
 
 static u64 nt_profile_period_ns(u32 interval)

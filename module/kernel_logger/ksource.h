@@ -16,6 +16,9 @@
 
 #include "sysrec.h"
 
+struct nt_stack;
+struct pt_regs;
+
 /* A tracepoint and the probe that writes its events. */
 struct nt_khook {
 	const char *tracepoint;
@@ -176,6 +179,45 @@ void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksiz
  */
 void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
 		  nt_ksize_t size, nt_kwrite_t write, const void *obj);
+
+/**
+ * nt_kevent_regs() - nt_kevent_to() of an event an interrupt took
+ * @kaddr: as nt_kevent_to()'s
+ * @e: likewise
+ * @tid: likewise
+ * @pid: likewise
+ * @only: likewise
+ * @size: likewise
+ * @write: likewise
+ * @obj: likewise
+ * @regs: the interrupted registers (a CPU sample's), or NULL: the
+ *	caller's context
+ *
+ * A system logger that wants stacks for @e's HookId (NTTRACE_IOC_STACKS)
+ * gets a StackWalk event after it: the stack of the code @regs
+ * interrupted, or of the tracepoint's caller (module/stack.h).
+ */
+void nt_kevent_regs(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
+		    nt_ksize_t size, nt_kwrite_t write, const void *obj, struct pt_regs *regs);
+
+/**
+ * nt_sys_emit_stack() - nt_sys_emit_to(), then each session's StackWalk
+ * @kaddr: as nt_sys_emit_to()'s
+ * @word: likewise
+ * @bit: likewise
+ * @only: likewise
+ * @len: likewise
+ * @fill: likewise
+ * @ctx: likewise
+ * @hook: the event's HookId
+ * @st: its stack, or NULL
+ *
+ * Each system logger that got the event and wants stacks for @hook
+ * (nt_session_stack_wanted()) gets a StackWalk event of @st after it.
+ * Preemption off when @st is given (it is a per-CPU buffer).
+ */
+void nt_sys_emit_stack(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
+		       nt_sys_fill_t fill, void *ctx, u16 hook, const struct nt_stack *st);
 
 /*
  * The size and write functions of payload class @name (ntr_sr_@name_size

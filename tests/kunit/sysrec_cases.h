@@ -616,7 +616,7 @@ static void rs_tcp(struct rc_ctx *ctx)
 	}
 }
 
-/* ---- PerfInfo: SampledProfile v2, SampledProfileInterval v3 ---- */
+/* ---- PerfInfo: SampledProfile v2, SampledProfileInterval v3; StackWalk v2 ---- */
 
 static void rs_profile(struct rc_ctx *ctx)
 {
@@ -627,6 +627,11 @@ static void rs_profile(struct rc_ctx *ctx)
 	struct ntr_sr_profile_interval p = {
 		.source = 0, .new_interval = 5000, .old_interval = 10000,
 		.source_name = { "Timer", 5 },
+	};
+	static const unsigned long frames[] = { 0x7f0012345678UL & ~0UL, 0x401000, 0x402abc };
+	struct ntr_sr_stack st = {
+		.event_time_stamp = 1942903333ULL, .stack_process = 4, .stack_thread = 584,
+		.frames = frames, .nr = 3,
 	};
 	static __u8 got[64];
 	static struct rs_exp e;
@@ -659,6 +664,21 @@ static void rs_profile(struct rc_ctx *ctx)
 		rc_eq(ctx, ntr_sr_profile_interval_write(got, n, &p, ptr32), n, "interval: written");
 		rc_mem(ctx, got, e.b, n, "interval: bytes");
 		rc_eq(ctx, got[n], RS_UNTOUCHED, "interval: not past its end");
+
+		rs_init(&e, ptr32);
+		rs_u(&e, 1942903333ULL, 8);		/* EventTimeStamp */
+		rs_u(&e, 4, 4);				/* StackProcess */
+		rs_u(&e, 584, 4);			/* StackThread */
+		rs_p(&e, frames[0]);			/* Stack1 */
+		rs_p(&e, frames[1]);			/* Stack2 */
+		rs_p(&e, frames[2]);			/* Stack3 */
+		n = ntr_sr_stack_size(&st, ptr32);
+		rc_eq(ctx, n, 16 + 3 * (ptr32 ? 4 : 8), "stack: 16 bytes and a pointer a frame");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_stack_write(got, n, &st, ptr32), n, "stack: written");
+		rc_mem(ctx, got, e.b, n, "stack: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "stack: not past its end");
+		rc_eq(ctx, ntr_sr_stack_write(got, n - 1, &st, ptr32), 0, "stack: short room");
 	}
 }
 

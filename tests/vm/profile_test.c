@@ -9,7 +9,11 @@
  * a session whose starter may see them (CAP_SYSLOG); the interval is read
  * and set by NTTRACE_IOC_PROFILE and TraceSet/QueryInformation, within
  * its limits, by a privileged caller alone; CollectionStart opens the
- * logger's samples. Each wait is on a count of samples, not on time.
+ * logger's samples; with stacks asked for SampledProfile
+ * (TraceStackTracingInfo), each sample is followed by its StackWalk
+ * event, whose frames name spin()'s callers and main (this program is
+ * built with frame pointers), and the kernel's frames only for a
+ * CAP_SYSLOG starter. Each wait is on a count of samples, not on time.
  * 64- and 32-bit (the records are the 64-bit kernel's either way); root.
  */
 #include <errno.h>
@@ -34,6 +38,7 @@
 #define BITS ((int)sizeof(void *) * 8)
 #define KL NTTRACE_KERNEL_LOGGER_ID
 #define HOOK_SAMPLE 0x0F2E
+#define HOOK_STACK 0x1820
 #define HOOK_SET_INTERVAL 0x0F48
 #define HOOK_COLLECTION_START 0x0F49
 /* Where x86-64's kernel addresses begin (the upper half). */
@@ -55,18 +60,56 @@ struct seen {
 	char start_name[8];		/* and SourceName */
 	unsigned int set_events;	/* SetInterval events */
 	uint32_t set_old, set_new;
+	uint64_t last_ts;		/* of @tid's last sample */
+	uint64_t last_ip;
+	unsigned int stacks;		/* StackWalk events of @tid */
+	unsigned int stacks_matched;	/* ... of its last sample: time stamp, first frame */
+	unsigned int stacks_callers;	/* ... through caller_b, caller_a and main */
+	unsigned int stacks_kernel;	/* ... with a kernel frame */
+	unsigned int said;
 };
 
 extern const char __start_nt_spin[], __stop_nt_spin[];
+extern const char __start_nt_caller_a[], __stop_nt_caller_a[];
+extern const char __start_nt_caller_b[], __stop_nt_caller_b[];
+extern const char __start_nt_main[], __stop_nt_main[];
 
 static volatile unsigned long spins;
+/* Never set: the compiler may not take spin() for a function that does not return. */
+static volatile int stop_spinning;
+
+/* A call, so that spin() is no leaf: GCC 12 gives a leaf no frame pointer. */
+__attribute__((noinline)) static void tick(void)
+{
+	__asm__ volatile("");
+}
 
 /* The function the samples must find: alone in section nt_spin. */
 __attribute__((noinline, section("nt_spin"))) static void spin(void)
 {
-	for (;;)
+	tick();
+	while (!stop_spinning)
 		spins++;
 }
+
+/*
+ * Its callers, each alone in a section, for the stacks to name; each
+ * does something after its call, so that the call is no jump (a tail
+ * call leaves no frame).
+ */
+__attribute__((noinline, section("nt_caller_b"))) static void caller_b(void)
+{
+	spin();
+	spins++;
+}
+
+__attribute__((noinline, section("nt_caller_a"))) static void caller_a(void)
+{
+	caller_b();
+	spins++;
+}
+
+#define IN(sec, a) ((a) >= (uintptr_t)__start_##sec && (a) < (uintptr_t)__stop_##sec)
 
 static void syscalls(void)
 {
@@ -82,6 +125,41 @@ static void on_record(struct seen *s, const uint8_t *p, uint32_t size)
 	uint32_t tid;
 	unsigned int i;
 
+	if (hook == HOOK_STACK) {
+		/* PERFINFO64, version 2: time stamp, process, thread, frames. */
+		unsigned int n = (size - 0x10 - 16) / 8, a = 0, b = 0, m = 0, k = 0;
+
+		if (p[2] != 0x11 || p[0] != 2 || size < 0x10 + 16 + 8 || (size - 0x10) % 8) {
+			s->bad++;
+			return;
+		}
+		d = p + 0x10;
+		if (get_le(d + 12, 4) != s->tid)
+			return;
+		s->stacks++;
+		if (get_le(d, 8) == s->last_ts && get_le(d + 16, 8) == s->last_ip)
+			s->stacks_matched++;
+		for (i = 0; i < n; i++) {
+			ip = get_le(d + 16 + 8 * i, 8);
+			a |= IN(nt_caller_a, ip);
+			b |= IN(nt_caller_b, ip);
+			m |= IN(nt_main, ip);
+			k |= ip >= KERNEL_START;
+		}
+		s->stacks_callers += a && b && m;
+		s->stacks_kernel += k;
+		/* The first stack in spin() that misses a caller, for the log. */
+		if (!(a && b && m) && IN(nt_spin, get_le(d + 16, 8)) && !s->said++) {
+			printf("# a stack without caller_a, caller_b or main (%p-%p, %p-%p, %p-%p):",
+			       (void *)__start_nt_caller_a, (void *)__stop_nt_caller_a,
+			       (void *)__start_nt_caller_b, (void *)__stop_nt_caller_b,
+			       (void *)__start_nt_main, (void *)__stop_nt_main);
+			for (i = 0; i < n && i < 12; i++)
+				printf(" %#llx", (unsigned long long)get_le(d + 16 + 8 * i, 8));
+			printf("\n");
+		}
+		return;
+	}
 	if (hook == HOOK_SAMPLE) {
 		/* PERFINFO64 header (0x10), version 2, then 16 bytes. */
 		if (p[2] != 0x11 || p[0] != 2 || size != 0x10 + 16) {
@@ -95,6 +173,8 @@ static void on_record(struct seen *s, const uint8_t *p, uint32_t size)
 			s->idle++;
 		if (tid != s->tid)
 			return;
+		s->last_ts = get_le(p + 8, 8);
+		s->last_ip = ip;
 		s->samples++;
 		if (get_le(d + 12, 2) != 1)
 			s->bad++;
@@ -203,6 +283,30 @@ static int start_kernel_logger(void)
 	kl.max_buffers = 32;
 	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_PROFILE | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
 	return nttrace_start(&kl);
+}
+
+/* Stacks for SampledProfile (@on) or none, of the NT Kernel Logger. */
+static ULONG set_stacks(int on)
+{
+	static const GUID perfinfo = { 0xce1dbfb4, 0x137e, 0x4da6,
+				       { 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
+	CLASSIC_EVENT_ID id[2];
+	ULONG err, len = 0;
+
+	memset(id, 0, sizeof(id));
+	id[0].EventGuid = perfinfo;
+	id[0].Type = 46;
+	err = TraceSetInformation(KL, TraceStackTracingInfo, id, on ? sizeof(id[0]) : 0);
+	if (err)
+		return err;
+	memset(id, 0, sizeof(id));
+	err = TraceQueryInformation(KL, TraceStackTracingInfo, id, sizeof(id), &len);
+	if (err)
+		return err;
+	if (on ? len != sizeof(id[0]) || memcmp(&id[0].EventGuid, &perfinfo, sizeof(GUID)) ||
+		 id[0].Type != 46 : len != 0)
+		return ERROR_INVALID_DATA;
+	return ERROR_SUCCESS;
 }
 
 /* Take CAP_SYSLOG out of this process's effective set: 0 or -errno. */
@@ -319,7 +423,7 @@ TEST_F(nttrace, samples)
 		return;
 	}
 	memset(&s, 0, sizeof(s));
-	sample_child(kc, spin, &s);
+	sample_child(kc, caller_a, &s);
 	tap_ok(s.samples >= WANT, "%d-bit: %u samples of a child spinning in spin()", BITS,
 	       s.samples);
 	tap_ok(s.in_spin * 10 >= s.samples * 8,
@@ -331,6 +435,21 @@ TEST_F(nttrace, samples)
 	tap_ok(s.starts == 1 && s.start_interval == 10000 && !strcmp(s.start_name, "Timer"),
 	       "%d-bit: CollectionStart: source 0, 10000, \"Timer\" (%u, %u, \"%s\")", BITS,
 	       s.starts, s.start_interval, s.start_name);
+	tap_eq(s.stacks, 0, "%d-bit: no stacks unless asked for", BITS);
+
+	/* Stacks for SampledProfile, as xperf -stackwalk Profile asks. */
+	tap_eq(set_stacks(1), ERROR_SUCCESS,
+	       "%d-bit: TraceSetInformation(TraceStackTracingInfo, PerfInfo 46)", BITS);
+	memset(&s, 0, sizeof(s));
+	sample_child(kc, caller_a, &s);
+	tap_ok(s.stacks >= s.samples && s.samples >= WANT,
+	       "%d-bit: a StackWalk event for each sample (%u for %u)", BITS, s.stacks, s.samples);
+	tap_ok(s.stacks_matched * 10 >= s.stacks * 9,
+	       "%d-bit: ... after its sample: its time stamp, its instruction pointer first (%u of %u)",
+	       BITS, s.stacks_matched, s.stacks);
+	tap_ok(s.stacks_callers * 10 >= s.stacks * 8,
+	       "%d-bit: ... at least 80%% through caller_b, caller_a and main (%u of %u)", BITS,
+	       s.stacks_callers, s.stacks);
 
 	v = 5000;
 	profile_ioctl(NTTRACE_PROFILE_SET, 0, &v);
@@ -341,6 +460,9 @@ TEST_F(nttrace, samples)
 	tap_ok(k.kernel > 0 && !k.zero,
 	       "%d-bit: a child in getppid(): samples at kernel addresses (%u of %u), CAP_SYSLOG's starter",
 	       BITS, k.kernel, k.samples);
+	tap_ok(k.stacks_kernel > 0, "%d-bit: ... and stacks with kernel frames (%u of %u)", BITS,
+	       k.stacks_kernel, k.stacks);
+	tap_eq(set_stacks(0), ERROR_SUCCESS, "%d-bit: stacks off again", BITS);
 	tap_eq(in_child(attach_without_syslog), 0,
 	       "%d-bit: ... a consumer without CAP_SYSLOG may not attach (EPERM)", BITS);
 	v = 10000;
@@ -359,7 +481,7 @@ static int kernel_hidden(void)
 		return 100;
 	if (start_kernel_logger())
 		return 101;
-	if (nttrace_consumer_open(&kc, KL)) {
+	if (nttrace_consumer_open(&kc, KL) || set_stacks(1)) {
 		stop_session(KL);
 		return 102;
 	}
@@ -367,18 +489,21 @@ static int kernel_hidden(void)
 	sample_child(kc, syscalls, &k);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
-	printf("# %u samples, %u at 0, %u at kernel addresses\n", k.samples, k.zero, k.kernel);
-	return k.samples >= WANT && k.zero > 0 && !k.kernel ? 0 : 1;
+	printf("# %u samples, %u at 0, %u at kernel addresses; %u stacks, %u with kernel frames\n",
+	       k.samples, k.zero, k.kernel, k.stacks, k.stacks_kernel);
+	return k.samples >= WANT && k.zero > 0 && !k.kernel && k.stacks && !k.stacks_kernel ?
+	       0 : 1;
 }
 
 TEST_F(nttrace, kernel_addresses_hidden)
 {
 	tap_eq(in_child(kernel_hidden), 0,
-	       "%d-bit: started without CAP_SYSLOG: samples in the kernel have InstructionPointer 0",
+	       "%d-bit: started without CAP_SYSLOG: samples in the kernel have InstructionPointer 0, stacks no kernel frame",
 	       BITS);
 }
 
-int main(int argc, char **argv)
+/* In a section of its own: the stacks' outermost frame of ours. */
+__attribute__((section("nt_main"))) int main(int argc, char **argv)
 {
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP needs root\n");

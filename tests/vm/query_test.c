@@ -472,10 +472,16 @@ static void test_trace_information(TRACEHANDLE one)
 	/* Each class: what traceinfo.c's table says. */
 	for (cls = 0; cls < MaxTraceSetInfoClass; cls++) {
 		ULONG want = cls == TraceStreamCount || cls == TraceStackTracingInfo ||
-			     cls == TraceMaxLoggersQuery ? ERROR_SUCCESS : ERROR_NOT_SUPPORTED;
-		/* A system logger's groups: this session is none (syslogger_test). */
-		ULONG want_set = cls == TraceSystemTraceEnableFlagsInfo ?
-				 ERROR_INVALID_PARAMETER : ERROR_NOT_SUPPORTED;
+			     cls == TraceMaxLoggersQuery || cls == TraceSampledProfileIntervalInfo ||
+			     cls == TraceProfileSourceListInfo ? ERROR_SUCCESS : ERROR_NOT_SUPPORTED;
+		/*
+		 * A system logger's groups: this session is none (syslogger_test);
+		 * the profile's interval and sources (profile_test) take other lengths.
+		 */
+		ULONG want_set = cls == TraceSystemTraceEnableFlagsInfo ? ERROR_INVALID_PARAMETER :
+				 cls == TraceSampledProfileIntervalInfo ||
+				 cls == TraceProfileSourceConfigInfo ? ERROR_BAD_LENGTH :
+				 ERROR_NOT_SUPPORTED;
 
 		if (cls == TraceSystemTraceEnableFlagsInfo)
 			want = ERROR_INVALID_PARAMETER;
@@ -559,8 +565,8 @@ static void test_unprivileged(TRACEHANDLE one, TRACEHANDLE two)
 	tap_ok(!u->ex_err && u->ex_saw_c, "%d-bit: unprivileged TraceGuidQueryList too", BITS);
 	tap_ok(!u->tq_err && u->streams == root_streams,
 	       "%d-bit: unprivileged TraceQueryInformation(TraceStreamCount)", BITS);
-	tap_eq(u->ts_err, ERROR_SUCCESS, "%d-bit: unprivileged TraceSetInformation of what "
-	       "already is (no stacks): it changes nothing", BITS);
+	tap_eq(u->ts_err, ERROR_ACCESS_DENIED, "%d-bit: unprivileged "
+	       "TraceSetInformation(TraceStackTracingInfo) -> ERROR_ACCESS_DENIED", BITS);
 	tap_eq(u->enable_err, ERROR_ACCESS_DENIED, "%d-bit: ... but EnableTrace is still "
 	       "refused: ERROR_ACCESS_DENIED", BITS);
 	munmap(u, sizeof(*u));

@@ -12,9 +12,12 @@
  *   TraceGuidQueryList, TraceGuidQueryInfo, TraceGuidQueryProcess,
  *   TraceGroupQueryList, TraceGroupQueryInfo: EnumerateTraceGuidsEx's
  *     (controller/guids.c), not a session's: not supported here.
- *   TraceStackTracingInfo: the kernel events that carry stacks. nttrace
- *     records no stacks: the query answers an empty list, a set of the
- *     empty list (stacks off) succeeds, any other set is not supported.
+ *   TraceStackTracingInfo: the kernel events a system logger writes a
+ *     StackWalk event after (the module's NTTRACE_IOC_STACKS), as
+ *     CLASSIC_EVENT_IDs: the event group's GUID (<nttrace/etl.h>'s
+ *     table) and the type. Set: a whole number of them, 0 bytes for none;
+ *     a GUID of no kernel group, or an event the module never writes, is
+ *     not supported; at most 256. Query: the list, in HookId order.
  *   TraceSystemTraceEnableFlagsInfo: a system logger's group mask
  *     (PERFINFO_GROUPMASK's eight ULONGs, the first EnableFlags). Set: 4
  *     to 32 bytes, a whole number of ULONGs (the words not given become
@@ -68,6 +71,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include <nttrace/etl.h>
 #include <nttrace/session.h>
 
 #include "controller_internal.h"
@@ -228,6 +232,93 @@ static ULONG set_sources(const void *buf, ULONG len)
 	return profile_ioctl(&p);
 }
 
+/* NTTRACE_IOC_STACKS of session @h: @st's flags, count and hooks given. */
+static ULONG stacks_ioctl(TRACEHANDLE h, struct nttrace_stacks *st)
+{
+	int fd = nttrace_device_fd();
+
+	if (!h || h > 0xFFFF || (h & TRACE_USER_MODE_LOGGER_BIT))
+		return ERROR_INVALID_HANDLE;
+	if (fd < 0)
+		return nttrace_errno_to_win32(fd);
+	st->size = sizeof(*st);
+	st->logger_id = (uint32_t)h;
+	if (ioctl(fd, NTTRACE_IOC_STACKS, st) < 0)
+		return errno == ENOENT ? ERROR_INVALID_HANDLE : nttrace_errno_to_win32(-errno);
+	return ERROR_SUCCESS;
+}
+
+/* The HookId of a kernel event's CLASSIC_EVENT_ID, or -1 for no group's GUID. */
+static int classic_hook(const CLASSIC_EVENT_ID *id)
+{
+	const struct nttrace_kernel_group *g;
+	unsigned int group;
+
+	for (group = 0; group < 0x100; group++) {
+		g = nttrace_kernel_group((uint16_t)(group << 8));
+		if (!g)
+			break;
+		if (g->name && !memcmp(&g->guid, &id->EventGuid, sizeof(GUID)))
+			return (int)(group << 8 | id->Type);
+	}
+	return -1;
+}
+
+static ULONG set_stacks(TRACEHANDLE h, const void *buf, ULONG len)
+{
+	uint16_t hooks[NTTRACE_STACKS_MAX];
+	struct nttrace_stacks st;
+	CLASSIC_EVENT_ID id;
+	ULONG i, n = len / sizeof(id);
+	int hook;
+
+	if (len % sizeof(id))
+		return ERROR_BAD_LENGTH;
+	if (n > NTTRACE_STACKS_MAX)
+		return ERROR_INVALID_PARAMETER;
+	for (i = 0; i < n; i++) {
+		memcpy(&id, (const char *)buf + i * sizeof(id), sizeof(id));
+		hook = classic_hook(&id);
+		if (hook < 0)
+			return ERROR_NOT_SUPPORTED;
+		hooks[i] = (uint16_t)hook;
+	}
+	memset(&st, 0, sizeof(st));
+	st.flags = NTTRACE_STACKS_SET;
+	st.count = n;
+	st.hooks = (uintptr_t)hooks;
+	return stacks_ioctl(h, &st);
+}
+
+/* The list as CLASSIC_EVENT_IDs into @buf (@len bytes); *@size: the bytes it takes. */
+static ULONG query_stacks(TRACEHANDLE h, void *buf, ULONG len, ULONG *size)
+{
+	uint16_t hooks[NTTRACE_STACKS_MAX];
+	struct nttrace_stacks st;
+	CLASSIC_EVENT_ID id;
+	ULONG err, i;
+
+	memset(&st, 0, sizeof(st));
+	st.count = NTTRACE_STACKS_MAX;
+	st.hooks = (uintptr_t)hooks;
+	err = stacks_ioctl(h, &st);
+	if (err)
+		return err;
+	*size = st.count * sizeof(id);
+	if (len < *size)
+		return ERROR_BAD_LENGTH;
+	for (i = 0; i < st.count; i++) {
+		const struct nttrace_kernel_group *g = nttrace_kernel_group(hooks[i]);
+
+		memset(&id, 0, sizeof(id));
+		if (g)
+			memcpy(&id.EventGuid, &g->guid, sizeof(GUID));
+		id.Type = (UCHAR)hooks[i];
+		memcpy((char *)buf + i * sizeof(id), &id, sizeof(id));
+	}
+	return ERROR_SUCCESS;
+}
+
 static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG len,
 			PULONG ret_len)
 {
@@ -241,8 +332,10 @@ static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG le
 		size = sizeof(ULONG);
 		break;
 	case TraceStackTracingInfo:
-		size = 0;	/* no CLASSIC_EVENT_ID: no event carries a stack */
-		break;
+		err = query_stacks(h, buf, len, &size);
+		if (ret_len && (!err || err == ERROR_BAD_LENGTH))
+			*ret_len = size;
+		return err;
 	case TraceSystemTraceEnableFlagsInfo:
 		size = NTTRACE_GROUP_MASKS * sizeof(ULONG);
 		break;
@@ -290,8 +383,6 @@ static ULONG query_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, void *buf, ULONG le
 
 static ULONG set_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, const void *buf, ULONG len)
 {
-	ULONG streams;
-
 	if ((unsigned int)cls >= MaxTraceSetInfoClass || (!buf && len))
 		return ERROR_INVALID_PARAMETER;
 	if (cls == TraceSystemTraceEnableFlagsInfo)
@@ -300,10 +391,9 @@ static ULONG set_info(TRACEHANDLE h, TRACE_INFO_CLASS cls, const void *buf, ULON
 		return set_interval(buf, len);
 	if (cls == TraceProfileSourceConfigInfo)
 		return set_sources(buf, len);
-	/* Only "no stacks" is what already is. */
-	if (cls != TraceStackTracingInfo || len)
-		return ERROR_NOT_SUPPORTED;
-	return session_streams(h, &streams);
+	if (cls == TraceStackTracingInfo)
+		return set_stacks(h, buf, len);
+	return ERROR_NOT_SUPPORTED;
 }
 
 ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
