@@ -151,12 +151,13 @@ static const unsigned int op_weight[NOPS] = {
 /* The operations on a system logger (op_syslog()), tallied by worker kind. */
 enum sysop {
 	SY_START, SY_STOP, SY_UPDATE, SY_FLUSH, SY_QUERY, SY_ATTACH, SY_ENABLE,
-	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, SY_PROFILE, NSYSOP
+	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, SY_PROFILE, SY_STACKS, NSYSOP
 };
 
 static const char *const sysop_names[NSYSOP] = {
 	"start", "stop", "update", "flush", "query", "attach", "enable",
 	"TRACE_SYSTEM(kernel group)", "TRACE_SYSTEM(user group)", "TRACE_RAW", "profile",
+	"stacks",
 };
 
 static const int err_list[] = {
@@ -2288,6 +2289,9 @@ static void op_syslog(struct thr *t)
 	struct nttrace_attach at;
 	struct nttrace_enable en;
 	struct nttrace_profile pr;
+	struct nttrace_stacks stk;
+	static const uint16_t stack_hooks[3] = { 0x0F2E, 0x0524, 0x0301 };
+	uint16_t hooks[8];
 	uint8_t rec[0x28];
 	int slot, fd = pick_fd(t, &slot), afd;
 	unsigned int k;
@@ -2348,6 +2352,25 @@ static void op_syslog(struct thr *t)
 			      NTTRACE_PROFILE_INTERVAL_MIN + (uint32_t)below(&t->r, 50000) :
 			      (uint32_t)rnd(&t->r);
 		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_PROFILE, uptr(&pr));
+		break;
+	case SY_STACKS:
+		/*
+		 * A system logger's events with stacks: the ones written
+		 * (SampledProfile, CSwitch, Process/Start), any HookId, or
+		 * none; or the list read back into a random room.
+		 */
+		memset(&stk, 0, sizeof(stk));
+		stk.size = sizeof(stk);
+		stk.logger_id = sys_pick(t, 0);
+		stk.flags = chance(&t->r, 60) ? NTTRACE_STACKS_SET : (uint32_t)below(&t->r, 3);
+		stk.count = (uint32_t)below(&t->r, chance(&t->r, 95) ? 4 : 300);
+		for (k = 0; k < sizeof(hooks) / sizeof(hooks[0]); k++)
+			hooks[k] = chance(&t->r, 80) ? stack_hooks[below(&t->r, 3)] :
+				   (uint16_t)rnd(&t->r);
+		stk.hooks = chance(&t->r, 95) ? uptr(hooks) : (uint64_t)rnd(&t->r);
+		if (stk.count > sizeof(hooks) / sizeof(hooks[0]) && stk.hooks == uptr(hooks))
+			stk.count = sizeof(hooks) / sizeof(hooks[0]);
+		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_STACKS, uptr(&stk));
 		break;
 	case SY_ENABLE:
 		memset(&en, 0, sizeof(en));

@@ -110,6 +110,12 @@ AT(nttrace_profile, source, 8);
 AT(nttrace_profile, interval, 12);
 AT(nttrace_profile, min_interval, 16);
 AT(nttrace_profile, max_interval, 20);
+_Static_assert(sizeof(struct nttrace_stacks) == NTTRACE_STACKS_SIZE_VER0, "STACKS");
+AT(nttrace_stacks, size, 0);
+AT(nttrace_stacks, logger_id, 4);
+AT(nttrace_stacks, flags, 8);
+AT(nttrace_stacks, count, 12);
+AT(nttrace_stacks, hooks, 16);
 _Static_assert(NTTRACE_STATUS_WMI_ALREADY_DISABLED == 0xC0000302U, "ntstatus.h");
 _Static_assert(sizeof(struct nttrace_event_header) == NTTRACE_EVENT_HEADER_SIZE &&
 		       NTTRACE_EVENT_HEADER_SIZE == 0x50,
@@ -244,6 +250,12 @@ int main(void)
 	MEMBER(nttrace_profile, interval);
 	MEMBER(nttrace_profile, min_interval);
 	MEMBER(nttrace_profile, max_interval);
+	printf("stacks %zu\n", sizeof(struct nttrace_stacks));
+	MEMBER(nttrace_stacks, size);
+	MEMBER(nttrace_stacks, logger_id);
+	MEMBER(nttrace_stacks, flags);
+	MEMBER(nttrace_stacks, count);
+	MEMBER(nttrace_stacks, hooks);
 	printf("event_header %zu\n", sizeof(struct nttrace_event_header));
 	MEMBER(nttrace_event_header, size);
 	MEMBER(nttrace_event_header, header_type);
