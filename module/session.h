@@ -17,6 +17,9 @@
  *   nt_klog_lock (module/kernel_logger/kernel_logger.c): which kernel
  *     sources are hooked; taken with no lock of nttrace held but a
  *     ctl_lock
+ *   nt_profile_lock (module/kernel_logger/kl_profile.c): the sampling's
+ *     perf events and interval; cpuhp_setup_state() and
+ *     perf_event_period() take cpu_hotplug_lock under it
  *   tracepoints_mutex (the kernel's, in tracepoint_probe_register() and
  *     _unregister(), under nt_klog_lock)
  *   cpu_hotplug_lock (cpus_read_lock(), around a session's ring flushes
