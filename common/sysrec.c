@@ -442,6 +442,27 @@ __u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_profile_interval_write);
 
+static void syscall_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_syscall *s = x;
+
+	if (s->exit)
+		w_int(w, (__u32)s->value, 4);
+	else
+		w_ptr(w, s->value);
+}
+__u32 ntr_sr_syscall_size(const struct ntr_sr_syscall *x, bool ptr32)
+{
+	return sr_size(syscall_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_syscall_size);
+
+__u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *x, bool ptr32)
+{
+	return sr_write(syscall_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_syscall_write);
+
 static void stack_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_stack *s = x;
@@ -511,7 +532,9 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * version 2; CollectionStart and CollectionEnd: full, version 3, as the
  * files have them; SetInterval, which no file has, as its class's two.
  * StackWalk: PERFINFO, version 2, as the files have it; no flag of its
- * own (a session's list of events with stacks asks for it).
+ * own (a session's list of events with stacks asks for it). SysClEnter
+ * and SysClExit, which no file has: PERFINFO, version 2, as Windows'
+ * other per-CPU PerfInfo events (the thread is the CPU's running one).
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
@@ -558,6 +581,8 @@ static const struct ntr_sr_event events[] = {
 	E(CONFIG_NIC, FULL, 2, 0),
 	E(PERFINFO_MARK, FULL, 0, 0),
 	E(SAMPLED_PROFILE, PERFINFO, 2, F(PROFILE)),
+	E(SYSCALL_ENTER, PERFINFO, 2, F(SYSTEMCALL)),
+	E(SYSCALL_EXIT, PERFINFO, 2, F(SYSTEMCALL)),
 	E(PROFILE_SET_INTERVAL, FULL, 3, F(PROFILE)),
 	E(PROFILE_COLLECTION_START, FULL, 3, F(PROFILE)),
 	E(PROFILE_COLLECTION_END, FULL, 3, F(PROFILE)),

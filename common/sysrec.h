@@ -617,6 +617,35 @@ __u32 ntr_sr_profile_interval_size(const struct ntr_sr_profile_interval *p, bool
 __u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
 				    const struct ntr_sr_profile_interval *p, bool ptr32);
 
+/*
+ * SysCallEnter and SysCallExit, version 2 (Microsoft's "SysCallEnter" and
+ * "SysCallExit" class pages): SysCallAddress, a pointer; SysCallNtStatus,
+ * 32 bits.
+ */
+struct ntr_sr_syscall {
+	__u64 value;		/* SysCallAddress, or SysCallNtStatus (its low 32 bits) */
+	bool exit;
+};
+
+/**
+ * ntr_sr_syscall_size() - the payload's bytes of a SysClEnter or SysClExit event
+ * @s: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes: a pointer's (enter) or 4 (exit).
+ */
+__u32 ntr_sr_syscall_size(const struct ntr_sr_syscall *s, bool ptr32);
+/**
+ * ntr_sr_syscall_write() - writes the payload of a SysClEnter or SysClExit event
+ * @buf: where
+ * @room: @buf's bytes
+ * @s: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *s, bool ptr32);
+
 /* ---- StackWalk (group 0x18): the stack of the event before, 32 ---- */
 
 /*
@@ -692,6 +721,8 @@ enum {
 	NTR_SR_TCP_COPY6 = NTR_SR_HOOK(0x06, 34),
 	NTR_SR_PERFINFO_MARK = NTR_SR_HOOK(0x0F, 34),
 	NTR_SR_SAMPLED_PROFILE = NTR_SR_HOOK(0x0F, 46),
+	NTR_SR_SYSCALL_ENTER = NTR_SR_HOOK(0x0F, 51),
+	NTR_SR_SYSCALL_EXIT = NTR_SR_HOOK(0x0F, 52),
 	NTR_SR_PROFILE_SET_INTERVAL = NTR_SR_HOOK(0x0F, 72),
 	NTR_SR_PROFILE_COLLECTION_START = NTR_SR_HOOK(0x0F, 73),
 	NTR_SR_PROFILE_COLLECTION_END = NTR_SR_HOOK(0x0F, 74),

@@ -38,6 +38,7 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_disk_io_init,
 	&nt_ks_tcpip,
 	&nt_ks_profile,
+	&nt_ks_syscall,
 };
 
 /* Guards nt_hooked: one update at a time. */

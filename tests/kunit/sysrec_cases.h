@@ -633,6 +633,8 @@ static void rs_profile(struct rc_ctx *ctx)
 		.event_time_stamp = 1942903333ULL, .stack_process = 4, .stack_thread = 584,
 		.frames = frames, .nr = 3,
 	};
+	struct ntr_sr_syscall enter = { .value = 110 };
+	struct ntr_sr_syscall exit = { .value = (__u32)-2, .exit = true };
 	static __u8 got[64];
 	static struct rs_exp e;
 	int ptr32;
@@ -679,6 +681,19 @@ static void rs_profile(struct rc_ctx *ctx)
 		rc_mem(ctx, got, e.b, n, "stack: bytes");
 		rc_eq(ctx, got[n], RS_UNTOUCHED, "stack: not past its end");
 		rc_eq(ctx, ntr_sr_stack_write(got, n - 1, &st, ptr32), 0, "stack: short room");
+
+		rs_init(&e, ptr32);
+		rs_p(&e, 110);				/* SysCallAddress */
+		rc_eq(ctx, ntr_sr_syscall_size(&enter, ptr32), ptr32 ? 4 : 8, "sysclenter: a pointer");
+		rs_fill(got, sizeof(got));
+		n = ntr_sr_syscall_write(got, sizeof(got), &enter, ptr32);
+		rc_eq(ctx, n, ptr32 ? 4 : 8, "sysclenter: written");
+		rc_mem(ctx, got, e.b, n, "sysclenter: bytes");
+		rs_init(&e, ptr32);
+		rs_u(&e, 0xFFFFFFFE, 4);		/* SysCallNtStatus */
+		rc_eq(ctx, ntr_sr_syscall_write(got, sizeof(got), &exit, ptr32), 4,
+		      "sysclexit: 4 bytes");
+		rc_mem(ctx, got, e.b, 4, "sysclexit: bytes");
 	}
 }
 
@@ -884,6 +899,7 @@ static void rs_table(struct rc_ctx *ctx)
 		{ 0x0620, NTR_SR_PERFINFO, 2, 0x10000 }, { 0x0622, NTR_SR_PERFINFO, 2, 0x10000 },
 		{ 0x0F22, NTR_SR_FULL, 0, 0 },
 		{ 0x0F2E, NTR_SR_PERFINFO, 2, 0x01000000 }, { 0x0F48, NTR_SR_FULL, 3, 0x01000000 },
+		{ 0x0F33, NTR_SR_PERFINFO, 2, 0x80 }, { 0x0F34, NTR_SR_PERFINFO, 2, 0x80 },
 		{ 0x0F49, NTR_SR_FULL, 3, 0x01000000 }, { 0x0F4A, NTR_SR_FULL, 3, 0x01000000 },
 		{ 0x1402, NTR_SR_FULL, 3, 0x4 }, { 0x1403, NTR_SR_PERFINFO, 3, 0x4 },
 		{ 0x1404, NTR_SR_PERFINFO, 3, 0x4 }, { 0x140A, NTR_SR_FULL, 3, 0x4 },

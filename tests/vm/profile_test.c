@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * Where time goes, as the NT Kernel Logger says it: system calls
+ * (EVENT_TRACE_FLAG_SYSTEMCALL, module/kernel_logger/kl_syscall.c), each
+ * SysClEnter with the call's number followed on its CPU by its
+ * SysClExit with its return value; and
  * CPU samples (EVENT_TRACE_FLAG_PROFILE, module/kernel_logger/kl_profile.c):
  * a child spinning in a function of its own (in a section of its own, so
  * that the linker's __start_ and __stop_ symbols bound it) while the NT
@@ -17,6 +21,7 @@
  * 64- and 32-bit (the records are the 64-bit kernel's either way); root.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
@@ -500,6 +505,89 @@ TEST_F(nttrace, kernel_addresses_hidden)
 	tap_eq(in_child(kernel_hidden), 0,
 	       "%d-bit: started without CAP_SYSLOG: samples in the kernel have InstructionPointer 0, stacks no kernel frame",
 	       BITS);
+}
+
+/* What the drain of SYSTEMCALL events found: getppid()'s and open()'s pairs. */
+struct calls {
+	uint64_t nr_getppid, nr_open;	/* SysCallAddress of each, this ABI's */
+	uint32_t ppid;
+	uint64_t last_enter[64];	/* per CPU: the last SysClEnter's number, +1 */
+	unsigned int getppid_pairs, open_enoent_pairs, bad;
+};
+
+static int on_syscall_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
+{
+	struct calls *c = ctx;
+	const uint8_t *b = buf;
+	uint32_t end = get_le(b + 0x04, 4), off = 0x48;
+
+	(void)bsize;
+	cpu &= 63;
+	while (off + 8 <= end) {
+		const uint8_t *p = b + off;
+		uint32_t size = record_size(p);
+		uint16_t hook;
+
+		if (size < 8 || size > end - off)
+			break;
+		off += (size + 7) & ~7u;
+		if (p[3] != 0xC0 || p[2] != 0x11)
+			continue;
+		hook = get_le(p + 6, 2);
+		if (hook == 0x0F33) {
+			if (p[0] != 2 || size != 0x10 + 8)
+				c->bad++;
+			c->last_enter[cpu] = get_le(p + 0x10, 8) + 1;
+		} else if (hook == 0x0F34) {
+			uint32_t status = get_le(p + 0x10, 4);
+
+			if (p[0] != 2 || size != 0x10 + 4)
+				c->bad++;
+			if (c->last_enter[cpu] == c->nr_getppid + 1 && status == c->ppid)
+				c->getppid_pairs++;
+			if (c->last_enter[cpu] == c->nr_open + 1 && status == (uint32_t)-ENOENT)
+				c->open_enoent_pairs++;
+			c->last_enter[cpu] = 0;
+		}
+	}
+	return 0;
+}
+
+TEST_F(nttrace, system_calls)
+{
+	struct nttrace_logger_info kl;
+	struct nttrace_consumer *kc;
+	struct calls c;
+	unsigned int i;
+
+	memset(&c, 0, sizeof(c));
+	/* This ABI's numbers; a 32-bit caller's carry 0x80000000. */
+	c.nr_getppid = SYS_getppid | (BITS == 32 ? 0x80000000U : 0);
+	c.nr_open = SYS_openat | (BITS == 32 ? 0x80000000U : 0);
+	c.ppid = (uint32_t)getppid();
+	memset(&kl, 0, sizeof(kl));
+	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
+	kl.buffer_size_kb = 64;
+	kl.max_buffers = 64;
+	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	if (!tap_eq(nttrace_start(&kl), 0, "%d-bit: the NT Kernel Logger, SYSTEMCALL", BITS))
+		return;
+	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
+		stop_session(KL);
+		return;
+	}
+	for (i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	syscall(SYS_openat, AT_FDCWD, "/nonexistent/profile_test", O_RDONLY);
+	flush_drain(kc, KL, on_syscall_buffer, &c);
+	nttrace_consumer_close(kc);
+	stop_session(KL);
+	tap_ok(c.getppid_pairs >= 100,
+	       "%d-bit: 100 getppid(): SysClEnter with its number, then SysClExit with the parent's PID (%u)",
+	       BITS, c.getppid_pairs);
+	tap_ok(c.open_enoent_pairs >= 1,
+	       "%d-bit: a failing openat(): SysClExit says -ENOENT (%u)", BITS, c.open_enoent_pairs);
+	tap_eq(c.bad, 0, "%d-bit: ... every one PERFINFO64, version 2, of its size", BITS);
 }
 
 /* In a section of its own: the stacks' outermost frame of ours. */
