@@ -40,6 +40,13 @@ LIBS_u64 := $(if $(EXPAT_u64),-lexpat)
 LIBS_u32 := $(if $(filter cache,$(EXPAT_u32)),-L$(EXPAT_CACHE_u32)/lib) $(if $(EXPAT_u32),-lexpat)
 DEFS_u64 := $(if $(EXPAT_u64),,-DNTTRACE_NO_EXPAT)
 DEFS_u32 := $(if $(filter cache,$(EXPAT_u32)),-I$(EXPAT_CACHE_u32)/include,$(if $(EXPAT_u32),,-DNTTRACE_NO_EXPAT))
+# elfutils' libdwfl names functions for `nttrace profile` (libdw-dev, and
+# for the static tool the compression libraries libdw.a calls:
+# scripts/deps). The 32-bit tool goes without: Debian has no i386 libdw.a
+# here (apt's i386 architecture is not added), and it says image+offset.
+DEFS_u32 += -DNTTRACE_NO_LIBDW
+TOOL_LIBS_u64 := -ldw -lelf -lz -llzma -lbz2 -lzstd
+TOOL_LIBS_u32 :=
 
 LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/nt/nt.c userlib/nt/ntstatus.c userlib/nt/win32.c userlib/nt/safecopy.c \
@@ -75,7 +82,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
-		convert.o merge.o
+		convert.o merge.o profile.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -121,7 +128,7 @@ $(UAPI_H): uapi/nttrace.h
 
 # ---- user space, 64-bit (u64) and 32-bit (u32) ----
 # Programs of one object and the library: the samples, the benchmarks.
-SAMPLES := trace_sample classic_sample event_sample
+SAMPLES := trace_sample classic_sample event_sample spin_sample
 define abi_rules
 # The expat flags the build has: rewritten when they change (the 32-bit
 # library's, once scripts/deps has fetched i386's libexpat.a), so that
@@ -150,7 +157,8 @@ $(addprefix $(BUILD)/$(1)/,$(SAMPLES)): $(BUILD)/$(1)/%: $(BUILD)/$(1)/obj/sampl
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o
 $(BUILD)/$(1)/klbench: $(BUILD)/$(1)/obj/tests/bench/klbench.o
 $(addprefix $(BUILD)/$(1)/,nttrace $(SAMPLES) nttrace_bench klbench): $(BUILD)/$(1)/libnttrace.a
-	$(CC) $(2) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^) $(LDFLAGS_VM) $(LIBS_$(1))
+	$(CC) $(2) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^) $(LDFLAGS_VM) $(LIBS_$(1)) \
+		$$(if $$(filter %/nttrace,$$@),$(TOOL_LIBS_$(1)))
 
 $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/obj/tests/vm/%.o $(BUILD)/$(1)/libnttrace.a
 	@mkdir -p $$(dir $$@)
@@ -179,9 +187,9 @@ endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
 # Flags of one source file, CFLAGS_ and its path with _ for /: profile_test
-# finds its own callers in the stacks its samples carry, walked by frame
-# pointers.
+# and spin_sample are profiled with stacks, walked by frame pointers.
 CFLAGS_tests_vm_profile_test := -fno-omit-frame-pointer
+CFLAGS_samples_spin_sample := -fno-omit-frame-pointer
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:
 

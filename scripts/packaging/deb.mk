@@ -15,9 +15,9 @@
 DEB_OUT := $(BUILD)/deb
 DEB_TREE := $(DEB_OUT)/nttrace-$(VERSION)
 # What dpkg-buildpackage needs for debian/control's Build-Depends (expat:
-# TDH's manifests), and lintian for checking the result (scripts/check-deb).
+# TDH's manifests; libdw: `nttrace profile`'s function names), and lintian for checking the result (scripts/check-deb).
 DEB_BUILD_TOOLS := build-essential dpkg-dev debhelper dh-dkms dkms lintian pkg-config \
-	libexpat1-dev
+	libexpat1-dev libdw-dev
 
 .PHONY: deb deb-deps deb-tree
 

@@ -136,7 +136,7 @@ $(SHARED)/libnttrace-wmain.a: $(SHARED)/static/userlib/windows/winmain.o
 # uses only what the library exports (a link failure here is a public
 # function missing from the map).
 $(SHARED)/nttrace: $(SHARED_TOOL_OBJS) $(SHARED)/$(SO_REAL)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -pthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -ldw -pthread
 
 # libdir and includedir relative to ${prefix} when under it, as
 # pkg-config files usually say them.

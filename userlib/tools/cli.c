@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -496,6 +497,60 @@ void cli_print_kernel_flags(FILE *f, uint32_t flags)
 		fprintf(f, "%s0x%x", sep, rest);
 	else if (!*sep)
 		fputs("none", f);
+}
+
+/* xperf's -stackwalk names of the kernel events nttrace writes, and their HookIds. */
+static const struct {
+	const char *name;
+	uint16_t hook;
+} stack_events[] = {
+	{ "Profile", 0x0F2E }, { "CSwitch", 0x0524 }, { "ReadyThread", 0x0532 },
+	{ "SyscallEnter", 0x0F33 }, { "SyscallExit", 0x0F34 },
+	{ "ProcessCreate", 0x0301 }, { "ProcessDelete", 0x0302 },
+	{ "ThreadCreate", 0x0501 }, { "ThreadDelete", 0x0502 }, { "ImageLoad", 0x140A },
+	{ "DiskReadInit", 0x010C }, { "DiskWriteInit", 0x010D },
+};
+#define N_STACK_EVENTS (sizeof(stack_events) / sizeof(stack_events[0]))
+
+int cli_stack_events(const char *arg, uint16_t *hooks, uint32_t *n)
+{
+	const char *tok = arg, *end;
+	size_t i, len;
+
+	*n = 0;
+	for (;;) {
+		end = tok + strcspn(tok, ",+");
+		len = end - tok;
+		for (i = 0; i < N_STACK_EVENTS; i++)
+			if (len && len == strlen(stack_events[i].name) &&
+			    !strncasecmp(tok, stack_events[i].name, len))
+				break;
+		if (i == N_STACK_EVENTS || *n == NTTRACE_STACKS_MAX) {
+			fprintf(stderr, "nttrace: --stacks '%s': no event '%.*s'; the events are:\n ",
+				arg, (int)len, tok);
+			for (i = 0; i < N_STACK_EVENTS; i++)
+				fprintf(stderr, " %s", stack_events[i].name);
+			fprintf(stderr, "\n");
+			return CLI_USAGE;
+		}
+		hooks[(*n)++] = stack_events[i].hook;
+		if (!*end)
+			return 0;
+		tok = end + 1;
+	}
+}
+
+int cli_set_stacks(uint32_t logger_id, const uint16_t *hooks, uint32_t n)
+{
+	struct nttrace_stacks st = {
+		.size = sizeof(st), .logger_id = logger_id, .flags = NTTRACE_STACKS_SET,
+		.count = n, .hooks = (uintptr_t)hooks,
+	};
+	int fd = nttrace_device_fd();
+
+	if (fd < 0)
+		return fd;
+	return ioctl(fd, NTTRACE_IOC_STACKS, &st) < 0 ? -errno : 0;
 }
 
 int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,

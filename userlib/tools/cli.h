@@ -102,6 +102,17 @@ void cli_kernel_flag_names(FILE *f, const char *prefix);
  * another name gets EVENT_TRACE_SYSTEM_LOGGER_MODE), @mode, @flags as its
  * group mask's first word. 0, or says why not and returns CLI_USAGE.
  */
+/*
+ * `--stacks EVENTS`: the kernel events a system logger writes stacks for,
+ * by xperf's -stackwalk names (Profile, CSwitch, ReadyThread,
+ * SyscallEnter, SyscallExit, ProcessCreate, ProcessDelete, ThreadCreate,
+ * ThreadDelete, ImageLoad, DiskReadInit, DiskWriteInit; any case), a comma
+ * or + list, into @hooks (NTTRACE_STACKS_MAX of room) and *@n: 0, or a
+ * usage error naming them (CLI_USAGE). cli_set_stacks() gives them to
+ * logger @logger_id (NTTRACE_IOC_STACKS): 0 or -errno.
+ */
+int cli_stack_events(const char *arg, uint16_t *hooks, uint32_t *n);
+int cli_set_stacks(uint32_t logger_id, const uint16_t *hooks, uint32_t n);
 int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		       struct nttrace_logger_info *info);
 
@@ -206,6 +217,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);

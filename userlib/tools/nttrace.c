@@ -604,6 +604,7 @@ static const struct {
 	{ "plot", cmd_plot, "draw a log file's events per second (gnuplot)" },
 	{ "convert", cmd_convert, "write a log file or a session as CTF (babeltrace2)" },
 	{ "merge", cmd_merge, "merge log files into one, in time order" },
+	{ "profile", cmd_profile, "where a trace's CPU samples fell, by function" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },
 	{ "enable", cmd_enable, "enable a provider GUID for a session" },
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },

@@ -40,7 +40,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: nttrace record NAME | --id N  -o FILE [--max-size MB]\n"
 		"                      [--duration SECONDS] [--quiet] [-- COMMAND [ARGS]]\n"
-		"       nttrace record --kernel FLAGS [NAME] -o FILE [OPTIONS] [-- COMMAND [ARGS]]\n\n"
+		"       nttrace record --kernel FLAGS [--stacks EVENTS] [NAME] -o FILE [OPTIONS]\n"
+		"                      [-- COMMAND [ARGS]]\n\n"
 		"Attach to a session (by NAME, or by logger ID with --id N) as its\n"
 		"consumer and write an ETL file: a header buffer, then every buffer of\n"
 		"every CPU as it is, until the session stops, SECONDS pass (fractions\n"
@@ -50,6 +51,12 @@ static void usage(FILE *f)
 		"(after --), run it once recording has begun, and stop when it exits; the\n"
 		"summary then says how it ended. For example:\n"
 		"    nttrace record --kernel process,thread,img -o t.etl -- make\n"
+		"--stacks EVENTS (with --kernel) writes a stack after each of those kernel\n"
+		"events, by xperf's -stackwalk names: Profile, CSwitch, ReadyThread,\n"
+		"SyscallEnter, SyscallExit, ProcessCreate, ProcessDelete, ThreadCreate,\n"
+		"ThreadDelete, ImageLoad, DiskReadInit, DiskWriteInit:\n"
+		"    nttrace record --kernel profile,process,thread,img --stacks profile \\\n"
+		"        -o t.etl -- ./app; nttrace profile t.etl\n"
 		"With --max-size the file stays\n"
 		"within MB megabytes (0: no limit): a circular session's file keeps the\n"
 		"newest buffers, a sequential one's stops growing and counts the rest\n"
@@ -117,13 +124,15 @@ int cmd_record(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "report-fd", required_argument, NULL, 'r' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "stacks", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	char **cmd = NULL;
 	pid_t child = 0;
 	int child_status = 0, kernel = 0, started = 0, stopping = 0, i;
-	uint32_t flags = 0;
+	uint32_t flags = 0, nr_stacks = 0;
+	uint16_t stacks[NTTRACE_STACKS_MAX];
 	struct nttrace_logger_info info;
 	struct nttrace_etl_session es;
 	struct nttrace_logfile r;
@@ -169,9 +178,17 @@ int cmd_record(int argc, char **argv)
 			kernel = 1;
 			break;
 		}
+		case 's':
+			if (cli_stack_events(optarg, stacks, &nr_stacks))
+				return CLI_USAGE;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return CLI_USAGE;
 		}
+	}
+	if (nr_stacks && !kernel) {
+		fprintf(stderr, "nttrace: record: --stacks goes with --kernel\n");
+		return CLI_USAGE;
 	}
 	if (cmd && !cmd[0]) {
 		fprintf(stderr, "nttrace: record: no COMMAND after --\n");
@@ -197,6 +214,11 @@ int cmd_record(int argc, char **argv)
 		if (ret)
 			return cli_fail_system(ret, "start %s", session);
 		started = 1;
+		ret = nr_stacks ? cli_set_stacks(info.logger_id, stacks, nr_stacks) : 0;
+		if (ret) {
+			stop_started(info.logger_id);
+			return cli_fail_system(ret, "stacks for %s", session);
+		}
 	} else {
 		session = id ? id : argv[optind];
 		ret = cli_session_arg(session, !!id, &info);
