@@ -17,7 +17,9 @@
  * (TraceStackTracingInfo), each sample is followed by its StackWalk
  * event, whose frames name spin()'s callers and main (this program is
  * built with frame pointers), and the kernel's frames only for a
- * CAP_SYSLOG starter. Each wait is on a count of samples, not on time.
+ * CAP_SYSLOG starter; stacks asked for CSwitch are the switched-out
+ * thread's, the kernel's frames then the program's, none of them the
+ * module's own. Each wait is on a count of samples, not on time.
  * 64- and 32-bit (the records are the 64-bit kernel's either way); root.
  */
 #include <errno.h>
@@ -588,6 +590,125 @@ TEST_F(nttrace, system_calls)
 	tap_ok(c.open_enoent_pairs >= 1,
 	       "%d-bit: a failing openat(): SysClExit says -ENOENT (%u)", BITS, c.open_enoent_pairs);
 	tap_eq(c.bad, 0, "%d-bit: ... every one PERFINFO64, version 2, of its size", BITS);
+}
+
+/* nttrace.ko's text: its base and size, from /proc/modules (root reads them). */
+static int module_range(uint64_t *base, uint64_t *size)
+{
+	char line[256], name[64];
+	unsigned long long b;
+	unsigned long s;
+	FILE *f = fopen("/proc/modules", "r");
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lu %*s %*s %*s %llx", name, &s, &b) == 3 &&
+		    !strcmp(name, "nttrace")) {
+			*base = b;
+			*size = s;
+			found = 1;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* CSwitch stacks: the switched-out thread's, from the tracepoint's caller. */
+struct cs_stacks {
+	uint32_t tid;
+	uint64_t mod_base, mod_size;
+	unsigned int stacks, kernel_and_user, in_module;
+};
+
+static int on_cs_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
+{
+	struct cs_stacks *c = ctx;
+	const uint8_t *b = buf;
+	uint32_t end = get_le(b + 0x04, 4), off = 0x48, i;
+
+	(void)bsize;
+	(void)cpu;
+	while (off + 8 <= end) {
+		const uint8_t *p = b + off;
+		uint32_t size = record_size(p), n;
+		unsigned int k = 0, u = 0;
+
+		if (size < 8 || size > end - off)
+			break;
+		off += (size + 7) & ~7u;
+		if (p[3] != 0xC0 || p[2] != 0x11 || get_le(p + 6, 2) != HOOK_STACK ||
+		    size < 0x10 + 16 || get_le(p + 0x10 + 12, 4) != c->tid)
+			continue;
+		c->stacks++;
+		n = (size - 0x10 - 16) / 8;
+		for (i = 0; i < n; i++) {
+			uint64_t a = get_le(p + 0x20 + 8 * i, 8);
+
+			if (a >= KERNEL_START)
+				k++;
+			else
+				u++;
+			if (a - c->mod_base < c->mod_size)
+				c->in_module++;
+		}
+		c->kernel_and_user += k && u;
+	}
+	return 0;
+}
+
+TEST_F(nttrace, cswitch_stacks)
+{
+	static const GUID thread = { 0x3d6fa8d1, 0xfe05, 0x11d0,
+				     { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+	struct nttrace_logger_info kl;
+	struct nttrace_consumer *kc;
+	struct cs_stacks c;
+	CLASSIC_EVENT_ID id;
+	int status, i;
+	pid_t pid;
+
+	memset(&c, 0, sizeof(c));
+	if (!tap_ok(module_range(&c.mod_base, &c.mod_size), "%d-bit: nttrace's text in /proc/modules",
+		    BITS))
+		return;
+	memset(&kl, 0, sizeof(kl));
+	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
+	kl.buffer_size_kb = 64;
+	kl.max_buffers = 64;
+	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_CSWITCH | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	if (!tap_eq(nttrace_start(&kl), 0, "%d-bit: the NT Kernel Logger, CSWITCH", BITS))
+		return;
+	memset(&id, 0, sizeof(id));
+	id.EventGuid = thread;
+	id.Type = 36;
+	tap_eq(TraceSetInformation(KL, TraceStackTracingInfo, &id, sizeof(id)), ERROR_SUCCESS,
+	       "%d-bit: TraceStackTracingInfo: Thread 36 (CSwitch)", BITS);
+	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
+		stop_session(KL);
+		return;
+	}
+	/*
+	 * A child that sleeps 50 times: a switch away from it each time
+	 * but when its timer has run out before it could sleep.
+	 */
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < 50; i++)
+			usleep(1000);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	c.tid = (uint32_t)pid;
+	flush_drain(kc, KL, on_cs_buffer, &c);
+	nttrace_consumer_close(kc);
+	stop_session(KL);
+	tap_ok(c.stacks >= 40,
+	       "%d-bit: a StackWalk after the switches away from a child that slept 50 times (%u)",
+	       BITS, c.stacks);
+	tap_ok(c.kernel_and_user * 10 >= c.stacks * 9,
+	       "%d-bit: ... the kernel's frames, then the program's (%u of %u)", BITS,
+	       c.kernel_and_user, c.stacks);
+	tap_eq(c.in_module, 0, "%d-bit: ... none of them nttrace's own (its probe's)", BITS);
 }
 
 /* In a section of its own: the stacks' outermost frame of ours. */
