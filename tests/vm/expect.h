@@ -43,6 +43,20 @@ static inline uint64_t get_le(const uint8_t *p, int bytes)
 	return v;
 }
 
+/*
+ * A record's size, as a buffer's walk needs it: a kernel header's
+ * (SYSTEM32/64, COMPACT32/64, PERFINFO32/64: marker flags 0xC0) at offset
+ * 4, any other record's first 16 bits.
+ */
+static inline uint32_t record_size(const uint8_t *p)
+{
+	switch (p[3] == 0xC0 ? p[2] : 0) {
+	case 1: case 2: case 3: case 4: case 16: case 17:
+		return get_le(p + 4, 2);
+	}
+	return get_le(p, 2);
+}
+
 /* Offsets of the items in a record with these flags; -1 when absent. */
 struct expect_layout {
 	int seq, id, id_len, ts, ids, data;

@@ -212,16 +212,6 @@ static void on_record(struct seen *s, const uint8_t *p, uint32_t size)
 	}
 }
 
-/* A record's size: a kernel header's at offset 4, others' first. */
-static uint32_t record_size(const uint8_t *p)
-{
-	switch (p[3] == 0xC0 ? p[2] : 0) {
-	case 1: case 2: case 3: case 4: case 16: case 17:
-		return get_le(p + 4, 2);
-	}
-	return get_le(p, 2);
-}
-
 /* The records of one buffer: 8-byte aligned, after its 0x48-byte header. */
 static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
 {
@@ -280,15 +270,16 @@ static int profile_ioctl(uint32_t flags, uint32_t source, uint32_t *interval)
 	return p.min_interval == 1221 && p.max_interval == 10000000 ? 0 : -ERANGE;
 }
 
-static int start_kernel_logger(void)
+/* The NT Kernel Logger with @flags (and no SysConfig events): 0 or -errno. */
+static int start_kernel_logger(uint32_t flags)
 {
 	struct nttrace_logger_info kl;
 
 	memset(&kl, 0, sizeof(kl));
 	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
 	kl.buffer_size_kb = 64;
-	kl.max_buffers = 32;
-	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_PROFILE | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	kl.max_buffers = 64;
+	kl.group_mask[0] = flags | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
 	return nttrace_start(&kl);
 }
 
@@ -423,7 +414,8 @@ TEST_F(nttrace, samples)
 	uint32_t v = 10000;
 
 	profile_ioctl(NTTRACE_PROFILE_SET, 0, &v);
-	if (!tap_eq(start_kernel_logger(), 0, "%d-bit: the NT Kernel Logger, PROFILE", BITS))
+	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_PROFILE), 0,
+		    "%d-bit: the NT Kernel Logger, PROFILE", BITS))
 		return;
 	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
 		stop_session(KL);
@@ -486,7 +478,7 @@ static int kernel_hidden(void)
 
 	if (drop_syslog())
 		return 100;
-	if (start_kernel_logger())
+	if (start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_PROFILE))
 		return 101;
 	if (nttrace_consumer_open(&kc, KL) || set_stacks(1)) {
 		stop_session(KL);
@@ -557,7 +549,6 @@ static int on_syscall_buffer(void *ctx, const void *buf, uint32_t bsize, unsigne
 
 TEST_F(nttrace, system_calls)
 {
-	struct nttrace_logger_info kl;
 	struct nttrace_consumer *kc;
 	struct calls c;
 	unsigned int i;
@@ -567,12 +558,8 @@ TEST_F(nttrace, system_calls)
 	c.nr_getppid = SYS_getppid | (BITS == 32 ? 0x80000000U : 0);
 	c.nr_open = SYS_openat | (BITS == 32 ? 0x80000000U : 0);
 	c.ppid = (uint32_t)getppid();
-	memset(&kl, 0, sizeof(kl));
-	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
-	kl.buffer_size_kb = 64;
-	kl.max_buffers = 64;
-	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
-	if (!tap_eq(nttrace_start(&kl), 0, "%d-bit: the NT Kernel Logger, SYSTEMCALL", BITS))
+	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL), 0,
+		    "%d-bit: the NT Kernel Logger, SYSTEMCALL", BITS))
 		return;
 	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
 		stop_session(KL);
@@ -660,7 +647,6 @@ TEST_F(nttrace, cswitch_stacks)
 {
 	static const GUID thread = { 0x3d6fa8d1, 0xfe05, 0x11d0,
 				     { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-	struct nttrace_logger_info kl;
 	struct nttrace_consumer *kc;
 	struct cs_stacks c;
 	CLASSIC_EVENT_ID id;
@@ -671,12 +657,8 @@ TEST_F(nttrace, cswitch_stacks)
 	if (!tap_ok(module_range(&c.mod_base, &c.mod_size), "%d-bit: nttrace's text in /proc/modules",
 		    BITS))
 		return;
-	memset(&kl, 0, sizeof(kl));
-	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
-	kl.buffer_size_kb = 64;
-	kl.max_buffers = 64;
-	kl.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_CSWITCH | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
-	if (!tap_eq(nttrace_start(&kl), 0, "%d-bit: the NT Kernel Logger, CSWITCH", BITS))
+	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_CSWITCH), 0,
+		    "%d-bit: the NT Kernel Logger, CSWITCH", BITS))
 		return;
 	memset(&id, 0, sizeof(id));
 	id.EventGuid = thread;

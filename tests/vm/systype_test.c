@@ -43,15 +43,6 @@ struct seen {
 	int count;
 };
 
-static uint32_t record_size(const uint8_t *p)
-{
-	switch (p[3] == 0xC0 ? p[2] : 0) {
-	case 1: case 2: case 3: case 4: case 16: case 17:
-		return get_le(p + 4, 2);
-	}
-	return get_le(p, 2);
-}
-
 static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
 {
 	struct seen *s = ctx;
