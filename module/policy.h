@@ -53,8 +53,9 @@ bool nt_security_reader(void);
  * nt_kernel_address_reader() - may the caller see kernel addresses?
  *
  * Kernel addresses (the interrupted kernel code of a CPU sample, kernel
- * stack frames) are written into a system logger only if its starter
- * may see them, and such a session is read only by readers who may too:
+ * stack frames) are written into a system logger only if it was started
+ * with PROFILE by a caller who may see them, and such a session is read
+ * only by readers who may too:
  * CAP_SYSLOG in the initial user namespace, what /proc/kallsyms asks
  * under kptr_restrict=1. (The kernel's own test, kallsyms_show_value(),
  * also lets everyone see them when kptr_restrict is 0 and

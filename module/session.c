@@ -561,7 +561,14 @@ int nt_session_start(struct nttrace_logger_info *info)
 	system = info->log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
 	if (system && !nt_privileged_system())
 		return -EPERM;
-	kaddr = system && nt_kernel_address_reader();
+	/*
+	 * Kernel addresses (and the rule that only readers who may see them
+	 * attach) for a system logger started to sample (PROFILE) by a
+	 * caller who may see them: other system loggers stay readable by
+	 * every CAP_PERFMON reader, as before samples were written.
+	 */
+	kaddr = system && (info->group_mask[0] & NTTRACE_EVENT_TRACE_FLAG_PROFILE) &&
+		nt_kernel_address_reader();
 	if (mutex_lock_killable(&nt_start_lock))
 		return -EINTR;
 	mutex_lock(&nt_loggers_lock);

@@ -84,9 +84,10 @@ struct nt_session {
 	bool system;		/* a system logger (uapi/nttrace.h, "System loggers") */
 	bool kernel_logger;	/* the NT Kernel Logger: its ID is NTTRACE_KERNEL_LOGGER_ID */
 	/*
-	 * A system logger whose starter may see kernel addresses
-	 * (nt_kernel_address_reader()): its records may hold them, and only
-	 * readers who may see them too attach. Set before it is listed.
+	 * A system logger started with PROFILE by a caller who may see kernel
+	 * addresses (nt_kernel_address_reader()): its records may hold them,
+	 * and only readers who may see them too attach. Set before it is
+	 * listed.
 	 */
 	bool kaddr;
 	/*

@@ -63,7 +63,23 @@ static unsigned int nt_stack_kernel(unsigned long *out, unsigned int room,
 			i++;
 	}
 	memmove(out, out + i, (n - i) * sizeof(*out));
-	return n - i;
+	n -= i;
+#ifdef CONFIG_UNWINDER_GUESS
+	/*
+	 * The guess unwinder reports every text address it finds on the
+	 * stack, stale ones of this module's probe included: below a
+	 * tracepoint's probe, none of them is the event's.
+	 */
+	if (!regs) {
+		unsigned int k = 0;
+
+		for (i = 0; i < n; i++)
+			if (!within_module(out[i], THIS_MODULE))
+				out[k++] = out[i];
+		n = k;
+	}
+#endif
+	return n;
 }
 
 #ifdef CONFIG_X86_64

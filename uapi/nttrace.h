@@ -298,11 +298,13 @@ struct nttrace_message_trace_header {
  * NTTRACE_EVENT_TRACE_FLAG_PROFILE samples every CPU at the profile
  * interval (NTTRACE_IOC_PROFILE), from a perf event of the kernel's
  * cpu-clock: PerfInfo SampledProfile events. Where a sample interrupted
- * the kernel, its InstructionPointer is a kernel address, written only
- * into a system logger whose starter may see kernel addresses
- * (CAP_SYSLOG in the initial user namespace); the others get 0 there.
- * A consumer may attach to a session of the former kind only with
- * CAP_SYSLOG as well (else -EPERM).
+ * the kernel, its InstructionPointer is a kernel address (and a stack's
+ * kernel frames are kernel addresses), written only into a system logger
+ * started with PROFILE by a caller who may see kernel addresses
+ * (CAP_SYSLOG in the initial user namespace); the others get 0 there,
+ * and the user frames alone. A consumer may attach to a session of the
+ * former kind only with CAP_SYSLOG as well (else -EPERM); the others
+ * stay readable by every CAP_PERFMON reader.
  */
 #define NTTRACE_KERNEL_LOGGER_NAME	"NT Kernel Logger"
 #define NTTRACE_KERNEL_LOGGER_ID	0xFFFFU
@@ -1298,7 +1300,8 @@ struct nttrace_profile {
  * 2): EventTimeStamp (the event's time stamp), StackProcess, StackThread,
  * then up to NTTRACE_STACK_FRAMES_MAX return addresses, innermost first:
  * the kernel's (only for a session whose records may hold kernel
- * addresses: see "System loggers"), then the user program's, by its frame
+ * addresses, started with PROFILE: see "System loggers"), then the user
+ * program's, by its frame
  * pointers (a program built without them gives its instruction pointer
  * and what its frame pointer register happens to lead to).
  *

@@ -17,7 +17,8 @@
  * (TraceStackTracingInfo), each sample is followed by its StackWalk
  * event, whose frames name spin()'s callers and main (this program is
  * built with frame pointers), and the kernel's frames only for a
- * CAP_SYSLOG starter; stacks asked for CSwitch are the switched-out
+ * CAP_SYSLOG starter of a sampling session; stacks asked for CSwitch are
+ * the switched-out
  * thread's, the kernel's frames then the program's, none of them the
  * module's own. Each wait is on a count of samples, not on time.
  * 64- and 32-bit (the records are the 64-bit kernel's either way); root.
@@ -657,8 +658,10 @@ TEST_F(nttrace, cswitch_stacks)
 	if (!tap_ok(module_range(&c.mod_base, &c.mod_size), "%d-bit: nttrace's text in /proc/modules",
 		    BITS))
 		return;
-	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_CSWITCH), 0,
-		    "%d-bit: the NT Kernel Logger, CSWITCH", BITS))
+	/* PROFILE too: a session started with it holds kernel addresses. */
+	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_CSWITCH |
+					NTTRACE_EVENT_TRACE_FLAG_PROFILE), 0,
+		    "%d-bit: the NT Kernel Logger, CSWITCH and PROFILE", BITS))
 		return;
 	memset(&id, 0, sizeof(id));
 	id.EventGuid = thread;
