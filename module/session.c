@@ -627,16 +627,19 @@ EXPORT_SYMBOL_IF_KUNIT(nt_session_start);
 /*
  * The HookIds some running system logger wants stacks for: the union of
  * their lists, rebuilt under nt_loggers_lock when one changes or its
- * session stops, read without a lock (nt_stack_hook_wanted()).
+ * session stops, read without a lock (nt_stack_hook_wanted()). Built in
+ * nt_stack_next, then copied a word at a time: a reader never sees a
+ * HookId both lists have as wanted by none.
  */
 static DECLARE_BITMAP(nt_stack_union, 1 << 16);
+static DECLARE_BITMAP(nt_stack_next, 1 << 16);
 
 static void nt_stack_union_rebuild(void)
 {
 	unsigned int id, i;
 
 	lockdep_assert_held(&nt_loggers_lock);
-	bitmap_zero(nt_stack_union, 1 << 16);
+	bitmap_zero(nt_stack_next, 1 << 16);
 	for (id = 1; id <= NTTRACE_MAX_LOGGERS; id++) {
 		struct nt_session *s = rcu_dereference_protected(nt_loggers[id],
 				lockdep_is_held(&nt_loggers_lock));
@@ -646,8 +649,10 @@ static void nt_stack_union_rebuild(void)
 			continue;
 		l = rcu_dereference_protected(s->stacks, lockdep_is_held(&nt_loggers_lock));
 		for (i = 0; l && i < l->nr; i++)
-			set_bit(l->hooks[i], nt_stack_union);
+			__set_bit(l->hooks[i], nt_stack_next);
 	}
+	for (i = 0; i < BITS_TO_LONGS(1 << 16); i++)
+		WRITE_ONCE(nt_stack_union[i], nt_stack_next[i]);
 }
 
 bool nt_stack_hook_wanted(u16 hook)
