@@ -125,8 +125,9 @@ static void syscalls(void)
 		syscall(SYS_getppid);
 }
 
-static void on_record(struct seen *s, const uint8_t *p, uint32_t size)
+static void on_record(void *ctx, const uint8_t *p, uint32_t size, unsigned int cpu)
 {
+	struct seen *s = ctx;
 	uint16_t hook = get_le(p + 6, 2);
 	const uint8_t *d;
 	uint64_t ip;
@@ -213,14 +214,23 @@ static void on_record(struct seen *s, const uint8_t *p, uint32_t size)
 	}
 }
 
-/* The records of one buffer: 8-byte aligned, after its 0x48-byte header. */
+/*
+ * A drain's buffers, each record of the kernel's (SYSTEM64 or PERFINFO64
+ * header) to the walk's @fn: a buffer's records are 8-byte aligned,
+ * after its 0x48-byte header.
+ */
+struct walk {
+	void (*fn)(void *ctx, const uint8_t *rec, uint32_t size, unsigned int cpu);
+	void *ctx;
+};
+
 static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
 {
+	const struct walk *w = ctx;
 	const uint8_t *b = buf;
 	uint32_t end = get_le(b + 0x04, 4), off = 0x48;
 
 	(void)bsize;
-	(void)cpu;
 	while (off + 8 <= end) {
 		const uint8_t *p = b + off;
 		uint32_t size = record_size(p);
@@ -228,10 +238,20 @@ static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cp
 		if (size < 8 || size > end - off)
 			break;
 		if (p[3] == 0xC0 && (p[2] == 0x02 || p[2] == 0x11))
-			on_record(ctx, p, size);
+			w->fn(w->ctx, p, size, cpu);
 		off += (size + 7) & ~7u;
 	}
 	return 0;
+}
+
+/* flush_drain() of the NT Kernel Logger, each kernel record to @fn. */
+static void drain(struct nttrace_consumer *kc,
+		  void (*fn)(void *ctx, const uint8_t *rec, uint32_t size, unsigned int cpu),
+		  void *ctx)
+{
+	struct walk w = { fn, ctx };
+
+	flush_drain(kc, KL, on_buffer, &w);
 }
 
 /*
@@ -250,7 +270,7 @@ static void sample_child(struct nttrace_consumer *kc, void (*fn)(void), struct s
 	s->tid = (uint32_t)pid;
 	while (pid > 0 && s->samples < WANT) {
 		usleep(20000);
-		flush_drain(kc, KL, on_buffer, s);
+		drain(kc, on_record, s);
 	}
 	if (pid > 0) {
 		kill(pid, SIGKILL);
@@ -510,42 +530,29 @@ struct calls {
 	unsigned int getppid_pairs, open_enoent_pairs, bad;
 };
 
-static int on_syscall_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
+static void on_syscall(void *ctx, const uint8_t *p, uint32_t size, unsigned int cpu)
 {
 	struct calls *c = ctx;
-	const uint8_t *b = buf;
-	uint32_t end = get_le(b + 0x04, 4), off = 0x48;
+	uint16_t hook = get_le(p + 6, 2);
+	uint32_t status;
 
-	(void)bsize;
 	cpu &= 63;
-	while (off + 8 <= end) {
-		const uint8_t *p = b + off;
-		uint32_t size = record_size(p);
-		uint16_t hook;
-
-		if (size < 8 || size > end - off)
-			break;
-		off += (size + 7) & ~7u;
-		if (p[3] != 0xC0 || p[2] != 0x11)
-			continue;
-		hook = get_le(p + 6, 2);
-		if (hook == 0x0F33) {
-			if (p[0] != 2 || size != 0x10 + 8)
-				c->bad++;
-			c->last_enter[cpu] = get_le(p + 0x10, 8) + 1;
-		} else if (hook == 0x0F34) {
-			uint32_t status = get_le(p + 0x10, 4);
-
-			if (p[0] != 2 || size != 0x10 + 4)
-				c->bad++;
-			if (c->last_enter[cpu] == c->nr_getppid + 1 && status == c->ppid)
-				c->getppid_pairs++;
-			if (c->last_enter[cpu] == c->nr_open + 1 && status == (uint32_t)-ENOENT)
-				c->open_enoent_pairs++;
-			c->last_enter[cpu] = 0;
-		}
+	if (p[2] != 0x11)
+		return;
+	if (hook == 0x0F33) {
+		if (p[0] != 2 || size != 0x10 + 8)
+			c->bad++;
+		c->last_enter[cpu] = get_le(p + 0x10, 8) + 1;
+	} else if (hook == 0x0F34) {
+		status = get_le(p + 0x10, 4);
+		if (p[0] != 2 || size != 0x10 + 4)
+			c->bad++;
+		if (c->last_enter[cpu] == c->nr_getppid + 1 && status == c->ppid)
+			c->getppid_pairs++;
+		if (c->last_enter[cpu] == c->nr_open + 1 && status == (uint32_t)-ENOENT)
+			c->open_enoent_pairs++;
+		c->last_enter[cpu] = 0;
 	}
-	return 0;
 }
 
 TEST_F(nttrace, system_calls)
@@ -569,7 +576,7 @@ TEST_F(nttrace, system_calls)
 	for (i = 0; i < 100; i++)
 		syscall(SYS_getppid);
 	syscall(SYS_openat, AT_FDCWD, "/nonexistent/profile_test", O_RDONLY);
-	flush_drain(kc, KL, on_syscall_buffer, &c);
+	drain(kc, on_syscall, &c);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
 	tap_ok(c.getppid_pairs >= 100,
@@ -608,40 +615,29 @@ struct cs_stacks {
 	unsigned int stacks, kernel_and_user, in_module;
 };
 
-static int on_cs_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
+static void on_cs_stack(void *ctx, const uint8_t *p, uint32_t size, unsigned int cpu)
 {
 	struct cs_stacks *c = ctx;
-	const uint8_t *b = buf;
-	uint32_t end = get_le(b + 0x04, 4), off = 0x48, i;
+	unsigned int k = 0, u = 0;
+	uint32_t i, n;
 
-	(void)bsize;
 	(void)cpu;
-	while (off + 8 <= end) {
-		const uint8_t *p = b + off;
-		uint32_t size = record_size(p), n;
-		unsigned int k = 0, u = 0;
+	if (p[2] != 0x11 || get_le(p + 6, 2) != HOOK_STACK || size < 0x10 + 16 ||
+	    get_le(p + 0x10 + 12, 4) != c->tid)
+		return;
+	c->stacks++;
+	n = (size - 0x10 - 16) / 8;
+	for (i = 0; i < n; i++) {
+		uint64_t a = get_le(p + 0x20 + 8 * i, 8);
 
-		if (size < 8 || size > end - off)
-			break;
-		off += (size + 7) & ~7u;
-		if (p[3] != 0xC0 || p[2] != 0x11 || get_le(p + 6, 2) != HOOK_STACK ||
-		    size < 0x10 + 16 || get_le(p + 0x10 + 12, 4) != c->tid)
-			continue;
-		c->stacks++;
-		n = (size - 0x10 - 16) / 8;
-		for (i = 0; i < n; i++) {
-			uint64_t a = get_le(p + 0x20 + 8 * i, 8);
-
-			if (a >= KERNEL_START)
-				k++;
-			else
-				u++;
-			if (a - c->mod_base < c->mod_size)
-				c->in_module++;
-		}
-		c->kernel_and_user += k && u;
+		if (a >= KERNEL_START)
+			k++;
+		else
+			u++;
+		if (a - c->mod_base < c->mod_size)
+			c->in_module++;
 	}
-	return 0;
+	c->kernel_and_user += k && u;
 }
 
 TEST_F(nttrace, cswitch_stacks)
@@ -684,7 +680,7 @@ TEST_F(nttrace, cswitch_stacks)
 	}
 	waitpid(pid, &status, 0);
 	c.tid = (uint32_t)pid;
-	flush_drain(kc, KL, on_cs_buffer, &c);
+	drain(kc, on_cs_stack, &c);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
 	tap_ok(c.stacks >= 40,
