@@ -151,10 +151,12 @@ static long nttrace_ioc_stacks(void __user *uarg)
 	if (ret)
 		return ret;
 	room = st.count;
-	if ((st.flags & NTTRACE_STACKS_SET) &&
-	    (st.count > NTTRACE_STACKS_MAX ||
-	     copy_from_user(hooks, u64_to_user_ptr(st.hooks), st.count * sizeof(hooks[0]))))
-		return st.count > NTTRACE_STACKS_MAX ? -EINVAL : -EFAULT;
+	if (st.flags & NTTRACE_STACKS_SET) {
+		if (st.count > NTTRACE_STACKS_MAX)
+			return -EINVAL;
+		if (copy_from_user(hooks, u64_to_user_ptr(st.hooks), st.count * sizeof(hooks[0])))
+			return -EFAULT;
+	}
 	ret = nt_session_stacks(&st, hooks);
 	if (ret)
 		return ret;

@@ -315,9 +315,20 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-static struct func *func_of(const char *name)
+/* @name's slot in the table: its entry, or the empty slot it would take. */
+static struct func *func_slot(const char *name)
 {
 	size_t i;
+
+	for (i = hash(name) & (P.cap_funcs - 1); P.funcs[i].name; i = (i + 1) & (P.cap_funcs - 1))
+		if (!strcmp(P.funcs[i].name, name))
+			break;
+	return &P.funcs[i];
+}
+
+static struct func *func_of(const char *name)
+{
+	struct func *f;
 
 	if (2 * (P.nr_funcs + 1) > P.cap_funcs) {
 		struct func *old = P.funcs;
@@ -327,20 +338,20 @@ static struct func *func_of(const char *name)
 		P.funcs = calloc(P.cap_funcs, sizeof(*P.funcs));
 		if (!P.funcs)
 			exit(1);
-		P.nr_funcs = 0;
+		/* The entries move, their names with them. */
 		for (j = 0; j < oldcap; j++)
 			if (old[j].name)
-				*func_of(old[j].name) = old[j];
+				*func_slot(old[j].name) = old[j];
 		free(old);
 	}
-	for (i = hash(name) & (P.cap_funcs - 1); P.funcs[i].name; i = (i + 1) & (P.cap_funcs - 1))
-		if (!strcmp(P.funcs[i].name, name))
-			return &P.funcs[i];
-	P.funcs[i].name = strdup(name);
-	if (!P.funcs[i].name)
-		exit(1);
-	P.nr_funcs++;
-	return &P.funcs[i];
+	f = func_slot(name);
+	if (!f->name) {
+		f->name = strdup(name);
+		if (!f->name)
+			exit(1);
+		P.nr_funcs++;
+	}
+	return f;
 }
 
 static int by_self(const void *a, const void *b)
