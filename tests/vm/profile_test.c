@@ -608,6 +608,23 @@ static int module_range(uint64_t *base, uint64_t *size)
 	return found;
 }
 
+/* Task @pid's voluntary context switches so far (/proc), or -1. */
+static long voluntary_switches(pid_t pid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
 /* CSwitch stacks: the switched-out thread's, from the tracepoint's caller. */
 struct cs_stacks {
 	uint32_t tid;
@@ -647,7 +664,8 @@ TEST_F(nttrace, cswitch_stacks)
 	struct nttrace_consumer *kc;
 	struct cs_stacks c;
 	CLASSIC_EVENT_ID id;
-	int status, i;
+	int status, i, fds[2];
+	long switches;
 	pid_t pid;
 
 	memset(&c, 0, sizeof(c));
@@ -669,22 +687,46 @@ TEST_F(nttrace, cswitch_stacks)
 		return;
 	}
 	/*
-	 * A child that sleeps 50 times: a switch away from it each time
-	 * but when its timer has run out before it could sleep.
+	 * A child that reads a pipe 50 times, a byte at a time: each byte
+	 * is written only once the child has switched away to wait for it
+	 * (its count of voluntary switches grew), so each read is a switch.
 	 */
+	if (pipe(fds))
+		return;
 	pid = fork();
 	if (pid == 0) {
+		char byte;
+
+		close(fds[1]);
 		for (i = 0; i < 50; i++)
-			usleep(1000);
+			if (read(fds[0], &byte, 1) != 1)
+				_exit(1);
 		_exit(0);
 	}
-	waitpid(pid, &status, 0);
+	close(fds[0]);
+	/* A new task has switched away 0 times; each wait is one more. */
+	switches = 0;
+	for (i = 0; i < 50 && pid > 0; i++) {
+		long now;
+
+		while ((now = voluntary_switches(pid)) <= switches && now >= 0 &&
+		       waitpid(pid, &status, WNOHANG) == 0)
+			usleep(1000);
+		if (now <= switches)
+			break;	/* the child is gone: the count below says so */
+		switches = now;
+		if (write(fds[1], "x", 1) != 1)
+			break;
+	}
+	close(fds[1]);
+	if (i == 50)
+		waitpid(pid, &status, 0);
 	c.tid = (uint32_t)pid;
 	drain(kc, on_cs_stack, &c);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
-	tap_ok(c.stacks >= 40,
-	       "%d-bit: a StackWalk after the switches away from a child that slept 50 times (%u)",
+	tap_ok(c.stacks >= 50,
+	       "%d-bit: a StackWalk after each switch away from a child waiting 50 times (%u)",
 	       BITS, c.stacks);
 	tap_ok(c.kernel_and_user * 10 >= c.stacks * 9,
 	       "%d-bit: ... the kernel's frames, then the program's (%u of %u)", BITS,
