@@ -9,6 +9,11 @@ BUILD ?= build
 CC ?= gcc
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+# Every user-space object keeps its frame pointer: the call stacks the
+# kernel takes of a program (EventWrite's stack items, the StackWalk
+# events of samples) are walked by frame pointers, and a writer's goes
+# through this library on its way to the system call.
+FP_CFLAGS := -fno-omit-frame-pointer
 # The version of the library, the tool, the module's DKMS package and the
 # Debian packages.
 VERSION := 0.19.0
@@ -104,6 +109,8 @@ VM_TESTS += tracelogging_test
 VM_TESTS += filter_test
 VM_TESTS += kernel_io_test
 VM_TESTS += profile_test
+VM_TESTS += stacktrace_test
+VM_TESTS += memory_test
 VM_TESTS += windows_test
 # Windows programs (tests/windows), built as Windows sources are with
 # nttrace-windows.pc: its Cflags, with the tree's directories for the
@@ -140,7 +147,7 @@ $(BUILD)/$(1)/expat.flags: FORCE_EXPAT
 
 $(BUILD)/$(1)/obj/%.o: %.c Makefile $(BUILD)/$(1)/expat.flags | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $$(CFLAGS_$$(subst /,_,$$*)) $(WARN) \
+	$(CC) $(2) $(CPPFLAGS) $(DEFS_$(1)) $(CFLAGS) $(FP_CFLAGS) $(WARN) \
 		$(DEPFLAGS) -c -o $$@ $$<
 
 $(BUILD)/$(1)/libnttrace.a: $(patsubst %.c,$(BUILD)/$(1)/obj/%.o,$(LIB_SRCS))
@@ -186,10 +193,6 @@ user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
-# Flags of one source file, CFLAGS_ and its path with _ for /: profile_test
-# and spin_sample are profiled with stacks, walked by frame pointers.
-CFLAGS_tests_vm_profile_test := -fno-omit-frame-pointer
-CFLAGS_samples_spin_sample := -fno-omit-frame-pointer
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:
 

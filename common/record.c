@@ -126,11 +126,25 @@ static __u32 ntr_item_size(__u32 data_size)
 	return (sizeof(struct nttrace_event_extended_item_header) + data_size + 7) & ~7U;
 }
 
+/* A stack item's data: its MatchId, then the addresses. */
+static __u32 ntr_stack_data_size(__u32 frames, bool stack32)
+{
+	return 8 + frames * (stack32 ? 4 : 8);
+}
+
+__u32 ntr_event_stack_size(__u32 frames, bool stack32)
+{
+	return ntr_item_size(ntr_stack_data_size(frames, stack32));
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_event_stack_size);
+
 void ntr_event_layout(const struct ntr_event *e, struct ntr_event_layout *l)
 {
 	__u32 off = NTTRACE_EVENT_HEADER_SIZE;
 	__u32 item = sizeof(struct nttrace_event_extended_item_header);
 
+	if (e->stack)
+		off += ntr_event_stack_size(e->stack_frames, e->stack32);
 	if (e->related_activity_id)
 		off += ntr_item_size(16);
 	l->traits = e->traits_size ? off + item : 0;
@@ -229,6 +243,7 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 	};
 	const __u32 item = sizeof(struct nttrace_event_extended_item_header);
 	struct ntr_event_layout l;
+	__u32 at = NTTRACE_EVENT_HEADER_SIZE;
 	__u8 *p = rec;
 
 	memcpy(h.provider_id, e->provider_id, 16);
@@ -242,12 +257,39 @@ void ntr_event_encode(void *rec, const struct ntr_event *e)
 	 * TraceLogging events of Windows-written ETL files); Linkage 1 on
 	 * all but the last. The metadata bytes are the writer's, already in
 	 * place; only the item headers and the padding are written here.
+	 * Where Windows puts a stack item among them no file we have shows:
+	 * first, here (see struct ntr_event_layout).
 	 */
+	if (e->stack) {
+		__u64 match_id = 0;
+		__u32 i;
+
+		ntr_item_encode(p + at, e->stack32 ? NTTRACE_EVENT_HEADER_EXT_TYPE_STACK_TRACE32 :
+						     NTTRACE_EVENT_HEADER_EXT_TYPE_STACK_TRACE64,
+				ntr_stack_data_size(e->stack_frames, e->stack32),
+				e->related_activity_id || e->traits_size || e->schema_size);
+		at += item;
+		memcpy(p + at, &match_id, 8);
+		at += 8;
+		for (i = 0; i < e->stack_frames; i++) {
+			if (e->stack32) {
+				__u32 a = (__u32)e->stack[i];
+
+				memcpy(p + at, &a, 4);
+				at += 4;
+			} else {
+				__u64 a = e->stack[i];
+
+				memcpy(p + at, &a, 8);
+				at += 8;
+			}
+		}
+		at = (at + 7) & ~7U;
+	}
 	if (e->related_activity_id) {
-		ntr_item_encode(p + NTTRACE_EVENT_HEADER_SIZE,
-				NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, 16,
+		ntr_item_encode(p + at, NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, 16,
 				e->traits_size || e->schema_size);
-		memcpy(p + NTTRACE_EVENT_HEADER_SIZE + item, e->related_activity_id, 16);
+		memcpy(p + at + item, e->related_activity_id, 16);
 	}
 	if (e->traits_size)
 		ntr_item_encode(p + l.traits - item, NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS,

@@ -107,6 +107,15 @@ struct ntr_event {
 	/* TraceLogging's metadata (descriptor Types 2 and 1); 0: no item */
 	__u32 traits_size;
 	__u32 schema_size;
+	/*
+	 * A call stack's return addresses, innermost first, for a
+	 * STACK_TRACE32 (@stack32: each written in 32 bits) or STACK_TRACE64
+	 * item; NULL: no item. @stack_frames may be 0 (the item is there,
+	 * with its MatchId alone).
+	 */
+	const unsigned long *stack;
+	__u32 stack_frames;
+	bool stack32;
 	__u64 time_stamp;
 	__u32 thread_id;
 	__u32 process_id;
@@ -118,7 +127,9 @@ struct ntr_event {
  * event has none), and the user data. Each item is its 8-byte header,
  * its data and zeros to 8 bytes (so Windows' files lay them out); the
  * sizes are the caller's to check (their sum is at most 0x50 + 3 * 8 +
- * 16 + 2 * 7 bytes above theirs).
+ * 16 + 2 * 7 bytes above theirs, plus the stack item's
+ * ntr_event_stack_size()). The stack item, when there is one, comes
+ * first, so that it moves every other part by its own size alone.
  */
 struct ntr_event_layout {
 	__u32 traits;
@@ -132,6 +143,15 @@ struct ntr_event_layout {
  * @l: the offsets, filled in
  */
 void ntr_event_layout(const struct ntr_event *e, struct ntr_event_layout *l);
+
+/**
+ * ntr_event_stack_size() - the bytes of an EventWrite record's stack item
+ * @frames: its return addresses
+ * @stack32: each in 32 bits (STACK_TRACE32), else 64
+ *
+ * Return: the item's header, its MatchId, the addresses and the padding.
+ */
+__u32 ntr_event_stack_size(__u32 frames, bool stack32);
 
 /**
  * ntr_event_metadata() - the metadata among an EventWrite's data descriptors

@@ -463,6 +463,28 @@ __u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_syscall_write);
 
+static void valloc_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_valloc *v = x;
+
+	w_ptr(w, v->base);
+	w_ptr(w, v->size);
+	w_int(w, v->process_id, 4);
+	w_int(w, v->flags, 4);
+}
+
+__u32 ntr_sr_valloc_size(const struct ntr_sr_valloc *x, bool ptr32)
+{
+	return sr_size(valloc_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_valloc_size);
+
+__u32 ntr_sr_valloc_write(void *buf, __u32 room, const struct ntr_sr_valloc *x, bool ptr32)
+{
+	return sr_write(valloc_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_valloc_write);
+
 static void stack_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_stack *s = x;
@@ -549,6 +571,8 @@ static const struct ntr_sr_event events[] = {
 	E(DISKIO_WRITE_INIT, FULL, 3, F(DISK_IO_INIT)),
 	E(DISKIO_FLUSH, PERFINFO, 3, F(DISK_IO)),
 	E(DISKIO_FLUSH_INIT, FULL, 3, F(DISK_IO_INIT)),
+	E(VIRTUAL_ALLOC, PERFINFO, 2, F(VIRTUAL_ALLOC)),
+	E(VIRTUAL_FREE, PERFINFO, 2, F(VIRTUAL_ALLOC)),
 	E(PROCESS_START, FULL, 4, F(PROCESS)),
 	E(PROCESS_END, FULL, 4, F(PROCESS)),
 	E(PROCESS_DCSTART, PERFINFO, 4, F(PROCESS)),

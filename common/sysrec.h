@@ -646,6 +646,44 @@ __u32 ntr_sr_syscall_size(const struct ntr_sr_syscall *s, bool ptr32);
  */
 __u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *s, bool ptr32);
 
+/* ---- PageFault (group 0x02): VirtualAlloc 98, VirtualFree 99 ---- */
+
+/*
+ * PageFault_VirtualAlloc, version 2 (Microsoft's "PageFault_VirtualAlloc"
+ * class page): BaseAddress and RegionSize, pointers; ProcessId; Flags,
+ * the MEM_* of the call (MEM_COMMIT 0x1000 | MEM_RESERVE 0x2000 for an
+ * allocation, MEM_RELEASE 0x8000 for a free). Under a PERFINFO header, as
+ * Windows writes it (readers take the process from ProcessId).
+ */
+struct ntr_sr_valloc {
+	__u64 base;
+	__u64 size;
+	__u32 process_id;
+	__u32 flags;
+};
+#define NTR_SR_MEM_COMMIT	0x00001000U
+#define NTR_SR_MEM_RESERVE	0x00002000U
+#define NTR_SR_MEM_RELEASE	0x00008000U
+
+/**
+ * ntr_sr_valloc_size() - the payload's bytes of a VirtualAlloc or VirtualFree event
+ * @v: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes: 16 or 24.
+ */
+__u32 ntr_sr_valloc_size(const struct ntr_sr_valloc *v, bool ptr32);
+/**
+ * ntr_sr_valloc_write() - writes the payload of a VirtualAlloc or VirtualFree event
+ * @buf: where
+ * @room: @buf's bytes
+ * @v: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_valloc_write(void *buf, __u32 room, const struct ntr_sr_valloc *v, bool ptr32);
+
 /* ---- StackWalk (group 0x18): the stack of the event before, 32 ---- */
 
 /*
@@ -693,6 +731,8 @@ enum {
 	NTR_SR_DISKIO_WRITE_INIT = NTR_SR_HOOK(0x01, 13),
 	NTR_SR_DISKIO_FLUSH = NTR_SR_HOOK(0x01, 14),
 	NTR_SR_DISKIO_FLUSH_INIT = NTR_SR_HOOK(0x01, 15),
+	NTR_SR_VIRTUAL_ALLOC = NTR_SR_HOOK(0x02, 98),
+	NTR_SR_VIRTUAL_FREE = NTR_SR_HOOK(0x02, 99),
 	NTR_SR_PROCESS_START = NTR_SR_HOOK(0x03, 1),
 	NTR_SR_PROCESS_END = NTR_SR_HOOK(0x03, 2),
 	NTR_SR_PROCESS_DCSTART = NTR_SR_HOOK(0x03, 3),

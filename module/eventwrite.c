@@ -112,6 +112,14 @@
  *   EVENT_SCHEMA_TL, in that order (common/record.c), each one's bytes
  *   copied as given: the kernel does not parse TraceLogging metadata, as
  *   Windows' does not (its consumers do).
+ * - A session whose enable has NTTRACE_ENABLE_PROPERTY_STACK_TRACE
+ *   (EnableTraceEx2's EVENT_ENABLE_PROPERTY_STACK_TRACE) gets a
+ *   STACK_TRACE64 item before them (STACK_TRACE32 from a 32-bit process;
+ *   the uapi says what it holds). The stack is taken once per call, only
+ *   when such a session wants the event; no memory for it is
+ *   NTTRACE_STATUS_NO_MEMORY and no session gets the event. MatchId is 0:
+ *   Windows sets it to pair a kernel stack with a user stack it adds
+ *   later, and these are whole when written.
  * - A metadata descriptor past the 16-bit Size is the same
  *   NTTRACE_STATUS_INTEGER_OVERFLOW as data.
  */
@@ -123,6 +131,7 @@
 
 #include "eventwrite.h"
 #include "provider.h"
+#include "stack.h"
 #include "write.h"
 
 #define NT_EW_FLAGS		(NTTRACE_EVENT_WRITE_FLAG_NO_FAULTING | \
@@ -141,6 +150,8 @@ struct nt_ew {
 	u64 denied;		/* secure sessions that took us for a stranger */
 	u32 fail_id;		/* the lowest logger ID that refused */
 	u32 fail_status;
+	u64 stacks;		/* sessions that want a stack item */
+	struct nt_stack *stack;	/* the writer's, taken once; NULL: none */
 };
 
 /*
@@ -181,7 +192,7 @@ static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
  * snapshot is read again, and the reservation discarded (-ESTALE) if the
  * session no longer wants the event.
  */
-static int nt_ew_write_one(struct nt_write *w, u32 logger_id)
+static int nt_ew_write_one(struct nt_write *w, u32 logger_id, int kaddr)
 {
 	struct nttrace_reservation res;
 	u8 *rec;
@@ -189,11 +200,55 @@ static int nt_ew_write_one(struct nt_write *w, u32 logger_id)
 	rec = nt_write_reserve(w, logger_id, &res);
 	if (IS_ERR(rec))
 		return PTR_ERR(rec);
-	if (!nt_write_wanted(w, logger_id)) {
+	/*
+	 * @kaddr >= 0: the record holds kernel frames if it is 1, sized for
+	 * a session whose readers may see them if so, and may not if not:
+	 * the session found is still that one.
+	 */
+	if (!nt_write_wanted(w, logger_id) ||
+	    (kaddr >= 0 && res.session->kaddr != kaddr)) {
 		nttrace_discard(&res);
 		return -ESTALE;
 	}
 	return nt_write_commit(w, logger_id, &res, rec);
+}
+
+/*
+ * nt_ew_write_one() into a session that wants the writer's stack: the
+ * record grows by the stack item, which comes first of the items, so the
+ * data and the other items move by its size (common/record.c). Kernel
+ * frames go only to a session whose readers may see kernel addresses;
+ * frames that would take the record past 16 bits are left out.
+ */
+static int nt_ew_write_stack(struct nt_ew *ew, u32 logger_id)
+{
+	struct ntr_event *e = &ew->w.event.header;
+	const struct nt_stack *st = ew->stack;
+	u32 base = ew->w.total, data_off = ew->w.data_off;
+	u32 word = e->stack32 ? 4 : 8, room, skip = 0, nr, grow;
+	int kaddr = -1, err;
+
+	if (st->nr_kernel) {
+		kaddr = nt_system_slot_wants(logger_id, 0, 0, 1);
+		skip = kaddr ? 0 : st->nr_kernel;
+	}
+	nr = st->nr - skip;
+	/* The item's header and MatchId need 16 bytes: without them, none. */
+	room = (U16_MAX - base) & ~7U;
+	if (room < ntr_event_stack_size(0, e->stack32))
+		return nt_ew_write_one(&ew->w, logger_id, -1);
+	nr = min(nr, (room - ntr_event_stack_size(0, e->stack32)) / word);
+	grow = ntr_event_stack_size(nr, e->stack32);
+	e->stack = st->frames + skip;
+	e->stack_frames = nr;
+	ew->w.total = base + grow;
+	ew->w.data_off = data_off + grow;
+	err = nt_ew_write_one(&ew->w, logger_id, kaddr);
+	ew->w.total = base;
+	ew->w.data_off = data_off;
+	e->stack = NULL;
+	e->stack_frames = 0;
+	return err;
 }
 
 /* The registration, under rcu_read_lock(). */
@@ -236,7 +291,10 @@ static int nt_ew_pass(struct nt_ew *ew)
 		u64 bit = BIT_ULL(id - 1);
 
 		want &= ~bit;
-		err = nt_ew_write_one(&ew->w, id);
+		if (ew->stack && (ew->stacks & bit))
+			err = nt_ew_write_stack(ew, id);
+		else
+			err = nt_ew_write_one(&ew->w, id, -1);
 		if (err == -EFAULT)
 			goto out;
 		if (err == -EACCES && (ew->w.rules & NT_WRITE_USER) &&
@@ -386,8 +444,10 @@ static u32 nt_ew_run(struct nt_ew *ew)
 	};
 	rcu_read_lock();
 	r = nt_ew_reg(ew);
-	if (r)
+	if (r) {
 		want = nt_write_event_sessions(w, r);
+		ew->stacks = nt_reg_stacks_rcu(r);
+	}
 	rcu_read_unlock();
 	if (!r)
 		return NTTRACE_STATUS_INVALID_HANDLE;
@@ -395,8 +455,23 @@ static u32 nt_ew_run(struct nt_ew *ew)
 		return NTTRACE_STATUS_SUCCESS;
 
 	status = nt_ew_read_data(ew, stack);
+	if (status == NTTRACE_STATUS_SUCCESS && (want & ew->stacks)) {
+		/*
+		 * Taken once for all the sessions, here where the writer is;
+		 * too big for the kernel stack. No memory: the event is
+		 * refused whole, as for its data.
+		 */
+		ew->stack = kmalloc(sizeof(*ew->stack), nt_gfp(ew->call));
+		if (ew->stack) {
+			nt_stack_capture_writer(ew->stack, ew->call->kernel_mode);
+			w->event.header.stack32 = ew->call->compat;
+		} else {
+			status = NTTRACE_STATUS_NO_MEMORY;
+		}
+	}
 	if (status == NTTRACE_STATUS_SUCCESS)
 		status = nt_ew_emit(ew);
+	kfree(ew->stack);
 	nt_write_release(w);
 	if (ew->desc != stack)
 		kfree(ew->desc);

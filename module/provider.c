@@ -143,6 +143,7 @@ struct nt_snap_entry {
 	const struct nt_id_filter *ids;	/* NULL: no event-ID filter */
 	u32 logger_id;
 	u8 level;
+	bool stack;			/* NTTRACE_ENABLE_PROPERTY_STACK_TRACE */
 };
 
 struct nt_snap {
@@ -172,6 +173,7 @@ struct nt_enable {
 	u64 any, all;
 	u64 stamp;			/* when enabled: the latest acts */
 	struct nt_id_filter *ids;	/* NULL: none */
+	u32 property;			/* NTTRACE_ENABLE_PROPERTY_* */
 };
 
 /* A notification held until its registration's enable info is written. */
@@ -793,6 +795,7 @@ static void nt_guid_snapshot(struct nt_guid *g)
 			snap->e[n].level = e->level;
 			snap->e[n].any = e->any;
 			snap->e[n].all = e->all;
+			snap->e[n].stack = e->property & NTTRACE_ENABLE_PROPERTY_STACK_TRACE;
 			/* Whole before this store: see nt_reg_wanted_rcu(). */
 			snap->e[n].ids = e->ids;
 			n++;
@@ -1085,9 +1088,16 @@ EXPORT_SYMBOL_IF_KUNIT(nt_prov_file_release);
 
 static void nt_kcalls_run(struct list_head *todo);
 
-/* The filter members of @in: consistent (the uapi's rules), or -EINVAL. */
+/*
+ * The filter and property members of @in: consistent (the uapi's rules),
+ * or -EINVAL.
+ */
 static int nt_enable_filter_check(const struct nttrace_enable *in)
 {
+	if (in->pad || (in->enable_property & ~NTTRACE_ENABLE_PROPERTY_STACK_TRACE))
+		return -EINVAL;
+	if (in->enable_property && in->control != NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER)
+		return -EINVAL;
 	if (in->filter_flags & ~(NTTRACE_ENABLE_FILTER_EVENT_ID |
 				 NTTRACE_ENABLE_FILTER_EVENT_ID_IN))
 		return -EINVAL;
@@ -1261,6 +1271,7 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 		e->flags = in->enable_flags;
 		e->any = in->match_any_keyword;
 		e->all = in->match_all_keyword;
+		e->property = in->enable_property;
 		e->stamp = ++nt_enable_stamp;
 		/* The old filter goes once the snapshot without it is out. */
 		swap(e->ids, ids);
@@ -1359,6 +1370,8 @@ u32 nt_provider_rows(struct nttrace_provider_row *rows, u32 room)
 				rows[n].match_all_keyword = e->all;
 				if (e == g->acting)
 					rows[n].flags = NTTRACE_PROVIDER_ROW_LATEST;
+				if (e->property & NTTRACE_ENABLE_PROPERTY_STACK_TRACE)
+					rows[n].flags |= NTTRACE_PROVIDER_ROW_STACK_TRACE;
 			}
 			n++;
 		}
@@ -1458,6 +1471,20 @@ u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword)
 	return nt_snap_wanted(r, true, id, level, keyword);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_reg_wanted_rcu);
+
+u64 nt_reg_stacks_rcu(const struct nt_reg *r)
+{
+	/* Published as nt_snap_wanted() reads it. */
+	const struct nt_snap *snap = rcu_dereference(r->g->snap);
+	u64 want = 0;
+	unsigned int i;
+
+	for (i = 0; snap && i < snap->count; i++)
+		if (snap->e[i].stack)
+			want |= 1ULL << (snap->e[i].logger_id - 1);
+	return want;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_reg_stacks_rcu);
 
 bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword)
 {

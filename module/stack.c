@@ -44,7 +44,7 @@ struct nt_stack *nt_stack_get(void)
  * iterator that called our probe.
  */
 static unsigned int nt_stack_kernel(unsigned long *out, unsigned int room,
-				    struct pt_regs *regs)
+				    struct pt_regs *regs, bool probe)
 {
 	unsigned int n, i = 0;
 
@@ -59,7 +59,7 @@ static unsigned int nt_stack_kernel(unsigned long *out, unsigned int room,
 	} else {
 		while (i < n && within_module(out[i], THIS_MODULE))
 			i++;
-		if (i < n)
+		if (probe && i < n)
 			i++;
 	}
 	memmove(out, out + i, (n - i) * sizeof(*out));
@@ -70,7 +70,7 @@ static unsigned int nt_stack_kernel(unsigned long *out, unsigned int room,
 	 * stack, stale ones of this module's probe included: below a
 	 * tracepoint's probe, none of them is the event's.
 	 */
-	if (!regs) {
+	if (!regs && probe) {
 		unsigned int k = 0;
 
 		for (i = 0; i < n; i++)
@@ -145,10 +145,24 @@ void nt_stack_capture(struct nt_stack *st, struct pt_regs *regs)
 	if (regs && user_mode(regs))
 		uregs = regs;
 	else
-		st->nr_kernel = nt_stack_kernel(st->frames, NT_STACK_MAX, regs);
+		st->nr_kernel = nt_stack_kernel(st->frames, NT_STACK_MAX, regs, true);
 	if (!uregs && t->mm && !(t->flags & PF_KTHREAD))
 		uregs = task_pt_regs(t);
 	st->nr = st->nr_kernel;
 	if (uregs)
 		st->nr += nt_stack_user(st->frames + st->nr, NT_STACK_MAX - st->nr, uregs);
+}
+
+void nt_stack_capture_writer(struct nt_stack *st, bool kernel)
+{
+	struct task_struct *t = current;
+
+	st->pid = t->tgid;
+	st->tid = t->pid;
+	st->nr_kernel = kernel ? nt_stack_kernel(st->frames, NT_STACK_MAX, NULL, false) : 0;
+	st->nr = st->nr_kernel;
+	/* An interrupt's writer has no user frames of its own. */
+	if (!in_interrupt() && t->mm && !(t->flags & PF_KTHREAD))
+		st->nr += nt_stack_user(st->frames + st->nr, NT_STACK_MAX - st->nr,
+					task_pt_regs(t));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Call stacks for the events that carry one (a system logger's StackWalk
- * events, module/kernel_logger/emit.c): the kernel's frames, then the
+ * events, module/kernel_logger/emit.c; EventWrite's stack items,
+ * module/eventwrite.c): the kernel's frames, then the
  * user program's, innermost first, as Windows' StackWalk event lists
  * them. Any context but NMI. Calls no other file of the module.
  */
@@ -60,5 +61,18 @@ struct nt_stack *nt_stack_get(void);
  * A kernel thread has no user frames. With preemption off.
  */
 void nt_stack_capture(struct nt_stack *st, struct pt_regs *regs);
+
+/**
+ * nt_stack_capture_writer() - take the stack of a writer of an event
+ * @st: where (any memory)
+ * @kernel: the writer is in the kernel (a kernel-mode provider): its
+ *	kernel frames first, from the first outside this module
+ *
+ * For an EventWrite record's stack item: the writing thread's user frames
+ * as nt_stack_capture() takes them, unless the writer is an interrupt
+ * (which has none of its own); a user-mode writer's kernel frames (this
+ * module's system call) are not taken. Any context but NMI.
+ */
+void nt_stack_capture_writer(struct nt_stack *st, bool kernel);
 
 #endif /* NTTRACE_STACK_H */

@@ -923,9 +923,28 @@ struct nttrace_enable {
 	__u32 filter_flags;
 	__u32 event_id_count;
 	__u64 event_ids;
+	/* NTTRACE_ENABLE_SIZE_VER2: */
+	__u32 enable_property;
+	__u32 pad;
 };
 #define NTTRACE_ENABLE_SIZE_VER0	56
 #define NTTRACE_ENABLE_SIZE_VER1	72
+#define NTTRACE_ENABLE_SIZE_VER2	80
+/*
+ * @enable_property: EnableTraceEx2's EVENT_ENABLE_PROPERTY_STACK_TRACE, the
+ * one property the kernel keeps (ENABLE only, else -EINVAL; any other bit,
+ * or @pad not 0: -EINVAL). Each EventWrite record the session gets then
+ * carries an EVENT_HEADER_EXT_TYPE_STACK_TRACE64 item (STACK_TRACE32 from
+ * a 32-bit writer: NTTRACE_EVENT_HEADER_FLAG_32_BIT_HEADER), its data a
+ * __u64 MatchId, always 0 here (every stack is whole when written), then
+ * the return addresses, innermost first, at most 192: the writing thread's
+ * user frames, found by their frame pointers; a kernel-mode writer's
+ * kernel frames before them only for a session whose readers may see
+ * kernel addresses (a system logger started by a CAP_SYSLOG holder),
+ * else none. Frames that would take the record past 0xFFFF bytes are
+ * left out.
+ */
+#define NTTRACE_ENABLE_PROPERTY_STACK_TRACE	0x00000004U
 #define NTTRACE_MAX_ENABLES		256	/* GUIDs per session */
 /* An event-ID filter is given (@event_id_count, @event_ids). */
 #define NTTRACE_ENABLE_FILTER_EVENT_ID		0x00000001U
@@ -1003,6 +1022,8 @@ struct nttrace_provider_row {
  * that a controller can tell which session EnumerateTraceGuids names.
  */
 #define NTTRACE_PROVIDER_ROW_LATEST	0x00000001U
+/* The enable has NTTRACE_ENABLE_PROPERTY_STACK_TRACE. */
+#define NTTRACE_PROVIDER_ROW_STACK_TRACE	0x00000002U
 
 /**
  * struct nttrace_provider_list - NTTRACE_IOC_LIST_PROVIDERS: what
@@ -1105,6 +1126,8 @@ struct nttrace_event_extended_item_header {
 	__u16 data_size;
 };
 #define NTTRACE_EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID	0x0001
+#define NTTRACE_EVENT_HEADER_EXT_TYPE_STACK_TRACE32		0x0005
+#define NTTRACE_EVENT_HEADER_EXT_TYPE_STACK_TRACE64		0x0006
 #define NTTRACE_EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL		0x000B
 #define NTTRACE_EVENT_HEADER_EXT_TYPE_PROV_TRAITS		0x000C
 

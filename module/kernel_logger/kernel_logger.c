@@ -39,6 +39,7 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_tcpip,
 	&nt_ks_profile,
 	&nt_ks_syscall,
+	&nt_ks_valloc,
 };
 
 /* Guards nt_hooked: one update at a time. */

@@ -92,25 +92,28 @@ MAN_PAGES := nttrace.1 $(addsuffix .1,$(addprefix nttrace-,$(NTTRACE_COMMANDS)))
 shared: $(SHARED)/$(SO_REAL) $(SHARED)/libnttrace.a $(SHARED)/libnttrace-wmain.a $(SHARED)/nttrace \
 	$(SHARED)/nttrace.pc $(SHARED)/nttrace-windows.pc
 
+# The Makefile's (frame pointers kept, for the stacks the kernel walks).
+FP_CFLAGS ?= -fno-omit-frame-pointer
+
 # The tool StartTrace starts as a session's logger process
 # (userlib/logger/filelogger.c): the one installed here.
 TOOL_DEF := -DNTTRACE_TOOL_PATH='"$(BINDIR)/nttrace"'
 
 $(SHARED)/pic/%.o: %.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(CC) -fPIC $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 $(SHARED)/static/%.o: %.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 $(SHARED)/tool/common-%.o: common/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 $(SHARED)/tool/%.o: userlib/tools/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 # Only what the version script names is exported (the public API); every
 # other function, internal.h's included, is local to the library.

@@ -9,6 +9,10 @@
  *   klbench process N   N times fork, exec of a static program that exits
  *                       at once (/bin/busybox true) and wait; prints
  *                       "R process NS" (nanoseconds a process)
+ *   klbench spin N      N units of CPU work (a million increments each) in
+ *                       spin_work(), called through spin_middle(), both
+ *                       with frame pointers, as a profiled program's hot
+ *                       path; prints "R spin NS" (nanoseconds a unit)
  *   klbench start FLAGS start the NT Kernel Logger with group_mask[0]
  *                       FLAGS (a number), in BUFFERING mode (its rings
  *                       overwrite: no consumer is needed, nothing blocks)
@@ -109,6 +113,36 @@ static int process(long n)
 	return 0;
 }
 
+static volatile unsigned long spun;
+
+__attribute__((noinline)) static void spin_work(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		spun++;
+}
+
+/* Work after the call: no tail call, so the frame stays on the stack. */
+__attribute__((noinline)) static void spin_middle(long n)
+{
+	spin_work(n);
+	spun++;
+}
+
+static int spin(long n)
+{
+	uint64_t t0 = now_ns();
+	long i;
+
+	if (n <= 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		spin_middle(1000000);
+	printf("R spin %.0f\n", (double)(now_ns() - t0) / n);
+	return 0;
+}
+
 static int control(const char *what, uint32_t flags)
 {
 	struct nttrace_logger_info info;
@@ -140,10 +174,12 @@ int main(int argc, char **argv)
 		return cswitch(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "process"))
 		return process(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "spin"))
+		return spin(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "start"))
 		return control("start", strtoul(argv[2], NULL, 0));
 	if (argc == 2 && !strcmp(argv[1], "stop"))
 		return control("stop", 0);
-	fprintf(stderr, "usage: klbench cswitch N | process N | start FLAGS | stop\n");
+	fprintf(stderr, "usage: klbench cswitch N | process N | spin N | start FLAGS | stop\n");
 	return 2;
 }

@@ -2212,6 +2212,10 @@ static void op_provider(struct thr *t)
 		k.e.enable_flags = pick_u32(&t->r);
 		k.e.match_any_keyword = pick_u64(&t->r);
 		k.e.match_all_keyword = pick_u64(&t->r);
+		/* Stacks with the provider's events, so that writes take them. */
+		if (chance(&t->r, 30))
+			k.e.enable_property = chance(&t->r, 90) ? NTTRACE_ENABLE_PROPERTY_STACK_TRACE :
+								 pick_u32(&t->r);
 		arg = place(t, &k.e, sizeof(k.e), NTTRACE_ENABLE_SIZE_VER0, exact, &out);
 		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_ENABLE, arg);
 		return;

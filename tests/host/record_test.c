@@ -41,6 +41,7 @@ int main(void)
 	rc_classic(&ctx);
 	rc_event(&ctx);
 	rc_event_items(&ctx);
+	rc_event_stack(&ctx);
 	rc_event_metadata(&ctx);
 	rc_buffer(&ctx);
 	return tap_done();

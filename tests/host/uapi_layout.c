@@ -150,11 +150,12 @@ _Static_assert(_IOC_SIZE(NTTRACE_IOC_REGISTER) == NTTRACE_REGISTER_SIZE_VER0, "R
 _Static_assert(sizeof(struct nttrace_unregister) == NTTRACE_UNREGISTER_SIZE_VER0, "unregister");
 _Static_assert(_IOC_SIZE(NTTRACE_IOC_UNREGISTER) == NTTRACE_UNREGISTER_SIZE_VER0,
 	       "UNREGISTER size");
-_Static_assert(sizeof(struct nttrace_enable) == NTTRACE_ENABLE_SIZE_VER1, "enable");
-_Static_assert(_IOC_SIZE(NTTRACE_IOC_ENABLE) == NTTRACE_ENABLE_SIZE_VER1, "ENABLE size");
+_Static_assert(sizeof(struct nttrace_enable) == NTTRACE_ENABLE_SIZE_VER2, "enable");
+_Static_assert(_IOC_SIZE(NTTRACE_IOC_ENABLE) == NTTRACE_ENABLE_SIZE_VER2, "ENABLE size");
 /* VER0 ends where the filter members begin: they were added at the end. */
 AT(nttrace_enable, match_all_keyword, 48);
 AT(nttrace_enable, filter_flags, NTTRACE_ENABLE_SIZE_VER0);
+AT(nttrace_enable, enable_property, NTTRACE_ENABLE_SIZE_VER1);
 AT(nttrace_enable, event_id_count, 60);
 AT(nttrace_enable, event_ids, 64);
 _Static_assert(sizeof(struct nttrace_notification) == NTTRACE_NOTIFICATION_SIZE_VER0,

@@ -331,6 +331,75 @@ static void rc_event_items(struct rc_ctx *ctx)
 	rc_eq(ctx, got[0x71] | got[0x77], 0, "items: the schema's padding is zero");
 }
 
+/*
+ * A stack item (EnableTraceEx2's STACK_TRACE property): first of the
+ * items, its header, MatchId 0 and the addresses, 64-bit (3 frames: 8 +
+ * 8 + 24 = 0x28 bytes) or 32-bit (3 frames: 8 + 8 + 12, to 8: 0x20),
+ * moving the related activity item and the data by its size; with no
+ * frame, the MatchId alone.
+ */
+static void rc_event_stack(struct rc_ctx *ctx)
+{
+	static const unsigned long frames[3] = { 0x1111, 0x2222, 0x3333 };
+	const struct nttrace_event_descriptor d = { .level = 4 };
+	struct ntr_event e = {
+		.size = 0x90,
+		.descriptor = &d,
+		.provider_id = rc_guid,
+		.activity_id = rc_guid2,
+		.stack = frames,
+		.stack_frames = 3,
+	};
+	static __u8 got[0xa0], want[0xa0];
+	struct ntr_event_layout l;
+
+	rc_eq(ctx, ntr_event_stack_size(3, false), 0x28, "stack: 64-bit item of 3 frames");
+	rc_eq(ctx, ntr_event_stack_size(3, true), 0x20, "stack: 32-bit item of 3, padded");
+	rc_eq(ctx, ntr_event_stack_size(0, true), 0x10, "stack: no frame: header and MatchId");
+	ntr_event_layout(&e, &l);
+	rc_eq(ctx, l.data, 0x78, "stack: data after the 64-bit item");
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	ntr_event_encode(got, &e);
+	rc_eq(ctx, got[4], 0x50 | 0x01, "stack: EXTENDED_INFO set");
+	memcpy(want, got, sizeof(want));
+	rc_put(want, 0x50, 0x28, 2);
+	rc_put(want, 0x52, 0x06, 2);		/* STACK_TRACE64 */
+	rc_put(want, 0x54, 0, 2);		/* the last item */
+	rc_put(want, 0x56, 0x20, 2);
+	rc_put(want, 0x58, 0, 8);		/* MatchId */
+	rc_put(want, 0x60, 0x1111, 8);
+	rc_put(want, 0x68, 0x2222, 8);
+	rc_put(want, 0x70, 0x3333, 8);
+	rc_fill(want + 0x78, sizeof(want) - 0x78, RC_UNTOUCHED);
+	rc_mem(ctx, got + 0x50, want + 0x50, sizeof(got) - 0x50,
+	       "stack: the 64-bit item, the data untouched");
+
+	e.stack32 = true;
+	e.related_activity_id = rc_guid3;
+	ntr_event_layout(&e, &l);
+	rc_eq(ctx, l.data, 0x88, "stack: data after the 32-bit item and the related one");
+	rc_fill(got, sizeof(got), RC_UNTOUCHED);
+	ntr_event_encode(got, &e);
+	memcpy(want, got, sizeof(want));
+	rc_put(want, 0x50, 0x20, 2);
+	rc_put(want, 0x52, 0x05, 2);		/* STACK_TRACE32 */
+	rc_put(want, 0x54, 1, 2);		/* the related activity item follows */
+	rc_put(want, 0x56, 0x14, 2);
+	rc_put(want, 0x58, 0, 8);
+	rc_put(want, 0x60, 0x1111, 4);
+	rc_put(want, 0x64, 0x2222, 4);
+	rc_put(want, 0x68, 0x3333, 4);
+	rc_put(want, 0x6c, 0, 4);		/* padding */
+	rc_put(want, 0x70, 0x18, 2);
+	rc_put(want, 0x72, 0x01, 2);		/* RELATED_ACTIVITYID */
+	rc_put(want, 0x74, 0, 2);
+	rc_put(want, 0x76, 16, 2);
+	memcpy(want + 0x78, rc_guid3, 16);
+	rc_fill(want + 0x88, sizeof(want) - 0x88, RC_UNTOUCHED);
+	rc_mem(ctx, got + 0x50, want + 0x50, sizeof(got) - 0x50,
+	       "stack: the 32-bit item, then the related activity item");
+}
+
 /* Which descriptors are metadata (the low byte of reserved is the Type). */
 static void rc_event_metadata(struct rc_ctx *ctx)
 {

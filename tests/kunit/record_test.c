@@ -32,6 +32,7 @@ RC_CASE(rc_classic_types)
 RC_CASE(rc_classic)
 RC_CASE(rc_event)
 RC_CASE(rc_event_items)
+RC_CASE(rc_event_stack)
 RC_CASE(rc_event_metadata)
 RC_CASE(rc_buffer)
 
@@ -43,6 +44,7 @@ static struct kunit_case nttrace_record_cases[] = {
 	KUNIT_CASE(rc_classic_test),
 	KUNIT_CASE(rc_event_test),
 	KUNIT_CASE(rc_event_items_test),
+	KUNIT_CASE(rc_event_stack_test),
 	KUNIT_CASE(rc_event_metadata_test),
 	KUNIT_CASE(rc_buffer_test),
 	{}

@@ -635,6 +635,10 @@ static void rs_profile(struct rc_ctx *ctx)
 	};
 	struct ntr_sr_syscall enter = { .value = 110 };
 	struct ntr_sr_syscall exit = { .value = (__u32)-2, .exit = true };
+	struct ntr_sr_valloc va = {
+		.base = 0x7f0012340000ULL, .size = 0x4000, .process_id = 4242,
+		.flags = NTR_SR_MEM_COMMIT | NTR_SR_MEM_RESERVE,
+	};
 	static __u8 got[64];
 	static struct rs_exp e;
 	int ptr32;
@@ -694,6 +698,20 @@ static void rs_profile(struct rc_ctx *ctx)
 		rc_eq(ctx, ntr_sr_syscall_write(got, sizeof(got), &exit, ptr32), 4,
 		      "sysclexit: 4 bytes");
 		rc_mem(ctx, got, e.b, 4, "sysclexit: bytes");
+
+		rs_init(&e, ptr32);
+		rs_p(&e, 0x7f0012340000ULL);		/* BaseAddress */
+		rs_p(&e, 0x4000);			/* RegionSize */
+		rs_u(&e, 4242, 4);			/* ProcessId */
+		rs_u(&e, 0x3000, 4);			/* Flags */
+		n = ntr_sr_valloc_size(&va, ptr32);
+		rc_eq(ctx, n, ptr32 ? 16 : 24, "virtualalloc: two pointers and 8 bytes");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_valloc_write(got, n, &va, ptr32), n, "virtualalloc: written");
+		rc_mem(ctx, got, e.b, n, "virtualalloc: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "virtualalloc: not past its end");
+		rc_eq(ctx, ntr_sr_valloc_write(got, n - 1, &va, ptr32), 0,
+		      "virtualalloc: short room");
 	}
 }
 

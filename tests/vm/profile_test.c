@@ -41,10 +41,10 @@
 #include <nttrace/session.h>
 #include "emit.h"
 #include "expect.h"
+#include "klog.h"
 #include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
-#define KL NTTRACE_KERNEL_LOGGER_ID
 #define HOOK_SAMPLE 0x0F2E
 #define HOOK_STACK 0x1820
 #define HOOK_SET_INTERVAL 0x0F48
@@ -215,46 +215,6 @@ static void on_record(void *ctx, const uint8_t *p, uint32_t size, unsigned int c
 }
 
 /*
- * A drain's buffers, each record of the kernel's (SYSTEM64 or PERFINFO64
- * header) to the walk's @fn: a buffer's records are 8-byte aligned,
- * after its 0x48-byte header.
- */
-struct walk {
-	void (*fn)(void *ctx, const uint8_t *rec, uint32_t size, unsigned int cpu);
-	void *ctx;
-};
-
-static int on_buffer(void *ctx, const void *buf, uint32_t bsize, unsigned int cpu)
-{
-	const struct walk *w = ctx;
-	const uint8_t *b = buf;
-	uint32_t end = get_le(b + 0x04, 4), off = 0x48;
-
-	(void)bsize;
-	while (off + 8 <= end) {
-		const uint8_t *p = b + off;
-		uint32_t size = record_size(p);
-
-		if (size < 8 || size > end - off)
-			break;
-		if (p[3] == 0xC0 && (p[2] == 0x02 || p[2] == 0x11))
-			w->fn(w->ctx, p, size, cpu);
-		off += (size + 7) & ~7u;
-	}
-	return 0;
-}
-
-/* flush_drain() of the NT Kernel Logger, each kernel record to @fn. */
-static void drain(struct nttrace_consumer *kc,
-		  void (*fn)(void *ctx, const uint8_t *rec, uint32_t size, unsigned int cpu),
-		  void *ctx)
-{
-	struct walk w = { fn, ctx };
-
-	flush_drain(kc, KL, on_buffer, &w);
-}
-
-/*
  * Run @fn in a child until the logger holds WANT of its samples (the
  * drains wait on that count, however slow the machine); the counts in @s.
  */
@@ -270,7 +230,7 @@ static void sample_child(struct nttrace_consumer *kc, void (*fn)(void), struct s
 	s->tid = (uint32_t)pid;
 	while (pid > 0 && s->samples < WANT) {
 		usleep(20000);
-		drain(kc, on_record, s);
+		klog_drain(kc, on_record, s);
 	}
 	if (pid > 0) {
 		kill(pid, SIGKILL);
@@ -289,19 +249,6 @@ static int profile_ioctl(uint32_t flags, uint32_t source, uint32_t *interval)
 	if (interval)
 		*interval = p.interval;
 	return p.min_interval == 1221 && p.max_interval == 10000000 ? 0 : -ERANGE;
-}
-
-/* The NT Kernel Logger with @flags (and no SysConfig events): 0 or -errno. */
-static int start_kernel_logger(uint32_t flags)
-{
-	struct nttrace_logger_info kl;
-
-	memset(&kl, 0, sizeof(kl));
-	nttrace_set_name(&kl, NTTRACE_KERNEL_LOGGER_NAME);
-	kl.buffer_size_kb = 64;
-	kl.max_buffers = 64;
-	kl.group_mask[0] = flags | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
-	return nttrace_start(&kl);
 }
 
 /* Stacks for SampledProfile (@on) or none, of the NT Kernel Logger. */
@@ -435,7 +382,7 @@ TEST_F(nttrace, samples)
 	uint32_t v = 10000;
 
 	profile_ioctl(NTTRACE_PROFILE_SET, 0, &v);
-	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_PROFILE), 0,
+	if (!tap_eq(klog_start(NTTRACE_EVENT_TRACE_FLAG_PROFILE), 0,
 		    "%d-bit: the NT Kernel Logger, PROFILE", BITS))
 		return;
 	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
@@ -499,7 +446,7 @@ static int kernel_hidden(void)
 
 	if (drop_syslog())
 		return 100;
-	if (start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_PROFILE))
+	if (klog_start(NTTRACE_EVENT_TRACE_FLAG_PROFILE))
 		return 101;
 	if (nttrace_consumer_open(&kc, KL) || set_stacks(1)) {
 		stop_session(KL);
@@ -566,7 +513,7 @@ TEST_F(nttrace, system_calls)
 	c.nr_getppid = SYS_getppid | (BITS == 32 ? 0x80000000U : 0);
 	c.nr_open = SYS_openat | (BITS == 32 ? 0x80000000U : 0);
 	c.ppid = (uint32_t)getppid();
-	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL), 0,
+	if (!tap_eq(klog_start(NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL), 0,
 		    "%d-bit: the NT Kernel Logger, SYSTEMCALL", BITS))
 		return;
 	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
@@ -576,7 +523,7 @@ TEST_F(nttrace, system_calls)
 	for (i = 0; i < 100; i++)
 		syscall(SYS_getppid);
 	syscall(SYS_openat, AT_FDCWD, "/nonexistent/profile_test", O_RDONLY);
-	drain(kc, on_syscall, &c);
+	klog_drain(kc, on_syscall, &c);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
 	tap_ok(c.getppid_pairs >= 100,
@@ -673,7 +620,7 @@ TEST_F(nttrace, cswitch_stacks)
 		    BITS))
 		return;
 	/* PROFILE too: a session started with it holds kernel addresses. */
-	if (!tap_eq(start_kernel_logger(NTTRACE_EVENT_TRACE_FLAG_CSWITCH |
+	if (!tap_eq(klog_start(NTTRACE_EVENT_TRACE_FLAG_CSWITCH |
 					NTTRACE_EVENT_TRACE_FLAG_PROFILE), 0,
 		    "%d-bit: the NT Kernel Logger, CSWITCH and PROFILE", BITS))
 		return;
@@ -722,7 +669,7 @@ TEST_F(nttrace, cswitch_stacks)
 	if (i == 50)
 		waitpid(pid, &status, 0);
 	c.tid = (uint32_t)pid;
-	drain(kc, on_cs_stack, &c);
+	klog_drain(kc, on_cs_stack, &c);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
 	tap_ok(c.stacks >= 50,

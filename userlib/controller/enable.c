@@ -89,7 +89,7 @@ static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG co
  */
 static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t control,
 			   uint32_t level, uint32_t flags, uint64_t any, uint64_t all,
-			   const struct nttrace_filters *filters)
+			   uint32_t property, const struct nttrace_filters *filters)
 {
 	struct nttrace_enable e;
 	int fd, err;
@@ -109,6 +109,9 @@ static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t con
 	e.enable_flags = flags;
 	e.match_any_keyword = any;
 	e.match_all_keyword = all;
+	/* The one property the kernel keeps; a disable has none. */
+	if (control == EVENT_CONTROL_CODE_ENABLE_PROVIDER)
+		e.enable_property = property & EVENT_ENABLE_PROPERTY_STACK_TRACE;
 	/* The kernel applies the event-ID filter of an ENABLE (the others were refused). */
 	if (filters && filters->has_ids && control == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
 		e.filter_flags = NTTRACE_ENABLE_FILTER_EVENT_ID |
@@ -121,8 +124,8 @@ static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t con
 	err = -errno;
 	switch (err) {
 	case -E2BIG:
-		/* A module older than the filter members: it cannot filter. */
-		return set_error(e.filter_flags ? ERROR_NOT_SUPPORTED :
+		/* A module older than the filter or property members. */
+		return set_error(e.filter_flags || e.enable_property ? ERROR_NOT_SUPPORTED :
 				 nttrace_errno_to_win32(err));
 	case -ENOENT:
 		/* No such session, or (disabling) no such enable in it. */
@@ -150,7 +153,7 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 	return enable_kernel(SessionHandle, ControlGuid,
 			     Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 				      EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-			     EnableLevel, EnableFlag, EnableFlag, 0, NULL);
+			     EnableLevel, EnableFlag, EnableFlag, 0, 0, NULL);
 }
 
 /*
@@ -162,10 +165,13 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
  *   is nothing to wait for and any value is accepted.
  * - ENABLE_TRACE_PARAMETERS: Version 1 or 2 (else ERROR_INVALID_PARAMETER);
  *   ControlFlags is reserved (non-zero: ERROR_INVALID_PARAMETER);
- *   EnableProperty may hold ENABLE_KEYWORD_0 only (keyword-0 events are
- *   always delivered here); every other property (SID, TS_ID,
- *   STACK_TRACE, IGNORE_KEYWORD_0, PROVIDER_GROUP, ...) asks for an
- *   extended item or filtering the kernel does not do: ERROR_NOT_SUPPORTED.
+ *   EnableProperty may hold ENABLE_KEYWORD_0 (keyword-0 events are
+ *   always delivered here) and, for a kernel session, STACK_TRACE (the
+ *   kernel adds the writer's stack to each EventWrite record the session
+ *   gets: NTTRACE_ENABLE_PROPERTY_STACK_TRACE); the user-mode logger
+ *   takes no stacks, and every other property (SID, TS_ID,
+ *   IGNORE_KEYWORD_0, PROVIDER_GROUP, ...) asks for an extended item or
+ *   filtering the kernel does not do: ERROR_NOT_SUPPORTED.
  * - Filters (EnableFilterDesc, FilterDescCount; checked and applied as
  *   filter/evfilter.c says): EVENT_FILTER_TYPE_EVENT_ID for every
  *   session (a kernel session's by the kernel, NTTRACE_IOC_ENABLE; the
@@ -192,7 +198,8 @@ static ULONG check_params(const ENABLE_TRACE_PARAMETERS *p)
 		return ERROR_INVALID_PARAMETER;
 	if (p->ControlFlags)
 		return ERROR_INVALID_PARAMETER;
-	if (p->EnableProperty & ~(ULONG)EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0)
+	if (p->EnableProperty & ~(ULONG)(EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0 |
+					 EVENT_ENABLE_PROPERTY_STACK_TRACE))
 		return ERROR_NOT_SUPPORTED;
 	return ERROR_SUCCESS;
 }
@@ -213,6 +220,9 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
 	if (err)
 		return set_error(err);
 	private = !!(TraceHandle & TRACE_USER_MODE_LOGGER_BIT);
+	if (private && EnableParameters &&
+	    (EnableParameters->EnableProperty & EVENT_ENABLE_PROPERTY_STACK_TRACE))
+		return set_error(ERROR_NOT_SUPPORTED);
 	err = nttrace_filters_parse(EnableParameters, ProviderId, !private, &filters);
 	if (err)
 		return set_error(err);
@@ -225,7 +235,7 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
 	else
 		err = enable_kernel(TraceHandle, ProviderId, ControlCode, Level,
 				    (uint32_t)MatchAnyKeyword, MatchAnyKeyword, MatchAllKeyword,
-				    filters);
+				    EnableParameters ? EnableParameters->EnableProperty : 0, filters);
 	nttrace_filters_free(filters);
 	return err;
 }

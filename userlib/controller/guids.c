@@ -24,8 +24,9 @@
  *   ERROR_WMI_GUID_NOT_FOUND, as the library's other "no such provider".
  * - Every registration of a GUID is listed with every session enabling
  *   the GUID: nttrace's enables belong to the GUID, not to a registration.
- * - EnableProperty is 0: the kernel keeps none (EnableTraceEx2 refuses
- *   every property but ENABLE_KEYWORD_0, which changes nothing here).
+ * - EnableProperty is STACK_TRACE or 0: the one property the kernel
+ *   keeps (EnableTraceEx2 refuses the others but ENABLE_KEYWORD_0,
+ *   which changes nothing here).
  * - Provider groups are not supported (no group enable is ever made), so
  *   TraceGroupQueryList is an empty list and TraceGroupQueryInfo
  *   ERROR_WMI_GUID_NOT_FOUND; a class that is a session's setting, or an
@@ -224,6 +225,8 @@ static size_t guid_info(const struct nttrace_provider_row *rows, uint32_t n, con
 			en[j].LoggerId = e->logger_id;
 			en[j].MatchAnyKeyword = e->match_any_keyword;
 			en[j].MatchAllKeyword = e->match_all_keyword;
+			if (e->flags & NTTRACE_PROVIDER_ROW_STACK_TRACE)
+				en[j].EnableProperty = EVENT_ENABLE_PROPERTY_STACK_TRACE;
 		}
 	}
 	return size;

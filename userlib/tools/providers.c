@@ -31,7 +31,9 @@ static void enable_usage(FILE *f, const char *cmd)
 	}
 	fprintf(f,
 		"usage: nttrace enable SESSION GUID [--flags N] [--level N] [--any N] [--all N]\n"
-		"       nttrace enable --id N GUID [--flags N] [--level N] [--any N] [--all N]\n\n"
+		"                      [--stack]\n"
+		"       nttrace enable --id N GUID [--flags N] [--level N] [--any N] [--all N]\n"
+		"                      [--stack]\n\n"
 		"Enable the provider GUID for the session SESSION (a name, or a logger ID\n"
 		"with --id), as EnableTrace does: whether or not the provider has\n"
 		"registered yet. Its callbacks get WMI_ENABLE_EVENTS with the session's\n"
@@ -40,9 +42,11 @@ static void enable_usage(FILE *f, const char *cmd)
 		"return; both 0 when left out. For an EventRegister provider, --level\n"
 		"is the highest level wanted (0: all), --any and --all the keywords\n"
 		"(MatchAnyKeyword, default --flags; MatchAllKeyword, default 0; an\n"
-		"event of keyword 0 always matches). Enabling again changes them. The\n"
-		"enable lasts until `nttrace disable` or the session stops. Numbers\n"
-		"take C notation; --option=VALUE works too.\n");
+		"event of keyword 0 always matches). --stack adds the writing thread's\n"
+		"call stack to each of the provider's EventWrite and TraceLogging events\n"
+		"(EVENT_ENABLE_PROPERTY_STACK_TRACE: a STACK_TRACE64 item). Enabling\n"
+		"again changes them. The enable lasts until `nttrace disable` or the\n"
+		"session stops. Numbers take C notation; --option=VALUE works too.\n");
 }
 
 /* @arg's session: by name (looked up) or ID; 0, else the exit status. */
@@ -68,14 +72,15 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 		{ "level", required_argument, NULL, 'l' },
 		{ "any", required_argument, NULL, 'a' },
 		{ "all", required_argument, NULL, 'A' },
+		{ "stack", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *id = NULL, *flags = NULL, *level = NULL, *any = NULL, *all = NULL;
 	const char *session;
 	struct nttrace_enable e;
+	int opt, ret, fd, stack = 0;
 	uint64_t v;
-	int opt, ret, fd;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -84,11 +89,12 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 		case 'l': level = optarg; break;
 		case 'a': any = optarg; break;
 		case 'A': all = optarg; break;
+		case 's': stack = 1; break;
 		case 'h': enable_usage(stdout, argv[0]); return 0;
 		default: enable_usage(stderr, argv[0]); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 2 + !!id || (!on && (flags || level || any || all))) {
+	if (optind != argc - 2 + !!id || (!on && (flags || level || any || all || stack))) {
 		enable_usage(stderr, argv[0]);
 		return CLI_USAGE;
 	}
@@ -108,6 +114,8 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 		e.match_any_keyword = v;
 	if (!ret && all && !(ret = cli_uint("--all", all, 0, UINT64_MAX, 0, &v)))
 		e.match_all_keyword = v;
+	if (stack)
+		e.enable_property = NTTRACE_ENABLE_PROPERTY_STACK_TRACE;
 	if (ret)
 		return ret;
 	ret = session_id(session, !!id, argv[0], &e.logger_id);
@@ -134,7 +142,8 @@ static int cmd_enable_disable(int argc, char **argv, int on)
 	printf("%s %s for session %u", on ? "enabled" : "disabled", argv[argc - 1],
 	       e.logger_id);
 	if (on)
-		printf(" (flags 0x%08x, level %u)", e.enable_flags, e.level);
+		printf(" (flags 0x%08x, level %u%s)", e.enable_flags, e.level,
+		       stack ? ", stacks" : "");
 	printf(": %u registration%s notified\n", e.registrations,
 	       e.registrations == 1 ? "" : "s");
 	return 0;
@@ -292,10 +301,11 @@ int cmd_providers(int argc, char **argv)
 		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
 			info.name[0] = 0;
 		printf("%-38s  %-22s  session %u %s: level %u, flags 0x%08x, "
-		       "any 0x%llx, all 0x%llx\n", guid, "-", r->logger_id,
+		       "any 0x%llx, all 0x%llx%s\n", guid, "-", r->logger_id,
 		       (const char *)info.name, r->level, r->enable_flags,
 		       (unsigned long long)r->match_any_keyword,
-		       (unsigned long long)r->match_all_keyword);
+		       (unsigned long long)r->match_all_keyword,
+		       r->flags & NTTRACE_PROVIDER_ROW_STACK_TRACE ? ", stacks" : "");
 	}
 	free(rows);
 	free(known);

@@ -257,6 +257,34 @@ static const void *item_data(const EVENT_HEADER_EXTENDED_DATA_ITEM *it)
 	return (const void *)(uintptr_t)it->DataPtr;
 }
 
+/*
+ * A STACK_TRACE32/64 item as " stack A,B,..." (its return addresses,
+ * innermost first; the MatchId, always 0 from nttrace, when not 0 as
+ * " match N"). 0 for another item, or one whose size is no stack's.
+ */
+static int render_stack_item(const EVENT_HEADER_EXTENDED_DATA_ITEM *it)
+{
+	unsigned int word = it->ExtType == EVENT_HEADER_EXT_TYPE_STACK_TRACE32 ? 4 : 8;
+	const uint8_t *p = item_data(it);
+	uint64_t match, a;
+	unsigned int i;
+
+	if ((it->ExtType != EVENT_HEADER_EXT_TYPE_STACK_TRACE32 &&
+	     it->ExtType != EVENT_HEADER_EXT_TYPE_STACK_TRACE64) ||
+	    it->DataSize < 8 || (it->DataSize - 8) % word)
+		return 0;
+	memcpy(&match, p, 8);
+	printf(" stack");
+	for (i = 8; i < it->DataSize; i += word) {
+		a = 0;
+		memcpy(&a, p + i, word);
+		printf("%s0x%" PRIx64, i == 8 ? " " : ",", a);
+	}
+	if (match)
+		printf(" match %" PRIu64, match);
+	return 1;
+}
+
 /* The event as text through its format: 1 if it has one. */
 static int print_formatted(const EVENT_RECORD *er)
 {
@@ -765,6 +793,8 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 
 		if (it == rel || (tdh && (it->ExtType == EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL ||
 					  it->ExtType == EVENT_HEADER_EXT_TYPE_PROV_TRAITS)))
+			continue;
+		if (render_stack_item(it))
 			continue;
 		printf(" ext %u", it->ExtType);
 		render_hex("data", item_data(it), it->DataSize);
