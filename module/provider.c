@@ -644,14 +644,19 @@ static void nt_reg_fault(struct nt_reg *r, bool slow)
 		} else if (!mmap_read_trylock(mm)) {
 			queue_work(nt_fault_slow_wq, &r->fault_slow_work);
 			/* @r is the slow work's now: not touched again. */
-			mmput(mm);
+			mmput_async(mm);
 			return;
 		}
 		ret = fixup_user_fault(mm, r->uaddr, FAULT_FLAG_WRITE | FAULT_FLAG_REMOTE, NULL);
 		if (!ret)
 			got = nt_pin_nofault(mm, r->uaddr & PAGE_MASK, &page);
 		mmap_read_unlock(mm);
-		mmput(mm);
+		/*
+		 * Not the last user's exit_mmap() here: it takes the mm's lock
+		 * and would wait for it in the work ENABLE flushes (lockdep
+		 * sees that as the flush waiting for an mm's lock).
+		 */
+		mmput_async(mm);
 	}
 	mutex_lock(&nt_provider_lock);
 	r->fault_queued = false;
