@@ -105,6 +105,7 @@
 
 #include "ksource.h"
 #include "kl_io.h"
+#include "kl_mmcall.h"
 #include "kl_tags.h"
 
 NT_KCLASS(process)
@@ -500,44 +501,6 @@ static void nt_probe_exit(void *data, struct task_struct *p)
 			    nt_kl_exit_status(p->exit_code), NULL, NULL, 0, p->pid, p->tgid, 0);
 }
 
-/* What a system call does to the mappings, for Image/Load. */
-enum nt_kl_call {
-	NT_KL_OTHER,
-	NT_KL_MMAP,		/* mmap(addr, len, prot, ...): the mapping returned */
-	NT_KL_MMAP_STRUCT,	/* old_mmap(args): the same, its prot in memory */
-	NT_KL_MPROTECT,		/* mprotect(addr, len, prot), pkey_mprotect() */
-};
-
-static enum nt_kl_call nt_kl_call_of(long nr)
-{
-#ifdef CONFIG_IA32_EMULATION
-	if (in_ia32_syscall()) {
-		switch (nr) {
-		case __NR_ia32_mmap2:
-			return NT_KL_MMAP;
-		case __NR_ia32_mmap:
-			return NT_KL_MMAP_STRUCT;
-		case __NR_ia32_mprotect:
-		case __NR_ia32_pkey_mprotect:
-			return NT_KL_MPROTECT;
-		}
-		return NT_KL_OTHER;
-	}
-#endif
-#ifdef __X32_SYSCALL_BIT
-	/* x32's calls are the 64-bit numbers with this bit. */
-	nr &= ~(long)__X32_SYSCALL_BIT;
-#endif
-	switch (nr) {
-	case __NR_mmap:
-		return NT_KL_MMAP;
-	case __NR_mprotect:
-	case __NR_pkey_mprotect:
-		return NT_KL_MPROTECT;
-	}
-	return NT_KL_OTHER;
-}
-
 /* A file mapping made executable by a system call: an Image/Load (see the top). */
 static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
@@ -545,17 +508,17 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (IS_ERR_VALUE(ret) || !current->mm)
 		return;
-	switch (nt_kl_call_of(syscall_get_nr(current, regs))) {
-	case NT_KL_MMAP:
+	switch (nt_mm_call_of(syscall_get_nr(current, regs))) {
+	case NT_MM_MMAP:
 		syscall_get_arguments(current, regs, args);
 		if (args[2] & PROT_EXEC)
 			nt_kl_defer_images(ret, ret + 1);
 		break;
-	case NT_KL_MMAP_STRUCT:
+	case NT_MM_MMAP_STRUCT:
 		/* Whether it is executable: the task work sees (VM_EXEC). */
 		nt_kl_defer_images(ret, ret + 1);
 		break;
-	case NT_KL_MPROTECT:
+	case NT_MM_MPROTECT:
 		syscall_get_arguments(current, regs, args);
 		if ((args[2] & PROT_EXEC) && args[1] && args[0] + args[1] > args[0])
 			nt_kl_defer_images(args[0], args[0] + args[1]);

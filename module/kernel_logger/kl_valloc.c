@@ -26,15 +26,14 @@
  * While VIRTUAL_ALLOC is wanted every system call takes the kernel's
  * syscall-tracepoint path, as for SYSTEMCALL.
  */
-#include <linux/compat.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
-#include <asm/unistd.h>
 #include <trace/events/syscalls.h>
 
+#include "kl_mmcall.h"
 #include "kl_tags.h"
 #include "ksource.h"
 
@@ -44,41 +43,6 @@ static atomic_long_t nt_kl_vfree_missed = ATOMIC_LONG_INIT(0);
 
 NT_KCOUNTER(kl_vfree_missed, nt_kl_vfree_missed,
 	    "munmap() calls not written as VirtualFree: the memory map was busy");
-
-/* What a system call is, for these events. */
-enum nt_va_call {
-	NT_VA_OTHER,
-	NT_VA_MMAP,		/* mmap(addr, len, prot, flags, ...) */
-	NT_VA_MMAP_STRUCT,	/* old_mmap(args): the same six, in memory */
-	NT_VA_MUNMAP,		/* munmap(addr, len) */
-};
-
-static enum nt_va_call nt_va_call_of(long nr)
-{
-#ifdef CONFIG_IA32_EMULATION
-	if (in_ia32_syscall()) {
-		switch (nr) {
-		case __NR_ia32_mmap2:
-			return NT_VA_MMAP;
-		case __NR_ia32_mmap:
-			return NT_VA_MMAP_STRUCT;
-		case __NR_ia32_munmap:
-			return NT_VA_MUNMAP;
-		}
-		return NT_VA_OTHER;
-	}
-#endif
-#ifdef __X32_SYSCALL_BIT
-	nr &= ~(long)__X32_SYSCALL_BIT;
-#endif
-	switch (nr) {
-	case __NR_mmap:
-		return NT_VA_MMAP;
-	case __NR_munmap:
-		return NT_VA_MUNMAP;
-	}
-	return NT_VA_OTHER;
-}
 
 static void nt_va_event(u16 hook, unsigned long base, unsigned long len, u32 flags)
 {
@@ -108,14 +72,14 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (IS_ERR_VALUE(ret) || !current->mm)
 		return;
-	switch (nt_va_call_of(syscall_get_nr(current, regs))) {
-	case NT_VA_MMAP:
+	switch (nt_mm_call_of(syscall_get_nr(current, regs))) {
+	case NT_MM_MMAP:
 		syscall_get_arguments(current, regs, args);
 		if (nt_va_private_anon(args[3]) && args[1])
 			nt_va_event(NTR_SR_VIRTUAL_ALLOC, ret, args[1],
 				    NTR_SR_MEM_COMMIT | NTR_SR_MEM_RESERVE);
 		break;
-	case NT_VA_MMAP_STRUCT:
+	case NT_MM_MMAP_STRUCT:
 		/* The caller's struct, read again: what it holds now. */
 		syscall_get_arguments(current, regs, args);
 		if (!copy_from_user_nofault(old, (const void __user *)args[0], sizeof(old)) &&
@@ -135,7 +99,7 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned long args[6];
 	bool anon;
 
-	if (!mm || nt_va_call_of(id) != NT_VA_MUNMAP)
+	if (!mm || nt_mm_call_of(id) != NT_MM_MUNMAP)
 		return;
 	syscall_get_arguments(current, regs, args);
 	if (!args[1] || offset_in_page(args[0]) || args[0] + args[1] < args[0])

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The system calls that map and unmap memory, in every ABI a process may
+ * call them with, for the sources that watch them at raw_syscalls'
+ * sys_enter and sys_exit (Linux has no tracepoint of a mapping's making):
+ * the images (kl_process.c) and private memory (kl_valloc.c).
+ */
+#ifndef NTTRACE_KL_MMCALL_H
+#define NTTRACE_KL_MMCALL_H
+
+#include <linux/compat.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+enum nt_mm_call {
+	NT_MM_OTHER,
+	NT_MM_MMAP,		/* mmap(addr, len, prot, flags, fd, off), mmap2() */
+	NT_MM_MMAP_STRUCT,	/* old_mmap(args): the same six, in memory */
+	NT_MM_MPROTECT,		/* mprotect(addr, len, prot), pkey_mprotect() */
+	NT_MM_MUNMAP,		/* munmap(addr, len) */
+};
+
+/*
+ * What system call @nr of the current task is: a 32-bit process's mmap2
+ * and old_mmap, x32's calls (the 64-bit numbers with __X32_SYSCALL_BIT).
+ */
+static inline enum nt_mm_call nt_mm_call_of(long nr)
+{
+#ifdef CONFIG_IA32_EMULATION
+	if (in_ia32_syscall()) {
+		switch (nr) {
+		case __NR_ia32_mmap2:
+			return NT_MM_MMAP;
+		case __NR_ia32_mmap:
+			return NT_MM_MMAP_STRUCT;
+		case __NR_ia32_mprotect:
+		case __NR_ia32_pkey_mprotect:
+			return NT_MM_MPROTECT;
+		case __NR_ia32_munmap:
+			return NT_MM_MUNMAP;
+		}
+		return NT_MM_OTHER;
+	}
+#endif
+#ifdef __X32_SYSCALL_BIT
+	nr &= ~(long)__X32_SYSCALL_BIT;
+#endif
+	switch (nr) {
+	case __NR_mmap:
+		return NT_MM_MMAP;
+	case __NR_mprotect:
+	case __NR_pkey_mprotect:
+		return NT_MM_MPROTECT;
+	case __NR_munmap:
+		return NT_MM_MUNMAP;
+	}
+	return NT_MM_OTHER;
+}
+
+#endif /* NTTRACE_KL_MMCALL_H */
