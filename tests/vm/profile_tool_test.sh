@@ -7,7 +7,8 @@
 # options) must be in it and pass through outer() and middle(). The
 # 64-bit tool names functions with libdwfl, for the 64-bit
 # and the 32-bit program; the 32-bit tool, built without it, says
-# image+offset. Prints TAP.
+# image+offset. In a guest with perf, `perf record -g` of the same
+# program must agree. Prints TAP.
 . tests/vm/tap.sh
 
 tmp=${TMPDIR:-/tmp}/profile-tool-test.$$
@@ -16,6 +17,14 @@ mkdir -p "$tmp"
 # pct FUNCTION COLUMN: the percentage (self 1, total 2) of FUNCTION's line.
 pct() {
 	grep -F "  $1" "$tmp/out" | head -n 1 | awk -v c="$2" '{ sub("%", "", $c); print int($c) }'
+}
+
+# chains: of `perf script -F ip,sym`'s callchains on stdin, "K N": N
+# samples with work in their chain, K of them through middle and outer.
+chains() {
+	awk '/^$/ { if (w) n++; if (w && m && o) k++; w = m = o = 0; next }
+	     $2 == "work" { w = 1 } $2 == "middle" { m = 1 } $2 == "outer" { o = 1 }
+	     END { print k + 0, n + 0 }'
 }
 
 for bits in 64 32; do
@@ -46,6 +55,42 @@ for bits in 64 32; do
 	check "$bits-bit program: the 32-bit tool (no libdwfl): image+offset" \
 		sh -c "sed -n 3p '$tmp/out32' | grep -q '  spin_sample+0x[0-9a-f]*\$'"
 done
+# perf, where the guest has it (the bench kernel's, /add/perf), of the same
+# program in the same boot: its hottest symbol is work too, and the
+# callchains of work's samples pass through middle and outer, as
+# nttrace's stacks do.
+if [ -f /add/perf/perf.sh ]; then
+	. /add/perf/perf.sh
+	perf record -q -F 1000 -g -o "$tmp/perf.data" -- u64/spin_sample --cpu-ms 1500 \
+		> /dev/null 2> "$tmp/perf.err"
+	perf report -i "$tmp/perf.data" --stdio --no-children --sort sym -q 2>> "$tmp/perf.err" |
+		grep -v '^$' | head -n 3 > "$tmp/perf.top"
+	sed 's/^/# perf: /' "$tmp/perf.top"
+	check "perf record -g of the same program: its hottest symbol is work too" \
+		sh -c "head -n 1 '$tmp/perf.top' | grep -q '\\] work\$'"
+	perf script -i "$tmp/perf.data" -F ip,sym 2>> "$tmp/perf.err" | chains > "$tmp/perf.chains"
+	set -- $(cat "$tmp/perf.chains")
+	check "... at least 80% of its samples in work through middle and outer ($1 of $2)" \
+		test "$(($1 * 100))" -ge "$(($2 * 80))" -a "$2" -gt 0
+	# nttrace's samples as perf.data: perf reads them as its own.
+	u64/nttrace record --kernel profile,process,thread,img --stacks profile \
+		-o "$tmp/p.etl" --quiet -- u64/spin_sample --cpu-ms 1500
+	check "convert --to perf-data of nttrace's trace" \
+		u64/nttrace convert --to perf-data "$tmp/nt.data" "$tmp/p.etl"
+	perf report -i "$tmp/nt.data" --stdio --no-children --comm spin_sample --sort sym -q \
+		2>> "$tmp/perf.err" | grep -v '^$' | grep -v '^ *[|-]' | head -n 3 > "$tmp/nt.top"
+	sed 's/^/# perf report of nttrace: /' "$tmp/nt.top"
+	check "... perf report: the hottest symbol is work, as nttrace profile says" \
+		sh -c "head -n 1 '$tmp/nt.top' | grep -q '\\] work\$'"
+	perf script -i "$tmp/nt.data" --comm spin_sample -F ip,sym 2>> "$tmp/perf.err" |
+		chains > "$tmp/nt.chains"
+	set -- $(cat "$tmp/nt.chains")
+	check "... perf script: at least 80% of the samples in work through middle and outer ($1 of $2)" \
+		test "$(($1 * 100))" -ge "$(($2 * 80))" -a "$2" -gt 0
+else
+	n=$((n + 1))
+	echo "ok $n - perf record -g of the same program # SKIP no perf in this guest (scripts/check adds it for the bench kernel)" >&3
+fi
 check "profile of no file: exit 1" sh -c "! u64/nttrace profile '$tmp/none.etl' 2> /dev/null"
 check "profile --help" u64/nttrace profile --help
 rm -rf "$tmp"

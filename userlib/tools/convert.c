@@ -50,6 +50,7 @@
 #include <nttrace/consumer.h>
 #include <nttrace/etl.h>
 #include "cli.h"
+#include "samples.h"
 
 #define CTF_MAGIC	0xC1FC1FC1U
 #define PACKET_MAX	(64 * 1024)	/* a packet's usual bound; a larger event gets its own */
@@ -118,7 +119,12 @@ static void usage(FILE *f)
 		"message's text with --formats; other events' data as bytes. --formats\n"
 		"and --manifest are as for `nttrace dump`. Events lost, as the file or\n"
 		"session counts them, are in the metadata's env; an event after a loss\n"
-		"has lost_before = 1.\n");
+		"has lost_before = 1.\n\n"
+		"       nttrace convert --to perf-data OUT FILE.etl\n\n"
+		"Write the CPU samples of FILE (a kernel trace with --kernel profile, and\n"
+		"--stacks profile for callchains) as the perf.data file OUT, which `perf\n"
+		"report -i OUT`, `perf script` and hotspot read: a cpu-clock event, the\n"
+		"threads' names, the images (with their ELF build IDs) and the samples.\n");
 }
 
 static void on_signal(int sig)
@@ -744,11 +750,15 @@ int cmd_convert(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
-			if (strcmp(optarg, "ctf")) {
-				fprintf(stderr, "nttrace: --to %s: the one format is ctf\n", optarg);
+			if (!strcmp(optarg, "ctf")) {
+				to = 1;
+			} else if (!strcmp(optarg, "perf-data")) {
+				to = 2;
+			} else {
+				fprintf(stderr, "nttrace: --to %s: the formats are ctf and perf-data\n",
+					optarg);
 				return CLI_USAGE;
 			}
-			to = 1;
 			break;
 		case 'l':
 			c.session = optarg;
@@ -772,6 +782,13 @@ int cmd_convert(int argc, char **argv)
 	if (!to || optind != argc - (c.session ? 1 : 2)) {
 		usage(stderr);
 		return CLI_USAGE;
+	}
+	if (to == 2) {
+		if (c.session) {
+			fprintf(stderr, "nttrace: --to perf-data reads a file, not a session\n");
+			return CLI_USAGE;
+		}
+		return perfdata_convert(argv[optind], argv[optind + 1]);
 	}
 	c.dir = argv[optind];
 	c.source = c.session ? c.session : argv[optind + 1];

@@ -602,7 +602,7 @@ static const struct {
 	{ "dump", cmd_dump, "print the events of a log file" },
 	{ "show", cmd_show, "print a session's or a file's events as they come" },
 	{ "plot", cmd_plot, "draw a log file's events per second (gnuplot)" },
-	{ "convert", cmd_convert, "write a log file or a session as CTF (babeltrace2)" },
+	{ "convert", cmd_convert, "write a log file or a session as CTF, or samples as perf.data" },
 	{ "merge", cmd_merge, "merge log files into one, in time order" },
 	{ "profile", cmd_profile, "where a trace's CPU samples fell, by function" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A kernel trace's CPU samples (see samples.h): PerfInfo SampledProfile,
+ * each with the StackWalk event right after it on its CPU, with the same
+ * time stamp and thread, as its stack (TraceStackTracingInfo, `nttrace
+ * record --stacks profile`); the processes, threads and images the trace
+ * names (Process, Thread and Image events, the rundowns included).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nttrace/etl.h>
+
+#include "samples.h"
+
+void *prof_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	q = realloc(p, n * size);
+	if (!q) {
+		fprintf(stderr, "nttrace: profile: out of memory\n");
+		exit(1);
+	}
+	memset((char *)q + *cap * size, 0, (n - *cap) * size);
+	*cap = n;
+	return q;
+}
+
+struct prof_proc *prof_proc_of(struct prof_trace *t, uint32_t pid, int add)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_procs; i++)
+		if (t->procs[i].pid == pid)
+			return &t->procs[i];
+	if (!add)
+		return NULL;
+	t->procs = prof_grow(t->procs, &t->cap_procs, t->nr_procs + 1, sizeof(*t->procs));
+	t->procs[t->nr_procs].pid = pid;
+	return &t->procs[t->nr_procs++];
+}
+
+/* The field @name of a kernel event's payload: 1 with *@v, else 0. */
+static int field(const struct nttrace_kernel_class *cls, const uint8_t *data, uint32_t len,
+		 unsigned int psize, const char *name, struct nttrace_kernel_value *v)
+{
+	struct nttrace_kernel_decoder d;
+
+	nttrace_kernel_decode_init(&d, cls, data, len, psize);
+	while (nttrace_kernel_decode_next(&d, v))
+		if (!strcmp(v->field->name, name))
+			return 1;
+	return 0;
+}
+
+/* An 8-bit or UTF-16 string field as ASCII ('?' beyond), into @out. */
+static void text_of(const struct nttrace_kernel_value *v, char *out, size_t room)
+{
+	size_t i, n = 0;
+	int wide = v->field->type == NTTRACE_KT_WSTRING;
+
+	for (i = 0; v->text && i + wide < v->text_size && n + 1 < room; i += 1 + wide) {
+		unsigned int c = v->text[i] | (wide ? v->text[i + 1] << 8 : 0);
+
+		out[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	out[n] = 0;
+}
+
+static void on_kernel(struct prof_trace *t, const struct nttrace_etl_event *ev, uint16_t hook,
+		      unsigned int hsize, unsigned int psize, uint8_t version)
+{
+	const uint8_t *d = ev->rec + hsize;
+	uint32_t len = ev->size - hsize;
+	const struct nttrace_kernel_class *cls = nttrace_kernel_class(hook, version);
+	struct nttrace_kernel_value v;
+	struct prof_sample *s;
+	uint32_t pid, tid, i;
+
+	switch (hook) {
+	case 0x0F2E:	/* SampledProfile */
+		if (len < psize + 4)
+			return;
+		t->samples = prof_grow(t->samples, &t->cap_samples, t->nr_samples + 1,
+				       sizeof(*t->samples));
+		s = &t->samples[t->nr_samples++];
+		s->frames = malloc(sizeof(*s->frames));
+		if (!s->frames)
+			exit(1);
+		s->frames[0] = psize == 8 ? *(const uint64_t *)d : *(const uint32_t *)d;
+		memcpy(&s->tid, d + psize, 4);
+		s->nr = 1;
+		s->ts = ev->timestamp;
+		s->cpu = ev->cpu;
+		s->pid = s->tid < t->cap_thread_pid ? t->thread_pid[s->tid] : 0;
+		t->last_sample[ev->cpu & 255] = t->nr_samples;
+		break;
+	case 0x1820:	/* StackWalk: the stack of the sample before it on its CPU */
+		i = t->last_sample[ev->cpu & 255];
+		if (!i || len < 16 + psize)
+			return;
+		s = &t->samples[i - 1];
+		memcpy(&tid, d + 12, 4);
+		if (tid != s->tid || memcmp(&s->ts, d, 8) || s->stack)
+			return;
+		s->stack = 1;
+		free(s->frames);
+		s->nr = (len - 16) / psize;
+		if (s->nr > PROF_MAX_FRAMES)
+			s->nr = PROF_MAX_FRAMES;
+		s->frames = malloc(s->nr * sizeof(*s->frames));
+		if (!s->frames)
+			exit(1);
+		for (i = 0; i < s->nr; i++)
+			s->frames[i] = psize == 8 ? ((const uint64_t *)(d + 16))[i] :
+						    ((const uint32_t *)(d + 16))[i];
+		memcpy(&s->pid, d + 8, 4);
+		t->last_sample[ev->cpu & 255] = 0;
+		break;
+	case 0x0F49:	/* CollectionStart: Source, NewInterval, OldInterval */
+		if (len >= 8 && !t->interval)
+			memcpy(&t->interval, d + 4, 4);
+		break;
+	case 0x0301: case 0x0303:	/* Process/Start, DCStart */
+		if (cls && field(cls, d, len, psize, "ProcessId", &v)) {
+			struct prof_proc *p = prof_proc_of(t, (uint32_t)v.u, 1);
+
+			if (field(cls, d, len, psize, "ImageFileName", &v))
+				text_of(&v, p->name, sizeof(p->name));
+		}
+		break;
+	case 0x0501: case 0x0503:	/* Thread/Start, DCStart */
+		if (cls && field(cls, d, len, psize, "ProcessId", &v)) {
+			pid = (uint32_t)v.u;
+			if (field(cls, d, len, psize, "TThreadId", &v) && v.u < (1U << 22)) {
+				t->thread_pid = prof_grow(t->thread_pid, &t->cap_thread_pid, v.u + 1,
+							  sizeof(*t->thread_pid));
+				t->thread_pid[v.u] = pid;
+				t->threads = prof_grow(t->threads, &t->cap_threads, t->nr_threads + 1,
+						       sizeof(*t->threads));
+				t->threads[t->nr_threads++] = (struct prof_thread){ (uint32_t)v.u, pid };
+			}
+		}
+		break;
+	case 0x140A: case 0x1403:	/* Image/Load, DCStart */
+		if (cls && field(cls, d, len, psize, "ProcessId", &v)) {
+			struct prof_image im = { .pid = (uint32_t)v.u, .ts = ev->timestamp };
+			char path[1024];
+
+			if (!field(cls, d, len, psize, "ImageBase", &v))
+				break;
+			im.base = v.u;
+			if (!field(cls, d, len, psize, "ImageSize", &v))
+				break;
+			im.size = v.u;
+			if (!field(cls, d, len, psize, "FileName", &v))
+				break;
+			text_of(&v, path, sizeof(path));
+			im.path = strdup(path);
+			t->images = prof_grow(t->images, &t->cap_images, t->nr_images + 1,
+					      sizeof(*t->images));
+			t->images[t->nr_images++] = im;
+		}
+		break;
+	}
+}
+
+const struct prof_image *prof_image_at(const struct prof_trace *t, uint32_t pid, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_images; i++)
+		if (t->images[i].pid == pid && a - t->images[i].base < t->images[i].size)
+			return &t->images[i];
+	return NULL;
+}
+
+int prof_load(struct prof_trace *t, const char *path)
+{
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	const struct nttrace_etl_info *info;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = nttrace_etl_open(&r, path, NULL, NULL);
+	if (ret) {
+		fprintf(stderr, "nttrace: %s: %s\n", path,
+			ret == -EINVAL ? "not an ETL file" : strerror(-ret));
+		return 1;
+	}
+	info = nttrace_etl_info(r);
+	t->info = *info;
+	while (nttrace_etl_next(r, &ev)) {
+		const uint8_t *p = ev.rec;
+		unsigned int hsize, psize;
+
+		/* The kernel's own records: SYSTEM32/64, PERFINFO32/64 headers. */
+		if (ev.size < 0x10 || p[3] != 0xC0)
+			continue;
+		switch (p[2]) {
+		case 1: hsize = 0x20; psize = 4; break;
+		case 2: hsize = 0x20; psize = 8; break;
+		case 0x10: hsize = 0x10; psize = 4; break;
+		case 0x11: hsize = 0x10; psize = 8; break;
+		default: continue;
+		}
+		if (ev.size < hsize)
+			continue;
+		on_kernel(t, &ev, (uint16_t)(p[6] | p[7] << 8), hsize, psize, p[0]);
+	}
+	nttrace_etl_close(r);
+	return 0;
+}
