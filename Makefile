@@ -87,7 +87,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
-		convert.o merge.o profile.o samples.o perfdata.o
+		convert.o merge.o profile.o samples.o perfdata.o flame.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -209,7 +209,7 @@ HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh
 	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test safecopy_bench \
 	      tl_roundtrip
 HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
-		 tools_test
+		 tools_test flame_test
 # uapi_layout: the uapi has one layout for 32- and 64-bit callers.
 # record_test, sysrec_test: the record encoders (the byte cases are
 # KUnit's too); sysrec_test's records decoded by the reader's table.
@@ -241,6 +241,9 @@ HOST_SRC_safecopy_bench := tests/bench/safecopy.c
 # caller's struct); tools_test: the tool's own helpers (userlib/tools/cli.c).
 HOST_OBJS_tools_test := userlib/tools/cli.o
 HOST_CPPFLAGS_tools_test := -Iuserlib/tools
+# flame_test: `nttrace profile --svg`'s flame graph (userlib/tools/flame.c).
+HOST_OBJS_flame_test := userlib/tools/flame.o
+HOST_CPPFLAGS_flame_test := -Iuserlib/tools
 
 # host_test NAME BITS TARGET LDFLAGS
 define host_test

@@ -51,6 +51,23 @@ for bits in 64 32; do
 	check "$bits-bit program: --folded: spin_sample;...;outer;middle;work COUNT" \
 		grep -Eq '^spin_sample;.*outer_\(spin_sample\);middle_\(spin_sample\);work_\(spin_sample\)(;[^ ]*)? [0-9]+$' \
 		"$tmp/folded"
+	rm -f "$tmp/p.svg"
+	check "$bits-bit program: --svg: a flame graph, work's box in it" \
+		sh -c "u64/nttrace profile --svg '$tmp/p.svg' --process spin_sample '$tmp/p.etl' &&
+		       grep -q '<title>work (spin_sample) (' '$tmp/p.svg' &&
+		       grep -q '^</svg>\$' '$tmp/p.svg'"
+	u64/nttrace profile --tree --process spin_sample "$tmp/p.etl" > "$tmp/tree" 2>&1
+	sed -n '1,8s/^/# /p' "$tmp/tree"
+	check "$bits-bit program: --tree: its process, its thread, then main, outer, middle, work" \
+		sh -c "awk '/^ *[0-9.]+%  spin_sample [(]process [0-9]+[)]\$/ { s = 1 }
+			   s && /^ *[0-9.]+%    thread [0-9]+\$/ { t = 1 }
+			   t && /  main [(]spin_sample[)]\$/ { m = 1 }
+			   m && /  outer [(]spin_sample[)]\$/ { o = 1 }
+			   o && /  middle [(]spin_sample[)]\$/ { d = 1 }
+			   d && /  work [(]spin_sample[)]\$/ { w = 1 }
+			   END { exit !w }' '$tmp/tree'"
+	check "$bits-bit program: --from past the trace's end: no samples" \
+		sh -c "u64/nttrace profile --from 100000 '$tmp/p.etl' | grep -q '^# 0 samples'"
 	u32/nttrace profile --process spin_sample "$tmp/p.etl" > "$tmp/out32" 2>&1
 	check "$bits-bit program: the 32-bit tool (no libdwfl): image+offset" \
 		sh -c "sed -n 3p '$tmp/out32' | grep -q '  spin_sample+0x[0-9a-f]*\$'"

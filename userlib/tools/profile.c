@@ -5,7 +5,10 @@
  * the hottest functions by their own samples (self) and by the samples
  * whose stacks pass through them (total), or, with --folded, one line per
  * distinct stack, "process;outermost;...;innermost COUNT", the folded
- * text that flamegraph.pl, inferno and speedscope read.
+ * text that flamegraph.pl, inferno and speedscope read; or, with --svg, a
+ * flame graph picture of those stacks; or, with --tree, the call tree of
+ * each process and thread (flame.c). --from and --to keep the samples of
+ * a time range, in seconds from the trace's start.
  *
  * A sample is its thread's instruction pointer, and its stack where the
  * trace has one (samples.c says how they are read). Addresses
@@ -21,10 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nttrace/etl.h>
 
 #include "cli.h"
+#include "flame.h"
 #include "samples.h"
 
 #if defined(__x86_64__) && !defined(NTTRACE_NO_LIBDW)
@@ -174,18 +179,52 @@ static int by_self(const void *a, const void *b)
 	return x->total < y->total ? 1 : x->total > y->total ? -1 : strcmp(x->name, y->name);
 }
 
+/* The flame graph into file @path: 0, or 1 having said why not. */
+static int profile_svg(struct flame *flame, const char *path, const char *etl, uint64_t n)
+{
+	char title[600];
+	int fd = nttrace_trace_file_create(path), bad;
+	FILE *out;
+
+	if (fd < 0) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(-fd));
+		flame_free(flame);
+		return 1;
+	}
+	out = fdopen(fd, "w");
+	if (!out) {
+		close(fd);
+		flame_free(flame);
+		return 1;
+	}
+	snprintf(title, sizeof(title), "%s: %" PRIu64 " samples", etl, n);
+	bad = flame_svg(flame, out, title);
+	bad |= fclose(out);
+	flame_free(flame);
+	if (bad) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace profile [--folded] [--top N] [--pid PID] [--tid TID]\n"
-		"                       [--process NAME] FILE\n\n"
+		"usage: nttrace profile [--folded | --svg OUT | --tree] [--top N] [--pid PID]\n"
+		"                       [--tid TID] [--process NAME] [--from S] [--to S] FILE\n\n"
 		"Where the CPU samples of FILE (a kernel trace with --kernel profile) fell,\n"
 		"by function: the N (default 20) hottest by their own samples (self), with\n"
 		"the samples whose stacks pass through them (total; stacks come with\n"
 		"`nttrace record --stacks profile`). --folded prints one line per stack,\n"
 		"\"process;outermost;...;innermost COUNT\", for flamegraph.pl, inferno and\n"
-		"speedscope. --pid, --tid and --process (its ImageFileName, as `nttrace\n"
-		"dump` shows it) keep one process's or thread's samples.\n"
+		"speedscope; --svg draws them as a flame graph into the file OUT (an SVG\n"
+		"picture, made 0600; a browser shows it). --tree prints the call tree of\n"
+		"each process and thread, callers above callees, the hottest first, down\n"
+		"to the functions of 1%% of the samples. --pid, --tid and --process (its\n"
+		"ImageFileName, as `nttrace dump` shows it) keep one process's or thread's\n"
+		"samples; --from and --to those of a time range, in seconds (fractions\n"
+		"allowed) from the trace's start.\n"
 		"Functions are named from the images the trace recorded%s.\n",
 #ifdef HAVE_LIBDW
 		" (elfutils' libdwfl)"
@@ -199,6 +238,10 @@ int cmd_profile(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "folded", no_argument, NULL, 'f' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "tree", no_argument, NULL, 'T' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
@@ -207,8 +250,12 @@ int cmd_profile(int argc, char **argv)
 		{ 0 }
 	};
 	uint64_t top = 20, want_pid = 0, want_tid = 0, n = 0, stacks = 0;
-	int folded = 0, has_pid = 0, has_tid = 0, opt;
-	const char *want_name = NULL;
+	int folded = 0, tree = 0, has_pid = 0, has_tid = 0, opt;
+	double from = -1e300, to = 1e300;
+	const char *want_name = NULL, *svg = NULL;
+	static char frame_names[PROF_MAX_FRAMES + 2][NAME_MAX_LEN];
+	const char *stack_names[PROF_MAX_FRAMES + 2];
+	struct flame *flame = NULL;
 	struct func **list;
 	size_t i, j, k;
 	char name[NAME_MAX_LEN], *line = NULL;
@@ -217,6 +264,14 @@ int cmd_profile(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f': folded = 1; break;
+		case 's': svg = optarg; break;
+		case 'T': tree = 1; break;
+		case 'F':
+		case 'U':
+			if (cli_seconds(opt == 'F' ? "--from" : "--to", optarg, 1e9,
+					opt == 'F' ? &from : &to))
+				return CLI_USAGE;
+			break;
 		case 'n':
 			if (cli_uint("--top", optarg, 1, 1000000, 0, &top))
 				return CLI_USAGE;
@@ -236,12 +291,19 @@ int cmd_profile(int argc, char **argv)
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind != argc - 1 || folded + tree + !!svg > 1) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
 	if (prof_load(&T, argv[optind]))
 		return 1;
+	if (svg || tree) {
+		flame = flame_new();
+		if (!flame) {
+			fprintf(stderr, "nttrace: profile: out of memory\n");
+			return 1;
+		}
+	}
 
 	for (i = 0; i < T.nr_samples; i++) {
 		struct prof_sample *s = &T.samples[i];
@@ -249,11 +311,44 @@ int cmd_profile(int argc, char **argv)
 
 		if ((has_pid && s->pid != want_pid) || (has_tid && s->tid != want_tid))
 			continue;
+		if (from > -1e300 || to < 1e300) {
+			double rel = 0;
+
+			nttrace_etl_filetime(&T.info, s->ts, &rel);
+			if (rel < from || rel > to)
+				continue;
+		}
 		pr = prof_proc_of(&T, s->pid, 0);
 		if (want_name && (!pr || strcmp(pr->name, want_name)))
 			continue;
 		n++;
 		stacks += s->stack;
+		if (flame) {
+			/* The process (the tree: and thread), then the frames, outermost first. */
+			uint32_t m = 0;
+
+			snprintf(frame_names[m], NAME_MAX_LEN, "%s", pr && pr->name[0] ?
+				 pr->name : s->tid ? "?" : "[idle]");
+			if (tree)
+				snprintf(frame_names[m] + strlen(frame_names[m]),
+					 NAME_MAX_LEN - strlen(frame_names[m]), " (process %u)", s->pid);
+			stack_names[m] = frame_names[m];
+			m++;
+			if (tree) {
+				snprintf(frame_names[m], NAME_MAX_LEN, "thread %u", s->tid);
+				stack_names[m] = frame_names[m];
+				m++;
+			}
+			for (j = s->nr; j-- > 0 && m <= PROF_MAX_FRAMES + 1; m++) {
+				name_of(s->pid, s->frames[j], frame_names[m], NAME_MAX_LEN);
+				stack_names[m] = frame_names[m];
+			}
+			if (flame_add(flame, stack_names, m, 1)) {
+				fprintf(stderr, "nttrace: profile: out of memory\n");
+				return 1;
+			}
+			continue;
+		}
 		if (folded) {
 			/* process;outermost;...;innermost */
 			size_t len;
@@ -294,6 +389,14 @@ int cmd_profile(int argc, char **argv)
 		}
 	}
 	free(line);
+	if (flame && tree) {
+		printf("# %" PRIu64 " samples, %" PRIu64 " with stacks\n", n, stacks);
+		opt = flame_text(flame, stdout, 0.01);
+		flame_free(flame);
+		return opt ? 1 : 0;
+	}
+	if (flame)
+		return profile_svg(flame, svg, argv[optind], n);
 	list = malloc((P.nr_funcs + 1) * sizeof(*list));
 	if (!list)
 		return 1;
