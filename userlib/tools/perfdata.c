@@ -253,7 +253,7 @@ int perfdata_convert(const char *out_path, const char *etl)
 	struct pd_out o = { 0 };
 	uint64_t interval_ns, written = 0;
 	uint32_t *seen = NULL;
-	size_t i, cap_seen = 0;
+	size_t i, cap_seen = 0, threads, images;
 	int fd;
 
 	if (prof_load(&t, etl))
@@ -261,12 +261,14 @@ int perfdata_convert(const char *out_path, const char *etl)
 	fd = nttrace_trace_file_create(out_path);
 	if (fd < 0) {
 		fprintf(stderr, "nttrace: %s: %s\n", out_path, strerror(-fd));
+		prof_free(&t);
 		return 1;
 	}
 	o.f = fdopen(fd, "wb");
 	if (!o.f) {
 		close(fd);
 		fprintf(stderr, "nttrace: %s: %s\n", out_path, strerror(errno));
+		prof_free(&t);
 		return 1;
 	}
 	interval_ns = t.interval ? (uint64_t)t.interval * 100 : 1000000;
@@ -312,6 +314,8 @@ int perfdata_convert(const char *out_path, const char *etl)
 	for (i = 0; i < t.nr_samples; i++, written++)
 		pd_sample(&o, &t, &t.samples[i], interval_ns);
 
+	threads = t.nr_threads;
+	images = t.nr_images;
 	/* The data's size, now known, into the header. */
 	h.data.size = o.bytes - h.data.offset;
 	if (!o.failed && (fflush(o.f) || fseek(o.f, 0, SEEK_SET)))
@@ -319,11 +323,12 @@ int perfdata_convert(const char *out_path, const char *etl)
 	pd_put(&o, &h, sizeof(h));
 	if (fclose(o.f) && !o.failed)
 		o.failed = errno;
+	prof_free(&t);
 	if (o.failed) {
 		fprintf(stderr, "nttrace: %s: %s\n", out_path, strerror(o.failed));
 		return 1;
 	}
 	fprintf(stderr, "nttrace: %" PRIu64 " samples, %zu threads, %zu images written to %s\n",
-		written, t.nr_threads, t.nr_images, out_path);
+		written, threads, images, out_path);
 	return 0;
 }

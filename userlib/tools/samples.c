@@ -220,3 +220,19 @@ int prof_load(struct prof_trace *t, const char *path)
 	nttrace_etl_close(r);
 	return 0;
 }
+
+void prof_free(struct prof_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_images; i++)
+		free(t->images[i].path);
+	for (i = 0; i < t->nr_samples; i++)
+		free(t->samples[i].frames);
+	free(t->images);
+	free(t->procs);
+	free(t->threads);
+	free(t->thread_pid);
+	free(t->samples);
+	memset(t, 0, sizeof(*t));
+}

@@ -72,6 +72,12 @@ struct prof_trace {
 int prof_load(struct prof_trace *t, const char *path);
 
 /**
+ * prof_free() - free what prof_load() took
+ * @t: the trace (left empty)
+ */
+void prof_free(struct prof_trace *t);
+
+/**
  * perfdata_convert() - write a trace's samples as a perf.data file
  * @out: the file to write (created 0600, as every trace file)
  * @etl: the ETL file to read
