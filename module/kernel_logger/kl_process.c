@@ -50,8 +50,11 @@
  *   tracepoint): while IMAGE_LOAD is wanted every system call takes the
  *   kernel's syscall-tracepoint path. ImageBase is the mapping's address
  *   less its file offset, ImageSize up to the end of the file's last
- *   adjacent mapping, FileName the path (d_path()). No Image/Unload
- *   (munmap() has no tracepoint either): a process's end ends its images.
+ *   adjacent mapping, FileName the path (d_path()). Image/Unload: a
+ *   munmap() (sys_enter: after it the mapping is gone) of a range holding
+ *   an image's executable mapping, with the same base, size and name (as
+ *   dlclose() unmaps a library); a process's end ends its images without
+ *   one, its mm being gone when sched_process_exit fires.
  * - The rundown also writes the Idle process (ID 0), as Windows does.
  *
  * The probes run with preemption off (the tracepoint's caller turns it
@@ -347,18 +350,40 @@ static void nt_kl_images(u16 hook, struct mm_struct *mm, unsigned long start,
 }
 
 /*
- * The Image/Load events of a range of the current task's mappings, written
- * by the task itself on its return to user space (see the top).
+ * The Image/Load events of a range of the current task's mappings, or the
+ * Image/Unload of one image (@file held), written by the task itself on
+ * its return to user space (see the top).
  */
 struct nt_kl_defer {
 	struct callback_head work;
-	unsigned long start, end;
+	unsigned long start, end;	/* Load: the range; Unload: the image */
+	struct file *file;		/* Unload: the image's file; else NULL */
 };
 
 #define NT_KL_DEFERS	256
 
 static struct nt_kl_defer nt_kl_defers[NT_KL_DEFERS];
 static DECLARE_BITMAP(nt_kl_defers_used, NT_KL_DEFERS);
+
+/* An Image/Unload of @file, mapped at [@base, @end). May sleep. */
+static void nt_kl_unload_event(struct file *file, unsigned long base, unsigned long end)
+{
+	struct ntr_sr_image img = {
+		.process_id = current->tgid,
+		.image_base = base,
+		.image_size = end - base,
+	};
+	char *path = kmalloc(NT_KL_PATH, GFP_KERNEL), *name;
+
+	name = path ? d_path(&file->f_path, path, NT_KL_PATH) : ERR_PTR(-ENOMEM);
+	if (IS_ERR(name)) {
+		atomic_long_inc(&nt_kl_images_missed);
+	} else {
+		img.file_name = (struct ntr_sr_str){ name, strlen(name) };
+		NT_KEVENT(NTR_SR_IMAGE_UNLOAD, current->pid, current->tgid, 0, image, &img);
+	}
+	kfree(path);
+}
 
 static void nt_kl_defer_fn(struct callback_head *work)
 {
@@ -367,7 +392,15 @@ static void nt_kl_defer_fn(struct callback_head *work)
 	struct mm_struct *mm = current->mm;
 	char *path;
 
+	struct file *file = d->file;
+
 	clear_bit_unlock(d - nt_kl_defers, nt_kl_defers_used);
+	if (file) {
+		nt_kl_unload_event(file, start, end);
+		fput(file);
+		module_put(THIS_MODULE);
+		return;
+	}
 	/* Also run by an exiting task (exit_task_work()): no mm, no images. */
 	path = mm ? kmalloc(NT_KL_PATH, GFP_KERNEL) : NULL;
 	if (path && !mmap_read_lock_killable(mm)) {
@@ -387,7 +420,7 @@ static void nt_kl_defer_fn(struct callback_head *work)
  * events of its executable file mappings in [@start, @end) before it
  * returns to user space.
  */
-static void nt_kl_defer_images(unsigned long start, unsigned long end)
+static void nt_kl_defer(unsigned long start, unsigned long end, struct file *file)
 {
 	struct nt_kl_defer *d;
 	unsigned int i;
@@ -404,6 +437,7 @@ static void nt_kl_defer_images(unsigned long start, unsigned long end)
 		goto unused;
 	d->start = start;
 	d->end = end;
+	d->file = file ? get_file(file) : NULL;
 	init_task_work(&d->work, nt_kl_defer_fn);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	/* No allocation here (KASAN's stack record): preemption is off. */
@@ -413,11 +447,18 @@ static void nt_kl_defer_images(unsigned long start, unsigned long end)
 	if (!task_work_add(current, &d->work, TWA_RESUME))
 		return;
 #endif
+	if (file)
+		fput(file);
 	module_put(THIS_MODULE);
 unused:
 	clear_bit_unlock(i, nt_kl_defers_used);
 missed:
 	atomic_long_inc(&nt_kl_images_missed);
+}
+
+static void nt_kl_defer_images(unsigned long start, unsigned long end)
+{
+	nt_kl_defer(start, end, NULL);
 }
 
 /* ---- the probes ---- */
@@ -526,6 +567,45 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	default:
 		break;
 	}
+}
+
+/*
+ * munmap() of an image's executable mapping: its Image/Unload, written on
+ * the task's way back to user space (the mapping is gone by then: its
+ * extent and file are taken here, with the mm's lock if it is free, else
+ * the unload is counted missed).
+ */
+static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	struct file *last = NULL;
+	unsigned long args[6], end;
+
+	if (!mm || (current->flags & PF_KTHREAD) || nt_mm_call_of(id) != NT_MM_MUNMAP)
+		return;
+	syscall_get_arguments(current, regs, args);
+	end = args[0] + PAGE_ALIGN(args[1]);
+	if (!args[1] || offset_in_page(args[0]) || end <= args[0])
+		return;
+	if (!mmap_read_trylock(mm)) {
+		atomic_long_inc(&nt_kl_images_missed);
+		return;
+	}
+	{
+		VMA_ITERATOR(vmi, mm, args[0]);
+
+		for_each_vma_range(vmi, vma, end) {
+			struct ntr_sr_image img = { 0 };
+
+			if (!vma->vm_file || !(vma->vm_flags & VM_EXEC) || vma->vm_file == last)
+				continue;
+			last = vma->vm_file;
+			nt_kl_image_extent(mm, vma, &img);
+			nt_kl_defer(img.image_base, img.image_base + img.image_size, vma->vm_file);
+		}
+	}
+	mmap_read_unlock(mm);
 }
 
 /* ---- rundowns ---- */
@@ -721,6 +801,7 @@ static const struct nt_khook nt_thread_hooks[] = {
 
 static const struct nt_khook nt_image_hooks[] = {
 	NT_KHOOK(sched_process_exec, nt_probe_exec),
+	NT_KHOOK(sys_enter, nt_probe_sys_enter),
 	NT_KHOOK(sys_exit, nt_probe_sys_exit),
 };
 

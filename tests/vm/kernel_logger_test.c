@@ -17,7 +17,8 @@
  * (prctl(PR_SET_NAME)) before the stop, and ImageFileName is still the
  * program file's name in the exec's Process/Start and the parent's DCEnd.
  * A file mapped readable and then made executable (mprotect(PROT_EXEC))
- * is an Image/Load as a mapping made executable at once is.
+ * is an Image/Load as a mapping made executable at once is; its munmap()
+ * is an Image/Unload.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -73,6 +74,9 @@ static int child_after_exec(void)
 		return 2;
 	if (mprotect(q, 4096, PROT_READ | PROT_EXEC))
 		return 5;
+	/* As dlclose() unmaps a library: an Image/Unload. */
+	if (munmap(p, 4096))
+		return 6;
 	usleep(10000);
 	return 7;
 }
@@ -96,7 +100,7 @@ static void child(int pipe_w)
 struct seen {
 	pid_t parent, child, child_tid;
 	int start_fork, start_exec, end_exec, end_final, thread_start, thread_end;
-	int images_exec, images_mmap, cswitch, ready;
+	int images_exec, images_mmap, cswitch, ready, unloads, unload_size_ok;
 	int dcstart_idle, dcend_self;
 	char dcend_image[32];	/* this process's ImageFileName at the stop */
 	int config_cpu;		/* SysConfig CPU with the right count and name */
@@ -215,12 +219,19 @@ static void on_event(struct seen *s, const struct nttrace_etl_event *ev)
 		}
 		break;
 	case HOOK(0x14, 10):	/* Image/Load */
+	case HOOK(0x14, 2):	/* Image/Unload: the same layout */
 		if (ev->data_len > 0x38 && get_le(d + 16, 4) == (uint32_t)s->child) {
 			char name[256];
 
 			utf16z(d + 0x38, ev->data_len - 0x38, name, sizeof(name));
-			if (!strcmp(name, self))
+			if (strcmp(name, self))
+				break;
+			if (ev->hook_id == HOOK(0x14, 2)) {
+				s->unloads++;
+				s->unload_size_ok += get_le(d + 8, 8) >= 4096 && ev->version == 3;
+			} else {
 				s->images_exec++;
+			}
 		}
 		break;
 	case HOOK(5, 36):	/* CSwitch */
@@ -337,6 +348,9 @@ static void check_file(const char *path, struct seen *s)
 	tap_eq(s->images_exec, 3,
 	       "%d-bit: Image/Load of the program at exec, at its mmap(PROT_EXEC) and at the mprotect(PROT_EXEC) of a readable mapping",
 	       BITS);
+	tap_eq(s->unloads, 1, "%d-bit: Image/Unload of the mapping it munmap()s, not of the one "
+	       "left to the exit", BITS);
+	tap_eq(s->unload_size_ok, 1, "%d-bit: ... version 3, its size a page or more", BITS);
 	tap_ok(s->cswitch > 0, "%d-bit: CSwitch events of the child's thread (%d)", BITS,
 	       s->cswitch);
 	tap_ok(s->ready > 0, "%d-bit: ReadyThread events of it (%d)", BITS, s->ready);
