@@ -279,7 +279,8 @@ int perfdata_convert(const char *out_path, const char *etl)
 	fa.attr.size = sizeof(fa.attr);
 	fa.attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	fa.attr.freq = 1;
-	fa.attr.sample_freq = 1000000000ULL / interval_ns;
+	/* At least 1 Hz: a file's interval (32 bits of 100 ns) may be longer. */
+	fa.attr.sample_freq = 1000000000ULL / interval_ns ? 1000000000ULL / interval_ns : 1;
 	fa.attr.sample_type = PD_SAMPLE_TYPE;
 	fa.attr.sample_id_all = 1;
 	fa.attr.mmap = 1;
