@@ -719,9 +719,12 @@ typedef struct _ENABLE_TRACE_PARAMETERS {
  * process's registrations of ProviderId, with no system call.
  * EnableParameters (may be NULL): Version 1 or 2; SourceId is passed to
  * the callbacks of the user-mode logger's enables (a kernel session's
- * enable does not carry it: GUID_NULL); EnableProperty 0 or
+ * enable does not carry it: GUID_NULL); EnableProperty 0,
  * EVENT_ENABLE_PROPERTY_ENABLE_KEYWORD_0 (events of keyword 0 are always
- * delivered here); ControlFlags 0. Filters (EnableFilterDesc,
+ * delivered here) and, for a kernel session,
+ * EVENT_ENABLE_PROPERTY_STACK_TRACE (each EventWrite record the session
+ * gets carries the writer's call stack: an EVENT_HEADER_EXT_TYPE_STACK_TRACE64
+ * item, or _STACK_TRACE32 from a 32-bit process); ControlFlags 0. Filters (EnableFilterDesc,
  * FilterDescCount): EVENT_FILTER_TYPE_EVENT_ID for any session;
  * EVENT_FILTER_TYPE_EVENT_NAME and EVENT_FILTER_TYPE_PAYLOAD
  * (TdhAggregatePayloadFilters') for the user-mode logger only; each
@@ -734,7 +737,8 @@ typedef struct _ENABLE_TRACE_PARAMETERS {
  *                              evfilter.c), a filter Type twice, more
  *                              than MAX_EVENT_FILTERS_COUNT
  *   ERROR_NOT_SUPPORTED        EnableParameters with any other
- *                              EnableProperty bit; another filter Type;
+ *                              EnableProperty bit (STACK_TRACE for the
+ *                              user-mode logger); another filter Type;
  *                              an event-name or payload filter for a
  *                              kernel session
  *   ERROR_NOACCESS             a filter's memory unreadable
@@ -955,7 +959,8 @@ typedef struct _TRACE_PERIODIC_CAPTURE_STATE_INFO {
  *                          each with one TRACE_ENABLE_INFO per session
  *                          enabling the GUID (nttrace's enables are the
  *                          GUID's: every registration has the same ones;
- *                          EnableProperty 0: enables keep no property); a
+ *                          EnableProperty EVENT_ENABLE_PROPERTY_STACK_TRACE
+ *                          or 0, the one property kept); a
  *                          GUID only enabled: one PRE_ENABLE block of Pid 0
  *   TraceGuidQueryProcess  the GUIDs this process registered, each once
  *   TraceMaxLoggersQuery   a ULONG: MAXIMUM_LOGGERS, the sessions the module
