@@ -961,6 +961,49 @@ static void kernel_test(struct kunit *test)
 			NTTRACE_STATUS_SUCCESS);
 }
 
+/*
+ * EVENT_ENABLE_PROPERTY_STACK_TRACE: the record grows by a stack item,
+ * first of the items, its data after it unchanged. This thread is a
+ * kernel thread (no user frames of its own) and the session an ordinary
+ * one (no kernel addresses for its readers): the item holds the MatchId
+ * alone, STACK_TRACE64, and STACK_TRACE32 for a compat caller.
+ */
+static void stack_test(struct kunit *test)
+{
+	struct ntk_session *k = start(test, "kew-stack", 0, BUF_KB, 8);
+	struct nttrace_enable en = {
+		.size = sizeof(en), .logger_id = k->id, .level = 5, .match_any_keyword = 0x10,
+		.control = NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+		.enable_property = NTTRACE_ENABLE_PROPERTY_STACK_TRACE,
+	};
+	static const enum caller who[] = { KERNEL, NATIVE, COMPAT };
+	struct ntk_record *recs;
+	unsigned int i;
+
+	memcpy(en.guid, prov_guid, 16);
+	KUNIT_ASSERT_EQ(test, nt_provider_enable(&en), 0);
+	for (i = 0; i < ARRAY_SIZE(who); i++) {
+		struct ew e = { .who = who[i], .level = 2, .keyword = 0x10, .n = 3,
+				.items = three };
+		const u8 *r;
+
+		KUNIT_ASSERT_EQ(test, send(test, &e), NTTRACE_STATUS_SUCCESS);
+		KUNIT_ASSERT_EQ(test, ntk_collect(test, k, &recs), 1U);
+		r = recs[0].data;
+		KUNIT_EXPECT_TRUE(test, ntk_get_le(r + 4, 2) & HF_EXT);
+		/* The item: 16 bytes, type 6 (5 for compat), the last, 8 bytes of data. */
+		KUNIT_EXPECT_EQ(test, ntk_get_le(r + EH_SIZE, 2), 16ULL);
+		KUNIT_EXPECT_EQ(test, ntk_get_le(r + EH_SIZE + 2, 2),
+				who[i] == COMPAT ? 5ULL : 6ULL);
+		KUNIT_EXPECT_EQ(test, ntk_get_le(r + EH_SIZE + 4, 2), 0ULL);
+		KUNIT_EXPECT_EQ(test, ntk_get_le(r + EH_SIZE + 6, 2), 8ULL);
+		KUNIT_EXPECT_EQ(test, ntk_get_le(r + EH_SIZE + 8, 8), 0ULL);
+		/* The data follows it: the first descriptor's pattern. */
+		KUNIT_EXPECT_EQ(test, r[EH_SIZE + 16], pattern(three[0].off));
+		KUNIT_EXPECT_EQ(test, recs[0].size, (u32)(EH_SIZE + 16 + 7 + 21));
+	}
+}
+
 /* The aggregate level: an enable at level 0 counts as 255. */
 static void aggregate_level_test(struct kunit *test)
 {
@@ -987,6 +1030,7 @@ static struct kunit_case nttrace_eventwrite_cases[] = {
 	KUNIT_CASE(staged_test),
 	KUNIT_CASE(kernel_test),
 	KUNIT_CASE(aggregate_level_test),
+	KUNIT_CASE(stack_test),
 	{}
 };
 
