@@ -60,7 +60,7 @@
  * The probes run with preemption off (the tracepoint's caller turns it
  * off, PREEMPT_RT included): they read the current task's memory without
  * faulting (copy_from_user_nofault()) into this CPU's scratch buffer, and
- * take no lock. What needs the mm's lock and d_path() (whose fallback
+ * take no lock but, at munmap(), the mm's with mmap_read_trylock(). What needs the mm's lock and d_path() (whose fallback
  * takes rename_lock and mount_lock, sleeping locks under PREEMPT_RT) is
  * not done there: the probe queues a task work (task_work_add()) that the
  * task runs on its way back to user space, preemptible and allowed to
