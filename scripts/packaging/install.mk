@@ -137,9 +137,10 @@ $(SHARED)/libnttrace-wmain.a: $(SHARED)/static/userlib/windows/winmain.o
 
 # The tool as a distribution ships it: dynamically linked, so that it
 # uses only what the library exports (a link failure here is a public
-# function missing from the map).
+# function missing from the map); libdw names functions for `nttrace
+# profile`, libelf reads build IDs for `convert --to perf-data`.
 $(SHARED)/nttrace: $(SHARED_TOOL_OBJS) $(SHARED)/$(SO_REAL)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -ldw -pthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -ldw -lelf -pthread
 
 # libdir and includedir relative to ${prefix} when under it, as
 # pkg-config files usually say them.
