@@ -63,9 +63,10 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 /* The function at @a in process @p's images, by libdwfl; NULL if none. */
 static const char *dwfl_name(struct prof_proc *p, uint64_t a)
 {
+	const struct prof_image *im;
 	Dwfl_Module *m;
 	Dwfl *dwfl;
-	size_t i;
+	size_t i, n;
 
 	if (!p->dwfl_tried) {
 		p->dwfl_tried = 1;
@@ -75,10 +76,9 @@ static const char *dwfl_name(struct prof_proc *p, uint64_t a)
 			return NULL;
 		dwfl_report_begin(dwfl);
 		/* The file's mapping at ImageBase: where its offset 0 is. */
-		for (i = 0; i < T.nr_images; i++)
-			if (T.images[i].pid == p->pid)
-				dwfl_report_elf(dwfl, T.images[i].path, T.images[i].path, -1,
-						T.images[i].base, false);
+		im = prof_images_of(&T, p->pid, &n);
+		for (i = 0; i < n; i++)
+			dwfl_report_elf(dwfl, im[i].path, im[i].path, -1, im[i].base, false);
 		dwfl_report_end(dwfl, NULL, NULL);
 	}
 	if (!p->dwfl)

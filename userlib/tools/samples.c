@@ -34,18 +34,47 @@ void *prof_grow(void *p, size_t *cap, size_t need, size_t size)
 	return q;
 }
 
+/* @pid's slot in the process index: its entry (index + 1), or the empty one. */
+static uint32_t *proc_slot(const struct prof_trace *t, uint32_t pid)
+{
+	size_t i = ((uint64_t)pid * 0x9E3779B97F4A7C15ULL >> 20) & (t->nr_proc_slots - 1);
+
+	while (t->proc_slots[i] && t->procs[t->proc_slots[i] - 1].pid != pid)
+		i = (i + 1) & (t->nr_proc_slots - 1);
+	return &t->proc_slots[i];
+}
+
 struct prof_proc *prof_proc_of(struct prof_trace *t, uint32_t pid, int add)
 {
+	uint32_t *slot;
 	size_t i;
 
-	for (i = 0; i < t->nr_procs; i++)
-		if (t->procs[i].pid == pid)
-			return &t->procs[i];
+	if (!t->nr_proc_slots) {
+		if (!add)
+			return NULL;
+		t->nr_proc_slots = 64;
+		t->proc_slots = prof_grow(NULL, &(size_t){ 0 }, 64, sizeof(*t->proc_slots));
+	}
+	slot = proc_slot(t, pid);
+	if (*slot)
+		return &t->procs[*slot - 1];
 	if (!add)
 		return NULL;
+	/* At most half full: grown and filled again from the processes. */
+	if (2 * (t->nr_procs + 1) > t->nr_proc_slots) {
+		size_t n = 2 * t->nr_proc_slots, zero = 0;
+
+		free(t->proc_slots);
+		t->proc_slots = prof_grow(NULL, &zero, n, sizeof(*t->proc_slots));
+		t->nr_proc_slots = n;
+		for (i = 0; i < t->nr_procs; i++)
+			*proc_slot(t, t->procs[i].pid) = (uint32_t)(i + 1);
+		slot = proc_slot(t, pid);
+	}
 	t->procs = prof_grow(t->procs, &t->cap_procs, t->nr_procs + 1, sizeof(*t->procs));
 	t->procs[t->nr_procs].pid = pid;
-	return &t->procs[t->nr_procs++];
+	*slot = (uint32_t)++t->nr_procs;
+	return &t->procs[t->nr_procs - 1];
 }
 
 /* The field @name of a kernel event's payload: 1 with *@v, else 0. */
@@ -173,14 +202,57 @@ static void on_kernel(struct prof_trace *t, const struct nttrace_etl_event *ev, 
 	}
 }
 
+static int image_cmp(const void *a, const void *b)
+{
+	const struct prof_image *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* The first image after (@pid, @a) in the sorted images. */
+static size_t image_after(const struct prof_trace *t, uint32_t pid, uint64_t a)
+{
+	size_t lo = 0, hi = t->nr_images;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct prof_image *m = &t->images[mid];
+
+		if (m->pid < pid || (m->pid == pid && m->base <= a))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Images overlapping one another (a file mapped twice) looked through, at most. */
+#define IMAGE_OVERLAPS	8
+
 const struct prof_image *prof_image_at(const struct prof_trace *t, uint32_t pid, uint64_t a)
 {
-	size_t i;
+	size_t i = image_after(t, pid, a), k;
 
-	for (i = 0; i < t->nr_images; i++)
-		if (t->images[i].pid == pid && a - t->images[i].base < t->images[i].size)
-			return &t->images[i];
+	for (k = 0; k < IMAGE_OVERLAPS && i > 0; k++) {
+		const struct prof_image *im = &t->images[--i];
+
+		if (im->pid != pid)
+			break;
+		if (a - im->base < im->size)
+			return im;
+	}
 	return NULL;
+}
+
+const struct prof_image *prof_images_of(const struct prof_trace *t, uint32_t pid, size_t *n)
+{
+	size_t first = pid ? image_after(t, pid - 1, UINT64_MAX) : 0, last = image_after(t, pid,
+											UINT64_MAX);
+
+	*n = last - first;
+	return &t->images[first];
 }
 
 int prof_load(struct prof_trace *t, const char *path)
@@ -218,6 +290,9 @@ int prof_load(struct prof_trace *t, const char *path)
 		on_kernel(t, &ev, (uint16_t)(p[6] | p[7] << 8), hsize, psize, p[0]);
 	}
 	nttrace_etl_close(r);
+	/* By process, then base: each lookup a binary search. */
+	if (t->nr_images)
+		qsort(t->images, t->nr_images, sizeof(*t->images), image_cmp);
 	return 0;
 }
 
@@ -231,6 +306,7 @@ void prof_free(struct prof_trace *t)
 		free(t->samples[i].frames);
 	free(t->images);
 	free(t->procs);
+	free(t->proc_slots);
 	free(t->threads);
 	free(t->thread_pid);
 	free(t->samples);

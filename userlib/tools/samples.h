@@ -51,6 +51,8 @@ struct prof_trace {
 	size_t nr_images, cap_images;
 	struct prof_proc *procs;
 	size_t nr_procs, cap_procs;
+	uint32_t *proc_slots;		/* hash of PID -> index + 1 in @procs */
+	size_t nr_proc_slots;
 	struct prof_thread *threads;
 	size_t nr_threads, cap_threads;
 	uint32_t *thread_pid;		/* indexed by TID, grown as needed */
@@ -94,19 +96,32 @@ int perfdata_convert(const char *out, const char *etl);
  * @pid: its ID
  * @add: make an entry (no name) if there is none
  *
+ * Found by a hash of the PID. An entry made moves the others: a pointer
+ * returned before is not good after a call with @add.
+ *
  * Return: the process, or NULL.
  */
 struct prof_proc *prof_proc_of(struct prof_trace *t, uint32_t pid, int add);
 
 /**
  * prof_image_at() - the image of process @pid that holds address @a
- * @t: the trace
+ * @t: the trace, loaded (its images sorted)
  * @pid: the process
  * @a: the address
  *
  * Return: the image, or NULL.
  */
 const struct prof_image *prof_image_at(const struct prof_trace *t, uint32_t pid, uint64_t a);
+
+/**
+ * prof_images_of() - the images of a process
+ * @t: the trace, loaded
+ * @pid: the process
+ * @n: their number, filled in
+ *
+ * Return: the first of them (the images are sorted by process, then base).
+ */
+const struct prof_image *prof_images_of(const struct prof_trace *t, uint32_t pid, size_t *n);
 
 /**
  * prof_grow() - room for @need elements of @size bytes at @p, zeroed
