@@ -60,7 +60,8 @@
  * The probes run with preemption off (the tracepoint's caller turns it
  * off, PREEMPT_RT included): they read the current task's memory without
  * faulting (copy_from_user_nofault()) into this CPU's scratch buffer, and
- * take no lock but, at munmap(), the mm's with mmap_read_trylock(). What needs the mm's lock and d_path() (whose fallback
+ * take no lock but, at munmap(), the mm's with mmap_read_trylock(). What
+ * needs the mm's lock and d_path() (whose fallback
  * takes rename_lock and mount_lock, sleeping locks under PREEMPT_RT) is
  * not done there: the probe queues a task work (task_work_add()) that the
  * task runs on its way back to user space, preemptible and allowed to
@@ -390,9 +391,8 @@ static void nt_kl_defer_fn(struct callback_head *work)
 	struct nt_kl_defer *d = container_of(work, struct nt_kl_defer, work);
 	unsigned long start = d->start, end = d->end;
 	struct mm_struct *mm = current->mm;
-	char *path;
-
 	struct file *file = d->file;
+	char *path;
 
 	clear_bit_unlock(d - nt_kl_defers, nt_kl_defers_used);
 	if (file) {
