@@ -40,8 +40,10 @@ struct nt_stack *nt_stack_get(void)
  * interrupted instruction on: the frames of the interrupt and of this
  * module before it are dropped (or, when the unwinder did not pass
  * through it, the interrupted instruction alone). Without, from the first
- * frame outside this module, less the one after it: the tracepoint's
- * iterator that called our probe.
+ * frame outside this module; with @probe (a tracepoint's probe called us),
+ * less the one after it, the tracepoint's iterator, and less every frame
+ * of this module the guess unwinder reports (see below); without @probe
+ * (a kernel-mode writer of an event), its own frames stay.
  */
 static unsigned int nt_stack_kernel(unsigned long *out, unsigned int room,
 				    struct pt_regs *regs, bool probe)
