@@ -935,14 +935,13 @@ struct nttrace_enable {
  * one property the kernel keeps (ENABLE only, else -EINVAL; any other bit,
  * or @pad not 0: -EINVAL). Each EventWrite record the session gets then
  * carries an EVENT_HEADER_EXT_TYPE_STACK_TRACE64 item (STACK_TRACE32 from
- * a 32-bit writer: NTTRACE_EVENT_HEADER_FLAG_32_BIT_HEADER), its data a
- * __u64 MatchId, always 0 here (every stack is whole when written), then
- * the return addresses, innermost first, at most 192: the writing thread's
- * user frames, found by their frame pointers; a kernel-mode writer's
- * kernel frames before them only for a session whose readers may see
- * kernel addresses (a system logger started by a CAP_SYSLOG holder),
- * else none. Frames that would take the record past 0xFFFF bytes are
- * left out.
+ * a 32-bit process), its data a __u64 MatchId, always 0 here (every stack
+ * is whole when written), then the return addresses, innermost first, at
+ * most 192: the writing thread's user frames, found by their frame
+ * pointers; a kernel-mode writer's kernel frames before them only for a
+ * session whose readers may see kernel addresses (a system logger started
+ * with PROFILE by a CAP_SYSLOG holder), else none. Frames that would take
+ * the record past 0xFFFF bytes are left out.
  */
 #define NTTRACE_ENABLE_PROPERTY_STACK_TRACE	0x00000004U
 #define NTTRACE_MAX_ENABLES		256	/* GUIDs per session */
