@@ -157,14 +157,16 @@ struct nt_ew {
 /*
  * The sessions (bit logger ID - 1) whose enables of @r's GUID take @w's
  * event by its level and keyword and whose event-ID filter lets its id
- * through, less those its Fields.filter leaves out. Under
+ * through, less those its Fields.filter leaves out; into @stacks (unless
+ * NULL), in the same pass, the sessions that ask for stacks. Under
  * rcu_read_lock().
  */
-static u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r)
+static u64 nt_write_event_sessions(const struct nt_write *w, const struct nt_reg *r,
+				   u64 *stacks)
 {
 	const struct nttrace_event_descriptor *d = w->event.header.descriptor;
 
-	return nt_reg_wanted_rcu(r, d->id, d->level, d->keyword) & ~w->event.filter;
+	return nt_reg_wanted_rcu(r, d->id, d->level, d->keyword, stacks) & ~w->event.filter;
 }
 
 /*
@@ -184,7 +186,7 @@ static bool nt_write_wanted(const struct nt_write *w, u32 logger_id)
 	 * we see the snapshot that dropped the old one.
 	 */
 	smp_rmb();
-	return nt_write_event_sessions(w, w->event.reg) & BIT_ULL(logger_id - 1);
+	return nt_write_event_sessions(w, w->event.reg, NULL) & BIT_ULL(logger_id - 1);
 }
 
 /*
@@ -285,7 +287,7 @@ static int nt_ew_pass(struct nt_ew *ew)
 	}
 	ew->w.event.reg = r;
 	ew->w.event.header.provider_id = nt_reg_guid(r);
-	want = nt_write_event_sessions(&ew->w, r) & ~ew->done;
+	want = nt_write_event_sessions(&ew->w, r, NULL) & ~ew->done;
 	while (want) {
 		u32 id = __ffs64(want) + 1;
 		u64 bit = BIT_ULL(id - 1);
@@ -444,10 +446,8 @@ static u32 nt_ew_run(struct nt_ew *ew)
 	};
 	rcu_read_lock();
 	r = nt_ew_reg(ew);
-	if (r) {
-		want = nt_write_event_sessions(w, r);
-		ew->stacks = nt_reg_stacks_rcu(r);
-	}
+	if (r)
+		want = nt_write_event_sessions(w, r, &ew->stacks);
 	rcu_read_unlock();
 	if (!r)
 		return NTTRACE_STATUS_INVALID_HANDLE;

@@ -1441,10 +1441,11 @@ EXPORT_SYMBOL_IF_KUNIT(nt_reg_guid);
 
 /*
  * The sessions of @r's snapshot that take @level and @keyword and, with
- * @by_id, whose event-ID filter lets @id through.
+ * @by_id, whose event-ID filter lets @id through; into @stacks (unless
+ * NULL), from the same snapshot, those whose enable asks for stacks.
  */
 static u64 nt_snap_wanted(const struct nt_reg *r, bool by_id, u16 id, u8 level,
-			  u64 keyword)
+			  u64 keyword, u64 *stacks)
 {
 	/*
 	 * Pairs with the release of rcu_replace_pointer() in
@@ -1458,11 +1459,15 @@ static u64 nt_snap_wanted(const struct nt_reg *r, bool by_id, u16 id, u8 level,
 	u64 want = 0;
 	unsigned int i;
 
+	if (stacks)
+		*stacks = 0;
 	if (!snap)
 		return 0;
 	for (i = 0; i < snap->count; i++) {
 		const struct nt_snap_entry *e = &snap->e[i];
 
+		if (stacks && e->stack)
+			*stacks |= 1ULL << (e->logger_id - 1);
 		if (NTTRACE_LEVEL_KEYWORD_ENABLED(e->level, nt_keyword_any(e->any),
 						  nt_keyword_all(e->any, e->all), level, keyword) &&
 		    (!by_id || nt_id_filter_passes(e->ids, id)))
@@ -1471,25 +1476,11 @@ static u64 nt_snap_wanted(const struct nt_reg *r, bool by_id, u16 id, u8 level,
 	return want;
 }
 
-u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword)
+u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword, u64 *stacks)
 {
-	return nt_snap_wanted(r, true, id, level, keyword);
+	return nt_snap_wanted(r, true, id, level, keyword, stacks);
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_reg_wanted_rcu);
-
-u64 nt_reg_stacks_rcu(const struct nt_reg *r)
-{
-	/* Published as nt_snap_wanted() reads it. */
-	const struct nt_snap *snap = rcu_dereference(r->g->snap);
-	u64 want = 0;
-	unsigned int i;
-
-	for (i = 0; snap && i < snap->count; i++)
-		if (snap->e[i].stack)
-			want |= 1ULL << (snap->e[i].logger_id - 1);
-	return want;
-}
-EXPORT_SYMBOL_IF_KUNIT(nt_reg_stacks_rcu);
 
 bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword)
 {
@@ -1497,7 +1488,7 @@ bool nt_provider_kernel_enabled(const struct nt_reg *r, u8 level, u64 keyword)
 
 	/* EventEnabled's question: level and keywords, no event-ID filter. */
 	rcu_read_lock();
-	on = nt_snap_wanted(r, false, 0, level, keyword) != 0;
+	on = nt_snap_wanted(r, false, 0, level, keyword, NULL) != 0;
 	rcu_read_unlock();
 	return on;
 }

@@ -235,6 +235,9 @@ const u8 *nt_reg_guid(const struct nt_reg *r);
  * @id: the event's ID
  * @level: its level
  * @keyword: its keyword
+ * @stacks: unless NULL, set to the sessions whose enable of the GUID has
+ *	NTTRACE_ENABLE_PROPERTY_STACK_TRACE, wanting the event or not, from
+ *	the same snapshot
  *
  * Under rcu_read_lock(). From the GUID's RCU-published snapshot of its
  * enables, by NTTRACE_LEVEL_KEYWORD_ENABLED and each session's event-ID
@@ -244,19 +247,7 @@ const u8 *nt_reg_guid(const struct nt_reg *r);
  *
  * Return: the sessions, as a mask of bit (logger ID - 1).
  */
-u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword);
-
-/**
- * nt_reg_stacks_rcu() - the sessions that want stacks with @r's events
- * @r: the registration
- *
- * Under rcu_read_lock(), from the same snapshot as nt_reg_wanted_rcu():
- * the sessions whose enable of the GUID has
- * NTTRACE_ENABLE_PROPERTY_STACK_TRACE, wanting the event or not.
- *
- * Return: the sessions, as a mask of bit (logger ID - 1).
- */
-u64 nt_reg_stacks_rcu(const struct nt_reg *r);
+u64 nt_reg_wanted_rcu(const struct nt_reg *r, u16 id, u8 level, u64 keyword, u64 *stacks);
 
 /*
  * ---- Kernel registrations (EtwRegister) ----

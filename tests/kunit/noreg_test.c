@@ -266,12 +266,12 @@ static void hold_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, memcmp(nt_reg_guid(r), nr_guid, 16), 0);
 	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 1, 1, 0), BIT_ULL(k->id - 1));
+	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 1, 1, 0, NULL), BIT_ULL(k->id - 1));
 	rcu_read_unlock();
 	/* Disabled while held: the node stays (KASAN would see it freed). */
 	KUNIT_ASSERT_EQ(test, enable(k->id, nr_guid, 0, 0), 0);
 	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 1, 1, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 1, 1, 0, NULL), 0ULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, memcmp(nt_reg_guid(r), nr_guid, 16), 0);
 	nt_provider_unhold(r);

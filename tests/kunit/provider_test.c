@@ -758,7 +758,7 @@ static u64 wanted(struct nt_reg *r, u16 id)
 	u64 want;
 
 	rcu_read_lock();
-	want = nt_reg_wanted_rcu(r, id, 1, 0);
+	want = nt_reg_wanted_rcu(r, id, 1, 0, NULL);
 	rcu_read_unlock();
 	return want;
 }
@@ -787,7 +787,7 @@ static void event_id_filter_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wanted(r, 65534), BIT_OF(b->id));
 	/* After level and keywords: a's level 1 keeps a level-2 event out. */
 	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 7, 2, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, nt_reg_wanted_rcu(r, 7, 2, 0, NULL), 0ULL);
 	rcu_read_unlock();
 	/* EventEnabled's question knows no IDs: both sessions enable level 1. */
 	KUNIT_EXPECT_TRUE(test, nt_provider_kernel_enabled(r, 1, 0));
