@@ -9,6 +9,7 @@
 #define NTTRACE_KL_MMCALL_H
 
 #include <linux/compat.h>
+#include <linux/mm.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
@@ -55,6 +56,25 @@ static inline enum nt_mm_call nt_mm_call_of(long nr)
 		return NT_MM_MUNMAP;
 	}
 	return NT_MM_OTHER;
+}
+
+/*
+ * At raw_syscalls' sys_enter of system call @id: whether it is a munmap()
+ * that munmap() itself would take (a page-aligned start, a length that is
+ * not 0 and does not wrap), and then its range, [*@start, *@end) in whole
+ * pages.
+ */
+static inline bool nt_mm_munmap_range(struct pt_regs *regs, long id, unsigned long *start,
+				      unsigned long *end)
+{
+	unsigned long args[6];
+
+	if (nt_mm_call_of(id) != NT_MM_MUNMAP)
+		return false;
+	syscall_get_arguments(current, regs, args);
+	*start = args[0];
+	*end = args[0] + PAGE_ALIGN(args[1]);
+	return args[1] && !offset_in_page(args[0]) && *end > args[0];
 }
 
 #endif /* NTTRACE_KL_MMCALL_H */

@@ -580,20 +580,16 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	struct file *last = NULL;
-	unsigned long args[6], end;
+	unsigned long start, end;
 
-	if (!mm || (current->flags & PF_KTHREAD) || nt_mm_call_of(id) != NT_MM_MUNMAP)
-		return;
-	syscall_get_arguments(current, regs, args);
-	end = args[0] + PAGE_ALIGN(args[1]);
-	if (!args[1] || offset_in_page(args[0]) || end <= args[0])
+	if (!mm || (current->flags & PF_KTHREAD) || !nt_mm_munmap_range(regs, id, &start, &end))
 		return;
 	if (!mmap_read_trylock(mm)) {
 		atomic_long_inc(&nt_kl_images_missed);
 		return;
 	}
 	{
-		VMA_ITERATOR(vmi, mm, args[0]);
+		VMA_ITERATOR(vmi, mm, start);
 
 		for_each_vma_range(vmi, vma, end) {
 			struct ntr_sr_image img = { 0 };

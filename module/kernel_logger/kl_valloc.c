@@ -96,24 +96,21 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	unsigned long args[6];
+	unsigned long start, end;
 	bool anon;
 
-	if (!mm || nt_mm_call_of(id) != NT_MM_MUNMAP)
-		return;
-	syscall_get_arguments(current, regs, args);
-	if (!args[1] || offset_in_page(args[0]) || args[0] + args[1] < args[0])
+	if (!mm || !nt_mm_munmap_range(regs, id, &start, &end))
 		return;
 	if (!mmap_read_trylock(mm)) {
 		atomic_long_inc(&nt_kl_vfree_missed);
 		return;
 	}
-	vma = find_vma(mm, args[0]);
-	anon = vma && vma->vm_start < args[0] + args[1] && vma_is_anonymous(vma) &&
+	vma = find_vma(mm, start);
+	anon = vma && vma->vm_start < end && vma_is_anonymous(vma) &&
 	       !(vma->vm_flags & VM_SHARED);
 	mmap_read_unlock(mm);
 	if (anon)
-		nt_va_event(NTR_SR_VIRTUAL_FREE, args[0], args[1], NTR_SR_MEM_RELEASE);
+		nt_va_event(NTR_SR_VIRTUAL_FREE, start, end - start, NTR_SR_MEM_RELEASE);
 }
 
 static const struct nt_khook nt_valloc_hooks[] = {
