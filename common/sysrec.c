@@ -463,6 +463,51 @@ __u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_syscall_write);
 
+static void fault_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_fault *f = x;
+
+	w_ptr(w, f->virtual_address);
+	w_ptr(w, f->program_counter);
+}
+
+__u32 ntr_sr_fault_size(const struct ntr_sr_fault *x, bool ptr32)
+{
+	return sr_size(fault_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_fault_size);
+
+__u32 ntr_sr_fault_write(void *buf, __u32 room, const struct ntr_sr_fault *x, bool ptr32)
+{
+	return sr_write(fault_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_fault_write);
+
+static void hardfault_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_hardfault *h = x;
+
+	w_int(w, h->initial_time, 8);
+	w_int(w, h->read_offset, 8);
+	w_ptr(w, h->virtual_address);
+	w_ptr(w, h->file_object);
+	w_int(w, h->thread_id, 4);
+	w_int(w, h->byte_count, 4);
+}
+
+__u32 ntr_sr_hardfault_size(const struct ntr_sr_hardfault *x, bool ptr32)
+{
+	return sr_size(hardfault_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_hardfault_size);
+
+__u32 ntr_sr_hardfault_write(void *buf, __u32 room, const struct ntr_sr_hardfault *x,
+			     bool ptr32)
+{
+	return sr_write(hardfault_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_hardfault_write);
+
 static void valloc_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_valloc *v = x;
@@ -571,6 +616,12 @@ static const struct ntr_sr_event events[] = {
 	E(DISKIO_WRITE_INIT, FULL, 3, F(DISK_IO_INIT)),
 	E(DISKIO_FLUSH, PERFINFO, 3, F(DISK_IO)),
 	E(DISKIO_FLUSH_INIT, FULL, 3, F(DISK_IO_INIT)),
+	E(TRANSITION_FAULT, PERFINFO, 2, F(MEMORY_PAGE_FAULTS)),
+	E(DEMAND_ZERO_FAULT, PERFINFO, 2, F(MEMORY_PAGE_FAULTS)),
+	E(COPY_ON_WRITE, PERFINFO, 2, F(MEMORY_PAGE_FAULTS)),
+	E(HARD_PAGE_FAULT, PERFINFO, 2, F(MEMORY_PAGE_FAULTS)),
+	E(ACCESS_VIOLATION, PERFINFO, 2, F(MEMORY_PAGE_FAULTS)),
+	E(HARD_FAULT, PERFINFO, 2, F(MEMORY_HARD_FAULTS)),
 	E(VIRTUAL_ALLOC, PERFINFO, 2, F(VIRTUAL_ALLOC)),
 	E(VIRTUAL_FREE, PERFINFO, 2, F(VIRTUAL_ALLOC)),
 	E(PROCESS_START, FULL, 4, F(PROCESS)),

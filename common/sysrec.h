@@ -646,7 +646,7 @@ __u32 ntr_sr_syscall_size(const struct ntr_sr_syscall *s, bool ptr32);
  */
 __u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *s, bool ptr32);
 
-/* ---- PageFault (group 0x02): VirtualAlloc 98, VirtualFree 99 ---- */
+/* ---- PageFault (group 0x02): faults 10-15, HardFault 32, VirtualAlloc 98, VirtualFree 99 ---- */
 
 /*
  * PageFault_VirtualAlloc, version 2 (Microsoft's "PageFault_VirtualAlloc"
@@ -683,6 +683,78 @@ __u32 ntr_sr_valloc_size(const struct ntr_sr_valloc *v, bool ptr32);
  * Return: the bytes written; 0, writing nothing, if @room is short.
  */
 __u32 ntr_sr_valloc_write(void *buf, __u32 room, const struct ntr_sr_valloc *v, bool ptr32);
+
+/*
+ * PageFault_TypeGroup1, version 2 (Microsoft's "PageFault_TypeGroup1"
+ * class page), the faults of EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS:
+ * VirtualAddress, the address that faulted, and ProgramCounter, the
+ * instruction that touched it; both pointers. Under a PERFINFO header, as
+ * Windows' other PageFault events (HardFault, VirtualAlloc) are written
+ * in the files: the thread is the CPU's running one.
+ */
+struct ntr_sr_fault {
+	__u64 virtual_address;
+	__u64 program_counter;
+};
+
+/**
+ * ntr_sr_fault_size() - the payload's bytes of a PageFault_TypeGroup1 event
+ * @f: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes: two pointers.
+ */
+__u32 ntr_sr_fault_size(const struct ntr_sr_fault *f, bool ptr32);
+/**
+ * ntr_sr_fault_write() - writes the payload of a PageFault_TypeGroup1 event
+ * @buf: where
+ * @room: @buf's bytes
+ * @f: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_fault_write(void *buf, __u32 room, const struct ntr_sr_fault *f, bool ptr32);
+
+/*
+ * PageFault_HardFault, version 2, as the Windows-written files have it
+ * (Microsoft's "PageFault_HardFault" class page): InitialTime, when the
+ * fault began, in the session's clock (the record's time stamp is its
+ * end); ReadOffset, the offset in the file read, 64 bits; VirtualAddress
+ * and FileObject, pointers; TThreadId, the faulting thread (the PERFINFO
+ * header has none); ByteCount, the bytes read. 32 + 2 pointers.
+ */
+struct ntr_sr_hardfault {
+	__u64 initial_time;
+	__u64 read_offset;
+	__u64 virtual_address;
+	__u64 file_object;
+	__u32 thread_id;
+	__u32 byte_count;
+};
+
+/**
+ * ntr_sr_hardfault_size() - the payload's bytes of a HardFault event
+ * @h: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes: 24 and two pointers.
+ */
+__u32 ntr_sr_hardfault_size(const struct ntr_sr_hardfault *h, bool ptr32);
+/**
+ * ntr_sr_hardfault_write() - writes the payload of a HardFault event
+ * @buf: where
+ * @room: @buf's bytes
+ * @h: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_hardfault_write(void *buf, __u32 room, const struct ntr_sr_hardfault *h,
+			     bool ptr32);
+
+/* The offset of InitialTime in a HardFault payload (emit.c converts it). */
+#define NTR_SR_HARDFAULT_INITIAL_TIME	0
 
 /* ---- StackWalk (group 0x18): the stack of the event before, 32 ---- */
 
@@ -731,6 +803,13 @@ enum {
 	NTR_SR_DISKIO_WRITE_INIT = NTR_SR_HOOK(0x01, 13),
 	NTR_SR_DISKIO_FLUSH = NTR_SR_HOOK(0x01, 14),
 	NTR_SR_DISKIO_FLUSH_INIT = NTR_SR_HOOK(0x01, 15),
+	NTR_SR_TRANSITION_FAULT = NTR_SR_HOOK(0x02, 10),
+	NTR_SR_DEMAND_ZERO_FAULT = NTR_SR_HOOK(0x02, 11),
+	NTR_SR_COPY_ON_WRITE = NTR_SR_HOOK(0x02, 12),
+	NTR_SR_GUARD_PAGE_FAULT = NTR_SR_HOOK(0x02, 13),
+	NTR_SR_HARD_PAGE_FAULT = NTR_SR_HOOK(0x02, 14),
+	NTR_SR_ACCESS_VIOLATION = NTR_SR_HOOK(0x02, 15),
+	NTR_SR_HARD_FAULT = NTR_SR_HOOK(0x02, 32),
 	NTR_SR_VIRTUAL_ALLOC = NTR_SR_HOOK(0x02, 98),
 	NTR_SR_VIRTUAL_FREE = NTR_SR_HOOK(0x02, 99),
 	NTR_SR_PROCESS_START = NTR_SR_HOOK(0x03, 1),

@@ -14,6 +14,7 @@
 #include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
 #ifdef CONFIG_X86
@@ -39,6 +40,27 @@ u64 nt_clock_now(u32 clock_type)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_clock_now);
+
+u64 nt_clock_at(u32 clock_type, u64 now, u64 mono_ns)
+{
+	u64 mono_now = ktime_get_mono_fast_ns();
+	u64 ago = mono_now > mono_ns ? mono_now - mono_ns : 0;
+
+	switch (clock_type) {
+	case NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME:
+		ago = div_u64(ago, 100);
+		break;
+	case NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE:
+		/* ns * kHz / 10^6; a clock of unknown frequency was refused. */
+		ago = mul_u64_u32_div(ago, (u32)div_u64(nt_clock_frequency(clock_type), 1000),
+				      1000000);
+		break;
+	default:
+		return mono_ns;
+	}
+	return now > ago ? now - ago : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_clock_at);
 
 u64 nt_clock_frequency(u32 clock_type)
 {

@@ -110,6 +110,22 @@ static inline struct nttrace_ring_ack *nt_ring_ack(struct nt_ring *r,
 u64 nt_clock_now(u32 clock_type);
 
 /**
+ * nt_clock_at() - an earlier instant in a session's clock
+ * @clock_type: its NTTRACE_EVENT_TRACE_CLOCK_*
+ * @now: the session's clock now (a reservation's time stamp)
+ * @mono_ns: the instant, in ktime_get_mono_fast_ns()'s nanoseconds, not
+ *	after @now
+ *
+ * For a record that says when something it ends began. Any context but
+ * NMI.
+ *
+ * Return: the instant in the session's clock: @mono_ns itself for the
+ * default clock, else @now less the time since @mono_ns in the clock's
+ * units.
+ */
+u64 nt_clock_at(u32 clock_type, u64 now, u64 mono_ns);
+
+/**
  * nt_clock_frequency() - the ticks per second of a session's clock
  * @clock_type: its NTTRACE_EVENT_TRACE_CLOCK_*
  *

@@ -17,8 +17,10 @@
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/siphash.h>
+#include <linux/string.h>
 
 #include "ksource.h"
+#include "ring.h"
 #include "session.h"
 #include "stack.h"
 #include "sysrec.h"
@@ -29,7 +31,7 @@
 static atomic64_t nt_sys_dropped = ATOMIC64_INIT(0);
 
 /* The StackWalk event's record, for nt_sys_stack(). */
-static void nt_stack_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
+static void nt_stack_fill(void *rec, u32 len, u64 time_stamp, u32 clock_type, void *ctx)
 {
 	const struct ntr_sr_header h = {
 		.hook_id = NTR_SR_STACKWALK,
@@ -73,7 +75,7 @@ static void nt_sys_stack(u32 id, u16 hook, u64 ts, const struct nt_stack *st)
 		nttrace_discard(&res);
 		return;
 	}
-	nt_stack_fill(rec, len, res.time_stamp, &s);
+	nt_stack_fill(rec, len, res.time_stamp, res.ring->conf->clock_type, &s);
 	if (trace_nttrace_write_enabled())
 		nt_write_trace_kernel(res.session, rec, len);
 	nttrace_commit(&res);
@@ -119,7 +121,7 @@ void nt_sys_emit_stack(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
 			nttrace_discard(&res);
 			continue;
 		}
-		fill(rec, len, res.time_stamp, ctx);
+		fill(rec, len, res.time_stamp, res.ring->conf->clock_type, ctx);
 		if (trace_nttrace_write_enabled())
 			nt_write_trace_kernel(res.session, rec, len);
 		stack = st && nt_session_stack_wanted(res.session, hook);
@@ -128,6 +130,20 @@ void nt_sys_emit_stack(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
 		if (stack)
 			nt_sys_stack(id, hook, ts, st);
 	}
+}
+
+bool nt_sys_wanted(unsigned int word, u32 bit)
+{
+	u64 slots = nt_system_slots();
+
+	while (slots) {
+		u32 id = __ffs64(slots) + 1;
+
+		slots &= slots - 1;
+		if (nt_system_slot_wants(id, word, bit, -1))
+			return true;
+	}
+	return false;
 }
 
 void nt_sys_emit_to(int kaddr, unsigned int word, u32 bit, u32 only, u32 len,
@@ -165,13 +181,33 @@ struct nt_kev {
 	u32 payload;
 };
 
-static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, void *ctx)
+/*
+ * Where a payload holds a time of its own (HardFault's InitialTime, when
+ * the fault began), its source writes it in ktime_get_mono_fast_ns()'s
+ * nanoseconds and each session gets it in its clock: the payload's
+ * offset of that 64-bit field, or -1.
+ */
+static int nt_kev_time_at(u16 hook_id)
+{
+	return hook_id == NTR_SR_HARD_FAULT ? NTR_SR_HARDFAULT_INITIAL_TIME : -1;
+}
+
+static void nt_kev_fill(void *rec, u32 len, u64 time_stamp, u32 clock_type, void *ctx)
 {
 	struct nt_kev *k = ctx;
+	u8 *payload = (u8 *)rec + ntr_sr_header_size(k->e->kind);
+	int at = nt_kev_time_at(k->e->hook_id);
 
 	k->h.time_stamp = time_stamp;
 	ntr_sr_header_write(rec, len, &k->h);
-	k->write((u8 *)rec + ntr_sr_header_size(k->e->kind), k->payload, k->obj);
+	k->write(payload, k->payload, k->obj);
+	if (at >= 0 && at + sizeof(u64) <= k->payload) {
+		__le64 t;
+
+		memcpy(&t, payload + at, sizeof(t));
+		t = cpu_to_le64(nt_clock_at(clock_type, time_stamp, le64_to_cpu(t)));
+		memcpy(payload + at, &t, sizeof(t));
+	}
 }
 
 void nt_kevent_regs(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,

@@ -44,7 +44,7 @@ struct nt_khook {
 	}
 
 /*
- * One source of kernel events: the group-mask bit that wants it, the
+ * One source of kernel events: the group-mask bits that want it, the
  * tracepoints it hooks while wanted, and the rundown (the DCStart and
  * DCEnd events of what exists) it writes into a system logger that starts
  * or stops wanting it. The hooks' probes receive the source as their data.
@@ -57,7 +57,7 @@ struct nt_khook {
 struct nt_ksource {
 	const char *name;		/* for the kernel log */
 	unsigned int word;		/* the group_mask word ... */
-	u32 flag;			/* ... and bit that want it */
+	u32 flag;			/* ... and bits that want it (any of them) */
 	const struct nt_khook *hooks;
 	unsigned int nr_hooks;
 	/* Write the rundown into the system logger of slot @slot; may sleep. */
@@ -80,7 +80,7 @@ struct nt_ksource {
 extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
 extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher, nt_ks_config;
 extern const struct nt_ksource nt_ks_disk_io, nt_ks_disk_io_init, nt_ks_tcpip;
-extern const struct nt_ksource nt_ks_profile, nt_ks_syscall, nt_ks_valloc;
+extern const struct nt_ksource nt_ks_profile, nt_ks_syscall, nt_ks_valloc, nt_ks_fault;
 
 /**
  * nt_win_priority() - a task's priority in Windows' terms
@@ -99,12 +99,14 @@ s8 nt_win_priority(const struct task_struct *t);
  * @rec: the reserved record
  * @len: its size
  * @time_stamp: the reservation's time stamp, to write in the header
+ * @clock_type: the session's clock (NTTRACE_EVENT_TRACE_CLOCK_*), for a
+ *	payload that holds another time (nt_clock_at())
  * @ctx: nt_sys_emit()'s @ctx
  *
  * Writes the whole record, header and payload, with preemption off: it
  * must not sleep or fail.
  */
-typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
+typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, u32 clock_type, void *ctx);
 
 /**
  * nt_sys_emit() - write one kernel event into the system loggers
@@ -126,6 +128,18 @@ typedef void (*nt_sys_fill_t)(void *rec, u32 len, u64 time_stamp, void *ctx);
  */
 void nt_sys_emit(unsigned int word, u32 bit, u32 only, u32 len,
 		 nt_sys_fill_t fill, void *ctx);
+
+/**
+ * nt_sys_wanted() - does a running system logger want a group?
+ * @word: the group_mask word of the group
+ * @bit: the group's bit in @word
+ *
+ * For a source with more than one group, to skip the work of an event
+ * none wants. Any context but NMI.
+ *
+ * Return: true if one does (it may stop before the event is written).
+ */
+bool nt_sys_wanted(unsigned int word, u32 bit);
 
 /**
  * nt_sys_emit_to() - nt_sys_emit() into some of the system loggers

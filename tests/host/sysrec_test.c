@@ -190,6 +190,42 @@ static void decode_mark(bool ptr32)
 	decode("mark", 0x0F22, 0, buf, n, ptr32, "PerfInfo/Mark", w, 1, 0);
 }
 
+static void decode_fault(bool ptr32)
+{
+	static const __u16 hooks[] = { 0x020A, 0x020B, 0x020C, 0x020E, 0x020F };
+	static const char *const names[] = {
+		"PageFault/TransitionFault", "PageFault/DemandZeroFault", "PageFault/CopyOnWrite",
+		"PageFault/HardPageFault", "PageFault/AccessViolation",
+	};
+	const struct ntr_sr_fault f = { .virtual_address = 0x7f0012345010ULL,
+					.program_counter = 0x401f90 };
+	const struct ntr_sr_hardfault h = {
+		.initial_time = 1957487573, .read_offset = 0x45400,
+		.virtual_address = 0x7f9c7a891f0ULL, .file_object = 0xfffff8a001300c50ULL,
+		.thread_id = 1716, .byte_count = 8704,
+	};
+	const struct want wf[] = {
+		U("VirtualAddress", ptrv(f.virtual_address, ptr32)),
+		U("ProgramCounter", f.program_counter),
+	};
+	const struct want wh[] = {
+		U("InitialTime", h.initial_time), U("ReadOffset", h.read_offset),
+		U("VirtualAddress", ptrv(h.virtual_address, ptr32)),
+		U("FileObject", ptrv(h.file_object, ptr32)), U("TThreadId", h.thread_id),
+		U("ByteCount", h.byte_count),
+	};
+	__u8 buf[64];
+	__u32 n;
+	unsigned int k;
+
+	for (k = 0; k < sizeof(hooks) / sizeof(hooks[0]); k++) {
+		n = ntr_sr_fault_write(buf, sizeof(buf), &f, ptr32);
+		decode("fault", hooks[k], 2, buf, n, ptr32, names[k], wf, 2, 0);
+	}
+	n = ntr_sr_hardfault_write(buf, sizeof(buf), &h, ptr32);
+	decode("hardfault", 0x0220, 2, buf, n, ptr32, "PageFault/HardFault", wh, 6, 0);
+}
+
 static void decode_image(bool ptr32)
 {
 	static const __u8 name16[] = { '/', 0, 'b', 0, 'i', 0, 'n', 0, '/', 0, 's', 0,
@@ -580,6 +616,7 @@ int main(void)
 	rs_disk(&ctx);
 	rs_tcp(&ctx);
 	rs_profile(&ctx);
+	rs_pagefault(&ctx);
 	rs_mark(&ctx);
 	rs_sysconfig(&ctx);
 	rs_table(&ctx);
@@ -589,6 +626,7 @@ int main(void)
 		decode_thread(ptr32);
 		decode_mark(ptr32);
 		decode_image(ptr32);
+		decode_fault(ptr32);
 		decode_sched(ptr32);
 		decode_disk(ptr32);
 		decode_tcp(ptr32);

@@ -715,6 +715,75 @@ static void rs_profile(struct rc_ctx *ctx)
 	}
 }
 
+/* ---- PageFault: TypeGroup1 v2, HardFault v2 ---- */
+
+static void rs_pagefault(struct rc_ctx *ctx)
+{
+	struct ntr_sr_fault f = {
+		.virtual_address = 0x7f0012345010ULL, .program_counter = 0x401f90,
+	};
+	/*
+	 * The payload of a HardFault v2 record a 64-bit Windows wrote
+	 * (PerfView's test trace net.4.5.2.x64.etl, at byte 406959), and the
+	 * values PerfView decodes from it.
+	 */
+	static const __u8 windows[40] = {
+		0xd5, 0xe3, 0xac, 0x74, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x54, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0xf0, 0x91, 0xa8, 0xc7, 0xf9, 0x07, 0x00, 0x00,
+		0x50, 0x0c, 0x30, 0x01, 0xa0, 0xf8, 0xff, 0xff,
+		0xb4, 0x06, 0x00, 0x00, 0x00, 0x22, 0x00, 0x00,
+	};
+	struct ntr_sr_hardfault h = {
+		.initial_time = 1957487573, .read_offset = 0x45400,
+		.virtual_address = 0x7f9c7a891f0ULL, .file_object = 0xfffff8a001300c50ULL,
+		.thread_id = 1716, .byte_count = 8704,
+	};
+	static __u8 got[64];
+	static struct rs_exp e;
+	int ptr32;
+	__u32 n;
+
+	rc_eq(ctx, ntr_sr_hardfault_size(&h, false), 40, "hardfault: Windows' 40 bytes");
+	rs_fill(got, sizeof(got));
+	rc_eq(ctx, ntr_sr_hardfault_write(got, 40, &h, false), 40, "hardfault: written");
+	rc_mem(ctx, got, windows, 40, "hardfault: Windows' bytes");
+	rc_eq(ctx, got[40], RS_UNTOUCHED, "hardfault: not past its end");
+	rc_eq(ctx, ntr_sr_hardfault_write(got, 39, &h, false), 0, "hardfault: short room");
+	for (ptr32 = 0; ptr32 < 2; ptr32++) {
+		rs_init(&e, ptr32);
+		rs_p(&e, 0x7f0012345010ULL);	/* VirtualAddress */
+		rs_p(&e, 0x401f90);		/* ProgramCounter */
+		n = ntr_sr_fault_size(&f, ptr32);
+		rc_eq(ctx, n, ptr32 ? 8 : 16, "fault: two pointers");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_fault_write(got, n, &f, ptr32), n, "fault: written");
+		rc_mem(ctx, got, e.b, n, "fault: bytes");
+		rc_eq(ctx, got[n], RS_UNTOUCHED, "fault: not past its end");
+		rc_eq(ctx, ntr_sr_fault_write(got, n - 1, &f, ptr32), 0, "fault: short room");
+
+		rs_init(&e, ptr32);
+		rs_u(&e, 1957487573, 8);	/* InitialTime */
+		rs_u(&e, 0x45400, 8);		/* ReadOffset */
+		rs_p(&e, 0x7f9c7a891f0ULL);	/* VirtualAddress */
+		rs_p(&e, 0xfffff8a001300c50ULL);	/* FileObject */
+		rs_u(&e, 1716, 4);		/* TThreadId */
+		rs_u(&e, 8704, 4);		/* ByteCount */
+		n = ntr_sr_hardfault_size(&h, ptr32);
+		rc_eq(ctx, n, ptr32 ? 32 : 40, "hardfault: 24 bytes and two pointers");
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_hardfault_write(got, n, &h, ptr32), n, "hardfault: written");
+		rc_mem(ctx, got, e.b, n, "hardfault: bytes");
+	}
+	rc_eq(ctx, ntr_sr_event(NTR_SR_HARD_FAULT)->kind, NTR_SR_PERFINFO,
+	      "hardfault: PERFINFO, as Windows writes it");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_DEMAND_ZERO_FAULT)->enable_flag,
+	      NTTRACE_EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS, "demand zero: PAGE_FAULTS");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_HARD_FAULT)->enable_flag,
+	      NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS, "hardfault: HARD_FAULTS");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_GUARD_PAGE_FAULT) == NULL, 1, "guard page fault: not written");
+}
+
 /* ---- the mark ---- */
 
 static void rs_mark(struct rc_ctx *ctx)

@@ -147,7 +147,7 @@ struct emit_ctx {
 	u32 calls;
 };
 
-static void fill(void *rec, u32 len, u64 time_stamp, void *ctx)
+static void fill(void *rec, u32 len, u64 time_stamp, u32 clock_type, void *ctx)
 {
 	struct emit_ctx *c = ctx;
 
@@ -272,7 +272,9 @@ static void flags_built_test(struct kunit *test)
 			NTTRACE_EVENT_TRACE_FLAG_DISPATCHER | NTTRACE_EVENT_TRACE_FLAG_DISK_IO |
 			NTTRACE_EVENT_TRACE_FLAG_DISK_IO_INIT |
 			NTTRACE_EVENT_TRACE_FLAG_NETWORK_TCPIP | NTTRACE_EVENT_TRACE_FLAG_PROFILE |
-			NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL | NTTRACE_EVENT_TRACE_FLAG_VIRTUAL_ALLOC);
+			NTTRACE_EVENT_TRACE_FLAG_SYSTEMCALL | NTTRACE_EVENT_TRACE_FLAG_VIRTUAL_ALLOC |
+			NTTRACE_EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS |
+			NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS);
 }
 
 /* The test's thread without capabilities (nt_privileged_system() false), until undone. */

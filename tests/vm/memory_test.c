@@ -11,13 +11,33 @@
  * their munmap() are none; each record is PERFINFO64, version 2, of its
  * size. The drains wait on nothing: every event is written by the call
  * itself, before it returns.
+ *
+ * PAGE_FAULTS and HARD_FAULTS, each fault at an address no other process
+ * touches and by an instruction of this program's (or the kernel's):
+ * - the first write to each of 4 anonymous pages: 4 DemandZeroFaults;
+ * - a read of another anonymous page (Linux maps its zero page), then a
+ *   write to it: a DemandZeroFault, then a CopyOnWrite;
+ * - a read of a private mapping of this program's file (in the page
+ *   cache): a TransitionFault; a write to that page: a CopyOnWrite;
+ * - a read() from /dev/zero into a fresh anonymous page: a DemandZero
+ *   fault taken by the kernel's copy, its ProgramCounter a kernel address
+ *   or 0, never this program's;
+ * - a child's read of a PROT_NONE page: an AccessViolation;
+ * - a read of a page of the null_blk disk's device file, its page cache
+ *   dropped first: a HardPageFault, and a HardFault of the same address
+ *   with the page's offset, this thread, 4096 bytes, a FileObject, and an
+ *   InitialTime before its own time stamp.
+ * Every fault record is PERFINFO64, version 2, of its class's size.
  */
 #include <fcntl.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nttrace/session.h>
@@ -153,6 +173,204 @@ TEST_F(nttrace, virtual_alloc)
 		       "32-bit: old_mmap(): VirtualAlloc and VirtualFree (%u, %u)",
 		       m.alloc_ok[M_OLD], m.free_ok[M_OLD]);
 	tap_eq(m.bad, 0, "%d-bit: every record PERFINFO64, version 2, 0x28 bytes", BITS);
+}
+
+/* ---- page faults ---- */
+
+#define HOOK_TRANSITION 0x020A
+#define HOOK_DEMAND_ZERO 0x020B
+#define HOOK_COW 0x020C
+#define HOOK_HARD_PAGE 0x020E
+#define HOOK_ACCESS 0x020F
+#define HOOK_HARD_FAULT 0x0220
+#define FAULT_DISK "/dev/nullb0"
+
+/* The faults made, by address: what each should give. */
+enum { F_ZERO0, F_ZERO1, F_ZERO2, F_ZERO3, F_READ_THEN_WRITE, F_FILE, F_KERNEL, F_AV,
+       F_HARD, F_COUNT };
+
+struct faults {
+	uint64_t va[F_COUNT];
+	uint32_t tid;
+	/* Per address, the hooks seen in order (at most 4). */
+	uint16_t seen[F_COUNT][4];
+	unsigned int nseen[F_COUNT];
+	uint64_t pc[F_COUNT][4];
+	unsigned int hard, hard_ok, bad;
+	uint64_t hard_offset;
+};
+
+/* The code of this program that touches the pages: the ProgramCounters. */
+__attribute__((noinline)) static void touch_write(volatile char *p)
+{
+	*p = 1;
+}
+
+__attribute__((noinline)) static char touch_read(volatile char *p)
+{
+	return *p;
+}
+
+static int pc_ours(uint64_t pc)
+{
+	return (pc >= (uintptr_t)touch_write && pc < (uintptr_t)touch_write + 64) ||
+	       (pc >= (uintptr_t)touch_read && pc < (uintptr_t)touch_read + 64);
+}
+
+static void on_fault(void *ctx, const uint8_t *p, uint32_t size, unsigned int cpu)
+{
+	struct faults *f = ctx;
+	uint16_t hook = get_le(p + 6, 2);
+	const uint8_t *d = p + 0x10;
+	unsigned int i;
+
+	(void)cpu;
+	if (hook >> 8 != 0x02 || (hook & 0xFF) < 10 || ((hook & 0xFF) > 15 && hook != HOOK_HARD_FAULT))
+		return;
+	if (p[2] != 0x11 || p[0] != 2 ||
+	    size != 0x10 + (hook == HOOK_HARD_FAULT ? 40u : 16u)) {
+		f->bad++;
+		return;
+	}
+	if (hook == HOOK_HARD_FAULT) {
+		if (!f->va[F_HARD] || get_le(d + 16, 8) != f->va[F_HARD])
+			return;
+		f->hard++;
+		f->hard_ok += get_le(d + 8, 8) == f->hard_offset && get_le(d + 24, 8) != 0 &&
+			      get_le(d + 32, 4) == f->tid && get_le(d + 36, 4) == 4096 &&
+			      get_le(d, 8) != 0 && get_le(d, 8) <= get_le(p + 8, 8);
+		return;
+	}
+	for (i = 0; i < F_COUNT; i++) {
+		if (!f->va[i] || get_le(d, 8) != f->va[i] || f->nseen[i] >= 4)
+			continue;
+		f->pc[i][f->nseen[i]] = get_le(d + 8, 8);
+		f->seen[i][f->nseen[i]++] = hook;
+	}
+}
+
+/* The page of @f's address @i gave exactly @n faults @h0, @h1 from our code. */
+static void check_faults(const struct faults *f, unsigned int i, const char *what,
+			 unsigned int n, uint16_t h0, uint16_t h1)
+{
+	int ok = f->nseen[i] == n && f->seen[i][0] == h0 && (n < 2 || f->seen[i][1] == h1) &&
+		 pc_ours(f->pc[i][0]) && (n < 2 || pc_ours(f->pc[i][1]));
+
+	tap_ok(ok, "%d-bit: %s (%u faults: %#x %#x, pc %#llx)", BITS, what, f->nseen[i],
+	       f->seen[i][0], f->seen[i][1], (unsigned long long)f->pc[i][0]);
+}
+
+/* A child reads a PROT_NONE page and dies of it; 0 when it did. */
+static int access_violation(volatile char *p)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		touch_read(p);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV ? 0 : -1;
+}
+
+/* A page of the disk's device file, its cache dropped: mapped, or NULL. */
+static char *hard_page(int *fd, uint64_t offset)
+{
+	char *m;
+
+	*fd = open(FAULT_DISK, O_RDONLY);
+	if (*fd < 0)
+		return NULL;
+	fdatasync(*fd);
+	posix_fadvise(*fd, 0, 0, POSIX_FADV_DONTNEED);
+	m = mmap(NULL, offset + 4096, PROT_READ, MAP_SHARED, *fd, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+TEST_F(nttrace, page_faults)
+{
+	struct nttrace_consumer *kc;
+	struct faults f;
+	char *anon, *file, *none, *kbuf, *disk;
+	int fd, zero, dfd = -1;
+	unsigned int i;
+
+	memset(&f, 0, sizeof(f));
+	f.tid = (uint32_t)syscall(SYS_gettid);
+	f.hard_offset = 3 * 4096;
+	anon = mmap(NULL, 5 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	kbuf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fd = open("/proc/self/exe", O_RDONLY);
+	file = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	zero = open("/dev/zero", O_RDONLY);
+	if (!tap_ok(anon != MAP_FAILED && kbuf != MAP_FAILED && none != MAP_FAILED &&
+		    file != MAP_FAILED && zero >= 0, "%d-bit: the mappings made", BITS))
+		return;
+	/* The file's page is in the page cache: it was just executed. */
+	disk = hard_page(&dfd, f.hard_offset);
+	if (!tap_eq(klog_start(NTTRACE_EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS |
+			       NTTRACE_EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS), 0,
+		    "%d-bit: the NT Kernel Logger, PAGE_FAULTS and HARD_FAULTS", BITS))
+		return;
+	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
+		stop_session(KL);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		f.va[F_ZERO0 + i] = (uintptr_t)anon + i * 4096 + 0x10 + i;
+		touch_write(anon + i * 4096 + 0x10 + i);
+	}
+	f.va[F_READ_THEN_WRITE] = (uintptr_t)anon + 4 * 4096 + 0x20;
+	touch_read(anon + 4 * 4096 + 0x20);
+	touch_write(anon + 4 * 4096 + 0x20);
+	f.va[F_FILE] = (uintptr_t)file + 0x30;
+	touch_read(file + 0x30);
+	touch_write(file + 0x30);
+	f.va[F_KERNEL] = (uintptr_t)kbuf + 0x40;
+	tap_eq(read(zero, kbuf + 0x40, 16), 16, "%d-bit: read() from /dev/zero", BITS);
+	f.va[F_AV] = (uintptr_t)none + 0x50;
+	tap_eq(access_violation(none + 0x50), 0, "%d-bit: the child died of SIGSEGV", BITS);
+	if (disk) {
+		f.va[F_HARD] = (uintptr_t)disk + f.hard_offset + 0x60;
+		touch_read(disk + f.hard_offset + 0x60);
+	}
+	klog_drain(kc, on_fault, &f);
+	nttrace_consumer_close(kc);
+	stop_session(KL);
+
+	for (i = 0; i < 4; i++)
+		check_faults(&f, F_ZERO0 + i, "a first write to an anonymous page: DemandZeroFault",
+			     1, HOOK_DEMAND_ZERO, 0);
+	check_faults(&f, F_READ_THEN_WRITE,
+		     "a read, then a write, of an anonymous page: DemandZeroFault, CopyOnWrite",
+		     2, HOOK_DEMAND_ZERO, HOOK_COW);
+	check_faults(&f, F_FILE,
+		     "a read, then a write, of a private file mapping: TransitionFault, CopyOnWrite",
+		     2, HOOK_TRANSITION, HOOK_COW);
+	tap_ok(f.nseen[F_KERNEL] == 1 && f.seen[F_KERNEL][0] == HOOK_DEMAND_ZERO &&
+	       !pc_ours(f.pc[F_KERNEL][0]) &&
+	       (f.pc[F_KERNEL][0] == 0 || f.pc[F_KERNEL][0] >= 0xffff800000000000ULL),
+	       "%d-bit: the kernel's copy into a fresh page: DemandZeroFault, kernel pc (%u, %#llx)",
+	       BITS, f.nseen[F_KERNEL], (unsigned long long)f.pc[F_KERNEL][0]);
+	check_faults(&f, F_AV, "a read of a PROT_NONE page: AccessViolation", 1, HOOK_ACCESS, 0);
+	if (disk) {
+		check_faults(&f, F_HARD, "a read of an uncached page of a disk: HardPageFault", 1,
+			     HOOK_HARD_PAGE, 0);
+		tap_ok(f.hard == 1 && f.hard_ok == 1,
+		       "%d-bit: and one HardFault: offset, thread, 4096 bytes, FileObject, InitialTime (%u, %u right)",
+		       BITS, f.hard, f.hard_ok);
+	} else {
+		SKIP(, "%d-bit: no %s: no hard fault", BITS, FAULT_DISK);
+	}
+	tap_eq(f.bad, 0, "%d-bit: every fault record PERFINFO64, version 2, of its size", BITS);
+	if (dfd >= 0)
+		close(dfd);
+	close(zero);
+	if (fd >= 0)
+		close(fd);
 }
 
 int main(int argc, char **argv)
