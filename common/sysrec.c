@@ -463,6 +463,39 @@ __u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_syscall_write);
 
+static void perfctr_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_perfctr *c = x;
+
+	w_int(w, c->process_id, 4);
+	w_int(w, c->page_fault_count, 4);
+	w_int(w, c->handle_count, 4);
+	w_int(w, c->reserved, 4);
+	w_ptr(w, c->peak_virtual_size);
+	w_ptr(w, c->peak_working_set_size);
+	w_ptr(w, c->peak_pagefile_usage);
+	w_ptr(w, c->quota_peak_paged_pool_usage);
+	w_ptr(w, c->quota_peak_non_paged_pool_usage);
+	w_ptr(w, c->virtual_size);
+	w_ptr(w, c->working_set_size);
+	w_ptr(w, c->pagefile_usage);
+	w_ptr(w, c->quota_paged_pool_usage);
+	w_ptr(w, c->quota_non_paged_pool_usage);
+	w_ptr(w, c->private_page_count);
+}
+
+__u32 ntr_sr_perfctr_size(const struct ntr_sr_perfctr *x, bool ptr32)
+{
+	return sr_size(perfctr_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_perfctr_size);
+
+__u32 ntr_sr_perfctr_write(void *buf, __u32 room, const struct ntr_sr_perfctr *x, bool ptr32)
+{
+	return sr_write(perfctr_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_perfctr_write);
+
 static void fault_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_fault *f = x;
@@ -602,6 +635,11 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * own (a session's list of events with stacks asks for it). SysClEnter
  * and SysClExit, which no file has: PERFINFO, version 2, as Windows'
  * other per-CPU PerfInfo events (the thread is the CPU's running one).
+ * PageFault: HardFault, VirtualAlloc and VirtualFree PERFINFO, version
+ * 2, as the files have them; the TypeGroup1 faults, which no file has,
+ * likewise (no GuardPageFault: Linux has none to write). PerfCtrRundown:
+ * PERFINFO, version 2, as the files have it; PerfCtr, which no file has,
+ * as its class's other event.
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
@@ -628,6 +666,8 @@ static const struct ntr_sr_event events[] = {
 	E(PROCESS_END, FULL, 4, F(PROCESS)),
 	E(PROCESS_DCSTART, PERFINFO, 4, F(PROCESS)),
 	E(PROCESS_DCEND, PERFINFO, 4, F(PROCESS)),
+	E(PROCESS_PERFCTR, PERFINFO, 2, F(PROCESS_COUNTERS)),
+	E(PROCESS_PERFCTR_RUNDOWN, PERFINFO, 2, F(PROCESS_COUNTERS)),
 	E(THREAD_START, FULL, 3, F(THREAD)),
 	E(THREAD_END, FULL, 3, F(THREAD)),
 	E(THREAD_DCSTART, FULL, 3, F(THREAD)),

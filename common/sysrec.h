@@ -183,7 +183,7 @@ __u32 ntr_sr_sid_local_system(__u8 *out);
  */
 __u32 ntr_sr_sid_write(__u8 *out, __u64 authority, const __u32 *sub, __u8 n);
 
-/* ---- Process (group 0x03): Start 1, End 2, DCStart 3, DCEnd 4 ---- */
+/* ---- Process (group 0x03): Start 1, End 2, DCStart 3, DCEnd 4, PerfCtr 32, 33 ---- */
 
 /*
  * Process_V4_TypeGroup1, version 4: what Windows 8 to 11 write for these
@@ -249,6 +249,50 @@ __u32 ntr_sr_process_size(const struct ntr_sr_process *p, bool ptr32);
  * @room is short.
  */
 __u32 ntr_sr_process_write(void *buf, __u32 room, const struct ntr_sr_process *p, bool ptr32);
+
+/*
+ * Process_V2_TypeGroup2, version 2, PerfCtr (32) and PerfCtrRundown (33),
+ * as the Windows-written files have it: ProcessId, PageFaultCount,
+ * HandleCount, Reserved (32 bits each), then eleven SIZE_T byte counts.
+ * Under a PERFINFO header, as the files have PerfCtrRundown. 16 + 11
+ * pointers.
+ */
+struct ntr_sr_perfctr {
+	__u32 process_id;
+	__u32 page_fault_count;
+	__u32 handle_count;
+	__u32 reserved;
+	__u64 peak_virtual_size;
+	__u64 peak_working_set_size;
+	__u64 peak_pagefile_usage;
+	__u64 quota_peak_paged_pool_usage;
+	__u64 quota_peak_non_paged_pool_usage;
+	__u64 virtual_size;
+	__u64 working_set_size;
+	__u64 pagefile_usage;
+	__u64 quota_paged_pool_usage;
+	__u64 quota_non_paged_pool_usage;
+	__u64 private_page_count;
+};
+
+/**
+ * ntr_sr_perfctr_size() - the payload's bytes of a PerfCtr or PerfCtrRundown event
+ * @c: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes: 16 and eleven pointers.
+ */
+__u32 ntr_sr_perfctr_size(const struct ntr_sr_perfctr *c, bool ptr32);
+/**
+ * ntr_sr_perfctr_write() - writes the payload of a PerfCtr or PerfCtrRundown event
+ * @buf: where
+ * @room: @buf's bytes
+ * @c: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_perfctr_write(void *buf, __u32 room, const struct ntr_sr_perfctr *c, bool ptr32);
 
 /* ---- Thread (group 0x05): Start 1, End 2, DCStart 3, DCEnd 4 ---- */
 
@@ -816,6 +860,8 @@ enum {
 	NTR_SR_PROCESS_END = NTR_SR_HOOK(0x03, 2),
 	NTR_SR_PROCESS_DCSTART = NTR_SR_HOOK(0x03, 3),
 	NTR_SR_PROCESS_DCEND = NTR_SR_HOOK(0x03, 4),
+	NTR_SR_PROCESS_PERFCTR = NTR_SR_HOOK(0x03, 32),
+	NTR_SR_PROCESS_PERFCTR_RUNDOWN = NTR_SR_HOOK(0x03, 33),
 	NTR_SR_THREAD_START = NTR_SR_HOOK(0x05, 1),
 	NTR_SR_THREAD_END = NTR_SR_HOOK(0x05, 2),
 	NTR_SR_THREAD_DCSTART = NTR_SR_HOOK(0x05, 3),

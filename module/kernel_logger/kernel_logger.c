@@ -27,7 +27,12 @@
 #include "ksource.h"
 #include "session.h"
 
+/*
+ * The rundowns run in this order: the counters' PerfCtrRundown before the
+ * Process rundown's DCEnd, as Windows writes them.
+ */
 static const struct nt_ksource *const nt_ksources[] = {
+	&nt_ks_counters,
 	&nt_ks_process,
 	&nt_ks_thread,
 	&nt_ks_image,

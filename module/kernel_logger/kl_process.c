@@ -111,6 +111,7 @@
 #include "kl_io.h"
 #include "kl_mmcall.h"
 #include "kl_tags.h"
+#include "kl_tasks.h"
 
 NT_KCLASS(process)
 NT_KCLASS(thread)
@@ -605,44 +606,6 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 }
 
 /* ---- rundowns ---- */
-
-/*
- * A reference to each thread group leader (or each thread), for a
- * rundown: counted, then taken, with room for those started between.
- */
-static struct task_struct **nt_kl_tasks(bool threads, unsigned int *n)
-{
-	struct task_struct **tasks, *g, *t;
-	unsigned int room = 64, i = 0;
-
-	rcu_read_lock();
-	for_each_process_thread(g, t)
-		if (threads || t == g)
-			room++;
-	rcu_read_unlock();
-	tasks = kvmalloc_array(room, sizeof(*tasks), GFP_KERNEL);
-	if (!tasks)
-		return NULL;
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (!threads && t != g)
-			continue;
-		if (i == room)
-			break;
-		get_task_struct(t);
-		tasks[i++] = t;
-	}
-	rcu_read_unlock();
-	*n = i;
-	return tasks;
-}
-
-static void nt_kl_put_tasks(struct task_struct **tasks, unsigned int n)
-{
-	while (n--)
-		put_task_struct(tasks[n]);
-	kvfree(tasks);
-}
 
 /* One page of @mm at @addr if it is in memory (no fault), referenced. */
 static int nt_kl_page_nofault(struct mm_struct *mm, unsigned long addr, struct page **page)

@@ -226,6 +226,31 @@ static void decode_fault(bool ptr32)
 	decode("hardfault", 0x0220, 2, buf, n, ptr32, "PageFault/HardFault", wh, 6, 0);
 }
 
+static void decode_perfctr(bool ptr32)
+{
+	const struct ntr_sr_perfctr c = {
+		.process_id = 4242, .page_fault_count = 79, .handle_count = 11,
+		.peak_virtual_size = 1855488, .peak_working_set_size = 831488,
+		.peak_pagefile_usage = 339968, .virtual_size = 1855488,
+		.working_set_size = 831488, .pagefile_usage = 339968,
+		.private_page_count = 339968,
+	};
+	const struct want w[] = {
+		U("ProcessId", 4242), U("PageFaultCount", 79), U("HandleCount", 11),
+		U("Reserved", 0), U("PeakVirtualSize", 1855488),
+		U("PeakWorkingSetSize", 831488), U("PeakPagefileUsage", 339968),
+		U("QuotaPeakPagedPoolUsage", 0), U("QuotaPeakNonPagedPoolUsage", 0),
+		U("VirtualSize", 1855488), U("WorkingSetSize", 831488),
+		U("PagefileUsage", 339968), U("QuotaPagedPoolUsage", 0),
+		U("QuotaNonPagedPoolUsage", 0), U("PrivatePageCount", 339968),
+	};
+	__u8 buf[128];
+	__u32 n = ntr_sr_perfctr_write(buf, sizeof(buf), &c, ptr32);
+
+	decode("perfctr", 0x0320, 2, buf, n, ptr32, "Process/PerfCtr", w, 15, 0);
+	decode("perfctr rundown", 0x0321, 2, buf, n, ptr32, "Process/PerfCtrRundown", w, 15, 0);
+}
+
 static void decode_image(bool ptr32)
 {
 	static const __u8 name16[] = { '/', 0, 'b', 0, 'i', 0, 'n', 0, '/', 0, 's', 0,
@@ -617,6 +642,7 @@ int main(void)
 	rs_tcp(&ctx);
 	rs_profile(&ctx);
 	rs_pagefault(&ctx);
+	rs_perfctr(&ctx);
 	rs_mark(&ctx);
 	rs_sysconfig(&ctx);
 	rs_table(&ctx);
@@ -627,6 +653,7 @@ int main(void)
 		decode_mark(ptr32);
 		decode_image(ptr32);
 		decode_fault(ptr32);
+		decode_perfctr(ptr32);
 		decode_sched(ptr32);
 		decode_disk(ptr32);
 		decode_tcp(ptr32);

@@ -784,6 +784,72 @@ static void rs_pagefault(struct rc_ctx *ctx)
 	rc_eq(ctx, ntr_sr_event(NTR_SR_GUARD_PAGE_FAULT) == NULL, 1, "guard page fault: not written");
 }
 
+/* ---- Process: PerfCtr and PerfCtrRundown v2 ---- */
+
+static void rs_perfctr(struct rc_ctx *ctx)
+{
+	/*
+	 * The payload of a PerfCtrRundown v2 record a 64-bit Windows wrote
+	 * (PerfView's test trace net.4.5.2.x64.etl: the System process's),
+	 * and the values PerfView decodes from it.
+	 */
+	static const __u8 windows[104] = {
+		0x04, 0x00, 0x00, 0x00, 0x4e, 0x45, 0x00, 0x00,
+		0x98, 0x02, 0x00, 0x00, 0x66, 0x0c, 0xff, 0xff,
+		0x00, 0xf0, 0xa8, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x60, 0x4c, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x60, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x90, 0x3e, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x80, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0xe0, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0xe0, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	struct ntr_sr_perfctr c = {
+		.process_id = 4, .page_fault_count = 17742, .handle_count = 664,
+		.reserved = 4294904934U, .peak_virtual_size = 11071488,
+		.peak_working_set_size = 5005312, .peak_pagefile_usage = 286720,
+		.virtual_size = 4100096, .working_set_size = 688128,
+		.pagefile_usage = 122880, .private_page_count = 122880,
+	};
+	static __u8 got[128];
+	static struct rs_exp e;
+
+	rc_eq(ctx, ntr_sr_perfctr_size(&c, false), 104, "perfctr: Windows' 104 bytes");
+	rs_fill(got, sizeof(got));
+	rc_eq(ctx, ntr_sr_perfctr_write(got, 104, &c, false), 104, "perfctr: written");
+	rc_mem(ctx, got, windows, 104, "perfctr: Windows' bytes");
+	rc_eq(ctx, got[104], RS_UNTOUCHED, "perfctr: not past its end");
+	rc_eq(ctx, ntr_sr_perfctr_write(got, 103, &c, false), 0, "perfctr: short room");
+	rs_init(&e, true);
+	rs_u(&e, 4, 4);
+	rs_u(&e, 17742, 4);
+	rs_u(&e, 664, 4);
+	rs_u(&e, 4294904934U, 4);
+	rs_p(&e, 11071488);
+	rs_p(&e, 5005312);
+	rs_p(&e, 286720);
+	rs_p(&e, 0);
+	rs_p(&e, 0);
+	rs_p(&e, 4100096);
+	rs_p(&e, 688128);
+	rs_p(&e, 122880);
+	rs_p(&e, 0);
+	rs_p(&e, 0);
+	rs_p(&e, 122880);
+	rc_eq(ctx, ntr_sr_perfctr_size(&c, true), 60, "perfctr: 16 and eleven 4-byte pointers");
+	rs_fill(got, sizeof(got));
+	rc_eq(ctx, ntr_sr_perfctr_write(got, 60, &c, true), 60, "perfctr: written, 32-bit");
+	rc_mem(ctx, got, e.b, 60, "perfctr: bytes, 32-bit");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_PROCESS_PERFCTR_RUNDOWN)->kind, NTR_SR_PERFINFO,
+	      "perfctr rundown: PERFINFO, as Windows writes it");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_PROCESS_PERFCTR)->enable_flag,
+	      NTTRACE_EVENT_TRACE_FLAG_PROCESS_COUNTERS, "perfctr: PROCESS_COUNTERS");
+}
+
 /* ---- the mark ---- */
 
 static void rs_mark(struct rc_ctx *ctx)

@@ -28,6 +28,15 @@
  *   with the page's offset, this thread, 4096 bytes, a FileObject, and an
  *   InitialTime before its own time stamp.
  * Every fault record is PERFINFO64, version 2, of its class's size.
+ *
+ * PROCESS_COUNTERS: two children, each with 64 dirtied pages of its own
+ * and 5 more file descriptors, blocked on a pipe. One is let go while the
+ * logger runs: its Process/PerfCtr has its descriptors, at least the
+ * faults /proc read before, and wait4()'s ru_maxrss as its peak working
+ * set.
+ * The other is alive when the logger stops: its PerfCtrRundown has
+ * exactly what /proc/PID/stat and status say of it (faults; VmPeak,
+ * VmSize, VmHWM, VmRSS, RssAnon + VmSwap), and its descriptors.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -37,14 +46,19 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
+#include <nttrace/etl.h>
+#include <nttrace/evntrace.h>
 #include <nttrace/session.h>
 
 #include "emit.h"
 #include "expect.h"
 #include "klog.h"
+#include "props.h"
 #include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -371,6 +385,215 @@ TEST_F(nttrace, page_faults)
 	close(zero);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* ---- process counters ---- */
+
+#define HOOK_PERFCTR 0x0320
+#define HOOK_PERFCTR_RUNDOWN 0x0321
+
+/* A child blocked on a pipe, and what /proc says of it. */
+struct child {
+	pid_t pid;
+	int go;				/* write end: closed, the child exits */
+	uint32_t fds;			/* its open descriptors, its own count */
+	uint64_t faults;		/* /proc/PID/stat: minflt + majflt */
+	uint64_t vm_peak, vm_size, vm_hwm, vm_rss, private_kb;	/* status, kB */
+	unsigned int seen;
+	uint8_t rec[104];		/* its counters' payload */
+};
+
+static uint32_t count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	uint32_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* not the directory's own */
+}
+
+/* Fork a child that dirties 64 pages, opens 5 files, says its count, waits. */
+static int child_start(struct child *c)
+{
+	int ready[2], go[2];
+	uint32_t n;
+
+	memset(c, 0, sizeof(*c));
+	if (pipe(ready) || pipe(go))
+		return -1;
+	c->pid = fork();
+	if (c->pid == 0) {
+		char *m = mmap(NULL, 64 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char b;
+		int i;
+
+		close(ready[0]);
+		close(go[1]);
+		for (i = 0; m != MAP_FAILED && i < 64; i++)
+			m[i * 4096] = 1;
+		for (i = 0; i < 5; i++)
+			open("/dev/null", O_RDONLY);
+		n = count_fds();
+		if (write(ready[1], &n, sizeof(n)) != sizeof(n) || read(go[0], &b, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	c->go = go[1];
+	if (c->pid < 0 || read(ready[0], &n, sizeof(n)) != sizeof(n))
+		n = 0;
+	close(ready[0]);
+	c->fds = n;
+	return n ? 0 : -1;
+}
+
+/* What /proc says of the (blocked) child. */
+static void child_proc(struct child *c)
+{
+	char path[64], line[256];
+	unsigned long long v, minflt = 0, majflt = 0, anon = 0, swap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->pid);
+	f = fopen(path, "r");
+	if (f) {
+		/* Fields 10 and 12, after the ")" that ends the name. */
+		if (fgets(line, sizeof(line), f) && strrchr(line, ')'))
+			sscanf(strrchr(line, ')') + 2, "%*c %*d %*d %*d %*d %*d %*u %llu %*u %llu",
+			       &minflt, &majflt);
+		fclose(f);
+	}
+	c->faults = minflt + majflt;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)c->pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmPeak: %llu", &v) == 1)
+			c->vm_peak = v;
+		else if (sscanf(line, "VmSize: %llu", &v) == 1)
+			c->vm_size = v;
+		else if (sscanf(line, "VmHWM: %llu", &v) == 1)
+			c->vm_hwm = v;
+		else if (sscanf(line, "VmRSS: %llu", &v) == 1)
+			c->vm_rss = v;
+		else if (sscanf(line, "RssAnon: %llu", &v) == 1)
+			anon = v;
+		else if (sscanf(line, "VmSwap: %llu", &v) == 1)
+			swap = v;
+	}
+	fclose(f);
+	c->private_kb = anon + swap;
+}
+
+struct counters {
+	struct child *ended, *alive;
+	unsigned int bad;
+};
+
+static void on_counters(struct counters *k, const struct nttrace_etl_event *ev)
+{
+	struct child *c;
+
+	if (!ev->system ||
+	    (ev->hook_id != HOOK_PERFCTR && ev->hook_id != HOOK_PERFCTR_RUNDOWN))
+		return;
+	if (ev->rec[2] != 0x11 || ev->rec[0] != 2 || ev->data_len != 104) {
+		k->bad++;
+		return;
+	}
+	c = ev->hook_id == HOOK_PERFCTR ? k->ended : k->alive;
+	if (get_le(ev->data, 4) != (uint32_t)c->pid)
+		return;
+	c->seen++;
+	memcpy(c->rec, ev->data, sizeof(c->rec));
+}
+
+/* Field @i of the eleven sizes, in kB. */
+static uint64_t size_kb(const struct child *c, unsigned int i)
+{
+	return get_le(c->rec + 16 + 8 * i, 8) / 1024;
+}
+
+TEST_F(nttrace, process_counters)
+{
+	struct child ended, alive;
+	struct counters k = { &ended, &alive, 0 };
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	struct props pr;
+	struct rusage ru;
+	TRACEHANDLE h;
+	char path[64];
+	int status;
+
+	memset(&ru, 0, sizeof(ru));
+	/* A file: the stop's rundown is read back from it. */
+	snprintf(path, sizeof(path), "/tmp/counters-%d.etl", BITS);
+	props_init(&pr, path, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	pr.p.Wnode.Guid = SystemTraceControlGuid;
+	pr.p.EnableFlags = EVENT_TRACE_FLAG_PROCESS_COUNTERS | EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	if (!tap_eq(StartTraceA(&h, KERNEL_LOGGER_NAMEA, &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace(NT Kernel Logger, PROCESS_COUNTERS)", BITS))
+		return;
+	/* One after the other: a child holds the pipes open when it was forked. */
+	tap_ok(!child_start(&ended), "%d-bit: a child ready", BITS);
+	child_proc(&ended);
+	close(ended.go);
+	wait4(ended.pid, &status, 0, &ru);
+	tap_ok(!child_start(&alive), "%d-bit: another child ready", BITS);
+	child_proc(&alive);
+	props_init(&pr, NULL, 0);
+	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "%d-bit: StopTrace", BITS);
+	close(alive.go);
+	waitpid(alive.pid, &status, 0);
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0, "%d-bit: the file opens", BITS))
+		return;
+	while (nttrace_etl_next(r, &ev))
+		on_counters(&k, &ev);
+	nttrace_etl_close(r);
+	unlink(path);
+
+	tap_ok(ended.seen == 1 && get_le(ended.rec + 8, 4) == ended.fds &&
+	       get_le(ended.rec + 4, 4) >= ended.faults && ended.faults >= 64 &&
+	       size_kb(&ended, 1) == (uint64_t)ru.ru_maxrss && ru.ru_maxrss >= 256 &&
+	       size_kb(&ended, 5) == 0 && size_kb(&ended, 6) == 0,
+	       "%d-bit: a process's end: PerfCtr with its %u descriptors, >= %llu faults, "
+	       "peak working set ru_maxrss %ld kB, no address space (%u: %llu, %llu, %llu kB, %llu kB)",
+	       BITS, ended.fds, (unsigned long long)ended.faults, (long)ru.ru_maxrss, ended.seen,
+	       (unsigned long long)get_le(ended.rec + 8, 4),
+	       (unsigned long long)get_le(ended.rec + 4, 4), (unsigned long long)size_kb(&ended, 1),
+	       (unsigned long long)size_kb(&ended, 5));
+	tap_ok(alive.seen == 1 && get_le(alive.rec + 8, 4) == alive.fds &&
+	       get_le(alive.rec + 4, 4) == alive.faults,
+	       "%d-bit: the stop's PerfCtrRundown: %u descriptors, %llu faults (%u: %llu, %llu)",
+	       BITS, alive.fds, (unsigned long long)alive.faults, alive.seen,
+	       (unsigned long long)get_le(alive.rec + 8, 4),
+	       (unsigned long long)get_le(alive.rec + 4, 4));
+	tap_ok(size_kb(&alive, 0) == alive.vm_peak && size_kb(&alive, 5) == alive.vm_size &&
+	       size_kb(&alive, 1) == alive.vm_hwm && size_kb(&alive, 6) == alive.vm_rss &&
+	       size_kb(&alive, 7) == alive.private_kb && size_kb(&alive, 10) == alive.private_kb &&
+	       alive.private_kb >= 256,
+	       "%d-bit: and /proc's VmPeak %llu, VmSize %llu, VmHWM %llu, VmRSS %llu, private %llu kB "
+	       "(%llu, %llu, %llu, %llu, %llu, %llu)", BITS,
+	       (unsigned long long)alive.vm_peak, (unsigned long long)alive.vm_size,
+	       (unsigned long long)alive.vm_hwm, (unsigned long long)alive.vm_rss,
+	       (unsigned long long)alive.private_kb, (unsigned long long)size_kb(&alive, 0),
+	       (unsigned long long)size_kb(&alive, 5), (unsigned long long)size_kb(&alive, 1),
+	       (unsigned long long)size_kb(&alive, 6), (unsigned long long)size_kb(&alive, 7),
+	       (unsigned long long)size_kb(&alive, 10));
+	tap_ok(get_le(alive.rec + 12, 4) == 0 && size_kb(&alive, 3) == 0 && size_kb(&alive, 4) == 0 &&
+	       size_kb(&alive, 8) == 0 && size_kb(&alive, 9) == 0,
+	       "%d-bit: Reserved and the pool quotas 0", BITS);
+	tap_eq(k.bad, 0, "%d-bit: every counters record PERFINFO64, version 2, 0x78 bytes", BITS);
 }
 
 int main(int argc, char **argv)
