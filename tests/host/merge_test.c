@@ -36,6 +36,7 @@
 #include <nttrace/etl.h>
 #include <nttrace/evntrace.h>
 #include "record.h"
+#include "sysrec.h"
 #include "../vm/tap.h"
 
 #define NIN		3
@@ -575,6 +576,155 @@ static void check_modes(const char *tool, const char *dir, const char *out)
 	unlink(target);
 }
 
+/* ---- ImageId: each image's build ID, after its event ---- */
+
+/* An Image event (Load: a full header; DCStart: PERFINFO) of @path at @base. */
+static void image_record(struct builder *b, uint16_t hook, uint64_t ts, const char *path,
+			 uint64_t base)
+{
+	struct ntr_sr_image img = {
+		.image_base = base, .image_size = 0x20000, .process_id = 4242,
+		.file_name = { path, (uint32_t)strlen(path) },
+	};
+	uint8_t kind = hook == 0x140A ? NTR_SR_FULL : NTR_SR_PERFINFO;
+	struct ntr_sr_header h = {
+		.hook_id = hook, .version = 3, .kind = kind, .thread_id = 4243,
+		.process_id = 4242, .time_stamp = ts,
+	};
+	uint32_t n = ntr_sr_image_size(&img, false), size = ntr_sr_record_size(kind, n);
+	uint8_t *p = reserve(b, 0, size);
+
+	ntr_sr_header_write(p, (uint16_t)size, &h);
+	ntr_sr_image_write(p + ntr_sr_header_size(kind), n, &img, false);
+	b->last_ts[0] = ts;
+}
+
+/* The field data of an ImageId event: 1 if it parses. */
+struct image_id {
+	uint32_t pid;
+	uint64_t base, size;
+	char build_id[64], file[512];
+};
+
+static int parse_image_id(const struct nttrace_etl_event *ev, struct image_id *id)
+{
+	const uint8_t *d = ev->data, *end = ev->data + ev->data_len;
+	size_t n;
+
+	if (ev->data_len < 22)
+		return 0;
+	id->pid = (uint32_t)get(d, 4);
+	id->base = get(d + 4, 8);
+	id->size = get(d + 12, 8);
+	d += 20;
+	n = strnlen((const char *)d, end - d);
+	if (d + n >= end || n >= sizeof(id->build_id))
+		return 0;
+	memcpy(id->build_id, d, n + 1);
+	d += n + 1;
+	n = strnlen((const char *)d, end - d);
+	if (d + n >= end || n >= sizeof(id->file))
+		return 0;
+	memcpy(id->file, d, n + 1);
+	return 1;
+}
+
+static void check_image_ids(const char *tool, const char *dir)
+{
+	struct nttrace_etl_session s = { 0 };
+	struct builder *b = calloc(1, sizeof(*b));
+	char path[600], out[600], exe[4096], want[64] = "", cmd[4200], line[256];
+	unsigned int ids = 0, after_image = 0, right = 0, others = 0;
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	uint16_t prev_hook = 0;
+	uint64_t prev_base = 0;
+	struct image_id id;
+	FILE *f;
+
+	if (!b || !realpath(tool, exe)) {
+		tap_ok(0, "image ids: the tool's path");
+		free(b);
+		return;
+	}
+	/* The build ID binutils reads from the tool: what ImageId must say. */
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", exe);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, " Build ID: %63s", want) == 1)
+			break;
+	if (f)
+		pclose(f);
+	snprintf(path, sizeof(path), "%s/merge-images.etl", dir);
+	snprintf(out, sizeof(out), "%s/merge-images-out.etl", dir);
+	s.buffer_size = BUFSZ;
+	s.log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+	s.nr_cpus = 1;
+	s.pointer_size = 8;
+	s.clock_type = NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME;
+	s.frequency = 10000000;
+	s.start_clock = T0;
+	s.start_time = T0;
+	s.boot_time = T0 - 36000000000ULL;
+	snprintf(s.name, sizeof(s.name), "NT Kernel Logger");
+	b->conf.buffer_size = BUFSZ;
+	b->conf.clock_type = s.clock_type;
+	b->conf.frequency = s.frequency;
+	b->conf.start_time = T0;
+	b->conf.start_perf_clock = T0;
+	b->lost_cpu = -1;
+	if (!tap_eq(nttrace_logfile_open(&b->lf, path, &s), 0, "image ids: a kernel trace written")) {
+		free(b);
+		return;
+	}
+	ntr_buffer_open(b->buf[0], &b->conf, 0);
+	b->end[0] = NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	image_record(b, 0x1403, T0 + 10, exe, 0x400000);		/* DCStart */
+	image_record(b, 0x140A, T0 + 20, "/no/such/lib.so", 0x7f0000000000ULL);
+	image_record(b, 0x140A, T0 + 30, exe, 0x7f1000000000ULL);	/* Load */
+	seal(b, 0);
+	tap_eq(nttrace_logfile_close(&b->lf, 0, 0), 0, "image ids: ... closed");
+	free(b);
+
+	unlink(out);
+	tap_eq(run("%s merge -o %s %s 2>%s/merge-stderr.txt", tool, out, path, dir), 0,
+	       "image ids: merge, exit 0");
+	tap_eq(run("grep -q '1 image has no ImageId' %s/merge-stderr.txt", dir), 0,
+	       "image ids: the image whose file is not here said and counted");
+	if (!tap_eq(nttrace_etl_open(&r, out, NULL, NULL), 0, "image ids: the output opens"))
+		return;
+	while (nttrace_etl_next(r, &ev)) {
+		if (is_merge_event(&ev) && parse_image_id(&ev, &id) && id.file[0] == '/' &&
+		    strstr(id.file, exe)) {
+			ids++;
+			after_image += (prev_hook == 0x1403 || prev_hook == 0x140A) &&
+				       prev_base == id.base;
+			right += id.pid == 4242 && id.size == 0x20000 && want[0] &&
+				 !strcmp(id.build_id, want) && !strcmp(id.file, exe);
+		} else if (is_merge_event(&ev) && parse_image_id(&ev, &id) &&
+			   strstr(id.file, "no/such")) {
+			others++;
+		}
+		prev_hook = ev.system ? ev.hook_id : 0;
+		prev_base = ev.system && ev.data_len >= 8 ? get(ev.data, 8) : 0;
+	}
+	nttrace_etl_close(r);
+	tap_eq(ids, 2, "image ids: an ImageId for the DCStart and the Load of a file here");
+	tap_eq(after_image, 2, "image ids: ... each right after its image's event");
+	tap_eq(right, 2, "image ids: ... its process, size, file and readelf's build ID %s", want);
+	tap_eq(others, 0, "image ids: none for a file not here");
+	tap_eq(run("%s dump %s | grep -q 'nttrace-merge/ImageId ProcessId=4242 "
+		   "ImageBase=0x400000 ImageSize=0x20000 BuildId=%s'", tool, out, want), 0,
+	       "image ids: dump names its fields (TDH)");
+	unlink(out);
+	tap_eq(run("%s merge --no-image-ids -o %s %s 2>/dev/null", tool, out, path), 0,
+	       "image ids: --no-image-ids, exit 0");
+	tap_eq(run("%s dump %s | grep -c ImageId | grep -qx 0", tool, out), 0,
+	       "image ids: ... and none written");
+	unlink(out);
+	unlink(path);
+}
+
 int main(int argc, char **argv)
 {
 	const char *tool, *dir;
@@ -650,6 +800,8 @@ int main(int argc, char **argv)
 		   "%s/merge-stderr.txt", dir), 0, "... the damage said and counted");
 	tap_eq(run("%s dump %s >/dev/null", tool, out), 0, "... the rest merged, readable");
 	unlink(out);
+
+	check_image_ids(tool, dir);
 
 	/* Usage. */
 	tap_eq(run("%s merge %s 2>/dev/null", tool, in[0].path), 2, "no -o: exit 2");

@@ -68,7 +68,9 @@
 #include <nttrace/etl.h>
 #include <nttrace/evntrace.h>
 #include "record.h"
+#include "buildid.h"
 #include "cli.h"
+#include "samples.h"
 
 #define UNITS_PER_SECOND	10000000LL	/* FILETIME's 100 ns */
 /* Room for the source events whatever the inputs' buffer size. */
@@ -104,6 +106,8 @@ static struct {
 	struct ntr_buffer_conf conf;
 	struct nttrace_logfile lf;
 	uint64_t seq, start, end_time, undated;
+	int image_ids;			/* ImageId events (not --no-image-ids) */
+	uint64_t images_named, images_unnamed;
 } m;
 
 /* {87c85384-c738-5c78-b255-d07d90d83caf}: ETW's hash of "nttrace-merge". */
@@ -115,7 +119,7 @@ static const uint8_t merge_provider[16] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace merge -o OUT.etl [--offset N=SECONDS]... FILE...\n\n"
+		"usage: nttrace merge -o OUT.etl [--offset N=SECONDS]... [--no-image-ids] FILE...\n\n"
 		"Merge ETL files (of several sessions or machines) into OUT.etl, one ETL\n"
 		"file whose events are in time order, as Windows' relogger does. Each\n"
 		"input's time stamps are converted to UTC by its own header (QPC, system\n"
@@ -123,6 +127,11 @@ static void usage(FILE *f)
 		"system time); the records are otherwise copied byte for byte. Nothing\n"
 		"corrects the skew between machines' clocks: --offset N=SECONDS shifts\n"
 		"input N (1 for the first FILE) by SECONDS (negative, fractional: -1.5).\n\n"
+		"What names each image's symbols: after each Image event (Load and the\n"
+		"rundown's), an ImageId event (TraceLogging, provider nttrace-merge) with\n"
+		"the process, base, size, file name and ELF build ID of the file, read\n"
+		"on this machine, as Windows' merge adds ImageID and DbgID_RSDS events:\n"
+		"merge on the machine traced, or give --no-image-ids.\n\n"
 		"Where each event came from: the output's first events, one per input\n"
 		"(TraceLogging, provider nttrace-merge, event MergeInput), give the\n"
 		"input's number, path, logger, pointer size, clock, start time and\n"
@@ -342,22 +351,25 @@ static uint32_t tl_field(uint8_t *p, const char *name, uint8_t in, uint8_t out)
 #define TL_UINT32	8
 #define TL_UINT64	10
 #define TL_FILETIME	17
+#define TL_OUT_HEX	4
 #define TL_OUT_UTF8	0x23
 
 /*
- * The event that says where input @in's events are and what it was: an
- * EventWrite record of provider nttrace-merge with its TraceLogging
- * metadata, at the output's start on CPU 0, by this process.
+ * An EventWrite record of provider nttrace-merge, event @name with the
+ * TraceLogging fields @fields (tl_field()'s, @nf bytes) and the data @data
+ * (@nd bytes), by this process, at time @ts on output CPU @cpu; 0, or 1
+ * on an error (said).
  */
-static int source_event(struct input *in, unsigned int k, uint32_t psz)
+static int tl_event(uint32_t cpu, uint64_t ts, uint32_t psz, const char *name,
+		    const uint8_t *fields, uint32_t nf, const uint8_t *data, uint32_t nd)
 {
 	static const struct nttrace_event_descriptor desc = {
 		.level = 4,		/* information */
 		.channel = 11,		/* TraceLogging's */
 	};
 	static const uint8_t no_activity[16];
-	uint8_t meta[512], traits[32], data[PATH_MAX_SHOWN + NTTRACE_NAME_MAX + 128];
-	uint32_t nm = 2, nt = 2, nd = 0;
+	uint8_t meta[512], traits[32];
+	uint32_t nm = 2, nt = 2;
 	struct ntr_event e = { 0 };
 	struct ntr_event_layout l;
 	uint8_t *rec;
@@ -365,7 +377,43 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	nt += put_str(traits + nt, "nttrace-merge", 32);
 	cli_put_le(traits, nt, 2);
 	meta[nm++] = 0;		/* no event tags */
-	nm += put_str(meta + nm, "MergeInput", 32);
+	nm += put_str(meta + nm, name, 32);
+	memcpy(meta + nm, fields, nf);
+	nm += nf;
+	cli_put_le(meta, nm, 2);
+
+	e.ptr32 = psz == 4;
+	e.descriptor = &desc;
+	e.provider_id = merge_provider;
+	e.activity_id = no_activity;
+	e.traits_size = nt;
+	e.schema_size = nm;
+	e.time_stamp = ts;
+	e.thread_id = syscall(SYS_gettid);
+	e.process_id = getpid();
+	ntr_event_layout(&e, &l);
+	e.size = l.data + nd;
+	rec = room(cpu, e.size, 0);
+	if (!rec)
+		return 1;
+	memcpy(rec + l.traits, traits, nt);
+	memcpy(rec + l.schema, meta, nm);
+	memcpy(rec + l.data, data, nd);
+	ntr_event_encode(rec, &e);
+	m.cpu[cpu].last_ts = ts;
+	m.cpu[cpu].dated = 1;
+	return 0;
+}
+
+/*
+ * The event that says where input @in's events are and what it was, at
+ * the output's start on CPU 0.
+ */
+static int source_event(struct input *in, unsigned int k, uint32_t psz)
+{
+	uint8_t meta[400], data[PATH_MAX_SHOWN + NTTRACE_NAME_MAX + 128];
+	uint32_t nm = 0, nd = 0;
+
 	nm += tl_field(meta + nm, "Input", TL_UINT32, 0);
 	nm += tl_field(meta + nm, "Path", TL_ANSISTRING, TL_OUT_UTF8);
 	nm += tl_field(meta + nm, "LoggerName", TL_ANSISTRING, TL_OUT_UTF8);
@@ -380,7 +428,6 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	nm += tl_field(meta + nm, "Events", TL_UINT64, 0);
 	nm += tl_field(meta + nm, "EventsLost", TL_UINT32, 0);
 	nm += tl_field(meta + nm, "BuffersLost", TL_UINT32, 0);
-	cli_put_le(meta, nm, 2);
 
 	cli_put_le(data + nd, k + 1, 4);
 	nd += 4;
@@ -399,28 +446,70 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	cli_put_le(data + nd + 40, in->info.events_lost, 4);
 	cli_put_le(data + nd + 44, in->info.buffers_lost, 4);
 	nd += 48;
+	return tl_event(0, m.start, psz, "MergeInput", meta, nm, data, nd);
+}
 
-	e.ptr32 = psz == 4;
-	e.descriptor = &desc;
-	e.provider_id = merge_provider;
-	e.activity_id = no_activity;
-	e.traits_size = nt;
-	e.schema_size = nm;
-	e.time_stamp = m.start;
-	e.thread_id = syscall(SYS_gettid);
-	e.process_id = getpid();
-	ntr_event_layout(&e, &l);
-	e.size = l.data + nd;
-	rec = room(0, e.size, 0);
-	if (!rec)
-		return 1;
-	memcpy(rec + l.traits, traits, nt);
-	memcpy(rec + l.schema, meta, nm);
-	memcpy(rec + l.data, data, nd);
-	ntr_event_encode(rec, &e);
-	m.cpu[0].last_ts = m.start;
-	m.cpu[0].dated = 1;
-	return 0;
+/*
+ * After an image's event (Image/Load, DCStart, DCEnd), what names its
+ * file's debugging information, as Windows' merge writes KernelTraceControl's
+ * ImageID and DbgID_RSDS events after each image: an ImageId event with
+ * the image's process, base, size, file name and the file's ELF build ID
+ * (hex), read from the file on this machine. Nothing when the file cannot
+ * be read or has no build ID (counted in m.images_unnamed). No Windows
+ * event holds a build ID (DbgID_RSDS holds a PDB's GUID and age, which it
+ * is not), so this is a TraceLogging event of the merge's own provider,
+ * whose fields every reader, TDH included, can name.
+ */
+static int image_id_event(const struct input *in, uint64_t ft, uint32_t cpu, uint32_t psz)
+{
+	const struct nttrace_etl_event *ev = &in->ev;
+	const struct nttrace_kernel_class *cls;
+	struct nttrace_kernel_value v;
+	uint8_t meta[160], data[PATH_MAX_SHOWN + 96], id[TOOL_BUILD_ID_MAX];
+	char path[PATH_MAX_SHOWN], hex[2 * TOOL_BUILD_ID_MAX + 1];
+	uint64_t base, size;
+	uint32_t nm = 0, nd = 0, pid, len = ev->data_len;
+	unsigned int n, psize;
+	uint8_t type;
+
+	if (!m.image_ids || !ev->system ||
+	    (ev->hook_id != 0x140A && ev->hook_id != 0x1403 && ev->hook_id != 0x1404))
+		return 0;
+	cls = nttrace_kernel_class(ev->hook_id, ev->rec[0]);
+	/* The header's type says the pointer size: SYSTEM, COMPACT, PERFINFO 64. */
+	type = ev->rec[2];
+	psize = type == 0x02 || type == 0x04 || type == 0x11 ? 8 : 4;
+	if (!cls || !prof_field(cls, ev->data, len, psize, "ProcessId", &v))
+		return 0;
+	pid = (uint32_t)v.u;
+	if (!prof_field(cls, ev->data, len, psize, "ImageBase", &v))
+		return 0;
+	base = v.u;
+	if (!prof_field(cls, ev->data, len, psize, "ImageSize", &v))
+		return 0;
+	size = v.u;
+	if (!prof_field(cls, ev->data, len, psize, "FileName", &v))
+		return 0;
+	prof_text(&v, path, sizeof(path));
+	n = path[0] == '/' ? tool_build_id(path, id) : 0;
+	if (!n) {
+		m.images_unnamed++;
+		return 0;
+	}
+	tool_build_id_hex(id, n, hex);
+	nm += tl_field(meta + nm, "ProcessId", TL_UINT32, 0);
+	nm += tl_field(meta + nm, "ImageBase", TL_UINT64, TL_OUT_HEX);
+	nm += tl_field(meta + nm, "ImageSize", TL_UINT64, TL_OUT_HEX);
+	nm += tl_field(meta + nm, "BuildId", TL_ANSISTRING, 0);
+	nm += tl_field(meta + nm, "FileName", TL_ANSISTRING, TL_OUT_UTF8);
+	cli_put_le(data, pid, 4);
+	cli_put_le(data + 4, base, 8);
+	cli_put_le(data + 12, size, 8);
+	nd = 20;
+	nd += put_str(data + nd, hex, sizeof(hex) - 1);
+	nd += put_str(data + nd, path, PATH_MAX_SHOWN - 1);
+	m.images_named++;
+	return tl_event(cpu, ft, psz, "ImageId", meta, nm, data, nd);
 }
 
 /*
@@ -570,9 +659,13 @@ static int write_merged(int fd, const char *out, uint32_t psz, uint64_t *skipped
 		if (source_event(in, k, psz) || open_input(in, 0))
 			goto fail;
 	}
-	while ((in = earliest()))
-		if (copy_event(in))
+	while ((in = earliest())) {
+		uint32_t cpu = in->first_cpu + in->ev.cpu;
+
+		/* copy_event() leaves in->ev as it was until the next earliest(). */
+		if (copy_event(in) || image_id_event(in, shifted(in, in->ev.filetime), cpu, psz))
 			goto fail;
+	}
 	for (k = 0; k < m.n; k++) {
 		struct nttrace_etl_counts c;
 
@@ -589,6 +682,11 @@ static int write_merged(int fd, const char *out, uint32_t psz, uint64_t *skipped
 				c.bytes_skipped);
 		*skipped += c.records_skipped + c.buffers_skipped + c.bytes_skipped;
 	}
+	if (m.images_unnamed)
+		fprintf(stderr, "nttrace merge: %" PRIu64 " image%s no ImageId: %s file is not "
+			"on this machine or has no ELF build ID\n", m.images_unnamed,
+			m.images_unnamed == 1 ? " has" : "s have",
+			m.images_unnamed == 1 ? "its" : "their");
 	return finish(events_lost, buffers_lost);
 fail:
 	close(m.lf.fd);
@@ -694,6 +792,7 @@ int cmd_merge(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "offset", required_argument, NULL, 'O' },
+		{ "no-image-ids", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -712,6 +811,9 @@ int cmd_merge(int argc, char **argv)
 		case 'O':
 			offsets[noffsets++] = optarg;
 			break;
+		case 'N':
+			m.image_ids = -1;
+			break;
 		case 'h':
 			usage(stdout);
 			free(offsets);
@@ -727,6 +829,7 @@ int cmd_merge(int argc, char **argv)
 		free(offsets);
 		return CLI_USAGE;
 	}
+	m.image_ids = m.image_ids >= 0;
 	m.n = argc - optind;
 	m.in = calloc(m.n, sizeof(*m.in));
 	if (!m.in) {

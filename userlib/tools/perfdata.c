@@ -36,14 +36,9 @@
 
 #include <nttrace/etl.h>
 
+#include "buildid.h"
 #include "cli.h"
 #include "samples.h"
-
-#if defined(__x86_64__) && !defined(NTTRACE_NO_LIBDW)
-#define HAVE_LIBELF 1
-#include <elfutils/libdwelf.h>
-#include <libelf.h>
-#endif
 
 #define PERF_MAGIC	0x32454c4946524550ULL	/* "PERFILE2" */
 
@@ -130,37 +125,6 @@ static void pd_comm(struct pd_out *o, uint32_t pid, uint32_t tid, const char *na
 	pd_put(o, &id, sizeof(id));
 }
 
-/* The ELF build ID of @path into @id (at most 20 bytes): its size, or 0. */
-static unsigned int pd_build_id(const char *path, uint8_t id[20])
-{
-#ifdef HAVE_LIBELF
-	const void *p;
-	ssize_t n = 0;
-	Elf *e;
-	int fd;
-
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e)
-		n = dwelf_elf_gnu_build_id(e, &p);
-	if (n > 0 && n <= 20)
-		memcpy(id, p, (size_t)n);
-	else
-		n = 0;
-	if (e)
-		elf_end(e);
-	close(fd);
-	return (unsigned int)n;
-#else
-	(void)path;
-	(void)id;
-	return 0;
-#endif
-}
-
 static void pd_mmap2(struct pd_out *o, const struct prof_image *im)
 {
 	struct pd_sample_id id = { .pid = im->pid, .tid = im->pid };
@@ -180,7 +144,7 @@ static void pd_mmap2(struct pd_out *o, const struct prof_image *im)
 	m.addr = im->base;
 	m.len = im->size;
 	m.pgoff = 0;
-	m.build_id_size = (uint8_t)pd_build_id(im->path, m.build_id);
+	m.build_id_size = (uint8_t)tool_build_id(im->path, m.build_id);
 	if (m.build_id_size)
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	m.prot = PROT_READ | PROT_EXEC;

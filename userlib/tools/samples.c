@@ -77,9 +77,8 @@ struct prof_proc *prof_proc_of(struct prof_trace *t, uint32_t pid, int add)
 	return &t->procs[t->nr_procs - 1];
 }
 
-/* The field @name of a kernel event's payload: 1 with *@v, else 0. */
-static int field(const struct nttrace_kernel_class *cls, const uint8_t *data, uint32_t len,
-		 unsigned int psize, const char *name, struct nttrace_kernel_value *v)
+int prof_field(const struct nttrace_kernel_class *cls, const uint8_t *data, uint32_t len,
+	       unsigned int psize, const char *name, struct nttrace_kernel_value *v)
 {
 	struct nttrace_kernel_decoder d;
 
@@ -90,8 +89,7 @@ static int field(const struct nttrace_kernel_class *cls, const uint8_t *data, ui
 	return 0;
 }
 
-/* An 8-bit or UTF-16 string field as ASCII ('?' beyond), into @out. */
-static void text_of(const struct nttrace_kernel_value *v, char *out, size_t room)
+void prof_text(const struct nttrace_kernel_value *v, char *out, size_t room)
 {
 	size_t i, n = 0;
 	int wide = v->field->type == NTTRACE_KT_WSTRING;
@@ -159,17 +157,17 @@ static void on_kernel(struct prof_trace *t, const struct nttrace_etl_event *ev, 
 			memcpy(&t->interval, d + 4, 4);
 		break;
 	case 0x0301: case 0x0303:	/* Process/Start, DCStart */
-		if (cls && field(cls, d, len, psize, "ProcessId", &v)) {
+		if (cls && prof_field(cls, d, len, psize, "ProcessId", &v)) {
 			struct prof_proc *p = prof_proc_of(t, (uint32_t)v.u, 1);
 
-			if (field(cls, d, len, psize, "ImageFileName", &v))
-				text_of(&v, p->name, sizeof(p->name));
+			if (prof_field(cls, d, len, psize, "ImageFileName", &v))
+				prof_text(&v, p->name, sizeof(p->name));
 		}
 		break;
 	case 0x0501: case 0x0503:	/* Thread/Start, DCStart */
-		if (cls && field(cls, d, len, psize, "ProcessId", &v)) {
+		if (cls && prof_field(cls, d, len, psize, "ProcessId", &v)) {
 			pid = (uint32_t)v.u;
-			if (field(cls, d, len, psize, "TThreadId", &v) && v.u < (1U << 22)) {
+			if (prof_field(cls, d, len, psize, "TThreadId", &v) && v.u < (1U << 22)) {
 				t->thread_pid = prof_grow(t->thread_pid, &t->cap_thread_pid, v.u + 1,
 							  sizeof(*t->thread_pid));
 				t->thread_pid[v.u] = pid;
@@ -180,19 +178,19 @@ static void on_kernel(struct prof_trace *t, const struct nttrace_etl_event *ev, 
 		}
 		break;
 	case 0x140A: case 0x1403:	/* Image/Load, DCStart */
-		if (cls && field(cls, d, len, psize, "ProcessId", &v)) {
+		if (cls && prof_field(cls, d, len, psize, "ProcessId", &v)) {
 			struct prof_image im = { .pid = (uint32_t)v.u, .ts = ev->timestamp };
 			char path[1024];
 
-			if (!field(cls, d, len, psize, "ImageBase", &v))
+			if (!prof_field(cls, d, len, psize, "ImageBase", &v))
 				break;
 			im.base = v.u;
-			if (!field(cls, d, len, psize, "ImageSize", &v))
+			if (!prof_field(cls, d, len, psize, "ImageSize", &v))
 				break;
 			im.size = v.u;
-			if (!field(cls, d, len, psize, "FileName", &v))
+			if (!prof_field(cls, d, len, psize, "FileName", &v))
 				break;
-			text_of(&v, path, sizeof(path));
+			prof_text(&v, path, sizeof(path));
 			im.path = strdup(path);
 			t->images = prof_grow(t->images, &t->cap_images, t->nr_images + 1,
 					      sizeof(*t->images));

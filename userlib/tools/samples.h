@@ -103,6 +103,13 @@ int perfdata_convert(const char *out, const char *etl);
  */
 struct prof_proc *prof_proc_of(struct prof_trace *t, uint32_t pid, int add);
 
+/* The field @name of a kernel event's payload (@psize-byte pointers): 1 with *@v, else 0. */
+int prof_field(const struct nttrace_kernel_class *cls, const uint8_t *data, uint32_t len,
+	       unsigned int psize, const char *name, struct nttrace_kernel_value *v);
+
+/* An 8-bit or UTF-16 string field as ASCII ('?' beyond), into @out of @room bytes. */
+void prof_text(const struct nttrace_kernel_value *v, char *out, size_t room);
+
 /**
  * prof_image_at() - the image of process @pid that holds address @a
  * @t: the trace, loaded (its images sorted)
