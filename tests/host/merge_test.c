@@ -629,11 +629,56 @@ static int parse_image_id(const struct nttrace_etl_event *ev, struct image_id *i
 	return 1;
 }
 
+/*
+ * Does the perf.data file @path hold an MMAP2 record of a file named
+ * @name whose build ID is @hex? (The record: header, pid, tid, addr,
+ * len, pgoff, build ID size and 3 bytes, 20 bytes of ID, prot, flags,
+ * then the file name.)
+ */
+static int holds_bytes(const char *path, const char *hex, const char *name)
+{
+	uint8_t id[20], *buf;
+	unsigned int i, n = (unsigned int)strlen(hex) / 2;
+	long size;
+	int found = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (!f || n > 20)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (sscanf(hex + 2 * i, "%2hhx", &id[i]) != 1)
+			return 0;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	buf = malloc(size > 0 ? size : 1);
+	if (buf && fread(buf, 1, size, f) == (size_t)size) {
+		long at;
+
+		for (at = 0; at + 8 + 40 + 4 + 20 + 8 < size && !found; at++) {
+			const uint8_t *r = buf + at;
+
+			/* PERF_RECORD_MMAP2 (10), then the ID at 48 after its size byte. */
+			uint32_t len = (uint32_t)get(r + 6, 2);
+
+			if (get(r, 4) != 10 || r[8 + 32] != n || memcmp(r + 8 + 36, id, n) ||
+			    len < 72 || at + len > size)
+				continue;
+			/* The name within this record. */
+			found = memmem(r + 72, len - 72, name, strlen(name)) != NULL;
+		}
+	}
+	free(buf);
+	fclose(f);
+	return found;
+}
+
 static void check_image_ids(const char *tool, const char *dir)
 {
 	struct nttrace_etl_session s = { 0 };
 	struct builder *b = calloc(1, sizeof(*b));
-	char path[600], out[600], exe[4096], want[64] = "", cmd[4200], line[256];
+	char path[600], out[600], exe[4096], want[64] = "", cmd[4200], line[256], copy[600];
+	char perf[640];
 	unsigned int ids = 0, after_image = 0, right = 0, others = 0;
 	struct nttrace_etl_reader *r;
 	struct nttrace_etl_event ev;
@@ -682,6 +727,10 @@ static void check_image_ids(const char *tool, const char *dir)
 	image_record(b, 0x1403, T0 + 10, exe, 0x400000);		/* DCStart */
 	image_record(b, 0x140A, T0 + 20, "/no/such/lib.so", 0x7f0000000000ULL);
 	image_record(b, 0x140A, T0 + 30, exe, 0x7f1000000000ULL);	/* Load */
+	/* A copy, gone before the perf.data conversion: its ImageId must do. */
+	snprintf(copy, sizeof(copy), "%s/merge-exe-copy", dir);
+	run("cp '%s' '%s'", exe, copy);
+	image_record(b, 0x140A, T0 + 40, copy, 0x7f2000000000ULL);
 	seal(b, 0);
 	tap_eq(nttrace_logfile_close(&b->lf, 0, 0), 0, "image ids: ... closed");
 	free(b);
@@ -702,6 +751,10 @@ static void check_image_ids(const char *tool, const char *dir)
 			right += id.pid == 4242 && id.size == 0x20000 && want[0] &&
 				 !strcmp(id.build_id, want) && !strcmp(id.file, exe);
 		} else if (is_merge_event(&ev) && parse_image_id(&ev, &id) &&
+			   strstr(id.file, "merge-exe-copy")) {
+			ids++;
+			after_image += prev_hook == 0x140A && prev_base == id.base;
+		} else if (is_merge_event(&ev) && parse_image_id(&ev, &id) &&
 			   strstr(id.file, "no/such")) {
 			others++;
 		}
@@ -709,9 +762,17 @@ static void check_image_ids(const char *tool, const char *dir)
 		prev_base = ev.system && ev.data_len >= 8 ? get(ev.data, 8) : 0;
 	}
 	nttrace_etl_close(r);
-	tap_eq(ids, 2, "image ids: an ImageId for the DCStart and the Load of a file here");
-	tap_eq(after_image, 2, "image ids: ... each right after its image's event");
+	tap_eq(ids, 3, "image ids: an ImageId for the DCStart and the Loads of files here");
+	tap_eq(after_image, 3, "image ids: ... each right after its image's event");
 	tap_eq(right, 2, "image ids: ... its process, size, file and readelf's build ID %s", want);
+	/* perf.data's MMAP2 of the copy: the trace's build ID, the file gone. */
+	unlink(copy);
+	snprintf(perf, sizeof(perf), "%s/merge-images.perf", dir);
+	tap_eq(run("%s convert --to perf-data %s %s 2>/dev/null", tool, perf, out), 0,
+	       "image ids: convert --to perf-data of the merged file");
+	tap_ok(holds_bytes(perf, want, "merge-exe-copy"),
+	       "image ids: ... its MMAP2 of a file gone has the build ID the trace kept");
+	unlink(perf);
 	tap_eq(others, 0, "image ids: none for a file not here");
 	tap_eq(run("%s dump %s | grep -q 'nttrace-merge/ImageId ProcessId=4242 "
 		   "ImageBase=0x400000 ImageSize=0x20000 BuildId=%s'", tool, out, want), 0,

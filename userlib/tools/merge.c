@@ -70,6 +70,7 @@
 #include "record.h"
 #include "buildid.h"
 #include "cli.h"
+#include "imageid.h"
 #include "samples.h"
 
 #define UNITS_PER_SECOND	10000000LL	/* FILETIME's 100 ns */
@@ -109,12 +110,6 @@ static struct {
 	int image_ids;			/* ImageId events (not --no-image-ids) */
 	uint64_t images_named, images_unnamed;
 } m;
-
-/* {87c85384-c738-5c78-b255-d07d90d83caf}: ETW's hash of "nttrace-merge". */
-static const uint8_t merge_provider[16] = {
-	0x84, 0x53, 0xc8, 0x87, 0x38, 0xc7, 0x78, 0x5c,
-	0xb2, 0x55, 0xd0, 0x7d, 0x90, 0xd8, 0x3c, 0xaf
-};
 
 static void usage(FILE *f)
 {
@@ -509,7 +504,7 @@ static int image_id_event(const struct input *in, uint64_t ft, uint32_t cpu, uin
 	nd += put_str(data + nd, hex, sizeof(hex) - 1);
 	nd += put_str(data + nd, path, PATH_MAX_SHOWN - 1);
 	m.images_named++;
-	return tl_event(cpu, ft, psz, "ImageId", meta, nm, data, nd);
+	return tl_event(cpu, ft, psz, MERGE_IMAGE_ID, meta, nm, data, nd);
 }
 
 /*

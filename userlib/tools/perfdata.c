@@ -144,7 +144,13 @@ static void pd_mmap2(struct pd_out *o, const struct prof_image *im)
 	m.addr = im->base;
 	m.len = im->size;
 	m.pgoff = 0;
-	m.build_id_size = (uint8_t)tool_build_id(im->path, m.build_id);
+	/* The trace's own (nttrace merge wrote it), else the file's here. */
+	if (im->build_id_size) {
+		m.build_id_size = im->build_id_size;
+		memcpy(m.build_id, im->build_id, sizeof(m.build_id));
+	} else {
+		m.build_id_size = (uint8_t)tool_build_id(im->path, m.build_id);
+	}
 	if (m.build_id_size)
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	m.prot = PROT_READ | PROT_EXEC;

@@ -13,6 +13,7 @@
 
 #include <nttrace/etl.h>
 
+#include "imageid.h"
 #include "samples.h"
 
 void *prof_grow(void *p, size_t *cap, size_t need, size_t size)
@@ -253,6 +254,83 @@ const struct prof_image *prof_images_of(const struct prof_trace *t, uint32_t pid
 	return &t->images[first];
 }
 
+/* @n hex digits' bytes into @out (at most 20): their number, or 0. */
+static unsigned int unhex(const char *h, size_t n, uint8_t out[20])
+{
+	unsigned int i, hi, lo;
+
+	if (n % 2 || !n || n > 40)
+		return 0;
+	for (i = 0; i < n / 2; i++) {
+		if (sscanf(h + 2 * i, "%1x%1x", &hi, &lo) != 2)
+			return 0;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (unsigned int)(n / 2);
+}
+
+/*
+ * An ImageId event of nttrace merge (imageid.h): its process, base and
+ * build ID kept in t->image_ids, to be matched with its image at the end.
+ * Identified by its provider and its TraceLogging name; a malformed one
+ * is ignored.
+ */
+static void on_image_id(struct prof_trace *t, const struct nttrace_etl_event *ev)
+{
+	static const char name[] = MERGE_IMAGE_ID;
+	const uint8_t *d = ev->data, *end = ev->data + ev->data_len;
+	struct nttrace_etl_ext item;
+	struct prof_image im = { 0 };
+	uint32_t at = 0;
+	int named = 0;
+	size_t n;
+
+	if (!ev->guid || ev->guid_len != 16 || memcmp(ev->guid, merge_provider, 16))
+		return;
+	/* The TraceLogging schema: size (2), tags (0 here: one byte), the name. */
+	while (nttrace_etl_ext_next(ev, &at, &item))
+		if (item.type == 11 && item.data_size >= 3 + sizeof(name) && !item.data[2] &&
+		    !memcmp(item.data + 3, name, sizeof(name)))
+			named = 1;
+	if (!named || !d || ev->data_len < 21)
+		return;
+	memcpy(&im.pid, d, 4);
+	memcpy(&im.base, d + 4, 8);
+	memcpy(&im.size, d + 12, 8);
+	d += 20;
+	n = strnlen((const char *)d, (size_t)(end - d));
+	if (d + n >= end)
+		return;
+	im.build_id_size = (uint8_t)unhex((const char *)d, n, im.build_id);
+	if (!im.build_id_size)
+		return;
+	t->image_ids = prof_grow(t->image_ids, &t->cap_image_ids, t->nr_image_ids + 1,
+				 sizeof(*t->image_ids));
+	t->image_ids[t->nr_image_ids++] = im;
+}
+
+/* Each ImageId's build ID onto the image of its process and base. */
+static void match_image_ids(struct prof_trace *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nr_image_ids; i++) {
+		const struct prof_image *id = &t->image_ids[i];
+
+		for (k = image_after(t, id->pid, id->base); k > 0; k--) {
+			struct prof_image *im = &t->images[k - 1];
+
+			if (im->pid != id->pid || im->base != id->base)
+				break;
+			memcpy(im->build_id, id->build_id, sizeof(im->build_id));
+			im->build_id_size = id->build_id_size;
+		}
+	}
+	free(t->image_ids);
+	t->image_ids = NULL;
+	t->nr_image_ids = t->cap_image_ids = 0;
+}
+
 int prof_load(struct prof_trace *t, const char *path)
 {
 	struct nttrace_etl_reader *r;
@@ -273,6 +351,10 @@ int prof_load(struct prof_trace *t, const char *path)
 		const uint8_t *p = ev.rec;
 		unsigned int hsize, psize;
 
+		if (ev.event_header) {
+			on_image_id(t, &ev);
+			continue;
+		}
 		/* The kernel's own records: SYSTEM32/64, PERFINFO32/64 headers. */
 		if (ev.size < 0x10 || p[3] != 0xC0)
 			continue;
@@ -291,6 +373,7 @@ int prof_load(struct prof_trace *t, const char *path)
 	/* By process, then base: each lookup a binary search. */
 	if (t->nr_images)
 		qsort(t->images, t->nr_images, sizeof(*t->images), image_cmp);
+	match_image_ids(t);
 	return 0;
 }
 

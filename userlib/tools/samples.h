@@ -22,6 +22,9 @@ struct prof_image {
 	uint64_t base, size;
 	char *path;
 	uint64_t ts;		/* when the trace says it (its event's time stamp) */
+	/* Its ELF build ID as the trace's ImageId event says it (nttrace merge). */
+	uint8_t build_id[20];
+	uint8_t build_id_size;	/* 0: the trace has none */
 };
 
 /* A process the trace names (Process/Start, the process rundown). */
@@ -49,6 +52,8 @@ struct prof_sample {
 struct prof_trace {
 	struct prof_image *images;
 	size_t nr_images, cap_images;
+	struct prof_image *image_ids;	/* ImageId events, until matched */
+	size_t nr_image_ids, cap_image_ids;
 	struct prof_proc *procs;
 	size_t nr_procs, cap_procs;
 	uint32_t *proc_slots;		/* hash of PID -> index + 1 in @procs */
