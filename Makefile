@@ -111,6 +111,7 @@ VM_TESTS += kernel_io_test
 VM_TESTS += profile_test
 VM_TESTS += stacktrace_test
 VM_TESTS += memory_test
+VM_TESTS += fileio_test
 VM_TESTS += windows_test
 # Windows programs (tests/windows), built as Windows sources are with
 # nttrace-windows.pc: its Cflags, with the tree's directories for the

@@ -496,6 +496,60 @@ __u32 ntr_sr_perfctr_write(void *buf, __u32 room, const struct ntr_sr_perfctr *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_perfctr_write);
 
+static void fileio_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_fileio *f = x;
+
+	switch (f->type) {
+	case 64:
+		w_ptr(w, f->irp);
+		w_ptr(w, f->ttid);
+		w_ptr(w, f->file_object);
+		w_int(w, f->create_options, 4);
+		w_int(w, f->file_attributes, 4);
+		w_int(w, f->share_access, 4);
+		w_utf16(w, &f->open_path, NTR_SR_PATH_MAX);
+		break;
+	case 65: case 66: case 73:
+		w_ptr(w, f->irp);
+		w_ptr(w, f->ttid);
+		w_ptr(w, f->file_object);
+		w_ptr(w, f->file_key);
+		break;
+	case 67: case 68:
+		w_int(w, f->offset, 8);
+		w_ptr(w, f->irp);
+		w_ptr(w, f->ttid);
+		w_ptr(w, f->file_object);
+		w_ptr(w, f->file_key);
+		w_int(w, f->io_size, 4);
+		w_int(w, f->io_flags, 4);
+		break;
+	case 76:
+		w_ptr(w, f->irp);
+		w_ptr(w, f->extra_info);
+		w_int(w, f->nt_status, 4);
+		break;
+	}
+}
+
+static bool fileio_type(__u8 type)
+{
+	return (type >= 64 && type <= 68) || type == 73 || type == 76;
+}
+
+__u32 ntr_sr_fileio_size(const struct ntr_sr_fileio *x, bool ptr32)
+{
+	return fileio_type(x->type) ? sr_size(fileio_put, x, ptr32) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_fileio_size);
+
+__u32 ntr_sr_fileio_write(void *buf, __u32 room, const struct ntr_sr_fileio *x, bool ptr32)
+{
+	return fileio_type(x->type) ? sr_write(fileio_put, buf, room, x, ptr32) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_fileio_write);
+
 static void fault_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_fault *f = x;
@@ -639,7 +693,9 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * 2, as the files have them; the TypeGroup1 faults, which no file has,
  * likewise (no GuardPageFault: Linux has none to write). PerfCtrRundown:
  * PERFINFO, version 2, as the files have it; PerfCtr, which no file has,
- * as its class's other event.
+ * as its class's other event. FileIo's requests (FILE_IO_INIT) and
+ * OpEnd (FILE_IO), which no file has: PERFINFO, version 2, as the files'
+ * FileIo name events (the thread is in TTID).
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
@@ -668,6 +724,12 @@ static const struct ntr_sr_event events[] = {
 	E(PROCESS_DCEND, PERFINFO, 4, F(PROCESS)),
 	E(PROCESS_PERFCTR, PERFINFO, 2, F(PROCESS_COUNTERS)),
 	E(PROCESS_PERFCTR_RUNDOWN, PERFINFO, 2, F(PROCESS_COUNTERS)),
+	E(FILEIO_CREATE, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_CLEANUP, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_READ, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_WRITE, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_FLUSH, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_OPEND, PERFINFO, 2, F(FILE_IO)),
 	E(THREAD_START, FULL, 3, F(THREAD)),
 	E(THREAD_END, FULL, 3, F(THREAD)),
 	E(THREAD_DCSTART, FULL, 3, F(THREAD)),

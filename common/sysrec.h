@@ -294,6 +294,59 @@ __u32 ntr_sr_perfctr_size(const struct ntr_sr_perfctr *c, bool ptr32);
  */
 __u32 ntr_sr_perfctr_write(void *buf, __u32 room, const struct ntr_sr_perfctr *c, bool ptr32);
 
+/* ---- FileIo (group 0x04): Create 64 ... Flush 73, OpEnd 76 ---- */
+
+/*
+ * The FileIo events of version 2 (Microsoft's FileIo_Create,
+ * FileIo_SimpleOp, FileIo_ReadWrite and FileIo_OpEnd class pages), by
+ * @type:
+ * - Create (64): IrpPtr, TTID, FileObject (pointers), CreateOptions,
+ *   FileAttributes, ShareAccess (32 bits), OpenPath (UTF-16);
+ * - Cleanup (65), Close (66), Flush (73): IrpPtr, TTID, FileObject,
+ *   FileKey (pointers);
+ * - Read (67), Write (68): Offset (64 bits), IrpPtr, TTID, FileObject,
+ *   FileKey (pointers), IoSize, IoFlags (32 bits);
+ * - OpEnd (76): IrpPtr, ExtraInfo (pointers), NtStatus (32 bits).
+ * TTID, the thread, is pointer-sized (the Pointer qualifier). Under a
+ * PERFINFO header, as Windows writes the FileIo events in the files.
+ */
+struct ntr_sr_fileio {
+	__u8 type;
+	__u64 offset;
+	__u64 irp;
+	__u64 ttid;
+	__u64 file_object;
+	__u64 file_key;
+	__u32 io_size;
+	__u32 io_flags;
+	__u32 create_options;
+	__u32 file_attributes;
+	__u32 share_access;
+	struct ntr_sr_str open_path;	/* UTF-8, at most NTR_SR_PATH_MAX bytes */
+	__u64 extra_info;
+	__u32 nt_status;
+};
+
+/**
+ * ntr_sr_fileio_size() - the payload's bytes of a FileIo event
+ * @f: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes, or 0 for a type not written here.
+ */
+__u32 ntr_sr_fileio_size(const struct ntr_sr_fileio *f, bool ptr32);
+/**
+ * ntr_sr_fileio_write() - writes the payload of a FileIo event
+ * @buf: where
+ * @room: @buf's bytes
+ * @f: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short or
+ * the type is not written here.
+ */
+__u32 ntr_sr_fileio_write(void *buf, __u32 room, const struct ntr_sr_fileio *f, bool ptr32);
+
 /* ---- Thread (group 0x05): Start 1, End 2, DCStart 3, DCEnd 4 ---- */
 
 /*
@@ -862,6 +915,12 @@ enum {
 	NTR_SR_PROCESS_DCEND = NTR_SR_HOOK(0x03, 4),
 	NTR_SR_PROCESS_PERFCTR = NTR_SR_HOOK(0x03, 32),
 	NTR_SR_PROCESS_PERFCTR_RUNDOWN = NTR_SR_HOOK(0x03, 33),
+	NTR_SR_FILEIO_CREATE = NTR_SR_HOOK(0x04, 64),
+	NTR_SR_FILEIO_CLEANUP = NTR_SR_HOOK(0x04, 65),
+	NTR_SR_FILEIO_READ = NTR_SR_HOOK(0x04, 67),
+	NTR_SR_FILEIO_WRITE = NTR_SR_HOOK(0x04, 68),
+	NTR_SR_FILEIO_FLUSH = NTR_SR_HOOK(0x04, 73),
+	NTR_SR_FILEIO_OPEND = NTR_SR_HOOK(0x04, 76),
 	NTR_SR_THREAD_START = NTR_SR_HOOK(0x05, 1),
 	NTR_SR_THREAD_END = NTR_SR_HOOK(0x05, 2),
 	NTR_SR_THREAD_DCSTART = NTR_SR_HOOK(0x05, 3),

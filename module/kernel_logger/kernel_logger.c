@@ -46,6 +46,7 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_syscall,
 	&nt_ks_valloc,
 	&nt_ks_fault,
+	&nt_ks_fileio,
 };
 
 /* Guards nt_hooked: one update at a time. */

@@ -251,6 +251,55 @@ static void decode_perfctr(bool ptr32)
 	decode("perfctr rundown", 0x0321, 2, buf, n, ptr32, "Process/PerfCtrRundown", w, 15, 0);
 }
 
+static void decode_fileio(bool ptr32)
+{
+	static const __u8 path16[] = { '/', 0, 'f', 0 };
+	struct ntr_sr_fileio f = {
+		.offset = 4096, .irp = 0x11112222, .ttid = 584, .file_object = 0x55556666,
+		.file_key = 0x77778888, .io_size = 500, .io_flags = 4,
+		.create_options = 2u << 24, .file_attributes = 0x80, .share_access = 7,
+		.open_path = { "/f", 2 }, .extra_info = 500, .nt_status = 0xC0000011,
+	};
+	const struct want create[] = {
+		U("IrpPtr", 0x11112222), U("TTID", 584), U("FileObject", 0x55556666),
+		U("CreateOptions", 2u << 24), U("FileAttributes", 0x80), U("ShareAccess", 7),
+		T("OpenPath", path16, sizeof(path16)),
+	};
+	const struct want simple[] = {
+		U("IrpPtr", 0x11112222), U("TTID", 584), U("FileObject", 0x55556666),
+		U("FileKey", 0x77778888),
+	};
+	const struct want rw[] = {
+		U("Offset", 4096), U("IrpPtr", 0x11112222), U("TTID", 584),
+		U("FileObject", 0x55556666), U("FileKey", 0x77778888), U("IoSize", 500),
+		U("IoFlags", 4),
+	};
+	const struct want opend[] = {
+		U("IrpPtr", 0x11112222), U("ExtraInfo", 500), U("NtStatus", 0xC0000011),
+	};
+	__u8 buf[128];
+	__u32 n;
+
+	f.type = 64;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio create", 0x0440, 2, buf, n, ptr32, "FileIo/Create", create, 7, 0);
+	f.type = 65;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio cleanup", 0x0441, 2, buf, n, ptr32, "FileIo/Cleanup", simple, 4, 0);
+	f.type = 73;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio flush", 0x0449, 2, buf, n, ptr32, "FileIo/Flush", simple, 4, 0);
+	f.type = 67;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio read", 0x0443, 2, buf, n, ptr32, "FileIo/Read", rw, 7, 0);
+	f.type = 68;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio write", 0x0444, 2, buf, n, ptr32, "FileIo/Write", rw, 7, 0);
+	f.type = 76;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio opend", 0x044C, 2, buf, n, ptr32, "FileIo/OperationEnd", opend, 3, 0);
+}
+
 static void decode_image(bool ptr32)
 {
 	static const __u8 name16[] = { '/', 0, 'b', 0, 'i', 0, 'n', 0, '/', 0, 's', 0,
@@ -643,6 +692,7 @@ int main(void)
 	rs_profile(&ctx);
 	rs_pagefault(&ctx);
 	rs_perfctr(&ctx);
+	rs_fileio(&ctx);
 	rs_mark(&ctx);
 	rs_sysconfig(&ctx);
 	rs_table(&ctx);
@@ -654,6 +704,7 @@ int main(void)
 		decode_image(ptr32);
 		decode_fault(ptr32);
 		decode_perfctr(ptr32);
+		decode_fileio(ptr32);
 		decode_sched(ptr32);
 		decode_disk(ptr32);
 		decode_tcp(ptr32);

@@ -850,6 +850,78 @@ static void rs_perfctr(struct rc_ctx *ctx)
 	      NTTRACE_EVENT_TRACE_FLAG_PROCESS_COUNTERS, "perfctr: PROCESS_COUNTERS");
 }
 
+/* ---- FileIo v2: Create, SimpleOp, ReadWrite, OpEnd ---- */
+
+static void rs_fileio(struct rc_ctx *ctx)
+{
+	static const __u16 path16[] = { '/', 't', 'm', 'p', '/', 'f' };
+	struct ntr_sr_fileio f = {
+		.offset = 4096, .irp = 0x1111222233334444ULL, .ttid = 584,
+		.file_object = 0x5555666677778888ULL, .file_key = 0x9999aaaabbbbccccULL,
+		.io_size = 500, .io_flags = 4, .create_options = 2u << 24,
+		.file_attributes = 0x80, .share_access = 7,
+		.open_path = { "/tmp/f", 6 }, .extra_info = 500, .nt_status = 0xC0000011,
+	};
+	static const __u8 types[] = { 64, 65, 73, 67, 68, 76 };
+	static __u8 got[128];
+	static struct rs_exp e;
+	unsigned int k;
+	int ptr32;
+	__u32 n;
+
+	for (ptr32 = 0; ptr32 < 2; ptr32++) {
+		for (k = 0; k < sizeof(types); k++) {
+			f.type = types[k];
+			rs_init(&e, ptr32);
+			switch (f.type) {
+			case 64:
+				rs_p(&e, f.irp);
+				rs_p(&e, 584);
+				rs_p(&e, f.file_object);
+				rs_u(&e, 2u << 24, 4);
+				rs_u(&e, 0x80, 4);
+				rs_u(&e, 7, 4);
+				rs_w(&e, path16, 6);
+				break;
+			case 65: case 73:
+				rs_p(&e, f.irp);
+				rs_p(&e, 584);
+				rs_p(&e, f.file_object);
+				rs_p(&e, f.file_key);
+				break;
+			case 67: case 68:
+				rs_u(&e, 4096, 8);
+				rs_p(&e, f.irp);
+				rs_p(&e, 584);
+				rs_p(&e, f.file_object);
+				rs_p(&e, f.file_key);
+				rs_u(&e, 500, 4);
+				rs_u(&e, 4, 4);
+				break;
+			default:
+				rs_p(&e, f.irp);
+				rs_p(&e, 500);
+				rs_u(&e, 0xC0000011, 4);
+				break;
+			}
+			n = ntr_sr_fileio_size(&f, ptr32);
+			rc_eq(ctx, n, e.at, "fileio: size");
+			rs_fill(got, sizeof(got));
+			rc_eq(ctx, ntr_sr_fileio_write(got, n, &f, ptr32), n, "fileio: written");
+			rc_mem(ctx, got, e.b, n, "fileio: bytes");
+			rc_eq(ctx, got[n], RS_UNTOUCHED, "fileio: not past its end");
+			rc_eq(ctx, ntr_sr_fileio_write(got, n - 1, &f, ptr32), 0,
+			      "fileio: short room");
+		}
+	}
+	f.type = 70;
+	rc_eq(ctx, ntr_sr_fileio_size(&f, false), 0, "fileio: Delete is not written here");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_FILEIO_OPEND)->enable_flag,
+	      NTTRACE_EVENT_TRACE_FLAG_FILE_IO, "fileio: OpEnd is FILE_IO's");
+	rc_eq(ctx, ntr_sr_event(NTR_SR_FILEIO_READ)->enable_flag,
+	      NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT, "fileio: Read is FILE_IO_INIT's");
+}
+
 /* ---- the mark ---- */
 
 static void rs_mark(struct rc_ctx *ctx)

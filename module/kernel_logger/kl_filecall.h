@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The system calls of file I/O, in every ABI a process may call them
+ * with, for the FileIo source (kl_fileio.c), which watches them at
+ * raw_syscalls' sys_enter and sys_exit: Linux has no tracepoint of a
+ * file's opening, reading or writing that every file system passes.
+ */
+#ifndef NTTRACE_KL_FILECALL_H
+#define NTTRACE_KL_FILECALL_H
+
+#include <linux/compat.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+enum nt_file_call {
+	NT_FILE_OTHER,
+	NT_FILE_OPEN,		/* open(path, flags, mode) */
+	NT_FILE_CREAT,		/* creat(path, mode): O_CREAT | O_WRONLY | O_TRUNC */
+	NT_FILE_OPENAT,		/* openat(dirfd, path, flags, mode) */
+	NT_FILE_OPENAT2,	/* openat2(dirfd, path, how, size): flags in *how */
+	NT_FILE_READ,		/* read(fd, buf, count) */
+	NT_FILE_READV,		/* readv(fd, iov, n) */
+	NT_FILE_PREAD,		/* pread64(fd, buf, count, offset) */
+	NT_FILE_PREAD32,	/* a 32-bit pread64(fd, buf, count, lo, hi) */
+	NT_FILE_WRITE,		/* write(fd, buf, count) */
+	NT_FILE_WRITEV,		/* writev(fd, iov, n) */
+	NT_FILE_PWRITE,		/* pwrite64(fd, buf, count, offset) */
+	NT_FILE_PWRITE32,	/* a 32-bit pwrite64(fd, buf, count, lo, hi) */
+	NT_FILE_CLOSE,		/* close(fd) */
+	NT_FILE_FSYNC,		/* fsync(fd), fdatasync(fd) */
+};
+
+/*
+ * What system call @nr of the current task is: a 32-bit process's own
+ * numbers, x32's calls (the 64-bit numbers with __X32_SYSCALL_BIT; x32's
+ * own readv() and writev() are not among them).
+ */
+static inline enum nt_file_call nt_file_call_of(long nr)
+{
+#ifdef CONFIG_IA32_EMULATION
+	if (in_ia32_syscall()) {
+		switch (nr) {
+		case __NR_ia32_open:
+			return NT_FILE_OPEN;
+		case __NR_ia32_creat:
+			return NT_FILE_CREAT;
+		case __NR_ia32_openat:
+			return NT_FILE_OPENAT;
+		case __NR_ia32_openat2:
+			return NT_FILE_OPENAT2;
+		case __NR_ia32_read:
+			return NT_FILE_READ;
+		case __NR_ia32_readv:
+			return NT_FILE_READV;
+		case __NR_ia32_pread64:
+			return NT_FILE_PREAD32;
+		case __NR_ia32_write:
+			return NT_FILE_WRITE;
+		case __NR_ia32_writev:
+			return NT_FILE_WRITEV;
+		case __NR_ia32_pwrite64:
+			return NT_FILE_PWRITE32;
+		case __NR_ia32_close:
+			return NT_FILE_CLOSE;
+		case __NR_ia32_fsync:
+		case __NR_ia32_fdatasync:
+			return NT_FILE_FSYNC;
+		}
+		return NT_FILE_OTHER;
+	}
+#endif
+#ifdef __X32_SYSCALL_BIT
+	nr &= ~(long)__X32_SYSCALL_BIT;
+#endif
+	switch (nr) {
+	case __NR_open:
+		return NT_FILE_OPEN;
+	case __NR_creat:
+		return NT_FILE_CREAT;
+	case __NR_openat:
+		return NT_FILE_OPENAT;
+	case __NR_openat2:
+		return NT_FILE_OPENAT2;
+	case __NR_read:
+		return NT_FILE_READ;
+	case __NR_readv:
+		return NT_FILE_READV;
+	case __NR_pread64:
+		return NT_FILE_PREAD;
+	case __NR_write:
+		return NT_FILE_WRITE;
+	case __NR_writev:
+		return NT_FILE_WRITEV;
+	case __NR_pwrite64:
+		return NT_FILE_PWRITE;
+	case __NR_close:
+		return NT_FILE_CLOSE;
+	case __NR_fsync:
+	case __NR_fdatasync:
+		return NT_FILE_FSYNC;
+	}
+	return NT_FILE_OTHER;
+}
+
+#endif /* NTTRACE_KL_FILECALL_H */

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NT Kernel Logger's FileIo events, FILE_IO_INIT (the requests) and
+ * FILE_IO (their OpEnd), 64- and 32-bit callers (the records are the
+ * 64-bit kernel's either way); root.
+ *
+ * A file in /tmp made, written, read, flushed and closed, then opened
+ * again with O_TRUNC, and a path that does not exist opened: each call's
+ * request with its exact fields (OpenPath, the disposition and options,
+ * Offset, IoSize, the FileObject of its open and the FileKey of its
+ * file, this thread's TTID), each OpEnd with the same IrpPtr and the
+ * bytes moved or what was made (FILE_CREATED, FILE_OVERWRITTEN) and the
+ * NtStatus (0, STATUS_END_OF_FILE for a read past the end,
+ * STATUS_OBJECT_NAME_NOT_FOUND for the missing path). A pipe's read and
+ * write give none. Every record is PERFINFO64, version 2. The events
+ * are written by the calls themselves: the drain waits on nothing.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <nttrace/session.h>
+
+#include "emit.h"
+#include "expect.h"
+#include "klog.h"
+#include "state.h"
+
+#define BITS ((int)sizeof(void *) * 8)
+#define MAX_EV 64
+
+/* One FileIo record of this thread's: its type, time and fields. */
+struct fev {
+	uint8_t type;
+	uint64_t ts, offset, irp, ttid, file_object, file_key, extra;
+	uint32_t io_size, options, attributes, share, status;
+	char path[128];
+};
+
+struct seen {
+	uint32_t tid;
+	uint64_t irp;		/* this thread's, from its first request */
+	struct fev ev[MAX_EV];
+	unsigned int n, bad, other;
+};
+
+static void on_record(void *ctx, const uint8_t *p, uint32_t size, unsigned int cpu)
+{
+	struct seen *s = ctx;
+	uint16_t hook = get_le(p + 6, 2);
+	const uint8_t *d = p + 0x10;
+	struct fev e;
+	unsigned int i;
+
+	(void)cpu;
+	if (hook >> 8 != 0x04)
+		return;
+	if (p[2] != 0x11 || p[0] != 2) {
+		s->bad++;
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.type = hook & 0xFF;
+	e.ts = get_le(p + 8, 8);
+	switch (e.type) {
+	case 64:
+		e.irp = get_le(d, 8);
+		e.ttid = get_le(d + 8, 8);
+		e.file_object = get_le(d + 16, 8);
+		e.options = get_le(d + 24, 4);
+		e.attributes = get_le(d + 28, 4);
+		e.share = get_le(d + 32, 4);
+		for (i = 0; i + 1 < sizeof(e.path) && 36 + 2 * i + 1 < size - 0x10 &&
+			    get_le(d + 36 + 2 * i, 2); i++)
+			e.path[i] = (char)d[36 + 2 * i];
+		break;
+	case 65: case 73:
+		e.irp = get_le(d, 8);
+		e.ttid = get_le(d + 8, 8);
+		e.file_object = get_le(d + 16, 8);
+		e.file_key = get_le(d + 24, 8);
+		if (size != 0x10 + 32)
+			s->bad++;
+		break;
+	case 67: case 68:
+		e.offset = get_le(d, 8);
+		e.irp = get_le(d + 8, 8);
+		e.ttid = get_le(d + 16, 8);
+		e.file_object = get_le(d + 24, 8);
+		e.file_key = get_le(d + 32, 8);
+		e.io_size = get_le(d + 40, 4);
+		if (size != 0x10 + 48)
+			s->bad++;
+		break;
+	case 76:
+		e.irp = get_le(d, 8);
+		e.extra = get_le(d + 8, 8);
+		e.status = get_le(d + 16, 4);
+		if (size != 0x10 + 20)
+			s->bad++;
+		break;
+	default:
+		s->other++;
+		return;
+	}
+	/* Ours: this thread's requests, and the OpEnds of its IrpPtr. */
+	if (e.type != 76 && e.ttid != s->tid)
+		return;
+	if (e.type != 76 && !s->irp)
+		s->irp = e.irp;
+	if (e.type == 76 && (!s->irp || e.irp != s->irp))
+		return;
+	if (s->n < MAX_EV)
+		s->ev[s->n++] = e;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct fev *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* The next event of @type from *@at on; NULL if none. */
+static const struct fev *next_of(const struct seen *s, unsigned int *at, uint8_t type)
+{
+	while (*at < s->n) {
+		const struct fev *e = &s->ev[(*at)++];
+
+		if (e->type == type)
+			return e;
+	}
+	return NULL;
+}
+
+TEST_F(nttrace, file_io)
+{
+	static char buf[8192];
+	const struct fev *c, *o, *r, *w;
+	struct nttrace_consumer *kc;
+	struct seen s;
+	char path[64];
+	int fd, fd2, pfd[2], ok[9];
+	unsigned int at = 0;
+	uint64_t object, key;
+
+	memset(&s, 0, sizeof(s));
+	s.tid = (uint32_t)syscall(SYS_gettid);
+	snprintf(path, sizeof(path), "/tmp/fileio-%d-%d", BITS, (int)getpid());
+	unlink(path);
+	if (!tap_eq(klog_start(NTTRACE_EVENT_TRACE_FLAG_FILE_IO |
+			       NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT), 0,
+		    "%d-bit: the NT Kernel Logger, FILE_IO and FILE_IO_INIT", BITS))
+		return;
+	if (!tap_eq(nttrace_consumer_open(&kc, KL), 0, "%d-bit: its logger attached", BITS)) {
+		stop_session(KL);
+		return;
+	}
+	/* Nothing printed until the drain: stdout may be a regular file. */
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR, 0600);
+	ok[0] = write(fd, buf, 1000) == 1000;
+	ok[1] = pwrite(fd, buf, 500, 4096) == 500;
+	lseek(fd, 0, SEEK_SET);
+	ok[2] = read(fd, buf, 300) == 300;
+	ok[3] = pread(fd, buf, 100, 1 << 20) == 0;
+	ok[4] = !fsync(fd);
+	ok[5] = !close(fd);
+	fd2 = open(path, O_RDWR | O_TRUNC);
+	ok[6] = fd2 >= 0 && read(fd2, buf, 10) == 0;
+	ok[7] = open("/no-such-dir/x", O_RDONLY) == -1;
+	ok[8] = !pipe(pfd) && write(pfd[1], buf, 777) == 777 && read(pfd[0], buf, 777) == 777;
+	klog_drain(kc, on_record, &s);
+	nttrace_consumer_close(kc);
+	stop_session(KL);
+	close(fd2);
+	close(pfd[0]);
+	close(pfd[1]);
+	unlink(path);
+	qsort(s.ev, s.n, sizeof(s.ev[0]), by_time);
+	tap_ok(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5] && ok[6] && ok[7] && ok[8],
+	       "%d-bit: the calls: write, pwrite, read, pread past the end, fsync, close, "
+	       "open O_TRUNC and read, a missing path, a pipe (%d%d%d%d%d%d%d%d%d)", BITS,
+	       ok[0], ok[1], ok[2], ok[3], ok[4], ok[5], ok[6], ok[7], ok[8]);
+
+	/* From the test file's Create: the logger's own open of /dev/nttrace is before. */
+	while (at < s.n && (s.ev[at].type != 64 || strcmp(s.ev[at].path, path)))
+		at++;
+	c = next_of(&s, &at, 64);
+	o = next_of(&s, &at, 76);
+	tap_ok(c && o && !strcmp(c->path, path) && c->options == (2u << 24) &&
+	       c->attributes == 0x80 && c->share == 7 && c->file_object && c->irp == o->irp &&
+	       o->extra == 2 && o->status == 0,
+	       "%d-bit: Create: the path, FILE_CREATE, NORMAL, shared, a FileObject; OpEnd "
+	       "FILE_CREATED (%s, %#x, %#x, %u)", BITS, c ? c->path : "none",
+	       c ? c->options : 0, c ? c->attributes : 0, o ? (unsigned int)o->extra : 0);
+	object = c ? c->file_object : 0;
+	w = next_of(&s, &at, 68);
+	o = next_of(&s, &at, 76);
+	key = w ? w->file_key : 0;
+	tap_ok(w && o && w->offset == 0 && w->io_size == 1000 && w->file_object == object &&
+	       key && o->extra == 1000 && o->status == 0,
+	       "%d-bit: Write at 0 of 1000 bytes, its FileObject; OpEnd 1000", BITS);
+	w = next_of(&s, &at, 68);
+	o = next_of(&s, &at, 76);
+	tap_ok(w && o && w->offset == 4096 && w->io_size == 500 && w->file_key == key &&
+	       o->extra == 500, "%d-bit: pwrite: Write at 4096 of 500; OpEnd 500", BITS);
+	r = next_of(&s, &at, 67);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->offset == 0 && r->io_size == 300 && r->file_object == object &&
+	       o->extra == 300 && o->status == 0, "%d-bit: Read at 0 of 300; OpEnd 300", BITS);
+	r = next_of(&s, &at, 67);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->offset == 1 << 20 && r->io_size == 100 && o->extra == 0 &&
+	       o->status == 0xC0000011,
+	       "%d-bit: pread past the end: Read at 1 MiB; OpEnd STATUS_END_OF_FILE (%#x)",
+	       BITS, o ? o->status : 0);
+	r = next_of(&s, &at, 73);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->file_object == object && r->file_key == key && o->status == 0,
+	       "%d-bit: fsync: Flush of the file; OpEnd", BITS);
+	r = next_of(&s, &at, 65);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->file_object == object && r->file_key == key && o->status == 0,
+	       "%d-bit: close: Cleanup of its FileObject; OpEnd", BITS);
+	c = next_of(&s, &at, 64);
+	o = next_of(&s, &at, 76);
+	tap_ok(c && o && c->options == (4u << 24) && c->file_object &&
+	       c->file_object != object && o->extra == 3,
+	       "%d-bit: O_TRUNC: Create FILE_OVERWRITE, another FileObject; OpEnd "
+	       "FILE_OVERWRITTEN (%#x, %u)", BITS, c ? c->options : 0,
+	       o ? (unsigned int)o->extra : 0);
+	r = next_of(&s, &at, 67);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->file_key == key && o->status == 0xC0000011,
+	       "%d-bit: ... its Read: the same FileKey, the file's", BITS);
+	c = next_of(&s, &at, 64);
+	o = next_of(&s, &at, 76);
+	tap_ok(c && o && !strcmp(c->path, "/no-such-dir/x") && !c->file_object &&
+	       o->status == 0xC0000034,
+	       "%d-bit: a missing path: Create, no FileObject; OpEnd "
+	       "STATUS_OBJECT_NAME_NOT_FOUND (%#x)", BITS, o ? o->status : 0);
+	tap_eq(at, s.n, "%d-bit: nothing more of this thread: not the pipe's (%u events)", BITS,
+	       s.n);
+	tap_eq(s.bad + s.other, 0, "%d-bit: every record PERFINFO64, version 2, of its size",
+	       BITS);
+}
+
+int main(int argc, char **argv)
+{
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP needs root\n");
+		return 0;
+	}
+	return harness_run(argc, argv);
+}
