@@ -508,7 +508,13 @@ static const struct {
 	{ "SyscallEnter", 0x0F33 }, { "SyscallExit", 0x0F34 },
 	{ "ProcessCreate", 0x0301 }, { "ProcessDelete", 0x0302 },
 	{ "ThreadCreate", 0x0501 }, { "ThreadDelete", 0x0502 }, { "ImageLoad", 0x140A },
-	{ "DiskReadInit", 0x010C }, { "DiskWriteInit", 0x010D },
+	{ "DiskReadInit", 0x010C }, { "DiskWriteInit", 0x010D }, { "ImageUnload", 0x1402 },
+	{ "PagefaultTransition", 0x020A }, { "PagefaultDemandZero", 0x020B },
+	{ "PagefaultCopyOnWrite", 0x020C }, { "PagefaultHard", 0x020E },
+	{ "PagefaultAV", 0x020F }, { "HardFault", 0x0220 }, { "VirtualAlloc", 0x0262 },
+	{ "VirtualFree", 0x0263 }, { "FileCreate", 0x0440 }, { "FileCleanup", 0x0441 },
+	{ "FileRead", 0x0443 }, { "FileWrite", 0x0444 }, { "FileFlush", 0x0449 },
+	{ "FileOpEnd", 0x044C },
 };
 #define N_STACK_EVENTS (sizeof(stack_events) / sizeof(stack_events[0]))
 
