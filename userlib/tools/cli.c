@@ -532,10 +532,20 @@ int cli_stack_events(const char *arg, uint16_t *hooks, uint32_t *n)
 			    !strncasecmp(tok, stack_events[i].name, len))
 				break;
 		if (i == N_STACK_EVENTS || *n == NTTRACE_STACKS_MAX) {
+			size_t col = 1;
+
 			fprintf(stderr, "nttrace: --stacks '%s': no event '%.*s'; the events are:\n ",
 				arg, (int)len, tok);
-			for (i = 0; i < N_STACK_EVENTS; i++)
+			for (i = 0; i < N_STACK_EVENTS; i++) {
+				size_t w = strlen(stack_events[i].name) + 1;
+
+				if (col + w > 78) {
+					fputs("\n ", stderr);
+					col = 1;
+				}
 				fprintf(stderr, " %s", stack_events[i].name);
+				col += w;
+			}
 			fprintf(stderr, "\n");
 			return CLI_USAGE;
 		}
