@@ -16,7 +16,10 @@
  * process (Image/Load and the image rundown: path, base, size), read with
  * elfutils' libdwfl (its symbol tables, and DWARF where there is some),
  * where the tool is built with it; else, and for an address of no image,
- * "image+0xOFFSET" or the address. Kernel addresses are "[kernel]".
+ * "image+0xOFFSET" or the address. Kernel addresses are their
+ * functions by this machine's /proc/kallsyms when the trace is of this
+ * boot and the user may see kernel addresses (kallsyms.c), else
+ * "[kernel]" (and the report says why).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,6 +33,7 @@
 
 #include "cli.h"
 #include "flame.h"
+#include "kallsyms.h"
 #include "samples.h"
 
 #if defined(__x86_64__) && !defined(NTTRACE_NO_LIBDW)
@@ -51,6 +55,8 @@ static struct prof_trace T;
 static struct {
 	struct func *funcs;
 	size_t cap_funcs, nr_funcs;
+	int ksyms_tried, ksyms;		/* kernel symbols looked for, found */
+	const char *ksyms_why;		/* why not */
 } P;
 
 #ifdef HAVE_LIBDW
@@ -96,7 +102,12 @@ static void name_of(uint32_t pid, uint64_t a, char *out, size_t room)
 	struct prof_proc *p;
 
 	if (a >= PROF_KERNEL_START) {
-		snprintf(out, room, "[kernel]");
+		if (!P.ksyms_tried) {
+			P.ksyms_tried = 1;
+			P.ksyms = ksyms_load(T.info.boot_time, &P.ksyms_why);
+		}
+		if (!P.ksyms || !ksyms_name(a, out, room))
+			snprintf(out, room, "[kernel]");
 		return;
 	}
 	if (!a) {
@@ -409,6 +420,8 @@ int cmd_profile(int argc, char **argv)
 			printf("%s %" PRIu64 "\n", list[i]->name, list[i]->self);
 	} else {
 		printf("# %" PRIu64 " samples, %" PRIu64 " with stacks\n", n, stacks);
+		if (P.ksyms_tried && !P.ksyms)
+			printf("# kernel functions shown as [kernel]: %s\n", P.ksyms_why);
 		printf("#  self%%  total%%  function\n");
 		for (i = 0; i < j && i < top; i++)
 			printf("%6.1f%% %6.1f%%  %s\n", n ? 100.0 * list[i]->self / n : 0.0,
