@@ -115,6 +115,14 @@ if [ -f /add/perf/perf.sh ]; then
 	set -- $(cat "$tmp/nt.chains")
 	check "... perf script: at least 80% of the samples in work through middle and outer ($1 of $2)" \
 		test "$(($1 * 100))" -ge "$(($2 * 80))" -a "$2" -gt 0
+	# The kernel's functions in perf report, by kallsyms: the dd trace's.
+	u64/nttrace convert --to perf-data "$tmp/k.data" "$tmp/k.etl"
+	perf report -i "$tmp/k.data" --stdio --no-children --comm dd --sort sym -q \
+		2>> "$tmp/perf.err" | grep -v '^$' | grep -v '^ *[|-]' | head -n 3 > "$tmp/k.top"
+	sed 's/^/# perf report of dd: /' "$tmp/k.top"
+	ksym=$(sed -n '1s/.*\[k\] //p' "$tmp/k.top")
+	check "... perf report of the dd trace: its top symbol a kernel function ('$ksym')" \
+		sh -c "[ -n '$ksym' ] && grep -q ' [tT] $ksym\$' /proc/kallsyms"
 else
 	n=$((n + 1))
 	echo "ok $n - perf record -g of the same program # SKIP no perf in this guest (scripts/check adds it for the bench kernel)" >&3

@@ -124,6 +124,35 @@ int ksyms_name(uint64_t a, char *out, size_t room)
 	return 1;
 }
 
+uint64_t ksyms_text(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_syms; i++)
+		if (!strcmp(syms[i].name, "_text [kernel]"))
+			return syms[i].addr;
+	return 0;
+}
+
+void ksyms_modules(void (*fn)(void *ctx, const char *name, uint64_t addr, uint64_t size),
+		   void *ctx)
+{
+	unsigned long long addr, size;
+	char line[512], name[64];
+	FILE *f;
+
+	if (!nr_syms)
+		return;
+	f = fopen("/proc/modules", "r");
+	if (!f)
+		return;
+	/* "NAME SIZE REFS DEPS STATE ADDRESS ...". */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) == 3 && addr)
+			fn(ctx, name, addr, size);
+	fclose(f);
+}
+
 void ksyms_free(void)
 {
 	size_t i;

@@ -24,6 +24,17 @@ int ksyms_load(uint64_t boot_filetime, const char **why);
  */
 int ksyms_name(uint64_t a, char *out, size_t room);
 
+/* The kernel's text start (its "_text" symbol), once loaded; 0 if unknown. */
+uint64_t ksyms_text(void);
+
+/*
+ * Each loaded module's name, core text address and size from
+ * /proc/modules, to @fn (once loaded, as the same user: 0 addresses are
+ * skipped).
+ */
+void ksyms_modules(void (*fn)(void *ctx, const char *name, uint64_t addr, uint64_t size),
+		   void *ctx);
+
 void ksyms_free(void);
 
 #endif /* NTTRACE_TOOLS_KALLSYMS_H */

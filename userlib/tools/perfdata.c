@@ -13,8 +13,12 @@
  * - a COMM record per thread the trace names (its process's
  *   ImageFileName), an MMAP2 record per image (Image/Load and the
  *   rundown: the file mapped from its offset 0 at ImageBase, ImageSize
- *   long), with the file's ELF build ID where the file is there to read
- *   (libelf's, in the 64-bit tool), all at time 0;
+ *   long), with its ELF build ID: the trace's (nttrace merge's ImageId
+ *   events), else the file's where it is there to read (libelf's, in the
+ *   64-bit tool); for a trace of this boot read by a user who may see
+ *   kernel addresses, an MMAP of the kernel's text and of each module
+ *   (as perf record writes them), so that perf names kernel frames by
+ *   /proc/kallsyms; all at time 0;
  * - a SAMPLE per SampledProfile: the instruction pointer, the thread and
  *   its process, the time in nanoseconds from the trace's start, the CPU,
  *   and the StackWalk's frames as the callchain (PERF_CONTEXT_KERNEL
@@ -38,6 +42,7 @@
 
 #include "buildid.h"
 #include "cli.h"
+#include "kallsyms.h"
 #include "samples.h"
 
 #define PERF_MAGIC	0x32454c4946524550ULL	/* "PERFILE2" */
@@ -123,6 +128,37 @@ static void pd_comm(struct pd_out *o, uint32_t pid, uint32_t tid, const char *na
 	pd_put(o, ids, sizeof(ids));
 	pd_str(o, name);
 	pd_put(o, &id, sizeof(id));
+}
+
+/*
+ * A kernel PERF_RECORD_MMAP (pid -1), as perf record writes the kernel's
+ * and its modules': perf report then names kernel addresses by the
+ * machine's /proc/kallsyms, which is why these are written only for a
+ * trace of this boot (kallsyms.h).
+ */
+static void pd_kernel_mmap(struct pd_out *o, const char *name, uint64_t start, uint64_t len,
+			   uint64_t pgoff)
+{
+	struct pd_sample_id id = { .pid = UINT32_MAX, .tid = 0 };
+	struct {
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+	} m = { UINT32_MAX, 0, start, len, pgoff };
+
+	pd_record_header(o, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL,
+			 sizeof(struct perf_event_header) + sizeof(m) + pd_str_size(name) +
+			 sizeof(id));
+	pd_put(o, &m, sizeof(m));
+	pd_str(o, name);
+	pd_put(o, &id, sizeof(id));
+}
+
+static void pd_module_mmap(void *ctx, const char *name, uint64_t addr, uint64_t size)
+{
+	char bracketed[80];
+
+	snprintf(bracketed, sizeof(bracketed), "[%s]", name);
+	pd_kernel_mmap(ctx, bracketed, addr, size, 0);
 }
 
 static void pd_mmap2(struct pd_out *o, const struct prof_image *im)
@@ -224,6 +260,7 @@ int perfdata_convert(const char *out_path, const char *etl)
 	uint64_t interval_ns, written = 0;
 	uint32_t *seen = NULL;
 	size_t i, cap_seen = 0, threads, images;
+	const char *why;
 	int fd;
 
 	if (prof_load(&t, etl))
@@ -282,6 +319,14 @@ int perfdata_convert(const char *out_path, const char *etl)
 	free(seen);
 	for (i = 0; i < t.nr_images; i++)
 		pd_mmap2(&o, &t.images[i]);
+	/* The kernel's text and modules, where this boot's kallsyms names them. */
+	if (ksyms_load(t.info.boot_time, &why) && ksyms_text()) {
+		uint64_t text = ksyms_text();
+
+		pd_kernel_mmap(&o, "[kernel.kallsyms]_text", text, UINT64_MAX - text, text);
+		ksyms_modules(pd_module_mmap, &o);
+	}
+	ksyms_free();
 	for (i = 0; i < t.nr_samples; i++, written++)
 		pd_sample(&o, &t, &t.samples[i], interval_ns);
 
