@@ -665,6 +665,35 @@ static void clock_test(struct kunit *test)
 			NSEC_PER_SEC);
 }
 
+/*
+ * nt_clock_at(): an instant 1 ms ago in each clock. The default clock
+ * gives the instant itself; system time and cycles count back from the
+ * "now" given, by the time since the instant (at least the 1 ms, and
+ * less than a second more however slow the machine).
+ */
+static void clock_at_test(struct kunit *test)
+{
+	u64 then = ktime_get_mono_fast_ns() - NSEC_PER_MSEC;
+	u64 ft = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME);
+	u64 ago = ft - nt_clock_at(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME, ft, then);
+
+	KUNIT_EXPECT_EQ(test, nt_clock_at(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER, 123, then),
+			then);
+	KUNIT_EXPECT_GE(test, ago, 10000ULL);		/* 1 ms in 100 ns */
+	KUNIT_EXPECT_LT(test, ago, 10000ULL + 10000000ULL);
+	/* An instant not before now counts back nothing. */
+	KUNIT_EXPECT_EQ(test, nt_clock_at(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME, ft,
+					  ktime_get_mono_fast_ns() + NSEC_PER_SEC), ft);
+	if (nt_clock_frequency(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE)) {
+		u64 c = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE);
+		u64 back = c - nt_clock_at(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE, c, then);
+		u64 hz = nt_clock_frequency(NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE);
+
+		KUNIT_EXPECT_GE(test, back, div_u64(hz, 1000) - div_u64(hz, 100000));
+		KUNIT_EXPECT_LT(test, back, hz + div_u64(hz, 1000));
+	}
+}
+
 /* Reserve @len bytes as a writer does: interrupts off for the reservation only. */
 static u8 *reserve_open(struct ring_fixture *f, u32 len)
 {
@@ -788,6 +817,7 @@ static struct kunit_case nttrace_ring_cases[] = {
 	KUNIT_CASE(realtime_holds_test),
 	KUNIT_CASE(realtime_race_test),
 	KUNIT_CASE(clock_test),
+	KUNIT_CASE(clock_at_test),
 	{}
 };
 
