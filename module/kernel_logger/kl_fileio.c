@@ -61,11 +61,10 @@
  * loses the OpEnd, counted in nttrace.kl_fileio_tags_full.
  */
 #include <linux/fcntl.h>
-#include <linux/fdtable.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/openat2.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -140,16 +139,16 @@ static u32 nt_file_status(long err)
 	}
 }
 
-/* The current task's regular file of descriptor @fd, or NULL; under RCU. */
-static struct file *nt_file_of(unsigned long fd)
+/*
+ * The current task's file of descriptor @fd, referenced (fput() it), or
+ * NULL. With a reference, not a bare RCU lookup: a struct file is reused
+ * at once once freed (SLAB_TYPESAFE_BY_RCU), so an unreferenced one that
+ * another thread closed may be another file half made. fget_raw() and
+ * fput() do not sleep (the last fput() is deferred to a task work).
+ */
+static struct file *nt_file_get(unsigned long fd)
 {
-	struct files_struct *files = current->files;
-	struct file *file;
-
-	if (!files || fd > INT_MAX)
-		return NULL;
-	file = files_lookup_fd_raw(files, (unsigned int)fd);
-	return file && S_ISREG(file_inode(file)->i_mode) ? file : NULL;
+	return current->files && fd <= INT_MAX ? fget_raw((unsigned int)fd) : NULL;
 }
 
 /* The fields every request of @file by this thread has. */
@@ -191,10 +190,11 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	}
 	syscall_get_arguments(current, regs, args);
-	rcu_read_lock();
-	file = nt_file_of(args[0]);
-	if (!file) {
-		rcu_read_unlock();
+	file = nt_file_get(args[0]);
+	if (!file)
+		return;
+	if (!S_ISREG(file_inode(file)->i_mode)) {
+		fput(file);
 		return;
 	}
 	switch (call) {
@@ -230,7 +230,7 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 			     (file->f_flags & O_DIRECT ? NT_IRP_NOCACHE : 0);
 		break;
 	}
-	rcu_read_unlock();
+	fput(file);
 	NT_KEVENT_OF(hook, 0, 0, 0, fileio, &f);
 	/* The end's OpEnd: the request kind, for a read's end of file. */
 	nt_ktags_put(&nt_fileio_tags, current, 0, f.type, ktime_get_mono_fast_ns(), 0);
@@ -323,18 +323,16 @@ static void nt_file_create(enum nt_file_call call, const unsigned long *args, lo
 	if (n > 0)
 		f.open_path = (struct ntr_sr_str){ path, n };
 	if (ret >= 0) {
-		struct file *file;
+		struct file *file = nt_file_get(ret);
 
-		rcu_read_lock();
-		file = current->files ? files_lookup_fd_raw(current->files, (unsigned int)ret) : NULL;
 		if (file) {
 			f.file_object = nt_kernel_key(file);
 			if (file->f_mode & FMODE_CREATED)
 				info = NT_FILE_CREATED;
 			else if (flags & O_TRUNC)
 				info = NT_FILE_OVERWRITTEN;
+			fput(file);
 		}
-		rcu_read_unlock();
 	}
 	NT_KEVENT(NTR_SR_FILEIO_CREATE, 0, 0, 0, fileio, &f);
 	nt_file_opend(ret >= 0 ? info : 0, ret >= 0 ? 0 : nt_file_status(ret));
