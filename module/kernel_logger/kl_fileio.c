@@ -142,7 +142,7 @@ static u32 nt_file_status(long err)
 /*
  * The current task's file of descriptor @fd, referenced (fput() it), or
  * NULL. With a reference, not a bare RCU lookup: a struct file is reused
- * at once once freed (SLAB_TYPESAFE_BY_RCU), so an unreferenced one that
+ * as soon as it is freed (SLAB_TYPESAFE_BY_RCU), so an unreferenced one that
  * another thread closed may be another file half made. fget_raw() and
  * fput() do not sleep (the last fput() is deferred to a task work).
  */
