@@ -496,6 +496,26 @@ __u32 ntr_sr_perfctr_write(void *buf, __u32 room, const struct ntr_sr_perfctr *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_perfctr_write);
 
+static void filename_put(struct sr_w *w, const void *x)
+{
+	const struct ntr_sr_filename *f = x;
+
+	w_ptr(w, f->file_object);
+	w_utf16(w, &f->file_name, NTR_SR_PATH_MAX);
+}
+
+__u32 ntr_sr_filename_size(const struct ntr_sr_filename *x, bool ptr32)
+{
+	return sr_size(filename_put, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_filename_size);
+
+__u32 ntr_sr_filename_write(void *buf, __u32 room, const struct ntr_sr_filename *x, bool ptr32)
+{
+	return sr_write(filename_put, buf, room, x, ptr32);
+}
+EXPORT_SYMBOL_IF_KUNIT(ntr_sr_filename_write);
+
 static void fileio_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_fileio *f = x;
@@ -695,7 +715,8 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_mark_write);
  * PERFINFO, version 2, as the files have it; PerfCtr, which no file has,
  * as its class's other event. FileIo's requests (FILE_IO_INIT) and
  * OpEnd (FILE_IO), which no file has: PERFINFO, version 2, as the files'
- * FileIo name events (the thread is in TTID).
+ * FileIo name events (the thread is in TTID); those (DISK_FILE_IO):
+ * PERFINFO, version 2, as the files have them.
  */
 #define E(hook, kind, ver, flag) { NTR_SR_##hook, NTR_SR_##kind, ver, flag }
 #define F(name) NTTRACE_EVENT_TRACE_FLAG_##name
@@ -724,6 +745,9 @@ static const struct ntr_sr_event events[] = {
 	E(PROCESS_DCEND, PERFINFO, 4, F(PROCESS)),
 	E(PROCESS_PERFCTR, PERFINFO, 2, F(PROCESS_COUNTERS)),
 	E(PROCESS_PERFCTR_RUNDOWN, PERFINFO, 2, F(PROCESS_COUNTERS)),
+	E(FILEIO_FILE_CREATE, PERFINFO, 2, F(DISK_FILE_IO)),
+	E(FILEIO_FILE_DELETE, PERFINFO, 2, F(DISK_FILE_IO)),
+	E(FILEIO_FILE_RUNDOWN, PERFINFO, 2, F(DISK_FILE_IO)),
 	E(FILEIO_CREATE, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_CLEANUP, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_READ, PERFINFO, 2, F(FILE_IO_INIT)),

@@ -347,6 +347,36 @@ __u32 ntr_sr_fileio_size(const struct ntr_sr_fileio *f, bool ptr32);
  */
 __u32 ntr_sr_fileio_write(void *buf, __u32 room, const struct ntr_sr_fileio *f, bool ptr32);
 
+/*
+ * FileIo_Name, version 2, as the Windows-written files have it: FileCreate
+ * (32), FileDelete (35) and FileRundown (36): FileObject (a pointer), then
+ * FileName (UTF-16). Under a PERFINFO header, as in the files.
+ */
+struct ntr_sr_filename {
+	__u64 file_object;
+	struct ntr_sr_str file_name;	/* UTF-8, at most NTR_SR_PATH_MAX bytes */
+};
+
+/**
+ * ntr_sr_filename_size() - the payload's bytes of a FileIo name event
+ * @f: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes.
+ */
+__u32 ntr_sr_filename_size(const struct ntr_sr_filename *f, bool ptr32);
+/**
+ * ntr_sr_filename_write() - writes the payload of a FileIo name event
+ * @buf: where
+ * @room: @buf's bytes
+ * @f: the event
+ * @ptr32: the trace is a 32-bit kernel's
+ *
+ * Return: the bytes written; 0, writing nothing, if @room is short.
+ */
+__u32 ntr_sr_filename_write(void *buf, __u32 room, const struct ntr_sr_filename *f,
+			    bool ptr32);
+
 /* ---- Thread (group 0x05): Start 1, End 2, DCStart 3, DCEnd 4 ---- */
 
 /*
@@ -915,6 +945,9 @@ enum {
 	NTR_SR_PROCESS_DCEND = NTR_SR_HOOK(0x03, 4),
 	NTR_SR_PROCESS_PERFCTR = NTR_SR_HOOK(0x03, 32),
 	NTR_SR_PROCESS_PERFCTR_RUNDOWN = NTR_SR_HOOK(0x03, 33),
+	NTR_SR_FILEIO_FILE_CREATE = NTR_SR_HOOK(0x04, 32),
+	NTR_SR_FILEIO_FILE_DELETE = NTR_SR_HOOK(0x04, 35),
+	NTR_SR_FILEIO_FILE_RUNDOWN = NTR_SR_HOOK(0x04, 36),
 	NTR_SR_FILEIO_CREATE = NTR_SR_HOOK(0x04, 64),
 	NTR_SR_FILEIO_CLEANUP = NTR_SR_HOOK(0x04, 65),
 	NTR_SR_FILEIO_READ = NTR_SR_HOOK(0x04, 67),

@@ -47,6 +47,7 @@ static const struct nt_ksource *const nt_ksources[] = {
 	&nt_ks_valloc,
 	&nt_ks_fault,
 	&nt_ks_fileio,
+	&nt_ks_filename,
 };
 
 /* Guards nt_hooked: one update at a time. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The system calls of file I/O, in every ABI a process may call them
- * with, for the FileIo source (kl_fileio.c), which watches them at
+ * with, for the FileIo sources (kl_fileio.c, kl_filename.c), which watch them at
  * raw_syscalls' sys_enter and sys_exit: Linux has no tracepoint of a
  * file's opening, reading or writing that every file system passes.
  */
@@ -28,6 +28,8 @@ enum nt_file_call {
 	NT_FILE_PWRITE32,	/* a 32-bit pwrite64(fd, buf, count, lo, hi) */
 	NT_FILE_CLOSE,		/* close(fd) */
 	NT_FILE_FSYNC,		/* fsync(fd), fdatasync(fd) */
+	NT_FILE_UNLINK,		/* unlink(path) */
+	NT_FILE_UNLINKAT,	/* unlinkat(dirfd, path, flags) */
 };
 
 /*
@@ -65,6 +67,10 @@ static inline enum nt_file_call nt_file_call_of(long nr)
 		case __NR_ia32_fsync:
 		case __NR_ia32_fdatasync:
 			return NT_FILE_FSYNC;
+		case __NR_ia32_unlink:
+			return NT_FILE_UNLINK;
+		case __NR_ia32_unlinkat:
+			return NT_FILE_UNLINKAT;
 		}
 		return NT_FILE_OTHER;
 	}
@@ -98,8 +104,27 @@ static inline enum nt_file_call nt_file_call_of(long nr)
 	case __NR_fsync:
 	case __NR_fdatasync:
 		return NT_FILE_FSYNC;
+	case __NR_unlink:
+		return NT_FILE_UNLINK;
+	case __NR_unlinkat:
+		return NT_FILE_UNLINKAT;
 	}
 	return NT_FILE_OTHER;
 }
+
+/**
+ * nt_user_str_nofault() - a path argument, read without faulting
+ * @buf: where
+ * @ustr: the caller's NUL-ended string
+ * @room: @buf's bytes
+ *
+ * Page by page (a string may end before a page that is not there), so
+ * that a probe with preemption off may read it (kl_fileio.c; the
+ * kernel's strncpy_from_user_nofault() is not exported to modules).
+ *
+ * Return: its length, cut at @room - 1 and NUL-ended; -1 when its first
+ * byte is not there.
+ */
+long nt_user_str_nofault(char *buf, const char __user *ustr, long room);
 
 #endif /* NTTRACE_KL_FILECALL_H */

@@ -261,13 +261,7 @@ static bool nt_file_open_flags(enum nt_file_call call, const unsigned long *args
 	}
 }
 
-/*
- * The NUL-ended string at @ustr, read without faulting into @buf of
- * @room bytes, page by page (a string may end before a page that is not
- * there): its length, cut at @room - 1, or -1 when its first byte is not
- * there. (strncpy_from_user_nofault() is not exported to modules.)
- */
-static long nt_user_str_nofault(char *buf, const char __user *ustr, long room)
+long nt_user_str_nofault(char *buf, const char __user *ustr, long room)
 {
 	unsigned long addr = (unsigned long)ustr;
 	long n = 0;

@@ -81,7 +81,7 @@ extern const struct nt_ksource nt_ks_process, nt_ks_thread, nt_ks_image;
 extern const struct nt_ksource nt_ks_cswitch, nt_ks_dispatcher, nt_ks_config;
 extern const struct nt_ksource nt_ks_disk_io, nt_ks_disk_io_init, nt_ks_tcpip;
 extern const struct nt_ksource nt_ks_profile, nt_ks_syscall, nt_ks_valloc, nt_ks_fault;
-extern const struct nt_ksource nt_ks_counters, nt_ks_fileio;
+extern const struct nt_ksource nt_ks_counters, nt_ks_fileio, nt_ks_filename;
 
 /**
  * nt_win_priority() - a task's priority in Windows' terms

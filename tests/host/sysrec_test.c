@@ -693,6 +693,7 @@ int main(void)
 	rs_pagefault(&ctx);
 	rs_perfctr(&ctx);
 	rs_fileio(&ctx);
+	rs_filename(&ctx);
 	rs_mark(&ctx);
 	rs_sysconfig(&ctx);
 	rs_table(&ctx);

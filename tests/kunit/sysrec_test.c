@@ -40,6 +40,7 @@ RS_CASE(rs_profile)
 RS_CASE(rs_pagefault)
 RS_CASE(rs_perfctr)
 RS_CASE(rs_fileio)
+RS_CASE(rs_filename)
 RS_CASE(rs_mark)
 RS_CASE(rs_sysconfig)
 RS_CASE(rs_table)
@@ -59,6 +60,7 @@ static struct kunit_case nttrace_sysrec_cases[] = {
 	KUNIT_CASE(rs_pagefault_test),
 	KUNIT_CASE(rs_perfctr_test),
 	KUNIT_CASE(rs_fileio_test),
+	KUNIT_CASE(rs_filename_test),
 	KUNIT_CASE(rs_mark_test),
 	KUNIT_CASE(rs_sysconfig_test),
 	KUNIT_CASE(rs_table_test),

@@ -356,7 +356,7 @@ for tool in $tools; do
 		check "$b: version names the kernel flags the module writes" \
 			exits 0 "" $tool version
 		check "$b: ... asked of the module" grep -qx \
-			"kernel flags with events: process,thread,image_load,cswitch,systemcall,disk_io,disk_io_init,dispatcher,virtual_alloc,network_tcpip,profile" \
+			"kernel flags with events: process,thread,image_load,process_counters,cswitch,systemcall,disk_io,disk_file_io,disk_io_init,dispatcher,memory_page_faults,memory_hard_faults,virtual_alloc,network_tcpip,profile,file_io,file_io_init" \
 			"$tmp/out"
 		check "$b: start --kernel process,thread" exits 0 "" \
 			$tool start --kernel process,thread

@@ -14,20 +14,30 @@
  * STATUS_OBJECT_NAME_NOT_FOUND for the missing path). A pipe's read and
  * write give none. Every record is PERFINFO64, version 2. The events
  * are written by the calls themselves: the drain waits on nothing.
+ *
+ * DISK_FILE_IO, in a file logger (the names of the stop's rundown):
+ * FileCreate of a file made (its path, a FileObject), FileDelete of one
+ * unlinked (its path, FileObject 0), and FileRundown of a file open since
+ * before the trace and of one only mapped, once each, with its whole
+ * path.
  */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <nttrace/etl.h>
+#include <nttrace/evntrace.h>
 #include <nttrace/session.h>
 
 #include "emit.h"
 #include "expect.h"
 #include "klog.h"
+#include "props.h"
 #include "state.h"
 
 #define BITS ((int)sizeof(void *) * 8)
@@ -247,6 +257,110 @@ TEST_F(nttrace, file_io)
 	       s.n);
 	tap_eq(s.bad + s.other, 0, "%d-bit: every record PERFINFO64, version 2, of its size",
 	       BITS);
+}
+
+/* ---- DISK_FILE_IO: the name events ---- */
+
+struct names {
+	const char *made, *gone, *kept, *mapped;
+	unsigned int created, deleted, kept_seen, mapped_seen, bad;
+	uint64_t made_object;
+};
+
+/* FileName (UTF-16) as ASCII into @out. */
+static void name_of(const uint8_t *d, uint32_t len, char *out, size_t room)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < room && 8 + 2 * i + 1 < len && (d[8 + 2 * i] || d[9 + 2 * i]); i++)
+		out[i] = (char)d[8 + 2 * i];
+	out[i] = 0;
+}
+
+static void on_name(struct names *k, const struct nttrace_etl_event *ev)
+{
+	char name[256];
+
+	if (!ev->system || ev->hook_id >> 8 != 0x04 ||
+	    (ev->hook_id != 0x0420 && ev->hook_id != 0x0423 && ev->hook_id != 0x0424))
+		return;
+	if (ev->rec[2] != 0x11 || ev->rec[0] != 2 || ev->data_len < 10) {
+		k->bad++;
+		return;
+	}
+	name_of(ev->data, ev->data_len, name, sizeof(name));
+	if (ev->hook_id == 0x0420 && !strcmp(name, k->made) && get_le(ev->data, 8)) {
+		k->created++;
+		k->made_object = get_le(ev->data, 8);
+	} else if (ev->hook_id == 0x0423 && !strcmp(name, k->gone) && !get_le(ev->data, 8)) {
+		k->deleted++;
+	} else if (ev->hook_id == 0x0424 && !strcmp(name, k->kept)) {
+		k->kept_seen++;
+	} else if (ev->hook_id == 0x0424 && !strcmp(name, k->mapped)) {
+		k->mapped_seen++;
+	}
+}
+
+TEST_F(nttrace, file_names)
+{
+	char made[64], gone[64], kept[64], mapped[64], etl[64];
+	struct names k = { made, gone, kept, mapped, 0, 0, 0, 0, 0, 0 };
+	struct nttrace_etl_reader *r;
+	struct nttrace_etl_event ev;
+	struct props pr;
+	TRACEHANDLE h;
+	int fd, keep, map_fd;
+	void *m;
+
+	snprintf(made, sizeof(made), "/tmp/names-made-%d", BITS);
+	snprintf(gone, sizeof(gone), "/tmp/names-gone-%d", BITS);
+	snprintf(kept, sizeof(kept), "/tmp/names-kept-%d", BITS);
+	snprintf(mapped, sizeof(mapped), "/tmp/names-mapped-%d", BITS);
+	snprintf(etl, sizeof(etl), "/tmp/names-%d.etl", BITS);
+	close(open(gone, O_CREAT | O_WRONLY, 0600));
+	/* Open before the trace, and still open at its stop: the rundown's. */
+	keep = open(kept, O_CREAT | O_RDWR, 0600);
+	/* Mapped, its descriptor closed: the rundown's through the mapping. */
+	map_fd = open(mapped, O_CREAT | O_RDWR, 0600);
+	m = MAP_FAILED;
+	if (map_fd >= 0 && !ftruncate(map_fd, 4096))
+		m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, map_fd, 0);
+	if (map_fd >= 0)
+		close(map_fd);
+	props_init(&pr, etl, EVENT_TRACE_FILE_MODE_SEQUENTIAL);
+	pr.p.Wnode.Guid = SystemTraceControlGuid;
+	pr.p.EnableFlags = EVENT_TRACE_FLAG_DISK_FILE_IO | EVENT_TRACE_FLAG_NO_SYSCONFIG;
+	if (!tap_eq(StartTraceA(&h, KERNEL_LOGGER_NAMEA, &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace(NT Kernel Logger, DISK_FILE_IO)", BITS))
+		return;
+	fd = open(made, O_CREAT | O_RDWR, 0600);
+	tap_ok(fd >= 0 && keep >= 0 && m != MAP_FAILED && !unlink(gone),
+	       "%d-bit: a file made, one kept open, one mapped, one unlinked", BITS);
+	props_init(&pr, NULL, 0);
+	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
+	       "%d-bit: StopTrace", BITS);
+	if (!tap_eq(nttrace_etl_open(&r, etl, NULL, NULL), 0, "%d-bit: the file opens", BITS))
+		return;
+	while (nttrace_etl_next(r, &ev))
+		on_name(&k, &ev);
+	nttrace_etl_close(r);
+	tap_eq(k.created, 1, "%d-bit: FileCreate of the file made: its path, a FileObject", BITS);
+	tap_eq(k.deleted, 1, "%d-bit: FileDelete of the file unlinked: its path, no FileObject",
+	       BITS);
+	tap_eq(k.kept_seen, 1, "%d-bit: FileRundown of the file open, once, its whole path",
+	       BITS);
+	tap_eq(k.mapped_seen, 1, "%d-bit: FileRundown of the file mapped, its descriptor closed",
+	       BITS);
+	tap_eq(k.bad, 0, "%d-bit: every name record PERFINFO64, version 2", BITS);
+	if (fd >= 0)
+		close(fd);
+	close(keep);
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	unlink(made);
+	unlink(kept);
+	unlink(mapped);
+	unlink(etl);
 }
 
 int main(int argc, char **argv)
