@@ -2347,14 +2347,26 @@ static void op_syslog(struct thr *t)
 		COUNTED(t, OP_SYSLOG, close(afd));
 		break;
 	case SY_PROFILE:
-		/* The sampling interval, read or set, in range or out of it. */
+		/*
+		 * The sampling interval, read or set, in range or out of it.
+		 * In range: now and then a limit, else 1 to 5 ms. Under TCG
+		 * with KASAN, sampling both CPUs every 122 us (with stacks)
+		 * leaves the guest little time for anything else, and a
+		 * setting lasts until the next: the fuzz would spend its
+		 * hour taking samples.
+		 */
 		memset(&pr, 0, sizeof(pr));
 		pr.size = sizeof(pr);
 		pr.flags = chance(&t->r, 50) ? NTTRACE_PROFILE_SET : (uint32_t)below(&t->r, 4);
 		pr.source = chance(&t->r, 90) ? NTTRACE_PROFILE_SOURCE_TIMER : (uint32_t)rnd(&t->r);
-		pr.interval = chance(&t->r, 80) ?
-			      NTTRACE_PROFILE_INTERVAL_MIN + (uint32_t)below(&t->r, 50000) :
-			      (uint32_t)rnd(&t->r);
+		if (!chance(&t->r, 80))
+			pr.interval = (uint32_t)rnd(&t->r);
+		else if (chance(&t->r, 5))
+			pr.interval = chance(&t->r, 50) ? NTTRACE_PROFILE_INTERVAL_MIN :
+							  NTTRACE_PROFILE_INTERVAL_MAX;
+		else
+			pr.interval = NTTRACE_PROFILE_INTERVAL_DEFAULT +
+				      (uint32_t)below(&t->r, 40001);
 		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_PROFILE, uptr(&pr));
 		break;
 	case SY_STACKS:
