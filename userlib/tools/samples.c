@@ -278,7 +278,7 @@ static unsigned int unhex(const char *h, size_t n, uint8_t out[20])
 static void on_image_id(struct prof_trace *t, const struct nttrace_etl_event *ev)
 {
 	static const char name[] = MERGE_IMAGE_ID;
-	const uint8_t *d = ev->data, *end = ev->data + ev->data_len;
+	const uint8_t *d = ev->data, *end;
 	struct nttrace_etl_ext item;
 	struct prof_image im = { 0 };
 	uint32_t at = 0;
@@ -294,6 +294,7 @@ static void on_image_id(struct prof_trace *t, const struct nttrace_etl_event *ev
 			named = 1;
 	if (!named || !d || ev->data_len < 21)
 		return;
+	end = d + ev->data_len;
 	memcpy(&im.pid, d, 4);
 	memcpy(&im.base, d + 4, 8);
 	memcpy(&im.size, d + 12, 8);
