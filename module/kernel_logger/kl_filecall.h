@@ -9,6 +9,7 @@
 #define NTTRACE_KL_FILECALL_H
 
 #include <linux/compat.h>
+#include <linux/fs.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
@@ -126,5 +127,19 @@ static inline enum nt_file_call nt_file_call_of(long nr)
  * byte is not there.
  */
 long nt_user_str_nofault(char *buf, const char __user *ustr, long room);
+
+/**
+ * nt_file_get() - the current task's file of a descriptor, referenced
+ * @fd: the descriptor, as a system call's argument or result
+ *
+ * With a reference (fput() it), not a bare RCU lookup: a struct file is
+ * reused as soon as it is freed (SLAB_TYPESAFE_BY_RCU), so an
+ * unreferenced one that another thread closed may be another file half
+ * made. fget_raw() and fput() do not sleep (the last fput() is deferred
+ * to a task work), so a probe may call both.
+ *
+ * Return: the file, or NULL.
+ */
+struct file *nt_file_get(unsigned long fd);
 
 #endif /* NTTRACE_KL_FILECALL_H */

@@ -139,18 +139,6 @@ static u32 nt_file_status(long err)
 	}
 }
 
-/*
- * The current task's file of descriptor @fd, referenced (fput() it), or
- * NULL. With a reference, not a bare RCU lookup: a struct file is reused
- * as soon as it is freed (SLAB_TYPESAFE_BY_RCU), so an unreferenced one that
- * another thread closed may be another file half made. fget_raw() and
- * fput() do not sleep (the last fput() is deferred to a task work).
- */
-static struct file *nt_file_get(unsigned long fd)
-{
-	return current->files && fd <= INT_MAX ? fget_raw((unsigned int)fd) : NULL;
-}
-
 /* The fields every request of @file by this thread has. */
 static void nt_file_request(struct ntr_sr_fileio *f, u8 type, struct file *file)
 {
@@ -259,6 +247,11 @@ static bool nt_file_open_flags(enum nt_file_call call, const unsigned long *args
 		*flags = how.flags;
 		return true;
 	}
+}
+
+struct file *nt_file_get(unsigned long fd)
+{
+	return current->files && fd <= INT_MAX ? fget_raw((unsigned int)fd) : NULL;
 }
 
 long nt_user_str_nofault(char *buf, const char __user *ustr, long room)

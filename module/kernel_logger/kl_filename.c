@@ -77,7 +77,7 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	syscall_get_arguments(current, regs, args);
 	switch (call) {
 	case NT_FILE_OPEN: case NT_FILE_CREAT: case NT_FILE_OPENAT: case NT_FILE_OPENAT2:
-		file = current->files && ret <= INT_MAX ? fget_raw((unsigned int)ret) : NULL;
+		file = nt_file_get(ret);
 		if (!file)
 			return;
 		nt_name_event(NTR_SR_FILEIO_FILE_CREATE, nt_kernel_key(file),
