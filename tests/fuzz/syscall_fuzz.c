@@ -12,7 +12,7 @@
  *                [--device PATH]
  *
  * It stops after N calls or SECONDS, whichever comes first (default 4
- * processes of 4 threads), stops the sessions left running (unless
+ * processes of 4 threads; a "# progress" line every 5 minutes), stops the sessions left running (unless
  * --no-cleanup), prints what the calls returned, one "# " line per
  * operation, and then, last, "fuzz: N calls" (N: the calls made into the
  * device, every ioctl, open, close, dup, mmap, munmap, mprotect, poll, ...
@@ -2835,6 +2835,35 @@ static void watchdog(void)
 	}
 }
 
+/*
+ * Every PROGRESS_SECS, a "# progress" line with the calls made so far, so
+ * that a run slower than it was sized for shows early rather than at its
+ * end. The counts are read without a lock: a line may be a call or two
+ * behind, which is all it claims.
+ */
+#define PROGRESS_SECS 300
+
+static uint64_t calls_so_far(void)
+{
+	uint64_t n = 0;
+	int p, th;
+
+	for (p = 0; p < MAX_PROCS; p++)
+		for (th = 0; th < MAX_THREADS; th++)
+			n += __atomic_load_n(&sh->slot[p][th].calls, __ATOMIC_RELAXED);
+	return n;
+}
+
+static void progress(uint64_t start, uint64_t t)
+{
+	uint64_t n = calls_so_far(), secs = (t - start) / 1000;
+
+	printf("# progress: %llu calls in %llu s (%llu a second)\n",
+	       (unsigned long long)n, (unsigned long long)secs,
+	       (unsigned long long)(secs ? n / secs : 0));
+	fflush(stdout);
+}
+
 /* As root, stop every session the run left behind. */
 static void cleanup_sessions(void)
 {
@@ -3019,7 +3048,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	uint64_t calls = 0, start, next_kill, t;
+	uint64_t calls = 0, start, next_kill, next_progress, t;
 	unsigned int secs = 0;
 	struct rng sup;
 	int i, fd, have_seed = 0, hotplug = 0;
@@ -3104,6 +3133,7 @@ int main(int argc, char **argv)
 		  pthread_create(&hp, NULL, hotplug_thread, NULL) == 0;
 	start = now_ms();
 	next_kill = start + KILL_MIN_MS + below(&sup, KILL_SPAN_MS);
+	next_progress = start + PROGRESS_SECS * 1000;
 	for (;;) {
 		sleep_ms(20);
 		reap(!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED));
@@ -3124,6 +3154,10 @@ int main(int argc, char **argv)
 			next_kill = t + KILL_MIN_MS + below(&sup, KILL_SPAN_MS);
 		}
 		watchdog();
+		if (t >= next_progress) {
+			progress(start, t);
+			next_progress += PROGRESS_SECS * 1000;
+		}
 	}
 
 	/* The end: let the workers finish their calls, then make sure. */
