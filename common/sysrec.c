@@ -545,6 +545,14 @@ static void fileio_put(struct sr_w *w, const void *x)
 		w_int(w, f->io_size, 4);
 		w_int(w, f->io_flags, 4);
 		break;
+	case 69: case 70: case 71: case 74: case 75:
+		w_ptr(w, f->irp);
+		w_ptr(w, f->ttid);
+		w_ptr(w, f->file_object);
+		w_ptr(w, f->file_key);
+		w_ptr(w, f->extra_info);
+		w_int(w, f->info_class, 4);
+		break;
 	case 76:
 		w_ptr(w, f->irp);
 		w_ptr(w, f->extra_info);
@@ -555,7 +563,7 @@ static void fileio_put(struct sr_w *w, const void *x)
 
 static bool fileio_type(__u8 type)
 {
-	return (type >= 64 && type <= 68) || type == 73 || type == 76;
+	return type >= 64 && type <= 76 && type != 72;
 }
 
 __u32 ntr_sr_fileio_size(const struct ntr_sr_fileio *x, bool ptr32)
@@ -750,8 +758,11 @@ static const struct ntr_sr_event events[] = {
 	E(FILEIO_FILE_RUNDOWN, PERFINFO, 2, F(DISK_FILE_IO)),
 	E(FILEIO_CREATE, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_CLEANUP, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_CLOSE, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_READ, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_WRITE, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_DELETE, PERFINFO, 2, F(FILE_IO_INIT)),
+	E(FILEIO_RENAME, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_FLUSH, PERFINFO, 2, F(FILE_IO_INIT)),
 	E(FILEIO_OPEND, PERFINFO, 2, F(FILE_IO)),
 	E(THREAD_START, FULL, 3, F(THREAD)),

@@ -294,18 +294,21 @@ __u32 ntr_sr_perfctr_size(const struct ntr_sr_perfctr *c, bool ptr32);
  */
 __u32 ntr_sr_perfctr_write(void *buf, __u32 room, const struct ntr_sr_perfctr *c, bool ptr32);
 
-/* ---- FileIo (group 0x04): Create 64 ... Flush 73, OpEnd 76 ---- */
+/* ---- FileIo (group 0x04): Create 64 ... FSControl 75, OpEnd 76 ---- */
 
 /*
  * The FileIo events of version 2 (Microsoft's FileIo_Create,
- * FileIo_SimpleOp, FileIo_ReadWrite and FileIo_OpEnd class pages), by
- * @type:
+ * FileIo_SimpleOp, FileIo_ReadWrite, FileIo_Info and FileIo_OpEnd class
+ * pages), by @type:
  * - Create (64): IrpPtr, TTID, FileObject (pointers), CreateOptions,
  *   FileAttributes, ShareAccess (32 bits), OpenPath (UTF-16);
  * - Cleanup (65), Close (66), Flush (73): IrpPtr, TTID, FileObject,
  *   FileKey (pointers);
  * - Read (67), Write (68): Offset (64 bits), IrpPtr, TTID, FileObject,
  *   FileKey (pointers), IoSize, IoFlags (32 bits);
+ * - SetInfo (69), Delete (70), Rename (71), QueryInfo (74), FSControl
+ *   (75): IrpPtr, TTID, FileObject, FileKey, ExtraInfo (pointers),
+ *   InfoClass (32 bits);
  * - OpEnd (76): IrpPtr, ExtraInfo (pointers), NtStatus (32 bits).
  * TTID, the thread, is pointer-sized (the Pointer qualifier). Under a
  * PERFINFO header, as Windows writes the FileIo events in the files.
@@ -325,6 +328,7 @@ struct ntr_sr_fileio {
 	struct ntr_sr_str open_path;	/* UTF-8, at most NTR_SR_PATH_MAX bytes */
 	__u64 extra_info;
 	__u32 nt_status;
+	__u32 info_class;
 };
 
 /**
@@ -950,8 +954,11 @@ enum {
 	NTR_SR_FILEIO_FILE_RUNDOWN = NTR_SR_HOOK(0x04, 36),
 	NTR_SR_FILEIO_CREATE = NTR_SR_HOOK(0x04, 64),
 	NTR_SR_FILEIO_CLEANUP = NTR_SR_HOOK(0x04, 65),
+	NTR_SR_FILEIO_CLOSE = NTR_SR_HOOK(0x04, 66),
 	NTR_SR_FILEIO_READ = NTR_SR_HOOK(0x04, 67),
 	NTR_SR_FILEIO_WRITE = NTR_SR_HOOK(0x04, 68),
+	NTR_SR_FILEIO_DELETE = NTR_SR_HOOK(0x04, 70),
+	NTR_SR_FILEIO_RENAME = NTR_SR_HOOK(0x04, 71),
 	NTR_SR_FILEIO_FLUSH = NTR_SR_HOOK(0x04, 73),
 	NTR_SR_FILEIO_OPEND = NTR_SR_HOOK(0x04, 76),
 	NTR_SR_THREAD_START = NTR_SR_HOOK(0x05, 1),

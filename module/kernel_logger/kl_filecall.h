@@ -31,12 +31,15 @@ enum nt_file_call {
 	NT_FILE_FSYNC,		/* fsync(fd), fdatasync(fd) */
 	NT_FILE_UNLINK,		/* unlink(path) */
 	NT_FILE_UNLINKAT,	/* unlinkat(dirfd, path, flags) */
+	NT_FILE_RMDIR,		/* rmdir(path) */
+	NT_FILE_RENAME,		/* rename(old, new) */
+	NT_FILE_RENAMEAT,	/* renameat(olddirfd, old, newdirfd, new), renameat2() */
 };
 
 /*
  * What system call @nr of the current task is: a 32-bit process's own
- * numbers, x32's calls (the 64-bit numbers with __X32_SYSCALL_BIT; x32's
- * own readv() and writev() are not among them).
+ * numbers, x32's calls (the 64-bit numbers with __X32_SYSCALL_BIT, but
+ * readv() and writev(), whose x32 numbers are their own).
  */
 static inline enum nt_file_call nt_file_call_of(long nr)
 {
@@ -72,12 +75,30 @@ static inline enum nt_file_call nt_file_call_of(long nr)
 			return NT_FILE_UNLINK;
 		case __NR_ia32_unlinkat:
 			return NT_FILE_UNLINKAT;
+		case __NR_ia32_rmdir:
+			return NT_FILE_RMDIR;
+		case __NR_ia32_rename:
+			return NT_FILE_RENAME;
+		case __NR_ia32_renameat:
+		case __NR_ia32_renameat2:
+			return NT_FILE_RENAMEAT;
 		}
 		return NT_FILE_OTHER;
 	}
 #endif
 #ifdef __X32_SYSCALL_BIT
-	nr &= ~(long)__X32_SYSCALL_BIT;
+	if (nr & __X32_SYSCALL_BIT) {
+		nr &= ~(long)__X32_SYSCALL_BIT;
+#ifdef __NR_x32_readv
+		/* x32 has its own (a vector of 32-bit iovecs); the 64-bit numbers fail. */
+		if (nr == __NR_x32_readv)
+			return NT_FILE_READV;
+		if (nr == __NR_x32_writev)
+			return NT_FILE_WRITEV;
+		if (nr == __NR_readv || nr == __NR_writev)
+			return NT_FILE_OTHER;
+#endif
+	}
 #endif
 	switch (nr) {
 	case __NR_open:
@@ -109,6 +130,13 @@ static inline enum nt_file_call nt_file_call_of(long nr)
 		return NT_FILE_UNLINK;
 	case __NR_unlinkat:
 		return NT_FILE_UNLINKAT;
+	case __NR_rmdir:
+		return NT_FILE_RMDIR;
+	case __NR_rename:
+		return NT_FILE_RENAME;
+	case __NR_renameat:
+	case __NR_renameat2:
+		return NT_FILE_RENAMEAT;
 	}
 	return NT_FILE_OTHER;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * File I/O for the system loggers: EVENT_TRACE_FLAG_FILE_IO_INIT (the
- * requests: FileIo Create, Read, Write, Cleanup, Flush) and
- * EVENT_TRACE_FLAG_FILE_IO (their ends: FileIo OpEnd); the layouts are
- * common/sysrec.h's struct ntr_sr_fileio. One source for both flags.
+ * requests: FileIo Create, Read, Write, Cleanup, Close, Flush, Delete,
+ * Rename) and EVENT_TRACE_FLAG_FILE_IO (their ends: FileIo OpEnd); the
+ * layouts are common/sysrec.h's struct ntr_sr_fileio. One source for both
+ * flags.
  *
  * Where they come from: raw_syscalls' sys_enter and sys_exit, as for
  * VIRTUAL_ALLOC; Linux has no tracepoint of a file's opening, reading or
@@ -37,16 +38,23 @@
  *   end of the file ends with STATUS_END_OF_FILE, as Windows'.
  * - Cleanup: close() of a regular file's descriptor, at its start (each
  *   close(): Windows' Cleanup is the last handle's, and a descriptor is
- *   Linux's handle). Close, a file object's end, is not written: Linux's
- *   last fput() has no tracepoint.
+ *   Linux's handle). Close, the file object's end, right after it when
+ *   that descriptor held the file's last reference (Linux's last fput()
+ *   has no tracepoint of its own): a file whose last reference goes
+ *   elsewhere (a mapping's, another thread's call in flight, a process's
+ *   exit) has no Close. The one OpEnd at close()'s end ends both.
+ * - Delete: unlink(), unlinkat() (AT_REMOVEDIR too) and rmdir(), at
+ *   their start, InfoClass FileDispositionInformation; Rename: rename(),
+ *   renameat(), renameat2(), InfoClass FileRenameInformation; each with
+ *   its OpEnd. Linux's calls name a path, not an open file: FileObject
+ *   and FileKey are 0 (DISK_FILE_IO's FileDelete carries a deleted path).
  * - Flush: fsync() and fdatasync() of a regular file.
  * - Not written: the calls on pipes, sockets, devices and other
  *   non-regular files (Windows' FileIo events are the file systems'),
  *   preadv(), pwritev() and their "2" forms, sendfile(),
  *   copy_file_range(), splice(), io_uring's and AIO's I/O, mmap'd
- *   access (its faults are PageFault events); Delete and Rename (Linux's
- *   unlink() and rename() name a path, not an open file object); SetInfo,
- *   QueryInfo, DirEnum, FSControl.
+ *   access (its faults are PageFault events); SetInfo, QueryInfo,
+ *   DirEnum, FSControl.
  * - IrpPtr: nt_kernel_key() of the calling thread: a thread has one
  *   system call at a time, so a request and its OpEnd share it (Windows
  *   reuses its IRPs likewise). TTID: the thread. FileObject:
@@ -102,6 +110,9 @@ static DEFINE_PER_CPU(char [NT_FILE_PATH], nt_file_path);
 #define NT_FILE_OPENED			1U
 #define NT_FILE_CREATED			2U
 #define NT_FILE_OVERWRITTEN		3U
+/* FILE_INFORMATION_CLASS: what Delete and Rename set. */
+#define NT_FILE_RENAME_INFORMATION	10U
+#define NT_FILE_DISPOSITION_INFORMATION	13U
 #define NT_IRP_NOCACHE			0x00000001U
 #define NT_IRP_SYNCHRONOUS_API		0x00000004U
 
@@ -135,6 +146,8 @@ static u32 nt_file_status(long err)
 	case ENFILE:		return 0xC000011F;	/* TOO_MANY_OPENED_FILES */
 	case ELOOP:		return 0xC0000280;	/* REPARSE_POINT_NOT_RESOLVED */
 	case EFBIG:		return 0xC0000904;	/* FILE_TOO_LARGE */
+	case ENOTEMPTY:		return 0xC0000101;	/* DIRECTORY_NOT_EMPTY */
+	case EXDEV:		return 0xC00000D4;	/* NOT_SAME_DEVICE */
 	default:		return 0xC0000001;	/* UNSUCCESSFUL */
 	}
 }
@@ -161,12 +174,30 @@ static void nt_file_opend(u64 extra, u32 status)
 	NT_KEVENT(NTR_SR_FILEIO_OPEND, 0, 0, 0, fileio, &f);
 }
 
+/*
+ * A request that names a path, not an open file (unlink(), rename()):
+ * FileObject and FileKey 0, its OpEnd at the call's end.
+ */
+static void nt_file_path_request(u16 hook, u8 type, u32 info_class)
+{
+	struct ntr_sr_fileio f = {
+		.type = type,
+		.irp = nt_kernel_key(current),
+		.ttid = current->pid,
+		.info_class = info_class,
+	};
+
+	NT_KEVENT_OF(hook, 0, 0, 0, fileio, &f);
+	nt_ktags_put(&nt_fileio_tags, current, 0, type, ktime_get_mono_fast_ns(), 0);
+}
+
 static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	enum nt_file_call call = nt_file_call_of(id);
 	struct ntr_sr_fileio f = { };
 	unsigned long args[6];
 	struct file *file;
+	bool last = false;
 	u16 hook;
 
 	switch (call) {
@@ -174,6 +205,12 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	case NT_FILE_WRITE: case NT_FILE_WRITEV: case NT_FILE_PWRITE: case NT_FILE_PWRITE32:
 	case NT_FILE_CLOSE: case NT_FILE_FSYNC:
 		break;
+	case NT_FILE_UNLINK: case NT_FILE_UNLINKAT: case NT_FILE_RMDIR:
+		nt_file_path_request(NTR_SR_FILEIO_DELETE, 70, NT_FILE_DISPOSITION_INFORMATION);
+		return;
+	case NT_FILE_RENAME: case NT_FILE_RENAMEAT:
+		nt_file_path_request(NTR_SR_FILEIO_RENAME, 71, NT_FILE_RENAME_INFORMATION);
+		return;
 	default:
 		return;
 	}
@@ -189,6 +226,8 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	case NT_FILE_CLOSE:
 		hook = NTR_SR_FILEIO_CLEANUP;
 		nt_file_request(&f, 65, file);
+		/* Its descriptor's reference and ours: this close() ends the file. */
+		last = file_count(file) == 2;
 		break;
 	case NT_FILE_FSYNC:
 		hook = NTR_SR_FILEIO_FLUSH;
@@ -220,6 +259,10 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	}
 	fput(file);
 	NT_KEVENT_OF(hook, 0, 0, 0, fileio, &f);
+	if (last) {
+		f.type = 66;
+		NT_KEVENT(NTR_SR_FILEIO_CLOSE, 0, 0, 0, fileio, &f);
+	}
 	/* The end's OpEnd: the request kind, for a read's end of file. */
 	nt_ktags_put(&nt_fileio_tags, current, 0, f.type, ktime_get_mono_fast_ns(), 0);
 }

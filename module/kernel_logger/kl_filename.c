@@ -11,7 +11,7 @@
  *   (nt_kernel_key() of its struct file, as kl_fileio.c's events have it)
  *   and the path as the caller gave it (relative when relative; read
  *   without faulting, "" when not resident).
- * - FileDelete: each unlink() and unlinkat() that succeeded: FileObject 0
+ * - FileDelete: each unlink(), unlinkat() and rmdir() that succeeded: FileObject 0
  *   (Linux removes a name, not an open file) and the path as given.
  * - FileRundown, when a system logger stops (Windows: "all open files ...
  *   at the end of the trace session"): each file open in a process (its
@@ -85,7 +85,7 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 						    args[0] : args[1]));
 		fput(file);
 		return;
-	case NT_FILE_UNLINK:
+	case NT_FILE_UNLINK: case NT_FILE_RMDIR:
 		nt_name_event(NTR_SR_FILEIO_FILE_DELETE, 0, (const char __user *)args[0]);
 		return;
 	case NT_FILE_UNLINKAT:

@@ -3,7 +3,8 @@
  * The system calls that map and unmap memory, in every ABI a process may
  * call them with, for the sources that watch them at raw_syscalls'
  * sys_enter and sys_exit (Linux has no tracepoint of a mapping's making):
- * the images (kl_process.c) and private memory (kl_valloc.c).
+ * the images (kl_process.c) and private memory (kl_valloc.c, which also
+ * watches brk()).
  */
 #ifndef NTTRACE_KL_MMCALL_H
 #define NTTRACE_KL_MMCALL_H
@@ -19,6 +20,7 @@ enum nt_mm_call {
 	NT_MM_MMAP_STRUCT,	/* old_mmap(args): the same six, in memory */
 	NT_MM_MPROTECT,		/* mprotect(addr, len, prot), pkey_mprotect() */
 	NT_MM_MUNMAP,		/* munmap(addr, len) */
+	NT_MM_BRK,		/* brk(end) */
 };
 
 /*
@@ -39,6 +41,8 @@ static inline enum nt_mm_call nt_mm_call_of(long nr)
 			return NT_MM_MPROTECT;
 		case __NR_ia32_munmap:
 			return NT_MM_MUNMAP;
+		case __NR_ia32_brk:
+			return NT_MM_BRK;
 		}
 		return NT_MM_OTHER;
 	}
@@ -54,6 +58,8 @@ static inline enum nt_mm_call nt_mm_call_of(long nr)
 		return NT_MM_MPROTECT;
 	case __NR_munmap:
 		return NT_MM_MUNMAP;
+	case __NR_brk:
+		return NT_MM_BRK;
 	}
 	return NT_MM_OTHER;
 }

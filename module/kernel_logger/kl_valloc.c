@@ -19,8 +19,14 @@
  *   mmap_read_trylock(): when the lock is taken, or the range is not
  *   page-aligned (munmap() refuses it), no event, and a busy lock is
  *   counted in nttrace.kl_vfree_missed.
- * - brk() and mremap() are not written: brk()'s old end is gone at
- *   sys_exit, and mremap() is neither an allocation nor a free.
+ * - brk() that moves the heap's end across a page: a VirtualAlloc of the
+ *   pages it added (MEM_COMMIT | MEM_RESERVE) or a VirtualFree of those
+ *   it removed (MEM_RELEASE), written at sys_exit. The old end is read at
+ *   sys_enter (mm->brk, without the lock: two threads of a process in
+ *   brk() at once may see each other's) and kept in a tag table keyed by
+ *   the thread until then; a full table (more than 512 threads in brk()
+ *   at once) loses the event, counted in nttrace.kl_brk_tags_full.
+ * - mremap() is not written: it is neither an allocation nor a free.
  * - ProcessId is the caller's (its TGID).
  *
  * While VIRTUAL_ALLOC is wanted every system call takes the kernel's
@@ -44,6 +50,12 @@ static atomic_long_t nt_kl_vfree_missed = ATOMIC_LONG_INIT(0);
 NT_KCOUNTER(kl_vfree_missed, nt_kl_vfree_missed,
 	    "munmap() calls not written as VirtualFree: the memory map was busy");
 
+/* brk()'s old end, from sys_enter to sys_exit, in the entry's time field (no time to live). */
+NT_KTAGS(nt_brk_tags, 6, 0);
+
+NT_KCOUNTER(kl_brk_tags_full, nt_brk_tags.full,
+	    "brk() calls not written: the table of calls in flight was full");
+
 static void nt_va_event(u16 hook, unsigned long base, unsigned long len, u32 flags)
 {
 	struct ntr_sr_valloc v = {
@@ -65,6 +77,23 @@ static bool nt_va_private_anon(unsigned long flags)
 	return (flags & MAP_ANONYMOUS) && (flags & MAP_TYPE) == MAP_PRIVATE;
 }
 
+/* brk() ended, returning @ret, the heap's end it left (the old one if it failed). */
+static void nt_va_brk(unsigned long ret)
+{
+	unsigned long now = PAGE_ALIGN(ret), old;
+	u64 then;
+	u32 id;
+
+	if (!nt_ktags_get(&nt_brk_tags, current, 0, true, &id, &then))
+		return;
+	old = PAGE_ALIGN((unsigned long)then);
+	if (now > old)
+		nt_va_event(NTR_SR_VIRTUAL_ALLOC, old, now - old,
+			    NTR_SR_MEM_COMMIT | NTR_SR_MEM_RESERVE);
+	else if (now < old)
+		nt_va_event(NTR_SR_VIRTUAL_FREE, now, old - now, NTR_SR_MEM_RELEASE);
+}
+
 static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	unsigned long args[6];
@@ -73,6 +102,9 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	if (IS_ERR_VALUE(ret) || !current->mm)
 		return;
 	switch (nt_mm_call_of(syscall_get_nr(current, regs))) {
+	case NT_MM_BRK:
+		nt_va_brk(ret);
+		break;
 	case NT_MM_MMAP:
 		syscall_get_arguments(current, regs, args);
 		if (nt_va_private_anon(args[3]) && args[1])
@@ -99,6 +131,10 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned long start, end;
 	bool anon;
 
+	if (mm && nt_mm_call_of(id) == NT_MM_BRK) {
+		nt_ktags_put(&nt_brk_tags, current, 0, 0, READ_ONCE(mm->brk), 0);
+		return;
+	}
 	if (!mm || !nt_mm_munmap_range(regs, id, &start, &end))
 		return;
 	if (!mmap_read_trylock(mm)) {
@@ -113,6 +149,11 @@ static void nt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		nt_va_event(NTR_SR_VIRTUAL_FREE, start, end - start, NTR_SR_MEM_RELEASE);
 }
 
+static void nt_valloc_hooked(bool on)
+{
+	nt_ktags_reset(&nt_brk_tags);
+}
+
 static const struct nt_khook nt_valloc_hooks[] = {
 	NT_KHOOK(sys_enter, nt_probe_sys_enter),
 	NT_KHOOK(sys_exit, nt_probe_sys_exit),
@@ -123,4 +164,5 @@ const struct nt_ksource nt_ks_valloc = {
 	.flag = NTTRACE_EVENT_TRACE_FLAG_VIRTUAL_ALLOC,
 	.hooks = nt_valloc_hooks,
 	.nr_hooks = ARRAY_SIZE(nt_valloc_hooks),
+	.hooked = nt_valloc_hooked,
 };

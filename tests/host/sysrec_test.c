@@ -259,6 +259,7 @@ static void decode_fileio(bool ptr32)
 		.file_key = 0x77778888, .io_size = 500, .io_flags = 4,
 		.create_options = 2u << 24, .file_attributes = 0x80, .share_access = 7,
 		.open_path = { "/f", 2 }, .extra_info = 500, .nt_status = 0xC0000011,
+		.info_class = 10,
 	};
 	const struct want create[] = {
 		U("IrpPtr", 0x11112222), U("TTID", 584), U("FileObject", 0x55556666),
@@ -277,6 +278,10 @@ static void decode_fileio(bool ptr32)
 	const struct want opend[] = {
 		U("IrpPtr", 0x11112222), U("ExtraInfo", 500), U("NtStatus", 0xC0000011),
 	};
+	const struct want info[] = {
+		U("IrpPtr", 0x11112222), U("TTID", 584), U("FileObject", 0x55556666),
+		U("FileKey", 0x77778888), U("ExtraInfo", 500), U("InfoClass", 10),
+	};
 	__u8 buf[128];
 	__u32 n;
 
@@ -286,6 +291,15 @@ static void decode_fileio(bool ptr32)
 	f.type = 65;
 	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
 	decode("fileio cleanup", 0x0441, 2, buf, n, ptr32, "FileIo/Cleanup", simple, 4, 0);
+	f.type = 66;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio close", 0x0442, 2, buf, n, ptr32, "FileIo/Close", simple, 4, 0);
+	f.type = 70;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio delete", 0x0446, 2, buf, n, ptr32, "FileIo/Delete", info, 6, 0);
+	f.type = 71;
+	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
+	decode("fileio rename", 0x0447, 2, buf, n, ptr32, "FileIo/Rename", info, 6, 0);
 	f.type = 73;
 	n = ntr_sr_fileio_write(buf, sizeof(buf), &f, ptr32);
 	decode("fileio flush", 0x0449, 2, buf, n, ptr32, "FileIo/Flush", simple, 4, 0);

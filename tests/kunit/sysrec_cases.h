@@ -861,8 +861,9 @@ static void rs_fileio(struct rc_ctx *ctx)
 		.io_size = 500, .io_flags = 4, .create_options = 2u << 24,
 		.file_attributes = 0x80, .share_access = 7,
 		.open_path = { "/tmp/f", 6 }, .extra_info = 500, .nt_status = 0xC0000011,
+		.info_class = 13,
 	};
-	static const __u8 types[] = { 64, 65, 73, 67, 68, 76 };
+	static const __u8 types[] = { 64, 65, 66, 73, 67, 68, 70, 71, 76 };
 	static __u8 got[128];
 	static struct rs_exp e;
 	unsigned int k;
@@ -883,11 +884,19 @@ static void rs_fileio(struct rc_ctx *ctx)
 				rs_u(&e, 7, 4);
 				rs_w(&e, path16, 6);
 				break;
-			case 65: case 73:
+			case 65: case 66: case 73:
 				rs_p(&e, f.irp);
 				rs_p(&e, 584);
 				rs_p(&e, f.file_object);
 				rs_p(&e, f.file_key);
+				break;
+			case 70: case 71:
+				rs_p(&e, f.irp);
+				rs_p(&e, 584);
+				rs_p(&e, f.file_object);
+				rs_p(&e, f.file_key);
+				rs_p(&e, 500);
+				rs_u(&e, 13, 4);
 				break;
 			case 67: case 68:
 				rs_u(&e, 4096, 8);
@@ -914,8 +923,10 @@ static void rs_fileio(struct rc_ctx *ctx)
 			      "fileio: short room");
 		}
 	}
-	f.type = 70;
-	rc_eq(ctx, ntr_sr_fileio_size(&f, false), 0, "fileio: Delete is not written here");
+	f.type = 72;
+	rc_eq(ctx, ntr_sr_fileio_size(&f, false), 0, "fileio: DirEnum is not written here");
+	f.type = 77;
+	rc_eq(ctx, ntr_sr_fileio_size(&f, false), 0, "fileio: DirNotify is not written here");
 	rc_eq(ctx, ntr_sr_event(NTR_SR_FILEIO_OPEND)->enable_flag,
 	      NTTRACE_EVENT_TRACE_FLAG_FILE_IO, "fileio: OpEnd is FILE_IO's");
 	rc_eq(ctx, ntr_sr_event(NTR_SR_FILEIO_READ)->enable_flag,

@@ -11,8 +11,13 @@
  * file, this thread's TTID), each OpEnd with the same IrpPtr and the
  * bytes moved or what was made (FILE_CREATED, FILE_OVERWRITTEN) and the
  * NtStatus (0, STATUS_END_OF_FILE for a read past the end,
- * STATUS_OBJECT_NAME_NOT_FOUND for the missing path). A pipe's read and
- * write give none. Every record is PERFINFO64, version 2. The events
+ * STATUS_OBJECT_NAME_NOT_FOUND for the missing path); the close() that
+ * drops the file's last reference a Cleanup and a Close of its FileObject.
+ * The file renamed (Rename, FileRenameInformation), unlinked twice
+ * (Delete, FileDispositionInformation; the second ends with
+ * STATUS_OBJECT_NAME_NOT_FOUND) and a directory removed (Delete), each
+ * with FileObject 0. A pipe's read and write give none; nor does mkdir().
+ * Every record is PERFINFO64, version 2. The events
  * are written by the calls themselves: the drain waits on nothing.
  *
  * DISK_FILE_IO, in a file logger (the names of the stop's rundown):
@@ -27,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,7 +53,7 @@
 struct fev {
 	uint8_t type;
 	uint64_t ts, offset, irp, ttid, file_object, file_key, extra;
-	uint32_t io_size, options, attributes, share, status;
+	uint32_t io_size, options, attributes, share, status, info_class;
 	char path[128];
 };
 
@@ -88,7 +94,7 @@ static void on_record(void *ctx, const uint8_t *p, uint32_t size, unsigned int c
 			    get_le(d + 36 + 2 * i, 2); i++)
 			e.path[i] = (char)d[36 + 2 * i];
 		break;
-	case 65: case 73:
+	case 65: case 66: case 73:
 		e.irp = get_le(d, 8);
 		e.ttid = get_le(d + 8, 8);
 		e.file_object = get_le(d + 16, 8);
@@ -104,6 +110,16 @@ static void on_record(void *ctx, const uint8_t *p, uint32_t size, unsigned int c
 		e.file_key = get_le(d + 32, 8);
 		e.io_size = get_le(d + 40, 4);
 		if (size != 0x10 + 48)
+			s->bad++;
+		break;
+	case 70: case 71:
+		e.irp = get_le(d, 8);
+		e.ttid = get_le(d + 8, 8);
+		e.file_object = get_le(d + 16, 8);
+		e.file_key = get_le(d + 24, 8);
+		e.extra = get_le(d + 32, 8);
+		e.info_class = get_le(d + 40, 4);
+		if (size != 0x10 + 44)
 			s->bad++;
 		break;
 	case 76:
@@ -153,15 +169,19 @@ TEST_F(nttrace, file_io)
 	const struct fev *c, *o, *r, *w;
 	struct nttrace_consumer *kc;
 	struct seen s;
-	char path[64];
-	int fd, fd2, pfd[2], ok[9];
+	char path[64], moved[72], dir[72];
+	int fd, fd2, pfd[2], ok[10];
 	unsigned int at = 0;
 	uint64_t object, key;
 
 	memset(&s, 0, sizeof(s));
 	s.tid = (uint32_t)syscall(SYS_gettid);
 	snprintf(path, sizeof(path), "/tmp/fileio-%d-%d", BITS, (int)getpid());
+	snprintf(moved, sizeof(moved), "%s.moved", path);
+	snprintf(dir, sizeof(dir), "%s.dir", path);
 	unlink(path);
+	unlink(moved);
+	rmdir(dir);
 	if (!tap_eq(klog_start(NTTRACE_EVENT_TRACE_FLAG_FILE_IO |
 			       NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT), 0,
 		    "%d-bit: the NT Kernel Logger, FILE_IO and FILE_IO_INIT", BITS))
@@ -183,6 +203,8 @@ TEST_F(nttrace, file_io)
 	ok[6] = fd2 >= 0 && read(fd2, buf, 10) == 0;
 	ok[7] = open("/no-such-dir/x", O_RDONLY) == -1;
 	ok[8] = !pipe(pfd) && write(pfd[1], buf, 777) == 777 && read(pfd[0], buf, 777) == 777;
+	ok[9] = !rename(path, moved) && !unlink(moved) && unlink(moved) == -1 &&
+		!mkdir(dir, 0700) && !rmdir(dir);
 	klog_drain(kc, on_record, &s);
 	nttrace_consumer_close(kc);
 	stop_session(KL);
@@ -190,11 +212,14 @@ TEST_F(nttrace, file_io)
 	close(pfd[0]);
 	close(pfd[1]);
 	unlink(path);
+	unlink(moved);
 	qsort(s.ev, s.n, sizeof(s.ev[0]), by_time);
-	tap_ok(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5] && ok[6] && ok[7] && ok[8],
+	tap_ok(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5] && ok[6] && ok[7] && ok[8] &&
+	       ok[9],
 	       "%d-bit: the calls: write, pwrite, read, pread past the end, fsync, close, "
-	       "open O_TRUNC and read, a missing path, a pipe (%d%d%d%d%d%d%d%d%d)", BITS,
-	       ok[0], ok[1], ok[2], ok[3], ok[4], ok[5], ok[6], ok[7], ok[8]);
+	       "open O_TRUNC and read, a missing path, a pipe, rename, unlink twice, mkdir "
+	       "and rmdir (%d%d%d%d%d%d%d%d%d%d)", BITS, ok[0], ok[1], ok[2], ok[3], ok[4],
+	       ok[5], ok[6], ok[7], ok[8], ok[9]);
 
 	/* From the test file's Create: the logger's own open of /dev/nttrace is before. */
 	while (at < s.n && (s.ev[at].type != 64 || strcmp(s.ev[at].path, path)))
@@ -233,9 +258,13 @@ TEST_F(nttrace, file_io)
 	tap_ok(r && o && r->file_object == object && r->file_key == key && o->status == 0,
 	       "%d-bit: fsync: Flush of the file; OpEnd", BITS);
 	r = next_of(&s, &at, 65);
+	w = next_of(&s, &at, 66);
 	o = next_of(&s, &at, 76);
 	tap_ok(r && o && r->file_object == object && r->file_key == key && o->status == 0,
 	       "%d-bit: close: Cleanup of its FileObject; OpEnd", BITS);
+	tap_ok(w && r && w->ts >= r->ts && w->file_object == object && w->file_key == key &&
+	       o && o->ts >= w->ts,
+	       "%d-bit: ... its last reference: Close of the FileObject, before the OpEnd", BITS);
 	c = next_of(&s, &at, 64);
 	o = next_of(&s, &at, 76);
 	/* Its FileObject may be the closed one's: Linux reuses a freed struct file. */
@@ -253,6 +282,24 @@ TEST_F(nttrace, file_io)
 	       o->status == 0xC0000034,
 	       "%d-bit: a missing path: Create, no FileObject; OpEnd "
 	       "STATUS_OBJECT_NAME_NOT_FOUND (%#x)", BITS, o ? o->status : 0);
+	r = next_of(&s, &at, 71);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->info_class == 10 && !r->file_object && !r->file_key &&
+	       r->irp == o->irp && o->status == 0,
+	       "%d-bit: rename: Rename, FileRenameInformation, FileObject 0; OpEnd", BITS);
+	r = next_of(&s, &at, 70);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->info_class == 13 && !r->file_object && o->status == 0,
+	       "%d-bit: unlink: Delete, FileDispositionInformation; OpEnd", BITS);
+	r = next_of(&s, &at, 70);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->info_class == 13 && o->status == 0xC0000034,
+	       "%d-bit: unlink of a path no more: Delete; OpEnd "
+	       "STATUS_OBJECT_NAME_NOT_FOUND (%#x)", BITS, o ? o->status : 0);
+	r = next_of(&s, &at, 70);
+	o = next_of(&s, &at, 76);
+	tap_ok(r && o && r->info_class == 13 && o->status == 0,
+	       "%d-bit: rmdir: Delete; OpEnd (not mkdir: no FileIo event)", BITS);
 	tap_eq(at, s.n, "%d-bit: nothing more of this thread: not the pipe's (%u events)", BITS,
 	       s.n);
 	tap_eq(s.bad + s.other, 0, "%d-bit: every record PERFINFO64, version 2, of its size",

@@ -7,7 +7,8 @@
  * PageFault/VirtualAlloc of its base, 4 pages, this process and
  * MEM_COMMIT | MEM_RESERVE; its munmap() a VirtualFree of the same with
  * MEM_RELEASE; a 32-bit caller's old_mmap() (its arguments in memory) an
- * allocation too. A private file mapping, a shared anonymous one, and
+ * allocation too; brk() raising the heap's end by 4 pages a VirtualAlloc
+ * of them, and lowering it again a VirtualFree. A private file mapping, a shared anonymous one, and
  * their munmap() are none; each record is PERFINFO64, version 2, of its
  * size. The drains wait on nothing: every event is written by the call
  * itself, before it returns.
@@ -69,7 +70,7 @@
 #define MEM_RELEASE 0x8000
 
 /* The mappings made, and what the drains found of each. */
-enum { M_ANON, M_FILE, M_SHARED, M_OLD, M_COUNT };
+enum { M_ANON, M_FILE, M_SHARED, M_OLD, M_BRK, M_COUNT };
 
 struct mem {
 	uint64_t base[M_COUNT];
@@ -124,6 +125,23 @@ static void *old_mmap(size_t len)
 #endif
 }
 
+/*
+ * The heap's end moved up by 4 pages from the page boundary above it, and
+ * back, by brk() itself (not sbrk(): its cache would not see the move);
+ * then a file mapping holds that boundary, so that malloc()'s own brk()
+ * calls cannot grow the heap there and be counted. Return: the boundary.
+ */
+static uint64_t brk_up_down(int fd)
+{
+	uintptr_t cur = (uintptr_t)syscall(SYS_brk, 0), base = (cur + 4095) & ~(uintptr_t)4095;
+	int ok;
+
+	ok = (uintptr_t)syscall(SYS_brk, base + 4 * 4096) == base + 4 * 4096;
+	ok = ok && (uintptr_t)syscall(SYS_brk, cur) == cur;
+	mmap((void *)base, 4096, PROT_NONE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0);
+	return ok ? base : 0;
+}
+
 TEST_F(nttrace, virtual_alloc)
 {
 	const size_t len = 3 * 4096 + 100;
@@ -147,6 +165,7 @@ TEST_F(nttrace, virtual_alloc)
 	f = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	s = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	o = old_mmap(len);
+	m.base[M_BRK] = brk_up_down(fd);
 	m.base[M_ANON] = a == MAP_FAILED ? 0 : (uintptr_t)a;
 	m.base[M_FILE] = f == MAP_FAILED ? 0 : (uintptr_t)f;
 	m.base[M_SHARED] = s == MAP_FAILED ? 0 : (uintptr_t)s;
@@ -154,7 +173,7 @@ TEST_F(nttrace, virtual_alloc)
 	tap_ok(m.base[M_ANON] && m.base[M_FILE] && m.base[M_SHARED],
 	       "%d-bit: the three mappings made", BITS);
 	for (i = 0; i < M_COUNT; i++) {
-		if (!m.base[i])
+		if (!m.base[i] || i == M_BRK)
 			continue;
 		munmap((void *)(uintptr_t)m.base[i], 4 * 4096);
 		/*
@@ -186,6 +205,10 @@ TEST_F(nttrace, virtual_alloc)
 		tap_ok(m.base[M_OLD] && m.alloc_ok[M_OLD] == 1 && m.free_ok[M_OLD] == 1,
 		       "32-bit: old_mmap(): VirtualAlloc and VirtualFree (%u, %u)",
 		       m.alloc_ok[M_OLD], m.free_ok[M_OLD]);
+	tap_ok(m.base[M_BRK] && m.alloc[M_BRK] == 1 && m.alloc_ok[M_BRK] == 1 &&
+	       m.free[M_BRK] == 1 && m.free_ok[M_BRK] == 1,
+	       "%d-bit: brk() up 4 pages and back: a VirtualAlloc and a VirtualFree of them "
+	       "(%u, %u)", BITS, m.alloc_ok[M_BRK], m.free_ok[M_BRK]);
 	tap_eq(m.bad, 0, "%d-bit: every record PERFINFO64, version 2, 0x28 bytes", BITS);
 }
 

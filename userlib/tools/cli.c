@@ -513,7 +513,8 @@ static const struct {
 	{ "PagefaultCopyOnWrite", 0x020C }, { "PagefaultHard", 0x020E },
 	{ "PagefaultAV", 0x020F }, { "HardFault", 0x0220 }, { "VirtualAlloc", 0x0262 },
 	{ "VirtualFree", 0x0263 }, { "FileCreate", 0x0440 }, { "FileCleanup", 0x0441 },
-	{ "FileRead", 0x0443 }, { "FileWrite", 0x0444 }, { "FileFlush", 0x0449 },
+	{ "FileClose", 0x0442 }, { "FileRead", 0x0443 }, { "FileWrite", 0x0444 },
+	{ "FileDelete", 0x0446 }, { "FileRename", 0x0447 }, { "FileFlush", 0x0449 },
 	{ "FileOpEnd", 0x044C },
 };
 #define N_STACK_EVENTS (sizeof(stack_events) / sizeof(stack_events[0]))
