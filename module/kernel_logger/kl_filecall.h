@@ -170,4 +170,19 @@ long nt_user_str_nofault(char *buf, const char __user *ustr, long room);
  */
 struct file *nt_file_get(unsigned long fd);
 
+/**
+ * nt_file_name() - an open file's whole path, from a probe
+ * @file: the file, referenced
+ * @buf: where, @room bytes (d_path() fills it from its end)
+ * @room: @buf's bytes
+ *
+ * d_path() takes no lock unless a rename or a mount raced it, and then
+ * rename_lock's or mount_lock's spinlock, which a probe with preemption
+ * off may take, but not under PREEMPT_RT, where they sleep: there, none.
+ *
+ * Return: the path, within @buf, and its length in *@len; NULL when
+ * there is none (PREEMPT_RT, a name longer than @room).
+ */
+const char *nt_file_name(struct file *file, char *buf, int room, long *len);
+
 #endif /* NTTRACE_KL_FILECALL_H */

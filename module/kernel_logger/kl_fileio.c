@@ -17,9 +17,12 @@
  *   call returns, with its OpEnd right after: the FileObject exists only
  *   once the open succeeded, so the event's time is the call's end, not
  *   its start (a Create's OpEnd says no duration). A failed open has
- *   FileObject 0 and the failure's NtStatus. OpenPath is the path as the
- *   caller gave it, relative to its directory when relative (read from
- *   its memory without faulting: "" when not resident). CreateOptions
+ *   FileObject 0 and the failure's NtStatus. OpenPath is the opened
+ *   file's whole path (d_path(): symbolic links and ".." resolved, as
+ *   Windows names the file it opened); for a failed open, and under
+ *   PREEMPT_RT (nt_file_name()), the path as the caller gave it, relative
+ *   to its directory when relative (read from its memory without
+ *   faulting: "" when not resident). CreateOptions
  *   holds the disposition in its top byte (FILE_CREATE for O_CREAT |
  *   O_EXCL, FILE_OVERWRITE_IF for O_CREAT | O_TRUNC, FILE_OPEN_IF for
  *   O_CREAT, FILE_OVERWRITE for O_TRUNC, else FILE_OPEN) and the options
@@ -297,6 +300,19 @@ struct file *nt_file_get(unsigned long fd)
 	return current->files && fd <= INT_MAX ? fget_raw((unsigned int)fd) : NULL;
 }
 
+const char *nt_file_name(struct file *file, char *buf, int room, long *len)
+{
+	char *name;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return NULL;
+	name = d_path(&file->f_path, buf, room);
+	if (IS_ERR(name))
+		return NULL;
+	*len = buf + room - 1 - name;
+	return name;
+}
+
 long nt_user_str_nofault(char *buf, const char __user *ustr, long room)
 {
 	unsigned long addr = (unsigned long)ustr;
@@ -354,8 +370,12 @@ static void nt_file_create(enum nt_file_call call, const unsigned long *args, lo
 		f.open_path = (struct ntr_sr_str){ path, n };
 	if (ret >= 0) {
 		struct file *file = nt_file_get(ret);
+		const char *name;
 
 		if (file) {
+			name = nt_file_name(file, path, NT_FILE_PATH, &n);
+			if (name)
+				f.open_path = (struct ntr_sr_str){ name, n };
 			f.file_object = nt_kernel_key(file);
 			if (file->f_mode & FMODE_CREATED)
 				info = NT_FILE_CREATED;

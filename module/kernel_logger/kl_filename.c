@@ -9,8 +9,9 @@
  * - FileCreate: each open() that succeeded (creat(), openat(), openat2()
  *   too), at raw_syscalls' sys_exit: the new file's FileObject
  *   (nt_kernel_key() of its struct file, as kl_fileio.c's events have it)
- *   and the path as the caller gave it (relative when relative; read
- *   without faulting, "" when not resident).
+ *   and its whole path (nt_file_name(); under PREEMPT_RT the path as the
+ *   caller gave it, relative when relative, read without faulting, ""
+ *   when not resident).
  * - FileDelete: each unlink(), unlinkat() and rmdir() that succeeded: FileObject 0
  *   (Linux removes a name, not an open file) and the path as given.
  * - FileRundown, when a system logger stops (Windows: "all open files ...
@@ -55,14 +56,23 @@ NT_KCOUNTER(kl_filenames_busy, nt_filenames_busy,
 /* Per CPU: the path being written (the probe runs with preemption off). */
 static DEFINE_PER_CPU(char [NT_NAME_PATH], nt_name_path);
 
-static void nt_name_event(u16 hook, u64 file_object, const char __user *upath)
+/* A name event: @file's whole path if it has one, else @upath as given. */
+static void nt_name_event(u16 hook, struct file *file, const char __user *upath)
 {
 	char *path = *this_cpu_ptr(&nt_name_path);
-	struct ntr_sr_filename f = { .file_object = file_object };
-	long n = nt_user_str_nofault(path, upath, NT_NAME_PATH);
+	struct ntr_sr_filename f = { .file_object = file ? nt_kernel_key(file) : 0 };
+	const char *name = NULL;
+	long n;
 
-	if (n > 0)
-		f.file_name = (struct ntr_sr_str){ path, n };
+	if (file)
+		name = nt_file_name(file, path, NT_NAME_PATH, &n);
+	if (name) {
+		f.file_name = (struct ntr_sr_str){ name, n };
+	} else {
+		n = nt_user_str_nofault(path, upath, NT_NAME_PATH);
+		if (n > 0)
+			f.file_name = (struct ntr_sr_str){ path, n };
+	}
 	NT_KEVENT_OF(hook, 0, 0, 0, filename, &f);
 }
 
@@ -80,16 +90,16 @@ static void nt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 		file = nt_file_get(ret);
 		if (!file)
 			return;
-		nt_name_event(NTR_SR_FILEIO_FILE_CREATE, nt_kernel_key(file),
+		nt_name_event(NTR_SR_FILEIO_FILE_CREATE, file,
 			      (const char __user *)(call == NT_FILE_OPEN || call == NT_FILE_CREAT ?
 						    args[0] : args[1]));
 		fput(file);
 		return;
 	case NT_FILE_UNLINK: case NT_FILE_RMDIR:
-		nt_name_event(NTR_SR_FILEIO_FILE_DELETE, 0, (const char __user *)args[0]);
+		nt_name_event(NTR_SR_FILEIO_FILE_DELETE, NULL, (const char __user *)args[0]);
 		return;
 	case NT_FILE_UNLINKAT:
-		nt_name_event(NTR_SR_FILEIO_FILE_DELETE, 0, (const char __user *)args[1]);
+		nt_name_event(NTR_SR_FILEIO_FILE_DELETE, NULL, (const char __user *)args[1]);
 		return;
 	default:
 		return;

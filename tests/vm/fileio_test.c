@@ -11,7 +11,8 @@
  * file, this thread's TTID), each OpEnd with the same IrpPtr and the
  * bytes moved or what was made (FILE_CREATED, FILE_OVERWRITTEN) and the
  * NtStatus (0, STATUS_END_OF_FILE for a read past the end,
- * STATUS_OBJECT_NAME_NOT_FOUND for the missing path); the close() that
+ * STATUS_OBJECT_NAME_NOT_FOUND for the missing path; OpenPath the whole
+ * path when the caller gave a relative one); the close() that
  * drops the file's last reference a Cleanup and a Close of its FileObject.
  * The file renamed (Rename, FileRenameInformation), unlinked twice
  * (Delete, FileDispositionInformation; the second ends with
@@ -21,7 +22,8 @@
  * are written by the calls themselves: the drain waits on nothing.
  *
  * DISK_FILE_IO, in a file logger (the names of the stop's rundown):
- * FileCreate of a file made (its path, a FileObject), FileDelete of one
+ * FileCreate of a file made by a relative path (its whole path, a
+ * FileObject), FileDelete of one
  * unlinked (its path, FileObject 0), and FileRundown of a file open since
  * before the trace and of one only mapped, once each, with its whole
  * path.
@@ -169,8 +171,8 @@ TEST_F(nttrace, file_io)
 	const struct fev *c, *o, *r, *w;
 	struct nttrace_consumer *kc;
 	struct seen s;
-	char path[64], moved[72], dir[72];
-	int fd, fd2, pfd[2], ok[10];
+	char path[64], moved[72], dir[72], cwd[256];
+	int fd, fd2, fd3, pfd[2], ok[11];
 	unsigned int at = 0;
 	uint64_t object, key;
 
@@ -203,6 +205,10 @@ TEST_F(nttrace, file_io)
 	ok[6] = fd2 >= 0 && read(fd2, buf, 10) == 0;
 	ok[7] = open("/no-such-dir/x", O_RDONLY) == -1;
 	ok[8] = !pipe(pfd) && write(pfd[1], buf, 777) == 777 && read(pfd[0], buf, 777) == 777;
+	/* A relative path: OpenPath is the whole one. */
+	ok[10] = getcwd(cwd, sizeof(cwd)) && !chdir("/tmp");
+	fd3 = open(path + strlen("/tmp/"), O_RDONLY);
+	ok[10] = ok[10] && fd3 >= 0 && !close(fd3) && !chdir(cwd);
 	ok[9] = !rename(path, moved) && !unlink(moved) && unlink(moved) == -1 &&
 		!mkdir(dir, 0700) && !rmdir(dir);
 	klog_drain(kc, on_record, &s);
@@ -215,11 +221,11 @@ TEST_F(nttrace, file_io)
 	unlink(moved);
 	qsort(s.ev, s.n, sizeof(s.ev[0]), by_time);
 	tap_ok(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5] && ok[6] && ok[7] && ok[8] &&
-	       ok[9],
+	       ok[9] && ok[10],
 	       "%d-bit: the calls: write, pwrite, read, pread past the end, fsync, close, "
-	       "open O_TRUNC and read, a missing path, a pipe, rename, unlink twice, mkdir "
-	       "and rmdir (%d%d%d%d%d%d%d%d%d%d)", BITS, ok[0], ok[1], ok[2], ok[3], ok[4],
-	       ok[5], ok[6], ok[7], ok[8], ok[9]);
+	       "open O_TRUNC and read, a missing path, a pipe, a relative open, rename, "
+	       "unlink twice, mkdir and rmdir (%d%d%d%d%d%d%d%d%d%d%d)", BITS, ok[0], ok[1],
+	       ok[2], ok[3], ok[4], ok[5], ok[6], ok[7], ok[8], ok[10], ok[9]);
 
 	/* From the test file's Create: the logger's own open of /dev/nttrace is before. */
 	while (at < s.n && (s.ev[at].type != 64 || strcmp(s.ev[at].path, path)))
@@ -282,6 +288,11 @@ TEST_F(nttrace, file_io)
 	       o->status == 0xC0000034,
 	       "%d-bit: a missing path: Create, no FileObject; OpEnd "
 	       "STATUS_OBJECT_NAME_NOT_FOUND (%#x)", BITS, o ? o->status : 0);
+	c = next_of(&s, &at, 64);
+	o = next_of(&s, &at, 76);
+	tap_ok(c && o && !strcmp(c->path, path) && c->file_object && o->status == 0,
+	       "%d-bit: an open of a relative path: OpenPath the whole path (%s)", BITS,
+	       c ? c->path : "none");
 	r = next_of(&s, &at, 71);
 	o = next_of(&s, &at, 76);
 	tap_ok(r && o && r->info_class == 10 && !r->file_object && !r->file_key &&
@@ -350,7 +361,7 @@ static void on_name(struct names *k, const struct nttrace_etl_event *ev)
 
 TEST_F(nttrace, file_names)
 {
-	char made[64], gone[64], kept[64], mapped[64], etl[64];
+	char made[64], gone[64], kept[64], mapped[64], etl[64], cwd[256];
 	struct names k = { made, gone, kept, mapped, 0, 0, 0, 0, 0, 0 };
 	struct nttrace_etl_reader *r;
 	struct nttrace_etl_event ev;
@@ -380,7 +391,11 @@ TEST_F(nttrace, file_names)
 	if (!tap_eq(StartTraceA(&h, KERNEL_LOGGER_NAMEA, &pr.p), ERROR_SUCCESS,
 		    "%d-bit: StartTrace(NT Kernel Logger, DISK_FILE_IO)", BITS))
 		return;
-	fd = open(made, O_CREAT | O_RDWR, 0600);
+	/* By a relative path: FileCreate names it whole. */
+	fd = getcwd(cwd, sizeof(cwd)) && !chdir("/tmp") ?
+	     open(made + strlen("/tmp/"), O_CREAT | O_RDWR, 0600) : -1;
+	if (chdir(cwd))
+		fd = -1;
 	tap_ok(fd >= 0 && keep >= 0 && m != MAP_FAILED && !unlink(gone),
 	       "%d-bit: a file made, one kept open, one mapped, one unlinked", BITS);
 	props_init(&pr, NULL, 0);
@@ -391,7 +406,9 @@ TEST_F(nttrace, file_names)
 	while (nttrace_etl_next(r, &ev))
 		on_name(&k, &ev);
 	nttrace_etl_close(r);
-	tap_eq(k.created, 1, "%d-bit: FileCreate of the file made: its path, a FileObject", BITS);
+	tap_eq(k.created, 1,
+	       "%d-bit: FileCreate of the file made by a relative path: its whole path, a "
+	       "FileObject", BITS);
 	tap_eq(k.deleted, 1, "%d-bit: FileDelete of the file unlinked: its path, no FileObject",
 	       BITS);
 	tap_eq(k.kept_seen, 1, "%d-bit: FileRundown of the file open, once, its whole path",
