@@ -8,7 +8,7 @@
 # 64-bit tool names functions with libdwfl, for the 64-bit
 # and the 32-bit program; the 32-bit tool, built without it, says
 # image+offset. In a guest with perf, `perf record -g` of the same
-# program must agree. Prints TAP.
+# program must agree. --lines names work()'s source line. Prints TAP.
 . tests/vm/tap.sh
 
 tmp=${TMPDIR:-/tmp}/profile-tool-test.$$
@@ -68,6 +68,10 @@ for bits in 64 32; do
 			   o && /  middle [(]spin_sample[)]\$/ { d = 1 }
 			   d && /  work [(]spin_sample[)]\$/ { w = 1 }
 			   END { exit !w }' '$tmp/tree'"
+	u64/nttrace profile --lines --process spin_sample "$tmp/p.etl" > "$tmp/lines" 2>&1
+	sed -n '3s/^/# /p' "$tmp/lines"
+	check "$bits-bit program: --lines: the hottest line is in work (spin_sample.c:N)" \
+		sh -c "sed -n 3p '$tmp/lines' | grep -Eq '  [^ ]*spin_sample[.]c:[0-9]+ [(]work[)]\$'"
 	check "$bits-bit program: --from past the trace's end: no samples" \
 		sh -c "u64/nttrace profile --from 100000 '$tmp/p.etl' | grep -q '^# 0 samples'"
 	u32/nttrace profile --process spin_sample "$tmp/p.etl" > "$tmp/out32" 2>&1

@@ -7,8 +7,10 @@
  * distinct stack, "process;outermost;...;innermost COUNT", the folded
  * text that flamegraph.pl, inferno and speedscope read; or, with --svg, a
  * flame graph picture of those stacks; or, with --tree, the call tree of
- * each process and thread (flame.c). --from and --to keep the samples of
- * a time range, in seconds from the trace's start.
+ * each process and thread (flame.c); or, with --lines, the hottest source
+ * lines ("file:line (function)", from the image's DWARF line table, else
+ * "function+0xOFFSET (image)"). --from and --to keep the samples of a
+ * time range, in seconds from the trace's start.
  *
  * A sample is its thread's instruction pointer, and its stack where the
  * trace has one (samples.c says how they are read). Addresses
@@ -56,6 +58,7 @@ static struct {
 	struct func *funcs;
 	size_t cap_funcs, nr_funcs;
 	int ksyms_tried, ksyms;		/* kernel symbols looked for, found */
+	int lines;			/* --lines: by source line, not function */
 	const char *ksyms_why;		/* why not */
 } P;
 
@@ -66,11 +69,10 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-/* The function at @a in process @p's images, by libdwfl; NULL if none. */
-static const char *dwfl_name(struct prof_proc *p, uint64_t a)
+/* The image of process @p holding @a, as libdwfl reported it; NULL if none. */
+static Dwfl_Module *dwfl_module_of(struct prof_proc *p, uint64_t a)
 {
 	const struct prof_image *im;
-	Dwfl_Module *m;
 	Dwfl *dwfl;
 	size_t i, n;
 
@@ -87,14 +89,52 @@ static const char *dwfl_name(struct prof_proc *p, uint64_t a)
 			dwfl_report_elf(dwfl, im[i].path, im[i].path, -1, im[i].base, false);
 		dwfl_report_end(dwfl, NULL, NULL);
 	}
-	if (!p->dwfl)
-		return NULL;
-	m = dwfl_addrmodule(p->dwfl, a);
+	return p->dwfl ? dwfl_addrmodule(p->dwfl, a) : NULL;
+}
+
+/* The function at @a in process @p's images, by libdwfl; NULL if none. */
+static const char *dwfl_name(struct prof_proc *p, uint64_t a)
+{
+	Dwfl_Module *m = dwfl_module_of(p, a);
+
 	return m ? dwfl_module_addrname(m, a) : NULL;
+}
+
+/*
+ * The source line of @a, "file:line (function)", from the image's DWARF
+ * line table; else "function+0xOFFSET (image)" from its symbols. 0 when
+ * libdwfl knows neither.
+ */
+static int dwfl_line(struct prof_proc *p, uint64_t a, const char *image, char *out,
+		     size_t room)
+{
+	Dwfl_Module *m = dwfl_module_of(p, a);
+	const char *fn, *file = NULL;
+	Dwfl_Line *line;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	int lineno = 0;
+
+	if (!m)
+		return 0;
+	fn = dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL);
+	line = dwfl_module_getsrc(m, a);
+	if (line)
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (file && lineno > 0)
+		snprintf(out, room, "%s:%d (%s)", file, lineno, fn ? fn : image);
+	else if (fn)
+		snprintf(out, room, "%s+0x%" PRIx64 " (%s)", fn, (uint64_t)off, image);
+	else
+		return 0;
+	return 1;
 }
 #endif
 
-/* The name of the function at @a in process @pid, into @out. */
+/*
+ * The name of the function at @a in process @pid, into @out; with
+ * --lines (P.lines) the source line there, where the image says it.
+ */
 static void name_of(uint32_t pid, uint64_t a, char *out, size_t room)
 {
 	const struct prof_image *im;
@@ -123,6 +163,8 @@ static void name_of(uint32_t pid, uint64_t a, char *out, size_t room)
 	base = base ? base + 1 : im->path;
 	p = prof_proc_of(&T, pid, 1);
 #ifdef HAVE_LIBDW
+	if (P.lines && dwfl_line(p, a, base, out, room))
+		return;
 	fn = dwfl_name(p, a);
 #else
 	(void)p;
@@ -222,8 +264,9 @@ static int profile_svg(struct flame *flame, const char *path, const char *etl, u
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace profile [--folded | --svg OUT | --tree] [--top N] [--pid PID]\n"
-		"                       [--tid TID] [--process NAME] [--from S] [--to S] FILE\n\n"
+		"usage: nttrace profile [--folded | --svg OUT | --tree | --lines] [--top N]\n"
+		"                       [--pid PID] [--tid TID] [--process NAME] [--from S]\n"
+		"                       [--to S] FILE\n\n"
 		"Where the CPU samples of FILE (a kernel trace with --kernel profile) fell,\n"
 		"by function: the N (default 20) hottest by their own samples (self), with\n"
 		"the samples whose stacks pass through them (total; stacks come with\n"
@@ -232,7 +275,9 @@ static void usage(FILE *f)
 		"speedscope; --svg draws them as a flame graph into the file OUT (an SVG\n"
 		"picture, made 0600; a browser shows it). --tree prints the call tree of\n"
 		"each process and thread, callers above callees, the hottest first, down\n"
-		"to the functions of 1%% of the samples. --pid, --tid and --process (its\n"
+		"to the functions of 1%% of the samples. --lines ranks source lines instead\n"
+		"of functions, \"file:line (function)\" from the image's DWARF, else\n"
+		"\"function+0xOFFSET (image)\". --pid, --tid and --process (its\n"
 		"ImageFileName, as `nttrace dump` shows it) keep one process's or thread's\n"
 		"samples; --from and --to those of a time range, in seconds (fractions\n"
 		"allowed) from the trace's start.\n"
@@ -251,6 +296,7 @@ int cmd_profile(int argc, char **argv)
 		{ "folded", no_argument, NULL, 'f' },
 		{ "svg", required_argument, NULL, 's' },
 		{ "tree", no_argument, NULL, 'T' },
+		{ "lines", no_argument, NULL, 'L' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'U' },
 		{ "top", required_argument, NULL, 'n' },
@@ -277,6 +323,7 @@ int cmd_profile(int argc, char **argv)
 		case 'f': folded = 1; break;
 		case 's': svg = optarg; break;
 		case 'T': tree = 1; break;
+		case 'L': P.lines = 1; break;
 		case 'F':
 		case 'U':
 			if (cli_seconds(opt == 'F' ? "--from" : "--to", optarg, 1e9,
@@ -302,7 +349,7 @@ int cmd_profile(int argc, char **argv)
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (optind != argc - 1 || folded + tree + !!svg > 1) {
+	if (optind != argc - 1 || folded + tree + !!svg + P.lines > 1) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
@@ -391,7 +438,8 @@ int cmd_profile(int argc, char **argv)
 		for (j = 0; j < s->nr; j++) {
 			struct func *f;
 
-			name_of(s->pid, s->frames[j], name, sizeof(name));
+			/* A caller's frame is a return address: its call is the byte before. */
+			name_of(s->pid, s->frames[j] - (j && P.lines), name, sizeof(name));
 			f = func_of(name);
 			if (f->seen != i + 1) {
 				f->seen = i + 1;
@@ -422,7 +470,7 @@ int cmd_profile(int argc, char **argv)
 		printf("# %" PRIu64 " samples, %" PRIu64 " with stacks\n", n, stacks);
 		if (P.ksyms_tried && !P.ksyms)
 			printf("# kernel functions shown as [kernel]: %s\n", P.ksyms_why);
-		printf("#  self%%  total%%  function\n");
+		printf("#  self%%  total%%  %s\n", P.lines ? "line" : "function");
 		for (i = 0; i < j && i < top; i++)
 			printf("%6.1f%% %6.1f%%  %s\n", n ? 100.0 * list[i]->self / n : 0.0,
 			       n ? 100.0 * list[i]->total / n : 0.0, list[i]->name);
