@@ -6,7 +6,8 @@
  * OpenTrace/ProcessTrace and described by TDH; for each, the field's
  * TDH in-type must be the macro's, and TdhGetProperty must give back the
  * bytes the macro was handed (for counted forms, the count or length and
- * then the bytes). 64- and 32-bit builds. TAP.
+ * then the bytes); each EVENT_RECORD's HeaderType 0 and its 32/64-bit
+ * header flag the writer's. 64- and 32-bit builds. TAP.
  *
  *   tl_roundtrip [DIR]     (the file's directory; default /tmp)
  */
@@ -74,6 +75,8 @@ static char *narrow(const WCHAR *w)
 	return out;
 }
 
+static unsigned int bad_header;
+
 static void WINAPI on_record(PEVENT_RECORD er)
 {
 	PROPERTY_DATA_DESCRIPTOR pd = { 0 };
@@ -86,6 +89,12 @@ static void WINAPI on_record(PEVENT_RECORD er)
 
 	if (memcmp(&er->EventHeader.ProviderId, &rt_guid, sizeof(rt_guid)))
 		return;
+	/* As Windows' ProcessTrace gives an EVENT_HEADER record's. */
+	if (er->EventHeader.HeaderType ||
+	    (er->EventHeader.Flags & (EVENT_HEADER_FLAG_32_BIT_HEADER |
+				      EVENT_HEADER_FLAG_64_BIT_HEADER)) !=
+	    (BITS == 32 ? EVENT_HEADER_FLAG_32_BIT_HEADER : EVENT_HEADER_FLAG_64_BIT_HEADER))
+		bad_header++;
 	if (TdhGetEventInformation(er, 0, NULL, NULL, &size) != ERROR_INSUFFICIENT_BUFFER)
 		return;
 	t = malloc(size);
@@ -266,6 +275,8 @@ int main(int argc, char **argv)
 	tap_eq(seen, nwants, "%d-bit: each of the %u macros' events read back once", BITS,
 	       nwants);
 	tap_eq(good, nwants, "%d-bit: each field's TDH in-type and bytes as written", BITS);
+	tap_eq(bad_header, 0, "%d-bit: each EVENT_RECORD with HeaderType 0 and the %d-bit "
+	       "header flag", BITS, BITS);
 	unlink(path);
 	return tap_done();
 }

@@ -373,8 +373,11 @@ static void check_records(const char *where, uint32_t psz, int same, uint64_t t0
 	       !memcmp(&eh->EventDescriptor, &desc, sizeof(desc)),
 	       "%d-bit: %s: EventWrite: ProviderId, descriptor as written", BITS, where);
 	tap_ok(!(eh->Flags & (EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_TRACE_MESSAGE)) &&
-	       (eh->Flags & bits) && (eh->Flags & EVENT_HEADER_FLAG_PROCESSOR_INDEX),
-	       "%d-bit: %s: ... flags (0x%x)", BITS, where, eh->Flags);
+	       (eh->Flags & (EVENT_HEADER_FLAG_32_BIT_HEADER |
+			     EVENT_HEADER_FLAG_64_BIT_HEADER)) == bits &&
+	       (eh->Flags & EVENT_HEADER_FLAG_PROCESSOR_INDEX) && !eh->HeaderType,
+	       "%d-bit: %s: ... flags (0x%x), HeaderType 0 (0x%x)", BITS, where, eh->Flags,
+	       eh->HeaderType);
 	tap_ok(r->er.UserDataLength == 5 && !memcmp(r->data, ew1, 3) &&
 	       !memcmp(r->data + 3, ew2, 2), "%d-bit: %s: ... UserData both descriptors", BITS,
 	       where);

@@ -47,7 +47,9 @@
  *   the file has it (the writer's pointer size: read it with PointerSize)
  *   followed by the session and file names.
  * - EVENT_HEADER records (EventWrite): the header as written (flags,
- *   descriptor, IDs, ActivityId, ProcessorTime), ExtendedData from the
+ *   descriptor, IDs, ActivityId, ProcessorTime), but HeaderType 0 and the
+ *   32/64-bit flag of the record's header type (EVENT_HEADER32 or
+ *   EVENT_HEADER64), as Windows' ProcessTrace gives them; ExtendedData from the
  *   extended items in order (ExtType, DataSize, DataPtr to the item's
  *   data, Linkage set on all but the last), EXTENDED_INFO set exactly
  *   when there is one, and UserData after the items. A record whose item
@@ -468,9 +470,20 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		uint32_t at = 0;
 		unsigned int n = 0;
 
-		/* EVENT_HEADER's layout is the record's (little-endian). */
+		/*
+		 * EVENT_HEADER's layout is the record's (little-endian), but
+		 * for two fields ProcessTrace rewrites: HeaderType, which on
+		 * disk holds the record's type and marker (0xC012, 0xC013),
+		 * is 0, and the pointer size comes from that type as a 32- or
+		 * 64-bit header flag (Windows' reader gives Flags 0x240 and
+		 * HeaderType 0 for a kernel provider's record written with
+		 * flags 0).
+		 */
 		memcpy(eh, p, NTTRACE_EVENT_HEADER_SIZE);
-		eh->Flags &= ~EVENT_HEADER_FLAG_EXTENDED_INFO;
+		eh->HeaderType = 0;
+		eh->Flags &= ~(EVENT_HEADER_FLAG_EXTENDED_INFO | EVENT_HEADER_FLAG_32_BIT_HEADER |
+			       EVENT_HEADER_FLAG_64_BIT_HEADER);
+		eh->Flags |= bits_flag(p[2] == NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER32 ? 4 : 8);
 		if (ev->ext_count && grow_items(c, ev->ext_count))
 			return -1;
 		while (n < ev->ext_count && nttrace_etl_ext_next(ev, &at, &item))
