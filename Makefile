@@ -66,7 +66,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/tdh/tdh_man_resolve.c userlib/tdh/tdh_man_types.c \
 	    userlib/tdh/tdh_man_load.c userlib/tdh/tdh_man_elf.c \
 	    userlib/tdh/tdh_man_event.c userlib/tdh/tdh_man_map.c \
-	    userlib/tdh/tdh_man_query.c \
+	    userlib/tdh/tdh_man_query.c userlib/tdh/tdh_man_search.c \
 	    userlib/tdh/tdh_wpp.c userlib/tdh/tdh_wpp_event.c \
 	    userlib/tdh/tdh_wpp_handle.c userlib/tdh/tdh_wpp_load.c \
 	    userlib/filter/evfilter.c userlib/filter/tdh_filter.c \
@@ -87,7 +87,8 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
-		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o
+		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o \
+		manifest.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test

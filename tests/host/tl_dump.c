@@ -9,7 +9,8 @@
  *   tl_dump NTTRACE DIR MANIFEST
  *
  * MANIFEST: tests/host/tdh_manifest_test.man, whose provider writes one
- * event too (shown by name with it, as hex without it).
+ * event too (shown by name with it, as hex without it): named by --manifest,
+ * by NTTRACE_MANIFEST_PATH, and once `nttrace manifest install`ed.
  *
  * Then an event whose 31-byte schema nests three structures, each an
  * array of 65535 of the next, the last holding an empty array: 65535^3
@@ -19,6 +20,7 @@
  * killed past it), never by time.
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +243,81 @@ static int bounded(char *const *argv, size_t *size, const char *a, int *has_a,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* `sh -c CMD`'s exit status (-1: it did not exit). */
+static int sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * Manifests TDH finds with no --manifest: by NTTRACE_MANIFEST_PATH (the
+ * file, its directory), and installed with `nttrace manifest` into the
+ * directory NTTRACE_MANIFEST_DIR names (a fresh one here, never the
+ * machine's); bad installs refused with nothing written; and, as an
+ * unprivileged user, no install into root's directory.
+ */
+static void manifests(const char *tool, const char *dir, const char *manifest,
+		      const char *path)
+{
+	/* Not named: its GUID and header, and its data's size (no fields). */
+	static const char *const want_hex[] = { " [0 bytes]" };
+	char mdir[256], sdir[256], inst[300];
+
+	snprintf(mdir, sizeof(mdir), "%s/tl-dump-installed-%d", dir, (int)getpid());
+	snprintf(sdir, sizeof(sdir), "%s/tl-dump-search-%d", dir, (int)getpid());
+	snprintf(inst, sizeof(inst), "%s/tdh_manifest_test.man", mdir);
+	sh("rm -rf %s %s && mkdir %s && cp %s %s/a.man && cp %s %s/b.txt", mdir, sdir, sdir,
+	   manifest, sdir, manifest, sdir);
+	setenv("NTTRACE_MANIFEST_DIR", mdir, 1);
+	check(tool, "", path, "3b6f6b0e", want_hex, 1, "no manifest found: by its GUID");
+	setenv("NTTRACE_MANIFEST_PATH", manifest, 1);
+	check(tool, "", path, "Nttrace-Test-Manifest", want_man, 1,
+	      "NTTRACE_MANIFEST_PATH=FILE");
+	setenv("NTTRACE_MANIFEST_PATH", sdir, 1);
+	check(tool, "", path, "Nttrace-Test-Manifest", want_man, 1,
+	      "NTTRACE_MANIFEST_PATH=DIR (its .man file)");
+	unsetenv("NTTRACE_MANIFEST_PATH");
+
+	tap_eq(sh("%s manifest install %s >/dev/null", tool, manifest), 0,
+	       "manifest install: exit 0");
+	tap_eq(sh("test \"$(stat -c %%a %s)\" = 644", inst), 0, "... the file 0644");
+	check(tool, "", path, "Nttrace-Test-Manifest", want_man, 1, "installed");
+	tap_eq(sh("%s manifest list | grep -q '^  3b6f6b0e-5c55-4f64-9d5b-2a8c7a1e0f11 "
+		  "Nttrace-Test-Manifest$'", tool), 0, "manifest list: its provider");
+	tap_eq(sh("%s manifest install %s >/dev/null", tool, manifest), 0,
+	       "install again (an update): exit 0");
+	tap_eq(sh("cp %s %s/other.man && %s manifest install %s/other.man 2>&1 | "
+		  "grep -q 'already installed by'", manifest, sdir, tool, sdir), 0,
+	       "another file naming the same provider: refused, says which");
+	tap_eq(sh("test ! -e %s/other.man", mdir), 0, "... and not written");
+	tap_eq(sh("printf '<instrumentationManifest' > %s/bad.man && "
+		  "! %s manifest install %s/bad.man 2>/dev/null && test ! -e %s/bad.man",
+		  sdir, tool, sdir, mdir), 0, "a manifest that does not parse: refused, not written");
+	tap_eq(sh("! %s manifest install %s/b.txt 2>/dev/null", tool, sdir), 0,
+	       "a name TDH would not look at (.txt): refused");
+	if (geteuid() == 0 && !sh("command -v setpriv >/dev/null"))
+		tap_eq(sh("setpriv --reuid=65534 --regid=65534 --clear-groups %s manifest "
+			  "install %s 2>&1 | grep -q 'Permission denied'", tool, manifest), 0,
+		       "as an unprivileged user: permission denied");
+	else
+		tap_ok(1, "# SKIP as an unprivileged user: not root, or no setpriv");
+	tap_eq(sh("%s manifest uninstall tdh_manifest_test.man >/dev/null && test ! -e %s",
+		  tool, inst), 0, "manifest uninstall: removed");
+	check(tool, "", path, "3b6f6b0e", want_hex, 1, "uninstalled: by its GUID again");
+	tap_eq(sh("! %s manifest uninstall tdh_manifest_test.man 2>/dev/null", tool), 0,
+	       "uninstall of what is not installed: exit 1");
+	setenv("NTTRACE_MANIFEST_DIR", "/nonexistent/nttrace-manifests", 1);
+	sh("rm -rf %s %s", mdir, sdir);
+}
+
 static void check_deep(const char *tool, const char *dir, const char *path)
 {
 	char *text[] = { (char *)tool, "dump", (char *)path, NULL };
@@ -290,6 +367,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: tl_dump NTTRACE DIR MANIFEST\n");
 		return 2;
 	}
+	/* No manifest but the test's: none of the machine's, nor the caller's. */
+	unsetenv("NTTRACE_MANIFEST_PATH");
+	setenv("NTTRACE_MANIFEST_DIR", "/nonexistent/nttrace-manifests", 1);
 	snprintf(path, sizeof(path), "%s/tl-dump-%d.etl", argv[2], (int)getpid());
 	write_file(path);
 	check(argv[1], "", path, "nttrace.dump", want_text, 3, "text");
@@ -297,6 +377,7 @@ int main(int argc, char **argv)
 	snprintf(args, sizeof(args), "--manifest %s", argv[3]);
 	check(argv[1], args, path, "Nttrace-Test-Manifest", want_man, 1, "manifest");
 	providers(argv[1], argv[3]);
+	manifests(argv[1], argv[2], argv[3], path);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/tl-deep-%d.etl", argv[2], (int)getpid());
 	write_deep(path);

@@ -178,6 +178,19 @@ const struct nttrace_man_provider *nttrace_man_provider_at(uint32_t i);
 /* The provider of GUID @g (lock held), the first loaded; NULL if none. */
 const struct nttrace_man_provider *nttrace_man_provider(const GUID *g);
 
+/* ---- tdh_man_search.c: the manifests TDH finds by itself ---- */
+
+#ifndef NTTRACE_MANIFEST_DIR_DEFAULT
+#define NTTRACE_MANIFEST_DIR_DEFAULT	"/var/lib/nttrace/manifests"
+#endif
+
+/* Every manifest of the search path that parses, in its order; their count. */
+size_t nttrace_man_search(struct nttrace_man ***mans);
+/* Whether a directory's file named @name is taken for a manifest (".man", ".xml"). */
+int nttrace_man_is_manifest_name(const char *name);
+/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes: a Win32 error. */
+ULONG nttrace_man_read_file(const char *path, void **data, size_t *len);
+
 /* ---- tdh_man_elf.c ---- */
 
 /* An errno as the Win32 error of a file not read (ENOENT: not found). */

@@ -55,6 +55,10 @@ struct loaded {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct loaded *loaded;	/* in the order of loading */
+/* What the search path holds (tdh_man_search.c), read at the first lookup. */
+static struct nttrace_man **found;
+static size_t nfound;
+static int searched;
 
 void nttrace_man_lock(void)
 {
@@ -69,11 +73,22 @@ void nttrace_man_unlock(void)
 const struct nttrace_man_provider *nttrace_man_provider_at(uint32_t i)
 {
 	const struct loaded *l;
+	size_t k;
 
 	for (l = loaded; l; l = l->next) {
 		if (i < l->m->nprovs)
 			return &l->m->provs[i];
 		i -= l->m->nprovs;
+	}
+	/* Once, under the lock: lookups wait for the first search to end. */
+	if (!searched) {
+		searched = 1;
+		nfound = nttrace_man_search(&found);
+	}
+	for (k = 0; k < nfound; k++) {
+		if (i < found[k]->nprovs)
+			return &found[k]->provs[i];
+		i -= found[k]->nprovs;
 	}
 	return NULL;
 }
@@ -100,29 +115,19 @@ static ULONG read_manifest(const char *path, int binary, void **data, size_t *le
 {
 	struct stat st;
 	ULONG err;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (!binary)
+		return nttrace_man_read_file(path, data, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return nttrace_man_errno(errno);
-	if (fstat(fd, &st)) {
+	if (fstat(fd, &st))
 		err = nttrace_man_errno(errno);
-	} else if (!S_ISREG(st.st_mode)) {
+	else if (!S_ISREG(st.st_mode))
 		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
-	} else if (binary) {
+	else
 		err = nttrace_man_elf_section(fd, NTTRACE_TDH_MANIFEST_SECTION, data, len);
-	} else if ((uint64_t)st.st_size > NTTRACE_MAN_MAX) {
-		err = ERROR_NOT_ENOUGH_MEMORY;
-	} else {
-		*len = st.st_size;
-		*data = malloc(*len ? *len : 1);
-		err = *data ? nttrace_man_read_at(fd, *data, *len, 0) : ERROR_NOT_ENOUGH_MEMORY;
-		if (err == ERROR_RESOURCE_NOT_FOUND)
-			err = ERROR_XML_PARSE_ERROR;	/* shrank while read */
-		if (err) {
-			free(*data);
-			*data = NULL;
-		}
-	}
 	close(fd);
 	return err;
 }

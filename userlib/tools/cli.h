@@ -222,6 +222,7 @@ int cmd_formats(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_providers(int argc, char **argv);
+int cmd_manifest(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

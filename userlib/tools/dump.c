@@ -47,7 +47,9 @@ static void usage(FILE *f)
 		"number have a format is shown as its text, with its source file and line.\n"
 		"--manifest takes instrumentation manifests (.man, loaded with\n"
 		"TdhLoadManifest): their providers' events are shown by name with their\n"
-		"fields, as TraceLogging events and the kernel's always are.\n"
+		"fields, as TraceLogging events and the kernel's always are; manifests\n"
+		"installed with `nttrace manifest install` or named by NTTRACE_MANIFEST_PATH\n"
+		"are found without it.\n"
 		"`nttrace show` prints events as they come, from a file or a live session.\n");
 }
 

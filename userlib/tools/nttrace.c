@@ -609,6 +609,7 @@ static const struct {
 	{ "enable", cmd_enable, "enable a provider GUID for a session" },
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },
 	{ "providers", cmd_providers, "registered providers and their sessions" },
+	{ "manifest", cmd_manifest, "install, uninstall, list the manifests TDH finds" },
 	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
 	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },
 };

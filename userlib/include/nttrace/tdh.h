@@ -464,6 +464,28 @@ TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
 
 /*
+ * Manifests TDH finds without a load, as Windows' TDH finds those `wevtutil
+ * im` installed: the files and directories (their *.man and *.xml files,
+ * by name) of NTTRACE_MANIFEST_PATH, separated by ':', then the installed
+ * directory, nttrace_tdh_manifest_dir(): NTTRACE_MANIFEST_DIR if set, else
+ * /var/lib/nttrace/manifests (`nttrace manifest install` writes there).
+ * Read once per process, at TDH's first lookup of a provider; a manifest
+ * loaded with TdhLoadManifest answers for its providers before them, and
+ * the first one found before the rest. Both variables are ignored by a
+ * set-user-ID program.
+ */
+const char *nttrace_tdh_manifest_dir(void);
+
+/*
+ * nttrace's: the providers of the manifest file @path, parsed alone (not
+ * loaded): @fn is called with each one's GUID and name (UTF-8). The errors
+ * of TdhLoadManifest.
+ */
+ULONG nttrace_tdh_manifest_providers(const char *path,
+				     void (*fn)(void *ctx, const GUID *guid, const char *name),
+				     void *ctx);
+
+/*
  * What the manifests loaded say of their providers. TdhEnumerateProviders
  * lists their providers (SchemaSource 0), each GUID once; providers that
  * only registered have no schema here and are not listed, as on Windows
