@@ -318,6 +318,92 @@ static void manifests(const char *tool, const char *dir, const char *manifest,
 	sh("rm -rf %s %s", mdir, sdir);
 }
 
+/* A file with one event whose text CSV and XML must quote: "=1+2 <&> "q"". */
+static void write_quotes(const char *path)
+{
+	TRACEHANDLE h = 0;
+	struct props pr;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (!tap_eq(StartTraceA(&h, "tl-dump-quotes", &pr.p), ERROR_SUCCESS,
+		    "tracerpt: a file of text to quote"))
+		return;
+	TraceLoggingRegister(tl_dump_provider);
+	EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL);
+	TraceLoggingWrite(tl_dump_provider, "Quotes", TraceLoggingUtf8String("=1+2 <&> \"q\"", "s"));
+	ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	TraceLoggingUnregister(tl_dump_provider);
+}
+
+/*
+ * `nttrace tracerpt`: the event XML and CSV of the file's events, TDH's
+ * fields in them and, by the manifest found, the RenderingInfo names;
+ * text quoted for XML and for a spreadsheet; the summary's counts;
+ * outputs 0600, never replaced without -y, never left half written.
+ */
+static void tracerpt(const char *tool, const char *dir, const char *path, const char *manifest)
+{
+	char xml[256], csv[256], sum[256], quotes[256];
+
+	snprintf(xml, sizeof(xml), "%s/tl-dump-%d.xml", dir, (int)getpid());
+	snprintf(csv, sizeof(csv), "%s/tl-dump-%d.csv", dir, (int)getpid());
+	snprintf(sum, sizeof(sum), "%s/tl-dump-%d.txt", dir, (int)getpid());
+	snprintf(quotes, sizeof(quotes), "%s/tl-dump-quotes-%d.etl", dir, (int)getpid());
+	unlink(xml);
+	unlink(csv);
+	unlink(sum);
+	setenv("NTTRACE_MANIFEST_PATH", manifest, 1);
+	tap_eq(sh("%s tracerpt %s -o %s -summary %s >/dev/null", tool, path, xml, sum), 0,
+	       "tracerpt: XML and summary, exit 0");
+	unsetenv("NTTRACE_MANIFEST_PATH");
+	tap_eq(sh("test \"$(stat -c %%a %s)$(stat -c %%a %s)\" = 600600", xml, sum), 0,
+	       "... both files 0600");
+	tap_eq(sh("head -n 3 %s | tr -d '\\n' | grep -qx '<?xml version=\"1.0\" "
+		  "encoding=\"UTF-8\"?><Events><Event xmlns=\"http://schemas.microsoft.com/"
+		  "win/2004/08/events/event\">' && tail -n 1 %s | grep -qx '</Events>'", xml, xml),
+	       0, "... <Events> of Windows' event XML");
+	tap_eq(sh("grep -c '^<Event xmlns' %s | grep -qx 5", xml), 0,
+	       "... five events: the header, the manifest's, three TraceLogging");
+	tap_eq(sh("grep -q '^\t\t<Provider Name=\"nttrace.dump\" Guid=\"{6e747472-0028-"
+		  "4c54-8000-000000000029}\" />$' %s", xml), 0, "... System/Provider: name, GUID");
+	tap_eq(sh("grep -q '^\t\t<Data Name=\"n\">-2</Data>$' %s && grep -q "
+		  "'^\t\t<Data Name=\"bin\">0x010203</Data>$' %s", xml, xml), 0,
+	       "... EventData: TDH's fields, by name");
+	tap_eq(sh("grep -q '^\t\t<Task>Nttrace-Test-Manifest-Task</Task>$' %s || "
+		  "grep -q '^\t\t<Opcode>Start</Opcode>$' %s", xml, xml), 0,
+	       "... RenderingInfo: the manifest's names, the manifest found on the search path");
+	tap_eq(sh("grep -q '^Total Events  Processed 5$' %s && "
+		  "grep -Eq '^1 +nttrace.dump +Numbers +0 ' %s && "
+		  "grep -Eq '^1 +Nttrace-Test-Manifest +[^ ]* *3 +1 ' %s", sum, sum, sum), 0,
+	       "... summary: the events, by provider and event");
+	tap_eq(sh("%s tracerpt %s -o %s >/dev/null 2>&1", tool, path, xml), 1,
+	       "an existing output without -y: exit 1");
+	tap_eq(sh("%s tracerpt %s -o %s -y >/dev/null", tool, path, xml), 0,
+	       "... with -y: replaced");
+	tap_eq(sh("%s tracerpt %s/none.etl -o %s -y >/dev/null 2>&1", tool, dir, xml), 1,
+	       "a file that is not there: exit 1");
+	tap_eq(sh("test -s %s && ! ls %s.* >/dev/null 2>&1", xml, xml), 0,
+	       "... the output left as it was, no temporary file");
+	tap_eq(sh("%s tracerpt %s -report r.xml >/dev/null 2>&1", tool, path), 2,
+	       "-report (not built): refused, exit 2");
+
+	write_quotes(quotes);
+	tap_eq(sh("%s tracerpt %s -o %s -y >/dev/null && grep -q '^\t\t<Data Name=\"s\">"
+		  "=1+2 &lt;&amp;&gt; &quot;q&quot;</Data>$' %s", tool, quotes, xml, xml), 0,
+	       "XML: text escaped");
+	tap_eq(sh("%s tracerpt %s -of CSV -o %s >/dev/null && head -n 1 %s | grep -qx 'Event "
+		  "Name, Type, Event ID, Version, Channel, Level, Opcode, Task, Keyword, PID, TID, "
+		  "Processor Number, Instance ID, Parent Instance ID, Activity ID, Related Activity "
+		  "ID, Clock-Time, Kernel(ms), User(ms), User Data'", tool, quotes, csv, csv), 0,
+	       "CSV: tracerpt's columns");
+	tap_eq(sh("grep -q '^\"nttrace.dump\", .*, \"'\"'\"'=1+2 <&> \"\"q\"\"\"$' %s",
+		  csv), 0, "... text quoted, a formula's '=' made text");
+	unlink(xml);
+	unlink(csv);
+	unlink(sum);
+	unlink(quotes);
+}
+
 static void check_deep(const char *tool, const char *dir, const char *path)
 {
 	char *text[] = { (char *)tool, "dump", (char *)path, NULL };
@@ -378,6 +464,7 @@ int main(int argc, char **argv)
 	check(argv[1], args, path, "Nttrace-Test-Manifest", want_man, 1, "manifest");
 	providers(argv[1], argv[3]);
 	manifests(argv[1], argv[2], argv[3], path);
+	tracerpt(argv[1], argv[2], path, argv[3]);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/tl-deep-%d.etl", argv[2], (int)getpid());
 	write_deep(path);

@@ -223,6 +223,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_providers(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
+int cmd_tracerpt(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

@@ -605,6 +605,7 @@ static const struct {
 	{ "convert", cmd_convert, "write a log file or a session as CTF, or samples as perf.data" },
 	{ "merge", cmd_merge, "merge log files into one, in time order" },
 	{ "profile", cmd_profile, "where a trace's CPU samples fell, by function" },
+	{ "tracerpt", cmd_tracerpt, "a log file as Windows' tracerpt dumps it: event XML, CSV" },
 	{ "formats", cmd_formats, "print the message formats of binaries" },
 	{ "enable", cmd_enable, "enable a provider GUID for a session" },
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },
