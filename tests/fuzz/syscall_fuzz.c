@@ -47,7 +47,10 @@
  *   UNREGISTER, ENABLE/DISABLE/CAPTURE_STATE of a few GUIDs for the
  *   sessions seen running, NOTIFICATION and LIST_PROVIDERS, racing the
  *   sessions' stops and the files' closes; every operation on a system
- *   logger aimed at one (op_syslog()), reported by kind of worker.
+ *   logger aimed at one (op_syslog()), reported by kind of worker, and the
+ *   file and heap calls the kernel logger's FileIo and VirtualAlloc sources
+ *   watch (fz_file_calls(): files in /tmp, a few names a worker, left
+ *   behind by a worker killed meanwhile; not counted as calls).
  * - The racer thread remaps, unmaps, re-protects and refills the pages
  *   that argument lists and argument data point into, so that the kernel's
  *   copies race with the pages going away; it also rewrites a "scribble"
@@ -87,6 +90,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -151,13 +155,13 @@ static const unsigned int op_weight[NOPS] = {
 /* The operations on a system logger (op_syslog()), tallied by worker kind. */
 enum sysop {
 	SY_START, SY_STOP, SY_UPDATE, SY_FLUSH, SY_QUERY, SY_ATTACH, SY_ENABLE,
-	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, SY_PROFILE, SY_STACKS, NSYSOP
+	SY_SYSTEM_KERNEL, SY_SYSTEM_USER, SY_RAW, SY_PROFILE, SY_STACKS, SY_FILES, NSYSOP
 };
 
 static const char *const sysop_names[NSYSOP] = {
 	"start", "stop", "update", "flush", "query", "attach", "enable",
 	"TRACE_SYSTEM(kernel group)", "TRACE_SYSTEM(user group)", "TRACE_RAW", "profile",
-	"stacks",
+	"stacks", "file calls",
 };
 
 static const int err_list[] = {
@@ -2285,6 +2289,88 @@ static uint32_t sys_pick(struct thr *t, int by_slot)
  * worker's kind and whether it worked, so that the report shows each
  * reached as each kind of caller (README, "Who may do what").
  */
+/*
+ * A path argument for the file calls: one of a few names of this thread's
+ * in /tmp (absolute, or relative to /tmp through a directory descriptor),
+ * or, now and then, a pointer the kernel must not read (NULL, unmapped,
+ * a kernel address), which the FileIo probes read without faulting.
+ */
+static const char *fz_path(struct thr *t, char *buf, size_t room)
+{
+	static const uintptr_t bad[] = { 0, 1, 0xFFFFFFFFFFFFF000ULL & UINTPTR_MAX, 4096 };
+
+	if (chance(&t->r, 3))
+		return (const char *)PICK(&t->r, bad);
+	snprintf(buf, room, "/tmp/fzf%d-%u", (int)getpid(), below(&t->r, 4));
+	return buf;
+}
+
+/*
+ * The calls the NT Kernel Logger's file sources watch (FILE_IO_INIT,
+ * FILE_IO, DISK_FILE_IO at sys_enter and sys_exit), made while some
+ * system logger may want them: opens by absolute and relative paths,
+ * reads and writes at offsets, a flush, closes that end a file and ones
+ * that do not (a dup), renames, unlinks, directories made and removed.
+ * Not calls into the device: not counted among the fuzz's calls. Return:
+ * 0 when the last call worked.
+ */
+static long fz_file_calls(struct thr *t)
+{
+	char a[64], b[64], buf[256];
+	const char *pa = fz_path(t, a, sizeof(a)), *pb;
+	long ret = -1;
+	int fd, dfd, dup_fd;
+
+	switch (below(&t->r, 6)) {
+	case 0:
+		fd = open(pa, O_CREAT | O_RDWR | (chance(&t->r, 30) ? O_TRUNC : 0) |
+			  (chance(&t->r, 10) ? O_APPEND : 0), 0600);
+		if (fd < 0)
+			break;
+		ret = write(fd, buf, below(&t->r, sizeof(buf)));
+		ret = pread(fd, buf, below(&t->r, sizeof(buf)), (off_t)below(&t->r, 8192));
+		if (chance(&t->r, 20))
+			ret = fsync(fd);
+		/* A dup: its close is a Cleanup, not the file's end. */
+		dup_fd = chance(&t->r, 30) ? dup(fd) : -1;
+		ret = close(fd);
+		if (dup_fd >= 0)
+			close(dup_fd);
+		break;
+	case 1:
+		dfd = open("/tmp", O_RDONLY | O_DIRECTORY);
+		if (dfd < 0)
+			break;
+		fd = openat(dfd, pa && pa == a ? a + 5 : pa, O_RDONLY);
+		if (fd >= 0)
+			ret = close(fd);
+		close(dfd);
+		break;
+	case 2:
+		pb = fz_path(t, b, sizeof(b));
+		ret = rename(pa, pb);
+		break;
+	case 3:
+		ret = unlink(pa);
+		break;
+	case 4:
+		ret = mkdir(pa, 0700);
+		if (!ret)
+			ret = rmdir(pa);
+		break;
+	default:
+		/* Heap growth and trim (the main arena's brk()), a private mapping's. */
+		{
+			void *m = malloc(1 + below(&t->r, 200000));
+
+			free(m);
+			ret = 0;
+		}
+		break;
+	}
+	return ret < 0 ? -1 : 0;
+}
+
 static void op_syslog(struct thr *t)
 {
 	enum sysop op = (enum sysop)below(&t->r, NSYSOP);
@@ -2398,6 +2484,9 @@ static void op_syslog(struct thr *t)
 			     below(&t->r, 3);
 		en.level = 5;
 		ret = fz_ioctl(t, OP_SYSLOG, fd, NTTRACE_IOC_ENABLE, uptr(&en));
+		break;
+	case SY_FILES:
+		ret = fz_file_calls(t);
 		break;
 	default:
 		memset(rec, 0, sizeof(rec));
