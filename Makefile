@@ -84,7 +84,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/windows/guid.c userlib/windows/sid.c userlib/windows/time.c \
 	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c \
 	    userlib/windows/utf.c userlib/windows/text.c \
-	    userlib/windows/cmdline.c userlib/windows/path.c
+	    userlib/windows/cmdline.c userlib/windows/path.c userlib/windows/inet.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
 		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o

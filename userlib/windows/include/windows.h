@@ -90,6 +90,9 @@
 #define WINAPIV
 #define WINBASEAPI
 #define NTSYSAPI
+#ifndef NTAPI
+#define NTAPI
+#endif
 #define CONST		const
 #define IN
 #define OUT
