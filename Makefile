@@ -116,8 +116,11 @@ VM_TESTS += windows_test
 # Windows programs (tests/windows), built as Windows sources are with
 # nttrace-windows.pc: its Cflags, with the tree's directories for the
 # installed ones (scripts/check-install builds them with pkg-config
-# itself), as C and as C++; windows_test runs them in the VM.
-WIN_PROGRAMS := controller provider tlprovider consumer
+# itself), as C and as C++; windows_test runs them in the VM. A program's
+# other translation units are WIN_SRCS_NAME (winnames: a second unit
+# defining the same selectany GUID).
+WIN_PROGRAMS := controller provider tlprovider consumer winnames
+WIN_SRCS_winnames := tests/windows/winnames_guid.c
 WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -I$(BUILD)/generated \
 	      -Iinclude -Iuserlib/include
 # Each object's prerequisites are the headers the compiler saw it include
@@ -179,12 +182,13 @@ $(BUILD)/$(1)/windows/%-c: tests/windows/%.c $(BUILD)/$(1)/libnttrace-wmain.a \
 			   $(BUILD)/$(1)/libnttrace.a | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ $$< \
-		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
+		$$(WIN_SRCS_$$*) $(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/windows/%-cpp: tests/windows/%.c $(BUILD)/$(1)/libnttrace-wmain.a \
 			     $(BUILD)/$(1)/libnttrace.a | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ -x c++ $$< -x none \
+	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ \
+		-x c++ $$< $$(WIN_SRCS_$$*) -x none \
 		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
@@ -194,6 +198,7 @@ user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
+$(foreach a,u64 u32,$(foreach l,c cpp,$(BUILD)/$(a)/windows/winnames-$(l))): $(WIN_SRCS_winnames)
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:
 
