@@ -119,9 +119,10 @@
  *              its own is followed by inline, which makes x one object
  *              with external linkage however many units define it (const
  *              or not), what selectany means; before C++17, a weak
- *              definition (and the warning, as with mingw-w64). It must begin the declaration or follow
- *              extern (EXTERN_C), as they write it: after a qualifier,
- *              const __declspec(selectany), the qualifier goes to that
+ *              definition (and the warning, as with mingw-w64). It must
+ *              begin the declaration or follow extern (EXTERN_C), as
+ *              they write it: after a qualifier, const
+ *              __declspec(selectany), the qualifier goes to that
  *              function (GCC says so with -Wextra).
  *   thread     thread-local storage; dllimport, novtable: nothing here;
  *   dllexport  visible outside a shared object; noinline, noreturn,
