@@ -84,7 +84,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/windows/guid.c userlib/windows/sid.c userlib/windows/time.c \
 	    userlib/windows/process.c userlib/windows/conio.c userlib/windows/strsafe.c \
 	    userlib/windows/utf.c userlib/windows/text.c \
-	    userlib/windows/cmdline.c userlib/windows/path.c
+	    userlib/windows/cmdline.c userlib/windows/path.c userlib/windows/inet.c
 TOOLS := nttrace
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
 		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o \
@@ -117,8 +117,11 @@ VM_TESTS += windows_test
 # Windows programs (tests/windows), built as Windows sources are with
 # nttrace-windows.pc: its Cflags, with the tree's directories for the
 # installed ones (scripts/check-install builds them with pkg-config
-# itself), as C and as C++; windows_test runs them in the VM.
-WIN_PROGRAMS := controller provider tlprovider consumer
+# itself), as C and as C++; windows_test runs them in the VM. A program's
+# other translation units are WIN_SRCS_NAME (winnames: a second unit
+# defining the same selectany GUID).
+WIN_PROGRAMS := controller provider tlprovider consumer winnames
+WIN_SRCS_winnames := tests/windows/winnames_guid.c
 WIN_CFLAGS := -fshort-wchar -DUNICODE -D_UNICODE -Iuserlib/windows/include -I$(BUILD)/generated \
 	      -Iinclude -Iuserlib/include
 # Each object's prerequisites are the headers the compiler saw it include
@@ -180,12 +183,13 @@ $(BUILD)/$(1)/windows/%-c: tests/windows/%.c $(BUILD)/$(1)/libnttrace-wmain.a \
 			   $(BUILD)/$(1)/libnttrace.a | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
 	$(CC) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ $$< \
-		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
+		$$(WIN_SRCS_$$*) $(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
 
 $(BUILD)/$(1)/windows/%-cpp: tests/windows/%.c $(BUILD)/$(1)/libnttrace-wmain.a \
 			     $(BUILD)/$(1)/libnttrace.a | $(UAPI_H)
 	@mkdir -p $$(dir $$@)
-	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ -x c++ $$< -x none \
+	$(CXX) $(2) $(WIN_CFLAGS) $(CFLAGS) -Wall -Wextra -Werror $(DEPFLAGS) -o $$@ \
+		-x c++ $$< $$(WIN_SRCS_$$*) -x none \
 		$(BUILD)/$(1)/libnttrace-wmain.a $(BUILD)/$(1)/libnttrace.a $(LDFLAGS_VM) $(LIBS_$(1))
 
 user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
@@ -195,6 +199,7 @@ user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
+$(foreach a,u64 u32,$(foreach l,c cpp,$(BUILD)/$(a)/windows/winnames-$(l))): $(WIN_SRCS_winnames)
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:
 

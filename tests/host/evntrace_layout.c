@@ -11,6 +11,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/evntprov.h>
+#include <nttrace/ntwmi.h>
 #include "layout.h"
 
 SIZE(GUID, 16, 16);
@@ -283,5 +284,30 @@ _Static_assert(sizeof(TRACE_QUERY_INFO_CLASS) == 4 && TraceGuidQueryList == 0 &&
 	       TRACE_PROVIDER_FLAG_LEGACY == 1 && TRACE_PROVIDER_FLAG_PRE_ENABLE == 2 &&
 	       MAXIMUM_LOGGERS == 64 && ERROR_INSUFFICIENT_BUFFER == 122 &&
 	       ERROR_WMI_GUID_NOT_FOUND == 4200, "controllers' query values as the SDK has them");
+
+/*
+ * SystemPerformanceTraceInformation's structures (<nttrace/ntwmi.h>): the
+ * offsets Geoff Chappell's studies of the kernel and phnt's declarations
+ * give, the same for both widths.
+ */
+SIZE(EVENT_TRACE_VERSION_INFORMATION, 0x08, 0x08);
+SIZE(EVENT_TRACE_GROUPMASK_INFORMATION, 0x30, 0x30);
+AT(EVENT_TRACE_GROUPMASK_INFORMATION, TraceHandle, 0x08, 0x08);
+AT(EVENT_TRACE_GROUPMASK_INFORMATION, EventTraceGroupMasks, 0x10, 0x10);
+AT(EVENT_TRACE_PERFORMANCE_INFORMATION, LogfileBytesWritten, 0x08, 0x08);
+SIZE(EVENT_TRACE_TIME_PROFILE_INFORMATION, 0x08, 0x08);
+AT(EVENT_TRACE_SYSTEM_EVENT_INFORMATION, HookId, 0x10, 0x10);
+AT(EVENT_TRACE_PROFILE_COUNTER_INFORMATION, ProfileSource, 0x10, 0x10);
+AT(EVENT_TRACE_PROFILE_LIST_INFORMATION, Profile, 0x08, 0x08);
+SIZE(EVENT_TRACE_STACK_CACHING_INFORMATION, 0x20, 0x20);
+_Static_assert(SystemPerformanceTraceInformation == 0x1F &&
+	       EventTraceKernelVersionInformation == 0 && EventTraceGroupMaskInformation == 1 &&
+	       EventTraceTimeProfileInformation == 3 && EventTraceStackTracingInformation == 6 &&
+	       EventTraceProfileConfigInformation == 12 &&
+	       EventTraceProfileSourceListInformation == 13 &&
+	       EventTraceObjectTypeFilterInformation == 17 && MaxEventTraceInfoClass == 28 &&
+	       EVENT_TRACE_FLAG_DRIVER == 0x00800000 &&
+	       EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING == 0x10000000,
+	       "NTDLL's ETW values as Windows has them");
 
 int nttrace_evntrace_layout_checked;

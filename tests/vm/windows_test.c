@@ -7,7 +7,10 @@
  * manifest-based, TraceLogging and classic providers write; the
  * controller stops the session, which must have lost nothing; the
  * consumer reads the file back with OpenTrace, ProcessTrace and TDH and
- * exits 0 only if every event arrived as written. The programs' own
+ * exits 0 only if every event arrived as written. Then winnames checks
+ * the Windows around ETW (mc.exe's selectany definitions, ULONG_MAX,
+ * addresses as text) and the system logger's settings through
+ * NtQuerySystemInformation and NtSetSystemInformation. The programs' own
  * output is passed on as TAP comments.
  */
 #include <limits.h>
@@ -73,6 +76,9 @@ static void one_language(const char *lang, const char *what)
 	tap_eq(run("consumer", lang, file, EVENTS, NULL), 0,
 	       "%s: consumer reads every event back (OpenTrace, ProcessTrace, TDH)", what);
 	unlink(file);
+	tap_eq(run("winnames", lang, "module", NULL, NULL), 0,
+	       "%s: selectany, LPCBYTE, ULONG_MAX, addresses as text, "
+	       "NtQuery/NtSetSystemInformation (SystemPerformanceTraceInformation)", what);
 }
 
 TEST_F(nttrace, c)

@@ -60,6 +60,11 @@
  *   TraceStackCachingInfo, TraceUnifiedStackCachingInfo: stack caching:
  *     no stacks: not supported.
  *
+ * NtQuerySystemInformation and NtSetSystemInformation's
+ * SystemPerformanceTraceInformation (<nttrace/ntwmi.h>) reach the same
+ * settings by EVENT_TRACE_INFORMATION_CLASS, each through the class
+ * above that has it, and say it with an NTSTATUS.
+ *
  * Choices where Microsoft is silent: a handle that is no running session
  * (nor this process's running user-mode logger) is ERROR_INVALID_HANDLE, as
  * EnableTraceEx2's; the class is checked before the handle, so that an
@@ -72,6 +77,7 @@
 #include <sys/ioctl.h>
 
 #include <nttrace/etl.h>
+#include <nttrace/ntwmi.h>
 #include <nttrace/session.h>
 
 #include "controller_internal.h"
@@ -415,4 +421,208 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
 
 	SetLastError(err);
 	return err;
+}
+
+/* ---- NtQuerySystemInformation, NtSetSystemInformation ---- */
+
+/* A Win32 error of the functions above as the NTSTATUS saying it. */
+static NTSTATUS win32_status(ULONG err)
+{
+	switch (err) {
+	case ERROR_SUCCESS: return STATUS_SUCCESS;
+	case ERROR_INVALID_HANDLE: return STATUS_INVALID_HANDLE;
+	case ERROR_INVALID_PARAMETER: return STATUS_INVALID_PARAMETER;
+	case ERROR_BAD_LENGTH: return STATUS_INFO_LENGTH_MISMATCH;
+	/* The module not loaded too: NtTraceEvent's status for it. */
+	case ERROR_SERVICE_NOT_ACTIVE:
+	case ERROR_NOT_SUPPORTED: return STATUS_NOT_SUPPORTED;
+	case ERROR_ACCESS_DENIED: return STATUS_ACCESS_DENIED;
+	case ERROR_NOT_ENOUGH_MEMORY: return STATUS_NO_MEMORY;
+	default: return STATUS_UNSUCCESSFUL;
+	}
+}
+
+/* EVENT_TRACE_SYSTEM_EVENT_INFORMATION's bytes before its HookIds. */
+#define HOOKS_OFFSET	offsetof(EVENT_TRACE_SYSTEM_EVENT_INFORMATION, HookId)
+/* EVENT_TRACE_PROFILE_LIST_INFORMATION's bytes before its entries. */
+#define SOURCES_OFFSET	offsetof(EVENT_TRACE_PROFILE_LIST_INFORMATION, Profile)
+/* EVENT_TRACE_PROFILE_CONFIG_INFORMATION's bytes before its sources. */
+#define CONFIG_OFFSET	offsetof(EVENT_TRACE_PROFILE_CONFIG_INFORMATION, ProfileSource)
+
+static NTSTATUS query_hooks(EVENT_TRACE_SYSTEM_EVENT_INFORMATION *info, ULONG len,
+			    ULONG *size)
+{
+	uint16_t hooks[NTTRACE_STACKS_MAX];
+	struct nttrace_stacks st;
+	ULONG err, i, id;
+
+	memset(&st, 0, sizeof(st));
+	st.count = NTTRACE_STACKS_MAX;
+	st.hooks = (uintptr_t)hooks;
+	err = stacks_ioctl(info->TraceHandle, &st);
+	if (err)
+		return win32_status(err);
+	*size = HOOKS_OFFSET + st.count * sizeof(ULONG);
+	if (len < *size)
+		return STATUS_BUFFER_TOO_SMALL;
+	for (i = 0; i < st.count; i++) {
+		id = hooks[i];
+		memcpy((char *)info + HOOKS_OFFSET + i * sizeof(id), &id, sizeof(id));
+	}
+	return STATUS_SUCCESS;
+}
+
+static NTSTATUS set_hooks(const EVENT_TRACE_SYSTEM_EVENT_INFORMATION *info, ULONG len)
+{
+	uint16_t hooks[NTTRACE_STACKS_MAX];
+	struct nttrace_stacks st;
+	ULONG i, id, n = (len - HOOKS_OFFSET) / sizeof(ULONG);
+
+	if ((len - HOOKS_OFFSET) % sizeof(ULONG))
+		return STATUS_INFO_LENGTH_MISMATCH;
+	if (n > NTTRACE_STACKS_MAX)
+		return STATUS_INVALID_PARAMETER;
+	for (i = 0; i < n; i++) {
+		memcpy(&id, (const char *)info + HOOKS_OFFSET + i * sizeof(id), sizeof(id));
+		if (id > 0xFFFF)
+			return STATUS_INVALID_PARAMETER;
+		hooks[i] = (uint16_t)id;
+	}
+	memset(&st, 0, sizeof(st));
+	st.flags = NTTRACE_STACKS_SET;
+	st.count = n;
+	st.hooks = (uintptr_t)hooks;
+	return win32_status(stacks_ioctl(info->TraceHandle, &st));
+}
+
+/* The class's structure, for its fixed-size classes; 0 for the others. */
+static ULONG fixed_size(EVENT_TRACE_INFORMATION_CLASS cls)
+{
+	if (cls == EventTraceGroupMaskInformation)
+		return sizeof(EVENT_TRACE_GROUPMASK_INFORMATION);
+	if (cls == EventTraceTimeProfileInformation)
+		return sizeof(EVENT_TRACE_TIME_PROFILE_INFORMATION);
+	return 0;
+}
+
+/*
+ * The EVENT_TRACE_INFORMATION_CLASS at @buf (@len bytes), checked:
+ * STATUS_SUCCESS, or the status that ends the call.
+ */
+static NTSTATUS trace_class(SYSTEM_INFORMATION_CLASS sys, const void *buf, ULONG len,
+			    EVENT_TRACE_INFORMATION_CLASS *cls, ULONG *ret_len)
+{
+	ULONG value, size;
+
+	if (sys != SystemPerformanceTraceInformation)
+		return STATUS_INVALID_INFO_CLASS;
+	if (!buf || len < sizeof(value))
+		return STATUS_INFO_LENGTH_MISMATCH;
+	memcpy(&value, buf, sizeof(value));
+	if (value >= MaxEventTraceInfoClass)
+		return STATUS_INVALID_INFO_CLASS;
+	*cls = (EVENT_TRACE_INFORMATION_CLASS)value;
+	size = fixed_size(*cls);
+	if (size && len != size) {
+		if (ret_len)
+			*ret_len = size;
+		return STATUS_INFO_LENGTH_MISMATCH;
+	}
+	return STATUS_SUCCESS;
+}
+
+NTSTATUS NTAPI NtQuerySystemInformation(SYSTEM_INFORMATION_CLASS SystemInformationClass,
+					PVOID SystemInformation, ULONG SystemInformationLength,
+					PULONG ReturnLength)
+{
+	ULONG len = SystemInformationLength, size = 0;
+	EVENT_TRACE_INFORMATION_CLASS cls;
+	char *buf = SystemInformation;
+	NTSTATUS status;
+
+	status = trace_class(SystemInformationClass, buf, len, &cls, ReturnLength);
+	if (status)
+		return status;
+	switch (cls) {
+	case EventTraceGroupMaskInformation: {
+		EVENT_TRACE_GROUPMASK_INFORMATION *g = (void *)buf;
+
+		size = sizeof(*g);
+		status = win32_status(query_info(g->TraceHandle, TraceSystemTraceEnableFlagsInfo,
+						 g->EventTraceGroupMasks,
+						 sizeof(g->EventTraceGroupMasks), NULL));
+		break;
+	}
+	case EventTraceTimeProfileInformation: {
+		EVENT_TRACE_TIME_PROFILE_INFORMATION *t = (void *)buf;
+		TRACE_PROFILE_INTERVAL interval = { .Source = NTTRACE_PROFILE_SOURCE_TIMER };
+
+		size = sizeof(*t);
+		status = win32_status(query_info(0, TraceSampledProfileIntervalInfo, &interval,
+						 sizeof(interval), NULL));
+		if (!status)
+			t->ProfileInterval = interval.Interval;
+		break;
+	}
+	case EventTraceStackTracingInformation:
+		if (len < HOOKS_OFFSET)
+			return STATUS_INFO_LENGTH_MISMATCH;
+		status = query_hooks((void *)buf, len, &size);
+		break;
+	case EventTraceProfileSourceListInformation:
+		size = SOURCES_OFFSET + TIMER_INFO_SIZE;
+		if (len < size) {
+			status = STATUS_BUFFER_TOO_SMALL;
+			break;
+		}
+		status = win32_status(query_sources(buf + SOURCES_OFFSET));
+		if (!status)
+			memset(buf + sizeof(ULONG), 0, SOURCES_OFFSET - sizeof(ULONG));
+		break;
+	default:
+		return STATUS_NOT_SUPPORTED;
+	}
+	if (ReturnLength && (!status || status == (NTSTATUS)STATUS_BUFFER_TOO_SMALL))
+		*ReturnLength = size;
+	return status;
+}
+
+NTSTATUS NTAPI NtSetSystemInformation(SYSTEM_INFORMATION_CLASS SystemInformationClass,
+				      PVOID SystemInformation, ULONG SystemInformationLength)
+{
+	ULONG len = SystemInformationLength;
+	EVENT_TRACE_INFORMATION_CLASS cls;
+	const char *buf = SystemInformation;
+	NTSTATUS status;
+
+	status = trace_class(SystemInformationClass, buf, len, &cls, NULL);
+	if (status)
+		return status;
+	switch (cls) {
+	case EventTraceGroupMaskInformation: {
+		const EVENT_TRACE_GROUPMASK_INFORMATION *g = (const void *)buf;
+
+		return win32_status(set_groups(g->TraceHandle, g->EventTraceGroupMasks,
+					       sizeof(g->EventTraceGroupMasks)));
+	}
+	case EventTraceTimeProfileInformation: {
+		const EVENT_TRACE_TIME_PROFILE_INFORMATION *t = (const void *)buf;
+		TRACE_PROFILE_INTERVAL interval = {
+			.Source = NTTRACE_PROFILE_SOURCE_TIMER,
+			.Interval = t->ProfileInterval,
+		};
+
+		return win32_status(set_interval(&interval, sizeof(interval)));
+	}
+	case EventTraceStackTracingInformation:
+		if (len < HOOKS_OFFSET)
+			return STATUS_INFO_LENGTH_MISMATCH;
+		return set_hooks((const void *)buf, len);
+	case EventTraceProfileConfigInformation:
+		if (len < CONFIG_OFFSET)
+			return STATUS_INFO_LENGTH_MISMATCH;
+		return win32_status(set_sources(buf + CONFIG_OFFSET, len - CONFIG_OFFSET));
+	default:
+		return STATUS_NOT_SUPPORTED;
+	}
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* Names of the NTSTATUS values and event types of uapi/nttrace.h. */
+/* Names of the NTSTATUS values (uapi/nttrace.h's and <nttrace/nt.h>'s) and event types. */
 #include <stddef.h>
 
 #include <nttrace/nt.h>
@@ -25,6 +25,9 @@ static const struct {
 	NAME(STATUS_NOT_SUPPORTED),
 	NAME(STATUS_INVALID_BUFFER_SIZE),
 	NAME(STATUS_WMI_ALREADY_DISABLED),
+	NAME(STATUS_UNSUCCESSFUL),
+	NAME(STATUS_INVALID_INFO_CLASS),
+	NAME(STATUS_INFO_LENGTH_MISMATCH),
 };
 
 static const char *const type_names[] = {

@@ -104,4 +104,28 @@ HRESULT nttrace_win_StringCchVPrintfA(char *d, size_t cch, const char *fmt, va_l
 HRESULT nttrace_win_StringCbVPrintfW(WCHAR *d, size_t cb, const WCHAR *fmt, va_list ap);
 HRESULT nttrace_win_StringCbVPrintfA(char *d, size_t cb, const char *fmt, va_list ap);
 
+/*
+ * ws2tcpip.h, ip2string.h: addresses as text (inet.c). @family is
+ * Windows' (AF_INET 2, AF_INET6 23); an address is its 4 or 16 bytes in
+ * network order (IN_ADDR, IN6_ADDR); a port is in network order.
+ */
+#define NTTRACE_WIN_AF_INET	2
+#define NTTRACE_WIN_AF_INET6	23
+const char *nttrace_win_inet_ntop(INT family, const void *addr, char *buf, size_t size);
+INT nttrace_win_inet_pton(INT family, const char *text, void *addr);
+const WCHAR *nttrace_win_InetNtopW(INT family, const void *addr, WCHAR *buf, size_t size);
+INT nttrace_win_InetPtonW(INT family, const WCHAR *text, void *addr);
+char *nttrace_win_RtlIpv4AddressToStringA(const void *addr, char *s);
+WCHAR *nttrace_win_RtlIpv4AddressToStringW(const void *addr, WCHAR *s);
+char *nttrace_win_RtlIpv6AddressToStringA(const void *addr, char *s);
+WCHAR *nttrace_win_RtlIpv6AddressToStringW(const void *addr, WCHAR *s);
+NTSTATUS nttrace_win_RtlIpv4AddressToStringExA(const void *addr, USHORT port, char *s,
+					       ULONG *len);
+NTSTATUS nttrace_win_RtlIpv4AddressToStringExW(const void *addr, USHORT port, WCHAR *s,
+					       ULONG *len);
+NTSTATUS nttrace_win_RtlIpv6AddressToStringExA(const void *addr, ULONG scope, USHORT port,
+					       char *s, ULONG *len);
+NTSTATUS nttrace_win_RtlIpv6AddressToStringExW(const void *addr, ULONG scope, USHORT port,
+					       WCHAR *s, ULONG *len);
+
 #endif /* NTTRACE_USERLIB_WINDOWS_WIN_H */

@@ -63,6 +63,13 @@ typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 #define EVENT_TRACE_PRIVATE_IN_PROC		NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC
 #define EVENT_TRACE_USE_PAGED_MEMORY		NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY
 #define EVENT_TRACE_SYSTEM_LOGGER_MODE		NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE
+/*
+ * One buffer for every CPU, events in the order they were written: no
+ * session here has that (a kernel session's rings are per CPU, and the
+ * user-mode logger's per writer slot), so StartTrace refuses the mode
+ * (ERROR_INVALID_PARAMETER), as it does any mode it does not honour.
+ */
+#define EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING	0x10000000U
 
 /*
  * The NT Kernel Logger and the system loggers (uapi/nttrace.h, "System
@@ -102,6 +109,12 @@ typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 #define EVENT_TRACE_FLAG_ALPC			NTTRACE_EVENT_TRACE_FLAG_ALPC
 #define EVENT_TRACE_FLAG_SPLIT_IO		NTTRACE_EVENT_TRACE_FLAG_SPLIT_IO
 #define EVENT_TRACE_FLAG_DEBUG_EVENTS		NTTRACE_EVENT_TRACE_FLAG_DEBUG_EVENTS
+/*
+ * Drivers' I/O request packets: Linux has no IRPs, so the module writes
+ * no events of the group, and a system logger asking for it is refused
+ * (ERROR_NOT_SUPPORTED: uapi/nttrace.h, "System loggers").
+ */
+#define EVENT_TRACE_FLAG_DRIVER			0x00800000U
 #define EVENT_TRACE_FLAG_PROFILE		NTTRACE_EVENT_TRACE_FLAG_PROFILE
 #define EVENT_TRACE_FLAG_FILE_IO		NTTRACE_EVENT_TRACE_FLAG_FILE_IO
 #define EVENT_TRACE_FLAG_FILE_IO_INIT		NTTRACE_EVENT_TRACE_FLAG_FILE_IO_INIT

@@ -34,6 +34,15 @@ typedef int32_t NTSTATUS;
 #define STATUS_NOT_SUPPORTED		NTTRACE_STATUS_NOT_SUPPORTED
 #define STATUS_INVALID_BUFFER_SIZE	NTTRACE_STATUS_INVALID_BUFFER_SIZE
 #define STATUS_WMI_ALREADY_DISABLED	NTTRACE_STATUS_WMI_ALREADY_DISABLED
+/*
+ * Statuses of the library's own NT calls (<nttrace/ntwmi.h>'s
+ * NtQuerySystemInformation), which the module never returns: no
+ * information class of that value, a buffer of the wrong length for the
+ * class, a failure the others do not name.
+ */
+#define STATUS_UNSUCCESSFUL		((NTSTATUS)0xC0000001L)
+#define STATUS_INVALID_INFO_CLASS	((NTSTATUS)0xC0000003L)
+#define STATUS_INFO_LENGTH_MISMATCH	((NTSTATUS)0xC0000004L)
 
 /*
  * NtTraceEvent as Windows declares it. Returns the kernel's NTSTATUS; when

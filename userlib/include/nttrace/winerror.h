@@ -28,6 +28,7 @@ typedef uint32_t DWORD;
 #define ERROR_OUTOFMEMORY		14U
 #define ERROR_BAD_LENGTH		24U
 #define ERROR_WRITE_FAULT		29U
+#define ERROR_GEN_FAILURE		31U
 #define ERROR_NOT_SUPPORTED		50U
 #define ERROR_INVALID_PARAMETER		87U
 #define ERROR_BUFFER_OVERFLOW		111U
@@ -65,12 +66,14 @@ DWORD GetLastError(void);
 void SetLastError(DWORD error);
 
 /*
- * RtlNtStatusToDosError for the NTSTATUS values NtTraceEvent returns:
+ * RtlNtStatusToDosError for the NTSTATUS values NtTraceEvent and
+ * NtQuerySystemInformation (<nttrace/ntwmi.h>) return:
  * STATUS_SUCCESS -> ERROR_SUCCESS, STATUS_ACCESS_VIOLATION and
  * STATUS_DATATYPE_MISALIGNMENT -> ERROR_NOACCESS, STATUS_INVALID_HANDLE ->
  * ERROR_INVALID_HANDLE, STATUS_NO_MEMORY -> ERROR_NOT_ENOUGH_MEMORY,
  * STATUS_BUFFER_OVERFLOW -> ERROR_MORE_DATA, STATUS_INTEGER_OVERFLOW ->
- * ERROR_ARITHMETIC_OVERFLOW, and so on; an exception code Windows keeps as
+ * ERROR_ARITHMETIC_OVERFLOW, STATUS_INFO_LENGTH_MISMATCH -> ERROR_BAD_LENGTH,
+ * STATUS_INVALID_INFO_CLASS -> ERROR_INVALID_PARAMETER, and so on; an exception code Windows keeps as
  * it is (STATUS_ARRAY_BOUNDS_EXCEEDED) comes back unchanged, and a status
  * without a mapping gives ERROR_MR_MID_NOT_FOUND, as on Windows.
  */

@@ -11,8 +11,8 @@
  * (<winerror.h>), HRESULT, the SAL annotations, the memory, time and
  * process functions below, and, as Windows' brings them, the C runtime's
  * <stdio.h>, <stdlib.h>, <string.h> and <wchar.h> (with MSVC's wide and
- * printf semantics: see this directory's <wchar.h>) and <objbase.h>'s
- * StringFromGUID2.
+ * printf semantics: see this directory's <wchar.h>), <limits.h> (with
+ * Windows' long limits: below) and <objbase.h>'s StringFromGUID2.
  *
  * Installed in $(includedir)/nttrace/windows, which
  * `pkg-config --cflags nttrace-windows` puts on the include path, so
@@ -22,6 +22,7 @@
 #define NTTRACE_WINDOWS_WINDOWS_H
 
 #include "nttrace_win.h"
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,6 +33,44 @@
 #include <nttrace/winnt.h>
 #include "sal.h"
 #include "winerror.h"
+
+/*
+ * long. Windows is LLP64: its long is 32 bits. Here long is the
+ * compiler's, 64 bits in a 64-bit program (32 in a 32-bit one): the C
+ * library's functions and structs take that long, and no header can
+ * change it. The Windows types keep Windows' sizes all the same: LONG,
+ * ULONG and DWORD are 32 bits (<nttrace/winnt.h>).
+ *
+ * <limits.h> comes with <windows.h>, as the SDK's headers bring it, with
+ * LONG_MAX, LONG_MIN and ULONG_MAX made Windows' values, the limits of
+ * LONG and ULONG: Windows code compares its 32-bit ULONGs and DWORDs with
+ * ULONG_MAX (TDH's whole-array index, a "none" result), which a 64-bit
+ * ULONG_MAX would never equal (-Wtype-limits says so). The price, in a
+ * 64-bit program: they are no longer the limits of long and unsigned
+ * long, so code that tests those against them (strtoul's overflow,
+ * (unsigned long)-1 == ULONG_MAX) misses, and a header included after
+ * this one that tells long's size from them (zlib's zconf.h) takes long
+ * for 32 bits. Such a program defines NTTRACE_WIN_LINUX_LIMITS before
+ * including <windows.h> and keeps <limits.h>'s values. LONG_BIT and the
+ * other values <limits.h> derives from them are <limits.h>'s.
+ */
+#ifndef NTTRACE_WIN_LINUX_LIMITS
+#undef LONG_MAX
+#define LONG_MAX		2147483647L
+#undef LONG_MIN
+#define LONG_MIN		(-LONG_MAX - 1L)
+#undef ULONG_MAX
+#define ULONG_MAX		0xffffffffUL
+#endif
+/* winnt.h's limits of its types. */
+#define MAXCHAR			0x7f
+#define MAXSHORT		0x7fff
+#define MAXBYTE			0xff
+#define MAXWORD			0xffff
+#define MAXDWORD		0xffffffff
+#define MAXLONG			0x7fffffff
+#define MINLONG			0x80000000
+#define MAXLONGLONG		0x7fffffffffffffffLL
 
 /* Calling conventions and parameter words: one convention on Linux. */
 #ifndef __stdcall
@@ -51,15 +90,76 @@
 #define WINAPIV
 #define WINBASEAPI
 #define NTSYSAPI
+#ifndef NTAPI
+#define NTAPI
+#endif
 #define CONST		const
 #define IN
 #define OUT
 #define OPTIONAL
 #define UNALIGNED
-#define DECLSPEC_NOINLINE	__attribute__((__noinline__))
-#define DECLSPEC_ALIGN(n)	__attribute__((__aligned__(n)))
-#define DECLSPEC_SELECTANY	__attribute__((__weak__))
-#define DECLSPEC_NORETURN	__attribute__((__noreturn__))
+
+/*
+ * MSVC's __declspec(x) as GCC's attributes, as Wine's winelib maps it:
+ * each x the layer knows is NTTRACE_WIN_DECLSPEC_x below; any other
+ * (uuid, property, ...) is an undeclared name, a compile error.
+ *   selectany  a global defined in several translation units (a header's
+ *              GUID, an mc.exe header's descriptors and handles) is one
+ *              object, the linker keeping one definition: a weak
+ *              definition. mc.exe's headers and Microsoft's samples write
+ *              EXTERN_C __declspec(selectany) const T x = v; in C that is
+ *              extern with an initialiser, which GCC's C compiler warns
+ *              about (mingw-w64's too), with no option to turn it off.
+ *              So in C the attribute comes after a declaration of its
+ *              own that takes the extern (of a function never defined
+ *              nor called), and x is a weak definition with the external
+ *              linkage a C file-scope object has. C++ warns the same of
+ *              a non-const object (a const one needs the extern for its
+ *              external linkage): there, from C++17, the declaration of
+ *              its own is followed by inline, which makes x one object
+ *              with external linkage however many units define it (const
+ *              or not), what selectany means; before C++17, a weak
+ *              definition (and the warning, as with mingw-w64). It must
+ *              begin the declaration or follow extern (EXTERN_C), as
+ *              they write it: after a qualifier, const
+ *              __declspec(selectany), the qualifier goes to that
+ *              function (GCC says so with -Wextra).
+ *   thread     thread-local storage; dllimport, novtable: nothing here;
+ *   dllexport  visible outside a shared object; noinline, noreturn,
+ *              nothrow, align(n): the attributes of those names.
+ */
+#ifndef __declspec
+#define __declspec(x)			NTTRACE_WIN_DECLSPEC_##x
+#endif
+#define NTTRACE_WIN_CONCAT2(a, b)	a##b
+#define NTTRACE_WIN_CONCAT(a, b)	NTTRACE_WIN_CONCAT2(a, b)
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define NTTRACE_WIN_DECLSPEC_selectany						\
+	void NTTRACE_WIN_CONCAT(nttrace_win_selectany_, __COUNTER__)(); inline
+#define NTTRACE_WIN_DECLSPEC_thread	thread_local
+#elif defined(__cplusplus)
+#define NTTRACE_WIN_DECLSPEC_selectany	__attribute__((__weak__))
+#define NTTRACE_WIN_DECLSPEC_thread	thread_local
+#else
+#define NTTRACE_WIN_DECLSPEC_selectany						\
+	void NTTRACE_WIN_CONCAT(nttrace_win_selectany_, __COUNTER__)(void);	\
+	__attribute__((__weak__))
+#define NTTRACE_WIN_DECLSPEC_thread	_Thread_local
+#endif
+#define NTTRACE_WIN_DECLSPEC_dllimport
+#define NTTRACE_WIN_DECLSPEC_dllexport	__attribute__((__visibility__("default")))
+#define NTTRACE_WIN_DECLSPEC_novtable
+#define NTTRACE_WIN_DECLSPEC_noinline	__attribute__((__noinline__))
+#define NTTRACE_WIN_DECLSPEC_noreturn	__attribute__((__noreturn__))
+#define NTTRACE_WIN_DECLSPEC_nothrow	__attribute__((__nothrow__))
+#define NTTRACE_WIN_DECLSPEC_align(n)	__attribute__((__aligned__(n)))
+#define DECLSPEC_NOINLINE	__declspec(noinline)
+#define DECLSPEC_ALIGN(n)	__declspec(align(n))
+#define DECLSPEC_SELECTANY	__declspec(selectany)
+#define DECLSPEC_NORETURN	__declspec(noreturn)
+#define DECLSPEC_IMPORT		__declspec(dllimport)
+#define DECLSPEC_EXPORT		__declspec(dllexport)
+#define DECLSPEC_NOVTABLE	__declspec(novtable)
 /* As mingw-w64 has it: inlined, never emitted on its own. */
 #define FORCEINLINE	extern __inline__ __attribute__((__always_inline__, __gnu_inline__))
 #ifdef __cplusplus
@@ -106,6 +206,7 @@ typedef SIZE_T *PSIZE_T;
 typedef LONG_PTR SSIZE_T, *PSSIZE_T;
 typedef BOOL *PBOOL, *LPBOOL;
 typedef BYTE *LPBYTE;
+typedef const BYTE *LPCBYTE;
 typedef HANDLE *PHANDLE, *LPHANDLE;
 typedef HANDLE HMODULE, HINSTANCE, HLOCAL, HGLOBAL;
 typedef UINT_PTR WPARAM;

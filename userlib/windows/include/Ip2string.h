@@ -1,0 +1,1 @@
+ip2string.h

@@ -1,0 +1,1 @@
+winsock2.h

@@ -1,0 +1,1 @@
+ws2ipdef.h
