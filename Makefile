@@ -214,10 +214,12 @@ FORCE_EXPAT:
 # and takes HOST_CPPFLAGS_NAME too.
 HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh_mof_test \
 	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test safecopy_bench \
-	      tl_roundtrip
+	      tl_roundtrip etl_order_test
 HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
 		 tools_test flame_test
 # uapi_layout: the uapi has one layout for 32- and 64-bit callers.
+# etl_order_test: the order the ETL reader merges its CPU streams in
+# (files and live), against a plain scan of the CPUs.
 # record_test, sysrec_test: the record encoders (the byte cases are
 # KUnit's too); sysrec_test's records decoded by the reader's table.
 HOST_OBJS_record_test := common/record.o
