@@ -224,6 +224,8 @@ struct fz_slot {
 	uint64_t priv[NMODES][2];
 	/* op_syslog()'s operations by the worker's kind: worked, refused */
 	uint64_t sysop[NMODES][NSYSOP][2];
+	/* Each kind of operation's time in microseconds, and how many ran */
+	uint64_t op_us[NOPS], op_n[NOPS];
 };
 
 struct fz_shared {
@@ -2542,7 +2544,25 @@ static void op_fork(struct thr *t)
 	_exit(0);
 }
 
+static void run_op_timed(struct thr *t, enum op op);
+
+/*
+ * Each operation timed (CLOCK_MONOTONIC, a vDSO read), so that the
+ * report says where a run's time went and a slow run can be told why.
+ */
 static void run_op(struct thr *t, enum op op)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	run_op_timed(t, op);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	__atomic_fetch_add(&t->slot->op_us[op], (uint64_t)((b.tv_sec - a.tv_sec) * 1000000 +
+			   (b.tv_nsec - a.tv_nsec) / 1000), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->slot->op_n[op], 1, __ATOMIC_RELAXED);
+}
+
+static void run_op_timed(struct thr *t, enum op op)
 {
 	switch (op) {
 	case OP_VERSION: op_version(t); break;
@@ -2988,10 +3008,13 @@ static void report(void)
 	uint64_t calls = 0, surprise = 0;
 	int b;
 	uint64_t priv[NMODES][2], sysop[NMODES][NSYSOP][2];
+	uint64_t op_us[NOPS], op_n[NOPS], all_us = 0;
 	int p, th, o, e, y;
 	char line[1024];
 	size_t n;
 
+	memset(op_us, 0, sizeof(op_us));
+	memset(op_n, 0, sizeof(op_n));
 	memset(res, 0, sizeof(res));
 	memset(tstat, 0, sizeof(tstat));
 	memset(tblock, 0, sizeof(tblock));
@@ -3003,6 +3026,11 @@ static void report(void)
 
 			calls += s->calls;
 			surprise += s->surprise;
+			for (o = 0; o < NOPS; o++) {
+				op_us[o] += s->op_us[o];
+				op_n[o] += s->op_n[o];
+				all_us += s->op_us[o];
+			}
 			for (o = 0; o < NOPS; o++)
 				for (e = 0; e < NERR; e++)
 					res[o][e] += s->res[o][e];
@@ -3023,6 +3051,14 @@ static void report(void)
 	}
 	printf("# workers forked %u, killed by us %u (watchdog %u), died otherwise %u\n",
 	       spawns, kills + wd_kills, wd_kills, unexpected);
+	/* Where the threads' time went: each kind's share, and its mean. */
+	n = (size_t)snprintf(line, sizeof(line), "# time by operation:");
+	for (o = 0; o < NOPS && n < sizeof(line) - 48; o++)
+		if (op_n[o])
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %.0f%% %llu us,",
+					      op_names[o], all_us ? 100.0 * op_us[o] / all_us : 0,
+					      (unsigned long long)(op_us[o] / op_n[o]));
+	puts(line);
 	for (o = 0; o < NOPS; o++) {
 		uint64_t sum = 0;
 

@@ -580,9 +580,13 @@ static void rundown_locked_mm_test(struct kunit *test)
 	}
 	unread = atomic_long_read(&nt_kl_rundown_unread);
 
-	mmap_write_lock(mm);
-	k = start_kl(test, NTTRACE_EVENT_TRACE_FLAG_PROCESS);
-	mmap_write_unlock(mm);
+	{
+		struct nttrace_logger_info info;
+
+		ntk_info(&info, NTTRACE_KERNEL_LOGGER_NAME);
+		info.group_mask[0] = NTTRACE_EVENT_TRACE_FLAG_PROCESS;
+		k = ntk_start_busy(test, &info, mm);
+	}
 	KUNIT_EXPECT_GE(test, atomic_long_read(&nt_kl_rundown_unread), unread + 1);
 
 	n = ntk_collect(test, k, &recs);

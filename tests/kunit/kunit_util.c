@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/string.h>
@@ -70,8 +71,15 @@ void ntk_put(struct ntk_session *k)
 
 struct ntk_session *ntk_start(struct kunit *test, struct nttrace_logger_info *info)
 {
+	return ntk_start_busy(test, info, NULL);
+}
+
+struct ntk_session *ntk_start_busy(struct kunit *test, struct nttrace_logger_info *info,
+				   struct mm_struct *busy)
+{
 	struct ntk_session *k;
 	struct nt_session *s;
+	int ret;
 
 	k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, k);
@@ -80,7 +88,18 @@ struct ntk_session *ntk_start(struct kunit *test, struct nttrace_logger_info *in
 	k->end = kunit_kcalloc(test, nr_cpu_ids, sizeof(*k->end), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, k->end);
 
-	KUNIT_ASSERT_EQ_MSG(test, nt_session_start(info), 0, "start %s", info->name);
+	/*
+	 * Only the start (its rundown) under @busy's lock: the attach after
+	 * it takes cpus_read_lock, which no path takes under an mm's lock
+	 * (perf's ioctls fault under its context mutex, which CPU hotplug
+	 * takes under cpus_write_lock: lockdep would see a cycle).
+	 */
+	if (busy)
+		mmap_write_lock(busy);
+	ret = nt_session_start(info);
+	if (busy)
+		mmap_write_unlock(busy);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "start %s", info->name);
 	k->id = info->logger_id;
 	s = nt_session_get_consumable(k->id);
 	if (IS_ERR(s)) {

@@ -33,6 +33,10 @@ void ntk_info(struct nttrace_logger_info *info, const char *name);
 
 /* nt_session_start(@info), which must succeed, and a reference to it. */
 struct ntk_session *ntk_start(struct kunit *test, struct nttrace_logger_info *info);
+struct mm_struct;
+/* The same, @busy's mmap lock held (for writing) across the start alone. */
+struct ntk_session *ntk_start_busy(struct kunit *test, struct nttrace_logger_info *info,
+				   struct mm_struct *busy);
 
 /*
  * nt_session_start(@info) where it should fail: returns its error. A
