@@ -639,10 +639,46 @@ static void rs_profile(struct rc_ctx *ctx)
 		.base = 0x7f0012340000ULL, .size = 0x4000, .process_id = 4242,
 		.flags = NTR_SR_MEM_COMMIT | NTR_SR_MEM_RESERVE,
 	};
+	/*
+	 * Payloads a 64-bit Windows wrote (PerfView's test trace
+	 * net.4.5.2.x64.etl), and the values PerfView decodes from them: a
+	 * SampledProfile v2 at byte 359052 (InstructionPointer
+	 * 0xfffff8002152f552, ThreadId 0, Count 1, Reserved 0x80: priority 16
+	 * in the flags byte), a StackWalk v2 at byte 851627 (EventTimeStamp
+	 * 1983117013, StackProcess 3676, StackThread 3680, one frame).
+	 */
+	static const __u8 win_sample[16] = {
+		0x52, 0xf5, 0x52, 0x21, 0x00, 0xf8, 0xff, 0xff,
+		0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x80, 0x00,
+	};
+	static const __u8 win_stack[24] = {
+		0xd5, 0xf6, 0x33, 0x76, 0x00, 0x00, 0x00, 0x00,
+		0x5c, 0x0e, 0x00, 0x00, 0x60, 0x0e, 0x00, 0x00,
+		0x08, 0x8f, 0xb8, 0x5e, 0xf9, 0x07, 0x00, 0x00,
+	};
+	static const unsigned long win_frame[] = { 0x7f95eb88f08UL & ~0UL };
+	struct ntr_sr_sample ws = {
+		.instruction_pointer = 0xfffff8002152f552ULL, .count = 1,
+		.flags = 16 << NTR_SR_SAMPLE_PRIORITY_SHIFT,
+	};
+	struct ntr_sr_stack wst = {
+		.event_time_stamp = 1983117013, .stack_process = 3676, .stack_thread = 3680,
+		.frames = win_frame, .nr = 1,
+	};
 	static __u8 got[64];
 	static struct rs_exp e;
 	int ptr32;
 	__u32 n;
+
+	rs_fill(got, sizeof(got));
+	rc_eq(ctx, ntr_sr_sample_write(got, 16, &ws, false), 16, "sample: Windows' 16 bytes");
+	rc_mem(ctx, got, win_sample, 16, "sample: Windows' bytes");
+	if (sizeof(unsigned long) == 8) {
+		rs_fill(got, sizeof(got));
+		rc_eq(ctx, ntr_sr_stack_write(got, 24, &wst, false), 24,
+		      "stack: Windows' 24 bytes");
+		rc_mem(ctx, got, win_stack, 24, "stack: Windows' bytes");
+	}
 
 	for (ptr32 = 0; ptr32 < 2; ptr32++) {
 		rs_init(&e, ptr32);
