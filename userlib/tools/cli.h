@@ -163,6 +163,9 @@ char *render_utf16_data(const uint8_t *d, uint32_t len);
  * 4); 8 otherwise. In a ProcessTrace callback (nttrace_current_record()).
  */
 int render_pointer_size(const EVENT_RECORD *er);
+/* @er's first extended item of @type at least @min_size bytes long, or NULL. */
+const EVENT_HEADER_EXTENDED_DATA_ITEM *render_ext_item(const EVENT_RECORD *er, USHORT type,
+						       USHORT min_size);
 
 /*
  * An event TDH can decode (render_tdh.c): render_tdh_knows() says whether

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <nttrace/tdh.h>
+#include <nttrace/tmf.h>
 
 #include "cli.h"
 
@@ -70,9 +71,19 @@ static const char *base_name(const char *path)
 
 static void print_guid(FILE *f, const GUID *g)
 {
-	fprintf(f, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", (unsigned int)g->Data1,
-		g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3],
-		g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
+	char s[NTTRACE_GUID_STRING];
+
+	nttrace_guid_string((const uint8_t *)g, s);
+	fputs(s, f);
+}
+
+/* A file name TDH's search takes for a manifest: *.man or *.xml, not hidden. */
+static int manifest_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 4 &&
+	       (!strcmp(name + n - 4, ".man") || !strcmp(name + n - 4, ".xml"));
 }
 
 /* Which provider of @a is also in @b: its index, or -1. */
@@ -101,10 +112,7 @@ static int collides(const char *dir, const char *skip, const struct names *k, co
 	if (!dp)
 		return 0;
 	while (!bad && (d = readdir(dp))) {
-		size_t n = strlen(d->d_name);
-
-		if (d->d_name[0] == '.' || n < 5 || !strcmp(d->d_name, skip) ||
-		    (strcmp(d->d_name + n - 4, ".man") && strcmp(d->d_name + n - 4, ".xml")))
+		if (!manifest_name(d->d_name) || !strcmp(d->d_name, skip))
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, d->d_name) >= sizeof(path))
 			continue;
@@ -196,10 +204,8 @@ static int install(const char *dir, int n, char **files)
 
 	for (i = 0; i < n; i++) {
 		const char *name = base_name(files[i]);
-		size_t len = strlen(name);
 
-		if (len < 5 || name[0] == '.' ||
-		    (strcmp(name + len - 4, ".man") && strcmp(name + len - 4, ".xml"))) {
+		if (!manifest_name(name)) {
 			fprintf(stderr, "nttrace: manifest: %s: the name must end in .man or .xml "
 				"(TDH looks for no other)\n", files[i]);
 			bad = 1;
@@ -281,10 +287,7 @@ static int list(const char *dir)
 		return 1;
 	}
 	while ((d = readdir(dp))) {
-		size_t len = strlen(d->d_name);
-
-		if (d->d_name[0] == '.' || len < 5 ||
-		    (strcmp(d->d_name + len - 4, ".man") && strcmp(d->d_name + len - 4, ".xml")))
+		if (!manifest_name(d->d_name))
 			continue;
 		if (n == cap) {
 			grown = realloc(files, (cap ? 2 * cap : 16) * sizeof(*grown));

@@ -240,9 +240,8 @@ int render_pointer_size(const EVENT_RECORD *er)
 	       4 : 8;
 }
 
-/* The extended item of @type, or NULL. */
-static const EVENT_HEADER_EXTENDED_DATA_ITEM *item(const EVENT_RECORD *er, USHORT type,
-						   USHORT min_size)
+const EVENT_HEADER_EXTENDED_DATA_ITEM *render_ext_item(const EVENT_RECORD *er, USHORT type,
+						       USHORT min_size)
 {
 	USHORT i;
 
@@ -644,7 +643,7 @@ static void print_classic(const EVENT_RECORD *er, const struct nttrace_etl_event
 	const EVENT_HEADER *eh = &er->EventHeader;
 	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
 	const EVENT_HEADER_EXTENDED_DATA_ITEM *it =
-		item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, sizeof(EVENT_EXTENDED_ITEM_INSTANCE));
+		render_ext_item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, sizeof(EVENT_EXTENDED_ITEM_INSTANCE));
 	const EVENT_EXTENDED_ITEM_INSTANCE *in = it ? item_data(it) : NULL;
 	unsigned int version = ev && ev->classic ? ev->rec[6] | ev->rec[7] << 8 : d->Version;
 	const struct nttrace_kernel_class *kc = kernel_class(er, ev);
@@ -716,7 +715,7 @@ static void print_event_header(const EVENT_RECORD *er, const struct nttrace_etl_
 	const EVENT_HEADER *eh = &er->EventHeader;
 	const EVENT_DESCRIPTOR *d = &eh->EventDescriptor;
 	const EVENT_HEADER_EXTENDED_DATA_ITEM *rel =
-		item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
+		render_ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
 	uint32_t bad = ev && ev->event_header ? ev->ext_bad : 0;
 	/* PROCESSOR_INDEX is the consumer's flag, not the event's. */
 	unsigned int flags = ev && ev->event_header ? ev->header_flags :

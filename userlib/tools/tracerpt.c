@@ -53,6 +53,7 @@
 #include <nttrace/evntcons.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/tdh.h>
+#include <nttrace/tmf.h>
 
 #include "cli.h"
 
@@ -139,11 +140,13 @@ static void csv_num(FILE *f, uint64_t v)
 	fprintf(f, ", %" PRIu64, v);
 }
 
+/* "{lowercase GUID}", as tracerpt writes them. */
 static void guid_text(char *out, size_t room, const GUID *g)
 {
-	snprintf(out, room, "{%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
-		 (unsigned int)g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1],
-		 g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
+	char s[NTTRACE_GUID_STRING];
+
+	nttrace_guid_string((const uint8_t *)g, s);
+	snprintf(out, room, "{%s}", s);
 }
 
 /* A FILETIME as "2014-01-24T12:00:20.612995800Z" (100 ns, then "00"). */
@@ -301,16 +304,6 @@ static void count_event(const EVENT_RECORD *er, const char *provider, const char
 
 /* ---- one event ---- */
 
-static const EVENT_HEADER_EXTENDED_DATA_ITEM *ext_item(const EVENT_RECORD *er, USHORT type)
-{
-	USHORT i;
-
-	for (i = 0; i < er->ExtendedDataCount; i++)
-		if (er->ExtendedData[i].ExtType == type)
-			return &er->ExtendedData[i];
-	return NULL;
-}
-
 static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_fields *v,
 		      int decoded, const struct names *n)
 {
@@ -338,8 +331,8 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 	fprintf(f, "\t\t<TimeCreated SystemTime=\"%s\" />\n", when);
 	guid_text(g, sizeof(g), &h->ActivityId);
 	fprintf(f, "\t\t<Correlation ActivityID=\"%s\"", g);
-	rel = ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID);
-	if (rel && rel->DataSize >= sizeof(GUID)) {
+	rel = render_ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
+	if (rel) {
 		GUID r;
 
 		memcpy(&r, (const void *)(uintptr_t)rel->DataPtr, sizeof(r));
@@ -448,15 +441,15 @@ static void csv_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 	csv_num(f, h->ProcessId);
 	csv_num(f, h->ThreadId);
 	csv_num(f, er->BufferContext.ProcessorIndex);
-	it = ext_item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO);
-	if (it && it->DataSize >= sizeof(in))
+	it = render_ext_item(er, EVENT_HEADER_EXT_TYPE_INSTANCE_INFO, sizeof(in));
+	if (it)
 		memcpy(&in, (const void *)(uintptr_t)it->DataPtr, sizeof(in));
 	csv_num(f, in.InstanceId);
 	csv_num(f, in.ParentInstanceId);
 	guid_text(g, sizeof(g), &h->ActivityId);
 	csv_cell(f, g, 0);
-	it = ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID);
-	if (it && it->DataSize >= sizeof(rel))
+	it = render_ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(rel));
+	if (it)
 		memcpy(&rel, (const void *)(uintptr_t)it->DataPtr, sizeof(rel));
 	guid_text(g, sizeof(g), &rel);
 	csv_cell(f, g, 0);
