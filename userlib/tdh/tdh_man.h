@@ -25,11 +25,17 @@ struct nttrace_man_item {
 	const char *name;
 	const char *message;	/* resolved; NULL: none */
 	const char *message_s;	/* as written */
+	const char *symbol;	/* the name a generated header gives it; NULL: none */
 	const char *chid;	/* a channel's, which events name it by */
+	/* A channel's type, enabled and isolation attributes, as written. */
+	const char *type, *enabled, *isolation;
 	uint64_t value;		/* a keyword's mask */
+	GUID guid;		/* a task's eventGUID (has_guid) */
 	uint16_t task;		/* an opcode defined in a task: the task's value */
 	uint8_t in_task;
 	uint8_t has_value;	/* a channel's value was given */
+	uint8_t has_guid;
+	uint8_t imported;	/* an importChannel */
 };
 
 struct nttrace_man_list {
@@ -69,6 +75,7 @@ struct nttrace_man_data {
 
 struct nttrace_man_template {
 	const char *tid;
+	const char *name;	/* the EventData's Name attribute; NULL: none */
 	struct nttrace_man_data *v;
 	uint32_t n, cap;
 };
@@ -79,6 +86,7 @@ struct nttrace_man_event {
 	uint16_t task;
 	uint64_t keywords;
 	const char *name;
+	const char *symbol;	/* the name a generated header gives it; NULL: none */
 	/* The attributes as written; resolved into the pointers below. */
 	const char *level_s, *task_s, *opcode_s, *channel_s, *keywords_s, *template_s,
 		   *message_s;
@@ -91,6 +99,8 @@ struct nttrace_man_provider {
 	GUID guid;
 	const char *name;
 	const char *message_s, *message;
+	/* The attributes a message compiler reads, as written; NULL: absent. */
+	const char *symbol, *resource_file, *message_file, *parameter_file;
 	struct nttrace_man_list levels, tasks, opcodes, keywords, channels;
 	struct nttrace_man_map *maps;
 	uint32_t nmaps, capmaps;

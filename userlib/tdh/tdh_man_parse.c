@@ -15,8 +15,11 @@
  *     templates/template (tid) with data (name, inType, outType, count,
  *     length, map) and struct (name, count, length) holding data
  *   localization/resources (culture)/stringTable/string (id, value)
- * Everything else (filters, descriptions, namespaces' URIs, the events'
- * symbols) is skipped. References by name are resolved afterwards
+ * and the symbol attributes of the provider, events, levels, tasks, opcodes,
+ * keywords and channels, the provider's resourceFileName, messageFileName
+ * and parameterFileName, a task's eventGUID, a channel's type, enabled and
+ * isolation, a template's name: what a message compiler needs besides.
+ * Everything else (filters, descriptions, namespaces' URIs) is skipped. References by name are resolved afterwards
  * (tdh_man_resolve.c): the string tables come last in a manifest.
  *
  * Only the XML is trusted as far as expat checks it: expat reads no
@@ -205,6 +208,10 @@ static void provider(struct ps *s, const XML_Char **atts)
 	}
 	p->name = dup(s, atts, "name");
 	p->message_s = dup(s, atts, "message");
+	p->symbol = dup(s, atts, "symbol");
+	p->resource_file = dup(s, atts, "resourceFileName");
+	p->message_file = dup(s, atts, "messageFileName");
+	p->parameter_file = dup(s, atts, "parameterFileName");
 	s->prov = p;
 	s->opening = E_PROVIDER;
 }
@@ -228,6 +235,7 @@ static void event(struct ps *s, const XML_Char **atts)
 		return;
 	e->version = (uint8_t)v;
 	e->name = dup(s, atts, "name");
+	e->symbol = dup(s, atts, "symbol");
 	e->level_s = dup(s, atts, "level");
 	e->task_s = dup(s, atts, "task");
 	e->opcode_s = dup(s, atts, "opcode");
@@ -249,6 +257,7 @@ static struct nttrace_man_item *item(struct ps *s, struct nttrace_man_list *l,
 		return NULL;
 	it->name = dup(s, atts, "name");
 	it->message_s = dup(s, atts, "message");
+	it->symbol = dup(s, atts, "symbol");
 	got = num_attr(s, atts, vname, max, &it->value);
 	if (got < 0 || !it->name || (need_value && !got)) {
 		fail(s, ERROR_XML_PARSE_ERROR);
@@ -256,6 +265,24 @@ static struct nttrace_man_item *item(struct ps *s, struct nttrace_man_list *l,
 	}
 	it->has_value = got;
 	return it;
+}
+
+static void task(struct ps *s, const XML_Char **atts)
+{
+	struct nttrace_man_item *it = item(s, &s->prov->tasks, atts, "value", 0xFFFF, 1);
+	const char *g = attr(atts, "eventGUID");
+
+	if (!it)
+		return;
+	if (g) {
+		if (guid(g, &it->guid)) {
+			fail(s, ERROR_XML_PARSE_ERROR);
+			return;
+		}
+		it->has_guid = 1;
+	}
+	s->task = s->prov->tasks.n - 1;
+	s->opening = E_TASK;
 }
 
 static void opcode(struct ps *s, const XML_Char **atts)
@@ -276,6 +303,10 @@ static void channel(struct ps *s, const XML_Char **atts, int import)
 	if (!it)
 		return;
 	it->chid = dup(s, atts, "chid");
+	it->type = dup(s, atts, "type");
+	it->enabled = dup(s, atts, "enabled");
+	it->isolation = dup(s, atts, "isolation");
+	it->imported = import;
 	/* An imported channel is winmeta.xml's (System, Application...). */
 	if (import && !it->has_value) {
 		w = nttrace_man_winmeta(MAN_CHANNEL, it->name);
@@ -328,6 +359,7 @@ static void template(struct ps *s, const XML_Char **atts)
 	if (!t)
 		return;
 	t->tid = dup(s, atts, "tid");
+	t->name = dup(s, atts, "name");
 	if (!t->tid)
 		fail(s, ERROR_XML_PARSE_ERROR);
 	s->tmpl = t;
@@ -399,11 +431,8 @@ static void XMLCALL start(void *user, const XML_Char *name, const XML_Char **att
 		event(s, atts);
 	else if (e == E_LEVEL && up == E_LEVELS && in_prov)
 		item(s, &s->prov->levels, atts, "value", 0xFF, 1);
-	else if (e == E_TASK && up == E_TASKS && in_prov && s->task < 0 &&
-		 item(s, &s->prov->tasks, atts, "value", 0xFFFF, 1)) {
-		s->task = s->prov->tasks.n - 1;
-		s->opening = E_TASK;
-	}
+	else if (e == E_TASK && up == E_TASKS && in_prov && s->task < 0)
+		task(s, atts);
 	else if (e == E_OPCODE && up == E_OPCODES && (in_prov || (s->prov && up2 == E_TASK)))
 		opcode(s, atts);
 	else if (e == E_KEYWORD && up == E_KEYWORDS && in_prov)
