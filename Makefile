@@ -216,7 +216,7 @@ HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh
 	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test safecopy_bench \
 	      tl_roundtrip etl_order_test
 HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
-		 tools_test flame_test
+		 tools_test flame_test mc_bin_test
 # uapi_layout: the uapi has one layout for 32- and 64-bit callers.
 # etl_order_test: the order the ETL reader merges its CPU streams in
 # (files and live), against a plain scan of the CPUs.
@@ -253,6 +253,12 @@ HOST_CPPFLAGS_tools_test := -Iuserlib/tools
 # flame_test: `nttrace profile --svg`'s flame graph (userlib/tools/flame.c).
 HOST_OBJS_flame_test := userlib/tools/flame.o
 HOST_CPPFLAGS_flame_test := -Iuserlib/tools
+# mc_bin_test: `nttrace mc`'s message table, WEVT_TEMPLATE and resource
+# script (userlib/tools/mc_msg.c, mc_wevt.c, mc_rc.c), byte for byte
+# against a real mc.exe's outputs read from MC_DATA (skipped when absent).
+HOST_OBJS_mc_bin_test := userlib/tools/mc_out.o userlib/tools/mc_prov.o \
+			 userlib/tools/mc_msg.o userlib/tools/mc_wevt.o userlib/tools/mc_rc.o
+HOST_CPPFLAGS_mc_bin_test := -Iuserlib/tools
 
 # host_test NAME BITS TARGET LDFLAGS
 define host_test
