@@ -255,7 +255,8 @@ HOST_OBJS_flame_test := userlib/tools/flame.o
 HOST_CPPFLAGS_flame_test := -Iuserlib/tools
 # mc_bin_test: `nttrace mc`'s message table, WEVT_TEMPLATE and resource
 # script (userlib/tools/mc_msg.c, mc_wevt.c, mc_rc.c), byte for byte
-# against a real mc.exe's outputs read from MC_DATA (skipped when absent).
+# against a real mc.exe's outputs, read from $NTTRACE_MC_DATA or the
+# test's default directory (skipped when absent).
 HOST_OBJS_mc_bin_test := userlib/tools/mc_out.o userlib/tools/mc_prov.o \
 			 userlib/tools/mc_msg.o userlib/tools/mc_wevt.o userlib/tools/mc_rc.o
 HOST_CPPFLAGS_mc_bin_test := -Iuserlib/tools

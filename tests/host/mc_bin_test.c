@@ -2,9 +2,9 @@
 /*
  * The binary outputs of `nttrace mc` (userlib/tools/mc_msg.c, mc_wevt.c,
  * mc_rc.c), linked in. Against a real mc.exe's outputs when they are at
- * hand: the data directory is argv[1], else $NTTRACE_MC_DATA, else
- * ../shared/data/mc (from the repository's top); without it those cases
- * are skipped. There:
+ * hand: the data directory is argv[1], else $NTTRACE_MC_DATA, else the
+ * default below (relative to the repository's top, where make runs the
+ * test); without it those cases are skipped. There:
  *   azure-c-shared-utility-2017/: etwlogger.man and mc.exe's message
  *     table (MSG00001.bin), WEVT_TEMPLATE (etwloggerTEMP.BIN), resource
  *     script and header, whose MSG_ defines name the messages' IDs
