@@ -64,7 +64,7 @@ static void usage(FILE *f)
 		"  -v        say what is written\n");
 }
 
-static void error(const char *file, uint32_t line, const char *fmt, const char *a,
+static void say_error(const char *file, uint32_t line, const char *fmt, const char *a,
 		  const char *b)
 {
 	if (line)
@@ -132,7 +132,7 @@ static int check(const struct nttrace_man *m, const char *file)
 		for (k = 0; k < pv->ntmpls; k++)
 			for (j = 0; j < k; j++)
 				if (!strcmp(pv->tmpls[k].tid, pv->tmpls[j].tid)) {
-					error(file, pv->tmpls[k].line,
+					say_error(file, pv->tmpls[k].line,
 					      "the template id %s is defined twice%s", pv->tmpls[k].tid,
 					      "");
 					errs++;
@@ -147,11 +147,11 @@ static int check(const struct nttrace_man *m, const char *file)
 					break;
 			if (j < k) {
 				snprintf(idv, sizeof(idv), "%u version %u", e->id, e->version);
-				error(file, e->line, "two events have the value %s%s", idv, "");
+				say_error(file, e->line, "two events have the value %s%s", idv, "");
 				errs++;
 			}
 			if (e->symbol && mc_header_check_template(e->tmpl, &why, &bad)) {
-				error(file, bad ? bad->line : e->tmpl->line,
+				say_error(file, bad ? bad->line : e->tmpl->line,
 				      "template %s: the generated code cannot write %s", e->tmpl->tid,
 				      why);
 				errs++;
@@ -164,7 +164,7 @@ static int check(const struct nttrace_man *m, const char *file)
 			char first[32];
 
 			snprintf(first, sizeof(first), "%u", v[i - 1].line);
-			error(file, v[i].line, "the symbol %s is defined twice (first on line %s)",
+			say_error(file, v[i].line, "the symbol %s is defined twice (first on line %s)",
 			      v[i].name, first);
 			errs++;
 		}
@@ -254,7 +254,8 @@ int cmd_mc(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-?")) {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "-um") || !strcmp(a, "-b")) {
+		}
+		if (!strcmp(a, "-um") || !strcmp(a, "-b")) {
 			continue;
 		} else if (!strcmp(a, "-v")) {
 			verbose = 1;
@@ -323,7 +324,7 @@ int cmd_mc(int argc, char **argv)
 		what = diag.what ? diag.what : "the manifest does not parse";
 		if (err == ERROR_NOT_ENOUGH_MEMORY)
 			what = "out of memory";
-		error(input, (uint32_t)diag.line, "%s%s", what, "");
+		say_error(input, (uint32_t)diag.line, "%s%s", what, "");
 		goto out;
 	}
 	if (check(m, input))

@@ -223,7 +223,7 @@ static int sig_of(const struct nttrace_man_template *t, struct sig *s, const cha
 	uint32_t i;
 
 	memset(s, 0, sizeof(*s));
-	strcpy(s->name, "McTemplateU0");
+	snprintf(s->name, sizeof(s->name), "McTemplateU0");
 	if (!t)
 		return 0;
 	s->v = calloc(t->n + 1, sizeof(*s->v));
