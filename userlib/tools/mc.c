@@ -179,10 +179,17 @@ static int write_temp(const char *path, const struct mc_out *o, char *tmp, size_
 	size_t off = 0;
 	int fd;
 
+	int n;
+
 	if (slash)
-		snprintf(tmp, size, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+		n = snprintf(tmp, size, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
 	else
-		snprintf(tmp, size, ".%s.XXXXXX", path);
+		n = snprintf(tmp, size, ".%s.XXXXXX", path);
+	if (n < 0 || (size_t)n >= size) {
+		fprintf(stderr, "nttrace: mc: %s: path too long\n", path);
+		tmp[0] = 0;
+		return -1;
+	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "nttrace: mc: %s: %s\n", tmp, strerror(errno));
