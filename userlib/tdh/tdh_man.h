@@ -36,6 +36,7 @@ struct nttrace_man_item {
 	uint8_t has_value;	/* a channel's value was given */
 	uint8_t has_guid;
 	uint8_t imported;	/* an importChannel */
+	uint32_t line;		/* of its element in the XML (a compiler's messages) */
 };
 
 struct nttrace_man_list {
@@ -71,6 +72,7 @@ struct nttrace_man_data {
 	uint16_t in, out;
 	uint32_t count, length;
 	const struct nttrace_man_map *map;
+	uint32_t line;
 };
 
 struct nttrace_man_template {
@@ -78,6 +80,7 @@ struct nttrace_man_template {
 	const char *name;	/* the EventData's Name attribute; NULL: none */
 	struct nttrace_man_data *v;
 	uint32_t n, cap;
+	uint32_t line;
 };
 
 struct nttrace_man_event {
@@ -93,6 +96,7 @@ struct nttrace_man_event {
 	const struct nttrace_man_item *level_i, *task_i, *opcode_i, *channel_i;
 	const struct nttrace_man_template *tmpl;
 	const char *message;
+	uint32_t line;
 };
 
 struct nttrace_man_provider {
@@ -110,6 +114,7 @@ struct nttrace_man_provider {
 	uint32_t nevents, capevents;
 	/* The events' indices by Id, Version and order (tdh_man_resolve.c). */
 	uint32_t *by_id;
+	uint32_t line;
 };
 
 struct nttrace_man_string {
@@ -125,6 +130,9 @@ struct nttrace_man {
 	/* Every string table's strings (tdh_man_resolve.c picks a culture). */
 	struct nttrace_man_string *strings;
 	uint32_t nstrings, capstrings;
+	/* Where resolving failed, and why (tdh_man_resolve.c): for messages. */
+	uint32_t bad_line;
+	const char *bad_what;
 };
 
 /* ---- tdh_man_arena.c ---- */
@@ -149,6 +157,19 @@ void nttrace_man_free(struct nttrace_man *m);
  * ERROR_NOT_SUPPORTED in a library built without expat.
  */
 ULONG nttrace_man_parse(const void *xml, size_t len, struct nttrace_man **out);
+
+/*
+ * Where and why nttrace_man_parse_diag() refused a manifest, for a
+ * compiler's messages: the line (0: not known) and a static text.
+ */
+struct nttrace_man_diag {
+	unsigned long line;
+	const char *what;
+};
+
+/* nttrace_man_parse(), saying in @diag where and why it failed. */
+ULONG nttrace_man_parse_diag(const void *xml, size_t len, struct nttrace_man **out,
+			     struct nttrace_man_diag *diag);
 
 /* ---- tdh_man_resolve.c ---- */
 

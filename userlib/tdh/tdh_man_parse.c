@@ -39,6 +39,15 @@ ULONG nttrace_man_parse(const void *xml, size_t len, struct nttrace_man **out)
 	return ERROR_NOT_SUPPORTED;
 }
 
+ULONG nttrace_man_parse_diag(const void *xml, size_t len, struct nttrace_man **out,
+			     struct nttrace_man_diag *diag)
+{
+	diag->line = 0;
+	diag->what = "this library was built without expat";
+	*out = NULL;
+	return ERROR_NOT_SUPPORTED;
+}
+
 #else
 
 #include <expat.h>
@@ -81,7 +90,17 @@ struct ps {
 	int32_t strct;		/* the struct open (its data index), or -1 */
 	const char *culture;
 	enum el opening;	/* set by a handler that opens a context */
+	const char *why;	/* what a handler refused, for nttrace_man_parse_diag() */
+	unsigned long why_line;
 };
+
+/* The line of the element being read (a compiler's messages name it). */
+static uint32_t line(const struct ps *s)
+{
+	XML_Size l = XML_GetCurrentLineNumber(s->xp);
+
+	return l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
+}
 
 static enum el element(const char *name)
 {
@@ -150,8 +169,10 @@ static int guid(const char *s, GUID *g)
 
 static void fail(struct ps *s, ULONG err)
 {
-	if (!s->err)
+	if (!s->err) {
 		s->err = err;
+		s->why_line = line(s);
+	}
 	XML_StopParser(s->xp, XML_FALSE);
 }
 
@@ -212,6 +233,7 @@ static void provider(struct ps *s, const XML_Char **atts)
 	p->resource_file = dup(s, atts, "resourceFileName");
 	p->message_file = dup(s, atts, "messageFileName");
 	p->parameter_file = dup(s, atts, "parameterFileName");
+	p->line = line(s);
 	s->prov = p;
 	s->opening = E_PROVIDER;
 }
@@ -230,6 +252,7 @@ static void event(struct ps *s, const XML_Char **atts)
 		return;
 	}
 	e->id = (uint16_t)v;
+	e->line = line(s);
 	v = 0;
 	if (num_attr(s, atts, "version", 0xFF, &v) < 0)
 		return;
@@ -258,6 +281,7 @@ static struct nttrace_man_item *item(struct ps *s, struct nttrace_man_list *l,
 	it->name = dup(s, atts, "name");
 	it->message_s = dup(s, atts, "message");
 	it->symbol = dup(s, atts, "symbol");
+	it->line = line(s);
 	got = num_attr(s, atts, vname, max, &it->value);
 	if (got < 0 || !it->name || (need_value && !got)) {
 		fail(s, ERROR_XML_PARSE_ERROR);
@@ -360,6 +384,7 @@ static void template(struct ps *s, const XML_Char **atts)
 		return;
 	t->tid = dup(s, atts, "tid");
 	t->name = dup(s, atts, "name");
+	t->line = line(s);
 	if (!t->tid)
 		fail(s, ERROR_XML_PARSE_ERROR);
 	s->tmpl = t;
@@ -374,6 +399,7 @@ static void data(struct ps *s, const XML_Char **atts, int is_struct)
 	if (!d)
 		return;
 	d->parent = s->strct;
+	d->line = line(s);
 	d->is_struct = is_struct;
 	d->name = dup(s, atts, "name");
 	d->count_s = dup(s, atts, "count");
@@ -485,10 +511,20 @@ static void XMLCALL end(void *user, const XML_Char *name)
 
 ULONG nttrace_man_parse(const void *xml, size_t len, struct nttrace_man **out)
 {
+	struct nttrace_man_diag diag;
+
+	return nttrace_man_parse_diag(xml, len, out, &diag);
+}
+
+ULONG nttrace_man_parse_diag(const void *xml, size_t len, struct nttrace_man **out,
+			     struct nttrace_man_diag *diag)
+{
 	struct ps s = { .task = -1, .strct = -1 };
 	ULONG err;
 
 	*out = NULL;
+	diag->line = 0;
+	diag->what = NULL;
 	if (len > INT32_MAX)
 		return ERROR_NOT_ENOUGH_MEMORY;
 	s.m = calloc(1, sizeof(*s.m));
@@ -500,11 +536,21 @@ ULONG nttrace_man_parse(const void *xml, size_t len, struct nttrace_man **out)
 	}
 	XML_SetUserData(s.xp, &s);
 	XML_SetElementHandler(s.xp, start, end);
-	if (XML_Parse(s.xp, xml, (int)len, XML_TRUE) != XML_STATUS_OK && !s.err)
+	if (XML_Parse(s.xp, xml, (int)len, XML_TRUE) != XML_STATUS_OK && !s.err) {
 		s.err = XML_GetErrorCode(s.xp) == XML_ERROR_NO_MEMORY ? ERROR_NOT_ENOUGH_MEMORY :
 			ERROR_XML_PARSE_ERROR;
+		diag->line = XML_GetCurrentLineNumber(s.xp);
+		diag->what = XML_ErrorString(XML_GetErrorCode(s.xp));
+	} else if (s.err) {
+		diag->line = s.why_line;
+		diag->what = "an element lacks an attribute it needs, or has one of a bad value";
+	}
 	XML_ParserFree(s.xp);
 	err = s.err ? s.err : nttrace_man_resolve(s.m);
+	if (err && !s.err) {
+		diag->line = s.m->bad_line;
+		diag->what = s.m->bad_what;
+	}
 	if (err) {
 		nttrace_man_free(s.m);
 		return err;

@@ -393,6 +393,10 @@ static ULONG template(const struct rs *r, const struct nttrace_man_provider *p,
 	}
 	err = ERROR_SUCCESS;
 out:
+	if (err && i < t->n) {
+		r->m->bad_line = t->v[i].line;
+		r->m->bad_what = "a template's data has an unknown inType or map, or a count or length that names no field before it";
+	}
 	free(fk);
 	return err;
 }
@@ -496,8 +500,13 @@ static ULONG provider(struct rs *r, struct nttrace_man_provider *p)
 			p->maps[i].v[k].message = message(r, p->maps[i].v[k].message_s);
 	for (i = 0; i < p->ntmpls && !err; i++)
 		err = template(r, p, &p->tmpls[i]);
-	for (i = 0; i < p->nevents && !err; i++)
+	for (i = 0; i < p->nevents && !err; i++) {
 		err = event(r, p, &p->events[i]);
+		if (err) {
+			r->m->bad_line = p->events[i].line;
+			r->m->bad_what = "an event names a level, task, opcode, channel, keyword or template the manifest does not define";
+		}
+	}
 	pkeys_free(&r->pk);
 	return err ? err : r->err;
 }

@@ -226,6 +226,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_providers(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
+int cmd_mc(int argc, char **argv);
 int cmd_tracerpt(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 

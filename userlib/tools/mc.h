@@ -72,4 +72,18 @@ ULONG mc_write_rc(const struct mc_opts *opts, struct mc_out *o);
 ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 		      const struct mc_msgs *msgs, struct mc_out *o);
 
+/*
+ * The keyword an event's descriptor has: its keywords and its channel's
+ * bit (63 for the provider's first channel, 62 for the next, ...), as
+ * mc.exe gives it (mc_header.c).
+ */
+uint64_t mc_event_keyword(const struct nttrace_man_provider *p, const struct nttrace_man_event *e);
+
+/*
+ * Whether the header can write template @t's data: 0, or -1 with @why
+ * and the data it is about in *@bad (mc_header.c).
+ */
+int mc_header_check_template(const struct nttrace_man_template *t, const char **why,
+			     const struct nttrace_man_data **bad);
+
 #endif /* NTTRACE_MC_H */

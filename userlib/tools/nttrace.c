@@ -611,6 +611,7 @@ static const struct {
 	{ "disable", cmd_disable, "stop a session enabling a provider GUID" },
 	{ "providers", cmd_providers, "registered providers and their sessions" },
 	{ "manifest", cmd_manifest, "install, uninstall, list the manifests TDH finds" },
+	{ "mc", cmd_mc, "compile a manifest as mc.exe does: header, .rc, resources" },
 	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
 	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },
 };
