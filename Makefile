@@ -167,6 +167,7 @@ $(BUILD)/$(1)/libnttrace-wmain.a: $(BUILD)/$(1)/obj/userlib/windows/winmain.o
 $(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OBJS))
 $(addprefix $(BUILD)/$(1)/,$(SAMPLES)): $(BUILD)/$(1)/%: $(BUILD)/$(1)/obj/samples/%.o
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o
+$(BUILD)/$(1)/obj/tests/bench/bench.o: $(BUILD)/generated/bench_events.h
 $(BUILD)/$(1)/klbench: $(BUILD)/$(1)/obj/tests/bench/klbench.o
 $(addprefix $(BUILD)/$(1)/,nttrace $(SAMPLES) nttrace_bench klbench): $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^) $(LDFLAGS_VM) $(LIBS_$(1)) \
@@ -199,6 +200,14 @@ user: $(BUILD)/$(1)/libnttrace.a $(addprefix $(BUILD)/$(1)/,$(TOOLS)) \
 endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
+
+# The provider header of the bench's mc_disabled path: `nttrace mc` (the
+# 64-bit tool, which the host runs) of tests/bench/bench.man; its binaries
+# beside it, unused.
+$(BUILD)/generated/bench_events.h: tests/bench/bench.man $(BUILD)/u64/nttrace
+	@mkdir -p $(BUILD)/generated/bench-mc
+	$(BUILD)/u64/nttrace mc -um -h $(BUILD)/generated -r $(BUILD)/generated/bench-mc \
+		-z bench_events $<
 $(foreach a,u64 u32,$(foreach l,c cpp,$(BUILD)/$(a)/windows/winnames-$(l))): $(WIN_SRCS_winnames)
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:

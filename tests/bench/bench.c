@@ -39,6 +39,8 @@
  *                 Binary field: disabled (the header's inline test), into
  *                 the kernel session, into the user-mode logger
  *   ee_disabled   EventEnabled for it
+ *   mc_disabled   EventWriteX of a header `nttrace mc` generated, its
+ *                 provider registered and not enabled (tests/bench/bench.man)
  *   ue_disabled   the check of a registered user_event that is not
  *                 enabled (its enable word, a load and a branch)
  *   lttng_disabled  an LTTng-UST tracepoint no session enables
@@ -98,6 +100,9 @@
 #include <nttrace/etl.h>
 #include <nttrace/session.h>
 #include <nttrace/traceloggingprovider.h>
+
+/* `nttrace mc` of tests/bench/bench.man, made at build time. */
+#include "bench_events.h"
 
 #ifdef NTTRACE_BENCH_LTTNG
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
@@ -440,6 +445,21 @@ static long path_event_enabled(void *arg, long n)
 	return on;
 }
 
+/*
+ * The EventWriteBenchEvent macro `nttrace mc` generates, its provider
+ * registered and no session enabling it: the header's inline test of the
+ * enable bits, as mc.exe's headers make it. Counts a write that happened.
+ */
+static long path_mc_disabled(void *arg, long n)
+{
+	long i, wrote = 0;
+
+	(void)arg;
+	for (i = 0; i < n; i++)
+		wrote += EventWriteBenchEvent(payload) != 0;
+	return wrote;
+}
+
 static long path_ue_check(void *arg, long n)
 {
 	struct ue_ctx *c = arg;
@@ -679,6 +699,10 @@ static void setup_disabled(void)
 		return;
 	add_case("ew_disabled", path_event_write, &ew_off, n_fast, 1);
 	add_case("ee_disabled", path_event_enabled, &ew_off, n_fast, 1);
+	if (EventRegisternttrace_bench_mc() != ERROR_SUCCESS)
+		printf("# mc_disabled: EventRegister failed\n");
+	else
+		add_case("mc_disabled", path_mc_disabled, NULL, n_fast, 1);
 }
 
 /*

@@ -270,6 +270,10 @@ END {
 	printf "| disabled EventEnabled (host), ns | %s | <= 2 %s |\n", ns(eed),
 		mark(eed >= 0 && eed <= 2)
 	printf "| disabled LTTng-UST tracepoint (host), ns | %s | |\n", ns(med["host_lttng_disabled 1"])
+	# The inline test of the enable bits an `nttrace mc` header makes.
+	mcd = med["host_mc_disabled 1"]
+	printf "| disabled EventWriteX of an nttrace mc header (host), ns | %s | <= 0.5 %s |\n",
+		ns(mcd), mark(mcd != "" && mcd >= 0 && mcd <= 0.5)
 	# A disabled TraceLoggingWrite beside a disabled tracepoint.
 	tld = med["host_tl_disabled 1"]; ltd = med["host_lttng_disabled 1"]
 	printf "| disabled TraceLoggingWrite (host), ns | %s | |\n", ns(tld)
