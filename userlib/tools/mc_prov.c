@@ -68,8 +68,9 @@ void mc_ctx_free(struct mc_ctx *c)
 
 uint32_t mc_utf16_units(const char *s)
 {
-	return s ? ntr_utf8_to_utf16(NULL, UINT32_MAX, s, (uint32_t)strnlen(s, UINT32_MAX))
-		 : 0;
+	/* A manifest's strings are within the NTTRACE_MAN_MAX bytes read. */
+	return s ? ntr_utf8_to_utf16(NULL, UINT32_MAX, s,
+				     (uint32_t)strnlen(s, NTTRACE_MAN_MAX)) : 0;
 }
 
 uint32_t mc_put_utf16(struct mc_out *o, const char *s)
