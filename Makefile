@@ -114,6 +114,7 @@ VM_TESTS += stacktrace_test
 VM_TESTS += memory_test
 VM_TESTS += fileio_test
 VM_TESTS += windows_test
+VM_TESTS += mc_test
 # Windows programs (tests/windows), built as Windows sources are with
 # nttrace-windows.pc: its Cflags, with the tree's directories for the
 # installed ones (scripts/check-install builds them with pkg-config
@@ -168,6 +169,7 @@ $(BUILD)/$(1)/nttrace: $(addprefix $(BUILD)/$(1)/obj/userlib/tools/,$(NTTRACE_OB
 $(addprefix $(BUILD)/$(1)/,$(SAMPLES)): $(BUILD)/$(1)/%: $(BUILD)/$(1)/obj/samples/%.o
 $(BUILD)/$(1)/nttrace_bench: $(BUILD)/$(1)/obj/tests/bench/bench.o
 $(BUILD)/$(1)/obj/tests/bench/bench.o: $(BUILD)/generated/bench_events.h
+$(BUILD)/$(1)/obj/tests/vm/mc_test.o: $(BUILD)/generated/mc_test_events.h
 $(BUILD)/$(1)/klbench: $(BUILD)/$(1)/obj/tests/bench/klbench.o
 $(addprefix $(BUILD)/$(1)/,nttrace $(SAMPLES) nttrace_bench klbench): $(BUILD)/$(1)/libnttrace.a
 	$(CC) $(2) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^) $(LDFLAGS_VM) $(LIBS_$(1)) \
@@ -201,13 +203,17 @@ endef
 $(eval $(call abi_rules,u64,-m64))
 $(eval $(call abi_rules,u32,-m32))
 
-# The provider header of the bench's mc_disabled path: `nttrace mc` (the
-# 64-bit tool, which the host runs) of tests/bench/bench.man; its binaries
-# beside it, unused.
+# Provider headers made by `nttrace mc` (the 64-bit tool, which the host
+# runs), their binaries beside them, unused: the bench's mc_disabled path
+# (tests/bench/bench.man) and tests/vm/mc_test.c's provider.
 $(BUILD)/generated/bench_events.h: tests/bench/bench.man $(BUILD)/u64/nttrace
-	@mkdir -p $(BUILD)/generated/bench-mc
-	$(BUILD)/u64/nttrace mc -um -h $(BUILD)/generated -r $(BUILD)/generated/bench-mc \
+	@mkdir -p $(BUILD)/generated/mc-bin
+	$(BUILD)/u64/nttrace mc -um -h $(BUILD)/generated -r $(BUILD)/generated/mc-bin \
 		-z bench_events $<
+$(BUILD)/generated/mc_test_events.h: tests/vm/mc_test.man $(BUILD)/u64/nttrace
+	@mkdir -p $(BUILD)/generated/mc-bin
+	$(BUILD)/u64/nttrace mc -um -h $(BUILD)/generated -r $(BUILD)/generated/mc-bin \
+		-z mc_test_events $<
 $(foreach a,u64 u32,$(foreach l,c cpp,$(BUILD)/$(a)/windows/winnames-$(l))): $(WIN_SRCS_winnames)
 .PHONY: FORCE_EXPAT
 FORCE_EXPAT:

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A provider written against the header `nttrace mc` made of
- * tests/host/mc_tool_test.man (mc_tool_test.sh builds it with -I of the
+ * tests/vm/mc_test.man (mc_tool_test.sh builds it with -I of the
  * header's directory, against libnttrace's own headers and against the
  * Windows layer). With no session enabling it, every EventEnabled is
- * false and a million EventWrite calls cost only the enable-bit test.
+ * false and a million EventWrite calls go nowhere (their cost is printed;
+ * make bench's mc_disabled path is where it is held to a target).
  * TAP on stdout.
  */
 #include "mct.h"
@@ -55,8 +56,8 @@ int main(void)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 3e6;
+	/* Said, not judged: make bench's mc_disabled holds the cost to its target. */
 	printf("# a disabled EventWrite: %.2f ns\n", ns);
-	ok(ns < 50, "a disabled EventWrite costs the bit test (under 50 ns)");
 	/* Written with no session: EventWriteTransfer finds none, succeeds. */
 	ok(EventWriteMctConnect_AssumeEnabled(NULL, 80, 1, 3, &id) == ERROR_SUCCESS,
 	   "EventWrite with no session (and a NULL string) succeeds");

@@ -1,9 +1,9 @@
 #!/bin/sh
 # `nttrace mc` (userlib/tools/mc.c): the header it makes of
-# tests/host/mc_tool_test.man compiles, as C against libnttrace's own
+# tests/vm/mc_test.man compiles, as C against libnttrace's own
 # headers and against the Windows layer, and runs (tests/host/
-# mc_tool_prog.c: no session, nothing enabled, a disabled write costs a
-# bit test); etwlogger.man, a manifest mc.exe compiled, gives mc.exe's
+# mc_tool_prog.c: no session, nothing enabled, nothing written by a
+# disabled write); etwlogger.man, a manifest mc.exe compiled, gives mc.exe's
 # descriptors when the data directory has it; bad input leaves no file
 # and exits 1 with mc.exe's form of message.
 #
@@ -21,7 +21,7 @@ ok() {
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
 }
 rm -rf "$out" && mkdir -p "$out/h" "$out/r" "$out/bad"
-man=$top/tests/host/mc_tool_test.man
+man=$top/tests/vm/mc_test.man
 
 "$nt" mc -um -h "$out/h" -r "$out/r" -z mct "$man" > "$out/mc.log" 2>&1
 ok $? "nttrace mc -um -h -r -z on the test manifest"
