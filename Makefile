@@ -65,6 +65,7 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/tdh/tdh_man_arena.c userlib/tdh/tdh_man_parse.c \
 	    userlib/tdh/tdh_man_resolve.c userlib/tdh/tdh_man_types.c \
 	    userlib/tdh/tdh_man_load.c userlib/tdh/tdh_man_elf.c \
+	    userlib/tdh/tdh_man_wevt.c \
 	    userlib/tdh/tdh_man_event.c userlib/tdh/tdh_man_map.c \
 	    userlib/tdh/tdh_man_query.c userlib/tdh/tdh_man_search.c \
 	    userlib/tdh/tdh_wpp.c userlib/tdh/tdh_wpp_event.c \

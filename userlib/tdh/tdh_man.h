@@ -171,10 +171,25 @@ struct nttrace_man_diag {
 ULONG nttrace_man_parse_diag(const void *xml, size_t len, struct nttrace_man **out,
 			     struct nttrace_man_diag *diag);
 
+/* ---- tdh_man_wevt.c ---- */
+
+/*
+ * The compiled manifest @crim (@len bytes: a WEVT_TEMPLATE resource, as
+ * mc.exe writes NAMETEMP.BIN) and, when @msgtable is not NULL, the texts
+ * of its messages from the message table @msgtable (@msglen bytes: a
+ * MESSAGETABLE resource, MSG00001.bin), newly allocated and resolved.
+ * ERROR_INVALID_DATA when either does not make sense, ERROR_NOT_ENOUGH_
+ * MEMORY.
+ */
+ULONG nttrace_man_from_wevt(const void *crim, size_t len, const void *msgtable, size_t msglen,
+			    struct nttrace_man **out);
+
 /* ---- tdh_man_resolve.c ---- */
 
 /* Every reference of @m by name resolved; ERROR_XML_PARSE_ERROR else. */
 ULONG nttrace_man_resolve(struct nttrace_man *m);
+/* @p's events indexed by Id and Version (p->by_id, in @m's arena): 0, or -1. */
+int nttrace_man_index_events(struct nttrace_man *m, struct nttrace_man_provider *p);
 /*
  * Comparisons and steps of the lookups resolving and describing make
  * (tdh_man_resolve.c, tdh_man_event.c), counted for tests that their
@@ -190,6 +205,9 @@ int nttrace_man_number(const char *s, uint64_t max, uint64_t *v);
 /* winmeta.xml's input and output type names; 0 for one not known. */
 USHORT nttrace_man_intype(const char *name);
 USHORT nttrace_man_outtype(const char *name);
+/* The names of input and output type @v; NULL for one not known. */
+const char *nttrace_man_intype_name(USHORT v);
+const char *nttrace_man_outtype_name(USHORT v);
 
 /* The levels, opcodes, task, keywords and channels winmeta.xml defines. */
 enum nttrace_man_kind { MAN_LEVEL, MAN_TASK, MAN_OPCODE, MAN_KEYWORD, MAN_CHANNEL };

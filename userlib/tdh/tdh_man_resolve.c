@@ -456,8 +456,7 @@ static int event_cmp(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* @p's events indexed by Id and Version (p->by_id, in @m's arena): 0, or -1. */
-static int events_by_id(struct nttrace_man *m, struct nttrace_man_provider *p)
+int nttrace_man_index_events(struct nttrace_man *m, struct nttrace_man_provider *p)
 {
 	struct event_key *k = malloc(((size_t)p->nevents + 1) * sizeof(*k));
 	uint32_t i;
@@ -482,7 +481,7 @@ static ULONG provider(struct rs *r, struct nttrace_man_provider *p)
 	uint32_t i, k, next = 16;
 	ULONG err = ERROR_SUCCESS;
 
-	if (events_by_id(r->m, p) || pkeys_make(r, p)) {
+	if (nttrace_man_index_events(r->m, p) || pkeys_make(r, p)) {
 		pkeys_free(&r->pk);
 		return ERROR_NOT_ENOUGH_MEMORY;
 	}

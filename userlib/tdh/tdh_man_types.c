@@ -145,6 +145,26 @@ USHORT nttrace_man_outtype(const char *name)
 	return lookup(out_types, sizeof(out_types) / sizeof(out_types[0]), name);
 }
 
+static const char *name_of(const struct type_name *t, size_t n, USHORT v)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		if (t[i].value == v)
+			return t[i].name;
+	return NULL;
+}
+
+const char *nttrace_man_intype_name(USHORT v)
+{
+	return name_of(in_types, sizeof(in_types) / sizeof(in_types[0]), v);
+}
+
+const char *nttrace_man_outtype_name(USHORT v)
+{
+	return name_of(out_types, sizeof(out_types) / sizeof(out_types[0]), v);
+}
+
 #define IT(n, msg, v)	{ .name = (n), .message = (msg), .value = (v) }
 
 static const struct nttrace_man_item levels[] = {
