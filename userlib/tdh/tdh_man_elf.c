@@ -2,11 +2,11 @@
 /*
  * TdhLoadManifestFromBinary's "binary" on Linux: an ELF file (32- or
  * 64-bit, little-endian: what this library runs on) with the manifest's
- * XML in a section of its own, found by name through the section headers
- * (<elf.h>, the System V ABI's layout). Windows reads a PE file's
- * WEVT_TEMPLATE resource instead, a compiled form this library does not
- * know. Every offset and size comes from the file and is checked against
- * what is read; nothing is mapped. The reads of a manifest file are here
+ * XML, or the compiled manifest and its message table (Windows' PE file's
+ * WEVT_TEMPLATE and MESSAGETABLE resources), in sections of their own,
+ * found by name through the section headers (<elf.h>, the System V ABI's
+ * layout). Every offset and size comes from the file and is checked
+ * against what is read; nothing is mapped. The reads of a manifest file are here
  * too (tdh_man_load.c reads a whole XML file with them).
  */
 #include <elf.h>

@@ -19,24 +19,34 @@
  *    the manifest goes with the last. Unloading what is not loaded is
  *    ERROR_FILE_NOT_FOUND (TdhUnloadManifest's error for a manifest it
  *    cannot find);
- *  - TdhLoadManifestFromMemory takes the manifest's XML (Windows takes the
- *    compiled WEVT_TEMPLATE form, which this library does not read);
- *  - TdhLoadManifestFromBinary reads an ELF file's section
+ *  - TdhLoadManifestFromMemory takes the manifest's XML, or its compiled
+ *    form (a WEVT_TEMPLATE resource, which starts with "CRIM", as Windows
+ *    takes it; its messages then have no texts: those are in the message
+ *    table, which the call does not get);
+ *  - TdhLoadManifestFromBinary reads, from an ELF file, the section
  *    NTTRACE_TDH_MANIFEST_SECTION (<nttrace/tdh.h>), the manifest's XML,
- *    which a build adds with objcopy --add-section; TdhUnloadManifest with
- *    the same path unloads it;
+ *    else the section NTTRACE_TDH_WEVT_SECTION, the compiled manifest,
+ *    with NTTRACE_TDH_MESSAGE_SECTION's message table if there is one:
+ *    what Windows reads from a PE file's WEVT_TEMPLATE and MESSAGETABLE
+ *    resources; a build adds them with objcopy --add-section. A file that
+ *    starts with "CRIM" is a compiled manifest itself (mc.exe's
+ *    NAMETEMP.BIN), its message table the file NAME_MSG00001.bin (as
+ *    nttrace mc names it) or MSG00001.bin (mc.exe's name) beside it, the
+ *    first there, if any. TdhUnloadManifest with the same path unloads it;
  *  - when two manifests loaded describe one provider, the first loaded
  *    answers for it.
  * In a library built without expat (the 32-bit one where i386's
- * libexpat1-dev is not installed, see the Makefile) every load is
- * ERROR_NOT_SUPPORTED.
+ * libexpat1-dev is not installed, see the Makefile) every load of XML is
+ * ERROR_NOT_SUPPORTED; compiled manifests load.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,15 +120,88 @@ static ULONG done(ULONG err)
 	return err;
 }
 
-/* The whole file @path (at most NTTRACE_MAN_MAX bytes), or its ELF section. */
-static ULONG read_manifest(const char *path, int binary, void **data, size_t *len)
+/* What a load reads: a manifest's XML, or a compiled one and its message table. */
+struct src {
+	void *data, *msg;
+	size_t len, msglen;
+	int wevt;
+};
+
+static void src_free(struct src *s)
 {
+	free(s->data);
+	free(s->msg);
+	memset(s, 0, sizeof(*s));
+}
+
+static ULONG parse(const struct src *s, struct nttrace_man **m)
+{
+	if (s->wevt)
+		return nttrace_man_from_wevt(s->data, s->len, s->msg, s->msglen, m);
+	return nttrace_man_parse(s->data, s->len, m);
+}
+
+static int is_wevt(const void *data, size_t len)
+{
+	return len >= 4 && !memcmp(data, "CRIM", 4);
+}
+
+/*
+ * The message table beside the compiled manifest @path: DIR/NAME_MSG00001.bin
+ * for DIR/NAMETEMP.BIN, else DIR/MSG00001.bin; none (no error) when neither
+ * is there.
+ */
+static ULONG beside(const char *path, struct src *s)
+{
+	const char *base = strrchr(path, '/');
+	size_t dir = base ? (size_t)(base + 1 - path) : 0, n;
+	char *name = malloc(strlen(path) + sizeof("_MSG00001.bin"));
+	ULONG err = ERROR_FILE_NOT_FOUND;
+
+	if (!name)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	base = path + dir;
+	n = strlen(base);
+	if (n > 8 && !strcasecmp(base + n - 8, "TEMP.BIN")) {
+		sprintf(name, "%.*s_MSG00001.bin", (int)(dir + n - 8), path);
+		err = nttrace_man_read_file(name, &s->msg, &s->msglen);
+	}
+	if (err == ERROR_FILE_NOT_FOUND) {
+		sprintf(name, "%.*sMSG00001.bin", (int)dir, path);
+		err = nttrace_man_read_file(name, &s->msg, &s->msglen);
+	}
+	free(name);
+	return err == ERROR_FILE_NOT_FOUND ? ERROR_SUCCESS : err;
+}
+
+/* The ELF file @fd's manifest: its XML's section, else the compiled one's. */
+static ULONG elf_manifest(int fd, struct src *s)
+{
+	ULONG err = nttrace_man_elf_section(fd, NTTRACE_TDH_MANIFEST_SECTION, &s->data, &s->len);
+
+	if (err != ERROR_RESOURCE_NOT_FOUND)
+		return err;
+	err = nttrace_man_elf_section(fd, NTTRACE_TDH_WEVT_SECTION, &s->data, &s->len);
+	if (err)
+		return err;
+	s->wevt = 1;
+	err = nttrace_man_elf_section(fd, NTTRACE_TDH_MESSAGE_SECTION, &s->msg, &s->msglen);
+	return err == ERROR_RESOURCE_NOT_FOUND ? ERROR_SUCCESS : err;
+}
+
+/*
+ * The whole file @path (at most NTTRACE_MAN_MAX bytes); for a binary, the
+ * compiled manifest it is, or its ELF file's manifest.
+ */
+static ULONG read_manifest(const char *path, int binary, struct src *s)
+{
+	unsigned char magic[4];
 	struct stat st;
 	ULONG err;
 	int fd;
 
 	if (!binary)
-		return nttrace_man_read_file(path, data, len);
+		return nttrace_man_read_file(path, &s->data, &s->len);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return nttrace_man_errno(errno);
@@ -127,8 +210,19 @@ static ULONG read_manifest(const char *path, int binary, void **data, size_t *le
 	else if (!S_ISREG(st.st_mode))
 		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
 	else
-		err = nttrace_man_elf_section(fd, NTTRACE_TDH_MANIFEST_SECTION, data, len);
+		err = nttrace_man_read_at(fd, magic, sizeof(magic), 0);
+	if (!err && is_wevt(magic, sizeof(magic))) {
+		err = nttrace_man_read_file(path, &s->data, &s->len);
+		s->wevt = 1;
+		if (!err)
+			err = beside(path, s);
+	} else if (!err || err == ERROR_RESOURCE_NOT_FOUND) {
+		/* Shorter than 4 bytes: no ELF file either, which says so. */
+		err = elf_manifest(fd, s);
+	}
 	close(fd);
+	if (err)
+		src_free(s);
 	return err;
 }
 
@@ -143,10 +237,10 @@ static struct loaded *find(enum key_kind kind, const void *key, size_t len)
 }
 
 /*
- * Load @xml (@len bytes) under @key (taken over, freed on failure), or
- * count one more reference to what is loaded under it.
+ * Load @s under @key (taken over, freed on failure), or count one more
+ * reference to what is loaded under it.
  */
-static ULONG load(enum key_kind kind, void *key, size_t key_len, const void *xml, size_t len)
+static ULONG load(enum key_kind kind, void *key, size_t key_len, const struct src *s)
 {
 	struct nttrace_man *m = NULL;
 	struct loaded *l, **tail;
@@ -162,7 +256,7 @@ static ULONG load(enum key_kind kind, void *key, size_t key_len, const void *xml
 	}
 	nttrace_man_unlock();
 	/* Parsed unlocked: decoding goes on meanwhile. */
-	err = nttrace_man_parse(xml, len, &m);
+	err = parse(s, &m);
 	l = err ? NULL : malloc(sizeof(*l));
 	if (!err && !l)
 		err = ERROR_NOT_ENOUGH_MEMORY;
@@ -233,23 +327,23 @@ static int parser_present(void)
 
 static ULONG load_path(PWSTR Path, int binary)
 {
+	struct src s = { 0 };
 	char *path, *key;
-	void *xml = NULL;
-	size_t len = 0;
 	ULONG err;
 
-	if (!parser_present())
+	/* Only XML needs expat: a binary may hold a compiled manifest. */
+	if (!binary && !parser_present())
 		return ERROR_NOT_SUPPORTED;
 	err = nttrace_tdh_utf8(Path, PATH_MAX, &path);
 	if (err)
 		return err;
-	err = read_manifest(path, binary, &xml, &len);
+	err = read_manifest(path, binary, &s);
 	key = err ? NULL : path_key(path);
 	if (!err && !key)
 		err = ERROR_NOT_ENOUGH_MEMORY;
 	if (!err)
-		err = load(KEY_PATH, key, strlen(key) + 1, xml, len);
-	free(xml);
+		err = load(KEY_PATH, key, strlen(key) + 1, &s);
+	src_free(&s);
 	free(path);
 	return err;
 }
@@ -269,8 +363,6 @@ TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest)
 	char *path, *key;
 	ULONG err;
 
-	if (!parser_present())
-		return done(ERROR_NOT_SUPPORTED);
 	err = nttrace_tdh_utf8(Manifest, PATH_MAX, &path);
 	if (err)
 		return done(err);
@@ -286,25 +378,25 @@ TDHSTATUS WINAPI TdhUnloadManifest(PWSTR Manifest)
 
 TDHSTATUS WINAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData)
 {
+	struct src s = { (void *)pData, NULL, cbData, 0, 0 };
 	void *key;
 
-	if (!parser_present())
-		return done(ERROR_NOT_SUPPORTED);
 	if (!pData || !cbData)
 		return done(ERROR_INVALID_PARAMETER);
+	s.wevt = is_wevt(pData, cbData);
+	if (!s.wevt && !parser_present())
+		return done(ERROR_NOT_SUPPORTED);
 	if (cbData > NTTRACE_MAN_MAX)
 		return done(ERROR_NOT_ENOUGH_MEMORY);
 	key = malloc(cbData);
 	if (!key)
 		return done(ERROR_NOT_ENOUGH_MEMORY);
 	memcpy(key, pData, cbData);
-	return done(load(KEY_BYTES, key, cbData, pData, cbData));
+	return done(load(KEY_BYTES, key, cbData, &s));
 }
 
 TDHSTATUS WINAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData)
 {
-	if (!parser_present())
-		return done(ERROR_NOT_SUPPORTED);
 	if (!pData || !cbData)
 		return done(ERROR_INVALID_PARAMETER);
 	return done(unload(KEY_BYTES, pData, cbData));

@@ -445,17 +445,33 @@ TDHSTATUS WINAPI TdhGetEventMapInformation(PEVENT_RECORD pEvent, PWSTR pMapName,
  * unload; unloading what is not loaded is ERROR_FILE_NOT_FOUND. Unlike
  * Windows:
  *  - TdhLoadManifestFromMemory and TdhUnloadManifestFromMemory take the
- *    manifest's XML text (Windows takes the compiled WEVT_TEMPLATE);
+ *    manifest's XML text, or its compiled form, a WEVT_TEMPLATE resource
+ *    (it starts with "CRIM"), as Windows takes it (its messages have no
+ *    texts then: those are in the message table);
  *  - TdhLoadManifestFromBinary reads an ELF file's section named
- *    NTTRACE_TDH_MANIFEST_SECTION holding the manifest's XML, which a
- *    build adds with
+ *    NTTRACE_TDH_MANIFEST_SECTION holding the manifest's XML, else the one
+ *    named NTTRACE_TDH_WEVT_SECTION holding the compiled manifest (mc.exe's
+ *    NAMETEMP.BIN) with the message table (MSG00001.bin) in the section
+ *    NTTRACE_TDH_MESSAGE_SECTION, if any, which a build adds with
  *      objcopy --add-section .nttrace.manifest=my.man prog
- *    (Windows reads a PE file's WEVT_TEMPLATE resource); TdhUnloadManifest
- *    with the same path unloads it.
+ *    or
+ *      objcopy --add-section .WEVT_TEMPLATE=myTEMP.BIN \
+ *              --set-section-flags .WEVT_TEMPLATE=noload,readonly \
+ *              --add-section .MESSAGETABLE=MSG00001.bin \
+ *              --set-section-flags .MESSAGETABLE=noload,readonly prog
+ *    (Windows reads a PE file's WEVT_TEMPLATE and MESSAGETABLE resources);
+ *    a file starting with "CRIM" is a compiled manifest itself, its message
+ *    table the file NAME_MSG00001.bin or else MSG00001.bin beside
+ *    NAMETEMP.BIN. TdhUnloadManifest with the same path unloads it. A
+ *    compiled manifest has no provider name, event names or template
+ *    names (nor does Windows' WEVT_TEMPLATE); what does not make sense in
+ *    it is ERROR_INVALID_DATA.
  * A library built without expat (the 32-bit one on a machine without
- * i386's libexpat1-dev) returns ERROR_NOT_SUPPORTED from every load.
+ * i386's libexpat1-dev) returns ERROR_NOT_SUPPORTED from every load of XML.
  */
 #define NTTRACE_TDH_MANIFEST_SECTION	".nttrace.manifest"
+#define NTTRACE_TDH_WEVT_SECTION	".WEVT_TEMPLATE"
+#define NTTRACE_TDH_MESSAGE_SECTION	".MESSAGETABLE"
 
 TDHSTATUS WINAPI TdhLoadManifest(PWSTR Manifest);
 TDHSTATUS WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
