@@ -229,7 +229,8 @@ FORCE_EXPAT:
 # objects of it that HOST_OBJS_NAME names (built as the library's are),
 # and takes HOST_CPPFLAGS_NAME too.
 HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh_mof_test \
-	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test safecopy_bench \
+	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test tdh_wevt_test \
+	      safecopy_bench \
 	      tl_roundtrip etl_order_test
 HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
 		 tools_test flame_test mc_bin_test
@@ -254,6 +255,9 @@ HOST_OBJS_tracelogging_test := userlib/provider/tracelogging.o
 HOST_CPPFLAGS_tdh_manifest_test := -I$(BUILD)/host
 HOST_POST_tdh_manifest_test := objcopy --add-section \
 			       .nttrace.manifest=tests/host/tdh_manifest_test.man
+# tdh_wevt_test: compiled manifests (WEVT_TEMPLATE and message table), against
+# the XML they were made of when NTTRACE_MC_DATA (default ../shared/data/mc)
+# holds mc.exe's outputs, and hand-made ones, good and bad.
 # wincrt_test: the Windows layer's C runtime (userlib/windows/crt.h), by its
 # nttrace_win_* names. safecopy_bench: nttrace_safe_copy() from each kind of
 # memory, and a bad pointer's cost (its numbers are in userlib/nt/safecopy.c).
