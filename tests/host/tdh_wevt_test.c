@@ -754,9 +754,46 @@ static void bad(void)
 	tap_eq(fails, 0, "bytes changed: each loads (%u times) or is ERROR_INVALID_DATA", loads);
 }
 
-int main(void)
+/*
+ * tests/fuzz/tdh_wevt_fuzz's seeds in @dir: the compiled manifest made here
+ * with and without its message table, and event 7's data (n = 2, two
+ * values, x).
+ */
+static int corpus(const char *out)
+{
+	static const uint8_t ev[] = { 7, 0, 1, 2, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0x5A };
+	struct buf t, m;
+	int k;
+
+	make(&t);
+	make_msgs(&m);
+	for (k = 0; k < 2; k++) {
+		char name[512];
+		uint8_t hdr[3] = { 0, t.n, t.n >> 8 }, mh[2] = { k ? 0 : m.n, k ? 0 : m.n >> 8 };
+		FILE *f;
+
+		snprintf(name, sizeof(name), "%s/wevt%s", out, k ? "-nomsg" : "");
+		f = fopen(name, "wb");
+		if (!f)
+			return 1;
+		fwrite(hdr, 1, 3, f);
+		fwrite(t.b, 1, t.n, f);
+		fwrite(mh, 1, 2, f);
+		if (!k)
+			fwrite(m.b, 1, m.n, f);
+		fwrite(ev, 1, sizeof(ev), f);
+		if (fclose(f))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	const char *env = getenv("NTTRACE_MC_DATA");
+
+	if (argc == 3 && !strcmp(argv[1], "--corpus"))
+		return corpus(argv[2]);
 
 	snprintf(mc_dir, sizeof(mc_dir), "%s", env && *env ? env : "../shared/data/mc");
 	if (!mkdtemp(dir)) {
