@@ -200,14 +200,13 @@ static int have_objcopy(void)
 /* /proc/self/exe with the sections of @tmpl and @msg (may be NULL) at @out. */
 static int elf_with(const char *out, const char *tmpl, const char *msg)
 {
-	char cmd[2048];
+	static const char add[] = "--add-section .%s='%s' --set-section-flags .%s=noload,readonly";
+	char cmd[2048], sec[2][700] = { "", "" };
 
-	snprintf(cmd, sizeof(cmd),
-		 "objcopy --add-section .WEVT_TEMPLATE='%s' "
-		 "--set-section-flags .WEVT_TEMPLATE=noload,readonly "
-		 "%s%s%s%s /proc/self/exe '%s'", tmpl,
-		 msg ? "--add-section .MESSAGETABLE='" : "", msg ? msg : "",
-		 msg ? "' --set-section-flags .MESSAGETABLE=noload,readonly" : "", "", out);
+	snprintf(sec[0], sizeof(sec[0]), add, "WEVT_TEMPLATE", tmpl, "WEVT_TEMPLATE");
+	if (msg)
+		snprintf(sec[1], sizeof(sec[1]), add, "MESSAGETABLE", msg, "MESSAGETABLE");
+	snprintf(cmd, sizeof(cmd), "objcopy %s %s /proc/self/exe '%s'", sec[0], sec[1], out);
 	return system(cmd);
 }
 
@@ -519,7 +518,7 @@ static void make_msgs(struct buf *b)
 	put(b, "Red\r\n\0\0", 8);
 	p16(b, 4 + 8);
 	p16(b, 0);
-	put(b, "Gr\xe9" "en\0\0", 8);
+	put(b, "Gr\351en\0\0", 8);
 	set32(b, 24, b->n);
 	e = p16(b, 0);
 	p16(b, 1);
@@ -554,7 +553,7 @@ static ULONG load_pair(const struct buf *t, uint32_t tlen, const struct buf *m, 
 static char dir[] = "/tmp/nttrace-wevt-XXXXXX";
 static char tpath[128], mpath[128];
 
-static void made(void)
+static void own(void)
 {
 	struct buf t, m;
 	TRACE_EVENT_INFO *tei;
@@ -803,7 +802,7 @@ int main(int argc, char **argv)
 	snprintf(tpath, sizeof(tpath), "%s/testTEMP.BIN", dir);
 	snprintf(mpath, sizeof(mpath), "%s/test_MSG00001.bin", dir);
 	real_mc();
-	made();
+	own();
 	bad();
 	unlink(tpath);
 	unlink(mpath);
