@@ -384,8 +384,9 @@ bench:
 coverage:
 	scripts/coverage
 
-# `make fuzz`: the system-call fuzzer in the debug kernel (at least 3
-# million calls, about 11 minutes idle), then the libFuzzer harnesses.
+# `make fuzz`: the system-call fuzzer in the debug kernel (at least 10
+# million calls, two guests at once: see scripts/fuzz-kernel), then the
+# libFuzzer harnesses.
 .PHONY: fuzz
 fuzz:
 	scripts/fuzz-kernel
