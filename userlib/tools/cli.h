@@ -195,6 +195,10 @@ struct render_field {
 	unsigned int bits;
 	int is_signed;
 	uint64_t value;
+	/* The value's bytes in the event's data, and what TDH says they are. */
+	uint32_t off, size;
+	unsigned short in_type, out_type;
+	int single;		/* one value, not a structure or an array */
 };
 struct render_fields {
 	char *provider, *event, *cut;

@@ -429,6 +429,14 @@ int render_tdh_fields(const EVENT_RECORD *er, int psz, struct render_fields *f)
 			w.at = start;
 			break;
 		}
+		v->off = start;
+		v->size = w.at - start;
+		v->single = !(p->Flags & (PropertyStruct | PropertyParamCount |
+					  PropertyParamFixedCount)) && p->count == 1;
+		if (!(p->Flags & PropertyStruct)) {
+			v->in_type = p->nonStructType.InType;
+			v->out_type = p->nonStructType.OutType;
+		}
 		v->bits = plain_integer(p, &v->is_signed);
 		if (v->bits) {
 			v->value = w.values[i];

@@ -17,10 +17,13 @@
  * System (Provider with its name and GUID, EventID, Version, Level, Task,
  * Opcode, Keywords in hex, TimeCreated to the 100 ns, Correlation with the
  * ActivityID and a RelatedActivityID when there is one, Execution with
- * the process, thread, processor and the CPU times, Channel and Computer,
- * left empty as tracerpt leaves them), then EventData with each top-level
- * field as <Data Name="...">TEXT</Data> (TdhFormatProperty's text), or
- * BinaryEventData (hex) for an event TDH cannot decode, then
+ * the process, thread, processor and the CPU times, Channel left empty and
+ * Computer this machine's name, as Windows' rendering of a trace has
+ * them), then EventData with each top-level field as <Data Name="...">
+ * TEXT</Data> (the value as Windows writes it: xml_value()), or
+ * ProcessingErrorData for an event whose string runs past its data, as
+ * Windows reports it, or BinaryEventData (hex) for an event TDH cannot
+ * decode, then
  * RenderingInfo (Culture en-US) with the manifest's messages: the event's
  * message with its %1... inserts filled, the level, opcode, task,
  * channel, provider and keywords.
@@ -74,6 +77,7 @@ static struct {
 	struct count *counts;
 	size_t ncounts, capcounts;
 	int oom;
+	char computer[256];	/* this machine's name, for <Computer> */
 } T;
 
 /* ---- text for other interpreters ---- */
@@ -147,6 +151,24 @@ static void guid_text(char *out, size_t room, const GUID *g)
 
 	nttrace_guid_string((const uint8_t *)g, s);
 	snprintf(out, room, "{%s}", s);
+}
+
+/* "{UPPERCASE GUID}": how Windows' event XML writes an ActivityID. */
+static void guid_upper(char *out, size_t room, const GUID *g)
+{
+	char *c;
+
+	guid_text(out, room, g);
+	for (c = out; *c; c++)
+		if (*c >= 'a' && *c <= 'f')
+			*c = (char)(*c - 'a' + 'A');
+}
+
+static int guid_zero(const GUID *g)
+{
+	static const GUID zero;
+
+	return !memcmp(g, &zero, sizeof(zero));
 }
 
 /* A FILETIME as "2014-01-24T12:00:20.612995800Z" (100 ns, then "00"). */
@@ -304,11 +326,82 @@ static void count_event(const EVENT_RECORD *er, const char *provider, const char
 
 /* ---- one event ---- */
 
+/*
+ * A field's value as Windows writes it in an event's XML: what Windows'
+ * own rendering of a trace (tracerpt's EVTX, read back) shows for the
+ * types seen there, and TDH's text for the others. Windows keeps each
+ * value as its input type, not its output type: integers are decimal even
+ * where the manifest asks for win:HexInt32 or win:HexInt64 (a request ID,
+ * an NTSTATUS), a pointer is 0x and lowercase hex without leading zeros,
+ * binary data (a socket address too) is uppercase hex pairs.
+ */
+static void xml_value(FILE *f, const EVENT_RECORD *er, const struct render_field *v)
+{
+	const uint8_t *p = (const uint8_t *)er->UserData + v->off;
+	uint64_t x = 0;
+	uint32_t i;
+
+	if (v->single && v->in_type == TDH_INTYPE_POINTER && (v->size == 4 || v->size == 8)) {
+		for (i = 0; i < v->size; i++)
+			x |= (uint64_t)p[i] << (8 * i);
+		fprintf(f, "0x%" PRIx64, x);
+		return;
+	}
+	if (v->single && v->in_type == TDH_INTYPE_BINARY) {
+		for (i = 0; i < v->size; i++)
+			fprintf(f, "%02X", p[i]);
+		return;
+	}
+	/* win:Int8 to win:UInt64: signed ones are the odd input types. */
+	if (v->single && v->in_type >= TDH_INTYPE_INT8 && v->in_type <= TDH_INTYPE_UINT64 &&
+	    v->size == 1U << (v->in_type - TDH_INTYPE_INT8) / 2) {
+		for (i = 0; i < v->size; i++)
+			x |= (uint64_t)p[i] << (8 * i);
+		if (v->in_type % 2 && v->size < 8 && x >> (8 * v->size - 1))
+			x |= ~0ULL << (8 * v->size);
+		if (v->in_type % 2)
+			fprintf(f, "%" PRId64, (int64_t)x);
+		else
+			fprintf(f, "%" PRIu64, x);
+		return;
+	}
+	xml_text(f, v->text);
+}
+
+/*
+ * A string field that runs to the end of the event's data without its
+ * terminating NUL: Windows renders no EventData for such an event, but
+ * ProcessingErrorData with ERROR_EVT_INVALID_EVENT_DATA (15005), the
+ * field's name and the whole payload (TDH reads the string anyway).
+ */
+static const struct render_field *unterminated(const EVENT_RECORD *er,
+						const struct render_fields *v)
+{
+	const uint8_t *d = er->UserData;
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++) {
+		const struct render_field *r = &v->v[i];
+		uint32_t end = r->off + r->size;
+
+		if (!r->single || end != er->UserDataLength || !r->size)
+			continue;
+		if (r->in_type == TDH_INTYPE_UNICODESTRING &&
+		    (r->size < 2 || d[end - 1] || d[end - 2]))
+			return r;
+		if (r->in_type == TDH_INTYPE_ANSISTRING && d[end - 1])
+			return r;
+	}
+	return NULL;
+}
+
+
 static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_fields *v,
 		      int decoded, const struct names *n)
 {
 	const EVENT_HEADER *h = &er->EventHeader;
 	const EVENT_HEADER_EXTENDED_DATA_ITEM *rel;
+	const struct render_field *bad;
 	char g[40], when[48];
 	unsigned int i;
 
@@ -329,14 +422,18 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 		(uint64_t)h->EventDescriptor.Keyword);
 	time_text(when, sizeof(when), h->TimeStamp.QuadPart);
 	fprintf(f, "\t\t<TimeCreated SystemTime=\"%s\" />\n", when);
-	guid_text(g, sizeof(g), &h->ActivityId);
-	fprintf(f, "\t\t<Correlation ActivityID=\"%s\"", g);
+	/* As Windows writes it: uppercase, and no attribute for a null GUID. */
+	fputs("\t\t<Correlation", f);
+	if (!guid_zero(&h->ActivityId)) {
+		guid_upper(g, sizeof(g), &h->ActivityId);
+		fprintf(f, " ActivityID=\"%s\"", g);
+	}
 	rel = render_ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
 	if (rel) {
 		GUID r;
 
 		memcpy(&r, (const void *)(uintptr_t)rel->DataPtr, sizeof(r));
-		guid_text(g, sizeof(g), &r);
+		guid_upper(g, sizeof(g), &r);
 		fprintf(f, " RelatedActivityID=\"%s\"", g);
 	}
 	fprintf(f, " />\n\t\t<Execution ProcessID=\"%u\" ThreadID=\"%u\" ProcessorID=\"%u\"",
@@ -348,21 +445,31 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 		fprintf(f, " KernelTime=\"%u\" UserTime=\"%u\"", (unsigned int)h->KernelTime,
 			(unsigned int)h->UserTime);
 	fputs(" />\n", f);
-	if (n->channel) {
-		fputs("\t\t<Channel>", f);
-		xml_text(f, n->channel);
-		fputs("</Channel>\n", f);
-	} else {
-		fputs("\t\t<Channel />\n", f);
-	}
-	fputs("\t\t<Computer />\n\t</System>\n", f);
-	if (decoded) {
+	/*
+	 * Windows' rendering of a trace leaves the channel empty here (its
+	 * name is in RenderingInfo) and names the computer it runs on.
+	 */
+	fputs("\t\t<Channel />\n\t\t<Computer>", f);
+	xml_text(f, T.computer);
+	fputs("</Computer>\n\t</System>\n", f);
+	bad = decoded ? unterminated(er, v) : NULL;
+	if (bad) {
+		const uint8_t *d = er->UserData;
+
+		fprintf(f, "\t<ProcessingErrorData>\n\t\t<ErrorCode>%u</ErrorCode>\n"
+			"\t\t<DataItemName>", ERROR_EVT_INVALID_EVENT_DATA);
+		xml_text(f, bad->name);
+		fputs("</DataItemName>\n\t\t<EventPayload>", f);
+		for (i = 0; i < er->UserDataLength; i++)
+			fprintf(f, "%02X", d[i]);
+		fputs("</EventPayload>\n\t</ProcessingErrorData>\n", f);
+	} else if (decoded) {
 		fputs("\t<EventData>\n", f);
 		for (i = 0; i < v->n; i++) {
 			fputs("\t\t<Data Name=\"", f);
 			xml_text(f, v->v[i].name);
 			fputs("\">", f);
-			xml_text(f, v->v[i].text);
+			xml_value(f, er, &v->v[i]);
 			fputs("</Data>\n", f);
 		}
 		fputs("\t</EventData>\n", f);
@@ -641,6 +748,8 @@ int cmd_tracerpt(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (gethostname(T.computer, sizeof(T.computer) - 1))
+		T.computer[0] = 0;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
