@@ -4,7 +4,7 @@
  * summary:
  *
  *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]
- *                    [-import MANIFEST...] [-lr] [-y]
+ *                    [-export [FILE]] [-import MANIFEST...] [-lr] [-y]
  *
  * The events come through OpenTrace and ProcessTrace (several files
  * merged in time order, as ProcessTrace merges them) and are decoded by
@@ -33,12 +33,16 @@
  * buffers, events and events lost, the time span, and each provider's
  * events by ID, opcode and count.
  *
- * Outputs are written to a temporary file beside each and renamed into
- * place at the end, so that a failure leaves no half-written file; an
- * existing file is replaced only with -y (tracerpt asks; this tool does
- * not prompt). Files are created 0600. -lr (tracerpt's "less
- * restrictive": best effort for events that do not match their schema) is
- * what this tool always does. -report and -export are not built: refused.
+ * -export (schema.man) writes the instrumentation manifest of the
+ * providers whose events the files hold (tracerpt_export.c says what).
+ *
+ * Outputs are written to a temporary file beside each, created by
+ * nttrace_trace_file_create() (0600, no symbolic link followed), and
+ * renamed into place at the end, so that a failure leaves no half-written
+ * file; an existing file is replaced only with -y (tracerpt asks; this
+ * tool does not prompt). -lr (tracerpt's "less restrictive": best effort
+ * for events that do not match their schema) is what this tool always
+ * does. -report is not built: refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -714,16 +718,20 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]\n"
-		"                        [-import MANIFEST...] [-lr] [-y]\n\n"
+		"                        [-export [FILE]] [-import MANIFEST...] [-lr] [-y]\n\n"
 		"Windows' tracerpt over log files (several are merged in time order): the\n"
 		"events as Windows' event XML (the default; -o names the file, default\n"
 		"dumpfile.xml) or as CSV (-of CSV, default dumpfile.csv), each event's\n"
 		"fields decoded by TDH (manifests given with -import, installed with\n"
 		"`nttrace manifest install` or on NTTRACE_MANIFEST_PATH, TraceLogging's,\n"
 		"the kernel's classes); -summary writes the counts by provider and event\n"
-		"(default summary.txt). An existing output is replaced only with -y; files\n"
-		"are written whole or not at all, 0600. -lr (best effort for events that do\n"
-		"not match their schema) is always so here. Not built: -report, -export.\n");
+		"(default summary.txt); -export writes the providers of the events as an\n"
+		"instrumentation manifest (default schema.man): manifest-based and\n"
+		"TraceLogging ones, as TDH describes them; classic (MOF) and WPP events\n"
+		"cannot be, and their providers are named on stderr. An existing output is\n"
+		"replaced only with -y; files are written whole or not at all, 0600. -lr\n"
+		"(best effort for events that do not match their schema) is always so\n"
+		"here. Not built: -report.\n");
 }
 
 int cmd_tracerpt(int argc, char **argv)
