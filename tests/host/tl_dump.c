@@ -31,6 +31,7 @@
 
 #include <nttrace/evntprov.h>
 #include <nttrace/evntrace.h>
+#include <nttrace/tdh.h>
 #include <nttrace/traceloggingprovider.h>
 #include "../vm/props.h"
 #include "../vm/tap.h"
@@ -405,6 +406,254 @@ static void tracerpt(const char *tool, const char *dir, const char *path, const 
 	unlink(quotes);
 }
 
+/* ---- tracerpt -export ---- */
+
+/* An event's description as a line: its name, then each field's name and types. */
+static void signature(const TRACE_EVENT_INFO *t, char *out, size_t room)
+{
+	size_t n = 0;
+	ULONG i;
+
+#define PUT_W(off) do {							\
+		const WCHAR *w_ = (const WCHAR *)((const char *)t + (off));	\
+		while ((off) && *w_ && n + 8 < room)				\
+			out[n++] = (char)(*w_ < 0x80 ? *w_ : '?'), w_++;	\
+	} while (0)
+	PUT_W(t->EventNameOffset);
+	for (i = 0; i < t->PropertyCount && n + 40 < room; i++) {
+		const EVENT_PROPERTY_INFO *pi = &t->EventPropertyInfoArray[i];
+
+		out[n++] = ' ';
+		PUT_W(pi->NameOffset);
+		if (pi->Flags & PropertyStruct)
+			n += snprintf(out + n, room - n, ":struct%u", pi->structType.NumOfStructMembers);
+		else
+			n += snprintf(out + n, room - n, ":%u/%u", pi->nonStructType.InType,
+				      pi->nonStructType.OutType);
+		if (pi->Flags & (PropertyParamCount | PropertyParamFixedCount))
+			n += snprintf(out + n, room - n, "[%u]", pi->count);
+	}
+#undef PUT_W
+	out[n] = 0;
+}
+
+#define MAX_SIGS	16
+static char sigs[MAX_SIGS][1024];
+static unsigned int nsigs;
+
+static void add_sig(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < nsigs; i++)
+		if (!strcmp(sigs[i], s))
+			return;
+	if (nsigs < MAX_SIGS)
+		snprintf(sigs[nsigs++], sizeof(sigs[0]), "%s", s);
+}
+
+static VOID WINAPI sig_event(PEVENT_RECORD er)
+{
+	char buf[4096], line[1024];
+	TRACE_EVENT_INFO *t = (TRACE_EVENT_INFO *)buf;
+	ULONG size = sizeof(buf);
+
+	if (TdhGetEventInformation(er, 0, NULL, t, &size) ||
+	    (t->DecodingSource != DecodingSourceXMLFile && t->DecodingSource != DecodingSourceTlg))
+		return;
+	signature(t, line, sizeof(line));
+	add_sig(line);
+}
+
+/* The events of @path TDH describes (with @manifest loaded), as signatures. */
+static void file_signatures(const char *path, const char *manifest)
+{
+	EVENT_TRACE_LOGFILEA lf;
+	TRACEHANDLE h;
+	WCHAR wm[512];
+	size_t i;
+
+	for (i = 0; manifest[i] && i + 1 < 512; i++)
+		wm[i] = (WCHAR)manifest[i];
+	wm[i] = 0;
+	TdhLoadManifest(wm);
+	memset(&lf, 0, sizeof(lf));
+	lf.LogFileName = (char *)path;
+	lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+	lf.EventRecordCallback = sig_event;
+	h = OpenTraceA(&lf);
+	if (h != INVALID_PROCESSTRACE_HANDLE) {
+		ProcessTrace(&h, 1, NULL, NULL);
+		CloseTrace(h);
+	}
+	TdhUnloadManifest(wm);
+}
+
+/* How many of the signatures the events of @g in manifest @man describe. */
+static unsigned int manifest_signatures(const char *man, const GUID *g, unsigned int *events)
+{
+	char ibuf[4096], line[1024];
+	PROVIDER_EVENT_INFO *pe = NULL;
+	TRACE_EVENT_INFO *t = (TRACE_EVENT_INFO *)ibuf;
+	ULONG size = 0, k, i, found = 0;
+	WCHAR wm[512];
+
+	for (i = 0; man[i] && i + 1 < 512; i++)
+		wm[i] = (WCHAR)man[i];
+	wm[i] = 0;
+	*events = 0;
+	if (TdhLoadManifest(wm))
+		return 0;
+	if (TdhEnumerateManifestProviderEvents((LPGUID)g, NULL, &size) == ERROR_INSUFFICIENT_BUFFER)
+		pe = malloc(size);
+	if (pe && !TdhEnumerateManifestProviderEvents((LPGUID)g, pe, &size)) {
+		*events = pe->NumberOfEvents;
+		for (k = 0; k < pe->NumberOfEvents; k++) {
+			size = sizeof(ibuf);
+			if (TdhGetManifestEventInformation((LPGUID)g, &pe->EventDescriptorsArray[k],
+							   t, &size))
+				continue;
+			signature(t, line, sizeof(line));
+			for (i = 0; i < nsigs; i++)
+				if (!strcmp(sigs[i], line))
+					break;
+			if (i < nsigs)
+				found++;
+			else if (nsigs)
+				printf("# not in the log: %s\n", line);
+		}
+	}
+	TdhUnloadManifest(wm);
+	free(pe);
+	return found;
+}
+
+/*
+ * A file of hostile names (XML's markup characters, controls) and of more
+ * distinct TraceLogging events than a manifest has values for: 65540
+ * events of names E0 ... E65539, each with a field v, written with
+ * metadata made at run time.
+ */
+#define MANY_EVENTS	65540
+
+static void write_hostile(const char *path)
+{
+	EVENT_DESCRIPTOR d = { .Level = 4, .Channel = 11 };
+	EVENT_DATA_DESCRIPTOR dd[3];
+	uint8_t meta[32];
+	int32_t v = 1;
+	TRACEHANDLE h = 0;
+	struct props pr;
+	unsigned int i;
+	int n;
+
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.MaximumFileSize = 0;
+	if (!tap_eq(StartTraceA(&h, "tl-dump-hostile", &pr.p), ERROR_SUCCESS,
+		    "export: a file of hostile names"))
+		return;
+	TraceLoggingRegister(tl_dump_provider);
+	EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 255, ~0ULL, 0, 0,
+		       NULL);
+	TraceLoggingWrite(tl_dump_provider, "a<&>\"'\x01\tz--",
+			  TraceLoggingLevel(7), TraceLoggingOpcode(77), TraceLoggingKeyword(0x10),
+			  TraceLoggingInt32(1, "f<&>\"'\x02"), TraceLoggingInt32(2, "]]>"));
+	for (i = 0; i < MANY_EVENTS; i++) {
+		n = snprintf((char *)meta + 3, sizeof(meta) - 3, "E%u", i);
+		memcpy(meta + 3 + n + 1, "v\0\x07", 3);
+		n += 3 + 1 + 3;
+		meta[0] = (uint8_t)n;
+		meta[1] = 0;
+		meta[2] = 0;
+		memset(dd, 0, sizeof(dd));
+		nttrace_tl_desc_typed(&dd[1], meta, (ULONG)n, EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA);
+		EventDataDescCreate(&dd[2], &v, sizeof(v));
+		nttrace_tl_write(tl_dump_provider, &d, NULL, NULL, 3, dd);
+	}
+	ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+	TraceLoggingUnregister(tl_dump_provider);
+}
+
+/*
+ * `nttrace tracerpt -export`: the manifest of the log's providers, written
+ * 0600 and whole; it parses (TdhLoadManifest) and describes each event
+ * with the fields TDH gave the log's (names, types), and `nttrace mc`
+ * takes it. Classic events (the log's header) are skipped, said on stderr.
+ * Hostile names come out escaped; more events than a manifest has values
+ * for are cut, said, in bounded time and memory.
+ */
+static void schema_export(const char *tool, const char *dir, const char *path, const char *manifest)
+{
+	char man[256], xml[256], err[256], hostile[256], mcdir[256];
+	unsigned int events, found;
+
+	snprintf(man, sizeof(man), "%s/tl-dump-%d.man", dir, (int)getpid());
+	snprintf(xml, sizeof(xml), "%s/tl-dump-x-%d.xml", dir, (int)getpid());
+	snprintf(err, sizeof(err), "%s/tl-dump-x-%d.err", dir, (int)getpid());
+	snprintf(hostile, sizeof(hostile), "%s/tl-dump-hostile-%d.etl", dir, (int)getpid());
+	snprintf(mcdir, sizeof(mcdir), "%s/tl-dump-mc-%d", dir, (int)getpid());
+	unlink(man);
+	tap_eq(sh("%s tracerpt %s -o %s -y -import %s -export %s >/dev/null 2>%s", tool, path,
+		  xml, manifest, man, err), 0, "export: exit 0");
+	tap_eq(sh("test \"$(stat -c %%a %s)\" = 600 && ! ls %s.* >/dev/null 2>&1", man, man), 0,
+	       "... 0600, no temporary file left");
+	tap_eq(sh("grep -q '^nttrace: tracerpt: -export: skipped {68FDD900-4A3E-11D1-84F4-"
+		  "0000F80464E3} .*1 classic events of a MOF class' %s && grep -q "
+		  "'^nttrace: tracerpt: -export: 1 provider skipped, 2 written$' %s", err, err), 0,
+	       "... the log's header (a MOF class) skipped, said and counted");
+	tap_eq(sh("grep -q '<provider name=\"nttrace.dump\" guid=\"{6E747472-0028-4C54-8000-"
+		  "000000000029}\"' %s && grep -q '<provider name=\"Nttrace-Test-Manifest\" "
+		  "guid=\"{3B6F6B0E-5C55-4F64-9D5B-2A8C7A1E0F11}\"' %s", man, man), 0,
+	       "... both providers, GUIDs in braces, uppercase");
+	nsigs = 0;
+	file_signatures(path, manifest);
+	tap_eq(nsigs, 4, "... the log: four events TDH describes");
+	found = manifest_signatures(man, &tl_guid, &events);
+	tap_ok(events == 3 && found == 3, "round trip: TraceLogging's 3 events, same fields "
+	       "(%u of %u)", found, events);
+	found = manifest_signatures(man, &man_guid, &events);
+	tap_ok(events == 1 && found == 1, "round trip: the manifest's event in the log, same "
+	       "fields (%u of %u)", found, events);
+	tap_eq(sh("grep -q 'level=\"win:Error\" opcode=\"win:Start\"' %s", man), 0,
+	       "... its level and opcode by name");
+	tap_eq(sh("grep -q '<level name=\"Chatty\" value=\"16\" message=\"$(string.' %s && "
+		  "grep -q '<opcode name=\"Handshake\" value=\"10\"' %s", man, man), 0,
+	       "... the provider's own levels and task opcodes");
+	tap_eq(sh("mkdir -p %s && %s mc -h %s -r %s %s >/dev/null", mcdir, tool, mcdir, mcdir,
+		  man), 0, "nttrace mc takes it");
+	tap_eq(sh("%s tracerpt %s -o %s.2 -export %s >/dev/null 2>&1", tool, path, xml, man), 1,
+	       "an existing export without -y: exit 1");
+
+	write_hostile(hostile);
+	tap_eq(sh("ulimit -v 1000000; %s tracerpt %s -o %s -y -export %s >/dev/null 2>%s", tool,
+		  hostile, xml, man, err), 0, "hostile: exit 0, within 1 GB");
+	if (sh("command -v xmllint >/dev/null") == 0)
+		tap_eq(sh("xmllint --noout %s", man), 0, "... well-formed XML (xmllint)");
+	else
+		tap_ok(1, "# SKIP well-formed XML: no xmllint");
+	tap_eq(sh("grep -qF 'name=\"a&lt;&amp;&gt;&quot;&apos;\xef\xbf\xbd&#9;z--\"' %s && "
+		  "grep -qF 'name=\"f&lt;&amp;&gt;&quot;&apos;\xef\xbf\xbd\"' %s && "
+		  "grep -qF 'name=\"]]&gt;\"' %s", man, man, man), 0,
+	       "... names escaped, controls as U+FFFD, tab as &#9;");
+	tap_eq(sh("grep -q 'level=\"Level_7\" opcode=\"Opcode_77\" keywords=\"Keyword_0x10\"' %s"
+		  " && grep -q '<level name=\"Level_7\" value=\"7\"/>' %s", man, man), 0,
+	       "... levels, opcodes, keywords winmeta.xml lacks: declared");
+	tap_eq(sh("grep -q '^nttrace: tracerpt: -export: partly {6E747472-0028-4C54-8000-"
+		  "000000000029} nttrace.dump: 6 distinct events past the export.s limits' %s",
+		  err), 0, "... events past a provider's 65535: counted, said");
+	tap_eq(sh("test $(grep -c '<event ' %s) = 65535", man), 0, "... 65535 events written");
+	nsigs = 0;
+	manifest_signatures(man, &tl_guid, &events);
+	tap_eq(events, 65535, "... TdhLoadManifest reads it: 65535 events");
+	tap_eq(sh("%s mc -h %s -r %s %s >/dev/null", tool, mcdir, mcdir, man), 0,
+	       "... nttrace mc takes it");
+	sh("rm -rf %s", mcdir);
+	unlink(man);
+	unlink(xml);
+	unlink(err);
+	unlink(hostile);
+}
+
 static void check_deep(const char *tool, const char *dir, const char *path)
 {
 	char *text[] = { (char *)tool, "dump", (char *)path, NULL };
@@ -466,6 +715,7 @@ int main(int argc, char **argv)
 	providers(argv[1], argv[3]);
 	manifests(argv[1], argv[2], argv[3], path);
 	tracerpt(argv[1], argv[2], path, argv[3]);
+	schema_export(argv[1], argv[2], path, argv[3]);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/tl-deep-%d.etl", argv[2], (int)getpid());
 	write_deep(path);

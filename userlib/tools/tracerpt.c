@@ -4,7 +4,7 @@
  * summary:
  *
  *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]
- *                    [-import MANIFEST...] [-lr] [-y]
+ *                    [-export [FILE]] [-import MANIFEST...] [-lr] [-y]
  *
  * The events come through OpenTrace and ProcessTrace (several files
  * merged in time order, as ProcessTrace merges them) and are decoded by
@@ -36,12 +36,16 @@
  * buffers, events and events lost, the time span, and each provider's
  * events by ID, opcode and count.
  *
- * Outputs are written to a temporary file beside each and renamed into
- * place at the end, so that a failure leaves no half-written file; an
- * existing file is replaced only with -y (tracerpt asks; this tool does
- * not prompt). Files are created 0600. -lr (tracerpt's "less
- * restrictive": best effort for events that do not match their schema) is
- * what this tool always does. -report and -export are not built: refused.
+ * -export (schema.man) writes the instrumentation manifest of the
+ * providers whose events the files hold (tracerpt_export.c says what).
+ *
+ * Outputs are written to a temporary file beside each, created by
+ * nttrace_trace_file_create() (0600, no symbolic link followed), and
+ * renamed into place at the end, so that a failure leaves no half-written
+ * file; an existing file is replaced only with -y (tracerpt asks; this
+ * tool does not prompt). -lr (tracerpt's "less restrictive": best effort
+ * for events that do not match their schema) is what this tool always
+ * does. -report is not built: refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,16 +53,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <nttrace/etl.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/evntrace.h>
 #include <nttrace/tdh.h>
 #include <nttrace/tmf.h>
 
 #include "cli.h"
+#include "tracerpt.h"
 
 #define MAX_FILES	64	/* ProcessTrace's handles */
 
@@ -76,8 +83,12 @@ static struct {
 	uint64_t events;
 	struct count *counts;
 	size_t ncounts, capcounts;
+	uint32_t *slot;		/* the counts' hash: index + 1 */
+	size_t capslot;
+	uint64_t seed;
 	int oom;
 	char computer[256];	/* this machine's name, for <Computer> */
+	int export;		/* -export: each event's description kept */
 } T;
 
 /* ---- text for other interpreters ---- */
@@ -208,13 +219,20 @@ static void names_of(const EVENT_RECORD *er, struct names *n)
 
 	memset(n, 0, sizeof(*n));
 	if (TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, NULL, &size) !=
-	    ERROR_INSUFFICIENT_BUFFER)
+	    ERROR_INSUFFICIENT_BUFFER) {
+		if (T.export && tracerpt_export_record(er, NULL))
+			T.oom = 1;
 		return;
+	}
 	t = malloc(size);
 	if (!t || TdhGetEventInformation((PEVENT_RECORD)er, 0, NULL, t, &size)) {
 		free(t);
+		if (T.export && tracerpt_export_record(er, NULL))
+			T.oom = 1;
 		return;
 	}
+	if (T.export && tracerpt_export_record(er, t))
+		T.oom = 1;
 	n->level = info_string(t, t->LevelNameOffset);
 	n->opcode = info_string(t, t->OpcodeNameOffset);
 	n->task = info_string(t, t->TaskNameOffset);
@@ -288,18 +306,72 @@ static void message_text(FILE *f, const char *msg, const struct render_fields *v
 
 /* ---- the summary's counts ---- */
 
+/* FNV-1a over @n bytes at @p, from @h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--) {
+		h ^= *b++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t count_hash(const GUID *g, USHORT id, UCHAR opcode, UCHAR version,
+			   const char *event)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ULL ^ T.seed, g, sizeof(*g));
+
+	h = fnv(h, &id, sizeof(id));
+	h = fnv(h, &opcode, 1);
+	h = fnv(h, &version, 1);
+	return fnv(h, event ? event : "", event ? strlen(event) : 0);
+}
+
+/* Index the counts anew in a table of twice the room: 0, or -1. */
+static int count_rehash(void)
+{
+	size_t cap = T.capslot ? 2 * T.capslot : 128, i, at;
+	uint32_t *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < T.ncounts; i++) {
+		const struct count *c = &T.counts[i];
+
+		for (at = count_hash(&c->guid, c->id, c->opcode, c->version, c->event) & (cap - 1);
+		     slot[at]; at = (at + 1) & (cap - 1))
+			;
+		slot[at] = (uint32_t)i + 1;
+	}
+	free(T.slot);
+	T.slot = slot;
+	T.capslot = cap;
+	return 0;
+}
+
+/*
+ * Count @er under its provider, ID, opcode, version and (TraceLogging's
+ * events share ID 0) name: a hash lookup, seeded per run as the keys come
+ * from the file, so that a log of many distinct events costs linear time.
+ */
 static void count_event(const EVENT_RECORD *er, const char *provider, const char *event)
 {
 	const EVENT_HEADER *h = &er->EventHeader;
+	const EVENT_DESCRIPTOR *d = &h->EventDescriptor;
+	uint64_t hv;
 	struct count *c, *grown;
-	size_t i;
+	size_t at;
 
-	for (i = 0; i < T.ncounts; i++) {
-		c = &T.counts[i];
-		/* TraceLogging's events share ID 0: their names tell them apart. */
-		if (!memcmp(&c->guid, &h->ProviderId, sizeof(GUID)) &&
-		    c->id == h->EventDescriptor.Id && c->opcode == h->EventDescriptor.Opcode &&
-		    c->version == h->EventDescriptor.Version &&
+	if (!T.seed && getrandom(&T.seed, sizeof(T.seed), GRND_NONBLOCK) != sizeof(T.seed))
+		T.seed = (uint64_t)getpid() ^ (uint64_t)time(NULL);
+	hv = count_hash(&h->ProviderId, d->Id, d->Opcode, d->Version, event);
+	for (at = T.capslot ? hv & (T.capslot - 1) : 0; T.capslot && T.slot[at];
+	     at = (at + 1) & (T.capslot - 1)) {
+		c = &T.counts[T.slot[at] - 1];
+		if (!memcmp(&c->guid, &h->ProviderId, sizeof(GUID)) && c->id == d->Id &&
+		    c->opcode == d->Opcode && c->version == d->Version &&
 		    !strcmp(c->event ? c->event : "", event ? event : "")) {
 			c->n++;
 			return;
@@ -316,12 +388,20 @@ static void count_event(const EVENT_RECORD *er, const char *provider, const char
 	}
 	c = &T.counts[T.ncounts++];
 	c->guid = h->ProviderId;
-	c->id = h->EventDescriptor.Id;
-	c->opcode = h->EventDescriptor.Opcode;
-	c->version = h->EventDescriptor.Version;
+	c->id = d->Id;
+	c->opcode = d->Opcode;
+	c->version = d->Version;
 	c->provider = provider ? strdup(provider) : NULL;
 	c->event = event ? strdup(event) : NULL;
 	c->n = 1;
+	if (2 * T.ncounts > T.capslot) {
+		if (count_rehash())
+			T.oom = 1;
+		return;
+	}
+	for (at = hv & (T.capslot - 1); T.slot[at]; at = (at + 1) & (T.capslot - 1))
+		;
+	T.slot[at] = (uint32_t)T.ncounts;
 }
 
 /* ---- one event ---- */
@@ -616,7 +696,12 @@ struct output {
 	FILE *f;
 };
 
-/* Open @o's temporary file beside it, 0600; an existing @o only with @replace. */
+/*
+ * Open @o's temporary file beside it, PATH.PID.tmp, through the tool's one
+ * creator of files (nttrace_trace_file_create(): 0600, no symbolic link
+ * followed, no other user's file written); an existing @o is replaced
+ * (renamed over at the end) only with @replace.
+ */
 static int output_open(struct output *o, int replace)
 {
 	int fd;
@@ -625,17 +710,21 @@ static int output_open(struct output *o, int replace)
 		fprintf(stderr, "nttrace: tracerpt: %s exists (-y replaces it)\n", o->path);
 		return -1;
 	}
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp)) {
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.%ld.tmp", o->path, (long)getpid()) >=
+	    sizeof(o->tmp)) {
 		fprintf(stderr, "nttrace: tracerpt: %s: name too long\n", o->path);
 		return -1;
 	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+	fd = nttrace_trace_file_create(o->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "nttrace: tracerpt: %s: %s\n", o->tmp, cli_create_error(fd));
+		return -1;
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
 		fprintf(stderr, "nttrace: tracerpt: %s: %s\n", o->path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
+		close(fd);
+		unlink(o->tmp);
 		return -1;
 	}
 	return 0;
@@ -718,27 +807,45 @@ static void write_summary(FILE *f, char **files, int nfiles, const EVENT_TRACE_L
 	}
 }
 
+/* @path's last part without its extension, for a manifest's file names (static). */
+static const char *base_name(const char *path)
+{
+	static char b[256];
+	const char *slash = strrchr(path, '/');
+	char *dot;
+
+	snprintf(b, sizeof(b), "%s", slash ? slash + 1 : path);
+	dot = strrchr(b, '.');
+	if (dot && dot != b)
+		*dot = 0;
+	return b;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]\n"
-		"                        [-import MANIFEST...] [-lr] [-y]\n\n"
+		"                        [-export [FILE]] [-import MANIFEST...] [-lr] [-y]\n\n"
 		"Windows' tracerpt over log files (several are merged in time order): the\n"
 		"events as Windows' event XML (the default; -o names the file, default\n"
 		"dumpfile.xml) or as CSV (-of CSV, default dumpfile.csv), each event's\n"
 		"fields decoded by TDH (manifests given with -import, installed with\n"
 		"`nttrace manifest install` or on NTTRACE_MANIFEST_PATH, TraceLogging's,\n"
 		"the kernel's classes); -summary writes the counts by provider and event\n"
-		"(default summary.txt). An existing output is replaced only with -y; files\n"
-		"are written whole or not at all, 0600. -lr (best effort for events that do\n"
-		"not match their schema) is always so here. Not built: -report, -export.\n");
+		"(default summary.txt); -export writes the providers of the events as an\n"
+		"instrumentation manifest (default schema.man): manifest-based and\n"
+		"TraceLogging ones, as TDH describes them; classic (MOF) and WPP events\n"
+		"cannot be, and their providers are named on stderr. An existing output is\n"
+		"replaced only with -y; files are written whole or not at all, 0600. -lr\n"
+		"(best effort for events that do not match their schema) is always so\n"
+		"here. Not built: -report.\n");
 }
 
 int cmd_tracerpt(int argc, char **argv)
 {
 	static EVENT_TRACE_LOGFILEA lf[MAX_FILES];
 	TRACEHANDLE h[MAX_FILES];
-	struct output dump = { 0 }, summary = { 0 };
+	struct output dump = { 0 }, summary = { 0 }, schema = { 0 };
 	char *files[MAX_FILES], *imports[MAX_FILES];
 	int nfiles = 0, nimports = 0, replace = 0, want_summary = 0, i, k, ok = 1;
 	const char *format = "XML";
@@ -761,6 +868,10 @@ int cmd_tracerpt(int argc, char **argv)
 			want_summary = 1;
 			if (i + 1 < argc && argv[i + 1][0] != '-')
 				summary.path = argv[++i];
+		} else if (!strcasecmp(a, "-export")) {
+			T.export = 1;
+			if (i + 1 < argc && argv[i + 1][0] != '-')
+				schema.path = argv[++i];
 		} else if (!strcasecmp(a, "-import")) {
 			while (i + 1 < argc && argv[i + 1][0] != '-' && nimports < MAX_FILES)
 				imports[nimports++] = argv[++i];
@@ -768,7 +879,7 @@ int cmd_tracerpt(int argc, char **argv)
 			replace = 1;
 		} else if (!strcasecmp(a, "-lr") || !strcasecmp(a, "-l")) {
 			continue;
-		} else if (!strcasecmp(a, "-report") || !strcasecmp(a, "-export") ||
+		} else if (!strcasecmp(a, "-report") ||
 			   !strcasecmp(a, "-rt") || !strcasecmp(a, "-f") ||
 			   !strcasecmp(a, "-int") || !strcasecmp(a, "-df") ||
 			   !strcasecmp(a, "-en") || !strcasecmp(a, "-rts") ||
@@ -798,6 +909,8 @@ int cmd_tracerpt(int argc, char **argv)
 		dump.path = T.csv ? "dumpfile.csv" : "dumpfile.xml";
 	if (want_summary && !summary.path)
 		summary.path = "summary.txt";
+	if (T.export && !schema.path)
+		schema.path = "schema.man";
 	for (k = 0; k < nimports; k++)
 		if (render_load_manifests(imports[k]))
 			return 1;
@@ -817,8 +930,10 @@ int cmd_tracerpt(int argc, char **argv)
 			return render_fail(err, bad, "OpenTrace");
 		}
 	}
-	if (output_open(&dump, replace) || (summary.path && output_open(&summary, replace))) {
+	if (output_open(&dump, replace) || (summary.path && output_open(&summary, replace)) ||
+	    (schema.path && output_open(&schema, replace))) {
 		output_close(&dump, 0);
+		output_close(&summary, 0);
 		for (k = 0; k < nfiles; k++)
 			CloseTrace(h[k]);
 		return 1;
@@ -845,14 +960,23 @@ int cmd_tracerpt(int argc, char **argv)
 		fputs("</Events>\n", T.out);
 	if (summary.f)
 		write_summary(summary.f, files, nfiles, lf);
+	if (schema.f && ok && tracerpt_export_write(schema.f, base_name(schema.path))) {
+		fprintf(stderr, "nttrace: tracerpt: out of memory\n");
+		ok = 0;
+	}
+	tracerpt_export_free();
 	if (output_close(&dump, ok))
 		ok = 0;
 	if (output_close(&summary, ok))
+		ok = 0;
+	if (output_close(&schema, ok))
 		ok = 0;
 	if (ok) {
 		printf("Output      %s\n", dump.path);
 		if (summary.path)
 			printf("Summary     %s\n", summary.path);
+		if (schema.path)
+			printf("Schema      %s\n", schema.path);
 	}
 	return ok ? 0 : 1;
 }
