@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * What `nttrace tracerpt`'s outputs share (tracerpt.c): how Windows keeps
+ * an event's values, so that the event XML and the .evtx (evtx.c) hold
+ * the same.
+ */
+#ifndef NTTRACE_TOOLS_TRACERPT_H
+#define NTTRACE_TOOLS_TRACERPT_H
+
+#include "cli.h"
+
+/* How Windows keeps a top-level field's value. */
+enum tracerpt_kind {
+	TRACERPT_TEXT,		/* as TDH's text */
+	TRACERPT_POINTER,	/* 4 or 8 bytes, written as 0x and hex */
+	TRACERPT_BINARY,	/* bytes, written as uppercase hex pairs */
+	TRACERPT_INTEGER,	/* win:Int8 to win:UInt64 (in_type) as its size says */
+};
+
+/**
+ * tracerpt_kind() - how Windows keeps @v's value
+ * @v: a top-level field of an event, as render_tdh_fields() gives it
+ *
+ * Return: the kind; its bytes are at @v->off in the event's UserData,
+ * @v->size of them.
+ */
+enum tracerpt_kind tracerpt_kind(const struct render_field *v);
+
+/**
+ * tracerpt_unterminated() - the string field that runs out of the data
+ * @er: the event
+ * @v: its top-level fields
+ *
+ * A string field that runs to the end of the event's data without its
+ * terminating NUL: Windows renders no EventData for such an event, but
+ * ProcessingErrorData with ERROR_EVT_INVALID_EVENT_DATA, this field's name
+ * and the whole payload.
+ *
+ * Return: the field, or NULL when every string is whole.
+ */
+const struct render_field *tracerpt_unterminated(const EVENT_RECORD *er,
+						  const struct render_fields *v);
+
+#endif
