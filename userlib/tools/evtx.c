@@ -877,12 +877,12 @@ static int binary_data(struct evtx *x, const EVENT_RECORD *er)
 static int record(struct evtx *x, const EVENT_RECORD *er, const struct render_fields *v,
 		  int decoded, const char *provider)
 {
+	static const GUID zero;
 	const EVENT_HEADER *h = &er->EventHeader;
 	const EVENT_HEADER_EXTENDED_DATA_ITEM *rel;
 	const struct render_field *bad = NULL;
-	static const GUID zero;
 	uint8_t level = h->EventDescriptor.Level, opcode = h->EventDescriptor.Opcode;
-	uint8_t version = h->EventDescriptor.Version, b[8][8];
+	uint8_t version = h->EventDescriptor.Version, b[11][8];
 	uint16_t processor = er->BufferContext.ProcessorIndex;
 	struct value val[S_COUNT];
 	struct system_args a;
@@ -913,7 +913,8 @@ static int record(struct evtx *x, const EVENT_RECORD *er, const struct render_fi
 	put8(x, 0);
 
 	key_str(&k, "System");
-	key_str(&k, provider ? provider : "\x01");
+	key_add(&k, provider ? "P" : "-", 1);
+	key_str(&k, provider);
 	key_str(&k, guid);
 	key_str(&k, x->computer);
 	key_add(&k, &a.processor_type, 1);
@@ -942,14 +943,17 @@ static int record(struct evtx *x, const EVENT_RECORD *er, const struct render_fi
 	le(b[6], x->next - 1, 8);
 	val[S_RECORDID] = (struct value){ V_UINT64, 8, b[6] };
 	val[S_VERSION] = (struct value){ V_UINT8, 1, &version };
+	le(b[8], processor, 2);
 	val[S_PROCESSOR] = (struct value){ (uint8_t)a.processor_type,
-					   processor > 0xff ? 2U : 1U, &processor };
+					   processor > 0xff ? 2U : 1U, b[8] };
 	if (cputime) {
 		le(b[7], (uint64_t)h->ProcessorTime, 8);
 		val[S_CPUTIME] = (struct value){ V_UINT64, 8, b[7] };
 	} else {
-		val[S_KERNEL] = (struct value){ V_UINT32, 4, &h->KernelTime };
-		val[S_USER] = (struct value){ V_UINT32, 4, &h->UserTime };
+		le(b[9], h->KernelTime, 4);
+		val[S_KERNEL] = (struct value){ V_UINT32, 4, b[9] };
+		le(b[10], h->UserTime, 4);
+		val[S_USER] = (struct value){ V_UINT32, 4, b[10] };
 	}
 	rel = render_ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(GUID));
 	if (rel)
@@ -1062,8 +1066,8 @@ static void drop(struct evtx *x, const EVENT_RECORD *er, const char *why)
 	if (x->dropped++ >= SAY_DROPPED)
 		return;
 	nttrace_guid_string((const uint8_t *)&er->EventHeader.ProviderId, g);
-	fprintf(stderr, "nttrace: tracerpt: event %u of {%s} at %lld not written to the "
-		".evtx: %s\n", er->EventHeader.EventDescriptor.Id, g,
+	fprintf(stderr, "nttrace: tracerpt: event %u of {%s} at %lld not written to the .evtx: %s\n",
+		er->EventHeader.EventDescriptor.Id, g,
 		(long long)er->EventHeader.TimeStamp.QuadPart, why);
 }
 
@@ -1117,7 +1121,9 @@ struct evtx *evtx_open(FILE *f, const char *computer)
 	static const uint8_t none[FILE_HEADER];
 	struct evtx *x = calloc(1, sizeof(*x));
 
-	if (!x || !(x->computer = strdup(computer ? computer : ""))) {
+	if (x)
+		x->computer = strdup(computer ? computer : "");
+	if (!x || !x->computer) {
 		free(x);
 		return NULL;
 	}
