@@ -408,7 +408,7 @@ static void tracerpt(const char *tool, const char *dir, const char *path, const 
 /*
  * A file of @n events "Many" (i, the event's number, and s, @len
  * bytes of UTF-8: "x"s, the first two an "\xc3\xa9" with @accent), then one
- * event "After" (n=7).
+ * event "After" (n=7); no events at all when @n and @len are 0.
  */
 static void write_many(const char *path, unsigned int n, size_t len, int accent)
 {
@@ -432,7 +432,8 @@ static void write_many(const char *path, unsigned int n, size_t len, int accent)
 		for (i = 0; i < n; i++)
 			TraceLoggingWrite(tl_dump_provider, "Many", TraceLoggingUInt32(i, "i"),
 					  TraceLoggingUtf8String(s, "s"));
-		TraceLoggingWrite(tl_dump_provider, "After", TraceLoggingInt32(7, "n"));
+		if (n || len)
+			TraceLoggingWrite(tl_dump_provider, "After", TraceLoggingInt32(7, "n"));
 		ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
 		TraceLoggingUnregister(tl_dump_provider);
 	}
@@ -515,6 +516,13 @@ static void tracerpt_evtx(const char *tool, const char *dir, const char *path,
 		  "&& grep -q '<Data Name=\"n\">7</Data>' %s && grep -q "
 		  "'<EventRecordID>0</EventRecordID>' %s", evtx, xml, xml, xml, xml), 0,
 	       "... the next event written, EventRecordID 0");
+
+	write_many(many, 0, 0, 0);
+	unlink(evtx);
+	tap_eq(sh("%s tracerpt %s -of EVTX -o %s >/dev/null && evtxinfo %s > %s 2>&1 && "
+		  "grep -Eq 'Number of records[[:space:]]+: 0$' %s && ! grep -q corrupted %s", tool,
+		  many, evtx, evtx, err, err, err), 0,
+	       "no events: a file of one empty chunk, not a damaged one");
 	unlink(evtx);
 	unlink(xml);
 	unlink(many);

@@ -1020,20 +1020,25 @@ static void chunk_reset(struct evtx *x)
 	x->last = 0;
 }
 
-/* The chunk's header, then the chunk to the file; an empty one is not written. */
-static void chunk_flush(struct evtx *x)
+/*
+ * The chunk's header, then the chunk to the file; an empty one only with
+ * @empty (a file of no chunks is a damaged one to libevtx; one of an
+ * empty chunk, records 0 to 0, is not).
+ */
+static void chunk_flush(struct evtx *x, int empty)
 {
+	uint64_t last = x->first ? x->next - 1 : 0;
 	uint8_t *c = x->c;
 	uint32_t crc;
 	int i;
 
-	if (!x->first)
+	if (!x->first && !empty)
 		return;
 	memcpy(c, "ElfChnk", 8);
 	le(c + 8, x->first, 8);		/* record numbers: the identifiers */
-	le(c + 16, x->next - 1, 8);
+	le(c + 16, last, 8);
 	le(c + 24, x->first, 8);
-	le(c + 32, x->next - 1, 8);
+	le(c + 32, last, 8);
 	le(c + 40, 128, 4);
 	le(c + 44, x->last, 4);
 	le(c + 48, x->at, 4);
@@ -1110,7 +1115,7 @@ int evtx_event(struct evtx *x, const EVENT_RECORD *er, const struct render_field
 		x->over = 0;
 		if (!x->first)
 			break;
-		chunk_flush(x);
+		chunk_flush(x, 0);
 	}
 	drop(x, er, "its record is larger than a chunk");
 	return -1;
@@ -1144,7 +1149,7 @@ int evtx_close(struct evtx *x, uint64_t *dropped)
 	*dropped = 0;
 	if (!x)
 		return 0;
-	chunk_flush(x);
+	chunk_flush(x, !x->chunks);
 	le(h + 8, 0, 8);
 	le(h + 16, x->chunks ? x->chunks - 1 : 0, 8);
 	le(h + 24, x->next, 8);
