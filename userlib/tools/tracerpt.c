@@ -3,7 +3,7 @@
  * `nttrace tracerpt`: Windows' tracerpt.exe over log files, its dump and
  * summary:
  *
- *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]
+ *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV|EVTX] [-summary [FILE]]
  *                    [-import MANIFEST...] [-lr] [-y]
  *
  * The events come through OpenTrace and ProcessTrace (several files
@@ -32,7 +32,9 @@
  * columns, and a line an event; every cell that is not a plain number is
  * quoted (RFC 4180: '"' doubled), and text starting with '=', '+', '-' or
  * '@' gets a leading "'" so that a spreadsheet takes it as text, never a
- * formula. The summary (-summary, summary.txt) lists the files, the
+ * formula. The EVTX dump (-of EVTX, dumpfile.evtx) is Windows' event log
+ * file (evtx.c): System and EventData as the XML has them, no
+ * RenderingInfo. The summary (-summary, summary.txt) lists the files, the
  * buffers, events and events lost, the time span, and each provider's
  * events by ID, opcode and count.
  *
@@ -730,15 +732,16 @@ static void write_summary(FILE *f, char **files, int nfiles, const EVENT_TRACE_L
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]\n"
+		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV|EVTX] [-summary [FILE]]\n"
 		"                        [-import MANIFEST...] [-lr] [-y]\n\n"
 		"Windows' tracerpt over log files (several are merged in time order): the\n"
 		"events as Windows' event XML (the default; -o names the file, default\n"
-		"dumpfile.xml) or as CSV (-of CSV, default dumpfile.csv), each event's\n"
-		"fields decoded by TDH (manifests given with -import, installed with\n"
-		"`nttrace manifest install` or on NTTRACE_MANIFEST_PATH, TraceLogging's,\n"
-		"the kernel's classes); -summary writes the counts by provider and event\n"
-		"(default summary.txt). An existing output is replaced only with -y; files\n"
+		"dumpfile.xml), as CSV (-of CSV, default dumpfile.csv) or as Windows' event\n"
+		"log file (-of EVTX, default dumpfile.evtx), each event's fields decoded by\n"
+		"TDH (manifests given with -import, installed with `nttrace manifest\n"
+		"install` or on NTTRACE_MANIFEST_PATH, TraceLogging's, the kernel's\n"
+		"classes); -summary writes the counts by provider and event (default\n"
+		"summary.txt). An existing output is replaced only with -y; files\n"
 		"are written whole or not at all, 0600. -lr (best effort for events that do\n"
 		"not match their schema) is always so here. Not built: -report, -export.\n");
 }
