@@ -1081,7 +1081,7 @@ int evtx_event(struct evtx *x, const EVENT_RECORD *er, const struct render_field
 {
 	uint32_t names[NAME_BUCKETS], templates[TEMPLATE_BUCKETS], start;
 	size_t ntpl, i;
-	int tries;
+	int tries, oom;
 
 	if (is_log_header(er))
 		return 0;
@@ -1094,10 +1094,8 @@ int evtx_event(struct evtx *x, const EVENT_RECORD *er, const struct render_field
 		ntpl = x->ntpl;
 		memcpy(names, x->names, sizeof(names));
 		memcpy(templates, x->templates, sizeof(templates));
-		if (record(x, er, v, decoded, provider)) {
-			drop(x, er, "out of memory");
-			x->over = 1;
-		} else if (!x->over) {
+		oom = record(x, er, v, decoded, provider);
+		if (!oom && !x->over) {
 			if (!x->first)
 				x->first = x->next;
 			x->last = start;
@@ -1113,6 +1111,10 @@ int evtx_event(struct evtx *x, const EVENT_RECORD *er, const struct render_field
 		memset(x->c + start, 0, x->at - start);
 		x->at = start;
 		x->over = 0;
+		if (oom) {
+			drop(x, er, "out of memory");
+			return -1;
+		}
 		if (!x->first)
 			break;
 		chunk_flush(x, 0);
