@@ -654,6 +654,130 @@ static void schema_export(const char *tool, const char *dir, const char *path, c
 	unlink(hostile);
 }
 
+/*
+ * A file of @n events "Many" (i, the event's number, and s, @len
+ * bytes of UTF-8: "x"s, the first two an "\xc3\xa9" with @accent), then one
+ * event "After" (n=7); no events at all when @n and @len are 0.
+ */
+static void write_many(const char *path, unsigned int n, size_t len, int accent)
+{
+	TRACEHANDLE h = 0;
+	struct props pr;
+	char *s = malloc(len + 1);
+	unsigned int i;
+
+	if (!tap_ok(s != NULL, "tracerpt: memory for a string"))
+		return;
+	memset(s, 'x', len);
+	s[len] = 0;
+	if (accent && len >= 2)
+		memcpy(s, "\xc3\xa9", 2);
+	props_init(&pr, path, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	pr.p.BufferSize = 128;	/* KB: room for an event of 64 KB */
+	if (tap_eq(StartTraceA(&h, "tl-dump-many", &pr.p), ERROR_SUCCESS,
+		   "tracerpt: a file of %u events of %zu bytes of text", n, len)) {
+		TraceLoggingRegister(tl_dump_provider);
+		EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL);
+		for (i = 0; i < n; i++)
+			TraceLoggingWrite(tl_dump_provider, "Many", TraceLoggingUInt32(i, "i"),
+					  TraceLoggingUtf8String(s, "s"));
+		if (n || len)
+			TraceLoggingWrite(tl_dump_provider, "After", TraceLoggingInt32(7, "n"));
+		ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP);
+		TraceLoggingUnregister(tl_dump_provider);
+	}
+	free(s);
+}
+
+/*
+ * `nttrace tracerpt -of EVTX`: Windows' event log file, read back by
+ * libevtx's evtxinfo and evtxexport (skipped without them): its records,
+ * their EventRecordIDs from 0, System and EventData values; records over
+ * several chunks; an event too large for a chunk said and left out, the
+ * next one written.
+ */
+static void tracerpt_evtx(const char *tool, const char *dir, const char *path,
+			  const char *manifest)
+{
+	char evtx[256], xml[256], many[256], err[256];
+
+	if (sh("command -v evtxexport >/dev/null && command -v evtxinfo >/dev/null")) {
+		tap_ok(1, "# SKIP tracerpt -of EVTX: no evtxexport, evtxinfo (libevtx-utils)");
+		return;
+	}
+	snprintf(evtx, sizeof(evtx), "%s/tl-dump-%d.evtx", dir, (int)getpid());
+	snprintf(xml, sizeof(xml), "%s/tl-dump-evtx-%d.xml", dir, (int)getpid());
+	snprintf(many, sizeof(many), "%s/tl-dump-many-%d.etl", dir, (int)getpid());
+	snprintf(err, sizeof(err), "%s/tl-dump-evtx-%d.err", dir, (int)getpid());
+	unlink(evtx);
+	setenv("NTTRACE_MANIFEST_PATH", manifest, 1);
+	tap_eq(sh("%s tracerpt %s -of EVTX -o %s >/dev/null", tool, path, evtx), 0,
+	       "tracerpt -of EVTX: exit 0");
+	unsetenv("NTTRACE_MANIFEST_PATH");
+	tap_eq(sh("test \"$(stat -c %%a %s)\" = 600 && test \"$(head -c 7 %s)\" = ElfFile",
+		  evtx, evtx), 0, "... an ElfFile, 0600");
+	tap_eq(sh("evtxinfo %s > %s 2>&1 && grep -Eq 'Number of records[[:space:]]+: 4$' %s && "
+		  "grep -Eq 'recovered records[[:space:]]+: 0$' %s", evtx, err, err, err), 0,
+	       "... evtxinfo: four records (the log file's header event left out), none "
+	       "recovered");
+	tap_eq(sh("evtxexport -f xml %s > %s 2>&1 && test \"$(grep -c '^<Event xmlns' %s)\" = 4 && "
+		  "test \"$(grep -o 'EventRecordID>[0-9]*<' %s | tr -dc '0-9\\n' | tr '\\n' ,)\" "
+		  "= 0,1,2,3,", evtx, xml, xml, xml), 0,
+	       "... evtxexport: the four events, EventRecordID 0 to 3");
+	tap_eq(sh("grep -q '<Provider Name=\"nttrace.dump\" Guid=\"{6e747472-0028-4c54-8000-"
+		  "000000000029}\"/>' %s && grep -q '<EventID>3</EventID>' %s && "
+		  "grep -q '<Level>2</Level>' %s", xml, xml, xml), 0,
+	       "... System: the provider, the manifest's event 3, its level");
+	/* n (Int32 -2) is not checked: libevtx 20181227 prints it as -2147483646. */
+	tap_eq(sh("grep -q '<Data Name=\"u\">4000000000</Data>' %s && "
+		  "grep -q '<Data Name=\"bin\">010203</Data>' %s && "
+		  "grep -q '<Data Name=\"s\">caf\xc3\xa9</Data>' %s && "
+		  "grep -q '<Data Name=\"a\">\\[7,8,9\\]</Data>' %s", xml, xml, xml, xml), 0,
+	       "... EventData: integers, binary, text as the event XML has them");
+
+	/* 2000 records of 400 bytes and more: 13 chunks. */
+	write_many(many, 2000, 100, 0);
+	unlink(evtx);
+	tap_eq(sh("%s tracerpt %s -of EVTX -o %s >/dev/null 2>%s && test ! -s %s", tool, many,
+		  evtx, err, err), 0, "tracerpt -of EVTX of 2000 events: exit 0, nothing said");
+	tap_eq(sh("evtxinfo %s > %s 2>&1 && grep -Eq 'Number of records[[:space:]]+: 2001$' %s "
+		  "&& grep -Eq 'recovered records[[:space:]]+: 0$' %s && test $(stat -c %%s %s) "
+		  "-gt $((4096 + 65536 * 4))", evtx, err, err, err, evtx), 0,
+	       "... evtxinfo: 2001 records over several chunks, none recovered");
+	tap_eq(sh("evtxexport -f xml %s > %s 2>&1 && test \"$(grep -c '^<Event xmlns' %s)\" = 2001 "
+		  "&& grep -q '<EventRecordID>2000</EventRecordID>' %s && "
+		  "test \"$(grep -c '<Data Name=\"s\">x\\{100\\}</Data>' %s)\" = 2000 && "
+		  "grep -q '<Data Name=\"i\">1999</Data>' %s && grep -q '<Data Name=\"n\">7</Data>' %s",
+		  evtx, xml, xml, xml, xml, xml, xml), 0,
+	       "... evtxexport: every event, its values, the last EventRecordID 2000");
+
+	/*
+	 * 39999 characters, not all ASCII (a String, not an AnsiString):
+	 * 79998 bytes of UTF-16, more than a chunk holds.
+	 */
+	write_many(many, 1, 40000, 1);
+	unlink(evtx);
+	tap_eq(sh("%s tracerpt %s -of EVTX -o %s >/dev/null 2>%s && grep -q 'not written to the "
+		  ".evtx: its record is larger than a chunk' %s && grep -q '1 events left out' %s",
+		  tool, many, evtx, err, err, err), 0,
+	       "an event too large for a chunk: said on stderr, counted, exit 0");
+	tap_eq(sh("evtxexport -f xml %s > %s 2>&1 && test \"$(grep -c '^<Event xmlns' %s)\" = 1 "
+		  "&& grep -q '<Data Name=\"n\">7</Data>' %s && grep -q "
+		  "'<EventRecordID>0</EventRecordID>' %s", evtx, xml, xml, xml, xml), 0,
+	       "... the next event written, EventRecordID 0");
+
+	write_many(many, 0, 0, 0);
+	unlink(evtx);
+	tap_eq(sh("%s tracerpt %s -of EVTX -o %s >/dev/null && evtxinfo %s > %s 2>&1 && "
+		  "grep -Eq 'Number of records[[:space:]]+: 0$' %s && ! grep -q corrupted %s", tool,
+		  many, evtx, evtx, err, err, err), 0,
+	       "no events: a file of one empty chunk, not a damaged one");
+	unlink(evtx);
+	unlink(xml);
+	unlink(many);
+	unlink(err);
+}
+
 static void check_deep(const char *tool, const char *dir, const char *path)
 {
 	char *text[] = { (char *)tool, "dump", (char *)path, NULL };
@@ -716,6 +840,8 @@ int main(int argc, char **argv)
 	manifests(argv[1], argv[2], argv[3], path);
 	tracerpt(argv[1], argv[2], path, argv[3]);
 	schema_export(argv[1], argv[2], path, argv[3]);
+
+	tracerpt_evtx(argv[1], argv[2], path, argv[3]);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/tl-deep-%d.etl", argv[2], (int)getpid());
 	write_deep(path);

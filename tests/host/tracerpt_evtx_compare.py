@@ -2,23 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare two renderings of the same events as Windows' event XML.
 
-    tracerpt_evtx_compare.py WINDOWS.xml OURS.xml
+    tracerpt_evtx_compare.py [--record-ids] WINDOWS.xml OURS.xml
 
 WINDOWS.xml: evtxexport's XML of an .evtx Windows wrote from a trace;
-OURS.xml: `nttrace tracerpt`'s dump of the same trace. Events are paired
-in order (the trace's EventTrace header, which Windows' .evtx does not
-hold, is left out of ours). For each pair: every System element and
-attribute but Computer (the machine each rendering ran on), EventRecordID
-and Security (the .evtx's own), each EventData field's name and value in
-order, and ProcessingErrorData's code, field and payload. TAP on stdout:
-one line per kind of difference with its count and first example.
+OURS.xml: `nttrace tracerpt`'s dump of the same trace, or (with
+--record-ids) evtxexport's XML of `nttrace tracerpt -of EVTX`'s .evtx of
+it. Events are paired in order (the trace's EventTrace header, which
+Windows' .evtx does not hold, is left out of ours). For each pair: every
+System element and attribute but Computer (the machine each rendering
+ran on), Security (the .evtx's own) and, without --record-ids,
+EventRecordID (the .evtx's too), each EventData field's name and value
+in order, and ProcessingErrorData's code, field and payload. TAP on
+stdout: one line per kind of difference with its count and first example.
 """
 import re
 import sys
 import xml.etree.ElementTree as ET
 
 NS = '{http://schemas.microsoft.com/win/2004/08/events/event}'
-SKIP = ('Computer', 'EventRecordID', 'Security')
+SKIP = ['Computer', 'EventRecordID', 'Security']
 
 
 def events(path):
@@ -54,8 +56,12 @@ def is_header(e):
 
 
 def main():
-    win = [fields(e) for e in events(sys.argv[1])]
-    ours = [fields(e) for e in events(sys.argv[2]) if not is_header(e)]
+    args = sys.argv[1:]
+    if args and args[0] == '--record-ids':
+        SKIP.remove('EventRecordID')
+        args = args[1:]
+    win = [fields(e) for e in events(args[0])]
+    ours = [fields(e) for e in events(args[1]) if not is_header(e)]
     n = 0
     print('# %d events from Windows, %d from nttrace' % (len(win), len(ours)))
     n += 1

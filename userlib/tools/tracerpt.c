@@ -3,7 +3,7 @@
  * `nttrace tracerpt`: Windows' tracerpt.exe over log files, its dump and
  * summary:
  *
- *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]
+ *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV|EVTX] [-summary [FILE]]
  *                    [-export [FILE]] [-import MANIFEST...] [-lr] [-y]
  *
  * The events come through OpenTrace and ProcessTrace (several files
@@ -32,7 +32,9 @@
  * columns, and a line an event; every cell that is not a plain number is
  * quoted (RFC 4180: '"' doubled), and text starting with '=', '+', '-' or
  * '@' gets a leading "'" so that a spreadsheet takes it as text, never a
- * formula. The summary (-summary, summary.txt) lists the files, the
+ * formula. The EVTX dump (-of EVTX, dumpfile.evtx) is Windows' event log
+ * file (evtx.c): System and EventData as the XML has them, no
+ * RenderingInfo. The summary (-summary, summary.txt) lists the files, the
  * buffers, events and events lost, the time span, and each provider's
  * events by ID, opcode and count.
  *
@@ -65,6 +67,7 @@
 #include <nttrace/tmf.h>
 
 #include "cli.h"
+#include "evtx.h"
 #include "tracerpt.h"
 
 #define MAX_FILES	64	/* ProcessTrace's handles */
@@ -78,7 +81,8 @@ struct count {
 };
 
 static struct {
-	FILE *out;		/* the dump */
+	FILE *out;		/* the dump, as text */
+	struct evtx *evtx;	/* or as an .evtx */
 	int csv;
 	uint64_t events;
 	struct count *counts;
@@ -415,47 +419,51 @@ static void count_event(const EVENT_RECORD *er, const char *provider, const char
  * an NTSTATUS), a pointer is 0x and lowercase hex without leading zeros,
  * binary data (a socket address too) is uppercase hex pairs.
  */
+enum tracerpt_kind tracerpt_kind(const struct render_field *v)
+{
+	if (v->single && v->in_type == TDH_INTYPE_POINTER && (v->size == 4 || v->size == 8))
+		return TRACERPT_POINTER;
+	if (v->single && v->in_type == TDH_INTYPE_BINARY)
+		return TRACERPT_BINARY;
+	/* win:Int8 to win:UInt64: signed ones are the odd input types. */
+	if (v->single && v->in_type >= TDH_INTYPE_INT8 && v->in_type <= TDH_INTYPE_UINT64 &&
+	    v->size == 1U << (v->in_type - TDH_INTYPE_INT8) / 2)
+		return TRACERPT_INTEGER;
+	return TRACERPT_TEXT;
+}
+
 static void xml_value(FILE *f, const EVENT_RECORD *er, const struct render_field *v)
 {
 	const uint8_t *p = (const uint8_t *)er->UserData + v->off;
+	enum tracerpt_kind kind = tracerpt_kind(v);
 	uint64_t x = 0;
 	uint32_t i;
 
-	if (v->single && v->in_type == TDH_INTYPE_POINTER && (v->size == 4 || v->size == 8)) {
-		for (i = 0; i < v->size; i++)
-			x |= (uint64_t)p[i] << (8 * i);
-		fprintf(f, "0x%" PRIx64, x);
-		return;
-	}
-	if (v->single && v->in_type == TDH_INTYPE_BINARY) {
+	if (kind == TRACERPT_BINARY) {
 		for (i = 0; i < v->size; i++)
 			fprintf(f, "%02X", p[i]);
 		return;
 	}
-	/* win:Int8 to win:UInt64: signed ones are the odd input types. */
-	if (v->single && v->in_type >= TDH_INTYPE_INT8 && v->in_type <= TDH_INTYPE_UINT64 &&
-	    v->size == 1U << (v->in_type - TDH_INTYPE_INT8) / 2) {
-		for (i = 0; i < v->size; i++)
-			x |= (uint64_t)p[i] << (8 * i);
-		if (v->in_type % 2 && v->size < 8 && x >> (8 * v->size - 1))
-			x |= ~0ULL << (8 * v->size);
-		if (v->in_type % 2)
-			fprintf(f, "%" PRId64, (int64_t)x);
-		else
-			fprintf(f, "%" PRIu64, x);
+	if (kind == TRACERPT_TEXT) {
+		xml_text(f, v->text);
 		return;
 	}
-	xml_text(f, v->text);
+	for (i = 0; i < v->size; i++)
+		x |= (uint64_t)p[i] << (8 * i);
+	if (kind == TRACERPT_POINTER) {
+		fprintf(f, "0x%" PRIx64, x);
+	} else if (v->in_type % 2) {
+		if (v->size < 8 && x >> (8 * v->size - 1))
+			x |= ~0ULL << (8 * v->size);
+		fprintf(f, "%" PRId64, (int64_t)x);
+	} else {
+		fprintf(f, "%" PRIu64, x);
+	}
 }
 
-/*
- * A string field that runs to the end of the event's data without its
- * terminating NUL: Windows renders no EventData for such an event, but
- * ProcessingErrorData with ERROR_EVT_INVALID_EVENT_DATA (15005), the
- * field's name and the whole payload (TDH reads the string anyway).
- */
-static const struct render_field *unterminated(const EVENT_RECORD *er,
-						const struct render_fields *v)
+/* TDH reads such a string anyway: its text is in the event's XML. */
+const struct render_field *tracerpt_unterminated(const EVENT_RECORD *er,
+						  const struct render_fields *v)
 {
 	const uint8_t *d = er->UserData;
 	unsigned int i;
@@ -532,7 +540,7 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 	fputs("\t\t<Channel />\n\t\t<Computer>", f);
 	xml_text(f, T.computer);
 	fputs("</Computer>\n\t</System>\n", f);
-	bad = decoded ? unterminated(er, v) : NULL;
+	bad = decoded ? tracerpt_unterminated(er, v) : NULL;
 	if (bad) {
 		const uint8_t *d = er->UserData;
 
@@ -681,6 +689,8 @@ static VOID WINAPI on_event(PEVENT_RECORD er)
 		else
 			xml_event(T.out, er, &v, decoded, &n);
 	}
+	if (T.evtx)
+		evtx_event(T.evtx, er, &v, decoded, n.provider);
 	count_event(er, decoded ? v.provider : n.provider, decoded ? v.event : NULL);
 	T.events++;
 	if (decoded)
@@ -824,15 +834,16 @@ static const char *base_name(const char *path)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV] [-summary [FILE]]\n"
+		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV|EVTX] [-summary [FILE]]\n"
 		"                        [-export [FILE]] [-import MANIFEST...] [-lr] [-y]\n\n"
 		"Windows' tracerpt over log files (several are merged in time order): the\n"
 		"events as Windows' event XML (the default; -o names the file, default\n"
-		"dumpfile.xml) or as CSV (-of CSV, default dumpfile.csv), each event's\n"
-		"fields decoded by TDH (manifests given with -import, installed with\n"
-		"`nttrace manifest install` or on NTTRACE_MANIFEST_PATH, TraceLogging's,\n"
-		"the kernel's classes); -summary writes the counts by provider and event\n"
-		"(default summary.txt); -export writes the providers of the events as an\n"
+		"dumpfile.xml), as CSV (-of CSV, default dumpfile.csv) or as Windows' event\n"
+		"log file (-of EVTX, default dumpfile.evtx), each event's fields decoded by\n"
+		"TDH (manifests given with -import, installed with `nttrace manifest\n"
+		"install` or on NTTRACE_MANIFEST_PATH, TraceLogging's, the kernel's\n"
+		"classes); -summary writes the counts by provider and event (default\n"
+		"summary.txt); -export writes the providers of the events as an\n"
 		"instrumentation manifest (default schema.man): manifest-based and\n"
 		"TraceLogging ones, as TDH describes them; classic (MOF) and WPP events\n"
 		"cannot be, and their providers are named on stderr. An existing output is\n"
@@ -896,17 +907,18 @@ int cmd_tracerpt(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (!nfiles || (strcasecmp(format, "XML") && strcasecmp(format, "CSV"))) {
+	if (!nfiles || (strcasecmp(format, "XML") && strcasecmp(format, "CSV") &&
+			strcasecmp(format, "EVTX"))) {
 		if (nfiles)
-			fprintf(stderr, "nttrace: tracerpt: -of %s: XML or CSV (EVTX is not "
-				"supported)\n", format);
+			fprintf(stderr, "nttrace: tracerpt: -of %s: XML, CSV or EVTX\n", format);
 		else
 			usage(stderr);
 		return CLI_USAGE;
 	}
 	T.csv = !strcasecmp(format, "CSV");
 	if (!dump.path)
-		dump.path = T.csv ? "dumpfile.csv" : "dumpfile.xml";
+		dump.path = T.csv ? "dumpfile.csv" :
+			    !strcasecmp(format, "EVTX") ? "dumpfile.evtx" : "dumpfile.xml";
 	if (want_summary && !summary.path)
 		summary.path = "summary.txt";
 	if (T.export && !schema.path)
@@ -939,11 +951,16 @@ int cmd_tracerpt(int argc, char **argv)
 		return 1;
 	}
 	T.out = dump.f;
-	if (T.csv)
+	if (!strcasecmp(format, "EVTX")) {
+		T.out = NULL;
+		T.evtx = evtx_open(dump.f, T.computer);
+		if (!T.evtx)
+			T.oom = 1;
+	} else if (T.csv)
 		fputs("Event Name, Type, Event ID, Version, Channel, Level, Opcode, Task, Keyword, "
 		      "PID, TID, Processor Number, Instance ID, Parent Instance ID, Activity ID, "
 		      "Related Activity ID, Clock-Time, Kernel(ms), User(ms), User Data\n", T.out);
-	else
+	else if (T.out)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Events>\n", T.out);
 	err = ProcessTrace(h, (ULONG)nfiles, NULL, NULL);
 	for (k = 0; k < nfiles; k++)
@@ -956,8 +973,20 @@ int cmd_tracerpt(int argc, char **argv)
 		fprintf(stderr, "nttrace: tracerpt: out of memory\n");
 		ok = 0;
 	}
-	if (!T.csv)
+	if (T.out && !T.csv)
 		fputs("</Events>\n", T.out);
+	if (T.evtx) {
+		uint64_t dropped;
+
+		if (evtx_close(T.evtx, &dropped)) {
+			fprintf(stderr, "nttrace: tracerpt: %s: %s\n", dump.path, strerror(errno));
+			ok = 0;
+		}
+		T.evtx = NULL;
+		if (dropped)
+			fprintf(stderr, "nttrace: tracerpt: %s: %" PRIu64 " events left out\n",
+				dump.path, dropped);
+	}
 	if (summary.f)
 		write_summary(summary.f, files, nfiles, lf);
 	if (schema.f && ok && tracerpt_export_write(schema.f, base_name(schema.path))) {

@@ -1,20 +1,56 @@
-/* SPDX-License-Identifier: LGPL-2.1 */
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `nttrace tracerpt -export`: the instrumentation manifest of the
- * providers whose events a log holds (tracerpt_export.c).
+ * What `nttrace tracerpt`'s files share: how Windows keeps an event's
+ * values (tracerpt.c), so that the event XML and the .evtx (evtx.c) hold
+ * the same, and the instrumentation manifest of the providers whose
+ * events a log holds (-export, tracerpt_export.c).
  */
-#ifndef NTTRACE_TRACERPT_H
-#define NTTRACE_TRACERPT_H
+#ifndef NTTRACE_TOOLS_TRACERPT_H
+#define NTTRACE_TOOLS_TRACERPT_H
 
 #include <stdio.h>
 
 #include <nttrace/evntcons.h>
 #include <nttrace/tdh.h>
 
+#include "cli.h"
+
+/* How Windows keeps a top-level field's value. */
+enum tracerpt_kind {
+	TRACERPT_TEXT,		/* as TDH's text */
+	TRACERPT_POINTER,	/* 4 or 8 bytes, written as 0x and hex */
+	TRACERPT_BINARY,	/* bytes, written as uppercase hex pairs */
+	TRACERPT_INTEGER,	/* win:Int8 to win:UInt64 (in_type) as its size says */
+};
+
+/**
+ * tracerpt_kind() - how Windows keeps @v's value
+ * @v: a top-level field of an event, as render_tdh_fields() gives it
+ *
+ * Return: the kind; its bytes are at @v->off in the event's UserData,
+ * @v->size of them.
+ */
+enum tracerpt_kind tracerpt_kind(const struct render_field *v);
+
+/**
+ * tracerpt_unterminated() - the string field that runs out of the data
+ * @er: the event
+ * @v: its top-level fields
+ *
+ * A string field that runs to the end of the event's data without its
+ * terminating NUL: Windows renders no EventData for such an event, but
+ * ProcessingErrorData with ERROR_EVT_INVALID_EVENT_DATA, this field's name
+ * and the whole payload.
+ *
+ * Return: the field, or NULL when every string is whole.
+ */
+const struct render_field *tracerpt_unterminated(const EVENT_RECORD *er,
+						  const struct render_fields *v);
+
 /*
- * One event of the log, in ProcessTrace's order, with TDH's description
- * of it (@t, NULL when TDH has none). Kept once per distinct event; 0, or
- * -1 when out of memory.
+ * -export: one event of the log, in ProcessTrace's order, with TDH's
+ * description of it (@t, NULL when TDH has none). Kept once per distinct
+ * event; 0, or -1 when out of memory.
  */
 int tracerpt_export_record(const EVENT_RECORD *er, const TRACE_EVENT_INFO *t);
 /*
@@ -25,4 +61,4 @@ int tracerpt_export_record(const EVENT_RECORD *er, const TRACE_EVENT_INFO *t);
 int tracerpt_export_write(FILE *f, const char *base);
 void tracerpt_export_free(void);
 
-#endif /* NTTRACE_TRACERPT_H */
+#endif /* NTTRACE_TOOLS_TRACERPT_H */
