@@ -44,6 +44,11 @@ int main(void)
 	ok(MctTransfer.Version == 1 && MctTransfer.Opcode == MCT_OPCODE_FLUSH &&
 	   MctTransfer.Channel == 8 && MctTransfer_value == 3, "MctTransfer's descriptor");
 	ok(MCT_TASK_CONNECTId.Data1 == 0x0d3e7a51, "the task's eventGUID");
+	ok(MCT_STATEIdle == 0 && MCT_STATEBusy == 1 && sizeof(MCT_STATE) == sizeof(int),
+	   "a value map's symbols: an enum of the map's and the entries' names");
+	/* A System-channel event's ID is its value; a second version's is its own. */
+	ok(MSG_event_transfer == 0x3 && MSG_event_transfer2 == 0xB0020003,
+	   "two versions of a System-channel event: two message IDs");
 	e = EventRegisterNttrace_Mc_Test();
 	ok(e == ERROR_SUCCESS && Nttrace_Mc_TestHandle != 0, "EventRegister");
 	ok(!EventEnabledMctConnect() && !EventEnabledMctRetry() && !EventEnabledMctTransfer() &&

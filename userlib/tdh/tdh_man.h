@@ -47,10 +47,12 @@ struct nttrace_man_list {
 struct nttrace_man_map_entry {
 	uint32_t value;
 	const char *message, *message_s;
+	const char *symbol;	/* a generated header's name for it; NULL: none */
 };
 
 struct nttrace_man_map {
 	const char *name;
+	const char *symbol;	/* a generated header's name for the map; NULL: none */
 	int bitmap;
 	struct nttrace_man_map_entry *v;
 	uint32_t n, cap;

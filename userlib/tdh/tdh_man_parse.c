@@ -16,7 +16,7 @@
  *     length, map) and struct (name, count, length) holding data
  *   localization/resources (culture)/stringTable/string (id, value)
  * and the symbol attributes of the provider, events, levels, tasks, opcodes,
- * keywords and channels, the provider's resourceFileName, messageFileName
+ * keywords, channels, maps and their entries, the provider's resourceFileName, messageFileName
  * and parameterFileName, a task's eventGUID, a channel's type, enabled and
  * isolation, a template's name: what a message compiler needs besides.
  * Everything else (filters, descriptions, namespaces' URIs) is skipped. References by name are resolved afterwards
@@ -351,6 +351,7 @@ static void map(struct ps *s, const XML_Char **atts, int bitmap)
 	if (!mp)
 		return;
 	mp->name = dup(s, atts, "name");
+	mp->symbol = dup(s, atts, "symbol");
 	mp->bitmap = bitmap;
 	if (!mp->name)
 		fail(s, ERROR_XML_PARSE_ERROR);
@@ -372,6 +373,7 @@ static void map_entry(struct ps *s, const XML_Char **atts)
 	}
 	e->value = (uint32_t)v;
 	e->message_s = dup(s, atts, "message");
+	e->symbol = dup(s, atts, "symbol");
 }
 
 static void template(struct ps *s, const XML_Char **atts)

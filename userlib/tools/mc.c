@@ -293,6 +293,14 @@ int cmd_mc(int argc, char **argv)
 					a);
 			else if (k < (int)(sizeof(refused) / sizeof(refused[0])))
 				fprintf(stderr, "nttrace: mc: %s is not supported\n", a);
+			else if (a[1] && strchr("hrzW", a[1]) && a[2] == 'c' && !a[3])
+				/*
+				 * mc.exe reads its one-letter options run
+				 * together ("-rc DIR": -r DIR and -c, as
+				 * Microsoft's sample projects write it).
+				 */
+				fprintf(stderr, "nttrace: mc: %s is -%c and -c; -c (the customer bit in message IDs) is not supported: write -%c\n",
+					a, a[1], a[1]);
 			else
 				fprintf(stderr, "nttrace: mc: unknown option %s\n", a);
 			return 1;

@@ -56,6 +56,7 @@ struct arg {
 	uint8_t string;		/* 1: UTF-16, 2: ANSI, NUL-terminated */
 	uint32_t size_const;	/* the size of one element, or 0: sizeof(ctype) */
 	const char *elem;	/* sizeof of one element, for arrays */
+	const char *arr_ctype;	/* an array's element type, when not ctype */
 };
 
 struct sig {
@@ -143,7 +144,11 @@ static int arg_of(const struct nttrace_man_data *d, struct arg *a, const char **
 		a->by_value = 0;
 		break;
 	case TDH_INTYPE_INT8:
-		a->letter = 'b', a->ctype = "const signed char";
+		/*
+		 * One is a signed char; an array is of char, as mc.exe's are
+		 * (Microsoft's samples pass a CHAR * to them).
+		 */
+		a->letter = 'b', a->ctype = "const signed char", a->arr_ctype = "const char";
 		break;
 	case TDH_INTYPE_UINT8:
 		a->letter = 'c', a->ctype = "const UCHAR";
@@ -334,7 +339,8 @@ static void template_fn(struct mc_out *o, const struct nttrace_man_template *t,
 			mc_out_printf(o, ",\n    const ULONG _Arg%" PRIu32 "_Len_", i);
 		if (arr && a->by_value)
 			mc_out_printf(o, ",\n    %s%s*_Arg%" PRIu32, a->letter == 'p' ?
-				      "const void * const " : a->ctype,
+				      "const void * const " :
+				      a->arr_ctype ? a->arr_ctype : a->ctype,
 				      a->letter == 'p' ? "" : " ", i);
 		else
 			mc_out_printf(o, ",\n    %s%s_Arg%" PRIu32, a->ctype,
@@ -684,6 +690,34 @@ static void defines(struct mc_out *o, const char *title, const struct nttrace_ma
 }
 
 /*
+ * A value map's or bit map's entries that have symbols, as an enum named
+ * by the map's symbol, each member the map's symbol and the entry's
+ * (mc.exe's names: a map VMapSymbol's entry VMapValue_1 is
+ * VMapSymbolVMapValue_1).
+ */
+static void map_enums(struct mc_out *o, const struct nttrace_man_provider *p)
+{
+	uint32_t i, k, n;
+
+	for (i = 0; i < p->nmaps; i++) {
+		const struct nttrace_man_map *mp = &p->maps[i];
+
+		for (k = n = 0; k < mp->n; k++)
+			n += mp->v[k].symbol != NULL;
+		if (!mp->symbol || !n)
+			continue;
+		mc_out_printf(o, "//\n// %s %s\n//\n#ifndef %s_def\n#define %s_def\n"
+			      "typedef enum _%s {\n", mp->bitmap ? "Bit map" : "Value map",
+			      mp->name, mp->symbol, mp->symbol, mp->symbol);
+		for (k = 0; k < mp->n; k++)
+			if (mp->v[k].symbol)
+				mc_out_printf(o, "    %s%s = 0x%" PRIx32 ",\n", mp->symbol,
+					      mp->v[k].symbol, mp->v[k].value);
+		mc_out_printf(o, "} %s;\n#endif\n\n", mp->symbol);
+	}
+}
+
+/*
  * The macro arguments of an event: its template's data names, made C
  * names; one that would replace a token of the expansion takes a '_', a
  * name taken before gets its argument's number.
@@ -745,6 +779,7 @@ static ULONG provider(struct mc_out *o, const struct nttrace_man_provider *p,
 	defines(o, "Opcodes", &p->opcodes);
 	defines(o, "Tasks", &p->tasks);
 	defines(o, "Keyword", &p->keywords);
+	map_enums(o, p);
 	if (nsym)
 		mc_out_printf(o, "//\n// Event Descriptors\n//\n");
 	for (i = 0; i < p->nevents; i++) {
@@ -852,6 +887,51 @@ static const struct nttrace_man_template *tmpl_of(const struct nttrace_man *m, c
 	return NULL;
 }
 
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct mc_msg *x = *(const struct mc_msg *const *)a;
+	const struct mc_msg *y = *(const struct mc_msg *const *)b;
+	int c = strcmp(x->symbol, y->symbol);
+
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * A MSG_ define for each message with a name, by ID. Events that share a
+ * string share its name: it is defined once, for the lowest of their IDs
+ * (the rest are in the message table, unnamed), so that no define is
+ * made twice. Duplicates are found by sorting the names.
+ */
+static void msg_defines(struct mc_out *o, const struct mc_msgs *msgs)
+{
+	const struct mc_msg **by = NULL;
+	uint8_t *dup = NULL;
+	size_t i, n = 0;
+
+	if (!msgs || !msgs->n)
+		return;
+	by = calloc(msgs->n, sizeof(*by));
+	dup = calloc(msgs->n, 1);
+	if (!by || !dup) {
+		o->oom = 1;
+		goto out;
+	}
+	for (i = 0; i < msgs->n; i++)
+		if (msgs->v[i].symbol)
+			by[n++] = &msgs->v[i];
+	qsort(by, n, sizeof(*by), sym_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(by[i]->symbol, by[i - 1]->symbol))
+			dup[by[i] - msgs->v] = 1;
+	for (i = 0; i < msgs->n; i++)
+		if (msgs->v[i].symbol && !dup[i])
+			mc_out_printf(o, "#define MSG_%-30s 0x%08" PRIX32 "L\n",
+				      msgs->v[i].symbol, msgs->v[i].id);
+out:
+	free(by);
+	free(dup);
+}
+
 ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 		      const struct mc_msgs *msgs, struct mc_out *o)
 {
@@ -880,10 +960,7 @@ ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 			template_fn(o, tmpl_of(m, done[i].name), &done[i]);
 		mc_out_printf(o, "#endif /* MCGEN_DISABLE_PROVIDER_CODE_GENERATION */\n\n");
 		mc_out_printf(o, "#if defined(__cplusplus)\n}\n#endif\n\n");
-		for (i = 0; msgs && i < msgs->n; i++)
-			if (msgs->v[i].symbol)
-				mc_out_printf(o, "#define MSG_%-30s 0x%08" PRIX32 "L\n",
-					      msgs->v[i].symbol, msgs->v[i].id);
+		msg_defines(o, msgs);
 	}
 	for (i = 0; i < n; i++)
 		sig_free(&done[i]);

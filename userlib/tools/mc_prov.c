@@ -535,7 +535,7 @@ static ULONG events(struct mc_prov *v, const struct kw_key *kk, const uint32_t *
 		    const struct wused *wk, const uint32_t *inv_k, size_t nwords)
 {
 	const struct nttrace_man_provider *p = v->p;
-	uint32_t i, nk = 0;
+	uint32_t i, nk = 0, taken;
 	struct wused none;
 
 	wused_init(&none);
@@ -579,6 +579,24 @@ static ULONG events(struct mc_prov *v, const struct kw_key *kk, const uint32_t *
 	}
 	if (p->nevents)
 		qsort(v->ev, p->nevents, sizeof(*v->ev), ev_cmp);
+	/*
+	 * Two versions of one event in the global channels would share the
+	 * value-alone ID (Microsoft's AdvancedProvider sample has such a
+	 * pair). What mc.exe does then is not known here: each one after the
+	 * first, in the manifest's order, takes the ID of an event of another
+	 * channel (tag 11, its version), so that every message keeps an ID
+	 * of its own. Equal IDs are neighbours: the events are by value.
+	 */
+	for (i = 0, taken = MC_NO_MESSAGE; i < p->nevents; i++) {
+		struct mc_ev *d = &v->ev[i];
+
+		if (d->msgid == MC_NO_MESSAGE || d->msgid >> 28 != 0)
+			continue;
+		if (d->msgid == taken)
+			d->msgid = msg_id(11, v->index, d->e->version, d->e->id);
+		else
+			taken = d->msgid;
+	}
 	return ERROR_SUCCESS;
 }
 

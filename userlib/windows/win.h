@@ -28,6 +28,7 @@ BOOL nttrace_win_ConvertSidToStringSidW(PSID sid, WCHAR **text);
 BOOL nttrace_win_ConvertSidToStringSidA(PSID sid, char **text);
 BOOL nttrace_win_IsValidSid(PSID sid);
 DWORD nttrace_win_GetLengthSid(PSID sid);
+BOOL nttrace_win_CreateWellKnownSid(int type, PSID domain, PSID sid, DWORD *size);
 
 /* processthreadsapi.h, synchapi.h, sysinfoapi.h, timezoneapi.h, profileapi.h */
 DWORD nttrace_win_GetCurrentProcessId(void);

@@ -316,7 +316,37 @@ typedef LONG HRESULT;
 /* FILETIME, SYSTEMTIME, TIME_ZONE_INFORMATION: <nttrace/evntrace.h>'s. */
 #include <nttrace/evntrace.h>
 
+/*
+ * Well-known SIDs (winnt.h's WELL_KNOWN_SID_TYPE, Windows' values), for
+ * CreateWellKnownSid (securitybaseapi.h). It makes those of a fixed form
+ * (the null, world, local, creator and NT authority SIDs, the system and
+ * service accounts, the BUILTIN domain and its groups); one that needs a
+ * domain or logon SID, or a type past these, is refused:
+ * ERROR_INVALID_PARAMETER. Too small a buffer: ERROR_INSUFFICIENT_BUFFER
+ * and *size set to the size needed.
+ */
+typedef enum {
+	WinNullSid = 0, WinWorldSid = 1, WinLocalSid = 2, WinCreatorOwnerSid = 3,
+	WinCreatorGroupSid = 4, WinCreatorOwnerServerSid = 5, WinCreatorGroupServerSid = 6,
+	WinNtAuthoritySid = 7, WinDialupSid = 8, WinNetworkSid = 9, WinBatchSid = 10,
+	WinInteractiveSid = 11, WinServiceSid = 12, WinAnonymousSid = 13, WinProxySid = 14,
+	WinEnterpriseControllersSid = 15, WinSelfSid = 16, WinAuthenticatedUserSid = 17,
+	WinRestrictedCodeSid = 18, WinTerminalServerSid = 19, WinRemoteLogonIdSid = 20,
+	WinLogonIdsSid = 21, WinLocalSystemSid = 22, WinLocalServiceSid = 23,
+	WinNetworkServiceSid = 24, WinBuiltinDomainSid = 25, WinBuiltinAdministratorsSid = 26,
+	WinBuiltinUsersSid = 27, WinBuiltinGuestsSid = 28, WinBuiltinPowerUsersSid = 29,
+	WinBuiltinAccountOperatorsSid = 30, WinBuiltinSystemOperatorsSid = 31,
+	WinBuiltinPrintOperatorsSid = 32, WinBuiltinBackupOperatorsSid = 33,
+	WinBuiltinReplicatorSid = 34,
+} WELL_KNOWN_SID_TYPE;
+
+/* A SID of 15 sub-authorities, the most there are: 68 bytes. */
+#define SECURITY_MAX_SID_SIZE	(8 + 15 * 4)
+
 NTTRACE_WIN_BEGIN
+BOOL CreateWellKnownSid(WELL_KNOWN_SID_TYPE type, PSID domain, PSID sid, DWORD *size)
+	NTTRACE_WIN(CreateWellKnownSid);
+
 /* Processes, threads and waiting (processthreadsapi.h, synchapi.h). */
 DWORD GetCurrentProcessId(void) NTTRACE_WIN(GetCurrentProcessId);
 DWORD GetCurrentThreadId(void) NTTRACE_WIN(GetCurrentThreadId);
