@@ -12,6 +12,7 @@
  *     them (<winsock2.h>, <ws2tcpip.h>, <mstcpip.h>: InetNtopW,
  *     RtlIpv4/RtlIpv6AddressToStringW(Ex), inet_ntoa, ntohs), the text
  *     checked;
+ *   - well-known SIDs (CreateWellKnownSid) printed as text;
  *   - EVENT_TRACE_FLAG_DRIVER, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING and
  *     the EVENT_TRACE_INFORMATION_CLASS values, and what nttrace answers
  *     through NtQuerySystemInformation / NtSetSystemInformation
@@ -33,6 +34,7 @@
 #include <wmistr.h>
 #include <evntrace.h>
 #include <ntwmi.h>
+#include <sddl.h>
 
 #include "winnames.h"
 
@@ -370,9 +372,32 @@ static void CheckSystemLogger(void)
 	Stop(L"WinNamesSystem");
 }
 
+/* Well-known SIDs made and printed as Microsoft's Advanced provider sample makes one. */
+static void CheckWellKnownSids(void)
+{
+	BYTE sid[SECURITY_MAX_SID_SIZE];
+	DWORD size = sizeof(sid), small = 4;
+	LPSTR text = NULL;
+
+	Check(CreateWellKnownSid(WinWorldSid, NULL, sid, &size) && size == 12 &&
+	      ConvertSidToStringSidA(sid, &text) && strcmp(text, "S-1-1-0") == 0,
+	      "CreateWellKnownSid(WinWorldSid): S-1-1-0");
+	LocalFree(text);
+	text = NULL;
+	size = sizeof(sid);
+	Check(CreateWellKnownSid(WinBuiltinAdministratorsSid, NULL, sid, &size) && size == 16 &&
+	      ConvertSidToStringSidA(sid, &text) && strcmp(text, "S-1-5-32-544") == 0,
+	      "CreateWellKnownSid(WinBuiltinAdministratorsSid): S-1-5-32-544");
+	LocalFree(text);
+	Check(!CreateWellKnownSid(WinWorldSid, NULL, sid, &small) &&
+	      GetLastError() == ERROR_INSUFFICIENT_BUFFER && small == 12,
+	      "CreateWellKnownSid: too small a buffer, and the size it needs");
+}
+
 int wmain(int argc, wchar_t **argv)
 {
 	CheckSelectAny();
+	CheckWellKnownSids();
 	CheckLimits();
 	CheckAddresses();
 	CheckClassesRefused();
