@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What `nttrace tracerpt`'s files share: how Windows keeps an event's
- * values (tracerpt.c), so that the event XML and the .evtx (evtx.c) hold
+ * values (tracerpt_value.c), so that the event XML and the .evtx (evtx.c) hold
  * the same, and the instrumentation manifest of the providers whose
  * events a log holds (-export, tracerpt_export.c).
  */
