@@ -257,8 +257,9 @@ HOST_CPPFLAGS_tdh_manifest_test := -I$(BUILD)/host
 HOST_POST_tdh_manifest_test := objcopy --add-section \
 			       .nttrace.manifest=tests/host/tdh_manifest_test.man
 # tdh_wevt_test: compiled manifests (WEVT_TEMPLATE and message table), against
-# the XML they were made of when NTTRACE_MC_DATA (default ../shared/data/mc)
-# holds mc.exe's outputs, and hand-made ones, good and bad.
+# the XML they were made of when NTTRACE_MC_DATA (or the tests' default,
+# a directory beside the tree) holds mc.exe's outputs, and hand-made ones,
+# good and bad.
 # wincrt_test: the Windows layer's C runtime (userlib/windows/crt.h), by its
 # nttrace_win_* names. safecopy_bench: nttrace_safe_copy() from each kind of
 # memory, and a bad pointer's cost (its numbers are in userlib/nt/safecopy.c).

@@ -5,8 +5,7 @@
  * an ELF file's sections, decode events as the manifest's XML does.
  *
  *  - With a real mc.exe's outputs (the directory NTTRACE_MC_DATA names, by
- *    default ../shared/data/mc from the tree's top; skipped when it is not
- *    there): etwloggerTEMP.BIN and MSG00001.bin give, for each of the four
+ *    default one beside the tree, below; skipped when it is not there): etwloggerTEMP.BIN and MSG00001.bin give, for each of the four
  *    events of etwlogger.man, the TRACE_EVENT_INFO the XML gives, field by
  *    field, and the same providers' fields; the provider's name is the one
  *    thing a compiled manifest does not hold.
