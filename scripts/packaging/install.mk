@@ -57,11 +57,15 @@ SO_REAL := $(SONAME).$(VERSION)
 SHARED := $(BUILD)/shared
 SHARED_LIB_OBJS := $(patsubst %.c,$(SHARED)/pic/%.o,$(LIB_SRCS))
 STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
-# The tool's own objects, and the code of common/ it calls that the
-# library keeps to itself (the UTF-8 reader its rendering shares with TDH;
-# the buffer and EventWrite record encoders `nttrace merge` writes with).
+# The tool's own objects, and the code it calls that the library keeps to
+# itself: common/'s (the UTF-8 reader its rendering shares with TDH; the
+# buffer and EventWrite record encoders `nttrace merge` writes with) and
+# TDH's manifest model (`nttrace mc` compiles what the parser reads: the
+# parser, its arena, names and types, the file reads, its text; expat).
+TOOL_TDH_OBJS := tdh_man_parse tdh_man_resolve tdh_man_arena tdh_man_types tdh_man_elf tdh_text
 SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
-		    $(SHARED)/tool/common-record.o
+		    $(SHARED)/tool/common-record.o \
+		    $(patsubst %,$(SHARED)/tool/tdh-%.o,$(TOOL_TDH_OBJS))
 LIB_MAP := scripts/packaging/libnttrace.map
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
 # CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
@@ -111,6 +115,10 @@ $(SHARED)/tool/common-%.o: common/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
+$(SHARED)/tool/tdh-%.o: userlib/tdh/%.c | $(UAPI_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+
 $(SHARED)/tool/%.o: userlib/tools/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
@@ -140,7 +148,8 @@ $(SHARED)/libnttrace-wmain.a: $(SHARED)/static/userlib/windows/winmain.o
 # function missing from the map); libdw names functions for `nttrace
 # profile`, libelf reads build IDs for `convert --to perf-data`.
 $(SHARED)/nttrace: $(SHARED_TOOL_OBJS) $(SHARED)/$(SO_REAL)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -ldw -lelf -pthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SHARED_TOOL_OBJS) -L$(SHARED) -lnttrace -ldw -lelf -lexpat \
+		-pthread
 
 # libdir and includedir relative to ${prefix} when under it, as
 # pkg-config files usually say them.

@@ -239,10 +239,11 @@ const struct nttrace_man_provider *nttrace_man_provider(const GUID *g);
 size_t nttrace_man_search(struct nttrace_man ***mans);
 /* Whether a directory's file named @name is taken for a manifest (".man", ".xml"). */
 int nttrace_man_is_manifest_name(const char *name);
-/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes: a Win32 error. */
-ULONG nttrace_man_read_file(const char *path, void **data, size_t *len);
 
 /* ---- tdh_man_elf.c ---- */
+
+/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes: a Win32 error. */
+ULONG nttrace_man_read_file(const char *path, void **data, size_t *len);
 
 /* An errno as the Win32 error of a file not read (ENOENT: not found). */
 ULONG nttrace_man_errno(int e);

@@ -7,12 +7,15 @@
  * found by name through the section headers (<elf.h>, the System V ABI's
  * layout). Every offset and size comes from the file and is checked
  * against what is read; nothing is mapped. The reads of a manifest file are here
- * too (tdh_man_load.c reads a whole XML file with them).
+ * too (tdh_man_load.c, tdh_man_search.c and `nttrace mc` read a whole XML
+ * file with nttrace_man_read_file()).
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tdh_man.h"
@@ -38,6 +41,41 @@ ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off)
 		got += n;
 	}
 	return ERROR_SUCCESS;
+}
+
+/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes; a Win32 error. */
+ULONG nttrace_man_read_file(const char *path, void **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	ULONG err;
+
+	*data = NULL;
+	if (fd < 0)
+		return nttrace_man_errno(errno);
+	if (fstat(fd, &st))
+		err = nttrace_man_errno(errno);
+	else if (!S_ISREG(st.st_mode))
+		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
+	else if ((uint64_t)st.st_size > NTTRACE_MAN_MAX)
+		err = ERROR_NOT_ENOUGH_MEMORY;
+	else
+		err = ERROR_SUCCESS;
+	if (!err) {
+		*data = malloc(st.st_size ? st.st_size : 1);
+		err = *data ? nttrace_man_read_at(fd, *data, st.st_size, 0) :
+			      ERROR_NOT_ENOUGH_MEMORY;
+	}
+	if (err == ERROR_RESOURCE_NOT_FOUND)
+		err = ERROR_XML_PARSE_ERROR;	/* shrank while read */
+	if (err) {
+		free(*data);
+		*data = NULL;
+	} else {
+		*len = st.st_size;
+	}
+	close(fd);
+	return err;
 }
 
 struct sec {

@@ -54,41 +54,6 @@ int nttrace_man_is_manifest_name(const char *name)
 	       (!strcmp(name + n - 4, ".man") || !strcmp(name + n - 4, ".xml"));
 }
 
-/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes; a Win32 error. */
-ULONG nttrace_man_read_file(const char *path, void **data, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	ULONG err;
-
-	*data = NULL;
-	if (fd < 0)
-		return nttrace_man_errno(errno);
-	if (fstat(fd, &st))
-		err = nttrace_man_errno(errno);
-	else if (!S_ISREG(st.st_mode))
-		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
-	else if ((uint64_t)st.st_size > NTTRACE_MAN_MAX)
-		err = ERROR_NOT_ENOUGH_MEMORY;
-	else
-		err = ERROR_SUCCESS;
-	if (!err) {
-		*data = malloc(st.st_size ? st.st_size : 1);
-		err = *data ? nttrace_man_read_at(fd, *data, st.st_size, 0) :
-			      ERROR_NOT_ENOUGH_MEMORY;
-	}
-	if (err == ERROR_RESOURCE_NOT_FOUND)
-		err = ERROR_XML_PARSE_ERROR;	/* shrank while read */
-	if (err) {
-		free(*data);
-		*data = NULL;
-	} else {
-		*len = st.st_size;
-	}
-	close(fd);
-	return err;
-}
-
 struct found {
 	struct nttrace_man **mans;
 	size_t n, cap;
