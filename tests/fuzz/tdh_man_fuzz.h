@@ -218,4 +218,27 @@ out:
 	free(ud);
 }
 
+
+/*
+ * The first provider of the manifests loaded: its fields and events
+ * listed, and an event of it decoded from [@p, @end) (@is32: a 32-bit
+ * header).
+ */
+static void first_provider(const uint8_t *p, const uint8_t *end, int is32)
+{
+	PROVIDER_ENUMERATION_INFO *pe;
+	ULONG pe_size = 0;
+
+	if (TdhEnumerateProviders(NULL, &pe_size) != ERROR_INSUFFICIENT_BUFFER)
+		abort();
+	pe = malloc(pe_size);
+	if (!pe || TdhEnumerateProviders(pe, &pe_size))
+		abort();
+	if (pe->NumberOfProviders) {
+		lists(&pe->TraceProviderInfoArray[0].ProviderGuid);
+		decode(&pe->TraceProviderInfoArray[0].ProviderGuid, p, end, is32);
+	}
+	free(pe);
+}
+
 #endif /* NTTRACE_FUZZ_TDH_MAN_FUZZ_H */

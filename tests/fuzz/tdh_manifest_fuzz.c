@@ -33,8 +33,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data + 3, *end = data + size;
-	PROVIDER_ENUMERATION_INFO *pe;
-	ULONG pe_size = 0;
 	size_t n;
 	void *xml;
 
@@ -48,16 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(xml);
 		return 0;
 	}
-	if (TdhEnumerateProviders(NULL, &pe_size) != ERROR_INSUFFICIENT_BUFFER)
-		abort();
-	pe = malloc(pe_size);
-	if (!pe || TdhEnumerateProviders(pe, &pe_size))
-		abort();
-	if (pe->NumberOfProviders) {
-		lists(&pe->TraceProviderInfoArray[0].ProviderGuid);
-		decode(&pe->TraceProviderInfoArray[0].ProviderGuid, p + n, end, data[0] & 1);
-	}
-	free(pe);
+	first_provider(p + n, end, data[0] & 1);
 	if (TdhUnloadManifestFromMemory(xml, n))
 		abort();
 	free(xml);

@@ -52,9 +52,7 @@ static void *part(const uint8_t **p, const uint8_t *end, size_t *n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data + 1, *end = data + size;
-	PROVIDER_ENUMERATION_INFO *pe;
 	struct nttrace_man *m = NULL;
-	ULONG pe_size = 0;
 	size_t n, mn;
 	void *crim, *msg;
 
@@ -70,16 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(crim);
 		return 0;
 	}
-	if (TdhEnumerateProviders(NULL, &pe_size) != ERROR_INSUFFICIENT_BUFFER)
-		abort();
-	pe = malloc(pe_size);
-	if (!pe || TdhEnumerateProviders(pe, &pe_size))
-		abort();
-	if (pe->NumberOfProviders) {
-		lists(&pe->TraceProviderInfoArray[0].ProviderGuid);
-		decode(&pe->TraceProviderInfoArray[0].ProviderGuid, p, end, data[0] & 1);
-	}
-	free(pe);
+	first_provider(p, end, data[0] & 1);
 	if (TdhUnloadManifestFromMemory(crim, n))
 		abort();
 	free(crim);
