@@ -589,9 +589,17 @@ static void own(void)
 	er.EventHeader.EventDescriptor.Id = 7;
 	er.EventHeader.EventDescriptor.Version = 1;
 	if (TdhGetEventMapInformation(&er, w("Colors"), NULL, &size) == ERROR_INSUFFICIENT_BUFFER) {
+		/*
+		 * Filled before the check: the order in which a call's
+		 * arguments are evaluated is unspecified, and the message
+		 * below reads the buffer too.
+		 */
 		mi = malloc(size);
-		tap_ok(mi && !TdhGetEventMapInformation(&er, w("Colors"), mi, &size) &&
-		       mi->EntryCount == 2 &&
+		if (mi && TdhGetEventMapInformation(&er, w("Colors"), mi, &size)) {
+			free(mi);
+			mi = NULL;
+		}
+		tap_ok(mi && mi->EntryCount == 2 &&
 		       !strcmp(ascii(mi, mi->MapEntryArray[0].OutputOffset), "Red ") &&
 		       !strcmp(ascii(mi, mi->MapEntryArray[1].OutputOffset), "Gr?en "),
 		       "the map's texts: UTF-16 and ANSI (%s)",
