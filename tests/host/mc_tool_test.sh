@@ -3,7 +3,8 @@
 # tests/vm/mc_test.man compiles, as C against libnttrace's own
 # headers and against the Windows layer, and runs (tests/host/
 # mc_tool_prog.c: no session, nothing enabled, nothing written by a
-# disabled write); etwlogger.man, a manifest mc.exe compiled, gives mc.exe's
+# disabled write); -km's header is over the kernel-mode API, and refuses a
+# floating-point argument; etwlogger.man, a manifest mc.exe compiled, gives mc.exe's
 # descriptors when the data directory has it; bad input leaves no file
 # and exits 1 with mc.exe's form of message.
 #
@@ -63,7 +64,8 @@ fi
 # Bad input: exit 1, mc.exe's "FILE(LINE): error :", no file.
 bad() {
 	printf '%s\n' "$2" > "$out/bad/in.man"
-	"$nt" mc -h "$out/bad" -r "$out/bad" "$out/bad/in.man" > "$out/bad/log" 2>&1
+	# shellcheck disable=SC2086
+	"$nt" mc ${mode_opt:-} -h "$out/bad" -r "$out/bad" "$out/bad/in.man" > "$out/bad/log" 2>&1
 	rc=$?
 	[ $rc = 1 ] && grep -q "in.man($3): error : .*$4" "$out/bad/log" &&
 		[ "$(ls -A "$out/bad" | grep -v '^in.man$\|^log$')" = "" ]
@@ -91,9 +93,21 @@ bad "an event naming no template" "$head
 <event value=\"1\" symbol=\"A\" template=\"None\"/>
 </events></provider></events></instrumentation></instrumentationManifest>" 3 "does not define"
 
-"$nt" mc -km "$man" > "$out/km.log" 2>&1
-[ $? = 1 ] && grep -q -- "-km is not supported" "$out/km.log"
-ok $? "-km is refused, named"
+# -km: a kernel module's header (tests/vm/mc_test.c builds and loads one).
+mkdir -p "$out/km"
+"$nt" mc -km -h "$out/km" -r "$out/km" -z mct "$man" > "$out/km.log" 2>&1 &&
+	grep -q "^#define MCGEN_USE_KERNEL_MODE_APIS 1" "$out/km/mct.h" &&
+	grep -q "^#include <nttrace/wdm.h>" "$out/km/mct.h" &&
+	grep -q "EventRegisterNttrace_Mc_Test() McGenEventRegister" "$out/km/mct.h" &&
+	! grep -q "include <windows.h>\|nttrace/evntprov.h" "$out/km/mct.h"
+ok $? "-km writes a header over <nttrace/wdm.h>"
+cmp -s "$out/km/mctTEMP.BIN" "$out/r/mctTEMP.BIN" &&
+	cmp -s "$out/km/mct_MSG00001.bin" "$out/r/mct_MSG00001.bin"
+ok $? "-km's resources are -um's"
+mode_opt=-km bad "-km: a Double argument (kernel code has no floating point)" "$head
+<event value=\"1\" symbol=\"A\" template=\"T\"/></events><templates>
+<template tid=\"T\"><data name=\"x\" inType=\"win:Double\"/></template>
+</templates></provider></events></instrumentation></instrumentationManifest>" 4 "Float or Double"
 "$nt" mc -cs Ns "$man" > "$out/cs.log" 2>&1
 [ $? = 1 ] && grep -q -- "-cs is not supported" "$out/cs.log"
 ok $? "-cs is refused, named"

@@ -10,9 +10,17 @@
  * enable bits its callback keeps (an event of a level or keyword the
  * session did not ask for is neither enabled nor written), and every
  * field's name and value as TDH gives them are checked.
+ *
+ * Then the same manifest in a kernel module: nttrace_mc_km.ko
+ * (tests/vm/mc_km), whose header `nttrace mc -km` made, loaded while a
+ * kernel session enables its provider (root only; skipped without the
+ * module). Its enable bits, set by the header's callback inside
+ * EventRegister, and its events, written from two files of the module,
+ * are checked as the user-mode ones are.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -170,8 +178,50 @@ static void write_events(void)
 	EventWriteMctPlain();
 }
 
-/* One session (@mode 0: a kernel session; else the user-mode logger). */
-static void test_session(ULONG mode, const char *what)
+#define MC_KM_KO	"/nttrace_mc_km.ko"
+
+static unsigned long mc_km_param(const char *name)
+{
+	char path[128];
+	unsigned long v = ~0UL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/nttrace_mc_km/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = ~0UL;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * The kernel module's events: it registers, finds the enable already
+ * made (its callback runs inside EtwRegister), and writes as it loads.
+ */
+static void write_module_events(const char *what)
+{
+	if (!tap_ok(system("insmod " MC_KM_KO) == 0, "%d-bit: %s: insmod nttrace_mc_km", BITS,
+		    what))
+		return;
+	tap_eq(mc_km_param("register_status"), 0, "%d-bit: %s: the module's EventRegister", BITS,
+	       what);
+	tap_eq(mc_km_param("enabled"), 7,
+	       "%d-bit: %s: its enable bits at level 5: Connect, Transfer, Plain, not Retry", BITS,
+	       what);
+	tap_eq(mc_km_param("failures"), 0, "%d-bit: %s: its writes succeeded (last status 0x%lx)",
+	       BITS, what, mc_km_param("last_status"));
+	tap_ok(system("rmmod nttrace_mc_km") == 0, "%d-bit: %s: rmmod (EventUnregister)", BITS,
+	       what);
+}
+
+/*
+ * One session (@mode 0: a kernel session; else the user-mode logger),
+ * its events written by this program, or with @module by the kernel
+ * module.
+ */
+static void test_session(ULONG mode, const char *what, int module)
 {
 	TRACEHANDLE h = 0;
 	struct props pr;
@@ -196,12 +246,16 @@ static void test_session(ULONG mode, const char *what)
 	 * for it, however long it takes (vm-run's timeout reports one that
 	 * never comes).
 	 */
-	while (!EventEnabledMctConnect())
-		usleep(10000);	/* a pace for the poll, not a limit */
-	tap_ok(EventEnabledMctConnect() && EventEnabledMctTransfer() && EventEnabledMctPlain() &&
-	       !EventEnabledMctRetry(), "%d-bit: %s: the callback set the enable bits of level 5",
-	       BITS, what);
-	write_events();
+	if (module) {
+		write_module_events(what);
+	} else {
+		while (!EventEnabledMctConnect())
+			usleep(10000);	/* a pace for the poll, not a limit */
+		tap_ok(EventEnabledMctConnect() && EventEnabledMctTransfer() &&
+		       EventEnabledMctPlain() && !EventEnabledMctRetry(),
+		       "%d-bit: %s: the callback set the enable bits of level 5", BITS, what);
+		write_events();
+	}
 	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS,
 	       "%d-bit: %s: stop", BITS, what);
 	read_back(path, &g);
@@ -230,9 +284,22 @@ TEST_F(nttrace, generated_header)
 		return;
 	tap_ok(!EventEnabledMctConnect(), "%d-bit: not enabled before a session", BITS);
 	if (kernel)
-		test_session(0, "mc-kernel");
-	test_session(EVENT_TRACE_PRIVATE_LOGGER_MODE, "mc-um");
+		test_session(0, "mc-kernel", 0);
+	test_session(EVENT_TRACE_PRIVATE_LOGGER_MODE, "mc-um", 0);
 	tap_eq(EventUnregisterNttrace_Mc_Test(), ERROR_SUCCESS, "%d-bit: EventUnregister", BITS);
+}
+
+TEST_F(nttrace, kernel_module_header)
+{
+	struct stat st;
+
+	if (access("/dev/nttrace", F_OK) || geteuid() || stat(MC_KM_KO, &st)) {
+		tap_ok(1, "# SKIP %d-bit: nttrace mc -km's module: needs root, the module and %s",
+		       BITS, MC_KM_KO);
+		return;
+	}
+	setenv("NTTRACE_MANIFEST_PATH", "tests/vm/mc_test.man", 1);
+	test_session(0, "mc-km", 1);
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,7 @@
  * `nttrace mc`: Microsoft's message compiler (mc.exe) for an
  * instrumentation manifest, with its options:
  *
- *   nttrace mc [-um] [-h DIR] [-r DIR] [-z NAME] [-b] [-W FILE] [-v] FILE.man
+ *   nttrace mc [-um|-km] [-h DIR] [-r DIR] [-z NAME] [-b] [-W FILE] [-v] FILE.man
  *
  * It writes NAME.h in -h's directory (mc_header.c) and NAME.rc,
  * NAMETEMP.BIN and NAME_MSG00001.bin in -r's (mc_rc.c, mc_wevt.c,
@@ -14,11 +14,14 @@
  * the temporary files are renamed into place only once all of them are
  * written: a failure leaves no output, and none half written.
  *
- * -um (user mode) is the default. -b (the message table named after the
+ * -um (user mode: the header calls libnttrace) is the default; -km makes
+ * the header of a Linux kernel module, over nttrace's kernel-mode API
+ * (and refuses a Float or Double template argument: kernel code has no
+ * floating point). -b (the message table named after the
  * base name) is what this tool always does: accepted. -W names mc.exe's
  * winmeta.xml: the file must exist, and is not read (TDH has winmeta.xml's
  * levels, opcodes, tasks, keywords, channels and types built in). Every
- * other option of mc.exe (-km, -cs, -css, -s, -t, -m, -n, -c, -d, -e, -x,
+ * other option of mc.exe (-cs, -css, -s, -t, -m, -n, -c, -d, -e, -x,
  * -p, -P, -cp, -mof, -generateProjections, -a, -A, -o, -u, -U, -w, -co) is
  * refused, named: none is taken and ignored.
  *
@@ -52,10 +55,11 @@ static int verbose;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nttrace mc [-um] [-h DIR] [-r DIR] [-z NAME] [-b] [-W FILE] [-v] FILE.man\n"
+		"usage: nttrace mc [-um|-km] [-h DIR] [-r DIR] [-z NAME] [-b] [-W FILE] [-v] FILE.man\n"
 		"  the header (DIR/NAME.h), resource script (NAME.rc) and resources\n"
 		"  (NAMETEMP.BIN, NAME_MSG00001.bin) Microsoft's mc.exe makes of a manifest\n"
-		"  -um       user-mode header (the default; -km is not supported)\n"
+		"  -um       user-mode header, over libnttrace (the default)\n"
+		"  -km       kernel-mode header, over <nttrace/wdm.h>, for a kernel module\n"
 		"  -h DIR    where the header goes (default .)\n"
 		"  -r DIR    where the .rc and .bin files go (default .)\n"
 		"  -z NAME   the outputs' base name (default the manifest's, without extension)\n"
@@ -96,7 +100,7 @@ static int add_list(struct sym *v, size_t *n, const struct nttrace_man_list *l)
 }
 
 /* The errors of @m a header cannot be made with, said; their number. */
-static int check(const struct nttrace_man *m, const char *file)
+static int check(const struct nttrace_man *m, int kernel, const char *file)
 {
 	const struct nttrace_man_data *bad;
 	size_t n = 0, cap = 0, i;
@@ -150,7 +154,7 @@ static int check(const struct nttrace_man *m, const char *file)
 				say_error(file, e->line, "two events have the value %s%s", idv, "");
 				errs++;
 			}
-			if (e->symbol && mc_header_check_template(e->tmpl, &why, &bad)) {
+			if (e->symbol && mc_header_check_template(e->tmpl, kernel, &why, &bad)) {
 				say_error(file, bad ? bad->line : e->tmpl->line,
 				      "template %s: the generated code cannot write %s", e->tmpl->tid,
 				      why);
@@ -234,7 +238,7 @@ static char *base_name(const char *file)
 }
 
 static const char *const refused[] = {
-	"-km", "-cs", "-css", "-s", "-t", "-m", "-n", "-c", "-d", "-e", "-x", "-p", "-P",
+	"-cs", "-css", "-s", "-t", "-m", "-n", "-c", "-d", "-e", "-x", "-p", "-P",
 	"-cp", "-mof", "-generateProjections", "-a", "-A", "-o", "-u", "-U", "-w", "-co",
 };
 
@@ -264,6 +268,8 @@ int cmd_mc(int argc, char **argv)
 		}
 		if (!strcmp(a, "-um") || !strcmp(a, "-b")) {
 			continue;
+		} else if (!strcmp(a, "-km")) {
+			opts.kernel = 1;
 		} else if (!strcmp(a, "-v")) {
 			verbose = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "-r") || !strcmp(a, "-z") ||
@@ -286,9 +292,7 @@ int cmd_mc(int argc, char **argv)
 			for (k = 0; k < (int)(sizeof(refused) / sizeof(refused[0])); k++)
 				if (!strcmp(a, refused[k]))
 					break;
-			if (!strcmp(a, "-km"))
-				fprintf(stderr, "nttrace: mc: -km is not supported: no kernel-mode header is generated (a module's API is <nttrace/wdm.h>'s EtwRegister family)\n");
-			else if (!strcmp(a, "-cs") || !strcmp(a, "-css"))
+			if (!strcmp(a, "-cs") || !strcmp(a, "-css"))
 				fprintf(stderr, "nttrace: mc: %s is not supported: no C# is generated\n",
 					a);
 			else if (k < (int)(sizeof(refused) / sizeof(refused[0])))
@@ -342,7 +346,7 @@ int cmd_mc(int argc, char **argv)
 		say_error(input, (uint32_t)diag.line, "%s%s", what, "");
 		goto out;
 	}
-	if (check(m, input))
+	if (check(m, opts.kernel, input))
 		goto out;
 	err = mc_messages(m, &msgs);
 	if (!err)

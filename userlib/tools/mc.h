@@ -7,7 +7,9 @@
  * under a temporary name renamed into place, so that a failure leaves no
  * file half written:
  *   NAME.h           the header: descriptors, EventRegister/EventWrite
- *                    macros over nttrace's EventWrite (mc_header.c)
+ *                    macros over nttrace's EventWrite (mc_header.c), or
+ *                    over its kernel-mode API with -km; what comes before
+ *                    the providers in mc_prelude.c
  *   NAME.rc          the resource script naming the two binaries (mc_rc.c)
  *   NAMETEMP.BIN     the WEVT_TEMPLATE resource (mc_wevt.c)
  *   NAME_MSG00001.bin the message table resource (mc_msg.c)
@@ -80,10 +82,14 @@ ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 uint64_t mc_event_keyword(const struct nttrace_man_provider *p, const struct nttrace_man_event *e);
 
 /*
- * Whether the header can write template @t's data: 0, or -1 with @why
- * and the data it is about in *@bad (mc_header.c).
+ * Whether the header (-km's if @kernel) can write template @t's data: 0,
+ * or -1 with @why and the data it is about in *@bad (mc_header.c).
  */
-int mc_header_check_template(const struct nttrace_man_template *t, const char **why,
-			     const struct nttrace_man_data **bad);
+int mc_header_check_template(const struct nttrace_man_template *t, int kernel,
+			     const char **why, const struct nttrace_man_data **bad);
+
+/* The text each header begins with, -um's and -km's (mc_prelude.c). */
+extern const char mc_prelude_um[], mc_prelude_km[];
+extern const size_t mc_prelude_um_len, mc_prelude_km_len;
 
 #endif /* NTTRACE_MC_H */

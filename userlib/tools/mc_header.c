@@ -2,7 +2,10 @@
 /*
  * NAME.h of `nttrace mc` (mc.h): the header mc.exe 10.0.18362 writes for
  * -um, with the same names, over libnttrace's EventRegister and
- * EventWriteTransfer. It declares, per provider of the manifest:
+ * EventWriteTransfer; for -km, over the kernel-mode API's EtwRegister and
+ * EtwWriteTransfer (<nttrace/wdm.h>), for a Linux kernel module. Only the
+ * text before the providers differs (mc_prelude.c). It declares, per
+ * provider of the manifest:
  *   the provider GUID (EXTERN_C __declspec(selectany) const GUID SYMBOL),
  *   #defines of the symbols of its channels, levels, opcodes, tasks (and
  *   a task's eventGUID as SYMBOLId) and keywords,
@@ -21,7 +24,7 @@
  * A disabled EventWriteEVENT() is a test of one bit of NAMEEnableBits, a
  * global the control callback keeps, as mc.exe's is.
  *
- * It compiles against nttrace's Windows layer (nttrace-windows.pc: then it
+ * -um's compiles against nttrace's Windows layer (nttrace-windows.pc: then it
  * includes <windows.h>, <wmistr.h>, <evntrace.h> and <evntprov.h>) and
  * against libnttrace's own <nttrace/evntprov.h> (then it defines the few
  * Windows words it writes, EXTERN_C and __declspec, as the layer does).
@@ -123,7 +126,8 @@ static int arg_index(const struct nttrace_man_template *t, uint32_t i)
  * One data's argument: 0, or -1 with @why set (a type a header cannot
  * take).
  */
-static int arg_of(const struct nttrace_man_data *d, struct arg *a, const char **why)
+static int arg_of(const struct nttrace_man_data *d, int kernel, struct arg *a,
+		  const char **why)
 {
 	memset(a, 0, sizeof(*a));
 	a->d = d;
@@ -174,10 +178,20 @@ static int arg_of(const struct nttrace_man_data *d, struct arg *a, const char **
 		a->letter = 'x', a->ctype = "const ULONGLONG";
 		break;
 	case TDH_INTYPE_FLOAT:
-		a->letter = 'f', a->ctype = "const float";
-		break;
 	case TDH_INTYPE_DOUBLE:
-		a->letter = 'g', a->ctype = "const double";
+		/*
+		 * Linux kernel code may not use the FPU's registers, which
+		 * a float argument is passed in: a kernel module passes one
+		 * inside a structure (its bytes), never by value.
+		 */
+		if (kernel) {
+			*why = "a Float or Double argument in kernel mode (put it in a struct)";
+			return -1;
+		}
+		if (d->in == TDH_INTYPE_FLOAT)
+			a->letter = 'f', a->ctype = "const float";
+		else
+			a->letter = 'g', a->ctype = "const double";
 		break;
 	case TDH_INTYPE_BOOLEAN:
 		a->letter = 't', a->ctype = "const BOOL";
@@ -221,8 +235,8 @@ static int arg_of(const struct nttrace_man_data *d, struct arg *a, const char **
  * The arguments and name of template @t: 0, or -1 and @why (with the
  * data it is about in *@bad).
  */
-static int sig_of(const struct nttrace_man_template *t, struct sig *s, const char **why,
-		  const struct nttrace_man_data **bad)
+static int sig_of(const struct nttrace_man_template *t, int kernel, struct sig *s,
+		  const char **why, const struct nttrace_man_data **bad)
 {
 	size_t at;
 	uint32_t i;
@@ -244,7 +258,7 @@ static int sig_of(const struct nttrace_man_template *t, struct sig *s, const cha
 		if (d->parent >= 0)
 			continue;
 		*bad = d;
-		if (arg_of(d, a, why))
+		if (arg_of(d, kernel, a, why))
 			return -1;
 		/* A count or length naming a field: that field must be a number. */
 		if ((d->has_count && d->count_ref) || (d->has_length && d->length_ref)) {
@@ -294,11 +308,11 @@ static void sig_free(struct sig *s)
 	s->v = NULL;
 }
 
-int mc_header_check_template(const struct nttrace_man_template *t, const char **why,
-			     const struct nttrace_man_data **bad)
+int mc_header_check_template(const struct nttrace_man_template *t, int kernel,
+			     const char **why, const struct nttrace_man_data **bad)
 {
 	struct sig s;
-	int r = sig_of(t, &s, why, bad);
+	int r = sig_of(t, kernel, &s, why, bad);
 
 	sig_free(&s);
 	return r;
@@ -384,268 +398,6 @@ static void template_fn(struct mc_out *o, const struct nttrace_man_template *t,
 	mc_out_printf(o, "\n    return McGenEventWrite(Context, Descriptor, NULL, %s_ARGCOUNT + 1, EventData);\n}\n#endif\n\n",
 		      s->name);
 }
-
-/*
- * What every header has before its providers: the includes, the words
- * the generated code writes, and the code every provider shares, each
- * part under its #ifndef as mc.exe's so that two headers may be included.
- */
-static const char prelude[] =
-"#pragma once\n"
-"\n"
-"/*\n"
-" * nttrace's Windows layer (pkg-config nttrace-windows) brings Windows'\n"
-" * headers; without it, libnttrace's own <nttrace/evntprov.h> is used and\n"
-" * the Windows words below are defined here.\n"
-" */\n"
-"#if !defined(NTTRACE_WINDOWS_WINDOWS_H) && defined(__has_include)\n"
-"#if __has_include(<nttrace_win.h>)\n"
-"#include <windows.h>\n"
-"#endif\n"
-"#endif\n"
-"#ifdef NTTRACE_WINDOWS_WINDOWS_H\n"
-"#include <wmistr.h>\n"
-"#include <evntrace.h>\n"
-"#include <evntprov.h>\n"
-"#else\n"
-"#include <string.h>\n"
-"#include <nttrace/evntrace.h>\n"
-"#include <nttrace/evntprov.h>\n"
-"#ifndef EXTERN_C\n"
-"#ifdef __cplusplus\n"
-"#define EXTERN_C extern \"C\"\n"
-"#else\n"
-"#define EXTERN_C extern\n"
-"#endif\n"
-"#endif\n"
-"#ifndef __declspec\n"
-"#define __declspec(x) _mcgen_declspec_##x\n"
-"#define _mcgen_CONCAT2(a, b) a##b\n"
-"#define _mcgen_CONCAT(a, b) _mcgen_CONCAT2(a, b)\n"
-"/* selectany: one definition in the program, as the Windows layer makes it. */\n"
-"#if defined(__cplusplus) && __cplusplus >= 201703L\n"
-"#define _mcgen_declspec_selectany void _mcgen_CONCAT(_mcgen_selectany_, __COUNTER__)(); inline\n"
-"#elif defined(__cplusplus)\n"
-"#define _mcgen_declspec_selectany __attribute__((__weak__))\n"
-"#else\n"
-"#define _mcgen_declspec_selectany \\\n"
-"\tvoid _mcgen_CONCAT(_mcgen_selectany_, __COUNTER__)(void); __attribute__((__weak__))\n"
-"#endif\n"
-"#endif\n"
-"#endif\n"
-"#ifndef DECLSPEC_CACHEALIGN\n"
-"#define DECLSPEC_CACHEALIGN __attribute__((__aligned__(64)))\n"
-"#endif\n"
-"\n"
-"#ifndef ETW_INLINE\n"
-"#define ETW_INLINE static inline\n"
-"#endif\n"
-"\n"
-"#if defined(__cplusplus)\n"
-"extern \"C\" {\n"
-"#endif\n"
-"\n"
-"#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n"
-"#ifndef MCGEN_USE_KERNEL_MODE_APIS\n"
-"#define MCGEN_USE_KERNEL_MODE_APIS 0\n"
-"#endif\n"
-"#ifndef MCGEN_EVENTREGISTER\n"
-"#define MCGEN_EVENTREGISTER EventRegister\n"
-"#endif\n"
-"#ifndef MCGEN_EVENTUNREGISTER\n"
-"#define MCGEN_EVENTUNREGISTER EventUnregister\n"
-"#endif\n"
-"#ifndef MCGEN_EVENTSETINFORMATION\n"
-"#define MCGEN_EVENTSETINFORMATION EventSetInformation\n"
-"#endif\n"
-"#ifndef MCGEN_EVENTWRITETRANSFER\n"
-"#define MCGEN_EVENTWRITETRANSFER EventWriteTransfer\n"
-"#endif\n"
-"#ifndef MCGEN_EVENT_ENABLED\n"
-"#define MCGEN_EVENT_ENABLED(EventName) EventEnabled##EventName()\n"
-"#endif\n"
-"#ifndef MCGEN_ENABLE_CHECK\n"
-"#define MCGEN_ENABLE_CHECK(Context, Descriptor) \\\n"
-"\t((Context).IsEnabled && McGenEventEnabled(&(Context), &(Descriptor)))\n"
-"#endif\n"
-"\n"
-"#if !defined(MCGEN_TRACE_CONTEXT_DEF)\n"
-"#define MCGEN_TRACE_CONTEXT_DEF\n"
-"typedef struct _MCGEN_TRACE_CONTEXT {\n"
-"    TRACEHANDLE RegistrationHandle;\n"
-"    TRACEHANDLE Logger;             /* the provider traits' address, or 0 */\n"
-"    ULONGLONG MatchAnyKeyword;\n"
-"    ULONGLONG MatchAllKeyword;\n"
-"    ULONG Flags;\n"
-"    ULONG IsEnabled;\n"
-"    UCHAR Level;\n"
-"    UCHAR Reserve;\n"
-"    USHORT EnableBitsCount;\n"
-"    PULONG EnableBitMask;\n"
-"    const ULONGLONG *EnableKeyWords;\n"
-"    const UCHAR *EnableLevel;\n"
-"} MCGEN_TRACE_CONTEXT, *PMCGEN_TRACE_CONTEXT;\n"
-"#endif\n"
-"\n"
-"#if !defined(MCGEN_LEVEL_KEYWORD_ENABLED_DEF)\n"
-"#define MCGEN_LEVEL_KEYWORD_ENABLED_DEF\n"
-"/* Level 0 (or an enable at 0) takes every level; keyword 0 every enable. */\n"
-"static inline BOOLEAN McGenLevelKeywordEnabled(PMCGEN_TRACE_CONTEXT EnableInfo,\n"
-"                                               UCHAR Level, ULONGLONG Keyword)\n"
-"{\n"
-"    if (Level <= EnableInfo->Level || EnableInfo->Level == 0) {\n"
-"        if (Keyword == 0 ||\n"
-"            ((Keyword & EnableInfo->MatchAnyKeyword) &&\n"
-"             (Keyword & EnableInfo->MatchAllKeyword) == EnableInfo->MatchAllKeyword))\n"
-"            return TRUE;\n"
-"    }\n"
-"    return FALSE;\n"
-"}\n"
-"#endif\n"
-"\n"
-"#if !defined(MCGEN_EVENT_ENABLED_DEF)\n"
-"#define MCGEN_EVENT_ENABLED_DEF\n"
-"static inline BOOLEAN McGenEventEnabled(PMCGEN_TRACE_CONTEXT EnableInfo,\n"
-"                                        PCEVENT_DESCRIPTOR EventDescriptor)\n"
-"{\n"
-"    return McGenLevelKeywordEnabled(EnableInfo, EventDescriptor->Level,\n"
-"                                    EventDescriptor->Keyword);\n"
-"}\n"
-"#endif\n"
-"\n"
-"#if !defined(MCGEN_CONTROL_CALLBACK)\n"
-"#define MCGEN_CONTROL_CALLBACK\n"
-"/* The enable callback: keeps the context and its enable bits. */\n"
-"static __attribute__((__noinline__, __unused__)) void\n"
-"McGenControlCallbackV2(LPCGUID SourceId, ULONG ControlCode, UCHAR Level,\n"
-"                       ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,\n"
-"                       PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext)\n"
-"{\n"
-"    PMCGEN_TRACE_CONTEXT Ctx = (PMCGEN_TRACE_CONTEXT)CallbackContext;\n"
-"    ULONG Ix;\n"
-"\n"
-"    (void)SourceId;\n"
-"    (void)FilterData;\n"
-"    if (Ctx == NULL)\n"
-"        return;\n"
-"    switch (ControlCode) {\n"
-"    case EVENT_CONTROL_CODE_ENABLE_PROVIDER:\n"
-"        Ctx->Level = Level;\n"
-"        Ctx->MatchAnyKeyword = MatchAnyKeyword;\n"
-"        Ctx->MatchAllKeyword = MatchAllKeyword;\n"
-"        Ctx->IsEnabled = EVENT_CONTROL_CODE_ENABLE_PROVIDER;\n"
-"        for (Ix = 0; Ix < Ctx->EnableBitsCount; Ix += 1) {\n"
-"            if (McGenLevelKeywordEnabled(Ctx, Ctx->EnableLevel[Ix], Ctx->EnableKeyWords[Ix]))\n"
-"                Ctx->EnableBitMask[Ix >> 5] |= 1u << (Ix % 32);\n"
-"            else\n"
-"                Ctx->EnableBitMask[Ix >> 5] &= ~(1u << (Ix % 32));\n"
-"        }\n"
-"        break;\n"
-"    case EVENT_CONTROL_CODE_DISABLE_PROVIDER:\n"
-"        Ctx->IsEnabled = EVENT_CONTROL_CODE_DISABLE_PROVIDER;\n"
-"        Ctx->Level = 0;\n"
-"        Ctx->MatchAnyKeyword = 0;\n"
-"        Ctx->MatchAllKeyword = 0;\n"
-"        if (Ctx->EnableBitsCount > 0)\n"
-"            memset(Ctx->EnableBitMask, 0,\n"
-"                   (((Ctx->EnableBitsCount - 1) / 32) + 1) * sizeof(ULONG));\n"
-"        break;\n"
-"    default:\n"
-"        break;\n"
-"    }\n"
-"#ifdef MCGEN_PRIVATE_ENABLE_CALLBACK_V2\n"
-"    MCGEN_PRIVATE_ENABLE_CALLBACK_V2(SourceId, ControlCode, Level, MatchAnyKeyword,\n"
-"                                     MatchAllKeyword, FilterData, CallbackContext);\n"
-"#endif\n"
-"}\n"
-"#endif\n"
-"\n"
-"#ifndef _mcgen_PENABLECALLBACK\n"
-"#define _mcgen_PENABLECALLBACK PENABLECALLBACK\n"
-"#endif\n"
-"#if !defined(_mcgen_PASTE2)\n"
-"#define _mcgen_PASTE2(a, b) _mcgen_PASTE2_imp(a, b)\n"
-"#define _mcgen_PASTE2_imp(a, b) a##b\n"
-"#endif\n"
-"\n"
-"/* The characters of a UTF-16 string (WCHAR is 16-bit either way). */\n"
-"#ifndef _mcgen_wcslen_def\n"
-"#define _mcgen_wcslen_def\n"
-"static inline size_t _mcgen_wcslen(PCWSTR s)\n"
-"{\n"
-"    size_t n = 0;\n"
-"\n"
-"    while (s[n])\n"
-"        n++;\n"
-"    return n;\n"
-"}\n"
-"static const WCHAR _mcgen_NullW[] = { 'N', 'U', 'L', 'L', 0 };\n"
-"/* A SID's bytes: 8, and 4 per subauthority (its second byte). */\n"
-"static inline ULONG _mcgen_SidLength(const void *Sid)\n"
-"{\n"
-"    return 8 + 4 * (ULONG)((const UCHAR *)Sid)[1];\n"
-"}\n"
-"#endif\n"
-"\n"
-"#ifndef McGenEventWrite_def\n"
-"#define McGenEventWrite_def\n"
-"#define McGenEventWrite _mcgen_PASTE2(McGenEventWrite_, MCGEN_EVENTWRITETRANSFER)\n"
-"/*\n"
-" * EventData[0] is the provider traits' (Context->Logger), when the\n"
-" * provider has them; the event's data follow.\n"
-" */\n"
-"static __attribute__((__noinline__, __unused__)) ULONG\n"
-"McGenEventWrite(PMCGEN_TRACE_CONTEXT Context, PCEVENT_DESCRIPTOR Descriptor,\n"
-"                LPCGUID ActivityId, ULONG EventDataCount, EVENT_DATA_DESCRIPTOR *EventData)\n"
-"{\n"
-"    const USHORT *Traits = (const USHORT *)(UINT_PTR)Context->Logger;\n"
-"\n"
-"    if (Traits == NULL) {\n"
-"        EventData++;\n"
-"        EventDataCount--;\n"
-"        if (EventDataCount == 0)\n"
-"            EventData = NULL;\n"
-"    } else {\n"
-"        EventDataDescCreate(&EventData[0], Traits, *Traits);\n"
-"        EventData[0].Reserved = 2; /* EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA */\n"
-"    }\n"
-"    return MCGEN_EVENTWRITETRANSFER(Context->RegistrationHandle, Descriptor, ActivityId,\n"
-"                                    NULL, EventDataCount, EventData);\n"
-"}\n"
-"#endif\n"
-"\n"
-"#if !defined(McGenEventRegisterUnregister)\n"
-"#define McGenEventRegisterUnregister\n"
-"#define McGenEventRegister _mcgen_PASTE2(McGenEventRegister_, MCGEN_EVENTREGISTER)\n"
-"/* Registers once: a handle already set is left alone. */\n"
-"static __attribute__((__noinline__, __unused__)) ULONG\n"
-"McGenEventRegister(LPCGUID ProviderId, _mcgen_PENABLECALLBACK EnableCallback,\n"
-"                   PVOID CallbackContext, PREGHANDLE RegHandle)\n"
-"{\n"
-"    if (*RegHandle != 0)\n"
-"        return 0;\n"
-"    return MCGEN_EVENTREGISTER(ProviderId, EnableCallback, CallbackContext, RegHandle);\n"
-"}\n"
-"#define McGenEventUnregister _mcgen_PASTE2(McGenEventUnregister_, MCGEN_EVENTUNREGISTER)\n"
-"static __attribute__((__noinline__, __unused__)) ULONG\n"
-"McGenEventUnregister(PREGHANDLE RegHandle)\n"
-"{\n"
-"    ULONG Error;\n"
-"\n"
-"    if (*RegHandle == 0)\n"
-"        return 0;\n"
-"    Error = MCGEN_EVENTUNREGISTER(*RegHandle);\n"
-"    *RegHandle = (REGHANDLE)0;\n"
-"    return Error;\n"
-"}\n"
-"#endif\n"
-"\n"
-"#ifndef _mcgen_EVENT_BIT_SET\n"
-"#define _mcgen_EVENT_BIT_SET(EnableBits, BitPosition) \\\n"
-"\t(((EnableBits)[(BitPosition) >> 5] & (1u << ((BitPosition) & 31))) != 0)\n"
-"#endif\n"
-"#endif /* MCGEN_DISABLE_PROVIDER_CODE_GENERATION */\n"
-"\n";
 
 /* An enable bit: one per distinct level and keyword of the events. */
 struct bit {
@@ -743,7 +495,7 @@ static void macro_args(struct mc_out *o, const struct sig *s, const char *avoid)
 	}
 }
 
-static ULONG provider(struct mc_out *o, const struct nttrace_man_provider *p,
+static ULONG provider(struct mc_out *o, const struct nttrace_man_provider *p, int kernel,
 		      struct sig **done, uint32_t *ndone)
 {
 	char name[256], gsym[256];
@@ -821,7 +573,7 @@ static ULONG provider(struct mc_out *o, const struct nttrace_man_provider *p,
 
 		if (!e->symbol)
 			continue;
-		if (sig_of(e->tmpl, &s, &why, &bad)) {
+		if (sig_of(e->tmpl, kernel, &s, &why, &bad)) {
 			sig_free(&s);
 			free(bits);
 			free(evbit);
@@ -863,7 +615,8 @@ static ULONG provider(struct mc_out *o, const struct nttrace_man_provider *p,
 }
 
 /* The template of each signature, found again by name (for its tid). */
-static const struct nttrace_man_template *tmpl_of(const struct nttrace_man *m, const char *sig)
+static const struct nttrace_man_template *tmpl_of(const struct nttrace_man *m, int kernel,
+						   const char *sig)
 {
 	const char *why;
 	const struct nttrace_man_data *bad;
@@ -875,7 +628,7 @@ static const struct nttrace_man_template *tmpl_of(const struct nttrace_man *m, c
 			struct sig s;
 			int same;
 
-			if (!e->symbol || sig_of(e->tmpl, &s, &why, &bad)) {
+			if (!e->symbol || sig_of(e->tmpl, kernel, &s, &why, &bad)) {
 				sig_free(&s);
 				continue;
 			}
@@ -939,8 +692,6 @@ ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 	uint32_t i, n = 0, nev = 0;
 	ULONG err = ERROR_SUCCESS;
 
-	if (opts->kernel)
-		return ERROR_NOT_SUPPORTED;
 	for (i = 0; i < m->nprovs; i++)
 		nev += m->provs[i].nevents;
 	done = calloc(nev + 1, sizeof(*done));
@@ -948,16 +699,20 @@ ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 		return ERROR_NOT_ENOUGH_MEMORY;
 	mc_out_printf(o, "//**********************************************************************\n");
 	mc_out_printf(o, "//* This is an include file generated by nttrace mc from a manifest.   *\n");
-	mc_out_printf(o, "//* It declares what the Message Compiler's (mc.exe -um) header does. *\n");
+	mc_out_printf(o, "//* It declares what the Message Compiler's (mc.exe %s) header does. *\n",
+		      opts->kernel ? "-km" : "-um");
 	mc_out_printf(o, "//**********************************************************************\n");
-	mc_out_bytes(o, prelude, sizeof(prelude) - 1);
+	if (opts->kernel)
+		mc_out_bytes(o, mc_prelude_km, mc_prelude_km_len);
+	else
+		mc_out_bytes(o, mc_prelude_um, mc_prelude_um_len);
 	for (i = 0; i < m->nprovs && !err; i++)
-		err = provider(o, &m->provs[i], &done, &n);
+		err = provider(o, &m->provs[i], opts->kernel, &done, &n);
 	if (!err) {
 		mc_out_printf(o, "#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n\n");
 		mc_out_printf(o, "//\n// Template Functions\n//\n");
 		for (i = 0; i < n; i++)
-			template_fn(o, tmpl_of(m, done[i].name), &done[i]);
+			template_fn(o, tmpl_of(m, opts->kernel, done[i].name), &done[i]);
 		mc_out_printf(o, "#endif /* MCGEN_DISABLE_PROVIDER_CODE_GENERATION */\n\n");
 		mc_out_printf(o, "#if defined(__cplusplus)\n}\n#endif\n\n");
 		msg_defines(o, msgs);
