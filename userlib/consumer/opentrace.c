@@ -173,7 +173,7 @@ struct consumer {
 	WCHAR *logger_name, *file_name;
 	EVENT_TRACE hdr_trace;	/* CurrentEvent's source */
 	/* During ProcessTrace: */
-	struct nttrace_etl_event ev;
+	const struct nttrace_etl_event *ev;	/* the reader's, while @have */
 	int have, done;
 	struct cpu_buf *cpus;
 	unsigned int ncpus;
@@ -1069,7 +1069,8 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 				 */
 				int stopped = c->live && nttrace_consumer_stopped(c->rc);
 
-				c->have = nttrace_etl_next(c->r, &c->ev);
+				c->ev = nttrace_etl_next_ref(c->r);
+				c->have = c->ev != NULL;
 				if (!c->have && c->live && !stopped) {
 					waiting = 1;	/* nothing yet */
 					continue;
@@ -1081,7 +1082,7 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 					continue;
 				}
 			}
-			if (!best || order_key(&c->ev) < order_key(&best->ev))
+			if (!best || order_key(c->ev) < order_key(best->ev))
 				best = c;
 		}
 		if (!best && waiting) {
@@ -1092,17 +1093,17 @@ static ULONG process(struct consumer **cs, ULONG n, const uint64_t *start, const
 		if (!best)
 			return ERROR_SUCCESS;
 		best->have = 0;
-		if (track_buffer(best, &best->ev))
+		if (track_buffer(best, best->ev))
 			return ERROR_CANCELLED;
-		t = best->ev.filetime;
+		t = best->ev->filetime;
 		if (t && ((start && t < *start) || (end && t > *end)))
 			continue;
-		if (event_record(best, &best->ev, &er)) {
-			not_delivered(best, &best->ev);
+		if (event_record(best, best->ev, &er)) {
+			not_delivered(best, best->ev);
 			continue;
 		}
-		current = &best->ev;
-		deliver(best, &er, &best->ev);
+		current = best->ev;
+		deliver(best, &er, best->ev);
 		current = NULL;
 	}
 }

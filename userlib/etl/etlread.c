@@ -1188,7 +1188,7 @@ static void tree_fill(struct nttrace_etl_reader *r)
 		r->tree[0] = tree_build(r->tree, n, 1);
 }
 
-int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev)
+const struct nttrace_etl_event *nttrace_etl_next_ref(struct nttrace_etl_reader *r)
 {
 	struct stream *best;
 	unsigned int i, n = r->nstreams;
@@ -1205,13 +1205,26 @@ int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev)
 		tree_fill(r);
 	if (!n || r->tree[0].stream == NO_EVENT.stream) {
 		problem_summary(r);
-		return 0;
+		return NULL;
 	}
 	best = &r->streams[r->tree[0].stream];
-	*ev = best->ev;
 	best->have = 0;
-	/* @ev->rec points into the stream's buffer: the next peek reloads it. */
+	/*
+	 * The event stays in its stream, and its record in the stream's
+	 * buffer: the stream is peeked again (both overwritten) only at the
+	 * next call.
+	 */
 	r->taken = 1;
+	return &best->ev;
+}
+
+int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev)
+{
+	const struct nttrace_etl_event *e = nttrace_etl_next_ref(r);
+
+	if (!e)
+		return 0;
+	*ev = *e;
 	return 1;
 }
 

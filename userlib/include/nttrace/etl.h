@@ -339,6 +339,11 @@ const struct nttrace_etl_info *nttrace_etl_info(const struct nttrace_etl_reader 
 void nttrace_etl_counts(const struct nttrace_etl_reader *r, struct nttrace_etl_counts *c);
 /* The next event: 1, or 0 at the end. */
 int nttrace_etl_next(struct nttrace_etl_reader *r, struct nttrace_etl_event *ev);
+/*
+ * The same without a copy: the reader's own event, valid (as its record
+ * is) until the next call for @r or nttrace_etl_close(); NULL at the end.
+ */
+const struct nttrace_etl_event *nttrace_etl_next_ref(struct nttrace_etl_reader *r);
 void nttrace_etl_close(struct nttrace_etl_reader *r);
 
 /*
