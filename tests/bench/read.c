@@ -13,8 +13,8 @@
  *	over FILE, in this thread, an EventRecordCallback that only counts
  *	(NAME: the reader's name in the output line; "processtrace")
  *   nttrace_bench_read next FILE REP NAME
- *	one timed nttrace_etl_open + nttrace_etl_next to the end over FILE:
- *	the library's reader alone, without ProcessTrace's EVENT_RECORD
+ *	one timed nttrace_etl_open + nttrace_etl_next_ref to the end over
+ *	FILE: the library's reader alone, without ProcessTrace's EVENT_RECORD
  *   nttrace_bench_read exec NAME REP EVENTS BYTES [-o OUT] -- CMD [ARG...]
  *	one timed run of CMD, its output to /dev/null (or OUT), for a reader
  *	that is a program of its own (`nttrace dump`, babeltrace2)
@@ -284,11 +284,10 @@ static int processtrace(const char *path, const char *rep, const char *name)
 	return 0;
 }
 
-/* The reader alone: every event of @path through nttrace_etl_next(), counted. */
+/* The reader alone: every event of @path through nttrace_etl_next_ref(), counted. */
 static int next(const char *path, const char *rep, const char *name)
 {
 	struct nttrace_etl_reader *r;
-	struct nttrace_etl_event ev;
 	struct nttrace_etl_counts c;
 	uint64_t n = 0, w0, c0, w1, c1;
 	struct stat st;
@@ -305,7 +304,7 @@ static int next(const char *path, const char *rep, const char *name)
 		fprintf(stderr, "%s: %s\n", path, strerror(-ret));
 		return 1;
 	}
-	while (nttrace_etl_next(r, &ev))
+	while (nttrace_etl_next_ref(r))
 		n++;
 	nttrace_etl_counts(r, &c);
 	nttrace_etl_close(r);
