@@ -88,8 +88,7 @@ uint64_t mc_event_keyword(const struct nttrace_man_provider *p, const struct ntt
 int mc_header_check_template(const struct nttrace_man_template *t, int kernel,
 			     const char **why, const struct nttrace_man_data **bad);
 
-/* The text each header begins with, -um's and -km's (mc_prelude.c). */
-extern const char mc_prelude_um[], mc_prelude_km[];
-extern const size_t mc_prelude_um_len, mc_prelude_km_len;
+/* The text each header begins with, -km's if @kernel, else -um's (mc_prelude.c). */
+void mc_write_prelude(struct mc_out *o, int kernel);
 
 #endif /* NTTRACE_MC_H */

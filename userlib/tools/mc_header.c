@@ -702,10 +702,7 @@ ULONG mc_write_header(const struct nttrace_man *m, const struct mc_opts *opts,
 	mc_out_printf(o, "//* It declares what the Message Compiler's (mc.exe %s) header does. *\n",
 		      opts->kernel ? "-km" : "-um");
 	mc_out_printf(o, "//**********************************************************************\n");
-	if (opts->kernel)
-		mc_out_bytes(o, mc_prelude_km, mc_prelude_km_len);
-	else
-		mc_out_bytes(o, mc_prelude_um, mc_prelude_um_len);
+	mc_write_prelude(o, opts->kernel);
 	for (i = 0; i < m->nprovs && !err; i++)
 		err = provider(o, &m->provs[i], opts->kernel, &done, &n);
 	if (!err) {
