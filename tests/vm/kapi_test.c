@@ -25,6 +25,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/session.h>
 
+#include "params.h"
 #include "props.h"
 #include "state.h"
 
@@ -50,18 +51,7 @@ static const char *const contexts[] = { NULL, "process", "softirq", "hardirq" };
 
 static unsigned long sample_param(const char *name)
 {
-	char path[128];
-	unsigned long v = ~0UL;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/nttrace_sample/parameters/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%lu", &v) != 1)
-			v = ~0UL;
-		fclose(f);
-	}
-	return v;
+	return module_param_value("nttrace_sample", name);
 }
 
 static unsigned long etw_enables, etw_level;

@@ -29,6 +29,7 @@
 #include <nttrace/evntrace.h>
 #include <nttrace/tdh.h>
 #include "mc_test_events.h"
+#include "params.h"
 #include "props.h"
 #include "state.h"
 
@@ -182,18 +183,7 @@ static void write_events(void)
 
 static unsigned long mc_km_param(const char *name)
 {
-	char path[128];
-	unsigned long v = ~0UL;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/nttrace_mc_km/parameters/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%lu", &v) != 1)
-			v = ~0UL;
-		fclose(f);
-	}
-	return v;
+	return module_param_value("nttrace_mc_km", name);
 }
 
 /*

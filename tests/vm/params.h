@@ -45,4 +45,21 @@ static inline long read_number(const char *path)
 	return v;
 }
 
+/* Parameter @name of loaded module @module, unsigned; ~0UL if none. */
+static inline unsigned long module_param_value(const char *module, const char *name)
+{
+	char path[160];
+	unsigned long v = ~0UL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module, name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = ~0UL;
+		fclose(f);
+	}
+	return v;
+}
+
 #endif /* NTTRACE_TEST_PARAMS_H */
