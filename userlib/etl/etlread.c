@@ -1111,7 +1111,8 @@ static int stream_peek(struct nttrace_etl_reader *r, struct stream *s)
 		 */
 		if (s->pos < s->end) {
 			__builtin_prefetch(s->buf + s->pos);
-			__builtin_prefetch(s->buf + s->pos + 64);
+			if (s->end - s->pos > 64)
+				__builtin_prefetch(s->buf + s->pos + 64);
 		}
 		return 1;
 	}
