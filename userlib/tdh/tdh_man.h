@@ -242,7 +242,19 @@ int nttrace_man_is_manifest_name(const char *name);
 
 /* ---- tdh_man_elf.c ---- */
 
-/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes: a Win32 error. */
+struct stat;
+/*
+ * @path opened for reading (*@fd, its stat in *@st) if it is a regular
+ * file; else a Win32 error (a directory or a device: ERROR_FILE_NOT_FOUND)
+ * and nothing open.
+ */
+ULONG nttrace_man_open(const char *path, int *fd, struct stat *st);
+/*
+ * The whole file open at @fd (@st its stat), at most NTTRACE_MAN_MAX bytes,
+ * newly allocated: a Win32 error (ERROR_XML_PARSE_ERROR if it shrank).
+ */
+ULONG nttrace_man_read_fd(int fd, const struct stat *st, void **data, size_t *len);
+/* The whole regular file @path, as nttrace_man_read_fd() reads it: a Win32 error. */
 ULONG nttrace_man_read_file(const char *path, void **data, size_t *len);
 
 /* An errno as the Win32 error of a file not read (ENOENT: not found). */

@@ -43,37 +43,56 @@ ULONG nttrace_man_read_at(int fd, void *buf, size_t len, uint64_t off)
 	return ERROR_SUCCESS;
 }
 
-/* The whole regular file @path, at most NTTRACE_MAN_MAX bytes; a Win32 error. */
-ULONG nttrace_man_read_file(const char *path, void **data, size_t *len)
+ULONG nttrace_man_open(const char *path, int *fd, struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
+	ULONG err = ERROR_SUCCESS;
+
+	/* O_NONBLOCK: a FIFO at @path must not hold the open up. */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0)
+		return nttrace_man_errno(errno);
+	if (fstat(*fd, st))
+		err = nttrace_man_errno(errno);
+	else if (!S_ISREG(st->st_mode))
+		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
+	if (err) {
+		close(*fd);
+		*fd = -1;
+	}
+	return err;
+}
+
+ULONG nttrace_man_read_fd(int fd, const struct stat *st, void **data, size_t *len)
+{
 	ULONG err;
 
 	*data = NULL;
-	if (fd < 0)
-		return nttrace_man_errno(errno);
-	if (fstat(fd, &st))
-		err = nttrace_man_errno(errno);
-	else if (!S_ISREG(st.st_mode))
-		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
-	else if ((uint64_t)st.st_size > NTTRACE_MAN_MAX)
-		err = ERROR_NOT_ENOUGH_MEMORY;
-	else
-		err = ERROR_SUCCESS;
-	if (!err) {
-		*data = malloc(st.st_size ? st.st_size : 1);
-		err = *data ? nttrace_man_read_at(fd, *data, st.st_size, 0) :
-			      ERROR_NOT_ENOUGH_MEMORY;
-	}
+	if ((uint64_t)st->st_size > NTTRACE_MAN_MAX)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	*data = malloc(st->st_size ? st->st_size : 1);
+	err = *data ? nttrace_man_read_at(fd, *data, st->st_size, 0) : ERROR_NOT_ENOUGH_MEMORY;
 	if (err == ERROR_RESOURCE_NOT_FOUND)
 		err = ERROR_XML_PARSE_ERROR;	/* shrank while read */
 	if (err) {
 		free(*data);
 		*data = NULL;
 	} else {
-		*len = st.st_size;
+		*len = st->st_size;
 	}
+	return err;
+}
+
+ULONG nttrace_man_read_file(const char *path, void **data, size_t *len)
+{
+	struct stat st;
+	ULONG err;
+	int fd;
+
+	*data = NULL;
+	err = nttrace_man_open(path, &fd, &st);
+	if (err)
+		return err;
+	err = nttrace_man_read_fd(fd, &st, data, len);
 	close(fd);
 	return err;
 }

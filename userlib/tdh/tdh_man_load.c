@@ -202,17 +202,12 @@ static ULONG read_manifest(const char *path, int binary, struct src *s)
 
 	if (!binary)
 		return nttrace_man_read_file(path, &s->data, &s->len);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return nttrace_man_errno(errno);
-	if (fstat(fd, &st))
-		err = nttrace_man_errno(errno);
-	else if (!S_ISREG(st.st_mode))
-		err = ERROR_FILE_NOT_FOUND;	/* a directory, a device: no manifest file */
-	else
-		err = nttrace_man_read_at(fd, magic, sizeof(magic), 0);
+	err = nttrace_man_open(path, &fd, &st);
+	if (err)
+		return err;
+	err = nttrace_man_read_at(fd, magic, sizeof(magic), 0);
 	if (!err && is_wevt(magic, sizeof(magic))) {
-		err = nttrace_man_read_file(path, &s->data, &s->len);
+		err = nttrace_man_read_fd(fd, &st, &s->data, &s->len);
 		s->wevt = 1;
 		if (!err)
 			err = beside(path, s);
