@@ -234,7 +234,7 @@ HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh
 	      safecopy_bench \
 	      tl_roundtrip etl_order_test
 HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
-		 tools_test flame_test mc_bin_test
+		 tools_test flame_test mc_bin_test wprp_test
 # uapi_layout: the uapi has one layout for 32- and 64-bit callers.
 # etl_order_test: the order the ETL reader merges its CPU streams in
 # (files and live), against a plain scan of the CPUs.
@@ -275,6 +275,11 @@ HOST_CPPFLAGS_tools_test := -Iuserlib/tools
 # flame_test: `nttrace profile --svg`'s flame graph (userlib/tools/flame.c).
 HOST_OBJS_flame_test := userlib/tools/flame.o
 HOST_CPPFLAGS_flame_test := -Iuserlib/tools
+# wprp_test: `nttrace wpr`'s profiles (userlib/tools/wprp*.c, wpr_*.c),
+# with the public .wprp files of $NTTRACE_WPRP_SAMPLES when it is set.
+WPRP_OBJS := wprp_xml.o wprp.o wpr_names.o wpr_builtin.o
+HOST_OBJS_wprp_test := $(addprefix userlib/tools/,$(WPRP_OBJS) cli.o)
+HOST_CPPFLAGS_wprp_test := -Iuserlib/tools
 # mc_bin_test: `nttrace mc`'s message table, WEVT_TEMPLATE and resource
 # script (userlib/tools/mc_msg.c, mc_wevt.c, mc_rc.c), byte for byte
 # against a real mc.exe's outputs, read from $NTTRACE_MC_DATA or the

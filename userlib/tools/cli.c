@@ -519,6 +519,18 @@ static const struct {
 };
 #define N_STACK_EVENTS (sizeof(stack_events) / sizeof(stack_events[0]))
 
+int cli_stack_hook(const char *name, uint16_t *hook)
+{
+	size_t i;
+
+	for (i = 0; i < N_STACK_EVENTS; i++)
+		if (!strcasecmp(name, stack_events[i].name)) {
+			*hook = stack_events[i].hook;
+			return 0;
+		}
+	return -1;
+}
+
 int cli_stack_events(const char *arg, uint16_t *hooks, uint32_t *n)
 {
 	const char *tok = arg, *end;

@@ -112,6 +112,8 @@ void cli_kernel_flag_names(FILE *f, const char *prefix);
  * logger @logger_id (NTTRACE_IOC_STACKS): 0 or -errno.
  */
 int cli_stack_events(const char *arg, uint16_t *hooks, uint32_t *n);
+/* The HookId of one of those events by @name: 0 with *@hook, or -1. */
+int cli_stack_hook(const char *name, uint16_t *hook);
 int cli_set_stacks(uint32_t logger_id, const uint16_t *hooks, uint32_t n);
 int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		       struct nttrace_logger_info *info);
