@@ -87,10 +87,12 @@ LIB_SRCS := common/record.c common/sysrec.c common/sysconfig.c common/utf16.c \
 	    userlib/windows/utf.c userlib/windows/text.c \
 	    userlib/windows/cmdline.c userlib/windows/path.c userlib/windows/inet.c
 TOOLS := nttrace
+# `nttrace wpr`'s profiles (also linked into wprp_test).
+WPRP_OBJS := wprp_xml.o wprp.o wpr_names.o wpr_builtin.o
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
 		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o \
 		manifest.o tracerpt.o tracerpt_value.o tracerpt_export.o evtx.o mc.o mc_out.o mc_header.o mc_prov.o mc_msg.o \
-		mc_wevt.o mc_rc.o mc_prelude.o
+		mc_wevt.o mc_rc.o mc_prelude.o wpr.o $(WPRP_OBJS)
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -277,7 +279,6 @@ HOST_OBJS_flame_test := userlib/tools/flame.o
 HOST_CPPFLAGS_flame_test := -Iuserlib/tools
 # wprp_test: `nttrace wpr`'s profiles (userlib/tools/wprp*.c, wpr_*.c),
 # with the public .wprp files of $NTTRACE_WPRP_SAMPLES when it is set.
-WPRP_OBJS := wprp_xml.o wprp.o wpr_names.o wpr_builtin.o
 HOST_OBJS_wprp_test := $(addprefix userlib/tools/,$(WPRP_OBJS) cli.o)
 HOST_CPPFLAGS_wprp_test := -Iuserlib/tools
 # mc_bin_test: `nttrace mc`'s message table, WEVT_TEMPLATE and resource

@@ -221,6 +221,12 @@ int render_not_a_directory(const char *path);
  */
 int render_fail(ULONG err, const char *what, const char *call);
 
+/*
+ * What TdhEnumerateProviders knows (the manifests installed and loaded),
+ * allocated, or NULL when it knows none; the caller frees it.
+ */
+struct _PROVIDER_ENUMERATION_INFO *cli_tdh_providers(void);
+
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
@@ -235,5 +241,6 @@ int cmd_manifest(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_tracerpt(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_wpr(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

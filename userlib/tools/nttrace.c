@@ -612,6 +612,7 @@ static const struct {
 	{ "providers", cmd_providers, "registered providers and their sessions" },
 	{ "manifest", cmd_manifest, "install, uninstall, list the manifests TDH finds" },
 	{ "mc", cmd_mc, "compile a manifest as mc.exe does: header, .rc, resources" },
+	{ "wpr", cmd_wpr, "Windows Performance Recorder's commands: -start PROFILE, -stop FILE" },
 	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
 	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },
 };

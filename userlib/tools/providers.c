@@ -159,11 +159,8 @@ int cmd_disable(int argc, char **argv)
 	return cmd_enable_disable(argc, argv, 0);
 }
 
-/*
- * What TdhEnumerateProviders knows (the manifests loaded), allocated, or
- * NULL when it knows none; the caller frees it.
- */
-static PROVIDER_ENUMERATION_INFO *tdh_providers(void)
+/* cli.h */
+PROVIDER_ENUMERATION_INFO *cli_tdh_providers(void)
 {
 	PROVIDER_ENUMERATION_INFO *p = NULL;
 	ULONG size = 0, err;
@@ -241,7 +238,7 @@ int cmd_providers(int argc, char **argv)
 		providers_usage(stderr);
 		return CLI_USAGE;
 	}
-	known = tdh_providers();
+	known = cli_tdh_providers();
 	if (known) {
 		printf("%-38s  %-30s  %s\n", "Provider GUID (TDH)", "Name", "Schema");
 		for (i = 0; i < known->NumberOfProviders; i++) {

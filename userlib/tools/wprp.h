@@ -171,6 +171,7 @@ struct wprp_plan {
 #define WPR_E_INTERNAL		0xC558101CU	/* an Internal profile asked for */
 #define WPR_E_NOT_RUNNING	0xC5583000U	/* there are no trace profiles running */
 #define WPR_E_RUNNING		0xC5583001U	/* the profiles are already running */
+#define WPR_E_COLLECTOR_RUNNING	0xC5583014U	/* the event collector was already running */
 #define WPR_E_START		0xC5585000U	/* failed to start the profiles */
 #define WPR_E_SAVE		0xC5585003U	/* failed to save them */
 #define WPR_E_POLICY		0xC5585011U	/* not allowed to profile the system */
