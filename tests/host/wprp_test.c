@@ -447,8 +447,44 @@ static void samples(void)
 	closedir(dp);
 }
 
-int main(void)
+/* `--corpus DIR`: this test's profile files as seeds for tests/fuzz/wprp_fuzz.c. */
+static int corpus(const char *dir)
 {
+	static const char loop[] =
+		"<WindowsPerformanceRecorder><Profiles>" EVC
+		"<EventProvider Id=\"A\" Base=\"B\" Name=\"a\"/><EventProvider Id=\"B\" Base=\"A\" Name=\"b\"/>"
+		"<Profile Id=\"T.Verbose.File\" Name=\"T\" Description=\"t\" DetailLevel=\"Verbose\""
+		" LoggingMode=\"File\" Default=\"true\" Base=\"GeneralProfile.Verbose.File\"><Collectors>"
+		"<EventCollectorId Value=\"E\"><EventProviders><EventProviderId Value=\"A\"/>"
+		"</EventProviders></EventCollectorId></Collectors></Profile></Profiles>"
+		"</WindowsPerformanceRecorder>";
+	static const struct {
+		const char *name, *text;
+		size_t len;
+	} seeds[] = {
+		{ "own.wprp", own, sizeof(own) - 1 },
+		{ "loop.wprp", loop, sizeof(loop) - 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[i].name);
+		f = fopen(path, "w");
+		if (!f || fwrite(seeds[i].text, 1, seeds[i].len, f) != seeds[i].len || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--corpus"))
+		return corpus(argv[2]);
 	if (wprp_load_builtin(&builtin)) {
 		printf("Bail out! the built-in profiles: %s\n", builtin.why);
 		return 1;
