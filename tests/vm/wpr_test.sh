@@ -5,7 +5,7 @@
 # whose provider (samples/event_sample) writes while the kernel's events
 # are recorded, all saved by -stop into one file that `nttrace dump`
 # reads; -status, -cancel, -flush; WPR's errors by code, each leaving no
-# session running; and who may: an unprivileged user cannot start the
+# session running; and who may: root in a user namespace cannot start the
 # kernel's collector. Prints TAP.
 . tests/vm/tap.sh
 
@@ -170,11 +170,15 @@ for bits in 64 32; do
 	check "$b: a bad option" exits 2 "Invalid option: -bogus" $w -bogus
 	check "$b: ... nothing left running" none_running
 
-	# Who may: the kernel's collector needs CAP_PERFMON.
-	check "$b: an unprivileged user may not start CPU" exits 1 "Error code: 0xc5585011" \
-		busybox setpriv --reuid 65534 --regid 65534 --clear-groups \
-		env XDG_RUNTIME_DIR= $w -start CPU
-	check "$b: ... nothing left running" none_running
+	# Who may: the kernel's collector needs CAP_PERFMON in the initial
+	# namespaces, which root in a user namespace of its own has not.
+	if busybox unshare -U true > /dev/null 2>&1; then
+		check "$b: root in a user namespace may not start CPU" exits 1 \
+			"Error code: 0xc5585011" busybox unshare -U $w -start CPU
+		check "$b: ... nothing left running" none_running
+	else
+		say "busybox unshare -U fails here: the user-namespace check is left out"
+	fi
 done
 rm -rf "$tmp"
 tap_done

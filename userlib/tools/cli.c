@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -599,4 +601,55 @@ int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		info->log_file_mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
 	info->group_mask[0] = flags;
 	return 0;
+}
+
+int cli_state_path(const char *tool, const char *name, char *path, size_t room)
+{
+	const char *base = getenv("XDG_RUNTIME_DIR");
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (!base || base[0] != '/')
+		base = "/tmp";
+	snprintf(dir, sizeof(dir), "%s/nttrace-%s-%u", base, tool, (unsigned int)geteuid());
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return -EPERM;
+	n = snprintf(path, room, "%s/", dir);
+	/* The name as a file name: '/' and '%' as %2F and %25. */
+	for (; *name && n + 4 < room; name++) {
+		if (*name == '/' || *name == '%')
+			n += snprintf(path + n, room - n, "%%%02X", *name);
+		else
+			path[n++] = *name;
+	}
+	if (*name || n >= room)
+		return -ENAMETOOLONG;
+	path[n] = 0;
+	return 0;
+}
+
+int cli_start_fitted(struct nttrace_logger_info *info, const char *name)
+{
+	for (;;) {
+		struct nttrace_logger_info try = *info;
+		int ret = nttrace_start(&try);
+
+		if ((ret == -ENOBUFS || ret == -ENOMEM) &&
+		    info->max_buffers / 2 >= NTTRACE_MIN_BUFFERS) {
+			info->max_buffers /= 2;
+			if (info->min_buffers > info->max_buffers)
+				info->min_buffers = info->max_buffers;
+			printf("%s: %u buffers a CPU do not fit (%s); trying %u\n", name,
+			       info->max_buffers * 2, strerror(-ret), info->max_buffers);
+			continue;
+		}
+		if (!ret)
+			*info = try;
+		return ret;
+	}
 }

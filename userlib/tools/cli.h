@@ -81,6 +81,17 @@ const char *cli_create_error(int err);
 int cli_unique_names(char **names, unsigned int n);
 extern unsigned long cli_name_steps;
 
+/*
+ * Where a Windows-style command (`wpr`, `xperf`) keeps what it started
+ * for its later commands: $XDG_RUNTIME_DIR (a directory of the user's own
+ * by systemd's rules) or /tmp, then nttrace-@tool-UID, created 0700 and,
+ * when it exists, checked to be the user's own and closed to others, so
+ * that no one else can plant or read a state; then @name ('/' and '%'
+ * escaped). 0 with the file's @path, or -errno (-EPERM: a directory not
+ * the user's own).
+ */
+int cli_state_path(const char *tool, const char *name, char *path, size_t room);
+
 /* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
 void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
 
@@ -117,6 +128,14 @@ int cli_stack_hook(const char *name, uint16_t *hook);
 int cli_set_stacks(uint32_t logger_id, const uint16_t *hooks, uint32_t n);
 int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		       struct nttrace_logger_info *info);
+/*
+ * Start the session @info describes (named @name in what is said); when
+ * the module's limits refuse its rings (-ENOBUFS, -ENOMEM), try again
+ * with half as many buffers a CPU, down to NTTRACE_MIN_BUFFERS, saying
+ * so on stdout. 0 with @info filled in as nttrace_start() fills it, or
+ * the last -errno.
+ */
+int cli_start_fitted(struct nttrace_logger_info *info, const char *name);
 
 /*
  * The one renderer of events (render.c), for dump and show: --json's
@@ -226,6 +245,13 @@ int render_fail(ULONG err, const char *what, const char *call);
  * allocated, or NULL when it knows none; the caller frees it.
  */
 struct _PROVIDER_ENUMERATION_INFO *cli_tdh_providers(void);
+/*
+ * A provider's GUID by @name: the text of one (braces allowed; a bad one
+ * is said), or a name TDH knows (any case), *@known being what it knows,
+ * asked the first time, for the caller to free. 0, or -1 when not found.
+ */
+int cli_provider_guid(struct _PROVIDER_ENUMERATION_INFO **known, const char *name,
+		      uint8_t guid[16]);
 
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -242,5 +268,6 @@ int cmd_mc(int argc, char **argv);
 int cmd_tracerpt(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_wpr(int argc, char **argv);
+int cmd_xperf(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 
 #include <nttrace/nt.h>
@@ -191,6 +192,32 @@ static char *tdh_name(const PROVIDER_ENUMERATION_INFO *p, const uint8_t *guid)
 							    t->ProviderNameOffset));
 	}
 	return NULL;
+}
+
+/* cli.h */
+int cli_provider_guid(PROVIDER_ENUMERATION_INFO **known, const char *name, uint8_t guid[16])
+{
+	size_t n = strlen(name);
+	ULONG i;
+
+	if ((n == 36 || (n == 38 && name[0] == '{' && name[37] == '}')) &&
+	    strspn(name + (n == 38), "0123456789abcdefABCDEF-") == 36)
+		return cli_guid("provider", name, guid) ? -1 : 0;
+	if (!*known)
+		*known = cli_tdh_providers();
+	for (i = 0; *known && i < (*known)->NumberOfProviders; i++) {
+		const TRACE_PROVIDER_INFO *t = &(*known)->TraceProviderInfoArray[i];
+		char *s = render_utf16((const WCHAR *)((const uint8_t *)*known +
+							 t->ProviderNameOffset));
+		int same = s && !strcasecmp(s, name);
+
+		free(s);
+		if (same) {
+			memcpy(guid, &t->ProviderGuid, 16);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 static int providers_usage(FILE *f)

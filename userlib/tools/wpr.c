@@ -23,8 +23,8 @@
  * order, the rundown written at the stop in it).
  *
  * Between -start and -stop, what was started is kept in a state file of
- * the user's own (state_dir()): the mode, the temporary directory, the
- * start time, the profiles and the sessions.
+ * the user's own (cli_state_path()): the mode, the temporary directory,
+ * the start time, the profiles and the sessions.
  *
  * Errors are WPR's messages and codes ("Error code: 0xc5583000"); the exit
  * status is 1 (an 8-bit exit status cannot hold WPR's HRESULT), 2 for a
@@ -122,32 +122,6 @@ static void put_clean(FILE *f, const char *s)
 
 /* ---- the state file ---- */
 
-/*
- * The user's directory for the state: $XDG_RUNTIME_DIR (a directory of
- * the user's own by systemd's rules) or /tmp, then nttrace-wpr-UID in it,
- * created 0700 and, when it exists, checked to be the user's own and
- * closed to others, so that no one else can plant or read a state.
- */
-static int state_path(const char *instance, char *path, size_t room)
-{
-	const char *base = getenv("XDG_RUNTIME_DIR");
-	char dir[PATH_MAX];
-	struct stat st;
-
-	if (!base || base[0] != '/')
-		base = "/tmp";
-	snprintf(dir, sizeof(dir), "%s/nttrace-wpr-%u", base, (unsigned int)geteuid());
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return -errno;
-	if (lstat(dir, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
-		return -EPERM;
-	if ((size_t)snprintf(path, room, "%s/%s", dir, instance) >= room)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 static int save_state(const char *instance, const struct wpr_state *s)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
@@ -155,7 +129,7 @@ static int save_state(const char *instance, const struct wpr_state *s)
 	FILE *f;
 	int fd, ret;
 
-	ret = state_path(instance, path, sizeof(path));
+	ret = cli_state_path("wpr", instance, path, sizeof(path));
 	if (ret)
 		return ret;
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
@@ -198,7 +172,7 @@ static int load_state(const char *instance, struct wpr_state *s)
 	int fd, ret;
 
 	memset(s, 0, sizeof(*s));
-	ret = state_path(instance, path, sizeof(path));
+	ret = cli_state_path("wpr", instance, path, sizeof(path));
 	if (ret)
 		return ret;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -230,7 +204,7 @@ static void remove_state(const char *instance)
 {
 	char path[PATH_MAX];
 
-	if (!state_path(instance, path, sizeof(path)))
+	if (!cli_state_path("wpr", instance, path, sizeof(path)))
 		unlink(path);
 }
 
@@ -327,37 +301,6 @@ static void fit_buffers(const struct wprp_collector *c, const char *name,
 		       (unsigned long long)per_cpu, (unsigned long long)kb);
 }
 
-/*
- * @name's GUID: the text of one, or a provider TDH knows by that name
- * (*@known: what it knows, asked once, for the caller to free).
- */
-static int provider_guid(PROVIDER_ENUMERATION_INFO **known, const char *name, uint8_t guid[16])
-{
-	size_t n = strlen(name);
-	ULONG i;
-
-	if ((n == 36 || (n == 38 && name[0] == '{' && name[37] == '}')) &&
-	    strspn(name + (n == 38), "0123456789abcdefABCDEF-") == 36) {
-		/* cli_guid() says what is wrong with a bad one. */
-		return cli_guid("EventProvider Name", name, guid) ? -1 : 0;
-	}
-	if (!*known)
-		*known = cli_tdh_providers();
-	for (i = 0; *known && i < (*known)->NumberOfProviders; i++) {
-		const TRACE_PROVIDER_INFO *t = &(*known)->TraceProviderInfoArray[i];
-		char *s = render_utf16((const WCHAR *)((const uint8_t *)*known +
-							 t->ProviderNameOffset));
-		int same = s && !strcasecmp(s, name);
-
-		free(s);
-		if (same) {
-			memcpy(guid, &t->ProviderGuid, 16);
-			return 0;
-		}
-	}
-	return -1;
-}
-
 /* What -start says it skipped, once, after everything is started. */
 struct skipped {
 	char text[2048];
@@ -393,7 +336,7 @@ static int enable_providers(const struct wprp_collector *c, uint32_t id, struct 
 			note(sk, what);
 			continue;
 		}
-		if (provider_guid(&known, p->name, e.guid)) {
+		if (cli_provider_guid(&known, p->name, e.guid)) {
 			snprintf(what, sizeof(what), "provider %.60s (not known here%s)", p->name,
 				 p->name[0] == '*' ? ": a TraceLogging name" : "");
 			note(sk, what);
@@ -536,20 +479,8 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 	}
 	fit_buffers(c, name, &info);
 	info.flush_timer = c->flush_timer;
-	for (;;) {
-		struct nttrace_logger_info try = info;
-
-		ret = nttrace_start(&try);
-		/* Beyond the module's total or the user's share: half as many. */
-		if ((ret == -ENOBUFS || ret == -ENOMEM) && info.max_buffers / 2 >= NTTRACE_MIN_BUFFERS) {
-			info.min_buffers = info.max_buffers = info.max_buffers / 2;
-			printf("%s: %u buffers a CPU do not fit (%s); trying %u\n", name,
-			       info.max_buffers * 2, strerror(-ret), info.max_buffers);
-			continue;
-		}
-		info = try;
-		break;
-	}
+	/* Beyond the module's total or the user's share: half as many. */
+	ret = cli_start_fitted(&info, name);
 	if (ret == -ENODEV)
 		return wpr_fail(WPR_E_START, "Failed to start the profiles.", "%s", CLI_NOT_LOADED);
 	if (ret == -EEXIST)
