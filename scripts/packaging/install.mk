@@ -88,7 +88,7 @@ WINDOWS_HEADERS := $(wildcard userlib/windows/include/*.h userlib/windows/includ
 # One page per subcommand: the list `nttrace --help` prints (check-install
 # compares the two).
 NTTRACE_COMMANDS := start stop query list flush record dump show plot convert merge \
-	profile tracerpt formats enable disable providers manifest mc wpr xperf version call
+	profile tracerpt formats enable disable providers manifest mc wpr logman xperf version call
 MAN_PAGES := nttrace.1 $(addsuffix .1,$(addprefix nttrace-,$(NTTRACE_COMMANDS)))
 
 .PHONY: shared install uninstall install-module-source uninstall-module-source

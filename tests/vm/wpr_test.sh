@@ -48,9 +48,9 @@ none_running() {
 
 # dumped FILE PATTERN MIN: at least MIN lines of `nttrace dump FILE` match PATTERN.
 dumped() {
-	n=$(u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
-	[ "$n" -ge "$3" ] && return 0
-	say "$1: $n lines match '$2', want at least $3"
+	cnt=$(u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
+	[ "$cnt" -ge "$3" ] && return 0
+	say "$1: $cnt lines match '$2', want at least $3"
 	return 1
 }
 

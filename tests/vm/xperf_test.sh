@@ -39,17 +39,17 @@ exits() {
 }
 
 none_running() {
-	if u64/nttrace list | grep -Eq "NT Kernel Logger|xperftest"; then
-		say "still running: $(u64/nttrace list | tail -n +2)"
+	if $top/u64/nttrace list | grep -Eq "NT Kernel Logger|xperftest"; then
+		say "still running: $($top/u64/nttrace list | tail -n +2)"
 		return 1
 	fi
 }
 
 # dumped FILE PATTERN MIN: at least MIN lines of `nttrace dump FILE` match PATTERN.
 dumped() {
-	n=$(u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
-	[ "$n" -ge "$3" ] && return 0
-	say "$1: $n lines match '$2', want at least $3"
+	cnt=$($top/u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
+	[ "$cnt" -ge "$3" ] && return 0
+	say "$1: $cnt lines match '$2', want at least $3"
 	return 1
 }
 

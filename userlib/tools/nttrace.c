@@ -613,6 +613,7 @@ static const struct {
 	{ "manifest", cmd_manifest, "install, uninstall, list the manifests TDH finds" },
 	{ "mc", cmd_mc, "compile a manifest as mc.exe does: header, .rc, resources" },
 	{ "wpr", cmd_wpr, "Windows Performance Recorder's commands: -start PROFILE, -stop FILE" },
+	{ "logman", cmd_logman, "logman's trace commands: start NAME -p PROVIDER -o FILE -ets, stop" },
 	{ "xperf", cmd_xperf, "xperf's commands: -on FLAGS, -start NAME -on PROVIDERS, -stop, -d" },
 	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
 	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },

@@ -243,7 +243,7 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 	PROVIDER_ENUMERATION_INFO *known = NULL;
 	char file[PATH_MAX], *spec;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	uint32_t n_hooks = 0, flags = 0, mode;
+	uint32_t n_hooks = 0, flags = 0, built, mode;
 	uint64_t per_cpu;
 	pid_t pid;
 	int ret;
@@ -264,6 +264,22 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 		}
 		if (none[0])
 			snprintf(skipped + k, room - k, "%s%s", k ? ", " : "", none);
+		/* Flags the loaded module has no events for, which it would refuse. */
+		if (!nttrace_system_flags(&built) &&
+		    (flags & ~built & ~NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG)) {
+			k = strlen(skipped);
+			if (k < room - 1) {
+				FILE *m = fmemopen(skipped + k, room - k, "w");
+
+				if (m) {
+					fprintf(m, "%s", k ? ", " : "");
+					cli_print_kernel_flags(m, flags & ~built &
+							       ~NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG);
+					fclose(m);
+				}
+			}
+			flags &= built | NTTRACE_EVENT_TRACE_FLAG_NO_SYSCONFIG;
+		}
 		ret = stack_hooks(l, hooks, &n_hooks, skipped, room);
 		if (ret)
 			return ret;
