@@ -6,47 +6,12 @@
 # session), update, stop; the files read back by `nttrace dump`; logman's
 # errors, each leaving nothing running. Prints TAP.
 . tests/vm/tap.sh
-
-tmp=${TMPDIR:-/tmp}/logman-test.$$
-mkdir -p "$tmp"
-export XDG_RUNTIME_DIR=$tmp/run
-mkdir -p "$XDG_RUNTIME_DIR"
-chmod 700 "$XDG_RUNTIME_DIR"
+. tests/vm/tool.sh logman-test
 guid=8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70
 
-run() {
-	"$@" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-}
-
-say() {
-	echo "# $*" | head -n 3 >&3
-}
-
-exits() {
-	want=$1
-	pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -eq "$want" ] && { [ -z "$pat" ] || cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pat"; }; then
-		return 0
-	fi
-	say "$*: exit $rc: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
-	return 1
-}
-
+# No session of the test's is running.
 none_running() {
-	if u64/nttrace list | grep -Eq "NT Kernel Logger|lmtest"; then
-		say "still running: $(u64/nttrace list | tail -n +2)"
-		return 1
-	fi
-}
-
-dumped() {
-	cnt=$(u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
-	[ "$cnt" -ge "$3" ] && return 0
-	say "$1: $cnt lines match '$2', want at least $3"
-	return 1
+	none_matching "NT Kernel Logger|lmtest"
 }
 
 for bits in 64 32; do

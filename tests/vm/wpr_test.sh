@@ -8,50 +8,11 @@
 # session running; and who may: root in a user namespace cannot start the
 # kernel's collector. Prints TAP.
 . tests/vm/tap.sh
+. tests/vm/tool.sh wpr-test
 
-tmp=${TMPDIR:-/tmp}/wpr-test.$$
-mkdir -p "$tmp"
-# The state file lives in $XDG_RUNTIME_DIR (else /tmp): one of the test's own.
-export XDG_RUNTIME_DIR=$tmp/run
-mkdir -p "$XDG_RUNTIME_DIR"
-chmod 700 "$XDG_RUNTIME_DIR"
-
-run() {
-	"$@" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-}
-
-say() {
-	echo "# $*" | head -n 3 >&3
-}
-
-# exits N PATTERN CMD...: CMD exits N and its stdout or stderr matches PATTERN.
-exits() {
-	want=$1
-	pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -eq "$want" ] && { [ -z "$pat" ] || cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pat"; }; then
-		return 0
-	fi
-	say "$*: exit $rc: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
-	return 1
-}
-
-# No session of WPR's is running.
+# No session of the test's is running.
 none_running() {
-	if u64/nttrace list | grep -q WPR_initiated_; then
-		say "still running: $(u64/nttrace list | grep WPR_initiated_)"
-		return 1
-	fi
-}
-
-# dumped FILE PATTERN MIN: at least MIN lines of `nttrace dump FILE` match PATTERN.
-dumped() {
-	cnt=$(u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
-	[ "$cnt" -ge "$3" ] && return 0
-	say "$1: $cnt lines match '$2', want at least $3"
-	return 1
+	none_matching "WPR_initiated_"
 }
 
 cat > "$tmp/mine.wprp" << 'EOF'

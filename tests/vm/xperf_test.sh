@@ -8,49 +8,12 @@
 # option, each leaving nothing running; and who may: root in a user
 # namespace cannot start the kernel logger. Prints TAP.
 . tests/vm/tap.sh
-
-tmp=${TMPDIR:-/tmp}/xperf-test.$$
-mkdir -p "$tmp"
-export XDG_RUNTIME_DIR=$tmp/run
-mkdir -p "$XDG_RUNTIME_DIR"
-chmod 700 "$XDG_RUNTIME_DIR"
+. tests/vm/tool.sh xperf-test
 guid=8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70
 
-run() {
-	"$@" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-}
-
-say() {
-	echo "# $*" | head -n 3 >&3
-}
-
-# exits N PATTERN CMD...: CMD exits N and its stdout or stderr matches PATTERN.
-exits() {
-	want=$1
-	pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -eq "$want" ] && { [ -z "$pat" ] || cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pat"; }; then
-		return 0
-	fi
-	say "$*: exit $rc: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
-	return 1
-}
-
+# No session of the test's is running.
 none_running() {
-	if $top/u64/nttrace list | grep -Eq "NT Kernel Logger|xperftest"; then
-		say "still running: $($top/u64/nttrace list | tail -n +2)"
-		return 1
-	fi
-}
-
-# dumped FILE PATTERN MIN: at least MIN lines of `nttrace dump FILE` match PATTERN.
-dumped() {
-	cnt=$($top/u64/nttrace dump "$1" 2> /dev/null | grep -Ec -- "$2")
-	[ "$cnt" -ge "$3" ] && return 0
-	say "$1: $cnt lines match '$2', want at least $3"
-	return 1
+	none_matching "NT Kernel Logger|xperftest"
 }
 
 cd "$tmp" || exit 1

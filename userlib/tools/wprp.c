@@ -233,6 +233,35 @@ static struct wprp_el *find(struct ctx *c, const struct wprp_el *from, const cha
 	return e;
 }
 
+/*
+ * @fn on @def's Base chain, the farthest Base first, then on @def itself:
+ * a derived element starts as what its Base makes of it. A Base is of
+ * @def's own kind; a chain that loops (marked while followed) or goes
+ * deeper than WPRP_MAX_BASES fails.
+ */
+static int with_bases(struct ctx *c, struct wprp_el *def, unsigned int depth,
+		      int (*fn)(struct ctx *c, struct wprp_el *def, void *arg), void *arg)
+{
+	const char *base = wprp_attr(def, "Base");
+	struct wprp_el *b;
+	int ret;
+
+	if (depth > WPRP_MAX_BASES || def->mark)
+		return fail(c->plan, WPR_E_SCHEMA, def, "the Bases of \"%.60s\" loop or go too deep",
+			    wprp_attr(def, "Id"));
+	if (base && *base) {
+		b = find(c, def, base, def->name);
+		if (!b)
+			return -1;
+		def->mark = 1;
+		ret = with_bases(c, b, depth + 1, fn, arg);
+		def->mark = 0;
+		if (ret)
+			return ret;
+	}
+	return fn(c, def, arg);
+}
+
 /* ---- values ---- */
 
 static int get_op(struct ctx *c, const struct wprp_el *e, enum op inherited, enum op *op)
@@ -358,28 +387,12 @@ static int set_buffers(struct ctx *c, struct wprp_collector *col, const struct w
 	return 0;
 }
 
-/* A collector definition and its Bases into @col (depth @depth). */
-static int collector_def(struct ctx *c, struct wprp_el *def, struct wprp_collector *col,
-			 unsigned int depth)
+static int collector_body(struct ctx *c, struct wprp_el *def, void *arg)
 {
-	const char *base = wprp_attr(def, "Base");
+	struct wprp_collector *col = arg;
 	const char *name = wprp_attr(def, "Name");
 	struct wprp_el *e;
-	int ret = 0;
 
-	if (depth > WPRP_MAX_BASES || def->mark)
-		return fail(c->plan, WPR_E_SCHEMA, def, "the Bases of \"%.60s\" loop or go too deep",
-			    wprp_attr(def, "Id"));
-	if (base && *base) {
-		e = find(c, def, base, def->name);
-		if (!e)
-			return -1;
-		def->mark = 1;
-		ret = collector_def(c, e, col, depth + 1);
-		def->mark = 0;
-		if (ret)
-			return ret;
-	}
 	if (name)
 		col->name = name;
 	for (e = def->first; e; e = e->next)
@@ -421,7 +434,7 @@ static struct wprp_collector *plan_collector(struct ctx *c, const struct wprp_el
 	memset(col, 0, sizeof(*col));
 	col->id = id;
 	col->system = system;
-	if (collector_def(c, def, col, 0))
+	if (with_bases(c, def, 0, collector_body, col))
 		return NULL;
 	plan->n_col++;
 	return col;
@@ -504,27 +517,17 @@ static int sys_lists(struct ctx *c, struct sysprov *sp, struct wprp_collector *c
 	return 0;
 }
 
-static int sys_def(struct ctx *c, struct wprp_el *def, struct sysprov *sp,
-		   struct wprp_collector *col, unsigned int depth)
-{
-	const char *base = wprp_attr(def, "Base");
-	struct wprp_el *b;
-	int ret;
+/* What sys_body() changes: a system provider's lists, and customs in a collector. */
+struct sys_target {
+	struct sysprov *sp;
+	struct wprp_collector *col;
+};
 
-	if (depth > WPRP_MAX_BASES || def->mark)
-		return fail(c->plan, WPR_E_SCHEMA, def, "the Bases of \"%.60s\" loop or go too deep",
-			    wprp_attr(def, "Id"));
-	if (base && *base) {
-		b = find(c, def, base, "SystemProvider");
-		if (!b)
-			return -1;
-		def->mark = 1;
-		ret = sys_def(c, b, sp, col, depth + 1);
-		def->mark = 0;
-		if (ret)
-			return ret;
-	}
-	return sys_lists(c, sp, col, def, OP_SET);
+static int sys_body(struct ctx *c, struct wprp_el *def, void *arg)
+{
+	struct sys_target *t = arg;
+
+	return sys_lists(c, t->sp, t->col, def, OP_SET);
 }
 
 /* SystemProviderId (with its changes) or an inline SystemProvider, into @col by @op. */
@@ -542,7 +545,7 @@ static int system_provider(struct ctx *c, struct wprp_collector *col, struct wpr
 		if (!def)
 			return id ? -1 : fail(c->plan, WPR_E_SCHEMA, e, "SystemProviderId without Value");
 	}
-	if (sys_def(c, def, &sp, col, 0))
+	if (with_bases(c, def, 0, sys_body, &(struct sys_target){ &sp, col }))
 		return -1;
 	if (def != e && sys_lists(c, &sp, col, e, OP_SET))
 		return -1;
@@ -662,27 +665,9 @@ static int provider_body(struct ctx *c, struct wprp_provider *p, const struct wp
 	return 0;
 }
 
-static int provider_def(struct ctx *c, struct wprp_el *def, struct wprp_provider *p,
-			unsigned int depth)
+static int provider_def(struct ctx *c, struct wprp_el *def, void *arg)
 {
-	const char *base = wprp_attr(def, "Base");
-	struct wprp_el *b;
-	int ret;
-
-	if (depth > WPRP_MAX_BASES || def->mark)
-		return fail(c->plan, WPR_E_SCHEMA, def, "the Bases of \"%.60s\" loop or go too deep",
-			    wprp_attr(def, "Id"));
-	if (base && *base) {
-		b = find(c, def, base, "EventProvider");
-		if (!b)
-			return -1;
-		def->mark = 1;
-		ret = provider_def(c, b, p, depth + 1);
-		def->mark = 0;
-		if (ret)
-			return ret;
-	}
-	return provider_body(c, p, def);
+	return provider_body(c, arg, def);
 }
 
 static struct wprp_provider *find_provider(struct wprp_collector *col, const char *id)
@@ -760,7 +745,7 @@ static int event_providers(struct ctx *c, struct wprp_collector *col, const stru
 			return -1;
 		p.id = id;
 		p.line = e->line;
-		if (provider_def(c, def, &p, 0))
+		if (with_bases(c, def, 0, provider_def, &p))
 			return -1;
 		/* A reference's own lists change the provider it names. */
 		if (def != e && provider_body(c, &p, e))
@@ -829,25 +814,10 @@ static int collectors(struct ctx *c, const struct wprp_el *list)
 	return 0;
 }
 
-static int apply_profile(struct ctx *c, struct wprp_el *prof, unsigned int depth)
+static int profile_body(struct ctx *c, struct wprp_el *prof, void *arg)
 {
-	const char *base = wprp_attr(prof, "Base");
 	struct wprp_el *e;
-	int ret;
 
-	if (depth > WPRP_MAX_BASES || prof->mark)
-		return fail(c->plan, WPR_E_SCHEMA, prof, "the Bases of profile \"%.60s\" loop or go too deep",
-			    wprp_attr(prof, "Id"));
-	if (base && *base) {
-		e = find(c, prof, base, "Profile");
-		if (!e)
-			return -1;
-		prof->mark = 1;
-		ret = apply_profile(c, e, depth + 1);
-		prof->mark = 0;
-		if (ret)
-			return ret;
-	}
 	for (e = prof->first; e; e = e->next)
 		if (visit(c, e) || (!strcmp(e->name, "Collectors") && collectors(c, e)))
 			return -1;
@@ -1007,7 +977,7 @@ int wprp_add_profile(struct wprp_plan *plan, struct wprp_doc *file, struct wprp_
 	if (s && (!strcmp(s, "true") || !strcmp(s, "1")))
 		return fail(plan, WPR_E_INTERNAL, prof, "profile \"%.60s\" is Internal",
 			    wprp_attr(prof, "Id"));
-	if (apply_profile(&c, prof, 0) == 0 && merge_plan(plan, &one) == 0) {
+	if (with_bases(&c, prof, 0, profile_body, NULL) == 0 && merge_plan(plan, &one) == 0) {
 		plan->profiles[plan->n_profiles] = wprp_attr(prof, "Id");
 		plan->names[plan->n_profiles++] = wprp_attr(prof, "Name");
 		for (i = 0; i < one.n_skipped; i++)
