@@ -386,6 +386,41 @@ static void hostile(void)
 	free(xml);
 }
 
+/*
+ * -profiles: each Name once, what the file says shown without its control
+ * characters (XML lets only line breaks and tabs into an attribute).
+ */
+static void listing(void)
+{
+	static const char xml[] =
+		"<WindowsPerformanceRecorder><Profiles>"
+		"<Profile Id=\"A.Verbose.File\" Name=\"A\" Description=\"x&#10;y&#13;z\""
+		" DetailLevel=\"Verbose\" LoggingMode=\"File\"/>"
+		"<Profile Id=\"A.Light.File\" Name=\"A\" Description=\"again\""
+		" DetailLevel=\"Light\" LoggingMode=\"File\"/>"
+		"<Profile Id=\"B.Light.File\" Name=\"B\" Description=\"b\" Internal=\"true\""
+		" DetailLevel=\"Light\" LoggingMode=\"File\"/>"
+		"</Profiles></WindowsPerformanceRecorder>";
+	struct wprp_doc doc;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (wprp_xml_parse(xml, sizeof(xml) - 1, &doc) || wprp_index(&doc)) {
+		tap_ok(0, "listing: parsed (%s)", doc.why);
+		return;
+	}
+	f = open_memstream(&out, &len);
+	wprp_list_profiles(&doc, f);
+	fclose(f);
+	tap_ok(out && !strcmp(out, "\tA                           x?y?z\n"),
+	       "-profiles: A once on one line (a newline in its description shown as ?), Internal B left out");
+	if (out && strcmp(out, "\tA                           x?y?z\n"))
+		printf("# got: %s", out);
+	free(out);
+	wprp_doc_free(&doc);
+}
+
 /* Every profile Id of @path, in its own mode, resolves. */
 static void sample(const char *path)
 {
@@ -493,6 +528,7 @@ int main(int argc, char **argv)
 	own_file();
 	errors();
 	hostile();
+	listing();
 	samples();
 	wprp_doc_free(&builtin);
 	return tap_done();

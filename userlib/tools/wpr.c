@@ -95,29 +95,36 @@ static void usage(FILE *f)
 		"code printed, 2 for a usage error.\n");
 }
 
+/*
+ * Text that may come from a profile file, on the terminal: its control
+ * characters as '?' (an escape sequence in an Id must not reach the
+ * terminal), line breaks and tabs kept.
+ */
+static void put_clean(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f ?
+		      '?' : *s, f);
+}
+
 /* WPR's way of failing: the message, what it is about, the code; exit status 1. */
 __attribute__((format(printf, 3, 4)))
 static int wpr_fail(uint32_t code, const char *message, const char *fmt, ...)
 {
+	char what[2048];
 	va_list ap;
 
 	fprintf(stderr, "%s\n", message);
 	if (fmt) {
-		fputc('\n', stderr);
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
+		fputc('\n', stderr);
+		put_clean(stderr, what);
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "\nError code: 0x%08x\n", code);
 	return 1;
-}
-
-/* Text from a profile file on the terminal: its control characters as '?'. */
-static void put_clean(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 }
 
 /* ---- the state file ---- */

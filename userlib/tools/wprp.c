@@ -1002,6 +1002,17 @@ void wprp_plan_free(struct wprp_plan *plan)
 	plan->n_col = plan->cap_col = 0;
 }
 
+/* @s from a file on @f, its control characters as '?', padded to @width. */
+static void put_clean(FILE *f, const char *s, size_t width)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	for (; n < width; n++)
+		fputc(' ', f);
+}
+
 void wprp_list_profiles(const struct wprp_doc *doc, FILE *f)
 {
 	struct wprp_el *p = profiles_of(doc), *e;
@@ -1030,8 +1041,11 @@ void wprp_list_profiles(const struct wprp_doc *doc, FILE *f)
 		if (seen[h])
 			continue;
 		seen[h] = name;
-		fprintf(f, "\t%-26s  %s\n", name,
-			wprp_attr(e, "Description") ? wprp_attr(e, "Description") : "");
+		fputc('\t', f);
+		put_clean(f, name, 26);
+		fputs("  ", f);
+		put_clean(f, wprp_attr(e, "Description") ? wprp_attr(e, "Description") : "", 0);
+		fputc('\n', f);
 	}
 	free(seen);
 }
