@@ -121,6 +121,12 @@ for bits in 64 32; do
 	check "$b: ... -cancel -instancename Other" exits 0 "" $w -cancel -instancename Other
 	check "$b: ... nothing left running" none_running
 
+	# The Default profile, GeneralProfile, with its stacks; then discarded.
+	check "$b: -start GeneralProfile" exits 0 "Not recorded on Linux: " $w -start GeneralProfile
+	check "$b: ... -status names it" exits 0 "GeneralProfile.Verbose.Memory" $w -status
+	check "$b: ... -cancel" exits 0 "" $w -cancel
+	check "$b: ... nothing left running" none_running
+
 	# Errors, each with nothing left running.
 	check "$b: a profile that does not exist" exits 1 "Error code: 0xc5580704" $w -start Nope
 	check "$b: a file that does not exist" exits 1 "Error code: 0xc5580702" \

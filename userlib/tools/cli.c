@@ -584,6 +584,30 @@ int cli_set_stacks(uint32_t logger_id, const uint16_t *hooks, uint32_t n)
 	return ioctl(fd, NTTRACE_IOC_STACKS, &st) < 0 ? -errno : 0;
 }
 
+int cli_set_stacks_each(uint32_t logger_id, uint16_t *hooks, uint32_t *n, uint16_t *refused,
+			uint32_t *n_refused)
+{
+	uint32_t i, kept = 0;
+	int ret = cli_set_stacks(logger_id, hooks, *n);
+
+	*n_refused = 0;
+	if (ret != -EOPNOTSUPP)
+		return ret;
+	/* Which of them the module writes no event for: one at a time. */
+	for (i = 0; i < *n; i++) {
+		hooks[kept] = hooks[i];
+		ret = cli_set_stacks(logger_id, hooks, kept + 1);
+		if (!ret)
+			kept++;
+		else if (ret == -EOPNOTSUPP)
+			refused[(*n_refused)++] = hooks[i];
+		else
+			return ret;
+	}
+	*n = kept;
+	return cli_set_stacks(logger_id, hooks, kept);
+}
+
 int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		       struct nttrace_logger_info *info)
 {

@@ -126,6 +126,13 @@ int cli_stack_events(const char *arg, uint16_t *hooks, uint32_t *n);
 /* The HookId of one of those events by @name: 0 with *@hook, or -1. */
 int cli_stack_hook(const char *name, uint16_t *hook);
 int cli_set_stacks(uint32_t logger_id, const uint16_t *hooks, uint32_t n);
+/*
+ * The same, leaving out the HookIds of events the loaded module does not
+ * write (which it refuses, -EOPNOTSUPP): those go to @refused
+ * (*@n_refused, room for *@n), the rest stay in @hooks (*@n). 0 or -errno.
+ */
+int cli_set_stacks_each(uint32_t logger_id, uint16_t *hooks, uint32_t *n, uint16_t *refused,
+			uint32_t *n_refused);
 int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		       struct nttrace_logger_info *info);
 /*

@@ -224,8 +224,8 @@ static int temp_file(const struct wpr_state *s, const char *name, char *path, si
 
 /* ---- starting ---- */
 
-/* The sessions of @instance that are running: their count; @info of the first. */
-static unsigned int running(const char *instance, struct nttrace_logger_info *first)
+/* How many sessions of @instance are running. */
+static unsigned int running(const char *instance)
 {
 	uint32_t ids[NTTRACE_MAX_LOGGERS], n, i, found = 0;
 	char prefix[NTTRACE_NAME_MAX + 32];
@@ -236,11 +236,9 @@ static unsigned int running(const char *instance, struct nttrace_logger_info *fi
 	for (i = 0; i < n && i < NTTRACE_MAX_LOGGERS; i++) {
 		struct nttrace_logger_info info = { .logger_id = ids[i] };
 
-		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) ||
-		    strncmp((const char *)info.name, prefix, strlen(prefix)))
-			continue;
-		if (!found++ && first)
-			*first = info;
+		if (!nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) &&
+		    !strncmp((const char *)info.name, prefix, strlen(prefix)))
+			found++;
 	}
 	return found;
 }
@@ -301,7 +299,7 @@ static void fit_buffers(const struct wprp_collector *c, const char *name,
 		per_cpu = NTTRACE_MAX_BUFFERS;
 	info->buffer_size_kb = kb;
 	info->min_buffers = info->max_buffers = per_cpu;
-	if (kb != c->buffer_kb || per_cpu * cpus != total)
+	if ((c->buffer_kb && kb != c->buffer_kb) || per_cpu * cpus != total)
 		printf("%s: %llu buffers of %u KB asked%s; %ld CPUs x %llu buffers of %llu KB given "
 		       "(the module's limits)\n", name, (unsigned long long)total, c->buffer_kb ? c->buffer_kb : 128,
 		       c->buffers_pct > 0 ? " (a share of memory)" : "", cpus,
@@ -502,9 +500,27 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 		return wpr_fail(WPR_E_START, "Failed to start the profiles.", "Collector Id: %s\n%s: %s",
 				c->id, name, strerror(-ret));
 	snprintf(s->sessions[s->n_sessions++], NTTRACE_NAME_MAX, "%s", name);
-	if (n_hooks && (ret = cli_set_stacks(info.logger_id, hooks, n_hooks)))
-		return wpr_fail(WPR_E_START, "Failed to start the profiles.",
-				"Collector Id: %s\nstacks: %s", c->id, strerror(-ret));
+	if (n_hooks) {
+		uint16_t refused[NTTRACE_STACKS_MAX];
+		uint32_t n_refused, k, i;
+
+		ret = cli_set_stacks_each(info.logger_id, hooks, &n_hooks, refused, &n_refused);
+		if (ret)
+			return wpr_fail(WPR_E_START, "Failed to start the profiles.",
+					"Collector Id: %s\nstacks: %s", c->id, strerror(-ret));
+		/* Stacks of events this module does not write: by WPR's name. */
+		for (k = 0; k < n_refused; k++) {
+			char what[96];
+
+			for (i = 0; i < WPRP_STACK_WORDS * 64 && wpr_stack_hook(i) != refused[k]; i++)
+				;
+			if (i < WPRP_STACK_WORDS * 64)
+				snprintf(what, sizeof(what), "stack %s", wpr_stack_name(i));
+			else
+				snprintf(what, sizeof(what), "CustomStack 0x%04x", refused[k]);
+			note(sk, what);
+		}
+	}
 	if (!c->system && (ret = enable_providers(c, info.logger_id, sk)) <= 0) {
 		if (ret < 0)
 			return wpr_fail(WPR_E_START, "Failed to start the profiles.",
@@ -552,7 +568,7 @@ static int wpr_start(const struct wpr_opts *o)
 	const char *tmp = o->temp_dir;
 	int ret = 1;
 
-	if (running(o->instance, NULL))
+	if (running(o->instance))
 		return wpr_fail(WPR_E_RUNNING, "The profiles are already running.", NULL);
 	if (!tmp)
 		tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -709,7 +725,7 @@ static int wpr_stop(const struct wpr_opts *o, int save)
 	int ret;
 
 	ret = load_state(o->instance, &s);
-	if (ret == -ENOENT || (!ret && !running(o->instance, NULL))) {
+	if (ret == -ENOENT || (!ret && !running(o->instance))) {
 		if (!ret)
 			remove_state(o->instance);
 		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.", NULL);
@@ -754,7 +770,7 @@ static int wpr_status(const struct wpr_opts *o)
 	uint64_t lost = 0;
 	long long t;
 
-	if (load_state(o->instance, &s) || !running(o->instance, NULL)) {
+	if (load_state(o->instance, &s) || !running(o->instance)) {
 		printf("WPR is not recording\n");
 		return 0;
 	}
@@ -800,7 +816,7 @@ static int wpr_flush(const struct wpr_opts *o)
 	unsigned int i;
 	int ret = 0;
 
-	if (load_state(o->instance, &s) || !running(o->instance, NULL))
+	if (load_state(o->instance, &s) || !running(o->instance))
 		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.", NULL);
 	for (i = 0; i < s.n_sessions; i++) {
 		struct nttrace_logger_info info;

@@ -315,9 +315,22 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 			     "CAP_SYS_ADMIN in the initial user and PID namespaces", 0x5);
 	if (ret)
 		return xfail(name, ret == -ENODEV ? CLI_NOT_LOADED : strerror(-ret), 0x57);
-	if (n_hooks && (ret = cli_set_stacks(info.logger_id, hooks, n_hooks))) {
-		ret = xfail(name, strerror(-ret), 0x57);
-		goto stop;
+	if (n_hooks) {
+		uint16_t refused[NTTRACE_STACKS_MAX];
+		uint32_t n_refused, k;
+
+		ret = cli_set_stacks_each(info.logger_id, hooks, &n_hooks, refused, &n_refused);
+		if (ret) {
+			ret = xfail(name, strerror(-ret), 0x57);
+			goto stop;
+		}
+		/* Stacks of events this module does not write: listed. */
+		for (k = 0; k < n_refused; k++) {
+			size_t at = strlen(skipped);
+
+			snprintf(skipped + at, room - at, "%sstack 0x%04x", at ? ", " : "",
+				 refused[k]);
+		}
 	}
 	for (spec = is_kernel(l) ? NULL : strtok(strdupa(l->on), "+"); spec; spec = strtok(NULL, "+"))
 		if ((ret = enable_one(info.logger_id, spec, &known)))
