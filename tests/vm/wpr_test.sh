@@ -23,7 +23,7 @@ cat > "$tmp/mine.wprp" << 'EOF'
       <BufferSize Value="64"/>
       <Buffers Value="16"/>
     </SystemCollector>
-    <EventCollector Id="Ev" Name="Sample Event Collector">
+    <EventCollector Id="Ev" Name="Sample/../Event Collector">
       <BufferSize Value="64"/>
       <Buffers Value="8"/>
     </EventCollector>
@@ -102,9 +102,11 @@ for bits in 64 32; do
 
 	# A profile file: a system collector and an event collector.
 	check "$b: -start FILE!Sample" exits 0 "provider Microsoft-Windows-Nowhere [(]not known here[)]" \
-		$w -start "$tmp/mine.wprp!Sample"
+		$w -start "$tmp/mine.wprp!Sample" -filemode -recordtempto "$tmp/t$bits"
 	check "$b: ... the keyword Linux has not is listed" grep -q "keyword Pool" "$tmp/out"
 	check "$b: ... two sessions" sh -c "u64/nttrace list | grep -c WPR_initiated_WprApp_ | grep -qx 2"
+	check "$b: ... a collector's name with / writes its file in the directory all the same" \
+		test -f "$tmp/t$bits/WPR_initiated_WprApp_Sample_.._Event Collector.etl"
 	u$bits/event_sample --events 5 --wait 5 > "$tmp/sample.out"
 	check "$b: ... the provider was enabled while it wrote" \
 		grep -q "event_sample: enabled, level 5, any 0x3" "$tmp/sample.out"

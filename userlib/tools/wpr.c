@@ -215,11 +215,21 @@ static void remove_state(const char *instance)
 		unlink(path);
 }
 
-/* The temporary file of session @name: DIR/NAME.etl, as WPR names it. */
+/*
+ * The temporary file of session @name: DIR/NAME.etl, as WPR names it; a
+ * '/' of a collector's name (a profile file's text) as '_', so that the
+ * file is in DIR whatever the profile says.
+ */
 static int temp_file(const struct wpr_state *s, const char *name, char *path, size_t room)
 {
-	return (size_t)snprintf(path, room, "%s/%s.etl", s->temp_dir, name) >= room ?
-	       -ENAMETOOLONG : 0;
+	size_t n = snprintf(path, room, "%s/", s->temp_dir), k;
+
+	if (n + strlen(name) + 5 > room)
+		return -ENAMETOOLONG;
+	for (k = 0; name[k]; k++)
+		path[n + k] = name[k] == '/' ? '_' : name[k];
+	memcpy(path + n + k, ".etl", 5);
+	return 0;
 }
 
 /* ---- starting ---- */
