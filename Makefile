@@ -234,7 +234,7 @@ FORCE_EXPAT:
 HOST_TESTS := uapi_layout record_test sysrec_test tracelogging_test tdh_test tdh_mof_test \
 	      tdh_wpp_test tdh_filter_test wincrt_test tdh_manifest_test tdh_wevt_test \
 	      safecopy_bench \
-	      tl_roundtrip etl_order_test
+	      tl_roundtrip etl_order_test logfile_test
 HOST_TESTS_64 := status_names no_module abi_size_test tl_dump plot_test ctf_test merge_test \
 		 tools_test flame_test mc_bin_test wprp_test
 # uapi_layout: the uapi has one layout for 32- and 64-bit callers.

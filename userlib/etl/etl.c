@@ -265,19 +265,65 @@ static int write_all(int fd, const void *buf, size_t len, off_t at, size_t *done
 	return writev_all(fd, &iov, 1, at, done);
 }
 
+/*
+ * EVENT_TRACE_FILE_MODE_NEWFILE: a new file each time the current one
+ * holds max_file_mb (as Windows' logger does), named by @lf->path, which
+ * holds one %d (and no other %): file k (from 1) has k in its place, as
+ * the counter Windows substitutes. The struct keeps no more than it did
+ * (callers allocate it): the current file's data buffers are its length
+ * (a sequential file is written at its end), and its number follows from
+ * the buffers written before it, each earlier file holding @lf->slots.
+ */
+static int is_newfile(const struct nttrace_logfile *lf)
+{
+	return (lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_NEWFILE) && lf->slots;
+}
+
+/* @tmpl with its one %d as @k into @out: 0, or -EINVAL (not one %d) or -ENAMETOOLONG. */
+static int newfile_name(const char *tmpl, uint64_t k, char *out, size_t room)
+{
+	const char *d = strstr(tmpl, "%d");
+	int n;
+
+	if (!d || strchr(tmpl, '%') != d || strchr(d + 2, '%'))
+		return -EINVAL;
+	n = snprintf(out, room, "%.*s%llu%s", (int)(d - tmpl), tmpl, (unsigned long long)k, d + 2);
+	return n < 0 || (size_t)n >= room ? -ENAMETOOLONG : 0;
+}
+
+/* The data buffers in the file being written (a regular file), or -1. */
+static int64_t file_buffers(const struct nttrace_logfile *lf)
+{
+	off_t end = lseek(lf->fd, 0, SEEK_CUR);
+
+	return end < (off_t)lf->s.buffer_size ? -1 : end / lf->s.buffer_size - 1;
+}
+
 /* The first header is written in place (a pipe takes it too), the last at 0. */
 static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time,
 			uint64_t events_lost, uint64_t buffers_lost)
 {
 	uint8_t *hdr = malloc(lf->s.buffer_size);
+	uint64_t written = lf->buffers;
+	char name[sizeof(lf->path)];
 	size_t done;
 	int ret;
 
 	if (!hdr)
 		return -ENOMEM;
+	snprintf(name, sizeof(name), "%s", lf->path);
+	if (is_newfile(lf)) {
+		/* This file's own buffers, and its own name. */
+		int64_t here = first ? 0 : file_buffers(lf);
+
+		written = here < 0 ? 0 : (uint64_t)here;
+		if (newfile_name(lf->path, (lf->buffers - written) / lf->slots + 1, name,
+				 sizeof(name)))
+			name[0] = 0;
+	}
 	/* ULONG counters, as Windows has them: they saturate. */
-	nttrace_etl_header(hdr, &lf->s, lf->path, end_time, lf->buffers + 1 > UINT32_MAX ?
-			   UINT32_MAX : lf->buffers + 1,
+	nttrace_etl_header(hdr, &lf->s, name, end_time, written + 1 > UINT32_MAX ?
+			   UINT32_MAX : written + 1,
 			   events_lost > UINT32_MAX ? UINT32_MAX : events_lost,
 			   buffers_lost > UINT32_MAX ? UINT32_MAX : buffers_lost);
 	ret = write_all(lf->fd, hdr, lf->s.buffer_size, first ? -1 : 0, &done);
@@ -285,10 +331,95 @@ static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time
 	return ret;
 }
 
+/*
+ * EVENT_TRACE_FILE_MODE_PREALLOCATE: the file takes max_file_mb on disk
+ * from the start (a full disk is found at once, not in the middle of a
+ * trace), and is cut back to what it holds when it is closed, as Windows
+ * does. Only for a regular file.
+ */
+static int preallocate(struct nttrace_logfile *lf)
+{
+	int err;
+
+	if (!(lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_PREALLOCATE))
+		return 0;
+	err = posix_fallocate(lf->fd, 0, (off_t)lf->s.max_file_mb << 20);
+	return -err;
+}
+
+/* The preallocated file cut back to its header and @data buffers. */
+static int cut_to(struct nttrace_logfile *lf, uint64_t data)
+{
+	if (!(lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_PREALLOCATE))
+		return 0;
+	return ftruncate(lf->fd, (off_t)(data + 1) * lf->s.buffer_size) ? -errno : 0;
+}
+
+/* The end of a file: its final header, its size, its data on disk. */
+static int finish_file(struct nttrace_logfile *lf, uint64_t end_time, uint64_t events_lost,
+		       uint64_t buffers_lost)
+{
+	int circular = lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR;
+	int64_t here = is_newfile(lf) ? file_buffers(lf) : -1;
+	uint64_t data = is_newfile(lf) ? (here < 0 ? 0 : (uint64_t)here) :
+			circular && lf->buffers > lf->slots ? lf->slots : lf->buffers;
+	int ret, cut;
+
+	ret = write_header(lf, 0, end_time, events_lost, buffers_lost);
+	if (ret == -ESPIPE)
+		ret = 0;	/* a pipe keeps its first header */
+	cut = cut_to(lf, data);
+	if (!ret)
+		ret = cut;
+	if (fsync(lf->fd) && errno != EINVAL && errno != EROFS && !ret)
+		ret = -errno;
+	if (close(lf->fd) && !ret)
+		ret = -errno;
+	lf->fd = -1;
+	return ret;
+}
+
+/*
+ * NEWFILE: when the current file is full, it is finished (its header
+ * says what it holds; the losses so far go into it) and the next one
+ * created and begun. 0, or -errno (the buffer is then counted failed).
+ */
+static int next_file(struct nttrace_logfile *lf)
+{
+	char name[sizeof(lf->path)];
+	int64_t here;
+	int fd, ret;
+
+	if (!is_newfile(lf) || lf->buffers % lf->slots)
+		return 0;
+	here = file_buffers(lf);
+	if (here < (int64_t)lf->slots)
+		return 0;	/* not full: the one just begun */
+	ret = newfile_name(lf->path, lf->buffers / lf->slots + 1, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = finish_file(lf, nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME),
+			  lf->dropped_events + lf->failed_events, lf->dropped + lf->failed);
+	if (ret && !lf->error)
+		lf->error = -ret;	/* said at the end; the trace goes on */
+	fd = nttrace_trace_file_create(name);
+	if (fd < 0)
+		return fd;
+	lf->fd = fd;
+	ret = write_header(lf, 1, 0, 0, 0);
+	if (!ret)
+		ret = preallocate(lf);
+	return ret;
+}
+
 int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 			 const struct nttrace_etl_session *s)
 {
 	uint64_t max = (uint64_t)s->max_file_mb << 20;
+	uint32_t files = s->log_file_mode & (EVENT_TRACE_FILE_MODE_NEWFILE |
+					     EVENT_TRACE_FILE_MODE_PREALLOCATE);
+	struct stat st;
+	int ret;
 
 	memset(lf, 0, sizeof(*lf));
 	lf->fd = fd;
@@ -298,11 +429,24 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 		return -EINVAL;
 	if (max && max / s->buffer_size < 2)
 		return -EINVAL;		/* room for the header buffer and one more */
-	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR) && !max)
-		return -EINVAL;		/* circular needs a size, as on Windows */
+	/* Circular, a new file each size, room reserved: a size is needed, as on Windows. */
+	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR || files) && !max)
+		return -EINVAL;
+	/* A new file each time cannot be circular; and it needs a name with %d. */
+	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_NEWFILE) &&
+	    ((s->log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR) || !path ||
+	     strlen(path) >= sizeof(lf->path) || newfile_name(path, 1, lf->path, sizeof(lf->path))))
+		return -EINVAL;
+	snprintf(lf->path, sizeof(lf->path), "%s", path ? path : "");
+	/* Both are about a file on disk: not a pipe or a device. */
+	if (files && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
+		return -EINVAL;
 	if (max)
 		lf->slots = max / s->buffer_size - 1;
-	return write_header(lf, 1, 0, 0, 0);
+	ret = write_header(lf, 1, 0, 0, 0);
+	if (!ret)
+		ret = preallocate(lf);
+	return ret;
 }
 
 int nttrace_trace_file_create(const char *path)
@@ -339,8 +483,18 @@ int nttrace_trace_file_create(const char *path)
 int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
 			 const struct nttrace_etl_session *s)
 {
-	int fd = nttrace_trace_file_create(path);
-	int ret;
+	char first[sizeof(lf->path)];
+	int fd, ret;
+
+	/* NEWFILE: the first file is number 1; a name without one %d creates nothing. */
+	if (s->log_file_mode & EVENT_TRACE_FILE_MODE_NEWFILE) {
+		ret = newfile_name(path, 1, first, sizeof(first));
+		if (ret)
+			return ret;
+		fd = nttrace_trace_file_create(first);
+	} else {
+		fd = nttrace_trace_file_create(path);
+	}
 
 	if (fd < 0)
 		return fd;
@@ -404,7 +558,11 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 		logfile_failed(lf, -EINVAL, 0);
 		return 0;
 	}
-	if (lf->slots && !circular && lf->buffers >= lf->slots) {
+	if (is_newfile(lf) && (ret = next_file(lf))) {
+		logfile_failed(lf, ret, events);
+		return 0;
+	}
+	if (lf->slots && !circular && !is_newfile(lf) && lf->buffers >= lf->slots) {
 		/* Sequential and full: counted, not written. */
 		lf->dropped++;
 		lf->dropped_events += events;
@@ -444,9 +602,15 @@ int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 		 * up to the maximum size (those past it are dropped one by
 		 * one), or up to the circular file's wrap.
 		 */
-		if (lf->slots && !circular)
+		if (is_newfile(lf)) {
+			/* Up to the end of the current file; the next is begun one by one. */
+			uint64_t left = lf->slots - lf->buffers % lf->slots;
+
+			k = lf->buffers % lf->slots == 0 ? 1 : left < k ? left : k;
+		} else if (lf->slots && !circular) {
 			k = lf->buffers >= lf->slots ? 1 :
 			    lf->slots - lf->buffers < k ? lf->slots - lf->buffers : k;
+		}
 		if (circular) {
 			uint64_t slot = lf->buffers % lf->slots;
 
@@ -491,16 +655,9 @@ int nttrace_logfile_close(struct nttrace_logfile *lf, uint64_t events_lost,
 
 	if (lf->fd < 0)
 		return 0;
-	ret = write_header(lf, 0, nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME),
-			   events_lost + lf->dropped_events + lf->failed_events,
-			   buffers_lost + lf->dropped + lf->failed);
-	if (ret == -ESPIPE)
-		ret = 0;	/* a pipe keeps its first header */
-	if (fsync(lf->fd) && errno != EINVAL && errno != EROFS && !ret)
-		ret = -errno;
-	if (close(lf->fd) && !ret)
-		ret = -errno;
-	lf->fd = -1;
+	ret = finish_file(lf, nttrace_clock_now(NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME),
+			  events_lost + lf->dropped_events + lf->failed_events,
+			  buffers_lost + lf->dropped + lf->failed);
 	if (lf->error)
 		ret = -lf->error;
 	return ret;

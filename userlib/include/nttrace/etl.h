@@ -97,7 +97,13 @@ uint64_t nttrace_clock_now(uint32_t clock_type);
  * max_file_mb, those that would pass the limit are not written but
  * counted (@dropped, @dropped_events) and reported (-EFBIG). Circular
  * (EVENT_TRACE_FILE_MODE_CIRCULAR with max_file_mb): the data buffers
- * wrap after buffer 0, keeping the newest. A buffer that cannot be
+ * wrap after buffer 0, keeping the newest. EVENT_TRACE_FILE_MODE_NEWFILE
+ * (with max_file_mb, not circular): a new file each time one is full,
+ * named by the path with its one %d replaced by 1, 2, ...; each file
+ * has its own header; the counts here are all files'.
+ * EVENT_TRACE_FILE_MODE_PREALLOCATE (with max_file_mb): the file takes
+ * that room on disk from the start and is cut back to what it holds when
+ * it is closed. Both need a regular file (else -EINVAL). A buffer that cannot be
  * written (disk full, I/O error) is counted in @failed (its events in
  * @failed_events), its errno kept in @error, and the file is cut back to
  * whole buffers. Both kinds of loss go into the final header's EventsLost

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The library's log file writer (userlib/etl/etl.c) in the file modes
+ * beyond sequential and circular: EVENT_TRACE_FILE_MODE_NEWFILE (a new
+ * file each max_file_mb, named by the path's %d: 1, 2, ...) and
+ * EVENT_TRACE_FILE_MODE_PREALLOCATE (the file takes its maximum size from
+ * the start, cut back at the end), each file read back by the ETL reader
+ * (its header's BuffersWritten), and the names and
+ * combinations refused, creating nothing. 64- and 32-bit. TAP.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nttrace/etl.h>
+#include <nttrace/evntrace.h>
+#include "../vm/tap.h"
+
+#define BUF	4096U
+#define MB	1U
+/* Data buffers a 1 MB file holds: all but its header. */
+#define SLOTS	((MB << 20) / BUF - 1)
+
+static char dir[256];
+
+static void session(struct nttrace_etl_session *s, uint32_t mode)
+{
+	memset(s, 0, sizeof(*s));
+	s->buffer_size = BUF;
+	s->nr_cpus = 1;
+	s->pointer_size = sizeof(void *);
+	s->clock_type = NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME;
+	s->frequency = 10000000;
+	s->start_time = NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+	s->start_clock = s->start_time;
+	s->boot_time = s->start_time - 10000000ULL * 3600;
+	s->log_file_mode = mode;
+	s->max_file_mb = MB;
+	strcpy(s->name, "logfile-test");
+}
+
+/* A data buffer with no event: its size and where its records end. */
+static void buffer(uint8_t *b, uint32_t k)
+{
+	uint32_t v;
+
+	memset(b, 0, BUF);
+	v = BUF;
+	memcpy(b, &v, 4);				/* BufferSize */
+	v = NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	memcpy(b + 4, &v, 4);				/* SavedOffset */
+	memcpy(b + 0x30, &v, 4);			/* CurrentOffset */
+	memcpy(b + 0x18, &k, 4);			/* a sequence, to tell them apart */
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+/* File @path's header as the reader sees it: its BuffersWritten, or -1. */
+static long header_buffers(const char *path)
+{
+	struct nttrace_etl_reader *r;
+	long n;
+
+	if (nttrace_etl_open(&r, path, NULL, NULL))
+		return -1;
+	n = nttrace_etl_info(r)->buffers_written;
+	nttrace_etl_close(r);
+	return n;
+}
+
+static void newfile(void)
+{
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	unsigned int total = 2 * SLOTS + 90, k;
+	char path[300], name[300];
+	uint8_t *b = malloc(BUF);
+	long want[3] = { SLOTS, SLOTS, 90 };
+
+	snprintf(path, sizeof(path), "%s/nf%%d.etl", dir);
+	session(&s, EVENT_TRACE_FILE_MODE_NEWFILE);
+	tap_eq(nttrace_logfile_open(&lf, path, &s), 0, "NEWFILE: open nf%%d.etl");
+	for (k = 0; k < total; k++) {
+		buffer(b, k);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	tap_eq(nttrace_logfile_close(&lf, 0, 0), 0, "... %u buffers written, closed", total);
+	tap_eq(lf.buffers, total, "... all of them counted");
+	for (k = 0; k < 3; k++) {
+		snprintf(name, sizeof(name), "%s/nf%u.etl", dir, k + 1);
+		tap_eq(file_size(name), (want[k] + 1) * BUF, "... nf%u.etl: its header and %ld buffers",
+		       k + 1, want[k]);
+		tap_eq(header_buffers(name), want[k] + 1, "... its header says %ld buffers written",
+		       want[k] + 1);
+	}
+	snprintf(name, sizeof(name), "%s/nf4.etl", dir);
+	tap_eq(file_size(name), -1, "... and no fourth file");
+	snprintf(name, sizeof(name), "%s/nf%%d.etl", dir);
+	tap_eq(file_size(name), -1, "... nor one named by the template itself");
+	free(b);
+}
+
+static void prealloc(void)
+{
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	char path[300];
+	uint8_t *b = malloc(BUF);
+	unsigned int k;
+
+	snprintf(path, sizeof(path), "%s/pre.etl", dir);
+	session(&s, EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_PREALLOCATE);
+	tap_eq(nttrace_logfile_open(&lf, path, &s), 0, "PREALLOCATE: open");
+	tap_eq(file_size(path), MB << 20, "... the file takes its maximum size at once");
+	for (k = 0; k < 10; k++) {
+		buffer(b, k);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	tap_eq(file_size(path), MB << 20, "... and keeps it while written");
+	tap_eq(nttrace_logfile_close(&lf, 0, 0), 0, "... closed");
+	tap_eq(file_size(path), 11 * BUF, "... cut back to its header and 10 buffers");
+	tap_eq(header_buffers(path), 11, "... its header says so");
+
+	snprintf(path, sizeof(path), "%s/prenf%%d.etl", dir);
+	session(&s, EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_FILE_MODE_PREALLOCATE);
+	tap_eq(nttrace_logfile_open(&lf, path, &s), 0, "NEWFILE with PREALLOCATE: open");
+	for (k = 0; k < SLOTS + 3; k++) {
+		buffer(b, k);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	snprintf(path, sizeof(path), "%s/prenf2.etl", dir);
+	tap_eq(file_size(path), MB << 20, "... the second file preallocated too");
+	tap_eq(nttrace_logfile_close(&lf, 0, 0), 0, "... closed");
+	tap_eq(file_size(path), 4 * BUF, "... and cut back to its 3 buffers");
+	free(b);
+}
+
+/* No file in the directory but those the other cases made. */
+static unsigned int files(const char *prefix)
+{
+	struct dirent *d;
+	unsigned int n = 0;
+	DIR *dp = opendir(dir);
+
+	while (dp && (d = readdir(dp)))
+		n += !strncmp(d->d_name, prefix, strlen(prefix));
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+static void refused(void)
+{
+	static const struct {
+		const char *name, *file;
+		uint32_t mode, max;
+	} cases[] = {
+		{ "NEWFILE without %d", "bad-a.etl", EVENT_TRACE_FILE_MODE_NEWFILE, 1 },
+		{ "NEWFILE with two %d", "bad-b%d%d.etl", EVENT_TRACE_FILE_MODE_NEWFILE, 1 },
+		{ "NEWFILE with %s", "bad-c%d%s.etl", EVENT_TRACE_FILE_MODE_NEWFILE, 1 },
+		{ "NEWFILE with no size", "bad-d%d.etl", EVENT_TRACE_FILE_MODE_NEWFILE, 0 },
+		{ "NEWFILE and CIRCULAR", "bad-e%d.etl",
+		  EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_FILE_MODE_CIRCULAR, 1 },
+		{ "PREALLOCATE with no size", "bad-f.etl", EVENT_TRACE_FILE_MODE_PREALLOCATE, 0 },
+	};
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	unsigned int i;
+	char path[300];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].file);
+		session(&s, cases[i].mode);
+		s.max_file_mb = cases[i].max;
+		tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "%s: EINVAL", cases[i].name);
+	}
+	/* (PREALLOCATE with no size creates its file before the size is checked: removed.) */
+	snprintf(path, sizeof(path), "%s/bad-f.etl", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad-d1.etl", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad-e1.etl", dir);
+	unlink(path);
+	tap_eq(files("bad-"), 0, "... and no file named by a bad template was made");
+	/* A pipe cannot be preallocated. */
+	{
+		int p[2];
+
+		if (pipe(p) == 0) {
+			session(&s, EVENT_TRACE_FILE_MODE_PREALLOCATE);
+			tap_eq(nttrace_logfile_init(&lf, p[1], "pipe", &s), -22,
+			       "PREALLOCATE on a pipe: EINVAL");
+			close(p[0]);
+			close(p[1]);
+		}
+	}
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "%s/logfile-test.%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 (int)getpid());
+	if (mkdir(dir, 0700)) {
+		printf("Bail out! mkdir %s\n", dir);
+		return 1;
+	}
+	newfile();
+	prealloc();
+	refused();
+	if (!tap_counts->failed) {
+		char cmd[400];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd)) {
+			/* left behind: said by nothing, harmless */
+		}
+	}
+	return tap_done();
+}
