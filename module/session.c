@@ -283,6 +283,11 @@ static int nt_check_mode(u32 mode)
 	if ((mode & NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL) &&
 	    (mode & NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR))
 		return -EINVAL;
+	/* A new file each maximum size is neither one file nor a wrapping one. */
+	if ((mode & NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE) &&
+	    (mode & (NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL |
+		     NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR)))
+		return -EINVAL;
 	if ((mode & NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE) &&
 	    (mode & NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE))
 		return -EINVAL;

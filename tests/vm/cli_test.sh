@@ -20,8 +20,8 @@ mkdir -p "$tmp"
 module=0
 [ -e /dev/nttrace ] && module=1
 subs="start stop query list flush record dump show formats version call enable disable providers"
-modes="sequential circular secure realtime buffering global-sequence local-sequence paged"
-others="append newfile preallocate nonstoppable delay-open private add-header
+modes="sequential circular newfile preallocate secure realtime buffering global-sequence local-sequence paged"
+others="append nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
 notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"
 kl="NT Kernel Logger"
@@ -209,6 +209,8 @@ for tool in $tools; do
 		$tool start $s --mode 0x4
 	check "$b: start --mode sequential,circular" refused "sequential.*circular" \
 		$tool start $s --mode sequential,circular
+	check "$b: start --mode newfile,sequential" refused "newfile.*sequential" \
+		$tool start $s --mode newfile,sequential
 	check "$b: start --mode global-sequence,local-sequence" \
 		refused "global-sequence.*local-sequence" \
 		$tool start $s --mode global-sequence,local-sequence

@@ -47,8 +47,16 @@ for bits in 64 32; do
 	check "$b: without -ets: refused" exits 1 "give -ets" $l start lmtest
 	check "$b: a kernel keyword that is none" exits 2 "'bogus' is not a keyword" \
 		$l start "NT Kernel Logger" -p "Windows Kernel Trace" "(process,bogus)" -ets
-	check "$b: -mode newfile: refused" exits 2 "-mode newfile: not done here" \
-		$l start lmtest -mode newfile -ets
+	check "$b: -mode newfile -max 1 -o nf%d.etl" exits 0 "completed successfully" \
+		$l start lmtest -mode newfile,preallocate -max 1 -o "$tmp/nf$bits-%d.etl" -ets
+	check "$b: ... writes its first file, 1 MB reserved" \
+		sh -c "[ \$(wc -c < '$tmp/nf$bits-1.etl') -eq 1048576 ]"
+	check "$b: ... stop" exits 0 "completed successfully" $l stop lmtest -ets
+	check "$b: ... the file is cut back, and reads" dumped "$tmp/nf$bits-1.etl" "." 0
+	check "$b: ... to less than its reserve" \
+		sh -c "[ \$(wc -c < '$tmp/nf$bits-1.etl') -lt 1048576 ]"
+	check "$b: -mode append: refused" exits 2 "-mode append: not done here" \
+		$l start lmtest -mode append -ets
 	check "$b: a provider nobody knows" exits 1 "Element not found" \
 		$l start lmtest -p Nowhere-Provider -ets
 	check "$b: query providers \"Windows Kernel Trace\": its keywords" exits 0 \

@@ -166,8 +166,8 @@ static const struct {
 	{ "sequential", EVENT_TRACE_FILE_MODE_SEQUENTIAL, 1 },
 	{ "circular", EVENT_TRACE_FILE_MODE_CIRCULAR, 1 },
 	{ "append", EVENT_TRACE_FILE_MODE_APPEND, 0 },
-	{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE, 0 },
-	{ "preallocate", EVENT_TRACE_FILE_MODE_PREALLOCATE, 0 },
+	{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE, 1 },
+	{ "preallocate", EVENT_TRACE_FILE_MODE_PREALLOCATE, 1 },
 	{ "nonstoppable", EVENT_TRACE_NONSTOPPABLE_MODE, 0 },
 	{ "secure", EVENT_TRACE_SECURE_MODE, 1 },
 	{ "realtime", EVENT_TRACE_REAL_TIME_MODE, 1 },
@@ -189,6 +189,8 @@ static const struct {
 /* Pairs the kernel refuses together (module/session.c). */
 static const uint32_t exclusive_modes[][2] = {
 	{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ EVENT_TRACE_FILE_MODE_NEWFILE, EVENT_TRACE_FILE_MODE_SEQUENTIAL },
+	{ EVENT_TRACE_FILE_MODE_NEWFILE, EVENT_TRACE_FILE_MODE_CIRCULAR },
 	{ EVENT_TRACE_USE_GLOBAL_SEQUENCE, EVENT_TRACE_USE_LOCAL_SEQUENCE },
 };
 
@@ -383,8 +385,11 @@ static void start_usage(FILE *f)
 	print_start_modes(f, "    ");
 	fprintf(f,
 		"circular and buffering make full rings overwrite their oldest buffer;\n"
-		"otherwise new events are dropped and counted. sequential and circular\n"
-		"exclude each other, as do global-sequence and local-sequence. (The\n"
+		"otherwise new events are dropped and counted. newfile (a new file each\n"
+		"maximum size, its name's %%d counting 1, 2, ...) and preallocate (the\n"
+		"maximum size reserved on disk) are for the file `record --max-size`\n"
+		"writes. sequential and circular exclude each other and newfile, as do\n"
+		"global-sequence and local-sequence. (The\n"
 		"in-process user-mode logger is started by StartTrace in the traced\n"
 		"program itself.) Numbers take C notation; --option=VALUE works too.\n");
 }
