@@ -129,7 +129,7 @@ static void usage(FILE *f)
 		"\"" KERNEL_PROVIDER "\" (process,thread,img,...) is the kernel logger\n"
 		"(CAP_PERFMON). PROVIDER is a GUID or a name a loaded manifest gives, FLAGS\n"
 		"its keywords, LEVEL a number or win:Verbose etc. MODES: sequential,\n"
-		"circular, newfile (-max MB, PATH with %d), preallocate (-max MB),\n"
+		"circular, newfile (-max MB, PATH with %%d), preallocate (-max MB),\n"
 		"globalsequence, localsequence, pagedmemory, realtime, buffering, secure.\n"
 		"Without -o the session keeps its buffers for a consumer (nttrace\n"
 		"record, show). Data Collector Sets (no -ets) are not kept: refused.\n");
