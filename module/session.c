@@ -288,6 +288,12 @@ static int nt_check_mode(u32 mode)
 	    (mode & (NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL |
 		     NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR)))
 		return -EINVAL;
+	/* Appending is to one sequential file, which no live reader shares. */
+	if ((mode & NTTRACE_EVENT_TRACE_FILE_MODE_APPEND) &&
+	    (mode & (NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+		     NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE |
+		     NTTRACE_EVENT_TRACE_REAL_TIME_MODE)))
+		return -EINVAL;
 	if ((mode & NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE) &&
 	    (mode & NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE))
 		return -EINVAL;

@@ -227,14 +227,16 @@ struct nttrace_message_trace_header {
 /*
  * The modes a kernel session accepts, each doing what it does on Windows;
  * any other bit fails with -EINVAL (until it does), as do SEQUENTIAL with
- * CIRCULAR, NEWFILE with either, and GLOBAL with LOCAL sequence.
+ * CIRCULAR, NEWFILE with either, APPEND with CIRCULAR, NEWFILE or
+ * REAL_TIME (as Windows refuses them), and GLOBAL with LOCAL sequence.
  * - SEQUENTIAL, CIRCULAR: how the user-space logger writes the file;
  *   CIRCULAR and BUFFERING also make the rings overwrite their oldest
  *   unread buffer when full; otherwise a full ring drops new events and
  *   counts them.
- * - NEWFILE, PREALLOCATE: how the user-space logger writes the file too
- *   (a new file each maximum size; that size reserved on disk from the
- *   start): the kernel keeps the bits for QUERY, the logger does them.
+ * - APPEND, NEWFILE, PREALLOCATE: how the user-space logger writes the
+ *   file too (after an existing file's buffers; a new file each maximum
+ *   size; that size reserved on disk from the start): the kernel keeps
+ *   the bits for QUERY, the logger does them.
  * - SECURE: only the session's owner (the effective UID that started it)
  *   or a privileged caller may write to it; others get
  *   NTTRACE_STATUS_ACCESS_DENIED.
@@ -252,7 +254,8 @@ struct nttrace_message_trace_header {
  * of the user library, never to the kernel.
  */
 #define NTTRACE_KERNEL_LOG_MODES (NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL | \
-	NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR | NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE | \
+	NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR | NTTRACE_EVENT_TRACE_FILE_MODE_APPEND | \
+	NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE | \
 	NTTRACE_EVENT_TRACE_FILE_MODE_PREALLOCATE | NTTRACE_EVENT_TRACE_SECURE_MODE | \
 	NTTRACE_EVENT_TRACE_REAL_TIME_MODE | NTTRACE_EVENT_TRACE_BUFFERING_MODE | \
 	NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE | NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE | \

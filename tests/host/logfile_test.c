@@ -2,9 +2,12 @@
 /*
  * The library's log file writer (userlib/etl/etl.c) in the file modes
  * beyond sequential and circular: EVENT_TRACE_FILE_MODE_NEWFILE (a new
- * file each max_file_mb, named by the path's %d: 1, 2, ...) and
+ * file each max_file_mb, named by the path's %d: 1, 2, ...),
  * EVENT_TRACE_FILE_MODE_PREALLOCATE (the file takes its maximum size from
- * the start, cut back at the end), each file read back by the ETL reader
+ * the start, cut back at the end) and EVENT_TRACE_FILE_MODE_APPEND (a
+ * second session's buffers after a file's, its header's counts summed;
+ * a file of other buffers, processors or clock refused and left as it
+ * was), each file read back by the ETL reader
  * (its header's BuffersWritten), and the names and
  * combinations refused, creating nothing. 64- and 32-bit. TAP.
  */
@@ -143,6 +146,74 @@ static void prealloc(void)
 	free(b);
 }
 
+/* APPEND: a file written, then a second session's buffers after them. */
+static void append(void)
+{
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	char path[300];
+	uint8_t *b = malloc(BUF);
+	unsigned int k;
+	long before;
+
+	snprintf(path, sizeof(path), "%s/app.etl", dir);
+	session(&s, EVENT_TRACE_FILE_MODE_APPEND);
+	s.max_file_mb = 0;
+	tap_eq(nttrace_logfile_open(&lf, path, &s), 0, "APPEND to a new file: open");
+	for (k = 0; k < 10; k++) {
+		buffer(b, k);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	tap_eq(nttrace_logfile_close(&lf, 3, 1), 0, "... 10 buffers, 3 events lost");
+	tap_eq(header_buffers(path), 11, "... its header says 11 buffers");
+	tap_eq(nttrace_logfile_open(&lf, path, &s), 0, "APPEND to it again");
+	for (k = 0; k < 5; k++) {
+		buffer(b, k);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	tap_eq(nttrace_logfile_close(&lf, 2, 0), 0, "... 5 more buffers, 2 events lost");
+	tap_eq(file_size(path), 16 * BUF, "... the file holds both: one header and 15 buffers");
+	tap_eq(header_buffers(path), 16, "... its header says 16 buffers written");
+	{
+		struct nttrace_etl_reader *r;
+
+		if (!nttrace_etl_open(&r, path, NULL, NULL)) {
+			tap_eq(nttrace_etl_info(r)->events_lost, 5, "... and 3 + 2 events lost");
+			tap_eq(nttrace_etl_info(r)->buffers_lost, 1, "... and 1 buffer lost");
+			nttrace_etl_close(r);
+		} else {
+			tap_ok(0, "... read back");
+		}
+	}
+	before = file_size(path);
+	s.buffer_size = 2 * BUF;
+	tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "APPEND with another buffer size: EINVAL");
+	tap_eq(file_size(path), before, "... the file left as it was");
+	s.buffer_size = BUF;
+	s.nr_cpus = 2;
+	tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "APPEND with other processors: EINVAL");
+	s.nr_cpus = 1;
+	s.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
+	tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "APPEND with another clock: EINVAL");
+	tap_eq(file_size(path), before, "... the file left as it was");
+	session(&s, EVENT_TRACE_FILE_MODE_APPEND | EVENT_TRACE_FILE_MODE_CIRCULAR);
+	tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "APPEND with CIRCULAR: EINVAL");
+	session(&s, EVENT_TRACE_FILE_MODE_APPEND);
+	s.max_file_mb = 0;
+	snprintf(path, sizeof(path), "%s/notetl.etl", dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		if (f) {
+			fwrite(b, 1, BUF, f);	/* a buffer, no header */
+			fclose(f);
+		}
+	}
+	memset(b, 0, BUF);
+	tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "APPEND to a file with no ETL header: EINVAL");
+	free(b);
+}
+
 /* No file in the directory but those the other cases made. */
 static unsigned int files(const char *prefix)
 {
@@ -214,6 +285,7 @@ int main(void)
 	}
 	newfile();
 	prealloc();
+	append();
 	refused();
 	if (!tap_counts->failed) {
 		char cmd[400];

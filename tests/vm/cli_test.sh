@@ -20,8 +20,8 @@ mkdir -p "$tmp"
 module=0
 [ -e /dev/nttrace ] && module=1
 subs="start stop query list flush record dump show formats version call enable disable providers"
-modes="sequential circular newfile preallocate secure realtime buffering global-sequence local-sequence paged"
-others="append nonstoppable delay-open private add-header
+modes="sequential circular append newfile preallocate secure realtime buffering global-sequence local-sequence paged"
+others="nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
 notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"
 kl="NT Kernel Logger"
@@ -205,8 +205,8 @@ for tool in $tools; do
 	done
 	check "$b: start --mode with an unknown name among good ones" \
 		refused "'bogus'" $tool start $s --mode circular,bogus
-	check "$b: start --mode 0x4 (append as a number)" refused "mode" \
-		$tool start $s --mode 0x4
+	check "$b: start --mode 0x40 (nonstoppable as a number)" refused "mode" \
+		$tool start $s --mode 0x40
 	check "$b: start --mode sequential,circular" refused "sequential.*circular" \
 		$tool start $s --mode sequential,circular
 	check "$b: start --mode newfile,sequential" refused "newfile.*sequential" \

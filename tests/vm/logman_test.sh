@@ -55,8 +55,13 @@ for bits in 64 32; do
 	check "$b: ... the file is cut back, and reads" dumped "$tmp/nf$bits-1.etl" "." 0
 	check "$b: ... to less than its reserve" \
 		sh -c "[ \$(wc -c < '$tmp/nf$bits-1.etl') -lt 1048576 ]"
-	check "$b: -mode append: refused" exits 2 "-mode append: not done here" \
-		$l start lmtest -mode append -ets
+	check "$b: -mode bogus: refused" exits 2 "-mode bogus: not done here" \
+		$l start lmtest -mode bogus -ets
+	check "$b: -a: appended to the kernel logger's file" exits 0 "completed successfully" \
+		$l start lmtest -a -o "$tmp/k$bits.etl" -ets
+	check "$b: ... stop" exits 0 "completed successfully" $l stop lmtest -ets
+	check "$b: ... the file reads, its first events still there" dumped "$tmp/k$bits.etl" \
+		"Process/DC" 2
 	check "$b: a provider nobody knows" exits 1 "Element not found" \
 		$l start lmtest -p Nowhere-Provider -ets
 	check "$b: query providers \"Windows Kernel Trace\": its keywords" exits 0 \

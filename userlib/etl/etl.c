@@ -355,6 +355,85 @@ static int cut_to(struct nttrace_logfile *lf, uint64_t data)
 	return ftruncate(lf->fd, (off_t)(data + 1) * lf->s.buffer_size) ? -errno : 0;
 }
 
+/*
+ * EVENT_TRACE_FILE_MODE_APPEND: the session's buffers go after those of
+ * an existing ETL file, whose header stays (its start, clock and names:
+ * with a clock other than system time the new events' times are then
+ * wrong, as Windows warns of this mode), its BuffersWritten, EndTime and
+ * losses brought up to date at the end. The file must be one nttrace or
+ * Windows could have written for this session: whole buffers of its
+ * size, a logfile header saying the same buffer size, processors,
+ * pointer size and clock (else -EINVAL, and it is left as it was). An
+ * empty or new file is begun as any other.
+ */
+static uint64_t get_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
+/* The header buffer at 0, read into @hdr (buffer_size bytes) and checked. */
+static int append_header(struct nttrace_logfile *lf, uint8_t *hdr)
+{
+	const uint8_t *rec = hdr + NTTRACE_WMI_BUFFER_HEADER_SIZE;
+	const uint8_t *h = rec + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+	uint32_t psz = lf->s.pointer_size == 4 ? 4 : 8;
+	uint32_t clock = lf->s.clock_type == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ?
+			 NTTRACE_ETL_CLOCK_SYSTEM :
+			 lf->s.clock_type == NTTRACE_EVENT_TRACE_CLOCK_CPUCYCLE ?
+			 NTTRACE_ETL_CLOCK_CYCLE : NTTRACE_ETL_CLOCK_QPC;
+	ssize_t n = pread(lf->fd, hdr, lf->s.buffer_size, 0);
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != lf->s.buffer_size ||
+	    get_le(hdr + 0x36, 2) != NTTRACE_WMI_BUFFER_TYPE_HEADER ||
+	    get_le(rec, 4) != (psz == 8 ? NTTRACE_ETL_SYSTEM_HEADER_MARKER :
+				     NTTRACE_ETL_SYSTEM_HEADER_MARKER32) ||
+	    get_le(h + NTTRACE_ETL_LF_BUFFER_SIZE, 4) != lf->s.buffer_size ||
+	    get_le(h + NTTRACE_ETL_LF_NUMBER_OF_PROCESSORS, 4) != lf->s.nr_cpus ||
+	    get_le(h + NTTRACE_ETL_LF_POINTER_SIZE, 4) != psz ||
+	    get_le(h + NTTRACE_ETL_LF_RESERVED_FLAGS(psz), 4) != clock)
+		return -EINVAL;
+	return 0;
+}
+
+/* ULONG counters, as Windows has them: they saturate. */
+static uint32_t sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : v;
+}
+
+/* The appended file's header brought up to date, at 0. */
+static int append_finish(struct nttrace_logfile *lf, uint64_t end_time, uint64_t events_lost,
+			 uint64_t buffers_lost)
+{
+	uint32_t psz = lf->s.pointer_size == 4 ? 4 : 8;
+	uint8_t *hdr = malloc(lf->s.buffer_size), *h;
+	off_t end = lseek(lf->fd, 0, SEEK_END);
+	size_t done;
+	int ret;
+
+	if (!hdr)
+		return -ENOMEM;
+	ret = end < 0 ? -errno : append_header(lf, hdr);
+	if (!ret) {
+		h = hdr + NTTRACE_WMI_BUFFER_HEADER_SIZE + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
+		put(h + NTTRACE_ETL_LF_END_TIME, end_time, 8);
+		put(h + NTTRACE_ETL_LF_BUFFERS_WRITTEN, sat32(end / lf->s.buffer_size), 4);
+		put(h + NTTRACE_ETL_LF_EVENTS_LOST,
+		    sat32(get_le(h + NTTRACE_ETL_LF_EVENTS_LOST, 4) + events_lost), 4);
+		put(h + NTTRACE_ETL_LF_BUFFERS_LOST(psz),
+		    sat32(get_le(h + NTTRACE_ETL_LF_BUFFERS_LOST(psz), 4) + buffers_lost), 4);
+		ret = write_all(lf->fd, hdr, lf->s.buffer_size, 0, &done);
+	}
+	free(hdr);
+	return ret;
+}
+
 /* The end of a file: its final header, its size, its data on disk. */
 static int finish_file(struct nttrace_logfile *lf, uint64_t end_time, uint64_t events_lost,
 		       uint64_t buffers_lost)
@@ -365,7 +444,10 @@ static int finish_file(struct nttrace_logfile *lf, uint64_t end_time, uint64_t e
 			circular && lf->buffers > lf->slots ? lf->slots : lf->buffers;
 	int ret, cut;
 
-	ret = write_header(lf, 0, end_time, events_lost, buffers_lost);
+	if (lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_APPEND)
+		ret = append_finish(lf, end_time, events_lost, buffers_lost);
+	else
+		ret = write_header(lf, 0, end_time, events_lost, buffers_lost);
 	if (ret == -ESPIPE)
 		ret = 0;	/* a pipe keeps its first header */
 	cut = cut_to(lf, data);
@@ -417,7 +499,8 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 {
 	uint64_t max = (uint64_t)s->max_file_mb << 20;
 	uint32_t files = s->log_file_mode & (EVENT_TRACE_FILE_MODE_NEWFILE |
-					     EVENT_TRACE_FILE_MODE_PREALLOCATE);
+					     EVENT_TRACE_FILE_MODE_PREALLOCATE |
+					     EVENT_TRACE_FILE_MODE_APPEND);
 	struct stat st;
 	int ret;
 
@@ -430,7 +513,13 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 	if (max && max / s->buffer_size < 2)
 		return -EINVAL;		/* room for the header buffer and one more */
 	/* Circular, a new file each size, room reserved: a size is needed, as on Windows. */
-	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR || files) && !max)
+	if ((s->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_NEWFILE |
+				 EVENT_TRACE_FILE_MODE_PREALLOCATE)) && !max)
+		return -EINVAL;
+	/* Appending is to one sequential file. */
+	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_APPEND) &&
+	    (s->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_NEWFILE |
+				 EVENT_TRACE_FILE_MODE_PREALLOCATE)))
 		return -EINVAL;
 	/* A new file each time cannot be circular; and it needs a name with %d. */
 	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_NEWFILE) &&
@@ -443,13 +532,30 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 		return -EINVAL;
 	if (max)
 		lf->slots = max / s->buffer_size - 1;
+	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_APPEND) && st.st_size) {
+		uint8_t *hdr = malloc(s->buffer_size);
+
+		if (!hdr)
+			return -ENOMEM;
+		ret = st.st_size % s->buffer_size ? -EINVAL : append_header(lf, hdr);
+		free(hdr);
+		if (ret)
+			return ret;
+		/* The maximum size holds what the file has already. */
+		if (max && (uint64_t)st.st_size / s->buffer_size > lf->slots)
+			return -EFBIG;
+		if (lf->slots)
+			lf->slots -= st.st_size / s->buffer_size - 1;
+		return lseek(fd, 0, SEEK_END) < 0 ? -errno : 0;
+	}
 	ret = write_header(lf, 1, 0, 0, 0);
 	if (!ret)
 		ret = preallocate(lf);
 	return ret;
 }
 
-int nttrace_trace_file_create(const char *path)
+/* nttrace_trace_file_create(), the file emptied unless @keep. */
+static int trace_file_open(const char *path, int keep)
 {
 	/* No O_TRUNC: a file that is refused keeps its contents. */
 	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
@@ -468,7 +574,8 @@ int nttrace_trace_file_create(const char *path)
 	} else if (st.st_uid != geteuid()) {
 		err = -EPERM;
 	} else if (S_ISREG(st.st_mode) &&
-		   (((st.st_mode & 07777) != 0600 && fchmod(fd, 0600)) || ftruncate(fd, 0))) {
+		   (((st.st_mode & 07777) != 0600 && fchmod(fd, 0600)) ||
+		    (!keep && ftruncate(fd, 0)))) {
 		err = -errno;
 	} else {
 		/* A FIFO (its reader the caller's choice) is written as it is. */
@@ -478,6 +585,11 @@ int nttrace_trace_file_create(const char *path)
 		return fd;
 	close(fd);
 	return err;
+}
+
+int nttrace_trace_file_create(const char *path)
+{
+	return trace_file_open(path, 0);
 }
 
 int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
@@ -493,7 +605,7 @@ int nttrace_logfile_open(struct nttrace_logfile *lf, const char *path,
 			return ret;
 		fd = nttrace_trace_file_create(first);
 	} else {
-		fd = nttrace_trace_file_create(path);
+		fd = trace_file_open(path, s->log_file_mode & EVENT_TRACE_FILE_MODE_APPEND);
 	}
 
 	if (fd < 0)

@@ -22,7 +22,7 @@
  * the CPUs.
  *
  * Not done, refused: anything without -ets (logman's saved Data Collector
- * Sets and their schedules), the file mode append, -f csv,
+ * Sets and their schedules), -f csv,
  * tsv and sql, -ul (the in-process logger is started by the process it
  * runs in). The file of a session started with -o is kept in a state file
  * of the user's own (cli_state_path()) for `query`.
@@ -92,6 +92,7 @@ static const struct {
 } modes[] = {
 	{ "sequential", EVENT_TRACE_FILE_MODE_SEQUENTIAL },
 	{ "circular", EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ "append", EVENT_TRACE_FILE_MODE_APPEND },
 	{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE },
 	{ "preallocate", EVENT_TRACE_FILE_MODE_PREALLOCATE },
 	{ "globalsequence", EVENT_TRACE_USE_GLOBAL_SEQUENCE },
@@ -129,7 +130,7 @@ static void usage(FILE *f)
 		"\"" KERNEL_PROVIDER "\" (process,thread,img,...) is the kernel logger\n"
 		"(CAP_PERFMON). PROVIDER is a GUID or a name a loaded manifest gives, FLAGS\n"
 		"its keywords, LEVEL a number or win:Verbose etc. MODES: sequential,\n"
-		"circular, newfile (-max MB, PATH with %%d), preallocate (-max MB),\n"
+		"circular, append, newfile (-max MB, PATH with %%d), preallocate (-max MB),\n"
 		"globalsequence, localsequence, pagedmemory, realtime, buffering, secure.\n"
 		"Without -o the session keeps its buffers for a consumer (nttrace\n"
 		"record, show). Data Collector Sets (no -ets) are not kept: refused.\n");
@@ -586,6 +587,8 @@ int cmd_logman(int argc, char **argv)
 				fprintf(stderr, "nttrace logman: -ct %s: not perf, system or cycle\n", c);
 				return CLI_USAGE;
 			}
+		} else if (opt_is(a, "a")) {
+			o.mode |= EVENT_TRACE_FILE_MODE_APPEND;
 		} else if (opt_is(a, "rt")) {
 			o.mode |= EVENT_TRACE_REAL_TIME_MODE;
 		} else if (opt_is(a, "f") && has_next) {

@@ -165,7 +165,7 @@ static const struct {
 } mode_names[] = {
 	{ "sequential", EVENT_TRACE_FILE_MODE_SEQUENTIAL, 1 },
 	{ "circular", EVENT_TRACE_FILE_MODE_CIRCULAR, 1 },
-	{ "append", EVENT_TRACE_FILE_MODE_APPEND, 0 },
+	{ "append", EVENT_TRACE_FILE_MODE_APPEND, 1 },
 	{ "newfile", EVENT_TRACE_FILE_MODE_NEWFILE, 1 },
 	{ "preallocate", EVENT_TRACE_FILE_MODE_PREALLOCATE, 1 },
 	{ "nonstoppable", EVENT_TRACE_NONSTOPPABLE_MODE, 0 },
@@ -191,6 +191,9 @@ static const uint32_t exclusive_modes[][2] = {
 	{ EVENT_TRACE_FILE_MODE_SEQUENTIAL, EVENT_TRACE_FILE_MODE_CIRCULAR },
 	{ EVENT_TRACE_FILE_MODE_NEWFILE, EVENT_TRACE_FILE_MODE_SEQUENTIAL },
 	{ EVENT_TRACE_FILE_MODE_NEWFILE, EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ EVENT_TRACE_FILE_MODE_APPEND, EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ EVENT_TRACE_FILE_MODE_APPEND, EVENT_TRACE_FILE_MODE_NEWFILE },
+	{ EVENT_TRACE_FILE_MODE_APPEND, EVENT_TRACE_REAL_TIME_MODE },
 	{ EVENT_TRACE_USE_GLOBAL_SEQUENCE, EVENT_TRACE_USE_LOCAL_SEQUENCE },
 };
 
@@ -385,11 +388,13 @@ static void start_usage(FILE *f)
 	print_start_modes(f, "    ");
 	fprintf(f,
 		"circular and buffering make full rings overwrite their oldest buffer;\n"
-		"otherwise new events are dropped and counted. newfile (a new file each\n"
+		"otherwise new events are dropped and counted. append (after the\n"
+		"buffers of the file `record` is given), newfile (a new file each\n"
 		"maximum size, its name's %%d counting 1, 2, ...) and preallocate (the\n"
 		"maximum size reserved on disk) are for the file `record --max-size`\n"
-		"writes. sequential and circular exclude each other and newfile, as do\n"
-		"global-sequence and local-sequence. (The\n"
+		"writes. sequential and circular exclude each other and newfile,\n"
+		"append excludes circular, newfile and realtime, and global-sequence\n"
+		"and local-sequence exclude each other. (The\n"
 		"in-process user-mode logger is started by StartTrace in the traced\n"
 		"program itself.) Numbers take C notation; --option=VALUE works too.\n");
 }

@@ -17,7 +17,7 @@
  * -MaxBuffers for the whole session (64 and 320; nttrace's rings are per
  * CPU, so a CPU gets its share, and a count the module's limits refuse is
  * halved until it fits, which is said), -MaxFile MB, -FileMode Sequential,
- * Circular or NewFile (-f's name then holds a %d), -FlushTimer s,
+ * Circular, Append or NewFile (-f's name then holds a %d), -FlushTimer s,
  * -ClockType PerfCounter|SystemTime|Cycle, -realtime. If one session of a
  * command fails, those it started are
  * stopped. -stop waits until each file is complete; -d merges the files of
@@ -25,7 +25,7 @@
  * `nttrace merge` does.
  *
  * Not done, and refused rather than taken: -buffering (a memory-only
- * session saved by -flush -f), -FileMode Append. Flags and
+ * session saved by -flush -f). Flags and
  * stacks nttrace records nothing for are listed once, "not recorded".
  * Which file each session writes is kept in a state file of the user's own
  * (cli_state_path()) for -stop and -d.
@@ -58,7 +58,7 @@ struct logger {
 	unsigned int n_stackwalk;
 	uint64_t buffer_kb, min_buffers, max_buffers, max_file, flush_timer;
 	uint32_t clock;
-	int circular, newfile, realtime;
+	int circular, newfile, append, realtime;
 };
 
 static void usage(FILE *f)
@@ -72,7 +72,8 @@ static void usage(FILE *f)
 		"xperf's commands. FLAGS are the kernel logger's flags and groups\n"
 		"(`-providers K` lists them), joined by +; PROVIDERS are\n"
 		"GUID|Name[:Keywords[:Level[:'stack']]] joined by +. OPTIONS: -BufferSize KB,\n"
-		"-MinBuffers N, -MaxBuffers N, -MaxFile MB, -FileMode Sequential|Circular|NewFile,\n"
+		"-MinBuffers N, -MaxBuffers N, -MaxFile MB,\n"
+		"-FileMode Sequential|Circular|Append|NewFile,\n"
 		"-FlushTimer S, -ClockType PerfCounter|SystemTime|Cycle, -realtime. The\n"
 		"kernel logger writes kernel.etl, a session user.etl (in the current\n"
 		"directory) unless -f says else. -stackwalk takes xperf's event names\n"
@@ -253,7 +254,8 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 		cpus = 1;
 	mode = l->realtime ? EVENT_TRACE_REAL_TIME_MODE :
 	       l->circular ? EVENT_TRACE_FILE_MODE_CIRCULAR :
-	       l->newfile ? EVENT_TRACE_FILE_MODE_NEWFILE : EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+	       l->newfile ? EVENT_TRACE_FILE_MODE_NEWFILE :
+	       l->append ? EVENT_TRACE_FILE_MODE_APPEND : EVENT_TRACE_FILE_MODE_SEQUENTIAL;
 	if (is_kernel(l)) {
 		char none[512];
 		const char *bad;
@@ -545,12 +547,13 @@ int cmd_xperf(int argc, char **argv)
 			const char *m = argv[++i];
 
 			if (!strcasecmp(m, "Circular") || !strcasecmp(m, "Sequential") ||
-			    !strcasecmp(m, "NewFile")) {
+			    !strcasecmp(m, "NewFile") || !strcasecmp(m, "Append")) {
 				cur->circular = !strcasecmp(m, "Circular");
 				cur->newfile = !strcasecmp(m, "NewFile");
+				cur->append = !strcasecmp(m, "Append");
 			} else {
-				fprintf(stderr, "nttrace xperf: -FileMode %s: not done here (Sequential, "
-					"Circular and NewFile are)\n", m);
+				fprintf(stderr, "nttrace xperf: -FileMode %s: not Sequential, Circular, "
+					"Append or NewFile\n", m);
 				return CLI_USAGE;
 			}
 		} else if (opt_is(a, "ClockType") && has_next) {
