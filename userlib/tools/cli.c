@@ -677,3 +677,17 @@ int cli_start_fitted(struct nttrace_logger_info *info, const char *name)
 		return ret;
 	}
 }
+
+void cli_same_tool(void)
+{
+	static char self[PATH_MAX];
+	ssize_t n;
+
+	if (getenv("NTTRACE_TOOL"))
+		return;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		setenv("NTTRACE_TOOL", self, 1);
+	}
+}

@@ -143,6 +143,12 @@ int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
  * the last -errno.
  */
 int cli_start_fitted(struct nttrace_logger_info *info, const char *name);
+/*
+ * The logger processes the library starts for a log file
+ * (nttrace_start_file_logger()) are this very tool, not another on PATH:
+ * NTTRACE_TOOL set to it, unless already set.
+ */
+void cli_same_tool(void);
 
 /*
  * The one renderer of events (render.c), for dump and show: --json's

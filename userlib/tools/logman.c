@@ -342,7 +342,8 @@ static int start(struct opts *o)
 
 		snprintf(path, sizeof(path), "%s%s", o->out,
 			 strchr(base ? base : o->out, '.') ? "" : ".etl");
-		ret = nttrace_start_file_logger(info.logger_id, path, o->max, &pid);
+		cli_same_tool();
+	ret = nttrace_start_file_logger(info.logger_id, path, o->max, &pid);
 		if (ret) {
 			ret = lfail("%s: %s", path, cli_create_error(ret));
 			goto stop;

@@ -552,21 +552,6 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 	return 0;
 }
 
-/* The logger processes the library starts are this very tool. */
-static void same_tool(void)
-{
-	static char self[PATH_MAX];
-	ssize_t n;
-
-	if (getenv("NTTRACE_TOOL"))
-		return;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = 0;
-		setenv("NTTRACE_TOOL", self, 1);
-	}
-}
-
 static int wpr_start(const struct wpr_opts *o)
 {
 	static char paths[WPR_MAX_FILES][PATH_MAX];
@@ -637,7 +622,7 @@ static int wpr_start(const struct wpr_opts *o)
 			 plan.profiles[i]);
 	}
 	s.started = time(NULL);
-	same_tool();
+	cli_same_tool();
 	for (i = 0; i < plan.n_col; i++) {
 		if (start_collector(o, &plan.col[i], &s, &sk)) {
 			undo(&s);
@@ -743,7 +728,7 @@ static int wpr_stop(const struct wpr_opts *o, int save)
 	if (ret)
 		return wpr_fail(save ? WPR_E_SAVE : WPR_E_NOT_RUNNING, "Failed to read the state.",
 				"%s", strerror(-ret));
-	same_tool();
+	cli_same_tool();
 	ret = stop_sessions(&s, save, files, &n, &lost);
 	remove_state(o->instance);
 	if (!save)

@@ -342,6 +342,7 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 	if (!l->realtime) {
 		ret = absolute(l->file ? l->file : is_kernel(l) ? "kernel.etl" : "user.etl", file,
 			       sizeof(file));
+		cli_same_tool();
 		if (!ret)
 			ret = nttrace_start_file_logger(info.logger_id, file, l->max_file, &pid);
 		if (!ret)
