@@ -351,6 +351,11 @@ static int enable_providers(const struct wprp_collector *c, uint32_t id, struct 
 			note(sk, what);
 			continue;
 		}
+		/* Enabled, but the rundown asked of it at the save is not asked: said. */
+		if (p->state_keywords) {
+			snprintf(what, sizeof(what), "provider %.60s's CaptureStateOnSave", p->name);
+			note(sk, what);
+		}
 		if (cli_provider_guid(&known, p->name, e.guid)) {
 			snprintf(what, sizeof(what), "provider %.60s (not known here%s)", p->name,
 				 p->name[0] == '*' ? ": a TraceLogging name" : "");
