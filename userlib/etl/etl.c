@@ -355,6 +355,16 @@ static int cut_to(struct nttrace_logfile *lf, uint64_t data)
 	return ftruncate(lf->fd, (off_t)(data + 1) * lf->s.buffer_size) ? -errno : 0;
 }
 
+/* The low @bytes bytes at @p, little-endian. */
+static uint64_t get_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
 /*
  * EVENT_TRACE_FILE_MODE_APPEND: the session's buffers go after those of
  * an existing ETL file, whose header stays (its start, clock and names:
@@ -365,17 +375,10 @@ static int cut_to(struct nttrace_logfile *lf, uint64_t data)
  * size, a logfile header saying the same buffer size, processors,
  * pointer size and clock (else -EINVAL, and it is left as it was). An
  * empty or new file is begun as any other.
+ *
+ * append_header() reads the header buffer at 0 into @hdr (buffer_size
+ * bytes) and checks it.
  */
-static uint64_t get_le(const uint8_t *p, int bytes)
-{
-	uint64_t v = 0;
-
-	while (bytes--)
-		v = v << 8 | p[bytes];
-	return v;
-}
-
-/* The header buffer at 0, read into @hdr (buffer_size bytes) and checked. */
 static int append_header(struct nttrace_logfile *lf, uint8_t *hdr)
 {
 	const uint8_t *rec = hdr + NTTRACE_WMI_BUFFER_HEADER_SIZE;
@@ -391,8 +394,8 @@ static int append_header(struct nttrace_logfile *lf, uint8_t *hdr)
 		return -errno;
 	if ((size_t)n != lf->s.buffer_size ||
 	    get_le(hdr + 0x36, 2) != NTTRACE_WMI_BUFFER_TYPE_HEADER ||
-	    get_le(rec, 4) != (psz == 8 ? NTTRACE_ETL_SYSTEM_HEADER_MARKER :
-				     NTTRACE_ETL_SYSTEM_HEADER_MARKER32) ||
+	    (get_le(rec, 4) != NTTRACE_ETL_SYSTEM_HEADER_MARKER &&
+	     get_le(rec, 4) != NTTRACE_ETL_SYSTEM_HEADER_MARKER32) ||
 	    get_le(h + NTTRACE_ETL_LF_BUFFER_SIZE, 4) != lf->s.buffer_size ||
 	    get_le(h + NTTRACE_ETL_LF_NUMBER_OF_PROCESSORS, 4) != lf->s.nr_cpus ||
 	    get_le(h + NTTRACE_ETL_LF_POINTER_SIZE, 4) != psz ||
