@@ -530,7 +530,7 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 	     strlen(path) >= sizeof(lf->path) || newfile_name(path, 1, lf->path, sizeof(lf->path))))
 		return -EINVAL;
 	snprintf(lf->path, sizeof(lf->path), "%s", path ? path : "");
-	/* Both are about a file on disk: not a pipe or a device. */
+	/* These three are about a file on disk: not a pipe or a device. */
 	if (files && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
 		return -EINVAL;
 	if (max)
