@@ -92,7 +92,7 @@ WPRP_OBJS := wprp_xml.o wprp.o wpr_names.o wpr_builtin.o
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
 		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o \
 		manifest.o tracerpt.o tracerpt_value.o tracerpt_export.o evtx.o mc.o mc_out.o mc_header.o mc_prov.o mc_msg.o \
-		mc_wevt.o mc_rc.o mc_prelude.o wpr.o $(WPRP_OBJS) xperf.o xperf_names.o logman.o
+		mc_wevt.o mc_rc.o mc_prelude.o wpr.o $(WPRP_OBJS) xperf.o xperf_names.o logman.o tlname.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test
 VM_TESTS += classic_test
 VM_TESTS += provider_test
@@ -272,14 +272,14 @@ HOST_SRC_safecopy_bench := tests/bench/safecopy.c
 # `merge`; no_module: the library and the tool without /dev/nttrace;
 # abi_size_test: callers built against other headers (no byte past the
 # caller's struct); tools_test: the tool's own helpers (userlib/tools/cli.c).
-HOST_OBJS_tools_test := userlib/tools/cli.o
+HOST_OBJS_tools_test := userlib/tools/cli.o userlib/tools/tlname.o
 HOST_CPPFLAGS_tools_test := -Iuserlib/tools
 # flame_test: `nttrace profile --svg`'s flame graph (userlib/tools/flame.c).
 HOST_OBJS_flame_test := userlib/tools/flame.o
 HOST_CPPFLAGS_flame_test := -Iuserlib/tools
 # wprp_test: `nttrace wpr`'s profiles (userlib/tools/wprp*.c, wpr_*.c),
 # with the public .wprp files of $NTTRACE_WPRP_SAMPLES when it is set.
-HOST_OBJS_wprp_test := $(addprefix userlib/tools/,$(WPRP_OBJS) cli.o)
+HOST_OBJS_wprp_test := $(addprefix userlib/tools/,$(WPRP_OBJS) cli.o tlname.o)
 HOST_CPPFLAGS_wprp_test := -Iuserlib/tools
 # mc_bin_test: `nttrace mc`'s message table, WEVT_TEMPLATE and resource
 # script (userlib/tools/mc_msg.c, mc_wevt.c, mc_rc.c), byte for byte

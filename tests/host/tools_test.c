@@ -6,6 +6,8 @@
  * probes (cli_name_steps), never timed: n names that are all one, or a
  * name and the suffixed names it would take, must take a few probes a
  * name, where a search from _2 against every name before took n^2 or n^3.
+ * And TraceLogging's provider name hash (tlname.c) against Microsoft's
+ * documented example.
  * TAP.
  */
 #include <stdio.h>
@@ -90,8 +92,33 @@ static void many(unsigned int n, int pre)
 	free_all(v, total);
 }
 
+/* TraceLogging's name hash, against the GUIDs Microsoft's documentation gives. */
+static void name_hash(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t guid[16];	/* as a GUID lies in memory */
+	} cases[] = {
+		/* {ce5fa4ea-ab00-5402-8b76-9f76ac858fb5}, TRACELOGGING_DEFINE_PROVIDER's example */
+		{ "MyCompany.MyComponent", { 0xea, 0xa4, 0x5f, 0xce, 0x00, 0xab, 0x02, 0x54,
+					     0x8b, 0x76, 0x9f, 0x76, 0xac, 0x85, 0x8f, 0xb5 } },
+		/* case does not matter: the name is hashed upper-cased */
+		{ "mycompany.mycomponent", { 0xea, 0xa4, 0x5f, 0xce, 0x00, 0xab, 0x02, 0x54,
+					     0x8b, 0x76, 0x9f, 0x76, 0xac, 0x85, 0x8f, 0xb5 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint8_t g[16];
+
+		cli_provider_name_guid(cases[i].name, g);
+		tap_ok(!memcmp(g, cases[i].guid, 16), "name hash of %s", cases[i].name);
+	}
+}
+
 int main(void)
 {
+	name_hash();
 	small();
 	many(20000, 0);
 	many(20000, 1);

@@ -260,11 +260,17 @@ int render_fail(ULONG err, const char *what, const char *call);
 struct _PROVIDER_ENUMERATION_INFO *cli_tdh_providers(void);
 /*
  * A provider's GUID by @name: the text of one (braces allowed; a bad one
- * is said), or a name TDH knows (any case), *@known being what it knows,
+ * is said), "*Name" (TraceLogging's name hash of Name, as WPR takes it),
+ * or a name TDH knows (any case), *@known being what it knows,
  * asked the first time, for the caller to free. 0, or -1 when not found.
  */
 int cli_provider_guid(struct _PROVIDER_ENUMERATION_INFO **known, const char *name,
 		      uint8_t guid[16]);
+/*
+ * A TraceLogging provider's GUID from its @name, by ETW's name hash
+ * (tlname.c), as WPR's `*Name` means it: the 16 bytes of a Windows GUID.
+ */
+void cli_provider_name_guid(const char *name, uint8_t guid[16]);
 
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

@@ -203,6 +203,11 @@ int cli_provider_guid(PROVIDER_ENUMERATION_INFO **known, const char *name, uint8
 	if ((n == 36 || (n == 38 && name[0] == '{' && name[37] == '}')) &&
 	    strspn(name + (n == 38), "0123456789abcdefABCDEF-") == 36)
 		return cli_guid("provider", name, guid) ? -1 : 0;
+	/* "*Name": a TraceLogging provider, its GUID the hash of its name. */
+	if (name[0] == '*' && name[1]) {
+		cli_provider_name_guid(name + 1, guid);
+		return 0;
+	}
 	if (!*known)
 		*known = cli_tdh_providers();
 	for (i = 0; *known && i < (*known)->NumberOfProviders; i++) {

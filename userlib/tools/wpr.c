@@ -357,8 +357,7 @@ static int enable_providers(const struct wprp_collector *c, uint32_t id, struct 
 			note(sk, what);
 		}
 		if (cli_provider_guid(&known, p->name, e.guid)) {
-			snprintf(what, sizeof(what), "provider %.60s (not known here%s)", p->name,
-				 p->name[0] == '*' ? ": a TraceLogging name" : "");
+			snprintf(what, sizeof(what), "provider %.60s (not known here)", p->name);
 			note(sk, what);
 			continue;
 		}
