@@ -300,8 +300,8 @@ static int start(struct opts *o)
 		cpus = 1;
 	if (kernel) {
 		/* The kernel logger's provider, and nothing else, names its flags. */
-		if (o->n_p && strcasecmp(o->p[0].name, KERNEL_PROVIDER) &&
-		    strcasecmp(o->p[0].name, "{9E814AAD-3204-11D2-9A82-006008A86939}"))
+		if (o->n_p > 1 || (o->n_p && strcasecmp(o->p[0].name, KERNEL_PROVIDER) &&
+				   strcasecmp(o->p[0].name, "{9E814AAD-3204-11D2-9A82-006008A86939}")))
 			return lfail("The NT Kernel Logger takes the provider \"" KERNEL_PROVIDER
 				     "\" only.");
 		if (kernel_flags(o->n_p ? o->p[0].flags : NULL, &flags))
@@ -343,7 +343,7 @@ static int start(struct opts *o)
 		snprintf(path, sizeof(path), "%s%s", o->out,
 			 strchr(base ? base : o->out, '.') ? "" : ".etl");
 		cli_same_tool();
-	ret = nttrace_start_file_logger(info.logger_id, path, o->max, &pid);
+		ret = nttrace_start_file_logger(info.logger_id, path, o->max, &pid);
 		if (ret) {
 			ret = lfail("%s: %s", path, cli_create_error(ret));
 			goto stop;
