@@ -59,13 +59,16 @@ SHARED_LIB_OBJS := $(patsubst %.c,$(SHARED)/pic/%.o,$(LIB_SRCS))
 STATIC_LIB_OBJS := $(patsubst %.c,$(SHARED)/static/%.o,$(LIB_SRCS))
 # The tool's own objects, and the code it calls that the library keeps to
 # itself: common/'s (the UTF-8 reader its rendering shares with TDH; the
-# buffer and EventWrite record encoders `nttrace merge` writes with) and
+# buffer and EventWrite record encoders `nttrace merge` writes with),
 # TDH's manifest model (`nttrace mc` compiles what the parser reads: the
-# parser, its arena, names and types, the file reads, its text; expat).
+# parser, its arena, names and types, the file reads, its text; expat),
+# and the start of a session's logger process (`nttrace wpr`, `xperf`,
+# `logman` give a running session its file as StartTrace does).
 TOOL_TDH_OBJS := tdh_man_parse tdh_man_resolve tdh_man_arena tdh_man_types tdh_man_elf tdh_text
 SHARED_TOOL_OBJS := $(addprefix $(SHARED)/tool/,$(NTTRACE_OBJS)) $(SHARED)/tool/common-utf16.o \
 		    $(SHARED)/tool/common-record.o \
-		    $(patsubst %,$(SHARED)/tool/tdh-%.o,$(TOOL_TDH_OBJS))
+		    $(patsubst %,$(SHARED)/tool/tdh-%.o,$(TOOL_TDH_OBJS)) \
+		    $(SHARED)/tool/logger-filelogger.o
 LIB_MAP := scripts/packaging/libnttrace.map
 # A distribution's preprocessor flags (Debian: `dpkg-buildflags --get
 # CPPFLAGS`, -D_FORTIFY_SOURCE=2) for what is built here. Not CPPFLAGS
@@ -114,6 +117,10 @@ $(SHARED)/static/%.o: %.c | $(UAPI_H)
 $(SHARED)/tool/common-%.o: common/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(VERSION_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+
+$(SHARED)/tool/logger-%.o: userlib/logger/%.c | $(UAPI_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(INSTALL_CPPFLAGS) $(TOOL_DEF) $(CFLAGS) $(FP_CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 $(SHARED)/tool/tdh-%.o: userlib/tdh/%.c | $(UAPI_H)
 	@mkdir -p $(dir $@)
