@@ -245,8 +245,23 @@ static const struct bad_start bad_starts[] = {
 	{ "clock ~0", .clock = ~0U, .err = -EINVAL },
 	{ "private mode", .mode = NTTRACE_EVENT_TRACE_PRIVATE_LOGGER_MODE, .err = -EINVAL },
 	{ "in-proc mode", .mode = NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC, .err = -EINVAL },
-	{ "append mode", .mode = NTTRACE_EVENT_TRACE_FILE_MODE_APPEND, .err = -EINVAL },
+	{ "nonstoppable mode", .mode = NTTRACE_EVENT_TRACE_NONSTOPPABLE_MODE, .err = -EINVAL },
 	{ "unknown mode", .mode = 0x80000000, .err = -EINVAL },
+	{ "newfile and sequential", .err = -EINVAL,
+	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE |
+		  NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL },
+	{ "newfile and circular", .err = -EINVAL,
+	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE |
+		  NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ "append and circular", .err = -EINVAL,
+	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_APPEND |
+		  NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR },
+	{ "append and newfile", .err = -EINVAL,
+	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_APPEND |
+		  NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE },
+	{ "append and real time", .err = -EINVAL,
+	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_APPEND |
+		  NTTRACE_EVENT_TRACE_REAL_TIME_MODE },
 	{ "sequential and circular", .err = -EINVAL,
 	  .mode = NTTRACE_EVENT_TRACE_FILE_MODE_SEQUENTIAL |
 		  NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR },

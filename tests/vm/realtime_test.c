@@ -52,6 +52,7 @@ struct rt {
 	 * however fast the host runs either.
 	 */
 	volatile int writer_done;
+	int holding;		/* with slow_us: in its first BufferCallback (atomic) */
 	int delivered;		/* an event came (atomic) */
 };
 
@@ -87,6 +88,8 @@ static ULONG WINAPI on_buffer(PEVENT_TRACE_LOGFILEA lf)
 	rt->buffers++;
 	if (rt->slow_us)
 		usleep(rt->slow_us);
+	if (rt->slow_us && rt->buffers == 1)
+		__atomic_store_n(&rt->holding, 1, __ATOMIC_RELEASE);
 	while (rt->slow_us && rt->buffers == 1 && !__atomic_load_n(&rt->writer_done, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	return TRUE;
@@ -370,7 +373,8 @@ TEST_F(nttrace, both)
 	struct props pr;
 	struct rt rt = { 0 };
 	TRACEHANDLE session, fh;
-	uint64_t failed, n = 3000;
+	uint64_t failed = 0, n = 0;
+	uint32_t target;
 
 	props_init(&pr, path, EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_FILE_MODE_SEQUENTIAL);
 	pr.p.BufferSize = 4;
@@ -386,7 +390,25 @@ TEST_F(nttrace, both)
 	rt_start(&rt);
 	/* One CPU, as above: in order (a migrated writer failed this once). */
 	pin(1);
-	failed = write_seq((uint32_t)session, 1, n);
+	/*
+	 * Written in batches until the consumer holds its first buffer (its
+	 * BufferCallback then waits for writer_done), then until the logger
+	 * has written more buffers since than a CPU's ring holds, twice over:
+	 * some of those took the place of buffers the consumer had not read,
+	 * however fast the host runs the writer, the logger and the consumer
+	 * (a fixed count once left the logger too few buffers to reuse any).
+	 */
+	while (!__atomic_load_n(&rt.holding, __ATOMIC_ACQUIRE)) {
+		failed += write_seq((uint32_t)session, n + 1, n + 100);
+		n += 100;
+	}
+	if (!query((uint32_t)session, &info)) {
+		target = info.buffers_written + 2 * pr.p.MaximumBuffers + 1;
+		do {
+			failed += write_seq((uint32_t)session, n + 1, n + 100);
+			n += 100;
+		} while (!query((uint32_t)session, &info) && info.buffers_written < target);
+	}
 	pin(0);
 	__atomic_store_n(&rt.writer_done, 1, __ATOMIC_RELEASE);
 	if (!query((uint32_t)session, &info))
