@@ -30,11 +30,22 @@ wait_attached() {
 	done
 	return 1
 }
-# wait_caught PID SIGNUM: PID has a handler for SIGNUM (SigCgt).
+# wait_caught PID SIGNUM: PID has a handler for SIGNUM (SigCgt). A wait
+# that goes on (2400 looks) says once where PID's threads are, for the
+# log: the wait itself goes on, on the condition alone.
 wait_caught() {
+	looks=0
 	while kill -0 "$1" 2> /dev/null; do
 		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
 		[ -n "$cgt" ] && [ $(((0x$cgt >> ($2 - 1)) & 1)) -eq 1 ] && return 0
+		looks=$((looks + 1))
+		if [ $looks -eq 2400 ]; then
+			for t in /proc/"$1"/task/*; do
+				echo "# wait_caught $1: thread ${t##*/} in $(cat "$t/wchan" 2> /dev/null)," \
+					"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)" >&3
+				sed 's/^/#   /' "$t/stack" >&3 2> /dev/null
+			done
+		fi
 		sleep 0.05
 	done
 	return 1
