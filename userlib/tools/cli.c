@@ -4,6 +4,7 @@
  * words, the parsing of numbers, GUIDs and of a session argument (cli.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -690,4 +691,64 @@ void cli_same_tool(void)
 		self[n] = 0;
 		setenv("NTTRACE_TOOL", self, 1);
 	}
+}
+
+int cli_state_write(const char *tool, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	int fd, ret = cli_state_path(tool, name, path, sizeof(path));
+	size_t n = strlen(text);
+
+	if (ret)
+		return ret;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, text, n) == (ssize_t)n ? 0 : -EIO;
+	close(fd);
+	if (ret)
+		unlink(path);
+	return ret;
+}
+
+int cli_state_read(const char *tool, const char *name, char *text, size_t room, int remove)
+{
+	char path[PATH_MAX];
+	int fd, ret = cli_state_path(tool, name, path, sizeof(path));
+	ssize_t n;
+
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, text, room - 1);
+	close(fd);
+	if (remove)
+		unlink(path);
+	if (n <= 0)
+		return -ENOENT;
+	text[n] = 0;
+	return 0;
+}
+
+void cli_session_buffers(struct nttrace_logger_info *info, uint64_t min_total, uint64_t max_total)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t max, min;
+
+	if (cpus < 1)
+		cpus = 1;
+	max = (max_total + cpus - 1) / cpus;
+	min = (min_total + cpus - 1) / cpus;
+	if (max < NTTRACE_MIN_BUFFERS)
+		max = NTTRACE_MIN_BUFFERS;
+	if (max > NTTRACE_MAX_BUFFERS)
+		max = NTTRACE_MAX_BUFFERS;
+	if (min < NTTRACE_MIN_BUFFERS)
+		min = NTTRACE_MIN_BUFFERS;
+	if (min > max)
+		min = max;
+	info->max_buffers = max;
+	info->min_buffers = min;
 }

@@ -91,6 +91,13 @@ extern unsigned long cli_name_steps;
  * the user's own).
  */
 int cli_state_path(const char *tool, const char *name, char *path, size_t room);
+/*
+ * One line of state there: @text written (0600, no link followed), or
+ * read back into @text (@room bytes, NUL-terminated) and, with @remove,
+ * the file removed. 0, or -errno (-ENOENT: none, or empty).
+ */
+int cli_state_write(const char *tool, const char *name, const char *text);
+int cli_state_read(const char *tool, const char *name, char *text, size_t room, int remove);
 
 /* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
 void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
@@ -143,6 +150,13 @@ int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
  * the last -errno.
  */
 int cli_start_fitted(struct nttrace_logger_info *info, const char *name);
+/*
+ * A Windows session's buffer counts (the whole session's, as xperf's
+ * -MinBuffers/-MaxBuffers and logman's -nb give them) as nttrace's, which
+ * are per CPU: each CPU's share, rounded up, within NTTRACE_MIN_BUFFERS
+ * and NTTRACE_MAX_BUFFERS, the minimum not above the maximum.
+ */
+void cli_session_buffers(struct nttrace_logger_info *info, uint64_t min_total, uint64_t max_total);
 /*
  * The logger processes the library starts for a log file
  * (nttrace_start_file_logger()) are this very tool, not another on PATH:

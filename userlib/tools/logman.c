@@ -32,7 +32,6 @@
  * status 1 (2 for a usage error).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -269,17 +268,10 @@ static int provider_file(struct opts *o)
 /* The file of session @name, for `query` (the state; nothing is lost without it). */
 static void remember(const char *name, const char *file)
 {
-	char state[PATH_MAX], real[PATH_MAX];
-	int fd;
+	char real[PATH_MAX];
 
-	if (!realpath(file, real) || cli_state_path("logman", name, state, sizeof(state)))
-		return;
-	fd = open(state, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	if (write(fd, real, strlen(real)) != (ssize_t)strlen(real))
-		unlink(state);
-	close(fd);
+	if (realpath(file, real))
+		cli_state_write("logman", name, real);
 }
 
 static int start(struct opts *o)
@@ -287,7 +279,6 @@ static int start(struct opts *o)
 	struct nttrace_logger_info info;
 	PROVIDER_ENUMERATION_INFO *known = NULL;
 	int kernel = !strcasecmp(o->name, NTTRACE_KERNEL_LOGGER_NAME);
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned int i, first = 0;
 	char path[PATH_MAX];
 	uint32_t flags = 0;
@@ -296,8 +287,6 @@ static int start(struct opts *o)
 
 	if (o->pf && (ret = provider_file(o)))
 		return ret;
-	if (cpus < 1)
-		cpus = 1;
 	if (kernel) {
 		/* The kernel logger's provider, and nothing else, names its flags. */
 		if (o->n_p > 1 || (o->n_p && strcasecmp(o->p[0].name, KERNEL_PROVIDER) &&
@@ -316,18 +305,8 @@ static int start(struct opts *o)
 		info.log_file_mode = o->mode;
 	}
 	info.buffer_size_kb = o->bs;
-	if (o->nb_max) {
-		info.max_buffers = (o->nb_max + cpus - 1) / cpus;
-		info.min_buffers = (o->nb_min + cpus - 1) / cpus;
-		if (info.max_buffers < NTTRACE_MIN_BUFFERS)
-			info.max_buffers = NTTRACE_MIN_BUFFERS;
-		if (info.max_buffers > NTTRACE_MAX_BUFFERS)
-			info.max_buffers = NTTRACE_MAX_BUFFERS;
-		if (info.min_buffers < NTTRACE_MIN_BUFFERS)
-			info.min_buffers = NTTRACE_MIN_BUFFERS;
-		if (info.min_buffers > info.max_buffers)
-			info.min_buffers = info.max_buffers;
-	}
+	if (o->nb_max)
+		cli_session_buffers(&info, o->nb_min, o->nb_max);
 	info.flush_timer = o->ft;
 	info.clock_type = o->clock;
 	ret = cli_start_fitted(&info, o->name);
@@ -388,7 +367,7 @@ static int update(struct opts *o)
 static int stop(struct opts *o)
 {
 	struct nttrace_logger_info info;
-	char state[PATH_MAX];
+	char file[PATH_MAX];
 	int ret;
 
 	memset(&info, 0, sizeof(info));
@@ -398,8 +377,7 @@ static int stop(struct opts *o)
 	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
 	if (ret)
 		return session_error(ret);
-	if (!cli_state_path("logman", o->name, state, sizeof(state)))
-		unlink(state);
+	cli_state_read("logman", o->name, file, sizeof(file), 1);
 	return done();
 }
 
@@ -413,8 +391,8 @@ static int query(struct opts *o)
 {
 	uint32_t ids[NTTRACE_MAX_LOGGERS], n, i;
 	struct nttrace_logger_info info;
-	char state[PATH_MAX], file[PATH_MAX];
-	int ret, fd;
+	char file[PATH_MAX];
+	int ret;
 
 	if (!o->name) {
 		ret = nttrace_list(ids, NTTRACE_MAX_LOGGERS, &n);
@@ -438,14 +416,8 @@ static int query(struct opts *o)
 	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
 	if (ret)
 		return session_error(ret);
-	file[0] = 0;
-	if (!cli_state_path("logman", o->name, state, sizeof(state)) &&
-	    (fd = open(state, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
-		ssize_t k = read(fd, file, sizeof(file) - 1);
-
-		file[k > 0 ? k : 0] = 0;
-		close(fd);
-	}
+	if (cli_state_read("logman", o->name, file, sizeof(file), 0))
+		file[0] = 0;
 	printf("\n%-22s%s\n", "Name:", (const char *)info.name);
 	printf("%-22s%s\n\n", "Status:", "Running");
 	printf("%-22s%s\\%s\n", "Name:", (const char *)info.name, (const char *)info.name);

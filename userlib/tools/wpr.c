@@ -95,18 +95,6 @@ static void usage(FILE *f)
 		"code printed, 2 for a usage error.\n");
 }
 
-/*
- * Text that may come from a profile file, on the terminal: its control
- * characters as '?' (an escape sequence in an Id must not reach the
- * terminal), line breaks and tabs kept.
- */
-static void put_clean(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f ?
-		      '?' : *s, f);
-}
-
 /* WPR's way of failing: the message, what it is about, the code; exit status 1. */
 __attribute__((format(printf, 3, 4)))
 static int wpr_fail(uint32_t code, const char *message, const char *fmt, ...)
@@ -120,7 +108,7 @@ static int wpr_fail(uint32_t code, const char *message, const char *fmt, ...)
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
 		fputc('\n', stderr);
-		put_clean(stderr, what);
+		wprp_put_clean(stderr, what, 0, 1);
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "\nError code: 0x%08x\n", code);
@@ -650,7 +638,7 @@ static int wpr_start(const struct wpr_opts *o)
 		note(&sk, plan.skipped[i]);
 	if (sk.len) {
 		printf("Not recorded on Linux: ");
-		put_clean(stdout, sk.text);
+		wprp_put_clean(stdout, sk.text, 0, 1);
 		printf(".\n");
 	}
 	ret = 0;

@@ -401,6 +401,31 @@ static int collector_body(struct ctx *c, struct wprp_el *def, void *arg)
 	return 0;
 }
 
+/*
+ * Room for one more collector in @plan, at most WPRP_MAX_COLLECTORS: the
+ * slot past the last (the caller fills it, then counts it), or NULL
+ * (failed, said at @at).
+ */
+static struct wprp_collector *collector_room(struct wprp_plan *plan, const struct wprp_el *at)
+{
+	if (plan->n_col == WPRP_MAX_COLLECTORS) {
+		fail(plan, WPR_E_START, at, "more than %u collectors", WPRP_MAX_COLLECTORS);
+		return NULL;
+	}
+	if (plan->n_col == plan->cap_col) {
+		unsigned int cap = plan->cap_col ? 2 * plan->cap_col : 4;
+		void *p = realloc(plan->col, cap * sizeof(*plan->col));
+
+		if (!p) {
+			fail(plan, WPR_E_START, NULL, "out of memory");
+			return NULL;
+		}
+		plan->col = p;
+		plan->cap_col = cap;
+	}
+	return &plan->col[plan->n_col];
+}
+
 static struct wprp_collector *plan_collector(struct ctx *c, const struct wprp_el *ref,
 					     const char *id, int system)
 {
@@ -415,22 +440,9 @@ static struct wprp_collector *plan_collector(struct ctx *c, const struct wprp_el
 	def = find(c, ref, id, system ? "SystemCollector" : "EventCollector");
 	if (!def)
 		return NULL;
-	if (plan->n_col == WPRP_MAX_COLLECTORS) {
-		fail(plan, WPR_E_START, ref, "more than %u collectors", WPRP_MAX_COLLECTORS);
+	col = collector_room(plan, ref);
+	if (!col)
 		return NULL;
-	}
-	if (plan->n_col == plan->cap_col) {
-		unsigned int cap = plan->cap_col ? 2 * plan->cap_col : 4;
-		void *p = realloc(plan->col, cap * sizeof(*plan->col));
-
-		if (!p) {
-			fail(plan, WPR_E_START, NULL, "out of memory");
-			return NULL;
-		}
-		plan->col = p;
-		plan->cap_col = cap;
-	}
-	col = &plan->col[plan->n_col];
 	memset(col, 0, sizeof(*col));
 	col->id = id;
 	col->system = system;
@@ -881,19 +893,11 @@ static int merge_plan(struct wprp_plan *plan, struct wprp_plan *from)
 						  s->name ? s->name : s->id)))
 				d = &plan->col[k];
 		if (!d) {
-			if (plan->n_col == WPRP_MAX_COLLECTORS)
-				return fail(plan, WPR_E_START, NULL, "more than %u collectors",
-					    WPRP_MAX_COLLECTORS);
-			if (plan->n_col == plan->cap_col) {
-				unsigned int cap = plan->cap_col ? 2 * plan->cap_col : 4;
-				void *p = realloc(plan->col, cap * sizeof(*plan->col));
-
-				if (!p)
-					return fail(plan, WPR_E_START, NULL, "out of memory");
-				plan->col = p;
-				plan->cap_col = cap;
-			}
-			plan->col[plan->n_col++] = *s;
+			d = collector_room(plan, NULL);
+			if (!d)
+				return -1;
+			*d = *s;
+			plan->n_col++;
 			s->prov = NULL;
 			s->n_prov = s->cap_prov = 0;
 			continue;
@@ -1002,13 +1006,13 @@ void wprp_plan_free(struct wprp_plan *plan)
 	plan->n_col = plan->cap_col = 0;
 }
 
-/* @s from a file on @f, its control characters as '?', padded to @width. */
-static void put_clean(FILE *f, const char *s, size_t width)
+void wprp_put_clean(FILE *f, const char *s, size_t width, int lines)
 {
 	size_t n = 0;
 
 	for (; *s; s++, n++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+		fputc(((unsigned char)*s < 0x20 && !(lines && (*s == '\n' || *s == '\t'))) ||
+		      *s == 0x7f ? '?' : *s, f);
 	for (; n < width; n++)
 		fputc(' ', f);
 }
@@ -1042,9 +1046,9 @@ void wprp_list_profiles(const struct wprp_doc *doc, FILE *f)
 			continue;
 		seen[h] = name;
 		fputc('\t', f);
-		put_clean(f, name, 26);
+		wprp_put_clean(f, name, 26, 0);
 		fputs("  ", f);
-		put_clean(f, wprp_attr(e, "Description") ? wprp_attr(e, "Description") : "", 0);
+		wprp_put_clean(f, wprp_attr(e, "Description") ? wprp_attr(e, "Description") : "", 0, 0);
 		fputc('\n', f);
 	}
 	free(seen);

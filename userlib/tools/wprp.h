@@ -199,5 +199,11 @@ int wprp_index(struct wprp_doc *doc);
  * description, once, on @f.
  */
 void wprp_list_profiles(const struct wprp_doc *doc, FILE *f);
+/*
+ * Text that may come from a profile file, on @f: its control characters
+ * as '?' (an escape sequence in an Id must not reach a terminal), line
+ * breaks and tabs kept if @lines; padded with spaces to @width.
+ */
+void wprp_put_clean(FILE *f, const char *s, size_t width, int lines);
 
 #endif /* NTTRACE_WPRP_H */

@@ -34,7 +34,6 @@
  * status 1, 2 for a usage error.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,44 +183,6 @@ static int enable_one(uint32_t id, char *spec, PROVIDER_ENUMERATION_INFO **known
 	return 0;
 }
 
-static int write_state(const char *name, const char *file)
-{
-	char path[PATH_MAX];
-	int fd, ret = cli_state_path("xperf", name, path, sizeof(path));
-	size_t n = strlen(file);
-
-	if (ret)
-		return ret;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, file, n) == (ssize_t)n ? 0 : -EIO;
-	close(fd);
-	return ret;
-}
-
-/* The file session @name was started with, into @file; -ENOENT if none. */
-static int read_state(const char *name, char *file, size_t room, int remove)
-{
-	char path[PATH_MAX];
-	int fd, ret = cli_state_path("xperf", name, path, sizeof(path));
-	ssize_t n;
-
-	if (ret)
-		return ret;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, file, room - 1);
-	close(fd);
-	if (n <= 0)
-		return -ENOENT;
-	file[n] = 0;
-	if (remove)
-		unlink(path);
-	return 0;
-}
-
 /* @arg's absolute path (its directory must exist), into @out. */
 static int absolute(const char *arg, char *out, size_t room)
 {
@@ -244,14 +205,10 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 	uint16_t hooks[NTTRACE_STACKS_MAX];
 	PROVIDER_ENUMERATION_INFO *known = NULL;
 	char file[PATH_MAX], *spec;
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	uint32_t n_hooks = 0, flags = 0, built, mode;
-	uint64_t per_cpu;
 	pid_t pid;
 	int ret;
 
-	if (cpus < 1)
-		cpus = 1;
 	mode = l->realtime ? EVENT_TRACE_REAL_TIME_MODE :
 	       l->circular ? EVENT_TRACE_FILE_MODE_CIRCULAR :
 	       l->newfile ? EVENT_TRACE_FILE_MODE_NEWFILE :
@@ -303,12 +260,8 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 		info.log_file_mode = mode;
 	}
 	info.buffer_size_kb = l->buffer_kb ? l->buffer_kb : 64;
-	per_cpu = ((l->max_buffers ? l->max_buffers : 320) + cpus - 1) / cpus;
-	info.max_buffers = per_cpu < NTTRACE_MIN_BUFFERS ? NTTRACE_MIN_BUFFERS :
-			   per_cpu > NTTRACE_MAX_BUFFERS ? NTTRACE_MAX_BUFFERS : per_cpu;
-	per_cpu = ((l->min_buffers ? l->min_buffers : 64) + cpus - 1) / cpus;
-	info.min_buffers = per_cpu < NTTRACE_MIN_BUFFERS ? NTTRACE_MIN_BUFFERS :
-			   per_cpu > info.max_buffers ? info.max_buffers : per_cpu;
+	cli_session_buffers(&info, l->min_buffers ? l->min_buffers : 64,
+			    l->max_buffers ? l->max_buffers : 320);
 	info.flush_timer = l->flush_timer;
 	info.clock_type = l->clock;
 	ret = cli_start_fitted(&info, name);
@@ -346,7 +299,7 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 		if (!ret)
 			ret = nttrace_start_file_logger(info.logger_id, file, l->max_file, &pid);
 		if (!ret)
-			ret = write_state(name, file);
+			ret = cli_state_write("xperf", name, file);
 		if (ret) {
 			ret = xfail(l->file ? l->file : name, cli_create_error(ret), 0x2);
 			goto stop;
@@ -381,7 +334,7 @@ static int stop_one(const char *name, char *file, size_t room)
 		return xfail(name, "Access is denied.", 0x5);
 	if (ret)
 		return xfail(name, ret == -ENODEV ? CLI_NOT_LOADED : strerror(-ret), 0x57);
-	if (read_state(name, file, room, 1))
+	if (cli_state_read("xperf", name, file, room, 1))
 		file[0] = 0;
 	if (info.events_lost)
 		fprintf(stderr, "xperf: warning: %s: %llu events were lost.\n", name,
@@ -472,7 +425,7 @@ static int loggers(void)
 		printf("Real Time Buffers Lost: %u\n", info.real_time_buffers_lost);
 		printf("Flush Timer           : %u\n", info.flush_timer);
 		printf("Log Filename          : %s\n",
-		       read_state((const char *)info.name, file, sizeof(file), 0) ? "" : file);
+		       cli_state_read("xperf", (const char *)info.name, file, sizeof(file), 0) ? "" : file);
 		if (info.logger_id == NTTRACE_KERNEL_LOGGER_ID ||
 		    (info.log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE)) {
 			printf("Trace Flags           : ");
