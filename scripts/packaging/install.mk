@@ -39,6 +39,10 @@ SYSCONF_BASE := $(if $(filter /usr,$(patsubst %/,%,$(PREFIX))),$(PREFIX)/lib,/et
 UDEVRULESDIR ?= $(SYSCONF_BASE)/udev/rules.d
 MODULESLOADDIR ?= $(SYSCONF_BASE)/modules-load.d
 MODPROBEDIR ?= $(SYSCONF_BASE)/modprobe.d
+# systemd's units: a package's in /lib/systemd/system, where Debian 12's
+# debhelper (dh_installsystemd) finds them to enable, an install from
+# source's in /etc/systemd/system.
+SYSTEMDUNITDIR ?= $(if $(filter /usr,$(patsubst %/,%,$(PREFIX))),/lib/systemd/system,/etc/systemd/system)
 
 INSTALL ?= install
 LN_S ?= ln -sf
@@ -91,7 +95,7 @@ WINDOWS_HEADERS := $(wildcard userlib/windows/include/*.h userlib/windows/includ
 # One page per subcommand: the list `nttrace --help` prints (check-install
 # compares the two).
 NTTRACE_COMMANDS := start stop query list flush record dump show plot convert merge \
-	profile tracerpt formats enable disable providers manifest mc wpr logman xperf version call
+	profile tracerpt formats enable disable providers manifest mc wpr logman xperf autologger version call
 MAN_PAGES := nttrace.1 $(addsuffix .1,$(addprefix nttrace-,$(NTTRACE_COMMANDS)))
 
 .PHONY: shared install uninstall install-module-source uninstall-module-source
@@ -176,7 +180,8 @@ FORCE_PC:
 install: shared $(UAPI_H) install-module-source
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(MODPROBEDIR)
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(MODPROBEDIR) \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
 	$(INSTALL) -m 644 $(SHARED)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_REAL)
 	$(LN_S) $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	$(LN_S) $(SONAME) $(DESTDIR)$(LIBDIR)/libnttrace.so
@@ -194,6 +199,9 @@ install: shared $(UAPI_H) install-module-source
 	$(INSTALL) -m 644 scripts/packaging/udev/60-nttrace.rules $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules
 	$(INSTALL) -m 644 scripts/packaging/udev/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf
 	$(INSTALL) -m 644 scripts/packaging/udev/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/nttrace.conf
+	sed 's|@BINDIR@|$(BINDIR)|g' scripts/packaging/systemd/nttrace-autologger.service \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service
 	@# Into the running system (no DESTDIR): the loader's cache, as a
 	@# package's postinst does with its trigger.
 	@if [ -z "$(DESTDIR)" ] && command -v ldconfig > /dev/null; then ldconfig; fi
@@ -211,7 +219,7 @@ uninstall: uninstall-module-source
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/,$(notdir $(WINDOWS_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN_PAGES))
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf \
-		$(DESTDIR)$(MODPROBEDIR)/nttrace.conf
+		$(DESTDIR)$(MODPROBEDIR)/nttrace.conf $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service
 	rm -f $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits/c++config.h
 	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits 2> /dev/null || true
 	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows 2> /dev/null || true

@@ -302,6 +302,7 @@ int cmd_tracerpt(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_wpr(int argc, char **argv);
 int cmd_xperf(int argc, char **argv);
+int cmd_autologger(int argc, char **argv);
 int cmd_logman(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

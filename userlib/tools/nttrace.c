@@ -625,6 +625,7 @@ static const struct {
 	{ "wpr", cmd_wpr, "Windows Performance Recorder's commands: -start PROFILE, -stop FILE" },
 	{ "logman", cmd_logman, "logman's trace commands: start NAME -p PROVIDER -o FILE -ets, stop" },
 	{ "xperf", cmd_xperf, "xperf's commands: -on FLAGS, -start NAME -on PROVIDERS, -stop, -d" },
+	{ "autologger", cmd_autologger, "sessions that start at boot: add, remove, list" },
 	{ "version", cmd_version, "ABI version and implemented NtTraceEvent types" },
 	{ "call", cmd_call, "one raw NtTraceEvent call and its NTSTATUS" },
 };

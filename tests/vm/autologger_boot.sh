@@ -1,0 +1,40 @@
+#!/bin/sh
+# Autologgers at boot: run by scripts/check in a guest booted with the
+# configuration it wrote with `nttrace autologger add` (vm-run --etc), which
+# scripts/vm-init started before this command, as the systemd unit does:
+#   "NT Kernel Logger"  EnableFlags=0x1 (process), FileName=/tmp/boot-kernel.etl
+#   nttrace-boot        FileName=/tmp/boot-user.etl FileMax=2, the sample
+#                       provider (samples/event_sample) at level 5, keywords 0x3
+# Both sessions must be running, the provider enabled as configured, and
+# the kernel logger's file must hold this very command's start: events from
+# before the test began. Prints TAP.
+. tests/vm/tap.sh
+. tests/vm/tool.sh autologger-boot
+guid=8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70
+
+check "the boot's status: both started" exits 0 "" $tool autologger list
+check "... NT Kernel Logger: Status=0, its file" \
+	sh -c "$tool autologger list 'NT Kernel Logger' | grep -q 'File=/tmp/boot-kernel.etl' &&
+	       $tool autologger list 'NT Kernel Logger' | grep -q 'Status=0'"
+check "... nttrace-boot: FileMax=2 gives the first boot's file .001" \
+	sh -c "$tool autologger list nttrace-boot | grep -q 'File=/tmp/boot-user.etl.001' &&
+	       $tool autologger list nttrace-boot | grep -q 'FileCounter=1'"
+check "the 32-bit tool reads the same configuration" exits 0 "MatchAnyKeyword=0x3" \
+	u32/nttrace autologger list nttrace-boot
+check "both sessions run" sh -c "$tool list | grep -q 'NT Kernel Logger' &&
+				 $tool list | grep -q 'nttrace-boot'"
+u64/event_sample --events 5 --wait 5 > "$tmp/sample.out" 2>&1
+check "the provider is enabled as configured: level 5, keywords 0x3" \
+	grep -q "event_sample: enabled, level 5, any 0x3" "$tmp/sample.out"
+check "stop nttrace-boot" exits 0 "completed successfully" \
+	$tool logman stop nttrace-boot -ets
+check "stop the NT Kernel Logger" exits 0 "completed successfully" \
+	$tool logman stop "NT Kernel Logger" -ets
+check "the provider's events are in the boot's file" dumped /tmp/boot-user.etl.001 "$guid" 5
+check "the kernel logger's file holds this test's own start (sh /command): the boot's events" \
+	dumped /tmp/boot-kernel.etl ' Process/Start .*CommandLine="sh /command"' 1
+check "... and the rundown of the processes before it" \
+	dumped /tmp/boot-kernel.etl ' Process/DCStart .* ProcessId=1 ' 1
+check "nothing left running" sh -c "! $tool list | grep -Eq 'NT Kernel Logger|nttrace-boot'"
+rm -rf "$tmp"
+tap_done

@@ -1,0 +1,825 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nttrace autologger: sessions that start at boot, before the programs
+ * they trace, configured as Windows configures its AutoLogger sessions
+ * (the registry key HKLM\SYSTEM\CurrentControlSet\Control\WMI\Autologger\
+ * NAME, whose values describe the session and whose subkeys, one a
+ * provider GUID, the providers it enables):
+ *
+ *   nttrace autologger add NAME [VALUE=DATA]... [-p PROVIDER [VALUE=DATA]...]...
+ *   nttrace autologger remove NAME
+ *   nttrace autologger list [NAME]
+ *   nttrace autologger boot
+ *
+ * The configuration directory (/etc/nttrace/autologger, or
+ * NTTRACE_AUTOLOGGER_DIR) holds a directory a session, NAME/, which holds
+ * the key's values in NAME/values and each provider's subkey in a file
+ * named by its GUID, NAME/{GUID}: a "Value=Data" line a value, by the
+ * registry's value names (any case, as the registry takes them). Numbers
+ * are decimal or 0x hex; files are 0600 and written whole (a temporary
+ * file renamed), so that a boot never reads half of one.
+ *
+ * Session values: Start (1: started at boot), Guid (the session's GUID,
+ * kept and shown), FileName (default /var/log/nttrace/NAME.etl), FileMax
+ * (more than 0: the file of each boot is FileName.NNN, NNN counting 1 to
+ * FileMax and round again, as Windows numbers them), MaxFileSize (MB),
+ * BufferSize (KB), MinimumBuffers and MaximumBuffers (the whole
+ * session's, spread over the CPUs), FlushTimer (seconds), LogFileMode,
+ * ClockType, and for the session named "NT Kernel Logger" EnableFlags
+ * (EnableKernelFlags is taken as the same word). Provider values: Enabled,
+ * EnableLevel, MatchAnyKeyword, MatchAllKeyword, EnableProperty. Any other
+ * value name is refused when added and when booted: a setting that would
+ * be ignored is not accepted.
+ *
+ * `boot` starts every session whose Start is 1, enables its providers
+ * whose Enabled is not 0, and gives it its file (the logger process
+ * StartTrace starts); the systemd unit nttrace-autologger.service runs it
+ * right after the module loads. As Windows records the outcome in the
+ * key's Status value, it writes NAME/status: Status (0, or the errno
+ * that stopped the session), LoggerId, File and FileCounter.
+ *
+ * Who may: what the directory's permissions allow (root's /etc), and what
+ * starting each session needs (the NT Kernel Logger: CAP_PERFMON).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nttrace/nt.h>
+#include <nttrace/tdh.h>
+#include <nttrace/tmf.h>
+
+#include "cli.h"
+#include "../logger/logger_internal.h"
+
+#define AUTOLOGGER_DIR		"/etc/nttrace/autologger"
+#define DEFAULT_LOG_DIR		"/var/log/nttrace"
+#define MAX_PROVIDERS		64
+#define VALUES_FILE		"values"
+#define STATUS_FILE		"status"
+
+/* Numbers shown in hex (HEX32, HEX64) are bit masks; the rest counts. */
+enum kind { NUM32, NUM64, HEX32, HEX64, TEXT };
+
+struct value_name {
+	const char *name;
+	enum kind kind;
+};
+
+/* The session key's values, in the order they are written. */
+enum {
+	S_START, S_GUID, S_FILENAME, S_FILEMAX, S_MAXFILESIZE, S_BUFFERSIZE, S_MINBUFFERS,
+	S_MAXBUFFERS, S_FLUSHTIMER, S_LOGFILEMODE, S_CLOCKTYPE, S_ENABLEFLAGS, S_COUNT
+};
+static const struct value_name session_values[S_COUNT] = {
+	{ "Start", NUM32 }, { "Guid", TEXT }, { "FileName", TEXT }, { "FileMax", NUM32 },
+	{ "MaxFileSize", NUM32 }, { "BufferSize", NUM32 }, { "MinimumBuffers", NUM32 },
+	{ "MaximumBuffers", NUM32 }, { "FlushTimer", NUM32 }, { "LogFileMode", HEX32 },
+	{ "ClockType", NUM32 }, { "EnableFlags", HEX32 },
+};
+
+/* A provider subkey's values. */
+enum { P_ENABLED, P_LEVEL, P_ANY, P_ALL, P_PROPERTY, P_COUNT };
+static const struct value_name provider_values[P_COUNT] = {
+	{ "Enabled", NUM32 }, { "EnableLevel", NUM32 }, { "MatchAnyKeyword", HEX64 },
+	{ "MatchAllKeyword", HEX64 }, { "EnableProperty", HEX32 },
+};
+
+/* One key's values: which are set, the numbers, the texts. */
+struct values {
+	unsigned int set;		/* bit i: value i is set */
+	uint64_t num[S_COUNT];
+	char text[S_COUNT][PATH_MAX];
+};
+
+struct provider {
+	char guid[40];			/* "{...}", its file's name */
+	struct values v;
+};
+
+struct autologger {
+	char name[NTTRACE_NAME_MAX];
+	struct values v;
+	struct provider p[MAX_PROVIDERS];
+	unsigned int n_p;
+};
+
+/*
+ * Say what is wrong, with strerror(-@err) for a system error: returns 1
+ * for one, CLI_USAGE (bad input) for @err 0.
+ */
+__attribute__((format(printf, 2, 3)))
+static int al_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nttrace autologger: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(-err));
+	fputc('\n', stderr);
+	return err ? 1 : CLI_USAGE;
+}
+
+static const char *config_dir(void)
+{
+	const char *d = getenv("NTTRACE_AUTOLOGGER_DIR");
+
+	return d && *d ? d : AUTOLOGGER_DIR;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nttrace autologger add NAME [VALUE=DATA]... [-p PROVIDER [VALUE=DATA]...]...\n"
+		"       nttrace autologger remove NAME\n"
+		"       nttrace autologger list [NAME]\n"
+		"       nttrace autologger boot\n\n"
+		"Sessions started at boot (the systemd unit nttrace-autologger.service runs\n"
+		"`boot`), configured in %s (NTTRACE_AUTOLOGGER_DIR) with\n"
+		"the values of Windows' Autologger registry keys:\n"
+		"  session:  Start Guid FileName FileMax MaxFileSize BufferSize MinimumBuffers\n"
+		"            MaximumBuffers FlushTimer LogFileMode ClockType EnableFlags\n"
+		"  provider: Enabled EnableLevel MatchAnyKeyword MatchAllKeyword EnableProperty\n"
+		"A new session gets Start=1, a new provider Enabled=1. PROVIDER: a GUID, or a\n"
+		"name a loaded manifest gives. \"NT Kernel Logger\" takes EnableFlags (its\n"
+		"kernel flags) and no providers.\n", config_dir());
+}
+
+/* A session name that is also a safe directory name. */
+static int valid_name(const char *name)
+{
+	if (!*name || *name == '.' || strchr(name, '/') || strlen(name) >= NTTRACE_NAME_MAX)
+		return al_fail(0, "'%s': not a session name (1 to %d characters, no '/', "
+				"not starting with '.')", name, NTTRACE_NAME_MAX - 1);
+	return 0;
+}
+
+static int find_value(const struct value_name *names, unsigned int n, const char *name,
+		      size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i].name) == len && !strncasecmp(names[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * "Value=Data" into @v, by @names (@n of them), @where naming it in what
+ * is said: 0, or says why not and returns CLI_USAGE.
+ */
+static int set_value(struct values *v, const struct value_name *names, unsigned int n,
+		     const char *arg, const char *where)
+{
+	const char *eq = strchr(arg, '=');
+	char what[PATH_MAX + 64];
+	uint64_t x;
+	int i;
+
+	if (!eq || eq == arg)
+		return al_fail(0, "%s: '%s' is not VALUE=DATA", where, arg);
+	i = find_value(names, n, arg, eq - arg);
+	if (i < 0)
+		return al_fail(0, "%s: no value '%.*s' here (see nttrace autologger --help)",
+				where, (int)(eq - arg), arg);
+	/* A path too long for @what is cut short there; it only names the place. */
+	if (snprintf(what, sizeof(what), "%s: %s", where, names[i].name) < 0)
+		what[0] = 0;
+	if (names[i].kind == TEXT) {
+		if (!eq[1] || strlen(eq + 1) >= sizeof(v->text[i]) || strchr(eq + 1, '\n'))
+			return al_fail(0, "%s: empty, too long or more than a line", what);
+		strcpy(v->text[i], eq + 1);
+	} else {
+		if (cli_uint(what, eq + 1, 0, names[i].kind == NUM32 || names[i].kind == HEX32 ?
+			     UINT32_MAX : UINT64_MAX, 0, &x))
+			return CLI_USAGE;
+		v->num[i] = x;
+	}
+	v->set |= 1U << i;
+	return 0;
+}
+
+static int has(const struct values *v, int i)
+{
+	return !!(v->set & (1U << i));
+}
+
+/* The number @i of @v, or @def when it is not set. */
+static uint64_t num(const struct values *v, int i, uint64_t def)
+{
+	return has(v, i) ? v->num[i] : def;
+}
+
+/* Value @i of @v as a "Value=Data" line, as it is written and listed. */
+static void put_value(FILE *f, const struct values *v, const struct value_name *names,
+		      unsigned int i, const char *indent)
+{
+	if (names[i].kind == TEXT)
+		fprintf(f, "%s%s=%s\n", indent, names[i].name, v->text[i]);
+	else if (names[i].kind == NUM32 || names[i].kind == NUM64)
+		fprintf(f, "%s%s=%llu\n", indent, names[i].name, (unsigned long long)v->num[i]);
+	else
+		fprintf(f, "%s%s=0x%llx\n", indent, names[i].name, (unsigned long long)v->num[i]);
+}
+
+/* Read a key's file @path into @v: 0, -errno, or CLI_USAGE (said). */
+static int read_values(const char *path, struct values *v, const struct value_name *names,
+		       unsigned int n)
+{
+	char line[PATH_MAX + 64], where[PATH_MAX + 32];
+	unsigned int no = 0;
+	FILE *f = fopen(path, "re");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	memset(v, 0, sizeof(*v));
+	while (!ret && fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\r\n");
+
+		no++;
+		if (!line[len] && !feof(f)) {
+			ret = al_fail(0, "%s:%u: line too long", path, no);
+			break;
+		}
+		line[len] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		snprintf(where, sizeof(where), "%s:%u", path, no);
+		ret = set_value(v, names, n, line, where);
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Write @v to @path whole: a temporary file of mode 0600, renamed. */
+static int write_values(const char *path, const struct values *v,
+			const struct value_name *names, unsigned int n)
+{
+	char tmp[PATH_MAX];
+	unsigned int i;
+	FILE *f;
+	int fd, bad;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		if (!has(v, i))
+			continue;
+		put_value(f, v, names, i, "");
+	}
+	bad = ferror(f) | fflush(f) | fsync(fd);
+	if (fclose(f) || bad || rename(tmp, path)) {
+		int err = errno ? -errno : -EIO;
+
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+static int key_path(char *out, size_t room, const char *name, const char *file)
+{
+	int n = file ? snprintf(out, room, "%s/%s/%s", config_dir(), name, file) :
+		       snprintf(out, room, "%s/%s", config_dir(), name);
+
+	return n < 0 || (size_t)n >= room ? -ENAMETOOLONG : 0;
+}
+
+/* A provider's file name: a GUID in braces, "{xxxxxxxx-xxxx-...}"; else -1. */
+static int is_guid_file(const char *name)
+{
+	unsigned int i;
+
+	if (strlen(name) != 38 || name[0] != '{' || name[37] != '}')
+		return -1;
+	for (i = 1; i < 37; i++)
+		if (i == 9 || i == 14 || i == 19 || i == 24 ? name[i] != '-' :
+		    !isxdigit((unsigned char)name[i]))
+			return -1;
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct provider *)a)->guid, ((const struct provider *)b)->guid);
+}
+
+/* Load autologger @name: 0, -errno (-ENOENT: none such), or CLI_USAGE. */
+static int load(const char *name, struct autologger *al)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	memset(al, 0, sizeof(*al));
+	snprintf(al->name, sizeof(al->name), "%s", name);
+	if ((ret = key_path(path, sizeof(path), name, VALUES_FILE)) ||
+	    (ret = read_values(path, &al->v, session_values, S_COUNT)))
+		return ret;
+	key_path(path, sizeof(path), name, NULL);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (is_guid_file(de->d_name))
+			continue;
+		if (al->n_p == MAX_PROVIDERS) {
+			ret = al_fail(0, "%s: more than %d providers", path, MAX_PROVIDERS);
+			break;
+		}
+		/* 38 characters: is_guid_file() said so. */
+		memcpy(al->p[al->n_p].guid, de->d_name, 39);
+		key_path(path, sizeof(path), name, de->d_name);
+		ret = read_values(path, &al->p[al->n_p].v, provider_values, P_COUNT);
+		if (ret)
+			break;
+		al->n_p++;
+		key_path(path, sizeof(path), name, NULL);
+	}
+	closedir(d);
+	qsort(al->p, al->n_p, sizeof(al->p[0]), by_name);
+	return ret;
+}
+
+static int load_said(const char *name, struct autologger *al)
+{
+	int ret = load(name, al);
+
+	if (ret == -ENOENT)
+		return al_fail(0, "no autologger '%s' in %s", name, config_dir());
+	if (ret < 0)
+		return al_fail(ret, "autologger '%s' in %s", name, config_dir());
+	return ret;
+}
+
+/* mkdir -p @dir, the directories made 0755 (what /etc's are). */
+static int make_dirs(const char *dir)
+{
+	char p[PATH_MAX];
+	char *slash;
+
+	if (snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	for (slash = strchr(p + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = 0;
+		if (*p && mkdir(p, 0755) && errno != EEXIST)
+			return -errno;
+		if (!slash)
+			return 0;
+		*slash = '/';
+	}
+}
+
+/* `add`: the session's values, then each -p PROVIDER's. */
+static int add(int argc, char **argv)
+{
+	PROVIDER_ENUMERATION_INFO *known = NULL;
+	static struct autologger al;
+	struct values *v;
+	char path[PATH_MAX];
+	const char *name = argv[0];
+	int kernel = !strcasecmp(name, NTTRACE_KERNEL_LOGGER_NAME);
+	unsigned int i, n_new = 0;
+	int i_arg, ret, fresh = 0;
+
+	if ((ret = valid_name(name)))
+		return ret;
+	ret = load(name, &al);
+	if (ret == -ENOENT) {
+		memset(&al, 0, sizeof(al));
+		al.v.set = 1U << S_START;
+		al.v.num[S_START] = 1;
+		fresh = 1;
+	} else if (ret) {
+		return ret < 0 ? al_fail(ret, "autologger '%s'", name) : ret;
+	}
+	v = &al.v;
+	for (i_arg = 1; i_arg < argc; i_arg++) {
+		uint8_t guid[16];
+		char text[40];
+		int j;
+
+		if (strcmp(argv[i_arg], "-p")) {
+			if ((ret = set_value(v, v == &al.v ? session_values : provider_values,
+					     v == &al.v ? S_COUNT : P_COUNT, argv[i_arg], name)))
+				goto out;
+			continue;
+		}
+		if (++i_arg == argc) {
+			ret = al_fail(0, "-p: which provider?");
+			goto out;
+		}
+		if (kernel) {
+			ret = al_fail(0, "the NT Kernel Logger enables no providers: give its "
+				       "EnableFlags");
+			goto out;
+		}
+		if (cli_provider_guid(&known, argv[i_arg], guid)) {
+			ret = al_fail(0, "-p %s: not a GUID, nor a provider a loaded manifest "
+				       "names", argv[i_arg]);
+			goto out;
+		}
+		nttrace_guid_string(guid, text + 1);
+		text[0] = '{';
+		strcpy(text + 37, "}");
+		for (j = 0; j < (int)al.n_p && strcasecmp(al.p[j].guid, text); j++)
+			;
+		if (j == (int)al.n_p) {
+			if (al.n_p == MAX_PROVIDERS) {
+				ret = al_fail(0, "more than %d providers", MAX_PROVIDERS);
+				goto out;
+			}
+			memset(&al.p[j], 0, sizeof(al.p[j]));
+			strcpy(al.p[j].guid, text);
+			al.p[j].v.set = 1U << P_ENABLED;
+			al.p[j].v.num[P_ENABLED] = 1;
+			al.n_p++;
+			n_new++;
+		}
+		v = &al.p[j].v;
+	}
+	if (!kernel && has(&al.v, S_ENABLEFLAGS)) {
+		ret = al_fail(0, "EnableFlags: only the NT Kernel Logger takes kernel flags");
+		goto out;
+	}
+	if ((ret = key_path(path, sizeof(path), name, NULL)))
+		goto failed;
+	if ((ret = make_dirs(config_dir())))
+		goto failed;
+	if (mkdir(path, 0700) && errno != EEXIST) {
+		ret = -errno;
+		goto failed;
+	}
+	for (i = 0; i < al.n_p; i++) {
+		key_path(path, sizeof(path), name, al.p[i].guid);
+		if ((ret = write_values(path, &al.p[i].v, provider_values, P_COUNT)))
+			goto failed;
+	}
+	key_path(path, sizeof(path), name, VALUES_FILE);
+	if ((ret = write_values(path, &al.v, session_values, S_COUNT)))
+		goto failed;
+	printf("autologger '%s' %s: %u provider%s (%u new); it starts at the next boot%s\n", name,
+	       fresh ? "added" : "updated", al.n_p, al.n_p == 1 ? "" : "s", n_new,
+	       num(&al.v, S_START, 0) == 1 ? "" : " only with Start=1");
+	ret = 0;
+	goto out;
+failed:
+	ret = al_fail(ret, "writing autologger '%s' in %s", name, config_dir());
+out:
+	free(known);
+	return ret;
+}
+
+/*
+ * `remove`: the files the key is made of (its values, its status, its
+ * providers', read or not: a file that does not parse goes too), then its
+ * directory; a file of another kind is left, and said.
+ */
+static int remove_one(const char *name)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	if ((ret = valid_name(name)) || (ret = key_path(path, sizeof(path), name, NULL)))
+		return ret < 0 ? al_fail(ret, "%s", name) : ret;
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? al_fail(0, "no autologger '%s' in %s", name, config_dir()) :
+					 al_fail(-errno, "%s", path);
+	while ((de = readdir(d))) {
+		char file[PATH_MAX];
+
+		if (strcmp(de->d_name, VALUES_FILE) && strcmp(de->d_name, STATUS_FILE) &&
+		    is_guid_file(de->d_name))
+			continue;
+		if (!key_path(file, sizeof(file), name, de->d_name) && unlink(file)) {
+			ret = al_fail(-errno, "%s", file);
+			break;
+		}
+	}
+	closedir(d);
+	if (ret)
+		return ret;
+	if (rmdir(path))
+		return al_fail(-errno, "%s (files of its own left in it)", path);
+	printf("autologger '%s' removed\n", name);
+	return 0;
+}
+
+static void print_values(const struct values *v, const struct value_name *names, unsigned int n,
+			 const char *indent)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (has(v, i))
+			put_value(stdout, v, names, i, indent);
+}
+
+static int list_one(const char *name)
+{
+	static struct autologger al;
+	char path[PATH_MAX], line[PATH_MAX + 32];
+	unsigned int i;
+	FILE *f;
+	int ret;
+
+	if ((ret = load_said(name, &al)))
+		return ret;
+	printf("%s\n", name);
+	print_values(&al.v, session_values, S_COUNT, "  ");
+	for (i = 0; i < al.n_p; i++) {
+		printf("  %s\n", al.p[i].guid);
+		print_values(&al.p[i].v, provider_values, P_COUNT, "    ");
+	}
+	key_path(path, sizeof(path), name, STATUS_FILE);
+	f = fopen(path, "re");
+	if (f) {
+		printf("  last boot:\n");
+		while (fgets(line, sizeof(line), f))
+			printf("    %s", line);
+		fclose(f);
+	}
+	return 0;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The autologgers' names, sorted: each is a directory of the config dir. */
+static int names(char ***out, unsigned int *n)
+{
+	DIR *d = opendir(config_dir());
+	struct dirent *de;
+	char **v = NULL;
+
+	*n = 0;
+	*out = NULL;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		char **nv;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= NTTRACE_NAME_MAX)
+			continue;
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (!nv || !(nv[*n] = strdup(de->d_name))) {
+			free(nv ? nv : v);
+			closedir(d);
+			return -ENOMEM;
+		}
+		v = nv;
+		(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), by_text);
+	*out = v;
+	return 0;
+}
+
+static void free_names(char **v, unsigned int n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+/* NAME/status, as Windows keeps the outcome in the key's Status value. */
+static void write_status(const char *name, int err, uint32_t id, const char *file,
+			 uint64_t counter)
+{
+	char path[PATH_MAX], text[PATH_MAX + 96];
+
+	snprintf(text, sizeof(text), "Status=%d\nLoggerId=%u\nFile=%s\nFileCounter=%llu\n",
+		 err, id, file, (unsigned long long)counter);
+	if (!key_path(path, sizeof(path), name, STATUS_FILE)) {
+		char tmp[PATH_MAX + 8];
+		FILE *f;
+		int fd;
+
+		snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+		fd = mkstemp(tmp);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (f && fputs(text, f) >= 0 && !fclose(f) && !rename(tmp, path))
+			return;
+		if (f)
+			unlink(tmp);
+		else if (fd >= 0)
+			close(fd), unlink(tmp);
+	}
+	al_fail(-EIO, "%s: cannot write its status", name);
+}
+
+/* The last boot's FileCounter (0: none), from NAME/status. */
+static uint64_t last_counter(const char *name)
+{
+	char path[PATH_MAX], line[PATH_MAX + 32];
+	unsigned long long c = 0;
+	FILE *f;
+
+	if (key_path(path, sizeof(path), name, STATUS_FILE) || !(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "FileCounter=%llu", &c) == 1)
+			break;
+	fclose(f);
+	return c;
+}
+
+/*
+ * This boot's file of @al into @path, and its counter: FileName (or the
+ * default in DEFAULT_LOG_DIR, made 0700), and with FileMax the next
+ * number after the last boot's, 1 after FileMax.
+ */
+static int boot_file(const struct autologger *al, char *path, size_t room, uint64_t *counter)
+{
+	uint64_t max = num(&al->v, S_FILEMAX, 0);
+	int n;
+
+	*counter = 0;
+	if (has(&al->v, S_FILENAME)) {
+		n = snprintf(path, room, "%s", al->v.text[S_FILENAME]);
+	} else {
+		if (mkdir(DEFAULT_LOG_DIR, 0700) && errno != EEXIST)
+			return -errno;
+		n = snprintf(path, room, DEFAULT_LOG_DIR "/%s.etl", al->name);
+	}
+	if (max) {
+		*counter = last_counter(al->name) % max + 1;
+		n += snprintf(path + n, n < (int)room ? room - n : 0, ".%03llu",
+			      (unsigned long long)*counter);
+	}
+	return n < 0 || (size_t)n >= room ? -ENAMETOOLONG : 0;
+}
+
+static int enable_provider(uint32_t id, const struct provider *p)
+{
+	struct nttrace_enable e = { .size = sizeof(e), .logger_id = id,
+				    .control = EVENT_CONTROL_CODE_ENABLE_PROVIDER };
+	int fd;
+
+	if (cli_guid(p->guid, p->guid, e.guid))
+		return -EINVAL;
+	e.level = num(&p->v, P_LEVEL, 0);
+	e.match_any_keyword = num(&p->v, P_ANY, 0);
+	e.match_all_keyword = num(&p->v, P_ALL, 0);
+	e.enable_property = num(&p->v, P_PROPERTY, 0);
+	fd = nttrace_device_fd();
+	if (fd < 0)
+		return fd;
+	return ioctl(fd, NTTRACE_IOC_ENABLE, &e) < 0 ? -errno : 0;
+}
+
+/* Start autologger @al as the boot does: 0, or -errno (said). */
+static int boot_one(const struct autologger *al)
+{
+	struct nttrace_logger_info info;
+	char file[PATH_MAX];
+	uint64_t counter = 0;
+	unsigned int i;
+	pid_t pid;
+	int ret;
+
+	if (!strcasecmp(al->name, NTTRACE_KERNEL_LOGGER_NAME)) {
+		if (cli_kernel_session(NULL, num(&al->v, S_ENABLEFLAGS, 0),
+				       num(&al->v, S_LOGFILEMODE, 0), &info)) {
+			ret = -EINVAL;
+			goto said;
+		}
+	} else {
+		memset(&info, 0, sizeof(info));
+		nttrace_set_name(&info, al->name);
+		info.log_file_mode = num(&al->v, S_LOGFILEMODE, 0);
+	}
+	info.buffer_size_kb = num(&al->v, S_BUFFERSIZE, 0);
+	if (has(&al->v, S_MAXBUFFERS))
+		cli_session_buffers(&info, num(&al->v, S_MINBUFFERS, 0),
+				    num(&al->v, S_MAXBUFFERS, 0));
+	info.flush_timer = num(&al->v, S_FLUSHTIMER, 0);
+	info.clock_type = num(&al->v, S_CLOCKTYPE, 0);
+	ret = cli_start_fitted(&info, al->name);
+	if (ret) {
+		cli_fail(ret, "autologger '%s': starting the session", al->name);
+		goto said;
+	}
+	for (i = 0; i < al->n_p; i++) {
+		if (!num(&al->p[i].v, P_ENABLED, 0))
+			continue;
+		ret = enable_provider(info.logger_id, &al->p[i]);
+		if (ret) {
+			cli_fail(ret, "autologger '%s': enabling %s", al->name, al->p[i].guid);
+			goto stop;
+		}
+	}
+	ret = boot_file(al, file, sizeof(file), &counter);
+	if (!ret)
+		ret = nttrace_start_file_logger(info.logger_id, file,
+						num(&al->v, S_MAXFILESIZE, 0), &pid);
+	if (ret) {
+		al_fail(0, "autologger '%s': %s: %s", al->name, file, cli_create_error(ret));
+		goto stop;
+	}
+	write_status(al->name, 0, info.logger_id, file, counter);
+	printf("%s: logger %u, file %s\n", al->name, info.logger_id, file);
+	return 0;
+stop:
+	info.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;
+	nttrace_control(&info, EVENT_TRACE_CONTROL_STOP);
+said:
+	write_status(al->name, ret, 0, "", counter);
+	return ret ? ret : -EINVAL;
+}
+
+/* `boot`: every autologger whose Start is 1; 1 if any did not start. */
+static int boot(void)
+{
+	static struct autologger al;
+	unsigned int i, n, failed = 0, started = 0;
+	char **v = NULL;
+	int ret = names(&v, &n);
+
+	if (ret)
+		return al_fail(ret, "%s", config_dir());
+	cli_same_tool();
+	for (i = 0; i < n; i++) {
+		ret = load(v[i], &al);
+		if (ret) {
+			if (ret < 0)
+				al_fail(ret, "autologger '%s'", v[i]);
+			failed++;
+			continue;
+		}
+		if (num(&al.v, S_START, 0) != 1)
+			continue;
+		if (boot_one(&al))
+			failed++;
+		else
+			started++;
+	}
+	free_names(v, n);
+	printf("%u autologger%s started, %u failed\n", started, started == 1 ? "" : "s", failed);
+	return failed ? 1 : 0;
+}
+
+int cmd_autologger(int argc, char **argv)
+{
+	unsigned int i, n;
+	char **v;
+	int ret = 0;
+
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "add"))
+		return add(argc - 2, argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "remove"))
+		return remove_one(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "list"))
+		return valid_name(argv[2]) ? CLI_USAGE : list_one(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "boot"))
+		return boot();
+	if (argc != 2 || strcmp(argv[1], "list")) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	ret = names(&v, &n);
+	if (ret)
+		return al_fail(ret, "%s", config_dir());
+	for (i = 0; i < n; i++)
+		ret |= list_one(v[i]);
+	if (!n)
+		printf("no autologgers in %s\n", config_dir());
+	free_names(v, n);
+	return ret ? 1 : 0;
+}
