@@ -61,8 +61,12 @@ what="a value Windows does not have: refused" ok exits 2 "no value 'Bogus'" \
 what="... and nothing written" ok sh -c "! grep -q Bogus '$d/values'"
 what="a number that is not one: refused" ok exits 2 "BufferSize '12x'" $al add Boot BufferSize=12x
 what="a DWORD too large: refused" ok exits 2 "" $al add Boot BufferSize=0x100000000
-what="EnableFlags outside the NT Kernel Logger: refused" ok exits 2 "only the NT Kernel Logger" \
+what="EnableFlags outside a system logger: refused" ok exits 2 "only a system logger" \
 	$al add Boot EnableFlags=1
+what="... a system logger of its own (LogFileMode 0x2000000) takes them" ok exits 0 "added" \
+	$al add Sys LogFileMode=0x2000000 EnableFlags=0x1
+what="... and stops taking them when its mode goes" ok exits 2 "only a system logger" \
+	$al add Sys LogFileMode=0
 what="providers for the NT Kernel Logger: refused" ok exits 2 "enables no providers" \
 	$al add "NT Kernel Logger" -p "$guid"
 what="... and no half-made autologger left" ok sh -c "[ ! -e '$NTTRACE_AUTOLOGGER_DIR/NT Kernel Logger' ]"
@@ -72,7 +76,7 @@ what="a hand-edited file with a value not known: boot refuses that autologger" o
 	sh -c "mkdir -m 700 '$NTTRACE_AUTOLOGGER_DIR/Bad' && echo 'Strat=1' > '$NTTRACE_AUTOLOGGER_DIR/Bad/values' &&
 	       ! $al boot > '$dir/boot.out' 2>&1 && grep -q \"no value 'Strat'\" '$dir/boot.out'"
 what="boot without the module: the failure counted and said" ok \
-	grep -q "0 autologgers started, 2 failed" "$dir/boot.out"
+	grep -q "0 autologgers started, 3 failed" "$dir/boot.out"
 what="... the status written, as Windows writes Status" ok \
 	sh -c "grep -q '^Status=-' '$d/status' && $al list Boot | grep -q 'last boot:'"
 what="remove" ok exits 0 "removed" $al remove Boot

@@ -5,6 +5,9 @@
 #   "NT Kernel Logger"  EnableFlags=0x1 (process), FileName=/tmp/boot-kernel.etl
 #   nttrace-boot        FileName=/tmp/boot-user.etl FileMax=2, the sample
 #                       provider (samples/event_sample) at level 5, keywords 0x3
+#   and a WPR boot trace: `wpr -boottrace -addboot CPU.Light -filemode
+#   -recordtempto /tmp`, its system collector a system logger of its own,
+#   and one in memory mode: `-addboot CPU.Light -instancename Mem`
 # Both sessions must be running, the provider enabled as configured, and
 # the kernel logger's file must hold this very command's start: events from
 # before the test began. Prints TAP.
@@ -35,6 +38,20 @@ check "the kernel logger's file holds this test's own start (sh /command): the b
 	dumped /tmp/boot-kernel.etl ' Process/Start .*CommandLine="sh /command"' 1
 check "... and the rundown of the processes before it" \
 	dumped /tmp/boot-kernel.etl ' Process/DCStart .* ProcessId=1 ' 1
-check "nothing left running" sh -c "! $tool list | grep -Eq 'NT Kernel Logger|nttrace-boot'"
+check "wpr -boottrace -stopboot saves the boot trace" exits 0 "successfully saved" \
+	$tool wpr -boottrace -stopboot "$tmp/wprboot.etl"
+check "... with the boot's events: this test's start" \
+	dumped "$tmp/wprboot.etl" ' Process/Start .*CommandLine="sh /command"' 1
+check "... its CPU samples" dumped "$tmp/wprboot.etl" ' PerfInfo/SampleProfile ' 1
+check "... and its configuration gone: a boot trace records one boot" \
+	sh -c "! $tool autologger list | grep -q WPR_initiated_WprApp"
+check "... -stopboot again: none" exits 1 "There are no trace profiles running" \
+	$tool wpr -boottrace -stopboot "$tmp/again.etl"
+check "the memory-mode boot trace kept its buffers: -stopboot saves them" exits 0 \
+	"successfully saved" $tool wpr -boottrace -stopboot "$tmp/memboot.etl" -instancename Mem
+check "... with the boot's events" dumped "$tmp/memboot.etl" ' PerfInfo/SampleProfile ' 1
+check "-cancelboot with none configured" exits 1 "There are no trace profiles running" \
+	$tool wpr -boottrace -cancelboot
+check "nothing left running" sh -c "! $tool list | grep -Eq 'NT Kernel Logger|nttrace-boot|WPR_'"
 rm -rf "$tmp"
 tap_done

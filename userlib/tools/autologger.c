@@ -25,15 +25,20 @@
  * FileMax and round again, as Windows numbers them), MaxFileSize (MB),
  * BufferSize (KB), MinimumBuffers and MaximumBuffers (the whole
  * session's, spread over the CPUs), FlushTimer (seconds), LogFileMode,
- * ClockType, and for the session named "NT Kernel Logger" EnableFlags
- * (EnableKernelFlags is taken as the same word). Provider values: Enabled,
+ * ClockType, and for a system logger (the session named "NT Kernel
+ * Logger", or one whose LogFileMode has EVENT_TRACE_SYSTEM_LOGGER_MODE)
+ * EnableFlags, its kernel flags. Provider values: Enabled,
  * EnableLevel, MatchAnyKeyword, MatchAllKeyword, EnableProperty. Any other
  * value name is refused when added and when booted: a setting that would
  * be ignored is not accepted.
  *
  * `boot` starts every session whose Start is 1, enables its providers
  * whose Enabled is not 0, and gives it its file (the logger process
- * StartTrace starts); the systemd unit nttrace-autologger.service runs it
+ * StartTrace starts), unless its LogFileMode has EVENT_TRACE_BUFFERING_MODE:
+ * such a session keeps its buffers in memory until a logger is given it
+ * (`nttrace wpr -boottrace -stopboot`); buffer counts the machine's
+ * limits refuse are halved until they fit (cli_start_fitted()), and said.
+ * The systemd unit nttrace-autologger.service runs it
  * right after the module loads. As Windows records the outcome in the
  * key's Status value, it writes NAME/status: Status (0, or the errno
  * that stopped the session), LoggerId, File and FileCounter.
@@ -153,8 +158,9 @@ static void usage(FILE *f)
 		"            MaximumBuffers FlushTimer LogFileMode ClockType EnableFlags\n"
 		"  provider: Enabled EnableLevel MatchAnyKeyword MatchAllKeyword EnableProperty\n"
 		"A new session gets Start=1, a new provider Enabled=1. PROVIDER: a GUID, or a\n"
-		"name a loaded manifest gives. \"NT Kernel Logger\" takes EnableFlags (its\n"
-		"kernel flags) and no providers.\n", config_dir());
+		"name a loaded manifest gives. System loggers take EnableFlags (kernel flags):\n"
+		"\"NT Kernel Logger\" (no providers), or LogFileMode with 0x2000000. With\n"
+		"LogFileMode 0x400 (buffering) no file is written at boot.\n", config_dir());
 }
 
 /* A session name that is also a safe directory name. */
@@ -395,8 +401,14 @@ static int make_dirs(const char *dir)
 	}
 }
 
-/* `add`: the session's values, then each -p PROVIDER's. */
-static int add(int argc, char **argv)
+/* A system logger: the NT Kernel Logger, or a session with SYSTEM_LOGGER_MODE. */
+static int system_logger(const struct autologger *al)
+{
+	return !strcasecmp(al->name, NTTRACE_KERNEL_LOGGER_NAME) ||
+	       (num(&al->v, S_LOGFILEMODE, 0) & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE);
+}
+
+int cli_autologger_add(int argc, char **argv, int quiet)
 {
 	PROVIDER_ENUMERATION_INFO *known = NULL;
 	static struct autologger al;
@@ -418,6 +430,7 @@ static int add(int argc, char **argv)
 	} else if (ret) {
 		return ret < 0 ? al_fail(ret, "autologger '%s'", name) : ret;
 	}
+	snprintf(al.name, sizeof(al.name), "%s", name);
 	v = &al.v;
 	for (i_arg = 1; i_arg < argc; i_arg++) {
 		uint8_t guid[16];
@@ -463,8 +476,10 @@ static int add(int argc, char **argv)
 		}
 		v = &al.p[j].v;
 	}
-	if (!kernel && has(&al.v, S_ENABLEFLAGS)) {
-		ret = al_fail(0, "EnableFlags: only the NT Kernel Logger takes kernel flags");
+	if (!system_logger(&al) && has(&al.v, S_ENABLEFLAGS)) {
+		ret = al_fail(0, "EnableFlags: only a system logger takes kernel flags (the NT "
+			      "Kernel Logger, or LogFileMode with 0x%x)",
+			      NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE);
 		goto out;
 	}
 	if ((ret = key_path(path, sizeof(path), name, NULL)))
@@ -483,7 +498,8 @@ static int add(int argc, char **argv)
 	key_path(path, sizeof(path), name, VALUES_FILE);
 	if ((ret = write_values(path, &al.v, session_values, S_COUNT)))
 		goto failed;
-	printf("autologger '%s' %s: %u provider%s (%u new); it starts at the next boot%s\n", name,
+	if (!quiet)
+		printf("autologger '%s' %s: %u provider%s (%u new); it starts at the next boot%s\n", name,
 	       fresh ? "added" : "updated", al.n_p, al.n_p == 1 ? "" : "s", n_new,
 	       num(&al.v, S_START, 0) == 1 ? "" : " only with Start=1");
 	ret = 0;
@@ -500,7 +516,7 @@ out:
  * providers', read or not: a file that does not parse goes too), then its
  * directory; a file of another kind is left, and said.
  */
-static int remove_one(const char *name)
+int cli_autologger_remove(const char *name, int quiet)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -529,7 +545,8 @@ static int remove_one(const char *name)
 		return ret;
 	if (rmdir(path))
 		return al_fail(-errno, "%s (files of its own left in it)", path);
-	printf("autologger '%s' removed\n", name);
+	if (!quiet)
+		printf("autologger '%s' removed\n", name);
 	return 0;
 }
 
@@ -575,8 +592,7 @@ static int by_text(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The autologgers' names, sorted: each is a directory of the config dir. */
-static int names(char ***out, unsigned int *n)
+int cli_autologger_names(char ***out, unsigned int *n)
 {
 	DIR *d = opendir(config_dir());
 	struct dirent *de;
@@ -607,7 +623,7 @@ static int names(char ***out, unsigned int *n)
 	return 0;
 }
 
-static void free_names(char **v, unsigned int n)
+void cli_autologger_names_free(char **v, unsigned int n)
 {
 	while (n)
 		free(v[--n]);
@@ -640,20 +656,45 @@ static void write_status(const char *name, int err, uint32_t id, const char *fil
 	al_fail(-EIO, "%s: cannot write its status", name);
 }
 
-/* The last boot's FileCounter (0: none), from NAME/status. */
-static uint64_t last_counter(const char *name)
+/* Value @key of NAME/status into @out: 0, or -errno (-ENOENT: none). */
+static int status_value(const char *name, const char *key, char *out, size_t room)
 {
 	char path[PATH_MAX], line[PATH_MAX + 32];
-	unsigned long long c = 0;
+	size_t klen = strlen(key);
+	int ret = -ENOENT;
 	FILE *f;
 
-	if (key_path(path, sizeof(path), name, STATUS_FILE) || !(f = fopen(path, "re")))
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "FileCounter=%llu", &c) == 1)
-			break;
+	if (key_path(path, sizeof(path), name, STATUS_FILE))
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, key, klen) && line[klen] == '=' &&
+		    strlen(line + klen + 1) < room) {
+			strcpy(out, line + klen + 1);
+			ret = 0;
+		}
+	}
 	fclose(f);
-	return c;
+	return ret;
+}
+
+int cli_autologger_file(const char *name, char *file, size_t room)
+{
+	int ret = status_value(name, "File", file, room);
+
+	return !ret && !*file ? -ENOENT : ret;
+}
+
+/* The last boot's FileCounter (0: none). */
+static uint64_t last_counter(const char *name)
+{
+	char text[32];
+
+	return status_value(name, "FileCounter", text, sizeof(text)) ? 0 :
+	       strtoull(text, NULL, 10);
 }
 
 /*
@@ -710,8 +751,8 @@ static int boot_one(const struct autologger *al)
 	pid_t pid;
 	int ret;
 
-	if (!strcasecmp(al->name, NTTRACE_KERNEL_LOGGER_NAME)) {
-		if (cli_kernel_session(NULL, num(&al->v, S_ENABLEFLAGS, 0),
+	if (system_logger(al)) {
+		if (cli_kernel_session(al->name, num(&al->v, S_ENABLEFLAGS, 0),
 				       num(&al->v, S_LOGFILEMODE, 0), &info)) {
 			ret = -EINVAL;
 			goto said;
@@ -741,16 +782,22 @@ static int boot_one(const struct autologger *al)
 			goto stop;
 		}
 	}
-	ret = boot_file(al, file, sizeof(file), &counter);
-	if (!ret)
-		ret = nttrace_start_file_logger(info.logger_id, file,
-						num(&al->v, S_MAXFILESIZE, 0), &pid);
+	/* A buffering session keeps its buffers in memory, for a logger later. */
+	file[0] = 0;
+	ret = 0;
+	if (!(info.log_file_mode & EVENT_TRACE_BUFFERING_MODE)) {
+		ret = boot_file(al, file, sizeof(file), &counter);
+		if (!ret)
+			ret = nttrace_start_file_logger(info.logger_id, file,
+							num(&al->v, S_MAXFILESIZE, 0), &pid);
+	}
 	if (ret) {
 		al_fail(0, "autologger '%s': %s: %s", al->name, file, cli_create_error(ret));
 		goto stop;
 	}
 	write_status(al->name, 0, info.logger_id, file, counter);
-	printf("%s: logger %u, file %s\n", al->name, info.logger_id, file);
+	printf("%s: logger %u, %s%s\n", al->name, info.logger_id, file[0] ? "file " : "in memory",
+	       file);
 	return 0;
 stop:
 	info.control_flags = NTTRACE_CONTROL_WAIT_CONSUMER;
@@ -766,7 +813,7 @@ static int boot(void)
 	static struct autologger al;
 	unsigned int i, n, failed = 0, started = 0;
 	char **v = NULL;
-	int ret = names(&v, &n);
+	int ret = cli_autologger_names(&v, &n);
 
 	if (ret)
 		return al_fail(ret, "%s", config_dir());
@@ -786,7 +833,7 @@ static int boot(void)
 		else
 			started++;
 	}
-	free_names(v, n);
+	cli_autologger_names_free(v, n);
 	printf("%u autologger%s started, %u failed\n", started, started == 1 ? "" : "s", failed);
 	return failed ? 1 : 0;
 }
@@ -802,9 +849,9 @@ int cmd_autologger(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "add"))
-		return add(argc - 2, argv + 2);
+		return cli_autologger_add(argc - 2, argv + 2, 0);
 	if (argc == 3 && !strcmp(argv[1], "remove"))
-		return remove_one(argv[2]);
+		return cli_autologger_remove(argv[2], 0);
 	if (argc == 3 && !strcmp(argv[1], "list"))
 		return valid_name(argv[2]) ? CLI_USAGE : list_one(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "boot"))
@@ -813,13 +860,13 @@ int cmd_autologger(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	ret = names(&v, &n);
+	ret = cli_autologger_names(&v, &n);
 	if (ret)
 		return al_fail(ret, "%s", config_dir());
 	for (i = 0; i < n; i++)
 		ret |= list_one(v[i]);
 	if (!n)
 		printf("no autologgers in %s\n", config_dir());
-	free_names(v, n);
+	cli_autologger_names_free(v, n);
 	return ret ? 1 : 0;
 }

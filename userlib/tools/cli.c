@@ -664,13 +664,13 @@ int cli_start_fitted(struct nttrace_logger_info *info, const char *name)
 		struct nttrace_logger_info try = *info;
 		int ret = nttrace_start(&try);
 
-		if ((ret == -ENOBUFS || ret == -ENOMEM) &&
+		if ((ret == -ENOBUFS || ret == -ENOMEM || ret == -E2BIG) &&
 		    info->max_buffers / 2 >= NTTRACE_MIN_BUFFERS) {
 			info->max_buffers /= 2;
 			if (info->min_buffers > info->max_buffers)
 				info->min_buffers = info->max_buffers;
 			printf("%s: %u buffers a CPU do not fit (%s); trying %u\n", name,
-			       info->max_buffers * 2, strerror(-ret), info->max_buffers);
+			       info->max_buffers * 2, cli_strerror(ret), info->max_buffers);
 			continue;
 		}
 		if (!ret)

@@ -144,7 +144,7 @@ int cli_kernel_session(const char *name, uint32_t flags, uint32_t mode,
 		       struct nttrace_logger_info *info);
 /*
  * Start the session @info describes (named @name in what is said); when
- * the module's limits refuse its rings (-ENOBUFS, -ENOMEM), try again
+ * the module's limits refuse its rings (-ENOBUFS, -ENOMEM, -E2BIG), try again
  * with half as many buffers a CPU, down to NTTRACE_MIN_BUFFERS, saying
  * so on stdout. 0 with @info filled in as nttrace_start() fills it, or
  * the last -errno.
@@ -303,6 +303,22 @@ int cmd_show(int argc, char **argv);
 int cmd_wpr(int argc, char **argv);
 int cmd_xperf(int argc, char **argv);
 int cmd_autologger(int argc, char **argv);
+
+/*
+ * The autologgers (autologger.c), for the commands that configure boot
+ * traces. cli_autologger_add(): `nttrace autologger add`'s work, @argv[0]
+ * the name, then VALUE=DATA and -p PROVIDER as the command takes them;
+ * @quiet: nothing said when it succeeds; 0, or says why not (1 or
+ * CLI_USAGE). cli_autologger_remove(): 0, or says why not.
+ * cli_autologger_names(): the autologgers' names, sorted (free with
+ * cli_autologger_names_free()); 0 or -errno. cli_autologger_file(): the
+ * file the last boot gave autologger @name; 0 or -errno.
+ */
+int cli_autologger_add(int argc, char **argv, int quiet);
+int cli_autologger_remove(const char *name, int quiet);
+int cli_autologger_names(char ***out, unsigned int *n);
+void cli_autologger_names_free(char **v, unsigned int n);
+int cli_autologger_file(const char *name, char *file, size_t room);
 int cmd_logman(int argc, char **argv);
 
 #endif /* NTTRACE_CLI_H */

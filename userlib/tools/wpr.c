@@ -60,7 +60,9 @@ struct wpr_opts {
 	const char *instance;
 	const char *stop_file;
 	const char *profiles_file;
-	enum { W_NONE, W_START, W_STOP, W_CANCEL, W_STATUS, W_PROFILES, W_FLUSH } what;
+	enum { W_NONE, W_START, W_STOP, W_CANCEL, W_STATUS, W_PROFILES, W_FLUSH, W_ADDBOOT,
+	       W_STOPBOOT, W_CANCELBOOT } what;
+	int boottrace;
 };
 
 /* What -start leaves for the others (the state file). */
@@ -80,7 +82,10 @@ static void usage(FILE *f)
 		"                   [-recordtempto DIR] [-instancename NAME]\n"
 		"       nttrace wpr -stop FILE.etl [DESCRIPTION] [-instancename NAME]\n"
 		"       nttrace wpr -cancel | -status | -flush [-instancename NAME]\n"
-		"       nttrace wpr -profiles [FILE.wprp]\n\n"
+		"       nttrace wpr -profiles [FILE.wprp]\n"
+		"       nttrace wpr -boottrace -addboot PROFILE [-addboot PROFILE]... [-filemode]\n"
+		"                   [-recordtempto DIR] [-instancename NAME]\n"
+		"       nttrace wpr -boottrace -stopboot FILE.etl | -cancelboot [-instancename NAME]\n\n"
 		"Windows Performance Recorder's commands. PROFILE is a built-in profile\n"
 		"(`-profiles` lists them), or FILE.wprp!NAME, a profile of a WPR profile\n"
 		"file (FILE.wprp alone: its Default one), either with .Light or .Verbose\n"
@@ -90,6 +95,10 @@ static void usage(FILE *f)
 		"from the start; -stop saves the recording to FILE.etl, one file\n"
 		"(`nttrace dump`, `nttrace profile`, WPA), -cancel discards it.\n"
 		"What a profile asks that Linux cannot record is listed once at -start.\n"
+		"-boottrace -addboot configures the same sessions as autologgers that\n"
+		"start at the next boot (`nttrace autologger`); -stopboot saves that\n"
+		"boot's recording as -stop does, -cancelboot discards it; both remove\n"
+		"the configuration.\n"
 		"The kernel's events need CAP_PERFMON, as WPR needs an administrator.\n"
 		"Options take - or /, in any case. Exit status: 0, 1 with WPR's error\n"
 		"code printed, 2 for a usage error.\n");
@@ -222,7 +231,15 @@ static int temp_file(const struct wpr_state *s, const char *name, char *path, si
 
 /* ---- starting ---- */
 
-/* How many sessions of @instance are running. */
+/* Session @name's properties into @info: 0 when it runs, else -errno. */
+static int query_named(const char *name, struct nttrace_logger_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	nttrace_set_name(info, name);
+	return nttrace_control(info, EVENT_TRACE_CONTROL_QUERY);
+}
+
+/* How many sessions -start started for @instance are running (not a boot trace's). */
 static unsigned int running(const char *instance)
 {
 	uint32_t ids[NTTRACE_MAX_LOGGERS], n, i, found = 0;
@@ -235,7 +252,8 @@ static unsigned int running(const char *instance)
 		struct nttrace_logger_info info = { .logger_id = ids[i] };
 
 		if (!nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) &&
-		    !strncmp((const char *)info.name, prefix, strlen(prefix)))
+		    !strncmp((const char *)info.name, prefix, strlen(prefix)) &&
+		    strncmp((const char *)info.name + strlen(prefix), "boottr_", 7))
 			found++;
 	}
 	return found;
@@ -544,27 +562,42 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 	return 0;
 }
 
-static int wpr_start(const struct wpr_opts *o)
+/* The profile files a command line names, and the built-in ones. */
+struct wpr_docs {
+	struct wprp_doc builtin, files[WPR_MAX_FILES];
+	unsigned int n_files;
+};
+
+static void docs_free(struct wpr_docs *d, struct wprp_plan *plan)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_files; i++)
+		wprp_doc_free(&d->files[i]);
+	wprp_plan_free(plan);
+	wprp_doc_free(&d->builtin);
+}
+
+/*
+ * What -start's (or -addboot's) profiles @o->starts ask for, into @plan,
+ * and the temporary directory and the profiles' names into @s: 0, or 1
+ * with WPR's error said. docs_free() frees @d and @plan either way.
+ */
+static int make_plan(const struct wpr_opts *o, struct wpr_docs *d, struct wprp_plan *plan,
+		     struct wpr_state *s)
 {
 	static char paths[WPR_MAX_FILES][PATH_MAX];
-	struct wprp_doc builtin, files[WPR_MAX_FILES];
-	struct wprp_plan plan = { .file_mode = o->file_mode };
-	struct wpr_state s = { .file_mode = o->file_mode };
-	struct skipped sk = { .len = 0 };
-	unsigned int n_files = 0, i, k;
 	const char *tmp = o->temp_dir;
-	int ret = 1;
+	unsigned int i, k;
 
-	if (running(o->instance))
-		return wpr_fail(WPR_E_RUNNING, "The profiles are already running.", NULL);
 	if (!tmp)
 		tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	if (!realpath(tmp, s.temp_dir) || strchr(s.temp_dir, '\n'))
+	if (!realpath(tmp, s->temp_dir) || strchr(s->temp_dir, '\n'))
 		return wpr_fail(WPR_E_TEMP_DIR, "Invalid temporary trace directory.", "%s: %s", tmp,
 				strerror(errno));
-	if (wprp_load_builtin(&builtin))
+	if (wprp_load_builtin(&d->builtin))
 		return wpr_fail(WPR_E_SCHEMA, "The built-in schema for the profiles file is not valid.",
-				"%s", builtin.why);
+				"%s", d->builtin.why);
 	for (i = 0; i < o->n_starts; i++) {
 		const char *arg = o->starts[i], *bang = strchr(arg, '!'), *name = arg;
 		struct wprp_doc *doc = NULL;
@@ -581,38 +614,66 @@ static int wpr_start(const struct wpr_opts *o)
 			name = NULL;
 		}
 		if (file[0]) {
-			for (k = 0; k < n_files && strcmp(paths[k], file); k++)
+			for (k = 0; k < d->n_files && strcmp(paths[k], file); k++)
 				;
-			if (k == n_files) {
-				if (n_files == WPR_MAX_FILES) {
-					ret = wpr_fail(WPR_E_START, "Failed to start the profiles.",
-						       "More than %d profile files.", WPR_MAX_FILES);
-					goto out;
-				}
+			if (k == d->n_files) {
+				if (d->n_files == WPR_MAX_FILES)
+					return wpr_fail(WPR_E_START, "Failed to start the profiles.",
+							"More than %d profile files.", WPR_MAX_FILES);
 				memcpy(paths[k], file, sizeof(file));
-				if (wprp_load(paths[k], &files[k]) || wprp_index(&files[k])) {
-					ret = wpr_fail(WPR_E_FILE, "The profile file is missing or corrupt.",
-						       "%s: %s", paths[k], files[k].why);
-					wprp_doc_free(&files[k]);
-					goto out;
-				}
-				n_files++;
-			}
-			doc = &files[k];
-		}
-		if (wprp_add_profile(&plan, doc, &builtin, name)) {
-			ret = wpr_fail(plan.code, plan.code == WPR_E_NO_PROFILE ?
-				       "The <Profile> element could not be found in the profile file." :
-				       "The profile could not be read.", "%s: %s", arg, plan.why);
-			goto out;
-		}
-	}
-	for (i = 0; i < plan.n_profiles; i++) {
-		size_t len = strlen(s.profiles);
+				if (wprp_load(paths[k], &d->files[k]) || wprp_index(&d->files[k])) {
+					int ret = wpr_fail(WPR_E_FILE,
+							   "The profile file is missing or corrupt.",
+							   "%s: %s", paths[k], d->files[k].why);
 
-		snprintf(s.profiles + len, sizeof(s.profiles) - len, "%s%s", i ? ", " : "",
-			 plan.profiles[i]);
+					wprp_doc_free(&d->files[k]);
+					return ret;
+				}
+				d->n_files++;
+			}
+			doc = &d->files[k];
+		}
+		if (wprp_add_profile(plan, doc, &d->builtin, name))
+			return wpr_fail(plan->code, plan->code == WPR_E_NO_PROFILE ?
+					"The <Profile> element could not be found in the profile file." :
+					"The profile could not be read.", "%s: %s", arg, plan->why);
 	}
+	for (i = 0; i < plan->n_profiles; i++) {
+		size_t len = strlen(s->profiles);
+
+		snprintf(s->profiles + len, sizeof(s->profiles) - len, "%s%s", i ? ", " : "",
+			 plan->profiles[i]);
+	}
+	return 0;
+}
+
+/* What was skipped, once: "Not recorded on Linux: ...". */
+static void say_skipped(const struct wprp_plan *plan, struct skipped *sk)
+{
+	unsigned int i;
+
+	for (i = 0; i < plan->n_skipped; i++)
+		note(sk, plan->skipped[i]);
+	if (sk->len) {
+		printf("Not recorded on Linux: ");
+		wprp_put_clean(stdout, sk->text, 0, 1);
+		printf(".\n");
+	}
+}
+
+static int wpr_start(const struct wpr_opts *o)
+{
+	struct wpr_docs d = { .n_files = 0 };
+	struct wprp_plan plan = { .file_mode = o->file_mode };
+	struct wpr_state s = { .file_mode = o->file_mode };
+	struct skipped sk = { .len = 0 };
+	unsigned int i;
+	int ret = 1;
+
+	if (running(o->instance))
+		return wpr_fail(WPR_E_RUNNING, "The profiles are already running.", NULL);
+	if (make_plan(o, &d, &plan, &s))
+		goto out;
 	s.started = time(NULL);
 	cli_same_tool();
 	for (i = 0; i < plan.n_col; i++) {
@@ -634,19 +695,10 @@ static int wpr_start(const struct wpr_opts *o)
 			       strerror(-ret));
 		goto out;
 	}
-	for (i = 0; i < plan.n_skipped; i++)
-		note(&sk, plan.skipped[i]);
-	if (sk.len) {
-		printf("Not recorded on Linux: ");
-		wprp_put_clean(stdout, sk.text, 0, 1);
-		printf(".\n");
-	}
+	say_skipped(&plan, &sk);
 	ret = 0;
 out:
-	for (i = 0; i < n_files; i++)
-		wprp_doc_free(&files[i]);
-	wprp_plan_free(&plan);
-	wprp_doc_free(&builtin);
+	docs_free(&d, &plan);
 	return ret;
 }
 
@@ -672,9 +724,7 @@ static int stop_sessions(const struct wpr_state *s, int save, char files[][PATH_
 		int err, stopped;
 		pid_t pid;
 
-		memset(&info, 0, sizeof(info));
-		nttrace_set_name(&info, s->sessions[i]);
-		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY)) {
+		if (query_named(s->sessions[i], &info)) {
 			fprintf(stderr, "nttrace wpr: session %s has gone\n", s->sessions[i]);
 			ret = -ENOENT;
 			continue;
@@ -702,27 +752,20 @@ static int stop_sessions(const struct wpr_state *s, int save, char files[][PATH_
 	return ret;
 }
 
-static int wpr_stop(const struct wpr_opts *o, int save)
+/*
+ * Stop the sessions of @s and, with @save, merge their files into
+ * @o->stop_file, as -stop does (and -stopboot, -cancel, -cancelboot).
+ */
+static int stop_and_save(const struct wpr_opts *o, const struct wpr_state *s, int save)
 {
 	char files[WPRP_MAX_COLLECTORS][PATH_MAX];
 	char *argv[WPRP_MAX_COLLECTORS + 8];
-	struct wpr_state s;
 	unsigned int n, i, argc = 0;
 	uint64_t lost;
 	int ret;
 
-	ret = load_state(o->instance, &s);
-	if (ret == -ENOENT || (!ret && !running(o->instance))) {
-		if (!ret)
-			remove_state(o->instance);
-		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.", NULL);
-	}
-	if (ret)
-		return wpr_fail(save ? WPR_E_SAVE : WPR_E_NOT_RUNNING, "Failed to read the state.",
-				"%s", strerror(-ret));
 	cli_same_tool();
-	ret = stop_sessions(&s, save, files, &n, &lost);
-	remove_state(o->instance);
+	ret = stop_sessions(s, save, files, &n, &lost);
 	if (!save)
 		return ret ? 1 : 0;
 	if (ret || !n) {
@@ -748,6 +791,275 @@ static int wpr_stop(const struct wpr_opts *o, int save)
 		       (unsigned long long)lost);
 	printf("The trace was successfully saved.\n");
 	return 0;
+}
+
+static int wpr_stop(const struct wpr_opts *o, int save)
+{
+	struct wpr_state s;
+	int ret;
+
+	ret = load_state(o->instance, &s);
+	if (ret == -ENOENT || (!ret && !running(o->instance))) {
+		if (!ret)
+			remove_state(o->instance);
+		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.", NULL);
+	}
+	if (ret)
+		return wpr_fail(save ? WPR_E_SAVE : WPR_E_NOT_RUNNING, "Failed to read the state.",
+				"%s", strerror(-ret));
+	remove_state(o->instance);
+	return stop_and_save(o, &s, save);
+}
+
+/* ---- boot traces: the sessions as autologgers (autologger.c) ---- */
+
+/*
+ * A boot trace's sessions are autologgers named as -start names its
+ * sessions, with "boottr_" before the collector's name
+ * ("WPR_initiated_WprApp_boottr_WPR System Collector"), so that a boot
+ * trace and a recording of the same instance can be configured at once.
+ * The autologgers say what was configured; no state file is kept (the
+ * user's runtime directory does not survive the boot).
+ */
+static void boot_prefix(const struct wpr_opts *o, char *out, size_t room)
+{
+	snprintf(out, room, "WPR_initiated_%s_boottr_", o->instance);
+}
+
+/* The boot trace's autologgers, into @s->sessions: their count, or -errno. */
+static int boot_sessions(const struct wpr_opts *o, struct wpr_state *s)
+{
+	char prefix[NTTRACE_NAME_MAX + 32], **v;
+	unsigned int n, i;
+	int ret = cli_autologger_names(&v, &n);
+
+	if (ret)
+		return ret;
+	boot_prefix(o, prefix, sizeof(prefix));
+	s->n_sessions = 0;
+	for (i = 0; i < n && s->n_sessions < WPRP_MAX_COLLECTORS; i++)
+		if (!strncmp(v[i], prefix, strlen(prefix)))
+			snprintf(s->sessions[s->n_sessions++], NTTRACE_NAME_MAX, "%s", v[i]);
+	cli_autologger_names_free(v, n);
+	return s->n_sessions;
+}
+
+/* A formatted argument for cli_autologger_add() in @args (room for 64). */
+struct boot_args {
+	char text[64][160];
+	char *argv[65];
+	int argc;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void boot_arg(struct boot_args *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->argc == 64)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->text[a->argc], sizeof(a->text[0]), fmt, ap);
+	va_end(ap);
+	a->argv[a->argc] = a->text[a->argc];
+	a->argc++;
+}
+
+/*
+ * Collector @c as an autologger: what start_collector() would start, as
+ * the values `nttrace autologger add` takes. 1 with it written, 0 when
+ * nothing of @c can be recorded (said in @sk), or -1 with WPR's error said.
+ */
+static int boot_collector(const struct wpr_opts *o, const struct wprp_collector *c,
+			  const struct wpr_state *s, struct skipped *sk,
+			  PROVIDER_ENUMERATION_INFO **known)
+{
+	static struct boot_args a;
+	struct nttrace_logger_info info = { .size = 0 };
+	uint16_t hooks[NTTRACE_STACKS_MAX];
+	char name[NTTRACE_NAME_MAX + 64], path[PATH_MAX], what[160];
+	uint32_t n_hooks = 0, mode;
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned int i, n_prov = 0;
+
+	boot_prefix(o, name, sizeof(name));
+	snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s",
+		 c->system ? "WPR System Collector" : c->name ? c->name : c->id);
+	if (strlen(name) >= NTTRACE_NAME_MAX)
+		return -wpr_fail(WPR_E_START, "Failed to start the profiles.",
+				 "Collector Id: %s\nThe session name %s is longer than %d bytes.",
+				 c->id, name, NTTRACE_NAME_MAX - 1);
+	a.argc = 0;
+	boot_arg(&a, "%s", name);
+	fit_buffers(c, name, &info);
+	boot_arg(&a, "BufferSize=%u", info.buffer_size_kb);
+	boot_arg(&a, "MinimumBuffers=%llu", (unsigned long long)info.min_buffers * (cpus > 0 ? cpus : 1));
+	boot_arg(&a, "MaximumBuffers=%llu", (unsigned long long)info.max_buffers * (cpus > 0 ? cpus : 1));
+	if (c->flush_timer)
+		boot_arg(&a, "FlushTimer=%u", c->flush_timer);
+	mode = o->file_mode ? (c->max_file_mb && !c->file_sequential ?
+			       EVENT_TRACE_FILE_MODE_CIRCULAR : EVENT_TRACE_FILE_MODE_SEQUENTIAL) :
+	       EVENT_TRACE_BUFFERING_MODE;
+	if (c->system) {
+		boot_arg(&a, "EnableFlags=0x%x", system_flags(c, hooks, &n_hooks, sk));
+		mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
+		if (n_hooks)
+			note(sk, "stacks of a boot trace");
+	}
+	boot_arg(&a, "LogFileMode=0x%x", mode);
+	if (o->file_mode) {
+		if (temp_file(s, name, path, sizeof(path)))
+			return -wpr_fail(WPR_E_TEMP_DIR, "Invalid temporary trace directory.", "%s",
+					 s->temp_dir);
+		boot_arg(&a, "FileName=%s", path);
+		if (c->max_file_mb)
+			boot_arg(&a, "MaxFileSize=%u", c->max_file_mb);
+	}
+	for (i = 0; i < c->n_prov && a.argc < 60; i++) {
+		const struct wprp_provider *p = &c->prov[i];
+		uint8_t guid[16];
+		char text[NTTRACE_GUID_STRING];
+
+		if (p->unsupported || p->capture_state_only) {
+			snprintf(what, sizeof(what), "provider %.60s (%s)", p->name,
+				 p->capture_state_only ? "CaptureStateOnly" : p->unsupported);
+			note(sk, what);
+			continue;
+		}
+		if (cli_provider_guid(known, p->name, guid)) {
+			snprintf(what, sizeof(what), "provider %.60s (not known here)", p->name);
+			note(sk, what);
+			continue;
+		}
+		/* An autologger's provider has no event ID filter: all its events. */
+		if (p->filter) {
+			snprintf(what, sizeof(what), "provider %.60s's EventFilters at boot (all "
+				 "its events recorded)", p->name);
+			note(sk, what);
+		}
+		if (p->state_keywords) {
+			snprintf(what, sizeof(what), "provider %.60s's CaptureStateOnSave", p->name);
+			note(sk, what);
+		}
+		nttrace_guid_string(guid, text);
+		boot_arg(&a, "-p");
+		boot_arg(&a, "{%s}", text);
+		boot_arg(&a, "EnableLevel=%u", p->level);
+		boot_arg(&a, "MatchAnyKeyword=0x%llx", (unsigned long long)p->keywords);
+		if (p->stack)
+			boot_arg(&a, "EnableProperty=0x%x", NTTRACE_ENABLE_PROPERTY_STACK_TRACE);
+		n_prov++;
+	}
+	if (!c->system && !n_prov) {
+		snprintf(what, sizeof(what), "collector %.80s (no providers)", c->id);
+		note(sk, what);
+		return 0;
+	}
+	a.argv[a.argc] = NULL;
+	if (cli_autologger_add(a.argc, a.argv, 1))
+		return -wpr_fail(WPR_E_START, "Failed to start the profiles.",
+				 "Collector Id: %s\nautologger %s not written", c->id, name);
+	return 1;
+}
+
+/* -boottrace -addboot: the profiles' sessions as autologgers for the next boot. */
+static int wpr_addboot(const struct wpr_opts *o)
+{
+	PROVIDER_ENUMERATION_INFO *known = NULL;
+	struct wpr_docs d = { .n_files = 0 };
+	struct wprp_plan plan = { .file_mode = o->file_mode };
+	static struct wpr_state s;
+	struct skipped sk = { .len = 0 };
+	unsigned int i, added = 0;
+	int ret = boot_sessions(o, &s);
+
+	if (ret < 0)
+		return wpr_fail(WPR_E_START, "Failed to start the profiles.",
+				"the autologgers: %s", strerror(-ret));
+	if (ret)
+		return wpr_fail(WPR_E_RUNNING, "The profiles are already running.",
+				"A boot trace is configured (%s): -boottrace -cancelboot removes it.",
+				s.sessions[0]);
+	memset(&s, 0, sizeof(s));
+	ret = 1;
+	if (make_plan(o, &d, &plan, &s))
+		goto out;
+	for (i = 0; i < plan.n_col; i++) {
+		int r = boot_collector(o, &plan.col[i], &s, &sk, &known);
+
+		if (r < 0)
+			goto undo;
+		added += r;
+	}
+	if (!added) {
+		wpr_fail(WPR_E_START, "Failed to start the profiles.",
+			 "Nothing they ask for can be recorded here%s%s.", sk.len ? ": " : "", sk.text);
+		goto out;
+	}
+	say_skipped(&plan, &sk);
+	printf("The boot trace starts at the next boot (%s; `nttrace autologger list`).\n",
+	       s.profiles);
+	ret = 0;
+	goto out;
+undo:
+	if (boot_sessions(o, &s) > 0)
+		for (i = 0; i < s.n_sessions; i++)
+			cli_autologger_remove(s.sessions[i], 1);
+out:
+	free(known);
+	docs_free(&d, &plan);
+	return ret;
+}
+
+/*
+ * -boottrace -stopboot FILE (@save) and -cancelboot: the boot trace's
+ * sessions stopped (those the boot started), saved as -stop saves, and
+ * their autologgers removed: a boot trace records one boot, as WPR's.
+ */
+static int wpr_stopboot(const struct wpr_opts *o, int save)
+{
+	static struct wpr_state s, run;
+	char file[PATH_MAX], *slash;
+	unsigned int i;
+	int ret = boot_sessions(o, &s);
+
+	if (ret <= 0)
+		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.",
+				ret < 0 ? "the autologgers: %s" : "No boot trace is configured.",
+				strerror(-ret));
+	/* The boot's sessions (a file-mode one's directory is where its file is). */
+	memset(&run, 0, sizeof(run));
+	for (i = 0; i < s.n_sessions; i++) {
+		struct nttrace_logger_info info;
+
+		if (query_named(s.sessions[i], &info))
+			continue;
+		if (!cli_autologger_file(s.sessions[i], file, sizeof(file)) &&
+		    (slash = strrchr(file, '/'))) {
+			*slash = 0;
+			snprintf(run.temp_dir, sizeof(run.temp_dir), "%s", *file ? file : "/");
+			run.file_mode = 1;
+		}
+		memcpy(run.sessions[run.n_sessions++], s.sessions[i], NTTRACE_NAME_MAX);
+	}
+	if (!run.file_mode) {
+		const char *tmp = o->temp_dir ? o->temp_dir :
+				  getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+		if (!realpath(tmp, run.temp_dir))
+			return wpr_fail(WPR_E_TEMP_DIR, "Invalid temporary trace directory.",
+					"%s: %s", tmp, strerror(errno));
+	}
+	for (i = 0; i < s.n_sessions; i++)
+		cli_autologger_remove(s.sessions[i], 1);
+	if (!run.n_sessions) {
+		if (!save)
+			return 0;
+		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.",
+				"The boot trace did not run (no boot since -addboot); its "
+				"configuration is removed.");
+	}
+	return stop_and_save(o, &run, save);
 }
 
 static int wpr_status(const struct wpr_opts *o)
@@ -778,9 +1090,7 @@ static int wpr_status(const struct wpr_opts *o)
 	for (i = 0; i < s.n_sessions; i++) {
 		struct nttrace_logger_info info;
 
-		memset(&info, 0, sizeof(info));
-		nttrace_set_name(&info, s.sessions[i]);
-		if (nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY))
+		if (query_named(s.sessions[i], &info))
 			continue;
 		printf("\nCollector Name          : %s\n", s.sessions[i]);
 		printf("Buffer Size (KB)        : %u\n", info.buffer_size_kb);
@@ -837,7 +1147,7 @@ static int wpr_profiles(const struct wpr_opts *o)
 
 static const char *const options[] = {
 	"help", "h", "?", "start", "filemode", "recordtempto", "instancename", "stop", "cancel",
-	"status", "flush", "profiles",
+	"status", "flush", "profiles", "boottrace", "addboot", "stopboot", "cancelboot",
 };
 
 /* "-start", "/start", "--start", any case, is option @name. */
@@ -891,6 +1201,19 @@ int cmd_wpr(int argc, char **argv)
 			if (set_what(&o, W_START) || o.n_starts == 64)
 				return CLI_USAGE;
 			o.starts[o.n_starts++] = argv[++i];
+		} else if (is_opt(a, "boottrace")) {
+			o.boottrace = 1;
+		} else if (is_opt(a, "addboot") && has_next) {
+			if (set_what(&o, W_ADDBOOT) || o.n_starts == 64)
+				return CLI_USAGE;
+			o.starts[o.n_starts++] = argv[++i];
+		} else if (is_opt(a, "stopboot") && has_next) {
+			if (set_what(&o, W_STOPBOOT))
+				return CLI_USAGE;
+			o.stop_file = argv[++i];
+		} else if (is_opt(a, "cancelboot")) {
+			if (set_what(&o, W_CANCELBOOT))
+				return CLI_USAGE;
 		} else if (is_opt(a, "filemode")) {
 			o.file_mode = 1;
 		} else if (is_opt(a, "recordtempto") && has_next) {
@@ -930,7 +1253,17 @@ int cmd_wpr(int argc, char **argv)
 		fprintf(stderr, "nttrace wpr: -instancename: 1 to 32 characters, no / or newline\n");
 		return CLI_USAGE;
 	}
+	/* -addboot, -stopboot and -cancelboot go with -boottrace, and it with them. */
+	if (o.boottrace != (o.what == W_ADDBOOT || o.what == W_STOPBOOT || o.what == W_CANCELBOOT)) {
+		fprintf(stderr, "Invalid command syntax.\n\t-boottrace goes with -addboot, "
+			"-stopboot or -cancelboot\n\n");
+		usage(stderr);
+		return CLI_USAGE;
+	}
 	switch (o.what) {
+	case W_ADDBOOT: return wpr_addboot(&o);
+	case W_STOPBOOT: return wpr_stopboot(&o, 1);
+	case W_CANCELBOOT: return wpr_stopboot(&o, 0);
 	case W_START: return wpr_start(&o);
 	case W_STOP: return wpr_stop(&o, 1);
 	case W_CANCEL: return wpr_stop(&o, 0);
