@@ -37,11 +37,11 @@ exits() {
 }
 
 what="add: a session and a provider" ok exits 0 "added: 1 provider" \
-	$al add Boot FileName=/tmp/x.etl BufferSize=64 LogFileMode=0x400 \
+	$al add Boot FileName=/tmp/x.etl BufferSize=64 LogFileMode=0x2 \
 	-p "$guid" EnableLevel=5 MatchAnyKeyword=0xff
 d=$NTTRACE_AUTOLOGGER_DIR/Boot
 what="... the key's values, Start=1 added" ok \
-	sh -c "printf 'Start=1\nFileName=/tmp/x.etl\nBufferSize=64\nLogFileMode=0x400\n' |
+	sh -c "printf 'Start=1\nFileName=/tmp/x.etl\nBufferSize=64\nLogFileMode=0x2\n' |
 	       cmp -s - '$d/values'"
 what="... the provider's subkey, Enabled=1 added" ok \
 	sh -c "printf 'Enabled=1\nEnableLevel=5\nMatchAnyKeyword=0xff\n' | cmp -s - '$d/{$guid}'"
@@ -70,13 +70,16 @@ what="... and stops taking them when its mode goes" ok exits 2 "only a system lo
 what="providers for the NT Kernel Logger: refused" ok exits 2 "enables no providers" \
 	$al add "NT Kernel Logger" -p "$guid"
 what="... and no half-made autologger left" ok sh -c "[ ! -e '$NTTRACE_AUTOLOGGER_DIR/NT Kernel Logger' ]"
+what="a file for a buffering session: refused" ok exits 2 "writes no file at boot" \
+	$al add Mem LogFileMode=0x400 FileName=/tmp/m.etl
+what="... which takes none" ok exits 0 "added" $al add Mem LogFileMode=0x400
 what="a name that is a path: refused" ok exits 2 "not a session name" $al add ../escape
 what="a provider nobody knows: refused" ok exits 2 "not a GUID" $al add Boot -p Nowhere
 what="a hand-edited file with a value not known: boot refuses that autologger" ok \
 	sh -c "mkdir -m 700 '$NTTRACE_AUTOLOGGER_DIR/Bad' && echo 'Strat=1' > '$NTTRACE_AUTOLOGGER_DIR/Bad/values' &&
 	       ! $al boot > '$dir/boot.out' 2>&1 && grep -q \"no value 'Strat'\" '$dir/boot.out'"
 what="boot without the module: the failure counted and said" ok \
-	grep -q "0 autologgers started, 3 failed" "$dir/boot.out"
+	grep -q "0 autologgers started, 4 failed" "$dir/boot.out"
 what="... the status written, as Windows writes Status" ok \
 	sh -c "grep -q '^Status=-' '$d/status' && $al list Boot | grep -q 'last boot:'"
 what="remove" ok exits 0 "removed" $al remove Boot

@@ -482,6 +482,12 @@ int cli_autologger_add(int argc, char **argv, int quiet)
 			      NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE);
 		goto out;
 	}
+	if ((num(&al.v, S_LOGFILEMODE, 0) & EVENT_TRACE_BUFFERING_MODE) &&
+	    (has(&al.v, S_FILENAME) || has(&al.v, S_FILEMAX) || has(&al.v, S_MAXFILESIZE))) {
+		ret = al_fail(0, "FileName, FileMax, MaxFileSize: a buffering session (LogFileMode "
+			      "0x%x) writes no file at boot", EVENT_TRACE_BUFFERING_MODE);
+		goto out;
+	}
 	if ((ret = key_path(path, sizeof(path), name, NULL)))
 		goto failed;
 	if ((ret = make_dirs(config_dir())))
