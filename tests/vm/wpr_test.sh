@@ -76,9 +76,14 @@ for bits in 64 32; do
 	check "$b: ... -status names the profile" grep -q "^Profile  *: CPU.Verbose.Memory" "$tmp/out"
 	check "$b: ... -start again: already running" exits 1 "Error code: 0xc5583001" \
 		$w -start DiskIO
+	check "$b: ... -marker TEXT" exits 0 "marker was successfully set" $w -marker "phase é1"
 	u$bits/spin_sample --cpu-ms 200 > /dev/null
+	check "$b: ... -markerflush TEXT" exits 0 "marker was successfully set" \
+		$w -markerflush "phase two"
 	check "$b: -stop FILE saves it" exits 0 "The trace was successfully saved" \
 		$w -stop "$tmp/cpu-$bits.etl"
+	check "$b: ... with both marks, UTF-8 text kept" sh -c "$tool dump '$tmp/cpu-$bits.etl' |
+		grep -q 'Mark=\"phase é1\"' && $tool dump '$tmp/cpu-$bits.etl' | grep -q 'Mark=\"phase two\"'"
 	check "$b: ... the file is 0600" sh -c "ls -l '$tmp/cpu-$bits.etl' | grep -q '^-rw-------'"
 	check "$b: ... holds the rundown of processes" dumped "$tmp/cpu-$bits.etl" "Process/DC(Start|End)" 2
 	check "$b: ... and context switches" dumped "$tmp/cpu-$bits.etl" "CSwitch" 10
@@ -86,6 +91,7 @@ for bits in 64 32; do
 	check "$b: ... -status: not recording" exits 0 "^WPR is not recording" $w -status
 	check "$b: -stop with nothing running" exits 1 "Error code: 0xc5583000" $w -stop "$tmp/x.etl"
 	check "$b: -cancel with nothing running" exits 1 "Error code: 0xc5583000" $w -cancel
+	check "$b: -marker with nothing running" exits 1 "Error code: 0xc5583000" $w -marker x
 
 	# File mode, two profiles, the temporary files in a directory of our own.
 	mkdir -p "$tmp/t$bits"

@@ -61,7 +61,9 @@ struct wpr_opts {
 	const char *stop_file;
 	const char *profiles_file;
 	enum { W_NONE, W_START, W_STOP, W_CANCEL, W_STATUS, W_PROFILES, W_FLUSH, W_ADDBOOT,
-	       W_STOPBOOT, W_CANCELBOOT } what;
+	       W_STOPBOOT, W_CANCELBOOT, W_MARKER } what;
+	const char *marker;
+	int marker_flush;
 	int boottrace;
 };
 
@@ -83,6 +85,7 @@ static void usage(FILE *f)
 		"       nttrace wpr -stop FILE.etl [DESCRIPTION] [-instancename NAME]\n"
 		"       nttrace wpr -cancel | -status | -flush [-instancename NAME]\n"
 		"       nttrace wpr -profiles [FILE.wprp]\n"
+		"       nttrace wpr -marker TEXT | -markerflush TEXT [-instancename NAME]\n"
 		"       nttrace wpr -boottrace -addboot PROFILE [-addboot PROFILE]... [-filemode]\n"
 		"                   [-recordtempto DIR] [-instancename NAME]\n"
 		"       nttrace wpr -boottrace -stopboot FILE.etl | -cancelboot [-instancename NAME]\n\n"
@@ -95,6 +98,8 @@ static void usage(FILE *f)
 		"from the start; -stop saves the recording to FILE.etl, one file\n"
 		"(`nttrace dump`, `nttrace profile`, WPA), -cancel discards it.\n"
 		"What a profile asks that Linux cannot record is listed once at -start.\n"
+		"-marker puts TEXT into the recording (the kernel's PerfInfo Mark event,\n"
+		"EtwSetMark's), -markerflush also flushes the sessions' buffers.\n"
 		"-boottrace -addboot configures the same sessions as autologgers that\n"
 		"start at the next boot (`nttrace autologger`); -stopboot saves that\n"
 		"boot's recording as -stop does, -cancelboot discards it; both remove\n"
@@ -811,6 +816,68 @@ static int wpr_stop(const struct wpr_opts *o, int save)
 	return stop_and_save(o, &s, save);
 }
 
+/*
+ * -marker TEXT, -markerflush TEXT: EtwSetMark's mark (NtTraceEvent's
+ * TRACE_MARK, ETW_SET_MARK_INFORMATION: a ULONG of flags, the text in
+ * UTF-16) in the recording's system collector, which WPA shows as a Mark;
+ * with -markerflush, ETW_SET_MARK_WITH_FLUSH, then every session of the
+ * recording flushed, as WPR flushes its buffers with the mark.
+ */
+static int wpr_marker(const struct wpr_opts *o)
+{
+	struct {
+		uint32_t flag;
+		uint16_t text[1024];
+	} mark = { .flag = o->marker_flush ? 0x1 : 0 };
+	struct nttrace_logger_info info;
+	struct wpr_state s;
+	unsigned int i, marked = 0;
+	size_t n = 0;
+	NTSTATUS st;
+	const unsigned char *p = (const unsigned char *)o->marker;
+
+	if (load_state(o->instance, &s) || !running(o->instance))
+		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.", NULL);
+	/* UTF-8 to UTF-16: ASCII and two- and three-byte sequences (the BMP); else '?'. */
+	while (*p && n < sizeof(mark.text) / 2 - 1) {
+		if (*p < 0x80) {
+			mark.text[n++] = *p++;
+		} else if ((*p & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
+			mark.text[n++] = (*p & 0x1F) << 6 | (p[1] & 0x3F);
+			p += 2;
+		} else if ((*p & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
+			mark.text[n++] = (*p & 0x0F) << 12 | (p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+			p += 3;
+		} else {
+			mark.text[n++] = '?';
+			for (p++; (*p & 0xC0) == 0x80; p++)
+				;
+		}
+	}
+	mark.text[n++] = 0;
+	for (i = 0; i < s.n_sessions; i++) {
+		if (query_named(s.sessions[i], &info))
+			continue;
+		if (info.log_file_mode & NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE ||
+		    !strcmp((const char *)info.name, NTTRACE_KERNEL_LOGGER_NAME)) {
+			st = NtTraceEvent((HANDLE)(uintptr_t)info.logger_id,
+					  NTTRACE_ETW_NT_FLAGS_TRACE_MARK,
+					  sizeof(mark.flag) + n * 2, &mark);
+			if (st)
+				return wpr_fail(WPR_E_START, "Failed to set the marker.",
+						"%s: NTSTATUS 0x%08x", s.sessions[i], (unsigned int)st);
+			marked++;
+		}
+		if (o->marker_flush)
+			nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
+	}
+	if (!marked)
+		return wpr_fail(WPR_E_START, "Failed to set the marker.",
+				"The recording has no system collector to hold it.");
+	printf("The marker was successfully set.\n");
+	return 0;
+}
+
 /* ---- boot traces: the sessions as autologgers (autologger.c) ---- */
 
 /*
@@ -1148,6 +1215,7 @@ static int wpr_profiles(const struct wpr_opts *o)
 static const char *const options[] = {
 	"help", "h", "?", "start", "filemode", "recordtempto", "instancename", "stop", "cancel",
 	"status", "flush", "profiles", "boottrace", "addboot", "stopboot", "cancelboot",
+	"marker", "markerflush",
 };
 
 /* "-start", "/start", "--start", any case, is option @name. */
@@ -1211,6 +1279,11 @@ int cmd_wpr(int argc, char **argv)
 			if (set_what(&o, W_STOPBOOT))
 				return CLI_USAGE;
 			o.stop_file = argv[++i];
+		} else if ((is_opt(a, "marker") || is_opt(a, "markerflush")) && has_next) {
+			if (set_what(&o, W_MARKER))
+				return CLI_USAGE;
+			o.marker_flush = is_opt(a, "markerflush");
+			o.marker = argv[++i];
 		} else if (is_opt(a, "cancelboot")) {
 			if (set_what(&o, W_CANCELBOOT))
 				return CLI_USAGE;
@@ -1261,6 +1334,7 @@ int cmd_wpr(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	switch (o.what) {
+	case W_MARKER: return wpr_marker(&o);
 	case W_ADDBOOT: return wpr_addboot(&o);
 	case W_STOPBOOT: return wpr_stopboot(&o, 1);
 	case W_CANCELBOOT: return wpr_stopboot(&o, 0);
