@@ -175,6 +175,104 @@ TEST(control)
 	tap_eq(stop(h2, NULL), ERROR_SUCCESS, "%d-bit: stop", BITS);
 }
 
+/* ---- the file modes: NEWFILE, PREALLOCATE, APPEND ---- */
+
+/* The events of @file (its header event excluded), or -1 if it does not read. */
+static long file_events(const char *file)
+{
+	struct nttrace_etl_reader *r;
+	const struct nttrace_etl_event *ev;
+	long n = 0;
+
+	if (nttrace_etl_open(&r, file, NULL, NULL))
+		return -1;
+	while ((ev = nttrace_etl_next_ref(r)))
+		n++;
+	nttrace_etl_close(r);
+	return n;
+}
+
+static long file_size(const char *file)
+{
+	struct stat st;
+
+	return stat(file, &st) ? -1 : (long)st.st_size;
+}
+
+/* Start a logger of @mode (besides PRIVATE_LOGGER_MODE), @max_mb, on @file. */
+static ULONG start_mode(TRACEHANDLE *h, const char *file, uint32_t mode, uint32_t max_mb)
+{
+	struct props pr;
+
+	um_props(&pr, file, BUF_KB, 8);
+	pr.p.LogFileMode |= mode;
+	pr.p.MaximumFileSize = max_mb;
+	return StartTraceA(h, "um-test", &pr.p);
+}
+
+/*
+ * @n events of 900 bytes, each written: one that finds no free buffer is
+ * traced again after a flush, which waits for the writer, so that the
+ * count does not depend on how fast the writer is. The events written.
+ */
+static long write_events(TRACEHANDLE h, long n)
+{
+	long ok = 0, tries = 0;
+
+	while (ok < n && tries++ < 100 * n) {
+		if (TraceMessage(h, TRACE_MESSAGE_SEQUENCE, (LPCGUID)guid, 1, big, (size_t)900,
+				 NULL) == ERROR_SUCCESS)
+			ok++;
+		else
+			flush(h);
+	}
+	return ok;
+}
+
+TEST(file_modes)
+{
+	char pattern[80], one[80], two[80], three[80];
+	TRACEHANDLE h = 0;
+	long ok, got;
+
+	snprintf(pattern, sizeof(pattern), "/tmp/um-newfile-%d-%%d.etl", getpid());
+	snprintf(one, sizeof(one), pattern, 1);
+	snprintf(two, sizeof(two), pattern, 2);
+	snprintf(three, sizeof(three), pattern, 3);
+	tap_eq(start_mode(&h, pattern, EVENT_TRACE_FILE_MODE_NEWFILE, 0), ERROR_INVALID_PARAMETER,
+	       "%d-bit: NEWFILE without MaximumFileSize -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(start_mode(&h, pattern, EVENT_TRACE_FILE_MODE_NEWFILE |
+			  EVENT_TRACE_FILE_MODE_CIRCULAR, 1), ERROR_INVALID_PARAMETER,
+	       "%d-bit: NEWFILE|CIRCULAR -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(start_mode(&h, path, EVENT_TRACE_FILE_MODE_APPEND |
+			  EVENT_TRACE_FILE_MODE_CIRCULAR, 1), ERROR_INVALID_PARAMETER,
+	       "%d-bit: APPEND|CIRCULAR -> ERROR_INVALID_PARAMETER", BITS);
+	tap_eq(start_mode(&h, pattern, EVENT_TRACE_FILE_MODE_NEWFILE |
+			  EVENT_TRACE_FILE_MODE_PREALLOCATE, 1), ERROR_SUCCESS,
+	       "%d-bit: NEWFILE|PREALLOCATE, 1 MB files", BITS);
+	tap_eq(file_size(one), 1 << 20, "%d-bit: ... the first file takes its 1 MB at once", BITS);
+	ok = write_events(h, 1600);
+	tap_eq(ok, 1600, "%d-bit: ... 1600 events of 900 bytes written", BITS);
+	tap_eq(stop(h, NULL), ERROR_SUCCESS, "%d-bit: ... stop", BITS);
+	tap_ok(file_size(one) > 0 && file_size(one) <= 1 << 20 && file_size(two) > 0 &&
+	       file_size(two) < 1 << 20 && file_size(three) < 0,
+	       "%d-bit: ... two files of at most 1 MB, the last cut back (%ld, %ld)", BITS,
+	       file_size(one), file_size(two));
+	got = file_events(one) + file_events(two);
+	tap_eq(got, ok, "%d-bit: ... every event in them, each file read alone", BITS);
+	unlink(one);
+	unlink(two);
+
+	tap_eq(start(&h, path, BUF_KB, 8), ERROR_SUCCESS, "%d-bit: a file, then APPEND to it", BITS);
+	ok = write_events(h, 100);
+	stop(h, NULL);
+	tap_eq(start_mode(&h, path, EVENT_TRACE_FILE_MODE_APPEND, 0), ERROR_SUCCESS,
+	       "%d-bit: ... APPEND", BITS);
+	ok += write_events(h, 120);
+	tap_eq(stop(h, NULL), ERROR_SUCCESS, "%d-bit: ... stop", BITS);
+	tap_eq(file_events(path), ok, "%d-bit: ... the file holds both sessions' events", BITS);
+}
+
 /* ---- every flag combination, byte for byte, from the file ---- */
 
 static const uint32_t set_sizes[4][6] = {

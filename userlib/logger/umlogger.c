@@ -115,8 +115,15 @@
 #define UM_DEFAULT_BUFFERS	128
 /* The writer is woken at this many queued buffers at most (see the head). */
 #define UM_WAKE_MAX		4
+/*
+ * The modes the in-process logger takes. The file modes (APPEND, NEWFILE,
+ * PREALLOCATE and their combinations) are the log file's, which checks
+ * them (nttrace_logfile_open()).
+ */
 #define UM_MODES (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC | \
 	EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR | \
+	EVENT_TRACE_FILE_MODE_APPEND | EVENT_TRACE_FILE_MODE_NEWFILE | \
+	EVENT_TRACE_FILE_MODE_PREALLOCATE | \
 	EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
 	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
 
