@@ -223,6 +223,7 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC		0x00020000U
 #define NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
 #define NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE		0x02000000U
+#define NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE	0x08000000U
 
 /*
  * The modes a kernel session accepts, each doing what it does on Windows;
@@ -250,6 +251,11 @@ struct nttrace_message_trace_header {
  *   memory is never paged out), but the rule is kept: kernel-mode writers
  *   (the kernel-mode API, module/kapi.c) get NTTRACE_STATUS_NOT_SUPPORTED.
  * - SYSTEM_LOGGER_MODE: a system logger (see "System loggers" below).
+ * - INDEPENDENT_SESSION_MODE: on Windows, the session gets an event even
+ *   when another session the provider writes to could not take it. Every
+ *   session here is so: an event goes to each session that wants it,
+ *   whatever another did with it (full, refused, too large); the writer's
+ *   status names the first refusal. The bit is kept for QUERY.
  * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
  * of the user library, never to the kernel.
  */
@@ -259,7 +265,8 @@ struct nttrace_message_trace_header {
 	NTTRACE_EVENT_TRACE_FILE_MODE_PREALLOCATE | NTTRACE_EVENT_TRACE_SECURE_MODE | \
 	NTTRACE_EVENT_TRACE_REAL_TIME_MODE | NTTRACE_EVENT_TRACE_BUFFERING_MODE | \
 	NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE | NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE | \
-	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE)
+	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE | \
+	NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE)
 
 /*
  * ---- System loggers ----
