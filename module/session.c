@@ -297,6 +297,13 @@ static int nt_check_mode(u32 mode)
 	if ((mode & NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE) &&
 	    (mode & NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE))
 		return -EINVAL;
+	/* Compressed buffers have sizes of their own: one sequential file. */
+	if ((mode & NTTRACE_EVENT_TRACE_COMPRESSED_MODE) &&
+	    (mode & (NTTRACE_EVENT_TRACE_FILE_MODE_CIRCULAR |
+		     NTTRACE_EVENT_TRACE_FILE_MODE_NEWFILE |
+		     NTTRACE_EVENT_TRACE_FILE_MODE_APPEND |
+		     NTTRACE_EVENT_TRACE_FILE_MODE_PREALLOCATE)))
+		return -EINVAL;
 	return 0;
 }
 

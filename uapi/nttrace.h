@@ -223,13 +223,15 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_PRIVATE_IN_PROC		0x00020000U
 #define NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY		0x01000000U
 #define NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE		0x02000000U
+#define NTTRACE_EVENT_TRACE_COMPRESSED_MODE		0x04000000U
 #define NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE	0x08000000U
 
 /*
  * The modes a kernel session accepts, each doing what it does on Windows;
  * any other bit fails with -EINVAL (until it does), as do SEQUENTIAL with
  * CIRCULAR, NEWFILE with either, APPEND with CIRCULAR, NEWFILE or
- * REAL_TIME (as Windows refuses them), and GLOBAL with LOCAL sequence.
+ * REAL_TIME (as Windows refuses them), GLOBAL with LOCAL sequence, and
+ * COMPRESSED with CIRCULAR, NEWFILE, APPEND or PREALLOCATE.
  * - SEQUENTIAL, CIRCULAR: how the user-space logger writes the file;
  *   CIRCULAR and BUFFERING also make the rings overwrite their oldest
  *   unread buffer when full; otherwise a full ring drops new events and
@@ -251,6 +253,9 @@ struct nttrace_message_trace_header {
  *   memory is never paged out), but the rule is kept: kernel-mode writers
  *   (the kernel-mode API, module/kapi.c) get NTTRACE_STATUS_NOT_SUPPORTED.
  * - SYSTEM_LOGGER_MODE: a system logger (see "System loggers" below).
+ * - COMPRESSED_MODE: how the user-space logger writes the file too (each
+ *   buffer's records compressed, as Windows compresses them); one
+ *   sequential file, so not with CIRCULAR, NEWFILE, APPEND or PREALLOCATE.
  * - INDEPENDENT_SESSION_MODE: on Windows, the session gets an event even
  *   when another session the provider writes to could not take it. Every
  *   session here is so: an event goes to each session that wants it,
@@ -266,7 +271,7 @@ struct nttrace_message_trace_header {
 	NTTRACE_EVENT_TRACE_REAL_TIME_MODE | NTTRACE_EVENT_TRACE_BUFFERING_MODE | \
 	NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE | NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE | \
 	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE | \
-	NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE)
+	NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE | NTTRACE_EVENT_TRACE_COMPRESSED_MODE)
 
 /*
  * ---- System loggers ----
@@ -668,7 +673,7 @@ struct nttrace_wmi_buffer_header {
 #define NTTRACE_WMI_BUFFER_FLAG_PROC_INDEX	0x0020
 /*
  * The records of the buffer are compressed (EVENT_TRACE_COMPRESSED_MODE
- * files, which nttrace reads but does not write): @buffer_size is then the
+ * files): @buffer_size is then the
  * buffer's size on disk and @offset its records' end once decompressed.
  */
 #define NTTRACE_WMI_BUFFER_FLAG_COMPRESSED	0x0040

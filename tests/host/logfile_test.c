@@ -18,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <errno.h>
+#include <nttrace/uapi.h>
 #include <nttrace/etl.h>
+#include <nttrace/evntcons.h>
 #include <nttrace/evntrace.h>
 #include "../vm/tap.h"
 
@@ -28,6 +31,12 @@
 #define SLOTS	((MB << 20) / BUF - 1)
 
 static char dir[256];
+
+/* The sessions' start, on their clock (system time). */
+static uint64_t s_start(void)
+{
+	return NTTRACE_FILETIME_UNIX_EPOCH + 10000000ULL * 1700000000;
+}
 
 static void session(struct nttrace_etl_session *s, uint32_t mode)
 {
@@ -215,6 +224,117 @@ static void append(void)
 }
 
 /* No file in the directory but those the other cases made. */
+/*
+ * Buffer @k of @n EventWrite records, 48-byte payloads of text and counts
+ * (compressible, as real events are), time stamps 10 apart.
+ */
+static void buffer_events(uint8_t *b, uint32_t k, uint32_t n)
+{
+	uint32_t at = NTTRACE_WMI_BUFFER_HEADER_SIZE, i, rec = NTTRACE_EVENT_HEADER_SIZE + 48;
+
+	buffer(b, k);
+	memset(b + at, NTTRACE_WMI_BUFFER_FILL, BUF - at);
+	for (i = 0; i < n && at + rec <= BUF; i++, at += rec) {
+		struct nttrace_event_header *e = (void *)(b + at);
+		uint64_t ts = 10ULL * (k * 1000 + i) + 1;
+
+		memset(e, 0, NTTRACE_EVENT_HEADER_SIZE);
+		e->size = (uint16_t)rec;
+		e->header_type = NTTRACE_TRACE_HEADER_TYPE_EVENT_HEADER64;
+		e->marker_flags = NTTRACE_TRACE_HEADER_MARKER_BYTE;
+		e->flags = EVENT_HEADER_FLAG_NO_CPUTIME | EVENT_HEADER_FLAG_64_BIT_HEADER;
+		e->thread_id = 1000 + i % 3;
+		e->process_id = 100;
+		e->time_stamp = s_start() + ts;
+		memcpy(e->provider_id, "logfile-test-prv", 16);
+		e->descriptor.id = (uint16_t)(1 + i % 4);
+		snprintf((char *)b + at + NTTRACE_EVENT_HEADER_SIZE, 48, "event %u of buffer %u, ok", i, k);
+	}
+	memcpy(b + 4, &at, 4);
+	memcpy(b + 0x30, &at, 4);
+}
+
+/* The events of @path, and in *@compressed how many of its buffers were, or -1. */
+static long read_events(const char *path, long *compressed, uint64_t *last_ts)
+{
+	struct nttrace_etl_reader *r;
+	const struct nttrace_etl_event *ev;
+	long n = 0;
+
+	*compressed = 0;
+	if (nttrace_etl_open(&r, path, NULL, NULL))
+		return -1;
+	while ((ev = nttrace_etl_next_ref(r))) {
+		uint16_t flags;
+
+		memcpy(&flags, ev->buffer + 0x34, 2);
+		if (ev->offset == ev->buffer_offset + NTTRACE_WMI_BUFFER_HEADER_SIZE &&
+		    (flags & NTTRACE_WMI_BUFFER_FLAG_COMPRESSED))
+			(*compressed)++;
+		*last_ts = ev->timestamp;
+		n++;
+	}
+	nttrace_etl_close(r);
+	return n;
+}
+
+/*
+ * EVENT_TRACE_COMPRESSED_MODE: the buffers written compressed, each its
+ * own size after a header buffer as short as its records; read back whole
+ * by the reader, which knows such files from Windows.
+ */
+static void compressed(void)
+{
+	static uint8_t b[BUF];
+	struct nttrace_etl_session s;
+	struct nttrace_logfile lf;
+	char path[300], plain[300];
+	uint64_t last = 0;
+	long n, z, k;
+
+	snprintf(path, sizeof(path), "%s/compressed.etl", dir);
+	snprintf(plain, sizeof(plain), "%s/plain.etl", dir);
+	session(&s, EVENT_TRACE_COMPRESSED_MODE);
+	s.max_file_mb = 0;
+	tap_eq(nttrace_logfile_open(&lf, path, &s), 0, "COMPRESSED: open");
+	for (k = 0; k < 40; k++) {
+		buffer_events(b, k, 30);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	/* One that does not shrink: written as it is. */
+	buffer(b, 40);
+	for (k = NTTRACE_WMI_BUFFER_HEADER_SIZE; k < (long)BUF; k++)
+		b[k] = (uint8_t)(k * 2654435761U >> 13);
+	memcpy(b + 4, &(uint32_t){ BUF }, 4);
+	memcpy(b + 0x30, &(uint32_t){ BUF }, 4);
+	nttrace_logfile_buffer(&lf, b, BUF, 0);
+	tap_eq(nttrace_logfile_close(&lf, 0, 0), 0, "... 40 buffers of 30 events and one of noise, closed");
+	n = read_events(path, &z, &last);
+	tap_eq(n, 1200, "... every event read back");
+	tap_eq(z, 40, "... from 40 compressed buffers");
+	tap_ok(last == s.start_clock + 10ULL * (39 * 1000 + 29) + 1, "... in order, the last one last");
+	tap_eq(header_buffers(path), 42, "... its header says 42 buffers (the noise one written whole)");
+	tap_ok(file_size(path) < 41 * (long)BUF / 3, "... a third of the plain size or less (%ld)",
+	       file_size(path));
+
+	/* A maximum size: buffers past it are dropped and counted. */
+	session(&s, EVENT_TRACE_COMPRESSED_MODE);
+	tap_eq(nttrace_logfile_open(&lf, plain, &s), 0, "COMPRESSED with 1 MB: open");
+	for (k = 0; k < 8000; k++) {
+		buffer_events(b, k, 30);
+		nttrace_logfile_buffer(&lf, b, BUF, 0);
+	}
+	tap_eq(nttrace_logfile_close(&lf, 0, 0), -EFBIG, "... 8000 buffers: past the size, EFBIG");
+	tap_ok(file_size(plain) <= 1L << 20, "... the file within 1 MB (%ld)", file_size(plain));
+	tap_ok(lf.buffers > SLOTS && lf.dropped > 0 && lf.buffers + lf.dropped == 8000,
+	       "... more buffers than plain ones would fit (%llu), the rest dropped (%llu)",
+	       (unsigned long long)lf.buffers, (unsigned long long)lf.dropped);
+	n = read_events(plain, &z, &last);
+	tap_eq(n, (long)lf.buffers * 30, "... and those written read back");
+	unlink(path);
+	unlink(plain);
+}
+
 static unsigned int files(const char *prefix)
 {
 	struct dirent *d;
@@ -241,6 +361,14 @@ static void refused(void)
 		{ "NEWFILE and CIRCULAR", "bad-e%d.etl",
 		  EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_FILE_MODE_CIRCULAR, 1 },
 		{ "PREALLOCATE with no size", "bad-f.etl", EVENT_TRACE_FILE_MODE_PREALLOCATE, 0 },
+		{ "COMPRESSED and CIRCULAR", "bad-g.etl",
+		  EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_FILE_MODE_CIRCULAR, 1 },
+		{ "COMPRESSED and NEWFILE", "bad-h%d.etl",
+		  EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_FILE_MODE_NEWFILE, 1 },
+		{ "COMPRESSED and PREALLOCATE", "bad-i.etl",
+		  EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_FILE_MODE_PREALLOCATE, 1 },
+		{ "COMPRESSED and APPEND", "bad-j.etl",
+		  EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_FILE_MODE_APPEND, 1 },
 	};
 	struct nttrace_etl_session s;
 	struct nttrace_logfile lf;
@@ -259,6 +387,15 @@ static void refused(void)
 	snprintf(path, sizeof(path), "%s/bad-d1.etl", dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/bad-e1.etl", dir);
+	unlink(path);
+	/* (So do the COMPRESSED ones: the file comes before the mode's check.) */
+	snprintf(path, sizeof(path), "%s/bad-g.etl", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad-i.etl", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad-j.etl", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad-h1.etl", dir);
 	unlink(path);
 	tap_eq(files("bad-"), 0, "... and no file named by a bad template was made");
 	/* A pipe cannot be preallocated. */
@@ -286,6 +423,7 @@ int main(void)
 	newfile();
 	prealloc();
 	append();
+	compressed();
 	refused();
 	if (!tap_counts->failed) {
 		char cmd[400];

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <nttrace/etl.h>
 #include <nttrace/evntrace.h>
 #include "expect.h"
 #include "props.h"
@@ -215,6 +216,58 @@ TEST_F(nttrace, log_file)
 	tap_eq(nread, sent, "%d-bit: every event traced is in the file", BITS);
 	tap_eq(nread + st.p.EventsLost, NTHREADS * PER_THREAD,
 	       "%d-bit: in the file + EventsLost = traced", BITS);
+}
+
+/*
+ * EVENT_TRACE_COMPRESSED_MODE: the logger writes the buffers compressed
+ * (the file is no longer whole 4 KB buffers) and every event traced is
+ * read back by the reader, which takes such files from Windows.
+ */
+TEST_F(nttrace, compressed_file)
+{
+	const struct nttrace_etl_event *ev;
+	struct nttrace_etl_reader *r;
+	char path[64];
+	struct props pr, st;
+	unsigned int i, sent = 0, nread = 0, zbuf = 0;
+
+	snprintf(path, sizeof(path), "/tmp/st-z-%d.etl", getpid());
+	props_init(&pr, path, EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_FILE_MODE_CIRCULAR);
+	pr.p.MaximumFileSize = 1;
+	tap_eq(StartTraceA(&file_handle, "st-z", &pr.p), ERROR_INVALID_PARAMETER,
+	       "%d-bit: COMPRESSED with CIRCULAR -> ERROR_INVALID_PARAMETER", BITS);
+	props_init(&pr, path, EVENT_TRACE_COMPRESSED_MODE);
+	pr.p.BufferSize = 4;
+	pr.p.MaximumBuffers = 16;
+	if (!tap_eq(StartTraceA(&file_handle, "st-z", &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace with a compressed log file", BITS))
+		return;
+	for (i = 0; i < 3000; i++) {
+		uint32_t id = i;
+
+		sent += TraceMessage(file_handle, TRACE_MESSAGE_SEQUENCE, NULL, 5, &id,
+				     sizeof(id), NULL) == ERROR_SUCCESS;
+	}
+	props_init(&st, NULL, 0);
+	tap_eq(StopTraceA(file_handle, NULL, &st.p), ERROR_SUCCESS, "%d-bit: StopTrace", BITS);
+	tap_ok(st.p.LogFileMode & EVENT_TRACE_COMPRESSED_MODE, "%d-bit: ... the session's mode "
+	       "says COMPRESSED", BITS);
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0, "%d-bit: the file opens", BITS))
+		return;
+	while ((ev = nttrace_etl_next_ref(r))) {
+		uint16_t flags = (uint16_t)get_le(ev->buffer + 0x34, 2);
+
+		if (ev->offset == ev->buffer_offset + 0x48 && (flags & 0x40))
+			zbuf++;
+		nread += ev->message;
+	}
+	nttrace_etl_close(r);
+	unlink(path);
+	printf("# compressed: %u events in %u compressed buffers, EventsLost %u\n", nread, zbuf,
+	       st.p.EventsLost);
+	tap_ok(zbuf > 0, "%d-bit: ... its buffers are compressed", BITS);
+	tap_eq(nread, sent, "%d-bit: ... every event traced is in it", BITS);
+	tap_eq(nread + st.p.EventsLost, 3000, "%d-bit: ... in the file + EventsLost = traced", BITS);
 }
 
 int main(int argc, char **argv)

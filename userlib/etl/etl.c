@@ -20,6 +20,7 @@
 
 #include <nttrace/etl.h>
 #include "etl_internal.h"
+#include "xpress.h"
 #include "record.h"
 
 static void put(uint8_t *p, uint64_t v, int bytes)
@@ -274,6 +275,31 @@ static int write_all(int fd, const void *buf, size_t len, off_t at, size_t *done
  * (a sequential file is written at its end), and its number follows from
  * the buffers written before it, each earlier file holding @lf->slots.
  */
+/* The low @bytes bytes at @p, little-endian. */
+static uint64_t get_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
+/*
+ * EVENT_TRACE_COMPRESSED_MODE: each buffer's records compressed with
+ * Plain LZ77 ([MS-XCA], xpress.c) as Windows writes them: the buffer's
+ * header, flagged WMI_BUFFER_FLAG_COMPRESSED, with BufferSize its size on
+ * disk (header and compressed records) and Offset its records' end once
+ * decompressed; the buffers follow each other with no gap (a "packed"
+ * file, whose header buffer is as short as its records too). A buffer
+ * that does not shrink is written as it is, whole. Sequential files only:
+ * the other modes place buffers by a fixed size.
+ */
+static int is_compressed(const struct nttrace_logfile *lf)
+{
+	return !!(lf->s.log_file_mode & NTTRACE_EVENT_TRACE_COMPRESSED_MODE);
+}
+
 static int is_newfile(const struct nttrace_logfile *lf)
 {
 	return (lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_NEWFILE) && lf->slots;
@@ -326,7 +352,20 @@ static int write_header(struct nttrace_logfile *lf, int first, uint64_t end_time
 			   UINT32_MAX : written + 1,
 			   events_lost > UINT32_MAX ? UINT32_MAX : events_lost,
 			   buffers_lost > UINT32_MAX ? UINT32_MAX : buffers_lost);
-	ret = write_all(lf->fd, hdr, lf->s.buffer_size, first ? -1 : 0, &done);
+	if (is_compressed(lf)) {
+		/*
+		 * A packed file's header buffer is as long as its records (the
+		 * same at the start and the end: the names do not change), and
+		 * says so in its BufferSize; TRACE_LOGFILE_HEADER keeps the
+		 * session's. A reader knows the file so (etlread.c).
+		 */
+		uint32_t end = (uint32_t)get_le(hdr + 0x04, 4);
+
+		put(hdr + 0x00, end, 4);
+		ret = write_all(lf->fd, hdr, end, first ? -1 : 0, &done);
+	} else {
+		ret = write_all(lf->fd, hdr, lf->s.buffer_size, first ? -1 : 0, &done);
+	}
 	free(hdr);
 	return ret;
 }
@@ -353,16 +392,6 @@ static int cut_to(struct nttrace_logfile *lf, uint64_t data)
 	if (!(lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_PREALLOCATE))
 		return 0;
 	return ftruncate(lf->fd, (off_t)(data + 1) * lf->s.buffer_size) ? -errno : 0;
-}
-
-/* The low @bytes bytes at @p, little-endian. */
-static uint64_t get_le(const uint8_t *p, int bytes)
-{
-	uint64_t v = 0;
-
-	while (bytes--)
-		v = v << 8 | p[bytes];
-	return v;
 }
 
 /*
@@ -519,6 +548,11 @@ int nttrace_logfile_init(struct nttrace_logfile *lf, int fd, const char *path,
 	if ((s->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_NEWFILE |
 				 EVENT_TRACE_FILE_MODE_PREALLOCATE)) && !max)
 		return -EINVAL;
+	/* Compressed buffers have sizes of their own: one sequential file. */
+	if ((s->log_file_mode & NTTRACE_EVENT_TRACE_COMPRESSED_MODE) &&
+	    (s->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_NEWFILE |
+				 EVENT_TRACE_FILE_MODE_PREALLOCATE | EVENT_TRACE_FILE_MODE_APPEND)))
+		return -EINVAL;
 	/* Appending is to one sequential file. */
 	if ((s->log_file_mode & EVENT_TRACE_FILE_MODE_APPEND) &&
 	    (s->log_file_mode & (EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_FILE_MODE_NEWFILE |
@@ -631,12 +665,12 @@ int nttrace_logfile_buffer(void *ctx, const void *buf, uint32_t size,
 				       nttrace_buffer_events(buf) : 0);
 }
 
-/* A buffer written whole. */
-static void logfile_written(struct nttrace_logfile *lf, uint32_t events)
+/* A buffer written whole, @disk bytes of the file. */
+static void logfile_written(struct nttrace_logfile *lf, uint32_t events, uint32_t disk)
 {
 	lf->buffers++;
 	lf->events += events;
-	lf->bytes += lf->s.buffer_size;
+	lf->bytes += disk;
 }
 
 /* A buffer that could not be written: counted, its error kept. */
@@ -661,6 +695,59 @@ static void logfile_cut(struct nttrace_logfile *lf, size_t partial)
 		lseek(lf->fd, end - partial, SEEK_SET);
 }
 
+/*
+ * A buffer of a compressed file (is_compressed()): its records compressed
+ * and written after the last buffer, or it whole when they do not shrink.
+ * With a maximum size, a buffer that would pass it is dropped and
+ * counted, as a sequential file's are.
+ */
+static int write_compressed(struct nttrace_logfile *lf, const uint8_t *buf, uint32_t events)
+{
+	uint32_t size = lf->s.buffer_size, end = (uint32_t)get_le(buf + 0x30, 4), disk = size;
+	uint8_t *z = malloc(size);
+	const uint8_t *out = buf;
+	size_t zlen, done;
+	int ret;
+
+	if (!z) {
+		logfile_failed(lf, -ENOMEM, events);
+		return 0;
+	}
+	if (end < NTTRACE_WMI_BUFFER_HEADER_SIZE || end > size)
+		end = (uint32_t)get_le(buf + 0x04, 4);
+	if (end >= NTTRACE_WMI_BUFFER_HEADER_SIZE && end <= size &&
+	    !nttrace_xpress_compress(buf + NTTRACE_WMI_BUFFER_HEADER_SIZE,
+				     end - NTTRACE_WMI_BUFFER_HEADER_SIZE,
+				     z + NTTRACE_WMI_BUFFER_HEADER_SIZE,
+				     size - NTTRACE_WMI_BUFFER_HEADER_SIZE - 1, &zlen)) {
+		disk = NTTRACE_WMI_BUFFER_HEADER_SIZE + (uint32_t)zlen;
+		memcpy(z, buf, NTTRACE_WMI_BUFFER_HEADER_SIZE);
+		put(z + 0x00, disk, 4);
+		put(z + 0x04, end, 4);
+		put(z + 0x30, end, 4);
+		put(z + 0x34, get_le(z + 0x34, 2) | NTTRACE_WMI_BUFFER_FLAG_COMPRESSED, 2);
+		out = z;
+	}
+	if (lf->slots && lf->bytes + disk > lf->slots * (uint64_t)size) {
+		/* Past the maximum size: counted, not written. */
+		lf->dropped++;
+		lf->dropped_events += events;
+		if (!lf->error)
+			lf->error = EFBIG;
+		free(z);
+		return 0;
+	}
+	ret = write_all(lf->fd, out, disk, -1, &done);
+	free(z);
+	if (ret) {
+		logfile_cut(lf, done);
+		logfile_failed(lf, ret, events);
+		return 0;
+	}
+	logfile_written(lf, events, disk);
+	return 0;
+}
+
 int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_t size,
 			    uint32_t events)
 {
@@ -673,6 +760,8 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 		logfile_failed(lf, -EINVAL, 0);
 		return 0;
 	}
+	if (is_compressed(lf))
+		return write_compressed(lf, buf, events);
 	if (is_newfile(lf) && (ret = next_file(lf))) {
 		logfile_failed(lf, ret, events);
 		return 0;
@@ -694,7 +783,7 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 		logfile_failed(lf, ret, events);
 		return 0;
 	}
-	logfile_written(lf, events);
+	logfile_written(lf, events, size);
 	return 0;
 }
 
@@ -705,6 +794,9 @@ int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 	uint32_t size = lf->s.buffer_size;
 	struct iovec iov[NTTRACE_LOGFILE_BATCH];
 
+	/* Compressed buffers, each its own size: one by one. */
+	for (; n && is_compressed(lf); n--, bufs++, events++)
+		nttrace_logfile_counted(lf, bufs[0], size, events[0]);
 	while (n) {
 		unsigned int k = n < NTTRACE_LOGFILE_BATCH ? n : NTTRACE_LOGFILE_BATCH;
 		unsigned int i, whole;
@@ -747,7 +839,7 @@ int nttrace_logfile_counted_n(struct nttrace_logfile *lf, uint8_t *const *bufs,
 		ret = writev_all(lf->fd, iov, k, at, &done);
 		whole = ret ? done / size : k;
 		for (i = 0; i < whole; i++)
-			logfile_written(lf, events[i]);
+			logfile_written(lf, events[i], size);
 		if (ret && !circular)
 			logfile_cut(lf, done % size);
 		/*

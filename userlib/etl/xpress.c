@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The decompressor of the buffers of EVENT_TRACE_COMPRESSED_MODE files:
- * Microsoft's "Plain LZ77" (XPRESS), specified in [MS-XCA] section 2.3
- * and 2.4 (the format and the decompression algorithm). Which of the
+ * The compressor and decompressor of the buffers of
+ * EVENT_TRACE_COMPRESSED_MODE files: Microsoft's "Plain LZ77" (XPRESS),
+ * specified in [MS-XCA] section 2.3 and 2.4 (the format and the
+ * compression and decompression algorithms). Which of the
  * [MS-XCA] formats ETW uses is not documented; Plain LZ77 is what the
  * public reader dissect.etl applies to buffers flagged 0x0040 (its
  * lzxpress module), and it decodes the compressed buffers of the
@@ -22,6 +23,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "xpress.h"
 
@@ -117,4 +119,152 @@ int nttrace_xpress_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			op++;
 		}
 	}
+}
+
+/*
+ * The compressor: greedy matching over a hash of the next three bytes,
+ * with a chain of the earlier positions of the same hash inside the
+ * format's 8192-byte window, at most XP_CHAIN of them tried. The output
+ * is [MS-XCA]'s: a flag word before each 32 items, a match's length - 3
+ * in the low 3 bits of its word and, past 7, in a shared nibble, a byte,
+ * a 16-bit word or a 32-bit one; the last flag word has its unused bits
+ * set, as [MS-XCA]'s algorithm sets them.
+ */
+#define XP_WINDOW	8192
+#define XP_HASH_BITS	13
+#define XP_CHAIN	16
+#define XP_NONE		UINT32_MAX
+
+struct xp_out {
+	uint8_t *p;
+	size_t cap, n;
+	size_t flag_at, nibble_at;	/* nibble_at 0: none pending */
+	uint32_t flags;
+	int nflags;
+};
+
+static int xp_put(struct xp_out *o, uint32_t v, int bytes)
+{
+	if (o->cap - o->n < (size_t)bytes)
+		return -1;
+	while (bytes--) {
+		o->p[o->n++] = (uint8_t)v;
+		v >>= 8;
+	}
+	return 0;
+}
+
+/* One item's flag bit; a full flag word is stored and the next reserved. */
+static int xp_flag(struct xp_out *o, int bit)
+{
+	o->flags = o->flags << 1 | bit;
+	if (++o->nflags < 32)
+		return 0;
+	o->p[o->flag_at] = (uint8_t)o->flags;
+	o->p[o->flag_at + 1] = (uint8_t)(o->flags >> 8);
+	o->p[o->flag_at + 2] = (uint8_t)(o->flags >> 16);
+	o->p[o->flag_at + 3] = (uint8_t)(o->flags >> 24);
+	o->flags = 0;
+	o->nflags = 0;
+	o->flag_at = o->n;
+	return xp_put(o, 0, 4);
+}
+
+static int xp_match(struct xp_out *o, size_t dist, size_t len)
+{
+	size_t l = len - 3, m;
+
+	if (l < 7)
+		return xp_put(o, (uint32_t)((dist - 1) << 3 | l), 2) || xp_flag(o, 1);
+	if (xp_put(o, (uint32_t)((dist - 1) << 3 | 7), 2))
+		return -1;
+	m = l - 7;
+	if (!o->nibble_at) {
+		o->nibble_at = o->n;
+		if (xp_put(o, m < 15 ? m : 15, 1))
+			return -1;
+	} else {
+		o->p[o->nibble_at] |= (uint8_t)((m < 15 ? m : 15) << 4);
+		o->nibble_at = 0;
+	}
+	if (m >= 15) {
+		if (m - 15 < 255) {
+			if (xp_put(o, m - 15, 1))
+				return -1;
+		} else if (xp_put(o, 255, 1) ||
+			   (l < 65536 ? xp_put(o, l, 2) : xp_put(o, 0, 2) || xp_put(o, l, 4))) {
+			return -1;
+		}
+	}
+	return xp_flag(o, 1);
+}
+
+static uint32_t xp_hash(const uint8_t *p)
+{
+	uint32_t v = p[0] | p[1] << 8 | (uint32_t)p[2] << 16;
+
+	return (v * 2654435761U) >> (32 - XP_HASH_BITS);
+}
+
+int nttrace_xpress_compress(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
+			    size_t *out_len)
+{
+	static __thread uint32_t head[1 << XP_HASH_BITS], prev[XP_WINDOW];
+	struct xp_out o = { .p = out, .cap = out_cap };
+	size_t ip = 0;
+
+	*out_len = 0;
+	if (in_len > UINT32_MAX - XP_WINDOW || xp_put(&o, 0, 4))
+		return -1;
+	memset(head, 0xFF, sizeof(head));
+	while (ip < in_len) {
+		size_t best = 0, dist = 0, k;
+
+		if (in_len - ip >= 3) {
+			uint32_t h = xp_hash(in + ip), c = head[h];
+			int chain = XP_CHAIN;
+
+			/* Candidates newest first, inside the window. */
+			while (c != XP_NONE && ip - c <= XP_WINDOW && chain--) {
+				size_t n = 0, max = in_len - ip;
+
+				while (n < max && in[c + n] == in[ip + n])
+					n++;
+				if (n > best) {
+					best = n;
+					dist = ip - c;
+				}
+				/*
+				 * Written when c was passed, and not since: the next
+				 * position of its slot is c + XP_WINDOW, past the window.
+				 */
+				c = prev[c % XP_WINDOW];
+			}
+		}
+		if (best < 3) {
+			if (xp_put(&o, in[ip], 1) || xp_flag(&o, 0))
+				return -1;
+			best = 1;
+		} else if (xp_match(&o, dist, best)) {
+			return -1;
+		}
+		/* Every position passed joins its hash's chain. */
+		for (k = 0; k < best; k++, ip++) {
+			if (in_len - ip >= 3) {
+				uint32_t h = xp_hash(in + ip);
+
+				prev[ip % XP_WINDOW] = head[h];
+				head[h] = (uint32_t)ip;
+			}
+		}
+	}
+	/* The last flag word: its items' bits, then ones. */
+	o.flags = (uint32_t)(((uint64_t)o.flags << (32 - o.nflags)) |
+			     ((1ULL << (32 - o.nflags)) - 1));
+	o.p[o.flag_at] = (uint8_t)o.flags;
+	o.p[o.flag_at + 1] = (uint8_t)(o.flags >> 8);
+	o.p[o.flag_at + 2] = (uint8_t)(o.flags >> 16);
+	o.p[o.flag_at + 3] = (uint8_t)(o.flags >> 24);
+	*out_len = o.n;
+	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* The Plain LZ77 ([MS-XCA]) decompressor of compressed ETL buffers. */
+/* The Plain LZ77 ([MS-XCA]) compressor and decompressor of compressed ETL buffers. */
 #ifndef NTTRACE_XPRESS_H
 #define NTTRACE_XPRESS_H
 
@@ -15,5 +15,15 @@
  */
 int nttrace_xpress_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			      size_t out_cap, size_t *out_len);
+
+/*
+ * Compress the @in_len bytes at @in into @out (at most @out_cap bytes):
+ * 0 and *@out_len the bytes written, which nttrace_xpress_decompress()
+ * turns back into @in; -1 when they do not fit in @out_cap (*@out_len is
+ * then 0). Reads nothing outside @in, writes nothing outside @out. Its
+ * match tables are the calling thread's own.
+ */
+int nttrace_xpress_compress(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
+			    size_t *out_len);
 
 #endif /* NTTRACE_XPRESS_H */

@@ -117,7 +117,7 @@
 #define UM_WAKE_MAX		4
 /*
  * The modes the in-process logger takes. The file modes (APPEND, NEWFILE,
- * PREALLOCATE and their combinations) are the log file's, which checks
+ * PREALLOCATE, COMPRESSED and their combinations) are the log file's, which checks
  * them (nttrace_logfile_open()); INDEPENDENT_SESSION_MODE is what a
  * session alone always is.
  */
@@ -125,6 +125,7 @@
 	EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR | \
 	EVENT_TRACE_FILE_MODE_APPEND | EVENT_TRACE_FILE_MODE_NEWFILE | \
 	EVENT_TRACE_FILE_MODE_PREALLOCATE | EVENT_TRACE_INDEPENDENT_SESSION_MODE | \
+	EVENT_TRACE_COMPRESSED_MODE | \
 	EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
 	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
 
