@@ -82,6 +82,22 @@ what="boot without the module: the failure counted and said" ok \
 	grep -q "0 autologgers started, 4 failed" "$dir/boot.out"
 what="... the status written, as Windows writes Status" ok \
 	sh -c "grep -q '^Status=-' '$d/status' && $al list Boot | grep -q 'last boot:'"
+# Who may: what the directory allows. An unprivileged user (setpriv, where
+# util-linux has it) reads nothing of root's configuration and writes none.
+if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
+	chmod 755 "$dir" "$dir/etc" "$dir/etc/nttrace"
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	what="an unprivileged user: add refused (the directory is root's)" ok \
+		exits 1 "Permission denied" $nobody $al add Theirs Start=1
+	what="... list of an autologger: its values unreadable (0600)" ok \
+		exits 1 "Permission denied" $nobody $al list Boot
+	what="... remove refused" ok exits 1 "Permission denied" $nobody $al remove Boot
+	what="... and the configuration as it was" ok \
+		sh -c "[ -f '$d/values' ] && [ ! -e '$NTTRACE_AUTOLOGGER_DIR/Theirs' ]"
+else
+	n=$((n + 1))
+	echo "ok $n - an unprivileged user # SKIP setpriv missing or not root"
+fi
 what="remove" ok exits 0 "removed" $al remove Boot
 what="... gone, with its status and provider files" ok sh -c "[ ! -e '$d' ]"
 what="remove of nothing" ok exits 2 "no autologger 'Boot'" $al remove Boot
