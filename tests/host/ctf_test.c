@@ -696,7 +696,7 @@ static void check_modes(const char *tool, const char *dir, const char *file)
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	tap_eq(mode_of(path), 0600, "... its metadata 0600");
 	for (st = 0; st < 4; st++) {
-		snprintf(path, sizeof(path), "%s/stream_%d", dir, st);
+		snprintf(path, sizeof(path), "%s/channel0_%d", dir, st);
 		if (mode_of(path) != -1)
 			break;
 	}

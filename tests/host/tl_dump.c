@@ -809,7 +809,7 @@ static void check_deep(const char *tool, const char *dir, const char *path)
 	st = system(cmd);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "deep: convert ends, declares where it stopped, and the next event");
-	snprintf(cmd, sizeof(cmd), "%s/stream_0", ctf);
+	snprintf(cmd, sizeof(cmd), "%s/channel0_0", ctf);
 	tap_ok(!stat(cmd, &sb) && sb.st_size <= OUTPUT_BOUND, "... its stream within the bound");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", ctf);
 	if (system(cmd))

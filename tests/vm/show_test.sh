@@ -364,7 +364,7 @@ if [ $live -eq 1 ]; then
 		check "$tb-bit: ... the sample's messages, by their formats" \
 			grep -q 'name = "TraceMessage"' "$tmp/ctf$tb/metadata"
 		check "$tb-bit: ... in CTF 1.8, its streams written" sh -c \
-			"head -1 '$tmp/ctf$tb/metadata' | grep -q 'CTF 1.8' && [ -s \"\$(ls '$tmp/ctf$tb'/stream_* | head -1)\" ]"
+			"head -1 '$tmp/ctf$tb/metadata' | grep -q 'CTF 1.8' && [ -s \"\$(ls '$tmp/ctf$tb'/channel0_* | head -1)\" ]"
 		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 	done
 fi

@@ -3,7 +3,9 @@
  * nttrace convert --to ctf: a trace as CTF 1.8 (the Common Trace Format,
  * https://diamon.org/ctf/v1.8.3/), which babeltrace2 and Trace Compass
  * read: a directory of a "metadata" file (TSDL text) and one stream file
- * a CPU ("stream_N"), each a run of packets.
+ * a CPU ("channel0_N", as LTTng names a channel's stream files: Trace
+ * Compass's and WPA's LTTng readers, and TraceEvent's CTF reader, open
+ * only files so named), each a run of packets.
  *
  * The events come through OpenTrace and ProcessTrace, from a file or a
  * live session, in time order. Each is written to its CPU's stream with
@@ -318,7 +320,7 @@ static struct stream *stream_of(unsigned int cpu)
 
 	if (s->f)
 		return s;
-	snprintf(path, sizeof(path), "%s/stream_%u", c.dir, cpu);
+	snprintf(path, sizeof(path), "%s/channel0_%u", c.dir, cpu);
 	s->f = create(path);
 	if (!s->f) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
