@@ -75,10 +75,13 @@
 /* Numbers shown in hex (HEX32, HEX64) are bit masks; the rest counts. */
 enum kind { NUM32, NUM64, HEX32, HEX64, TEXT };
 
+/* A value's name, kind and, for a TEXT one, its place in struct values' texts. */
 struct value_name {
 	const char *name;
 	enum kind kind;
+	int text;
 };
+#define N_TEXTS	2	/* Guid and FileName */
 
 /* The session key's values, in the order they are written. */
 enum {
@@ -86,24 +89,24 @@ enum {
 	S_MAXBUFFERS, S_FLUSHTIMER, S_LOGFILEMODE, S_CLOCKTYPE, S_ENABLEFLAGS, S_COUNT
 };
 static const struct value_name session_values[S_COUNT] = {
-	{ "Start", NUM32 }, { "Guid", TEXT }, { "FileName", TEXT }, { "FileMax", NUM32 },
-	{ "MaxFileSize", NUM32 }, { "BufferSize", NUM32 }, { "MinimumBuffers", NUM32 },
-	{ "MaximumBuffers", NUM32 }, { "FlushTimer", NUM32 }, { "LogFileMode", HEX32 },
-	{ "ClockType", NUM32 }, { "EnableFlags", HEX32 },
+	{ "Start", NUM32, -1 }, { "Guid", TEXT, 0 }, { "FileName", TEXT, 1 }, { "FileMax", NUM32, -1 },
+	{ "MaxFileSize", NUM32, -1 }, { "BufferSize", NUM32, -1 }, { "MinimumBuffers", NUM32, -1 },
+	{ "MaximumBuffers", NUM32, -1 }, { "FlushTimer", NUM32, -1 }, { "LogFileMode", HEX32, -1 },
+	{ "ClockType", NUM32, -1 }, { "EnableFlags", HEX32, -1 },
 };
 
 /* A provider subkey's values. */
 enum { P_ENABLED, P_LEVEL, P_ANY, P_ALL, P_PROPERTY, P_COUNT };
 static const struct value_name provider_values[P_COUNT] = {
-	{ "Enabled", NUM32 }, { "EnableLevel", NUM32 }, { "MatchAnyKeyword", HEX64 },
-	{ "MatchAllKeyword", HEX64 }, { "EnableProperty", HEX32 },
+	{ "Enabled", NUM32, -1 }, { "EnableLevel", NUM32, -1 }, { "MatchAnyKeyword", HEX64, -1 },
+	{ "MatchAllKeyword", HEX64, -1 }, { "EnableProperty", HEX32, -1 },
 };
 
-/* One key's values: which are set, the numbers, the texts. */
+/* One key's values: which are set, the numbers, the texts (names[i].text). */
 struct values {
 	unsigned int set;		/* bit i: value i is set */
 	uint64_t num[S_COUNT];
-	char text[S_COUNT][PATH_MAX];
+	char text[N_TEXTS][PATH_MAX];
 };
 
 struct provider {
@@ -205,9 +208,9 @@ static int set_value(struct values *v, const struct value_name *names, unsigned 
 	if (snprintf(what, sizeof(what), "%s: %s", where, names[i].name) < 0)
 		what[0] = 0;
 	if (names[i].kind == TEXT) {
-		if (!eq[1] || strlen(eq + 1) >= sizeof(v->text[i]) || strchr(eq + 1, '\n'))
+		if (!eq[1] || strlen(eq + 1) >= sizeof(v->text[0]) || strchr(eq + 1, '\n'))
 			return al_fail(0, "%s: empty, too long or more than a line", what);
-		strcpy(v->text[i], eq + 1);
+		strcpy(v->text[names[i].text], eq + 1);
 	} else {
 		if (cli_uint(what, eq + 1, 0, names[i].kind == NUM32 || names[i].kind == HEX32 ?
 			     UINT32_MAX : UINT64_MAX, 0, &x))
@@ -234,7 +237,7 @@ static void put_value(FILE *f, const struct values *v, const struct value_name *
 		      unsigned int i, const char *indent)
 {
 	if (names[i].kind == TEXT)
-		fprintf(f, "%s%s=%s\n", indent, names[i].name, v->text[i]);
+		fprintf(f, "%s%s=%s\n", indent, names[i].name, v->text[names[i].text]);
 	else if (names[i].kind == NUM32 || names[i].kind == NUM64)
 		fprintf(f, "%s%s=%llu\n", indent, names[i].name, (unsigned long long)v->num[i]);
 	else
@@ -715,7 +718,7 @@ static int boot_file(const struct autologger *al, char *path, size_t room, uint6
 
 	*counter = 0;
 	if (has(&al->v, S_FILENAME)) {
-		n = snprintf(path, room, "%s", al->v.text[S_FILENAME]);
+		n = snprintf(path, room, "%s", al->v.text[session_values[S_FILENAME].text]);
 	} else {
 		if (mkdir(DEFAULT_LOG_DIR, 0700) && errno != EEXIST)
 			return -errno;
