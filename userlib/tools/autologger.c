@@ -508,13 +508,17 @@ int cli_autologger_add(int argc, char **argv, int quiet)
 	if ((ret = write_values(path, &al.v, session_values, S_COUNT)))
 		goto failed;
 	if (!quiet)
-		printf("autologger '%s' %s: %u provider%s (%u new); it starts at the next boot%s\n", name,
-	       fresh ? "added" : "updated", al.n_p, al.n_p == 1 ? "" : "s", n_new,
-	       num(&al.v, S_START, 0) == 1 ? "" : " only with Start=1");
+		printf("autologger '%s' %s: %u provider%s (%u new); it starts at the next "
+		       "boot%s\n", name, fresh ? "added" : "updated", al.n_p,
+		       al.n_p == 1 ? "" : "s", n_new,
+		       num(&al.v, S_START, 0) == 1 ? "" : " only with Start=1");
 	ret = 0;
 	goto out;
 failed:
 	ret = al_fail(ret, "writing autologger '%s' in %s", name, config_dir());
+	/* A new autologger is there whole or not at all. */
+	if (fresh && !key_path(path, sizeof(path), name, NULL) && !access(path, F_OK))
+		cli_autologger_remove(name, 1);
 out:
 	free(known);
 	return ret;
@@ -618,7 +622,8 @@ int cli_autologger_names(char ***out, unsigned int *n)
 			continue;
 		nv = realloc(v, (*n + 1) * sizeof(*v));
 		if (!nv || !(nv[*n] = strdup(de->d_name))) {
-			free(nv ? nv : v);
+			cli_autologger_names_free(nv ? nv : v, *n);
+			*n = 0;
 			closedir(d);
 			return -ENOMEM;
 		}
@@ -639,29 +644,34 @@ void cli_autologger_names_free(char **v, unsigned int n)
 	free(v);
 }
 
-/* NAME/status, as Windows keeps the outcome in the key's Status value. */
+/*
+ * NAME/status, as Windows keeps the outcome in the key's Status value:
+ * @err 0 or a -errno, written as the errno (positive). Written whole (a
+ * temporary file renamed); a failure is said.
+ */
 static void write_status(const char *name, int err, uint32_t id, const char *file,
 			 uint64_t counter)
 {
-	char path[PATH_MAX], text[PATH_MAX + 96];
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f = NULL;
+	int fd = -1, ok = 0;
 
-	snprintf(text, sizeof(text), "Status=%d\nLoggerId=%u\nFile=%s\nFileCounter=%llu\n",
-		 err, id, file, (unsigned long long)counter);
-	if (!key_path(path, sizeof(path), name, STATUS_FILE)) {
-		char tmp[PATH_MAX + 8];
-		FILE *f;
-		int fd;
-
-		snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if (!key_path(path, sizeof(path), name, STATUS_FILE) &&
+	    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) < (int)sizeof(tmp))
 		fd = mkstemp(tmp);
-		f = fd < 0 ? NULL : fdopen(fd, "w");
-		if (f && fputs(text, f) >= 0 && !fclose(f) && !rename(tmp, path))
-			return;
-		if (f)
-			unlink(tmp);
-		else if (fd >= 0)
-			close(fd), unlink(tmp);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
+	if (f) {
+		ok = fprintf(f, "Status=%d\nLoggerId=%u\nFile=%s\nFileCounter=%llu\n", -err, id,
+			     file, (unsigned long long)counter) > 0;
+		ok &= !fclose(f) && !rename(tmp, path);
+	} else if (fd >= 0) {
+		close(fd);
 	}
+	if (ok)
+		return;
+	if (fd >= 0)
+		unlink(tmp);
 	al_fail(-EIO, "%s: cannot write its status", name);
 }
 
@@ -772,9 +782,10 @@ static int boot_one(const struct autologger *al)
 		info.log_file_mode = num(&al->v, S_LOGFILEMODE, 0);
 	}
 	info.buffer_size_kb = num(&al->v, S_BUFFERSIZE, 0);
-	if (has(&al->v, S_MAXBUFFERS))
+	/* MinimumBuffers alone is the maximum too. */
+	if (has(&al->v, S_MAXBUFFERS) || has(&al->v, S_MINBUFFERS))
 		cli_session_buffers(&info, num(&al->v, S_MINBUFFERS, 0),
-				    num(&al->v, S_MAXBUFFERS, 0));
+				    num(&al->v, S_MAXBUFFERS, num(&al->v, S_MINBUFFERS, 0)));
 	info.flush_timer = num(&al->v, S_FLUSHTIMER, 0);
 	info.clock_type = num(&al->v, S_CLOCKTYPE, 0);
 	ret = cli_start_fitted(&info, al->name);
