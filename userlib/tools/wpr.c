@@ -45,6 +45,7 @@
 #include <nttrace/nt.h>
 #include <nttrace/tdh.h>
 
+#include "utf16.h"
 #include "cli.h"
 #include "wprp.h"
 #include "../logger/logger_internal.h"
@@ -832,28 +833,14 @@ static int wpr_marker(const struct wpr_opts *o)
 	struct nttrace_logger_info info;
 	struct wpr_state s;
 	unsigned int i, marked = 0;
-	size_t n = 0;
+	size_t n;
 	NTSTATUS st;
-	const unsigned char *p = (const unsigned char *)o->marker;
 
 	if (load_state(o->instance, &s) || !running(o->instance))
 		return wpr_fail(WPR_E_NOT_RUNNING, "There are no trace profiles running.", NULL);
-	/* UTF-8 to UTF-16: ASCII and two- and three-byte sequences (the BMP); else '?'. */
-	while (*p && n < sizeof(mark.text) / 2 - 1) {
-		if (*p < 0x80) {
-			mark.text[n++] = *p++;
-		} else if ((*p & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
-			mark.text[n++] = (*p & 0x1F) << 6 | (p[1] & 0x3F);
-			p += 2;
-		} else if ((*p & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-			mark.text[n++] = (*p & 0x0F) << 12 | (p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-			p += 3;
-		} else {
-			mark.text[n++] = '?';
-			for (p++; (*p & 0xC0) == 0x80; p++)
-				;
-		}
-	}
+	/* UTF-16LE, invalid UTF-8 as U+FFFD, cut to fit with its NUL. */
+	n = ntr_utf8_to_utf16((uint8_t *)mark.text, sizeof(mark.text) / 2 - 1, o->marker,
+			      (uint32_t)strlen(o->marker));
 	mark.text[n++] = 0;
 	for (i = 0; i < s.n_sessions; i++) {
 		if (query_named(s.sessions[i], &info))
