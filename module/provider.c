@@ -1253,7 +1253,23 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 			ret = -ENOENT;
 			break;
 		}
-		in->registrations = nt_guid_changed(g, in->control, e, &todo);
+		/*
+		 * The providers are told the level and keywords the request
+		 * gives, the state it wants logged, as Windows tells them
+		 * (WPR's CaptureStateOnSave keywords); a request with none of
+		 * the three, the session's. The copy is read at once (the
+		 * notifications hold values, not it).
+		 */
+		if (in->level || in->match_any_keyword || in->match_all_keyword) {
+			struct nt_enable cap = *e;
+
+			cap.level = in->level;
+			cap.any = in->match_any_keyword;
+			cap.all = in->match_all_keyword;
+			in->registrations = nt_guid_changed(g, in->control, &cap, &todo);
+		} else {
+			in->registrations = nt_guid_changed(g, in->control, e, &todo);
+		}
 		break;
 	default:
 		if (!e && nt_enables_per_logger[in->logger_id] >= NTTRACE_MAX_ENABLES) {

@@ -5,13 +5,18 @@
  * keywords once a controller has enabled it, only <nttrace/evntprov.h>
  * and Windows' names and types.
  *
- *   event_sample [--events N] [--wait SECONDS]
+ *   event_sample [--events N] [--wait SECONDS] [--until-disabled]
  *
  * registers, then waits (at most SECONDS, default 30) for a controller
  * (`nttrace enable SESSION 8a1d5c3e-...`, or EnableTraceEx2) to enable it,
- * writes N rounds (default 5) of its three events, and unregisters. Each
- * session gets the events its level and keywords take. While disabled,
- * EventWrite returns at once, with no system call.
+ * writes N rounds (default 5) of its three events, and unregisters; with
+ * --until-disabled, only once it is disabled again (at most SECONDS more).
+ * Each session gets the events its level and keywords take. While
+ * disabled, EventWrite returns at once, with no system call. Asked for its
+ * state (EnableTraceEx2's CAPTURE_STATE, WPR's CaptureStateOnSave), it
+ * writes it from the callback, as Windows providers do: one string event
+ * at the level asked, with no keyword (so that every session enabling the
+ * provider at that level takes it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,7 @@ static const EVENT_DESCRIPTOR ev_work = { 2, 0, 0, TRACE_LEVEL_VERBOSE, 0, 2, 0x
 static const EVENT_DESCRIPTOR ev_error = { 3, 0, 0, TRACE_LEVEL_ERROR, 0, 3, 0x1 | 0x4 };
 
 static volatile int enabled;
+static REGHANDLE reg;
 
 static void NTAPI enable_callback(LPCGUID source, ULONG is_enabled, UCHAR level,
 				  ULONGLONG any, ULONGLONG all,
@@ -41,7 +47,9 @@ static void NTAPI enable_callback(LPCGUID source, ULONG is_enabled, UCHAR level,
 	(void)filter;
 	(void)context;
 	if (is_enabled == EVENT_CONTROL_CODE_CAPTURE_STATE) {
-		printf("event_sample: capture state\n");
+		printf("event_sample: capture state, level %u, any 0x%llx\n", level,
+		       (unsigned long long)any);
+		EventWriteString(reg, level, 0, u"event_sample's state");
 	} else {
 		enabled = is_enabled == EVENT_CONTROL_CODE_ENABLE_PROVIDER;
 		printf("event_sample: %s, level %u, any 0x%llx, all 0x%llx\n",
@@ -60,18 +68,19 @@ static void pause_ms(long ms)
 
 int main(int argc, char **argv)
 {
-	unsigned int events = 5, wait_s = 30, i, waited, written = 0;
+	unsigned int events = 5, wait_s = 30, i, waited, written = 0, until_disabled = 0;
 	static const char text[] = "event sample";
 	EVENT_DATA_DESCRIPTOR data[2];
-	REGHANDLE reg;
 	GUID activity;
 	ULONG err;
 
-	for (i = 1; i + 1 < (unsigned int)argc; i += 2) {
-		if (!strcmp(argv[i], "--events"))
-			events = strtoul(argv[i + 1], NULL, 0);
-		else if (!strcmp(argv[i], "--wait"))
-			wait_s = strtoul(argv[i + 1], NULL, 0);
+	for (i = 1; i < (unsigned int)argc; i++) {
+		if (!strcmp(argv[i], "--until-disabled"))
+			until_disabled = 1;
+		else if (!strcmp(argv[i], "--events") && i + 1 < (unsigned int)argc)
+			events = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--wait") && i + 1 < (unsigned int)argc)
+			wait_s = strtoul(argv[++i], NULL, 0);
 	}
 	err = EventRegister(&provider_guid, enable_callback, NULL, &reg);
 	if (err != ERROR_SUCCESS) {
@@ -99,6 +108,9 @@ int main(int argc, char **argv)
 		pause_ms(10);
 	}
 	printf("event_sample: %u events written\n", written);
+	fflush(stdout);
+	for (waited = 0; until_disabled && enabled && waited < wait_s * 10; waited++)
+		pause_ms(100);
 	EventUnregister(reg);
 	return 0;
 }

@@ -904,7 +904,10 @@ struct nttrace_unregister {
  *               GUID the session does not enable: -ENOENT.
  * @level:       in: the enable level (ENABLE), at most 255 (else -EINVAL)
  * @enable_flags: in: EnableFlag of EnableTrace (ENABLE)
- * @match_any_keyword, @match_all_keyword: in: keywords (ENABLE)
+ * @match_any_keyword, @match_all_keyword: in: keywords (ENABLE). With
+ *               CAPTURE_STATE, @level and these are what the providers'
+ *               callbacks are told (the state wanted); all three 0: the
+ *               session's enable
  * @registrations: out: how many registrations were notified
  * @filter_flags: in: NTTRACE_ENABLE_FILTER_* (ENABLE only; other bits, or
  *               any with DISABLE or CAPTURE_STATE: -EINVAL)

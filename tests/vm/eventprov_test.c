@@ -852,10 +852,16 @@ static void test_kernel_enable(void)
 	tap_ok(wait_count(3), "%d-bit: ... the callback runs", BITS);
 	check_cb(2, &null_guid, EVENT_CONTROL_CODE_CAPTURE_STATE, 3, 5, 4, NULL,
 		 "kernel capture state");
+	tap_eq(EnableTraceEx2(s1, &prov_b, EVENT_CONTROL_CODE_CAPTURE_STATE, 4, 0x10, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: CAPTURE_STATE of level 4, keywords 0x10", BITS);
+	tap_ok(wait_count(4), "%d-bit: ... the callback runs", BITS);
+	check_cb(3, &null_guid, EVENT_CONTROL_CODE_CAPTURE_STATE, 4, 0x10, 0, NULL,
+		 "kernel capture state: the request's level and keywords");
+	check_rules(h, 0, 0x7, 0, "kernel: ... the enables unchanged by it");
 	tap_eq(EnableTraceEx2(s2, &prov_b, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 0, NULL),
 	       ERROR_SUCCESS, "%d-bit: disable one of two", BITS);
-	tap_ok(wait_count(4), "%d-bit: ... the callback runs", BITS);
-	check_cb(3, &null_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 3, 5, 4, NULL,
+	tap_ok(wait_count(5), "%d-bit: ... the callback runs", BITS);
+	check_cb(4, &null_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 3, 5, 4, NULL,
 		 "one still enables: ENABLE with what remains");
 	tap_eq(EnableTraceEx2(s2, &prov_b, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 0, NULL),
 	       ERROR_WMI_GUID_NOT_FOUND,

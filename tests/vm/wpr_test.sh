@@ -38,6 +38,12 @@ cat > "$tmp/mine.wprp" << 'EOF'
       <Keywords>
         <Keyword Value="0x3"/>
       </Keywords>
+      <CaptureStateOnStart>
+        <Keyword Value="0x20"/>
+      </CaptureStateOnStart>
+      <CaptureStateOnSave>
+        <Keyword Value="0x10"/>
+      </CaptureStateOnSave>
     </EventProvider>
     <EventProvider Id="Absent" Name="Microsoft-Windows-Nowhere"/>
     <Profile Id="Sample.Verbose.File" Name="Sample" Description="The sample provider"
@@ -106,17 +112,32 @@ for bits in 64 32; do
 	check "$b: ... the temporary files are gone" sh -c "! ls '$tmp/t$bits'/*.etl 2>/dev/null"
 	check "$b: ... the kernel's events are in the file" dumped "$tmp/file-$bits.etl" "Process/DC" 2
 
-	# A profile file: a system collector and an event collector.
+	# A profile file: a system collector and an event collector, whose
+	# provider is registered before -start (CaptureStateOnStart asks it
+	# then) and stays until the stop disables it (CaptureStateOnSave).
+	u$bits/event_sample --events 5 --wait 60 --until-disabled > "$tmp/sample.out" &
+	sample=$!
+	until u64/nttrace providers | grep -q 8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70; do
+		kill -0 $sample 2> /dev/null || break
+		sleep 0.05
+	done
 	check "$b: -start FILE!Sample" exits 0 "provider Microsoft-Windows-Nowhere [(]not known here[)]" \
 		$w -start "$tmp/mine.wprp!Sample" -filemode -recordtempto "$tmp/t$bits"
 	check "$b: ... the keyword Linux has not is listed" grep -q "keyword Pool" "$tmp/out"
 	check "$b: ... two sessions" sh -c "u64/nttrace list | grep -c WPR_initiated_WprApp_ | grep -qx 2"
 	check "$b: ... a collector's name with / writes its file in the directory all the same" \
 		test -f "$tmp/t$bits/WPR_initiated_WprApp_Sample_.._Event Collector.etl"
-	u$bits/event_sample --events 5 --wait 5 > "$tmp/sample.out"
 	check "$b: ... the provider was enabled while it wrote" \
-		grep -q "event_sample: enabled, level 5, any 0x3" "$tmp/sample.out"
+		wait_grep "event_sample: enabled, level 5, any 0x3" "$tmp/sample.out" $sample
+	check "$b: ... and asked for its state at the start (CaptureStateOnStart 0x20)" \
+		wait_grep "event_sample: capture state, level 5, any 0x20" "$tmp/sample.out" $sample
+	wait_grep "event_sample: [0-9]+ events written" "$tmp/sample.out" $sample
 	check "$b: ... -stop merges both" exits 0 "successfully saved" $w -stop "$tmp/mine-$bits.etl"
+	wait $sample
+	check "$b: ... the provider was asked for its state at the save (CaptureStateOnSave 0x10)" \
+		grep -q "event_sample: capture state, level 5, any 0x10" "$tmp/sample.out"
+	check "$b: ... the state it wrote at the start is in the file" \
+		sh -c "$tool dump '$tmp/mine-$bits.etl' | grep -q \"event_sample's state\""
 	check "$b: ... the provider's events are in the file" \
 		dumped "$tmp/mine-$bits.etl" "8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70" 15
 	check "$b: ... and the kernel's" dumped "$tmp/mine-$bits.etl" "Process/DC" 2

@@ -52,6 +52,7 @@
 
 #define WPR_DEFAULT_INSTANCE	"WprApp"
 #define WPR_MAX_FILES		16	/* .wprp files on one command line */
+#define WPR_MAX_CAPTURES	64	/* providers with CaptureStateOnSave */
 
 struct wpr_opts {
 	const char *starts[64];
@@ -76,6 +77,14 @@ struct wpr_state {
 	char profiles[1024];
 	char sessions[WPRP_MAX_COLLECTORS][NTTRACE_NAME_MAX];
 	unsigned int n_sessions;
+	/* CaptureStateOnSave: what -stop asks the providers for, by session. */
+	struct wpr_capture {
+		unsigned int session;	/* in @sessions */
+		uint8_t guid[16];
+		uint8_t level;
+		uint64_t keywords;
+	} captures[WPR_MAX_CAPTURES];
+	unsigned int n_captures;
 };
 
 static void usage(FILE *f)
@@ -155,6 +164,13 @@ static int save_state(const char *instance, const struct wpr_state *s)
 		s->file_mode ? "file" : "memory", s->temp_dir, s->started, s->profiles);
 	for (i = 0; i < s->n_sessions; i++)
 		fprintf(f, "session %s\n", s->sessions[i]);
+	for (i = 0; i < s->n_captures; i++) {
+		char g[NTTRACE_GUID_STRING];
+
+		nttrace_guid_string(s->captures[i].guid, g);
+		fprintf(f, "capture %u %s %u 0x%llx\n", s->captures[i].session, g,
+			s->captures[i].level, (unsigned long long)s->captures[i].keywords);
+	}
 	ret = ferror(f) ? -EIO : 0;
 	if (fclose(f) && !ret)
 		ret = -errno;
@@ -172,6 +188,23 @@ static void copy(char *dst, size_t room, const char *src)
 
 	memcpy(dst, src, n);
 	dst[n] = 0;
+}
+
+/* A "capture SESSION GUID LEVEL KEYWORDS" line's rest into @s; a bad one is left out. */
+static void load_capture(struct wpr_state *s, const char *text)
+{
+	struct wpr_capture *c = &s->captures[s->n_captures];
+	unsigned int session, level;
+	unsigned long long keywords;
+	char g[40];
+
+	if (sscanf(text, "%u %39s %u %llx", &session, g, &level, &keywords) != 4 ||
+	    session >= s->n_sessions || level > 255 || cli_guid("capture", g, c->guid))
+		return;
+	c->session = session;
+	c->level = (uint8_t)level;
+	c->keywords = keywords;
+	s->n_captures++;
 }
 
 /* 0 with @s, -ENOENT when there is none, or -errno. */
@@ -205,6 +238,8 @@ static int load_state(const char *instance, struct wpr_state *s)
 			copy(s->profiles, sizeof(s->profiles), line + 9);
 		else if (!strncmp(line, "session ", 8) && s->n_sessions < WPRP_MAX_COLLECTORS)
 			copy(s->sessions[s->n_sessions++], NTTRACE_NAME_MAX, line + 8);
+		else if (!strncmp(line, "capture ", 8) && s->n_captures < WPR_MAX_CAPTURES)
+			load_capture(s, line + 8);
 	}
 	fclose(f);
 	return 0;
@@ -343,7 +378,30 @@ static void note(struct skipped *sk, const char *what)
 				    sk->len ? ", " : "", what);
 }
 
-static int enable_providers(const struct wprp_collector *c, uint32_t id, struct skipped *sk)
+/*
+ * EnableTraceEx2's CAPTURE_STATE for provider @guid in logger @id, with the
+ * level and keywords of the state wanted: the providers' callbacks are
+ * told, and they write their state (asynchronously: nttrace does not wait
+ * for them, as EnableTraceEx2's Timeout would on Windows). 0 or -errno.
+ */
+static int capture_state(int fd, uint32_t id, const uint8_t guid[16], uint8_t level,
+			 uint64_t keywords)
+{
+	struct nttrace_enable e = { .size = sizeof(e), .logger_id = id,
+				    .control = EVENT_CONTROL_CODE_CAPTURE_STATE,
+				    .level = level, .match_any_keyword = keywords };
+
+	memcpy(e.guid, guid, 16);
+	return ioctl(fd, NTTRACE_IOC_ENABLE, &e) < 0 ? -errno : 0;
+}
+
+/*
+ * Enable collector @c's providers in logger @id, the session @s's last:
+ * CaptureStateOnStart asked at once, CaptureStateOnSave kept in @s for
+ * -stop. The providers enabled, or -errno.
+ */
+static int enable_providers(const struct wprp_collector *c, uint32_t id, struct wpr_state *s,
+			    struct skipped *sk)
 {
 	PROVIDER_ENUMERATION_INFO *known = NULL;
 	unsigned int i, enabled = 0;
@@ -362,11 +420,6 @@ static int enable_providers(const struct wprp_collector *c, uint32_t id, struct 
 				 p->capture_state_only ? "CaptureStateOnly" : p->unsupported);
 			note(sk, what);
 			continue;
-		}
-		/* Enabled, but the rundown asked of it at the save is not asked: said. */
-		if (p->state_keywords) {
-			snprintf(what, sizeof(what), "provider %.60s's CaptureStateOnSave", p->name);
-			note(sk, what);
 		}
 		if (cli_provider_guid(&known, p->name, e.guid)) {
 			snprintf(what, sizeof(what), "provider %.60s (not known here)", p->name);
@@ -392,6 +445,20 @@ static int enable_providers(const struct wprp_collector *c, uint32_t id, struct 
 			return err;
 		}
 		enabled++;
+		if (p->start_keywords)
+			capture_state(fd, id, e.guid, p->level, p->start_keywords);
+		if (p->save_keywords && s->n_captures < WPR_MAX_CAPTURES) {
+			struct wpr_capture *k = &s->captures[s->n_captures++];
+
+			k->session = s->n_sessions - 1;
+			memcpy(k->guid, e.guid, 16);
+			k->level = p->level;
+			k->keywords = p->save_keywords;
+		} else if (p->save_keywords) {
+			snprintf(what, sizeof(what), "provider %.60s's CaptureStateOnSave (more "
+				 "than %d)", p->name, WPR_MAX_CAPTURES);
+			note(sk, what);
+		}
 	}
 	free(known);
 	return enabled;
@@ -547,7 +614,7 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 			note(sk, what);
 		}
 	}
-	if (!c->system && (ret = enable_providers(c, info.logger_id, sk)) <= 0) {
+	if (!c->system && (ret = enable_providers(c, info.logger_id, s, sk)) <= 0) {
 		if (ret < 0)
 			return wpr_fail(WPR_E_START, "Failed to start the profiles.",
 					"Collector Id: %s", c->id);
@@ -759,6 +826,30 @@ static int stop_sessions(const struct wpr_state *s, int save, char files[][PATH_
 }
 
 /*
+ * CaptureStateOnSave: each provider asked for its state before the
+ * sessions stop, so that what it writes at once goes into the recording.
+ * A session gone or a request refused is said; the save goes on.
+ */
+static void ask_saved_state(const struct wpr_state *s)
+{
+	int fd = nttrace_device_fd();
+	unsigned int i;
+
+	for (i = 0; i < s->n_captures && fd >= 0; i++) {
+		const struct wpr_capture *c = &s->captures[i];
+		struct nttrace_logger_info info;
+		int err;
+
+		if (query_named(s->sessions[c->session], &info))
+			continue;	/* said by stop_sessions() */
+		err = capture_state(fd, info.logger_id, c->guid, c->level, c->keywords);
+		if (err)
+			fprintf(stderr, "nttrace wpr: %s: CaptureStateOnSave: %s\n",
+				s->sessions[c->session], strerror(-err));
+	}
+}
+
+/*
  * Stop the sessions of @s and, with @save, merge their files into
  * @o->stop_file, as -stop does (and -stopboot, -cancel, -cancelboot).
  */
@@ -771,6 +862,8 @@ static int stop_and_save(const struct wpr_opts *o, const struct wpr_state *s, in
 	int ret;
 
 	cli_same_tool();
+	if (save)
+		ask_saved_state(s);
 	ret = stop_sessions(s, save, files, &n, &lost);
 	if (!save)
 		return ret ? 1 : 0;
@@ -991,8 +1084,10 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 				 "its events recorded)", p->name);
 			note(sk, what);
 		}
-		if (p->state_keywords) {
-			snprintf(what, sizeof(what), "provider %.60s's CaptureStateOnSave", p->name);
+		/* An autologger enables; it asks no state of its providers. */
+		if (p->save_keywords || p->start_keywords) {
+			snprintf(what, sizeof(what), "provider %.60s's CaptureState in a boot trace",
+				 p->name);
 			note(sk, what);
 		}
 		nttrace_guid_string(guid, text);

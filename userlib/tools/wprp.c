@@ -661,9 +661,11 @@ static int provider_body(struct ctx *c, struct wprp_provider *p, const struct wp
 		if (!strcmp(l->name, "Keywords")) {
 			if (keyword_list(c, l, &p->keywords, op))
 				return -1;
-		} else if (!strcmp(l->name, "CaptureStateOnSave") ||
-			   !strcmp(l->name, "CaptureStateOnStart")) {
-			if (keyword_list(c, l, &p->state_keywords, OP_ADD))
+		} else if (!strcmp(l->name, "CaptureStateOnSave")) {
+			if (keyword_list(c, l, &p->save_keywords, OP_ADD))
+				return -1;
+		} else if (!strcmp(l->name, "CaptureStateOnStart")) {
+			if (keyword_list(c, l, &p->start_keywords, OP_ADD))
 				return -1;
 		} else if (!strcmp(l->name, "EventFilters")) {
 			if (event_filter(c, p, l, op))
@@ -926,7 +928,8 @@ static int merge_plan(struct wprp_plan *plan, struct wprp_plan *from)
 				continue;
 			}
 			p->keywords |= s->prov[j].keywords;
-			p->state_keywords |= s->prov[j].state_keywords;
+			p->save_keywords |= s->prov[j].save_keywords;
+			p->start_keywords |= s->prov[j].start_keywords;
 			p->stack |= s->prov[j].stack;
 			if (s->prov[j].level > p->level)
 				p->level = s->prov[j].level;

@@ -112,7 +112,8 @@ struct wprp_provider {
 	uint64_t keywords;		/* MatchAnyKeyword; 0: every event */
 	int stack;			/* Stack="true" */
 	int capture_state_only;
-	uint64_t state_keywords;	/* CaptureStateOnSave and OnStart */
+	uint64_t save_keywords;		/* CaptureStateOnSave: asked at -stop */
+	uint64_t start_keywords;	/* CaptureStateOnStart: asked at -start */
 	int filter;			/* EventFilters: 0 none, 1 FilterIn, -1 out */
 	unsigned int n_ids;
 	uint16_t ids[64];
