@@ -458,9 +458,11 @@ for tool in $tools; do
 		pid=$!
 		wait_caught $pid 2	# the logger started, its handler set
 		kill -INT $pid
+		wait_gone $pid
 		wait $pid
 		rc=$?
 		check "$b: show --kernel process until SIGINT exits 0" test $rc -eq 0
+		[ $rc -eq 0 ] || say "show exited $rc: $(head -c 400 "$tmp/show.err")"
 		check "$b: ... shows the rundown" \
 			grep -Eq "cpu [0-9]+ Process/DCStart v4 tid - pid - .* ProcessId=1 " "$tmp/show.out"
 		check "$b: ... and, at the stop, the rundown's end" \

@@ -50,6 +50,23 @@ wait_caught() {
 	done
 	return 1
 }
+# wait_gone PID: PID has ended (a child of ours: `wait PID` reaps it after).
+# A wait that goes on (2400 looks) says once where PID's threads are, as
+# wait_caught does.
+wait_gone() {
+	looks=0
+	while kill -0 "$1" 2> /dev/null && ! grep -q '^State:.*Z' "/proc/$1/status" 2> /dev/null; do
+		looks=$((looks + 1))
+		if [ $looks -eq 2400 ]; then
+			for t in /proc/"$1"/task/*; do
+				echo "# wait_gone $1: thread ${t##*/} in $(cat "$t/wchan" 2> /dev/null)," \
+					"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)" >&3
+				sed 's/^/#   /' "$t/stack" >&3 2> /dev/null
+			done
+		fi
+		sleep 0.05
+	done
+}
 # wait_grep PATTERN FILE PID: FILE has a line matching PATTERN (grep -E).
 wait_grep() {
 	until grep -Eq -- "$1" "$2" 2> /dev/null; do
