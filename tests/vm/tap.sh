@@ -30,14 +30,21 @@ wait_attached() {
 	done
 	return 1
 }
-# wait_caught PID SIGNUM: PID has a handler for SIGNUM (SigCgt). A wait
-# that goes on (2400 looks) says once where PID's threads are, for the
-# log: the wait itself goes on, on the condition alone.
+# wait_caught PID SIGNUM: PID, a program started in the background, has
+# a handler for SIGNUM (SigCgt). Only once PID runs its program: until its
+# exec, the child is a copy of this shell, and busybox sh catches SIGINT
+# when it runs a script; a SIGINT sent then went to that copy's handler
+# and was lost, so the program ran on, never told to stop (the test hung),
+# or the copy ended itself before running the program. A wait that goes
+# on (2400 looks) says once where PID's threads are, for the log: the
+# wait itself goes on, on the condition alone.
 wait_caught() {
 	looks=0
+	shell=$(readlink /proc/$$/exe)
 	while kill -0 "$1" 2> /dev/null; do
 		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
-		[ -n "$cgt" ] && [ $(((0x$cgt >> ($2 - 1)) & 1)) -eq 1 ] && return 0
+		[ "$(readlink "/proc/$1/exe" 2> /dev/null)" != "$shell" ] && [ -n "$cgt" ] &&
+			[ $(((0x$cgt >> ($2 - 1)) & 1)) -eq 1 ] && return 0
 		looks=$((looks + 1))
 		if [ $looks -eq 2400 ]; then
 			for t in /proc/"$1"/task/*; do
@@ -60,7 +67,8 @@ wait_gone() {
 		if [ $looks -eq 2400 ]; then
 			for t in /proc/"$1"/task/*; do
 				echo "# wait_gone $1: thread ${t##*/} in $(cat "$t/wchan" 2> /dev/null)," \
-					"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)" >&3
+					"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)," \
+					$(grep -E '^Sig(Pnd|Blk|Ign|Cgt)|^ShdPnd' "$t/status" 2> /dev/null) >&3
 				sed 's/^/#   /' "$t/stack" >&3 2> /dev/null
 			done
 		fi
