@@ -454,6 +454,8 @@ for tool in $tools; do
 		check "$b: ... the old thread's state and wait reason by name" \
 			grep -Eq " OldThreadWaitReason=(Executive|UserRequest|WrPreempted|WrTerminated)\([0-9]+\) OldThreadWaitMode=(KernelMode|UserMode)\([01]\) OldThreadState=(Ready|Waiting|Terminated)\([0-9]\) " "$tmp/out"
 
+		# (Removed first: the checks after must not read the other run's.)
+		rm -f "$tmp/show.out" "$tmp/show.err"
 		$tool show --kernel process --no-status > "$tmp/show.out" 2> "$tmp/show.err" &
 		pid=$!
 		wait_caught $pid 2	# the logger started, its handler set

@@ -297,6 +297,7 @@ if [ $live -eq 1 ]; then
 		tool=u$tb/nttrace
 		s=show-live-$tb
 		check "$tb-bit: start a session" sh -c "$tool start $s --flush-timer 1 > /dev/null"
+		rm -f "$tmp/live.txt" "$tmp/live.err" "$tmp/live.json"
 		$tool show --formats u$tb/trace_sample "$s" > "$tmp/live.txt" 2> "$tmp/live.err" &
 		pid=$!
 		wait_caught $pid 2	# attached, its handler set
