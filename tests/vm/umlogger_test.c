@@ -273,6 +273,69 @@ TEST(file_modes)
 	tap_eq(file_events(path), ok, "%d-bit: ... the file holds both sessions' events", BITS);
 }
 
+/* ---- EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: one stream for all ---- */
+
+static TRACEHANDLE np_handle;
+
+/* 400 events, each written (traced again after a flush when refused). */
+static void *np_thread(void *arg)
+{
+	long ok = 0, tries = 0;
+
+	(void)arg;
+	while (ok < 400 && tries++ < 40000) {
+		if (TraceMessage(np_handle, TRACE_MESSAGE_SEQUENCE, (LPCGUID)guid, 2, big,
+				 (size_t)200, NULL) == ERROR_SUCCESS)
+			ok++;
+		else
+			flush(np_handle);
+	}
+	return (void *)ok;
+}
+
+TEST(no_per_processor)
+{
+	const struct nttrace_etl_event *ev;
+	struct nttrace_etl_reader *r;
+	pthread_t th[4];
+	long ok = 0, n = 0, other_cpu = 0, out_of_order = 0;
+	uint32_t last = 0;
+	unsigned int t;
+	void *got;
+
+	tap_eq(start_mode(&np_handle, path, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, 0),
+	       ERROR_SUCCESS, "%d-bit: NO_PER_PROCESSOR_BUFFERING", BITS);
+	for (t = 0; t < 4; t++)
+		pthread_create(&th[t], NULL, np_thread, NULL);
+	for (t = 0; t < 4; t++) {
+		pthread_join(th[t], &got);
+		ok += (long)got;
+	}
+	tap_eq(ok, 1600, "%d-bit: ... four threads wrote 400 events each", BITS);
+	tap_eq(stop(np_handle, NULL), ERROR_SUCCESS, "%d-bit: ... stop", BITS);
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0, "%d-bit: ... the file opens", BITS))
+		return;
+	while ((ev = nttrace_etl_next_ref(r))) {
+		if (!ev->message)
+			continue;
+		n++;
+		other_cpu += ev->cpu != 0;
+		out_of_order += ev->sequence != last + 1;
+		last = ev->sequence;
+	}
+	nttrace_etl_close(r);
+	tap_eq(n, 1600, "%d-bit: ... every event in the file", BITS);
+	tap_eq(other_cpu, 0, "%d-bit: ... all in one stream of buffers (processor 0)", BITS);
+	tap_eq(out_of_order, 0, "%d-bit: ... in the order they were written (sequence 1 to 1600)",
+	       BITS);
+	/* The next session, per thread again, is unaffected. */
+	tap_eq(start(&np_handle, path, BUF_KB, 8), ERROR_SUCCESS, "%d-bit: a session per slot "
+	       "after it", BITS);
+	tap_eq(TraceMessage(np_handle, 0, (LPCGUID)guid, 3, NULL), ERROR_SUCCESS,
+	       "%d-bit: ... writes", BITS);
+	tap_eq(stop(np_handle, NULL), ERROR_SUCCESS, "%d-bit: ... stop", BITS);
+}
+
 /* ---- every flag combination, byte for byte, from the file ---- */
 
 static const uint32_t set_sizes[4][6] = {

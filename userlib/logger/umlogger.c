@@ -33,7 +33,9 @@
  *
  * Choices: MaximumBuffers counts buffers in all (not per CPU); a buffer's
  * processor_number is its slot, each slot's buffers being one time-ordered
- * stream as a CPU's are; thread and process IDs are the process's own.
+ * stream as a CPU's are (with EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING every
+ * thread writes to slot 0: one stream, in the order of the writes; see
+ * single_gate()); thread and process IDs are the process's own.
  *
  * A call nested on one thread: a signal handler that interrupted the logger
  * on its thread (TraceMessage, or ControlTrace holding a slot's lock) would
@@ -125,7 +127,7 @@
 	EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR | \
 	EVENT_TRACE_FILE_MODE_APPEND | EVENT_TRACE_FILE_MODE_NEWFILE | \
 	EVENT_TRACE_FILE_MODE_PREALLOCATE | EVENT_TRACE_INDEPENDENT_SESSION_MODE | \
-	EVENT_TRACE_COMPRESSED_MODE | \
+	EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING | \
 	EVENT_TRACE_USE_GLOBAL_SEQUENCE | \
 	EVENT_TRACE_USE_LOCAL_SEQUENCE | EVENT_TRACE_USE_KBYTES_FOR_SIZE)
 
@@ -214,6 +216,26 @@ static void slot_unlock(struct um_slot *s)
 		__atomic_store_n(&s->owner_in, 0, __ATOMIC_RELEASE);
 	else
 		__atomic_store_n(&s->locked, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: every thread writes to slot 0,
+ * by its lock word (slot_lock(s, 0)), so that the file holds one stream
+ * of buffers in the order the events were written, as Windows' common
+ * buffer does. Slot 0's owner must then take the lock word too: its gate
+ * is raised, once, for the rest of the process (a writer of a past session
+ * may still come by the lock word, and the owner's way must never run
+ * beside it). Its owner pays the lock word's atomic from then on.
+ */
+static void single_gate(void)
+{
+	static int raised;
+
+	if (raised)
+		return;
+	raised = 1;
+	__atomic_add_fetch(&slots[0].gate, 1, __ATOMIC_SEQ_CST);
+	barrier_everywhere();
 }
 
 /* A stop or flush wants every slot: raise every gate, one barrier. */
@@ -559,11 +581,18 @@ static uint8_t *um_write_begin(TRACEHANDLE handle, uint64_t total,
 		return NULL;
 	}
 	logger_enter();
-	slot = my_slot;
-	if (slot < 0)
-		slot = join_slot();
-	s = &slots[slot];
-	slot_lock(s, 1);
+	if (__atomic_load_n(&um.mode, __ATOMIC_RELAXED) & EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING) {
+		/* One buffer for all: slot 0, by the lock word (see single_gate()). */
+		slot = 0;
+		s = &slots[0];
+		slot_lock(s, 0);
+	} else {
+		slot = my_slot;
+		if (slot < 0)
+			slot = join_slot();
+		s = &slots[slot];
+		slot_lock(s, 1);
+	}
 	/* Stop clears the handle before it takes the slots. */
 	if (__atomic_load_n(&um.handle, __ATOMIC_RELAXED) != handle) {
 		*err = ERROR_INVALID_HANDLE;
@@ -1059,7 +1088,10 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.nbuf = nbuf;
 	um.wake_at = pool_share(nbuf, 4, UM_WAKE_MAX);
 	um.batch = pool_share(nbuf, 8, NTTRACE_LOGFILE_BATCH);
-	um.mode = p->LogFileMode;
+	/* Relaxed: a writer of the last session may read it (and then fails). */
+	__atomic_store_n(&um.mode, p->LogFileMode, __ATOMIC_RELAXED);
+	if (p->LogFileMode & EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING)
+		single_gate();
 	um.flush_timer = p->FlushTimer;
 	um.clock_type = clock;
 	um.frequency = clock == NTTRACE_EVENT_TRACE_CLOCK_SYSTEMTIME ? 10000000 :

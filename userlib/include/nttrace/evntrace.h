@@ -66,10 +66,11 @@ typedef ULONG64 TRACEHANDLE, *PTRACEHANDLE;
 #define EVENT_TRACE_INDEPENDENT_SESSION_MODE	NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE
 #define EVENT_TRACE_COMPRESSED_MODE		NTTRACE_EVENT_TRACE_COMPRESSED_MODE
 /*
- * One buffer for every CPU, events in the order they were written: no
- * session here has that (a kernel session's rings are per CPU, and the
- * user-mode logger's per writer slot), so StartTrace refuses the mode
- * (ERROR_INVALID_PARAMETER), as it does any mode it does not honour.
+ * One buffer for every CPU, events in the order they were written. The
+ * in-process logger (PRIVATE_LOGGER_MODE) does it: every thread writes to
+ * one stream of buffers, under one lock. A kernel session's rings are per
+ * CPU, so StartTrace refuses the mode for one (ERROR_INVALID_PARAMETER),
+ * as it does any mode it does not honour.
  */
 #define EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING	0x10000000U
 
