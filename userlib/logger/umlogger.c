@@ -227,13 +227,13 @@ static void slot_unlock(struct um_slot *s)
  * may still come by the lock word, and the owner's way must never run
  * beside it). Its owner pays the lock word's atomic from then on.
  */
+static int single_raised;	/* under um.control; a forked child keeps it */
+
 static void single_gate(void)
 {
-	static int raised;
-
-	if (raised)
+	if (single_raised)
 		return;
-	raised = 1;
+	single_raised = 1;
 	__atomic_add_fetch(&slots[0].gate, 1, __ATOMIC_SEQ_CST);
 	barrier_everywhere();
 }
@@ -1021,6 +1021,8 @@ static void child_after_fork(void)
 		/* A sharer stays one: it lowers the gate when it leaves. */
 		slots[my_slot].gate = my_sharer;
 	}
+	/* Slot 0's gate stays raised for good once raised (single_gate()). */
+	slots[0].gate += single_raised;
 	busy_unslotted = 0;
 	fork_locked = 0;
 	/* The child's IDs differ. */
