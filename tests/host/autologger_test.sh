@@ -102,5 +102,31 @@ what="remove" ok exits 0 "removed" $al remove Boot
 what="... gone, with its status and provider files" ok sh -c "[ ! -e '$d' ]"
 what="remove of nothing" ok exits 2 "no autologger 'Boot'" $al remove Boot
 what="remove of one whose file does not parse" ok exits 0 "removed" $al remove Bad
+
+# logman's way to the same configuration: autosession\NAME.
+lm="$tool logman"
+what="logman create trace autosession\\LmBoot -p GUID 0x3 win:Verbose -o PATH -bs -nb -max -ft" \
+	ok exits 0 "completed successfully" $lm create trace 'autosession\LmBoot' \
+	-p "$guid" 0x3 win:Verbose -o "$dir/lm" -bs 64 -nb 16 32 -max 100 -ft 1
+d=$NTTRACE_AUTOLOGGER_DIR/LmBoot
+what="... the values logman's options give (.etl added to the file)" ok \
+	sh -c "printf 'Start=1\nFileName=$dir/lm.etl\nMaxFileSize=100\nBufferSize=64\nMinimumBuffers=16\nMaximumBuffers=32\nFlushTimer=1\n' |
+	       cmp -s - '$d/values'"
+what="... the provider's level by name, its keywords" ok \
+	sh -c "printf 'Enabled=1\nEnableLevel=5\nMatchAnyKeyword=0x3\n' | cmp -s - '$d/{$guid}'"
+what="... create again: already exists" ok exits 1 "Data Collector Set already exists" \
+	$lm create trace 'autosession\LmBoot' -bs 64
+what="... update -bs 128" ok exits 0 "completed successfully" $lm update 'autosession\LmBoot' -bs 128
+what="... query shows it" ok exits 0 "BufferSize=128" $lm query 'autosession\LmBoot'
+what="... with -ets: refused" ok exits 1 "-ets: not with autosession" \
+	$lm create trace 'autosession\Other' -ets
+what="... the NT Kernel Logger by logman's keyword names" ok exits 0 "completed successfully" \
+	$lm create trace 'autosession\NT Kernel Logger' -p "Windows Kernel Trace" "(process,thread)"
+what="... EnableFlags 0x3" ok grep -qx "EnableFlags=0x3" "$NTTRACE_AUTOLOGGER_DIR/NT Kernel Logger/values"
+what="... delete" ok exits 0 "completed successfully" $lm delete 'autosession\LmBoot'
+what="... delete again: not found" ok exits 1 "Data Collector Set was not found" \
+	$lm delete 'autosession\LmBoot'
+what="... update of none: not found" ok exits 1 "Data Collector Set was not found" \
+	$lm update 'autosession\LmBoot' -bs 64
 echo "1..$n"
 exit $fail

@@ -124,7 +124,8 @@ static void usage(FILE *f)
 		"                      [-rt] [-f bin|bincirc]\n"
 		"       nttrace logman update [trace] NAME -ets -p PROVIDER [FLAGS [LEVEL]]\n"
 		"       nttrace logman stop|delete NAME -ets\n"
-		"       nttrace logman query [NAME] -ets  |  query providers [NAME]\n\n"
+		"       nttrace logman query [NAME] -ets  |  query providers [NAME]\n"
+		"       nttrace logman create|update|delete|query trace autosession\\NAME [OPTIONS]\n\n"
 		"logman's commands for event trace sessions (-ets). \"NT Kernel Logger\" -p\n"
 		"\"" KERNEL_PROVIDER "\" (process,thread,img,...) is the kernel logger\n"
 		"(CAP_PERFMON). PROVIDER is a GUID or a name a loaded manifest gives, FLAGS\n"
@@ -132,7 +133,9 @@ static void usage(FILE *f)
 		"circular, append, newfile (-max MB, PATH with %%d), preallocate (-max MB),\n"
 		"globalsequence, localsequence, pagedmemory, realtime, buffering, secure.\n"
 		"Without -o the session keeps its buffers for a consumer (nttrace\n"
-		"record, show). Data Collector Sets (no -ets) are not kept: refused.\n");
+		"record, show). autosession\\NAME is a session that starts at each boot\n"
+		"(`nttrace autologger`), with the options above. Other Data Collector\n"
+		"Sets (no -ets) are not kept: refused.\n");
 }
 
 /* logman's way of failing: a blank line, "Error:", the message; 1. */
@@ -479,6 +482,135 @@ static int query_providers(struct opts *o)
 }
 
 /* "-opt", any case; logman's options have one dash. */
+/* ---- autosession\NAME: the autologgers (autologger.c) ---- */
+
+#define AUTOSESSION	"autosession\\"
+
+/* A formatted value for cli_autologger_add(), in @a (room for 80). */
+struct auto_args {
+	char text[80][160];
+	char *argv[81];
+	int argc;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void auto_arg(struct auto_args *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->argc == 80)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->text[a->argc], sizeof(a->text[0]), fmt, ap);
+	va_end(ap);
+	a->argv[a->argc] = a->text[a->argc];
+	a->argc++;
+}
+
+static int auto_exists(const char *name)
+{
+	unsigned int i, n;
+	char **v;
+	int found = 0;
+
+	if (cli_autologger_names(&v, &n))
+		return 0;
+	for (i = 0; i < n; i++)
+		found |= !strcmp(v[i], name);
+	cli_autologger_names_free(v, n);
+	return found;
+}
+
+/*
+ * logman create|update|delete|query trace autosession\NAME: the session
+ * that starts at each boot, as logman configures Windows' AutoLogger key:
+ * create writes the autologger (its values from the options, Start=1),
+ * update sets the options given in one that exists, delete removes it,
+ * query lists it. Not with -ets: it runs from the next boot.
+ */
+static int autosession(struct opts *o)
+{
+	static struct auto_args a;
+	const char *name = o->name + strlen(AUTOSESSION);
+	int kernel = !strcasecmp(name, NTTRACE_KERNEL_LOGGER_NAME), create, ret;
+	unsigned int i;
+
+	if (o->ets)
+		return lfail("-ets: not with " AUTOSESSION "%s, which starts at the next boot.",
+			     name);
+	if (o->pf && (ret = provider_file(o)))
+		return ret;
+	if (!strcasecmp(o->verb, "delete")) {
+		if (!auto_exists(name))
+			return lfail("Data Collector Set was not found.");
+		return cli_autologger_remove(name, 1) ? 1 : done();
+	}
+	if (!strcasecmp(o->verb, "query")) {
+		char *argv[] = { (char *)"autologger", (char *)"list", (char *)name, NULL };
+
+		if (!auto_exists(name))
+			return lfail("Data Collector Set was not found.");
+		return cmd_autologger(3, argv);
+	}
+	create = !strcasecmp(o->verb, "create");
+	if (!create && strcasecmp(o->verb, "update"))
+		return lfail("'%s' " AUTOSESSION "NAME: create, update, delete or query it.",
+			     o->verb);
+	if (create == auto_exists(name))
+		return lfail(create ? "Data Collector Set already exists." :
+			     "Data Collector Set was not found.");
+	a.argc = 0;
+	auto_arg(&a, "%s", name);
+	if (o->out) {
+		const char *base = strrchr(o->out, '/');
+
+		auto_arg(&a, "FileName=%s%s", o->out, strchr(base ? base : o->out, '.') ? "" : ".etl");
+	}
+	if (o->bs)
+		auto_arg(&a, "BufferSize=%llu", (unsigned long long)o->bs);
+	if (o->nb_max) {
+		auto_arg(&a, "MinimumBuffers=%llu", (unsigned long long)o->nb_min);
+		auto_arg(&a, "MaximumBuffers=%llu", (unsigned long long)o->nb_max);
+	}
+	if (o->max)
+		auto_arg(&a, "MaxFileSize=%llu", (unsigned long long)o->max);
+	if (o->ft)
+		auto_arg(&a, "FlushTimer=%llu", (unsigned long long)o->ft);
+	if (o->mode)
+		auto_arg(&a, "LogFileMode=0x%x", o->mode);
+	if (o->clock)
+		auto_arg(&a, "ClockType=%u", o->clock);
+	for (i = 0; i < o->n_p; i++) {
+		uint32_t lv, bits;
+		uint64_t v = 0;
+
+		if (kernel) {
+			if (strcasecmp(o->p[i].name, KERNEL_PROVIDER) &&
+			    strcasecmp(o->p[i].name, "{9E814AAD-3204-11D2-9A82-006008A86939}"))
+				return lfail("The NT Kernel Logger takes the provider \""
+					     KERNEL_PROVIDER "\" only.");
+			if (kernel_flags(o->p[i].flags, &bits))
+				return CLI_USAGE;
+			auto_arg(&a, "EnableFlags=0x%x", bits);
+			continue;
+		}
+		if (o->p[i].flags && cli_uint("flags", o->p[i].flags + (o->p[i].flags[0] == '('),
+					      0, UINT64_MAX, 0, &v))
+			return CLI_USAGE;
+		if (level(o->p[i].level, &lv))
+			return CLI_USAGE;
+		auto_arg(&a, "-p");
+		auto_arg(&a, "%s", o->p[i].name);
+		if (o->p[i].flags)
+			auto_arg(&a, "MatchAnyKeyword=0x%llx", (unsigned long long)v);
+		auto_arg(&a, "EnableLevel=%u", lv);
+	}
+	if (a.argc == 80)
+		return lfail("Too many options for one autologger.");
+	a.argv[a.argc] = NULL;
+	return cli_autologger_add(a.argc, a.argv, 1) ? 1 : done();
+}
+
 static int opt_is(const char *arg, const char *name)
 {
 	return arg[0] == '-' && !strcasecmp(arg + 1, name);
@@ -609,6 +741,8 @@ int cmd_logman(int argc, char **argv)
 	}
 	if (o.providers)
 		return query_providers(&o);
+	if (o.name && !strncasecmp(o.name, AUTOSESSION, strlen(AUTOSESSION)))
+		return autosession(&o);
 	if (!o.ets)
 		return lfail("Data Collector Sets are not kept here: give -ets, for an event trace "
 			     "session.");
