@@ -752,3 +752,18 @@ void cli_session_buffers(struct nttrace_logger_info *info, uint64_t min_total, u
 	info->max_buffers = max;
 	info->min_buffers = min;
 }
+
+void cli_arg(struct cli_args *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->argc == CLI_ARGS) {
+		a->full = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(a->text[a->argc], sizeof(a->text[0]), fmt, ap);
+	va_end(ap);
+	a->argv[a->argc] = a->text[a->argc];
+	a->argv[++a->argc] = NULL;
+}

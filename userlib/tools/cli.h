@@ -305,6 +305,20 @@ int cmd_xperf(int argc, char **argv);
 int cmd_autologger(int argc, char **argv);
 
 /*
+ * An argument list for a command's work function (cli_autologger_add()),
+ * built an argument at a time: cli_arg() formats one into @a and keeps
+ * @argv NULL-ended; past CLI_ARGS it sets @full instead.
+ */
+#define CLI_ARGS	80
+struct cli_args {
+	char text[CLI_ARGS][160];
+	char *argv[CLI_ARGS + 1];
+	int argc, full;
+};
+__attribute__((format(printf, 2, 3)))
+void cli_arg(struct cli_args *a, const char *fmt, ...);
+
+/*
  * The autologgers (autologger.c), for the commands that configure boot
  * traces. cli_autologger_add(): `nttrace autologger add`'s work, @argv[0]
  * the name, then VALUE=DATA and -p PROVIDER as the command takes them;

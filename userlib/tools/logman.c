@@ -486,27 +486,6 @@ static int query_providers(struct opts *o)
 
 #define AUTOSESSION	"autosession\\"
 
-/* A formatted value for cli_autologger_add(), in @a (room for 80). */
-struct auto_args {
-	char text[80][160];
-	char *argv[81];
-	int argc;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void auto_arg(struct auto_args *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (a->argc == 80)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(a->text[a->argc], sizeof(a->text[0]), fmt, ap);
-	va_end(ap);
-	a->argv[a->argc] = a->text[a->argc];
-	a->argc++;
-}
-
 static int auto_exists(const char *name)
 {
 	unsigned int i, n;
@@ -530,7 +509,7 @@ static int auto_exists(const char *name)
  */
 static int autosession(struct opts *o)
 {
-	static struct auto_args a;
+	static struct cli_args a;
 	const char *name = o->name + strlen(AUTOSESSION);
 	int kernel = !strcasecmp(name, NTTRACE_KERNEL_LOGGER_NAME), create, ret;
 	unsigned int i;
@@ -559,27 +538,27 @@ static int autosession(struct opts *o)
 	if (create == auto_exists(name))
 		return lfail(create ? "Data Collector Set already exists." :
 			     "Data Collector Set was not found.");
-	a.argc = 0;
-	auto_arg(&a, "%s", name);
+	a.argc = a.full = 0;
+	cli_arg(&a, "%s", name);
 	if (o->out) {
 		const char *base = strrchr(o->out, '/');
 
-		auto_arg(&a, "FileName=%s%s", o->out, strchr(base ? base : o->out, '.') ? "" : ".etl");
+		cli_arg(&a, "FileName=%s%s", o->out, strchr(base ? base : o->out, '.') ? "" : ".etl");
 	}
 	if (o->bs)
-		auto_arg(&a, "BufferSize=%llu", (unsigned long long)o->bs);
+		cli_arg(&a, "BufferSize=%llu", (unsigned long long)o->bs);
 	if (o->nb_max) {
-		auto_arg(&a, "MinimumBuffers=%llu", (unsigned long long)o->nb_min);
-		auto_arg(&a, "MaximumBuffers=%llu", (unsigned long long)o->nb_max);
+		cli_arg(&a, "MinimumBuffers=%llu", (unsigned long long)o->nb_min);
+		cli_arg(&a, "MaximumBuffers=%llu", (unsigned long long)o->nb_max);
 	}
 	if (o->max)
-		auto_arg(&a, "MaxFileSize=%llu", (unsigned long long)o->max);
+		cli_arg(&a, "MaxFileSize=%llu", (unsigned long long)o->max);
 	if (o->ft)
-		auto_arg(&a, "FlushTimer=%llu", (unsigned long long)o->ft);
+		cli_arg(&a, "FlushTimer=%llu", (unsigned long long)o->ft);
 	if (o->mode)
-		auto_arg(&a, "LogFileMode=0x%x", o->mode);
+		cli_arg(&a, "LogFileMode=0x%x", o->mode);
 	if (o->clock)
-		auto_arg(&a, "ClockType=%u", o->clock);
+		cli_arg(&a, "ClockType=%u", o->clock);
 	for (i = 0; i < o->n_p; i++) {
 		uint32_t lv, bits;
 		uint64_t v = 0;
@@ -591,7 +570,7 @@ static int autosession(struct opts *o)
 					     KERNEL_PROVIDER "\" only.");
 			if (kernel_flags(o->p[i].flags, &bits))
 				return CLI_USAGE;
-			auto_arg(&a, "EnableFlags=0x%x", bits);
+			cli_arg(&a, "EnableFlags=0x%x", bits);
 			continue;
 		}
 		if (o->p[i].flags && cli_uint("flags", o->p[i].flags + (o->p[i].flags[0] == '('),
@@ -599,15 +578,14 @@ static int autosession(struct opts *o)
 			return CLI_USAGE;
 		if (level(o->p[i].level, &lv))
 			return CLI_USAGE;
-		auto_arg(&a, "-p");
-		auto_arg(&a, "%s", o->p[i].name);
+		cli_arg(&a, "-p");
+		cli_arg(&a, "%s", o->p[i].name);
 		if (o->p[i].flags)
-			auto_arg(&a, "MatchAnyKeyword=0x%llx", (unsigned long long)v);
-		auto_arg(&a, "EnableLevel=%u", lv);
+			cli_arg(&a, "MatchAnyKeyword=0x%llx", (unsigned long long)v);
+		cli_arg(&a, "EnableLevel=%u", lv);
 	}
-	if (a.argc == 80)
+	if (a.full)
 		return lfail("Too many options for one autologger.");
-	a.argv[a.argc] = NULL;
 	return cli_autologger_add(a.argc, a.argv, 1) ? 1 : done();
 }
 

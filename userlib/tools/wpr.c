@@ -991,27 +991,6 @@ static int boot_sessions(const struct wpr_opts *o, struct wpr_state *s)
 	return s->n_sessions;
 }
 
-/* A formatted argument for cli_autologger_add() in @args (room for 64). */
-struct boot_args {
-	char text[64][160];
-	char *argv[65];
-	int argc;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void boot_arg(struct boot_args *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (a->argc == 64)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(a->text[a->argc], sizeof(a->text[0]), fmt, ap);
-	va_end(ap);
-	a->argv[a->argc] = a->text[a->argc];
-	a->argc++;
-}
-
 /*
  * Collector @c as an autologger: what start_collector() would start, as
  * the values `nttrace autologger add` takes. 1 with it written, 0 when
@@ -1021,7 +1000,7 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 			  const struct wpr_state *s, struct skipped *sk,
 			  PROVIDER_ENUMERATION_INFO **known)
 {
-	static struct boot_args a;
+	static struct cli_args a;
 	struct nttrace_logger_info info = { .size = 0 };
 	uint16_t hooks[NTTRACE_STACKS_MAX];
 	char name[NTTRACE_NAME_MAX + 64], path[PATH_MAX], what[160];
@@ -1036,33 +1015,33 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 		return -wpr_fail(WPR_E_START, "Failed to start the profiles.",
 				 "Collector Id: %s\nThe session name %s is longer than %d bytes.",
 				 c->id, name, NTTRACE_NAME_MAX - 1);
-	a.argc = 0;
-	boot_arg(&a, "%s", name);
+	a.argc = a.full = 0;
+	cli_arg(&a, "%s", name);
 	fit_buffers(c, name, &info);
-	boot_arg(&a, "BufferSize=%u", info.buffer_size_kb);
-	boot_arg(&a, "MinimumBuffers=%llu", (unsigned long long)info.min_buffers * (cpus > 0 ? cpus : 1));
-	boot_arg(&a, "MaximumBuffers=%llu", (unsigned long long)info.max_buffers * (cpus > 0 ? cpus : 1));
+	cli_arg(&a, "BufferSize=%u", info.buffer_size_kb);
+	cli_arg(&a, "MinimumBuffers=%llu", (unsigned long long)info.min_buffers * (cpus > 0 ? cpus : 1));
+	cli_arg(&a, "MaximumBuffers=%llu", (unsigned long long)info.max_buffers * (cpus > 0 ? cpus : 1));
 	if (c->flush_timer)
-		boot_arg(&a, "FlushTimer=%u", c->flush_timer);
+		cli_arg(&a, "FlushTimer=%u", c->flush_timer);
 	mode = o->file_mode ? (c->max_file_mb && !c->file_sequential ?
 			       EVENT_TRACE_FILE_MODE_CIRCULAR : EVENT_TRACE_FILE_MODE_SEQUENTIAL) :
 	       EVENT_TRACE_BUFFERING_MODE;
 	if (c->system) {
-		boot_arg(&a, "EnableFlags=0x%x", system_flags(c, hooks, &n_hooks, sk));
+		cli_arg(&a, "EnableFlags=0x%x", system_flags(c, hooks, &n_hooks, sk));
 		mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
 		if (n_hooks)
 			note(sk, "stacks of a boot trace");
 	}
-	boot_arg(&a, "LogFileMode=0x%x", mode);
+	cli_arg(&a, "LogFileMode=0x%x", mode);
 	if (o->file_mode) {
 		if (temp_file(s, name, path, sizeof(path)))
 			return -wpr_fail(WPR_E_TEMP_DIR, "Invalid temporary trace directory.", "%s",
 					 s->temp_dir);
-		boot_arg(&a, "FileName=%s", path);
+		cli_arg(&a, "FileName=%s", path);
 		if (c->max_file_mb)
-			boot_arg(&a, "MaxFileSize=%u", c->max_file_mb);
+			cli_arg(&a, "MaxFileSize=%u", c->max_file_mb);
 	}
-	for (i = 0; i < c->n_prov && a.argc < 60; i++) {
+	for (i = 0; i < c->n_prov; i++) {
 		const struct wprp_provider *p = &c->prov[i];
 		uint8_t guid[16];
 		char text[NTTRACE_GUID_STRING];
@@ -1091,12 +1070,12 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 			note(sk, what);
 		}
 		nttrace_guid_string(guid, text);
-		boot_arg(&a, "-p");
-		boot_arg(&a, "{%s}", text);
-		boot_arg(&a, "EnableLevel=%u", p->level);
-		boot_arg(&a, "MatchAnyKeyword=0x%llx", (unsigned long long)p->keywords);
+		cli_arg(&a, "-p");
+		cli_arg(&a, "{%s}", text);
+		cli_arg(&a, "EnableLevel=%u", p->level);
+		cli_arg(&a, "MatchAnyKeyword=0x%llx", (unsigned long long)p->keywords);
 		if (p->stack)
-			boot_arg(&a, "EnableProperty=0x%x", NTTRACE_ENABLE_PROPERTY_STACK_TRACE);
+			cli_arg(&a, "EnableProperty=0x%x", NTTRACE_ENABLE_PROPERTY_STACK_TRACE);
 		n_prov++;
 	}
 	if (!c->system && !n_prov) {
@@ -1104,8 +1083,7 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 		note(sk, what);
 		return 0;
 	}
-	a.argv[a.argc] = NULL;
-	if (cli_autologger_add(a.argc, a.argv, 1))
+	if (a.full || cli_autologger_add(a.argc, a.argv, 1))
 		return -wpr_fail(WPR_E_START, "Failed to start the profiles.",
 				 "Collector Id: %s\nautologger %s not written", c->id, name);
 	return 1;
