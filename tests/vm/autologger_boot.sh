@@ -26,6 +26,10 @@ check "the 32-bit tool reads the same configuration" exits 0 "MatchAnyKeyword=0x
 	u32/nttrace autologger list nttrace-boot
 check "both sessions run" sh -c "$tool list | grep -q 'NT Kernel Logger' &&
 				 $tool list | grep -q 'nttrace-boot'"
+check "boot again: each already running, their status kept" exits 0 "nttrace-boot: already running" \
+	$tool autologger boot
+check "... the first boot's status still there" \
+	sh -c "$tool autologger list nttrace-boot | grep -q 'Status=0'"
 u64/event_sample --events 5 --wait 5 > "$tmp/sample.out" 2>&1
 check "the provider is enabled as configured: level 5, keywords 0x3" \
 	grep -q "event_sample: enabled, level 5, any 0x3" "$tmp/sample.out"

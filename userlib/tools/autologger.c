@@ -789,6 +789,11 @@ static int boot_one(const struct autologger *al)
 	info.flush_timer = num(&al->v, S_FLUSHTIMER, 0);
 	info.clock_type = num(&al->v, S_CLOCKTYPE, 0);
 	ret = cli_start_fitted(&info, al->name);
+	if (ret == -EEXIST) {
+		/* Started already (boot run twice): said; its status is the first run's. */
+		printf("%s: already running\n", al->name);
+		return 0;
+	}
 	if (ret) {
 		cli_fail(ret, "autologger '%s': starting the session", al->name);
 		goto said;
