@@ -266,15 +266,6 @@ static int write_all(int fd, const void *buf, size_t len, off_t at, size_t *done
 	return writev_all(fd, &iov, 1, at, done);
 }
 
-/*
- * EVENT_TRACE_FILE_MODE_NEWFILE: a new file each time the current one
- * holds max_file_mb (as Windows' logger does), named by @lf->path, which
- * holds one %d (and no other %): file k (from 1) has k in its place, as
- * the counter Windows substitutes. The struct keeps no more than it did
- * (callers allocate it): the current file's data buffers are its length
- * (a sequential file is written at its end), and its number follows from
- * the buffers written before it, each earlier file holding @lf->slots.
- */
 /* The low @bytes bytes at @p, little-endian. */
 static uint64_t get_le(const uint8_t *p, int bytes)
 {
@@ -300,6 +291,15 @@ static int is_compressed(const struct nttrace_logfile *lf)
 	return !!(lf->s.log_file_mode & NTTRACE_EVENT_TRACE_COMPRESSED_MODE);
 }
 
+/*
+ * EVENT_TRACE_FILE_MODE_NEWFILE: a new file each time the current one
+ * holds max_file_mb (as Windows' logger does), named by @lf->path, which
+ * holds one %d (and no other %): file k (from 1) has k in its place, as
+ * the counter Windows substitutes. The struct keeps no more than it did
+ * (callers allocate it): the current file's data buffers are its length
+ * (a sequential file is written at its end), and its number follows from
+ * the buffers written before it, each earlier file holding @lf->slots.
+ */
 static int is_newfile(const struct nttrace_logfile *lf)
 {
 	return (lf->s.log_file_mode & EVENT_TRACE_FILE_MODE_NEWFILE) && lf->slots;
