@@ -23,6 +23,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xpress.h"
@@ -209,14 +210,27 @@ static uint32_t xp_hash(const uint8_t *p)
 int nttrace_xpress_compress(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
 			    size_t *out_len)
 {
-	static __thread uint32_t head[1 << XP_HASH_BITS], prev[XP_WINDOW];
+	/*
+	 * The match tables, 64 KB: the heap's for the call, not thread-local
+	 * (a library's TLS is paid by every thread of every program using it).
+	 */
+	struct xp_tables {
+		uint32_t head[1 << XP_HASH_BITS], prev[XP_WINDOW];
+	} *t;
+	uint32_t *head, *prev;
 	struct xp_out o = { .p = out, .cap = out_cap };
 	size_t ip = 0;
+	int ret = -1;
 
 	*out_len = 0;
 	if (in_len > UINT32_MAX - XP_WINDOW || xp_put(&o, 0, 4))
 		return -1;
-	memset(head, 0xFF, sizeof(head));
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -1;
+	head = t->head;
+	prev = t->prev;
+	memset(head, 0xFF, sizeof(t->head));
 	while (ip < in_len) {
 		size_t best = 0, dist = 0, k;
 
@@ -243,10 +257,10 @@ int nttrace_xpress_compress(const uint8_t *in, size_t in_len, uint8_t *out, size
 		}
 		if (best < 3) {
 			if (xp_put(&o, in[ip], 1) || xp_flag(&o, 0))
-				return -1;
+				goto out;
 			best = 1;
 		} else if (xp_match(&o, dist, best)) {
-			return -1;
+			goto out;
 		}
 		/* Every position passed joins its hash's chain. */
 		for (k = 0; k < best; k++, ip++) {
@@ -266,5 +280,8 @@ int nttrace_xpress_compress(const uint8_t *in, size_t in_len, uint8_t *out, size
 	o.p[o.flag_at + 2] = (uint8_t)(o.flags >> 16);
 	o.p[o.flag_at + 3] = (uint8_t)(o.flags >> 24);
 	*out_len = o.n;
-	return 0;
+	ret = 0;
+out:
+	free(t);
+	return ret;
 }

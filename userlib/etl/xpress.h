@@ -19,9 +19,9 @@ int nttrace_xpress_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 /*
  * Compress the @in_len bytes at @in into @out (at most @out_cap bytes):
  * 0 and *@out_len the bytes written, which nttrace_xpress_decompress()
- * turns back into @in; -1 when they do not fit in @out_cap (*@out_len is
- * then 0). Reads nothing outside @in, writes nothing outside @out. Its
- * match tables are the calling thread's own.
+ * turns back into @in; -1 when they do not fit in @out_cap, or there is no
+ * memory for its 64 KB of match tables (*@out_len is then 0). Reads
+ * nothing outside @in, writes nothing outside @out.
  */
 int nttrace_xpress_compress(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
 			    size_t *out_len);
