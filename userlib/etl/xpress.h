@@ -11,7 +11,8 @@
  * 0 and *@out_len the bytes written, or -1 when the input is malformed
  * (a match before the start of the output, a field cut short) or would
  * write more than @out_cap bytes; *@out_len is then 0. Reads nothing
- * outside @in, writes nothing outside @out.
+ * outside @in, writes nothing outside @out (the bytes past *@out_len may
+ * have been written too).
  */
 int nttrace_xpress_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			      size_t out_cap, size_t *out_len);
