@@ -102,6 +102,16 @@ static const struct value_name provider_values[P_COUNT] = {
 	{ "MatchAllKeyword", HEX64, -1 }, { "EnableProperty", HEX32, -1 },
 };
 
+/*
+ * NAME/status, what the last boot did, as Windows keeps it in the key's
+ * Status value: written and read as the other keys are.
+ */
+enum { T_STATUS, T_LOGGERID, T_FILE, T_FILECOUNTER, T_COUNT };
+static const struct value_name status_values[T_COUNT] = {
+	{ "Status", NUM32, -1 }, { "LoggerId", NUM32, -1 }, { "File", TEXT, 1 },
+	{ "FileCounter", NUM64, -1 },
+};
+
 /* One key's values: which are set, the numbers, the texts (names[i].text). */
 struct values {
 	unsigned int set;		/* bit i: value i is set */
@@ -563,6 +573,63 @@ int cli_autologger_remove(const char *name, int quiet)
 	return 0;
 }
 
+/*
+ * The last boot's outcome into NAME/status: @err 0 or a -errno, written
+ * as the errno (positive); @file "" when none was written. A failure to
+ * write it is said.
+ */
+static void write_status(const char *name, int err, uint32_t id, const char *file,
+			 uint64_t counter)
+{
+	static struct values v;
+	char path[PATH_MAX];
+
+	memset(&v, 0, sizeof(v));
+	v.set = 1U << T_STATUS | 1U << T_LOGGERID | 1U << T_FILECOUNTER;
+	v.num[T_STATUS] = (uint32_t)-err;
+	v.num[T_LOGGERID] = id;
+	v.num[T_FILECOUNTER] = counter;
+	if (*file) {
+		snprintf(v.text[status_values[T_FILE].text], sizeof(v.text[0]), "%s", file);
+		v.set |= 1U << T_FILE;
+	}
+	if (key_path(path, sizeof(path), name, STATUS_FILE) ||
+	    write_values(path, &v, status_values, T_COUNT))
+		al_fail(-EIO, "%s: cannot write its status", name);
+}
+
+/* NAME/status into @v: 0, or -errno (-ENOENT: none), or CLI_USAGE (said). */
+static int read_status(const char *name, struct values *v)
+{
+	char path[PATH_MAX];
+
+	if (key_path(path, sizeof(path), name, STATUS_FILE))
+		return -ENAMETOOLONG;
+	return read_values(path, v, status_values, T_COUNT);
+}
+
+int cli_autologger_file(const char *name, char *file, size_t room)
+{
+	static struct values v;
+	int ret = read_status(name, &v);
+
+	if (ret)
+		return ret < 0 ? ret : -EINVAL;
+	if (!has(&v, T_FILE))
+		return -ENOENT;
+	if (snprintf(file, room, "%s", v.text[status_values[T_FILE].text]) >= (int)room)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* The last boot's FileCounter (0: none). */
+static uint64_t last_counter(const char *name)
+{
+	static struct values v;
+
+	return read_status(name, &v) ? 0 : num(&v, T_FILECOUNTER, 0);
+}
+
 static void print_values(const struct values *v, const struct value_name *names, unsigned int n,
 			 const char *indent)
 {
@@ -576,9 +643,8 @@ static void print_values(const struct values *v, const struct value_name *names,
 static int list_one(const char *name)
 {
 	static struct autologger al;
-	char path[PATH_MAX], line[PATH_MAX + 32];
+	static struct values status;
 	unsigned int i;
-	FILE *f;
 	int ret;
 
 	if ((ret = load_said(name, &al)))
@@ -589,13 +655,9 @@ static int list_one(const char *name)
 		printf("  %s\n", al.p[i].guid);
 		print_values(&al.p[i].v, provider_values, P_COUNT, "    ");
 	}
-	key_path(path, sizeof(path), name, STATUS_FILE);
-	f = fopen(path, "re");
-	if (f) {
+	if (!read_status(name, &status)) {
 		printf("  last boot:\n");
-		while (fgets(line, sizeof(line), f))
-			printf("    %s", line);
-		fclose(f);
+		print_values(&status, status_values, T_COUNT, "    ");
 	}
 	return 0;
 }
@@ -642,78 +704,6 @@ void cli_autologger_names_free(char **v, unsigned int n)
 	while (n)
 		free(v[--n]);
 	free(v);
-}
-
-/*
- * NAME/status, as Windows keeps the outcome in the key's Status value:
- * @err 0 or a -errno, written as the errno (positive). Written whole (a
- * temporary file renamed); a failure is said.
- */
-static void write_status(const char *name, int err, uint32_t id, const char *file,
-			 uint64_t counter)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f = NULL;
-	int fd = -1, ok = 0;
-
-	if (!key_path(path, sizeof(path), name, STATUS_FILE) &&
-	    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) < (int)sizeof(tmp))
-		fd = mkstemp(tmp);
-	if (fd >= 0)
-		f = fdopen(fd, "w");
-	if (f) {
-		ok = fprintf(f, "Status=%d\nLoggerId=%u\nFile=%s\nFileCounter=%llu\n", -err, id,
-			     file, (unsigned long long)counter) > 0;
-		ok &= !fclose(f) && !rename(tmp, path);
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (ok)
-		return;
-	if (fd >= 0)
-		unlink(tmp);
-	al_fail(-EIO, "%s: cannot write its status", name);
-}
-
-/* Value @key of NAME/status into @out: 0, or -errno (-ENOENT: none). */
-static int status_value(const char *name, const char *key, char *out, size_t room)
-{
-	char path[PATH_MAX], line[PATH_MAX + 32];
-	size_t klen = strlen(key);
-	int ret = -ENOENT;
-	FILE *f;
-
-	if (key_path(path, sizeof(path), name, STATUS_FILE))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, key, klen) && line[klen] == '=' &&
-		    strlen(line + klen + 1) < room) {
-			strcpy(out, line + klen + 1);
-			ret = 0;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
-int cli_autologger_file(const char *name, char *file, size_t room)
-{
-	int ret = status_value(name, "File", file, room);
-
-	return !ret && !*file ? -ENOENT : ret;
-}
-
-/* The last boot's FileCounter (0: none). */
-static uint64_t last_counter(const char *name)
-{
-	char text[32];
-
-	return status_value(name, "FileCounter", text, sizeof(text)) ? 0 :
-	       strtoull(text, NULL, 10);
 }
 
 /*
