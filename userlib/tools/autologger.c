@@ -395,25 +395,6 @@ static int load_said(const char *name, struct autologger *al)
 	return ret;
 }
 
-/* mkdir -p @dir, the directories made 0755 (what /etc's are). */
-static int make_dirs(const char *dir)
-{
-	char p[PATH_MAX];
-	char *slash;
-
-	if (snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p))
-		return -ENAMETOOLONG;
-	for (slash = strchr(p + 1, '/');; slash = strchr(slash + 1, '/')) {
-		if (slash)
-			*slash = 0;
-		if (*p && mkdir(p, 0755) && errno != EEXIST)
-			return -errno;
-		if (!slash)
-			return 0;
-		*slash = '/';
-	}
-}
-
 /* A system logger: the NT Kernel Logger, or a session with SYSTEM_LOGGER_MODE. */
 static int system_logger(const struct autologger *al)
 {
@@ -503,7 +484,7 @@ int cli_autologger_add(int argc, char **argv, int quiet)
 	}
 	if ((ret = key_path(path, sizeof(path), name, NULL)))
 		goto failed;
-	if ((ret = make_dirs(config_dir())))
+	if ((ret = cli_make_dirs(config_dir())))
 		goto failed;
 	if (mkdir(path, 0700) && errno != EEXIST) {
 		ret = -errno;

@@ -767,3 +767,20 @@ void cli_arg(struct cli_args *a, const char *fmt, ...)
 	a->argv[a->argc] = a->text[a->argc];
 	a->argv[++a->argc] = NULL;
 }
+
+int cli_make_dirs(const char *dir)
+{
+	char path[PATH_MAX], *p;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
+}

@@ -99,6 +99,9 @@ int cli_state_path(const char *tool, const char *name, char *path, size_t room);
 int cli_state_write(const char *tool, const char *name, const char *text);
 int cli_state_read(const char *tool, const char *name, char *text, size_t room, int remove);
 
+/* @dir and the directories above it that are missing, 0755: 0 or -errno. */
+int cli_make_dirs(const char *dir);
+
 /* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
 void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
 

@@ -176,31 +176,11 @@ static int copy_in(const char *src, const char *dir, const char *name)
 	return 0;
 }
 
-/* @dir and the directories above it that are missing, 0755: 0, or -1 (errno). */
-static int make_dirs(const char *dir)
-{
-	char path[PATH_MAX], *p;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(path, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int install(const char *dir, int n, char **files)
 {
 	struct names k;
 	ULONG err;
-	int i, j, bad = 0;
+	int i, j, bad = 0, ret;
 
 	for (i = 0; i < n; i++) {
 		const char *name = base_name(files[i]);
@@ -232,8 +212,9 @@ static int install(const char *dir, int n, char **files)
 	}
 	if (bad)
 		return 1;
-	if (make_dirs(dir)) {
-		fprintf(stderr, "nttrace: manifest: %s: %s\n", dir, strerror(errno));
+	ret = cli_make_dirs(dir);
+	if (ret) {
+		fprintf(stderr, "nttrace: manifest: %s: %s\n", dir, strerror(-ret));
 		return 1;
 	}
 	for (i = 0; i < n; i++)
