@@ -379,6 +379,56 @@ static void note(struct skipped *sk, const char *what)
 }
 
 /*
+ * Collector @c's session name after @prefix (WPR_initiated_INSTANCE_,
+ * and boottr_ after it for a boot trace) into @name: 0, or WPR's error
+ * said (1) when it is too long for a session name.
+ */
+static int collector_name(const char *prefix, const struct wprp_collector *c, char *name,
+			  size_t room)
+{
+	snprintf(name, room, "%s%s", prefix,
+		 c->system ? "WPR System Collector" : c->name ? c->name : c->id);
+	if (strlen(name) >= NTTRACE_NAME_MAX)
+		return wpr_fail(WPR_E_START, "Failed to start the profiles.",
+				"Collector Id: %s\nThe session name %s is longer than %d bytes.",
+				c->id, name, NTTRACE_NAME_MAX - 1);
+	return 0;
+}
+
+/* Collector @c's LogFileMode: file mode's sequential or circular file, or memory. */
+static uint32_t collector_mode(const struct wpr_opts *o, const struct wprp_collector *c)
+{
+	if (!o->file_mode)
+		return EVENT_TRACE_BUFFERING_MODE;
+	return c->max_file_mb && !c->file_sequential ? EVENT_TRACE_FILE_MODE_CIRCULAR :
+	       EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+}
+
+/*
+ * Provider @p's GUID into @guid when nttrace can enable it: 1; else 0,
+ * with why noted in @sk (what it asks that nttrace cannot do, or a name
+ * no loaded manifest gives).
+ */
+static int usable_provider(const struct wprp_provider *p, PROVIDER_ENUMERATION_INFO **known,
+			   uint8_t guid[16], struct skipped *sk)
+{
+	char what[160];
+
+	if (p->unsupported || p->capture_state_only) {
+		snprintf(what, sizeof(what), "provider %.60s (%s)", p->name,
+			 p->capture_state_only ? "CaptureStateOnly" : p->unsupported);
+		note(sk, what);
+		return 0;
+	}
+	if (cli_provider_guid(known, p->name, guid)) {
+		snprintf(what, sizeof(what), "provider %.60s (not known here)", p->name);
+		note(sk, what);
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * EnableTraceEx2's CAPTURE_STATE for provider @guid in logger @id, with the
  * level and keywords of the state wanted: the providers' callbacks are
  * told, and they write their state (asynchronously: nttrace does not wait
@@ -415,17 +465,8 @@ static int enable_providers(const struct wprp_collector *c, uint32_t id, struct 
 					    .control = EVENT_CONTROL_CODE_ENABLE_PROVIDER };
 		char what[160];
 
-		if (p->unsupported || p->capture_state_only) {
-			snprintf(what, sizeof(what), "provider %.60s (%s)", p->name,
-				 p->capture_state_only ? "CaptureStateOnly" : p->unsupported);
-			note(sk, what);
+		if (!usable_provider(p, &known, e.guid, sk))
 			continue;
-		}
-		if (cli_provider_guid(&known, p->name, e.guid)) {
-			snprintf(what, sizeof(what), "provider %.60s (not known here)", p->name);
-			note(sk, what);
-			continue;
-		}
 		e.level = p->level;
 		e.match_any_keyword = p->keywords;
 		e.enable_flags = (uint32_t)p->keywords;
@@ -544,17 +585,14 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 {
 	uint16_t hooks[NTTRACE_STACKS_MAX];
 	struct nttrace_logger_info info;
-	char name[NTTRACE_NAME_MAX + 64], path[PATH_MAX];
+	char name[NTTRACE_NAME_MAX + 64], path[PATH_MAX], prefix[NTTRACE_NAME_MAX + 64];
 	uint32_t n_hooks = 0, flags = 0, mode;
 	pid_t pid;
 	int ret;
 
-	snprintf(name, sizeof(name), "WPR_initiated_%s_%s", o->instance,
-		 c->system ? "WPR System Collector" : c->name ? c->name : c->id);
-	if (strlen(name) >= NTTRACE_NAME_MAX)
-		return wpr_fail(WPR_E_START, "Failed to start the profiles.",
-				"Collector Id: %s\nThe session name %s is longer than %d bytes.",
-				c->id, name, NTTRACE_NAME_MAX - 1);
+	snprintf(prefix, sizeof(prefix), "WPR_initiated_%s_", o->instance);
+	if (collector_name(prefix, c, name, sizeof(name)))
+		return 1;
 	if (!c->system && !c->n_prov) {
 		/* WPR refuses an event session without providers; one left empty here is skipped. */
 		char what[128];
@@ -563,9 +601,7 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 		note(sk, what);
 		return 0;
 	}
-	mode = o->file_mode ? (c->max_file_mb && !c->file_sequential ?
-			       EVENT_TRACE_FILE_MODE_CIRCULAR : EVENT_TRACE_FILE_MODE_SEQUENTIAL) :
-	       EVENT_TRACE_BUFFERING_MODE;
+	mode = collector_mode(o, c);
 	if (c->system) {
 		flags = system_flags(c, hooks, &n_hooks, sk);
 		if (cli_kernel_session(name, flags, mode, &info))
@@ -592,7 +628,8 @@ static int start_collector(const struct wpr_opts *o, const struct wprp_collector
 	if (ret)
 		return wpr_fail(WPR_E_START, "Failed to start the profiles.", "Collector Id: %s\n%s: %s",
 				c->id, name, strerror(-ret));
-	snprintf(s->sessions[s->n_sessions++], NTTRACE_NAME_MAX, "%s", name);
+	/* Shorter than NTTRACE_NAME_MAX: collector_name() said so. */
+	memcpy(s->sessions[s->n_sessions++], name, strlen(name) + 1);
 	if (n_hooks) {
 		uint16_t refused[NTTRACE_STACKS_MAX];
 		uint32_t n_refused, k, i;
@@ -1003,18 +1040,14 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 	static struct cli_args a;
 	struct nttrace_logger_info info = { .size = 0 };
 	uint16_t hooks[NTTRACE_STACKS_MAX];
-	char name[NTTRACE_NAME_MAX + 64], path[PATH_MAX], what[160];
+	char name[NTTRACE_NAME_MAX + 64], path[PATH_MAX], what[160], prefix[NTTRACE_NAME_MAX + 64];
 	uint32_t n_hooks = 0, mode;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned int i, n_prov = 0;
 
-	boot_prefix(o, name, sizeof(name));
-	snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s",
-		 c->system ? "WPR System Collector" : c->name ? c->name : c->id);
-	if (strlen(name) >= NTTRACE_NAME_MAX)
-		return -wpr_fail(WPR_E_START, "Failed to start the profiles.",
-				 "Collector Id: %s\nThe session name %s is longer than %d bytes.",
-				 c->id, name, NTTRACE_NAME_MAX - 1);
+	boot_prefix(o, prefix, sizeof(prefix));
+	if (collector_name(prefix, c, name, sizeof(name)))
+		return -1;
 	a.argc = a.full = 0;
 	cli_arg(&a, "%s", name);
 	fit_buffers(c, name, &info);
@@ -1023,9 +1056,7 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 	cli_arg(&a, "MaximumBuffers=%llu", (unsigned long long)info.max_buffers * (cpus > 0 ? cpus : 1));
 	if (c->flush_timer)
 		cli_arg(&a, "FlushTimer=%u", c->flush_timer);
-	mode = o->file_mode ? (c->max_file_mb && !c->file_sequential ?
-			       EVENT_TRACE_FILE_MODE_CIRCULAR : EVENT_TRACE_FILE_MODE_SEQUENTIAL) :
-	       EVENT_TRACE_BUFFERING_MODE;
+	mode = collector_mode(o, c);
 	if (c->system) {
 		cli_arg(&a, "EnableFlags=0x%x", system_flags(c, hooks, &n_hooks, sk));
 		mode |= NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE;
@@ -1046,17 +1077,8 @@ static int boot_collector(const struct wpr_opts *o, const struct wprp_collector 
 		uint8_t guid[16];
 		char text[NTTRACE_GUID_STRING];
 
-		if (p->unsupported || p->capture_state_only) {
-			snprintf(what, sizeof(what), "provider %.60s (%s)", p->name,
-				 p->capture_state_only ? "CaptureStateOnly" : p->unsupported);
-			note(sk, what);
+		if (!usable_provider(p, known, guid, sk))
 			continue;
-		}
-		if (cli_provider_guid(known, p->name, guid)) {
-			snprintf(what, sizeof(what), "provider %.60s (not known here)", p->name);
-			note(sk, what);
-			continue;
-		}
 		/* An autologger's provider has no event ID filter: all its events. */
 		if (p->filter) {
 			snprintf(what, sizeof(what), "provider %.60s's EventFilters at boot (all "
