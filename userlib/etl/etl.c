@@ -682,6 +682,15 @@ static void logfile_failed(struct nttrace_logfile *lf, int err, uint32_t events)
 	lf->failed_events += events;
 }
 
+/* A buffer past a sequential file's maximum size: counted, not written. */
+static void logfile_dropped(struct nttrace_logfile *lf, uint32_t events)
+{
+	lf->dropped++;
+	lf->dropped_events += events;
+	if (!lf->error)
+		lf->error = EFBIG;
+}
+
 /*
  * Sequential: a write that failed after @partial bytes of a buffer cut
  * the file back to whole buffers. The position is asked only now, so
@@ -729,11 +738,7 @@ static int write_compressed(struct nttrace_logfile *lf, const uint8_t *buf, uint
 		out = z;
 	}
 	if (lf->slots && lf->bytes + disk > lf->slots * (uint64_t)size) {
-		/* Past the maximum size: counted, not written. */
-		lf->dropped++;
-		lf->dropped_events += events;
-		if (!lf->error)
-			lf->error = EFBIG;
+		logfile_dropped(lf, events);
 		free(z);
 		return 0;
 	}
@@ -767,11 +772,7 @@ int nttrace_logfile_counted(struct nttrace_logfile *lf, const void *buf, uint32_
 		return 0;
 	}
 	if (lf->slots && !circular && !is_newfile(lf) && lf->buffers >= lf->slots) {
-		/* Sequential and full: counted, not written. */
-		lf->dropped++;
-		lf->dropped_events += events;
-		if (!lf->error)
-			lf->error = EFBIG;
+		logfile_dropped(lf, events);
 		return 0;
 	}
 	if (circular)
