@@ -211,22 +211,27 @@ static ULONG start_mode(TRACEHANDLE *h, const char *file, uint32_t mode, uint32_
 }
 
 /*
- * @n events of 900 bytes, each written: one that finds no free buffer is
- * traced again after a flush, which waits for the writer, so that the
+ * @n events of @size bytes, each written: one that finds no free buffer
+ * is traced again after a flush, which waits for the writer, so that the
  * count does not depend on how fast the writer is. The events written.
  */
-static long write_events(TRACEHANDLE h, long n)
+static long write_sized(TRACEHANDLE h, long n, size_t size)
 {
 	long ok = 0, tries = 0;
 
 	while (ok < n && tries++ < 100 * n) {
-		if (TraceMessage(h, TRACE_MESSAGE_SEQUENCE, (LPCGUID)guid, 1, big, (size_t)900,
+		if (TraceMessage(h, TRACE_MESSAGE_SEQUENCE, (LPCGUID)guid, 1, big, size,
 				 NULL) == ERROR_SUCCESS)
 			ok++;
 		else
 			flush(h);
 	}
 	return ok;
+}
+
+static long write_events(TRACEHANDLE h, long n)
+{
+	return write_sized(h, n, 900);
 }
 
 TEST(file_modes)
@@ -277,20 +282,11 @@ TEST(file_modes)
 
 static TRACEHANDLE np_handle;
 
-/* 400 events, each written (traced again after a flush when refused). */
+/* 400 events of 200 bytes, each written (write_sized()). */
 static void *np_thread(void *arg)
 {
-	long ok = 0, tries = 0;
-
 	(void)arg;
-	while (ok < 400 && tries++ < 40000) {
-		if (TraceMessage(np_handle, TRACE_MESSAGE_SEQUENCE, (LPCGUID)guid, 2, big,
-				 (size_t)200, NULL) == ERROR_SUCCESS)
-			ok++;
-		else
-			flush(np_handle);
-	}
-	return (void *)ok;
+	return (void *)write_sized(np_handle, 400, 200);
 }
 
 TEST(no_per_processor)
