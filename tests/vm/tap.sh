@@ -30,6 +30,16 @@ wait_attached() {
 	done
 	return 1
 }
+# say_threads WHO PID: where each of PID's threads is (its wait channel,
+# state, signal masks and kernel stack), as diagnostic lines of the TAP.
+say_threads() {
+	for t in /proc/"$2"/task/*; do
+		echo "# $1 $2: thread ${t##*/} in $(cat "$t/wchan" 2> /dev/null)," \
+			"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)," \
+			$(grep -E '^Sig(Pnd|Blk|Ign|Cgt)|^ShdPnd' "$t/status" 2> /dev/null) >&3
+		sed 's/^/#   /' "$t/stack" >&3 2> /dev/null
+	done
+}
 # wait_caught PID SIGNUM: PID, a program started in the background, has
 # a handler for SIGNUM (SigCgt). Only once PID runs its program: until its
 # exec, the child is a copy of this shell, and busybox sh catches SIGINT
@@ -46,13 +56,7 @@ wait_caught() {
 		[ "$(readlink "/proc/$1/exe" 2> /dev/null)" != "$shell" ] && [ -n "$cgt" ] &&
 			[ $(((0x$cgt >> ($2 - 1)) & 1)) -eq 1 ] && return 0
 		looks=$((looks + 1))
-		if [ $looks -eq 2400 ]; then
-			for t in /proc/"$1"/task/*; do
-				echo "# wait_caught $1: thread ${t##*/} in $(cat "$t/wchan" 2> /dev/null)," \
-					"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)" >&3
-				sed 's/^/#   /' "$t/stack" >&3 2> /dev/null
-			done
-		fi
+		[ $looks -ne 2400 ] || say_threads wait_caught "$1"
 		sleep 0.05
 	done
 	return 1
@@ -64,14 +68,7 @@ wait_gone() {
 	looks=0
 	while kill -0 "$1" 2> /dev/null && ! grep -q '^State:.*Z' "/proc/$1/status" 2> /dev/null; do
 		looks=$((looks + 1))
-		if [ $looks -eq 2400 ]; then
-			for t in /proc/"$1"/task/*; do
-				echo "# wait_gone $1: thread ${t##*/} in $(cat "$t/wchan" 2> /dev/null)," \
-					"$(cut -d' ' -f3 "$t/stat" 2> /dev/null)," \
-					$(grep -E '^Sig(Pnd|Blk|Ign|Cgt)|^ShdPnd' "$t/status" 2> /dev/null) >&3
-				sed 's/^/#   /' "$t/stack" >&3 2> /dev/null
-			done
-		fi
+		[ $looks -ne 2400 ] || say_threads wait_gone "$1"
 		sleep 0.05
 	done
 }
