@@ -28,6 +28,11 @@ ok() {
 	fi
 }
 
+# holds FILE TEXT: FILE is TEXT (printf's escapes), whole.
+holds() {
+	printf "$2" | cmp -s - "$1"
+}
+
 # exits N PATTERN CMD...: CMD exits N and its output matches PATTERN.
 exits() {
 	want=$1 pat=$2
@@ -41,10 +46,9 @@ what="add: a session and a provider" ok exits 0 "added: 1 provider" \
 	-p "$guid" EnableLevel=5 MatchAnyKeyword=0xff
 d=$NTTRACE_AUTOLOGGER_DIR/Boot
 what="... the key's values, Start=1 added" ok \
-	sh -c "printf 'Start=1\nFileName=/tmp/x.etl\nBufferSize=64\nLogFileMode=0x2\n' |
-	       cmp -s - '$d/values'"
+	holds "$d/values" 'Start=1\nFileName=/tmp/x.etl\nBufferSize=64\nLogFileMode=0x2\n'
 what="... the provider's subkey, Enabled=1 added" ok \
-	sh -c "printf 'Enabled=1\nEnableLevel=5\nMatchAnyKeyword=0xff\n' | cmp -s - '$d/{$guid}'"
+	holds "$d/{$guid}" 'Enabled=1\nEnableLevel=5\nMatchAnyKeyword=0xff\n'
 what="... files 0600, the session's directory 0700" ok \
 	sh -c "[ \$(stat -c %a '$d/values') = 600 ] && [ \$(stat -c %a '$d/{$guid}') = 600 ] &&
 	       [ \$(stat -c %a '$d') = 700 ]"
@@ -109,11 +113,10 @@ what="logman create trace autosession\\LmBoot -p GUID 0x3 win:Verbose -o PATH -b
 	ok exits 0 "completed successfully" $lm create trace 'autosession\LmBoot' \
 	-p "$guid" 0x3 win:Verbose -o "$dir/lm" -bs 64 -nb 16 32 -max 100 -ft 1
 d=$NTTRACE_AUTOLOGGER_DIR/LmBoot
-what="... the values logman's options give (.etl added to the file)" ok \
-	sh -c "printf 'Start=1\nFileName=$dir/lm.etl\nMaxFileSize=100\nBufferSize=64\nMinimumBuffers=16\nMaximumBuffers=32\nFlushTimer=1\n' |
-	       cmp -s - '$d/values'"
+what="... the values logman's options give (.etl added to the file)" ok holds "$d/values" \
+	"Start=1\nFileName=$dir/lm.etl\nMaxFileSize=100\nBufferSize=64\nMinimumBuffers=16\nMaximumBuffers=32\nFlushTimer=1\n"
 what="... the provider's level by name, its keywords" ok \
-	sh -c "printf 'Enabled=1\nEnableLevel=5\nMatchAnyKeyword=0x3\n' | cmp -s - '$d/{$guid}'"
+	holds "$d/{$guid}" 'Enabled=1\nEnableLevel=5\nMatchAnyKeyword=0x3\n'
 what="... create again: already exists" ok exits 1 "Data Collector Set already exists" \
 	$lm create trace 'autosession\LmBoot' -bs 64
 what="... update -bs 128" ok exits 0 "completed successfully" $lm update 'autosession\LmBoot' -bs 128

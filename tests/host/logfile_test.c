@@ -370,6 +370,10 @@ static void refused(void)
 		{ "COMPRESSED and APPEND", "bad-j.etl",
 		  EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_FILE_MODE_APPEND, 1 },
 	};
+	static const char *const made[] = {
+		"bad-f.etl", "bad-d1.etl", "bad-e1.etl", "bad-g.etl", "bad-i.etl", "bad-j.etl",
+		"bad-h1.etl",
+	};
 	struct nttrace_etl_session s;
 	struct nttrace_logfile lf;
 	unsigned int i;
@@ -381,22 +385,15 @@ static void refused(void)
 		s.max_file_mb = cases[i].max;
 		tap_eq(nttrace_logfile_open(&lf, path, &s), -22, "%s: EINVAL", cases[i].name);
 	}
-	/* (PREALLOCATE with no size creates its file before the size is checked: removed.) */
-	snprintf(path, sizeof(path), "%s/bad-f.etl", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bad-d1.etl", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bad-e1.etl", dir);
-	unlink(path);
-	/* (So do the COMPRESSED ones: the file comes before the mode's check.) */
-	snprintf(path, sizeof(path), "%s/bad-g.etl", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bad-i.etl", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bad-j.etl", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bad-h1.etl", dir);
-	unlink(path);
+	/*
+	 * (Those refused for their mode or size, not their name, create their
+	 * file before the check, PREALLOCATE with no size and the COMPRESSED
+	 * ones: removed.)
+	 */
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, made[i]);
+		unlink(path);
+	}
 	tap_eq(files("bad-"), 0, "... and no file named by a bad template was made");
 	/* A pipe cannot be preallocated. */
 	{
