@@ -18,7 +18,9 @@
  *              after one record, time that goes back within a stream,
  *              and time stamps of all ones
  *   one        a single CPU
- *   cpus256    256 CPUs (the most the reader takes), short streams, ties
+ *   cpus256    256 CPUs (the most the reader takes), short streams, ties;
+ *              its file in 8 KB buffers, so that the streams' buffers
+ *              (2 MB) are the reader's one mapping, not the heap
  *
  * Each is written as a file (the library's writer, the CPUs' buffers in
  * reverse order, so that nothing follows from the file's order) and read
@@ -46,6 +48,7 @@
 #define MAX_CPUS	256
 #define MAX_EVENTS	64	/* a stream's */
 #define BUFSZ		1024
+#define MAX_FILE_BUFSZ	8192	/* a file's buffers may be larger, records as in BUFSZ */
 #define PAYLOAD		8	/* the CPU and the place in its stream */
 #define REC_SIZE	(NTTRACE_EVENT_HEADER_SIZE + PAYLOAD)
 #define PER_BUFFER	10	/* records a buffer, of the (1024 - 72) / 88 that fit */
@@ -56,6 +59,7 @@
 struct streams {
 	const char *name;
 	unsigned int ncpu;
+	unsigned int file_bufsz;	/* the file's buffer size, BUFSZ or more */
 	unsigned int n[MAX_CPUS];
 	uint64_t ts[MAX_CPUS][MAX_EVENTS];
 	int no_buffer[MAX_CPUS];	/* the CPU has no buffer in the file */
@@ -90,13 +94,14 @@ static unsigned int nbuffers(unsigned int c)
 	return cs.empty_buffers[c] + (cs.n[c] + PER_BUFFER - 1) / PER_BUFFER;
 }
 
-/* CPU @c's buffer @b, whole (@BUFSZ bytes, the rest fill), into @buf. */
-static void fill_buffer(uint8_t *buf, unsigned int c, unsigned int b, uint64_t seq)
+/* CPU @c's buffer @b, whole (@size bytes, the rest fill), into @buf. */
+static void fill_buffer(uint8_t *buf, uint32_t size, unsigned int c, unsigned int b,
+			uint64_t seq)
 {
 	struct nttrace_wmi_buffer_header *h = (void *)buf;
 	uint32_t at = NTTRACE_WMI_BUFFER_HEADER_SIZE, i, first, count = 0;
 
-	memset(buf, NTTRACE_WMI_BUFFER_FILL, BUFSZ);
+	memset(buf, NTTRACE_WMI_BUFFER_FILL, size);
 	if (b >= (unsigned int)cs.empty_buffers[c]) {
 		first = (b - cs.empty_buffers[c]) * PER_BUFFER;
 		count = cs.n[c] - first < PER_BUFFER ? cs.n[c] - first : PER_BUFFER;
@@ -118,7 +123,7 @@ static void fill_buffer(uint8_t *buf, unsigned int c, unsigned int b, uint64_t s
 		memcpy(buf + at + NTTRACE_EVENT_HEADER_SIZE, id, PAYLOAD);
 	}
 	memset(h, 0, NTTRACE_WMI_BUFFER_HEADER_SIZE);
-	h->buffer_size = BUFSZ;
+	h->buffer_size = size;
 	h->saved_offset = h->current_offset = h->offset = at;
 	h->sequence_number = seq;
 	h->clock_type_frequency = (1000000000ULL << 3) | NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
@@ -212,14 +217,14 @@ static void from_file(const char *dir)
 	struct nttrace_logfile lf;
 	struct nttrace_etl_reader *r;
 	struct nttrace_etl_event ev;
-	static uint8_t buf[BUFSZ];
+	static uint8_t buf[MAX_FILE_BUFSZ];
 	unsigned int pos[MAX_CPUS] = { 0 }, b, m, n;
 	uint64_t seq = 0;
 	char path[512];
 	int c, ret;
 
 	memset(&s, 0, sizeof(s));
-	s.buffer_size = BUFSZ;
+	s.buffer_size = cs.file_bufsz;
 	s.nr_cpus = cs.ncpu;
 	s.pointer_size = 8;
 	s.log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
@@ -235,8 +240,8 @@ static void from_file(const char *dir)
 	for (b = 0; b < MAX_BUFFERS; b++)
 		for (c = cs.ncpu - 1; c >= 0; c--)
 			if (b < nbuffers(c)) {
-				fill_buffer(buf, c, b, ++seq);
-				ret |= nttrace_logfile_buffer(&lf, buf, BUFSZ, c);
+				fill_buffer(buf, cs.file_bufsz, c, b, ++seq);
+				ret |= nttrace_logfile_buffer(&lf, buf, cs.file_bufsz, c);
 			}
 	ret |= nttrace_logfile_close(&lf, 0, 0);
 	tap_ok(!ret, "%s file: %llu buffers written", cs.name, (unsigned long long)seq);
@@ -280,7 +285,7 @@ static void from_live(unsigned int phases)
 
 	for (c = 0; c < cs.ncpu; c++)
 		for (b = 0; b < nbuffers(c); b++)
-			fill_buffer(live_buf[c][b], c, b, ++seq);
+			fill_buffer(live_buf[c][b], BUFSZ, c, b, ++seq);
 	memset(live_next, 0, sizeof(live_next));
 	memset(&info, 0, sizeof(info));
 	info.buffer_size = BUFSZ;
@@ -304,6 +309,7 @@ static void reset(const char *name, unsigned int ncpu)
 	memset(&cs, 0, sizeof(cs));
 	cs.name = name;
 	cs.ncpu = ncpu;
+	cs.file_bufsz = BUFSZ;
 }
 
 /* Buffers come in phases 0 to 2, each CPU's in order, at random. */
@@ -376,6 +382,7 @@ int main(int argc, char **argv)
 
 	/* cpus256: the most CPUs, short streams over a few time stamps. */
 	reset("cpus256", MAX_CPUS);
+	cs.file_bufsz = MAX_FILE_BUFSZ;
 	for (c = 0; c < MAX_CPUS; c++)
 		for (cs.n[c] = rnd(13), t = rnd(20), i = 0; i < cs.n[c]; i++)
 			cs.ts[c][i] = t += rnd(3);
