@@ -101,20 +101,64 @@ static struct nttrace_wmi_buffer_header *nt_ring_buffer(struct nt_ring *r, u64 i
 static void nt_ring_flush_timer(struct timer_list *t)
 {
 	struct nt_ring *r = from_timer(r, t, flush_timer);
+	struct nt_ring_lock *shared = r->conf->shared;
 	unsigned long irq;
 
 	local_irq_save(irq);
-	/*
-	 * A timer of a CPU going down is moved to another one: the ring's
-	 * buffer was published when its CPU went (nt_sessions_cpu_offline),
-	 * and its producer state is not ours to touch from here.
-	 */
-	if (smp_processor_id() == r->cpu)
+	if (shared) {
+		/* A shared ring is armed by any CPU, and flushed from any. */
+		nt_ring_lock(shared);
 		nt_ring_flush(r);
+		nt_ring_unlock(shared);
+	} else if (smp_processor_id() == r->cpu) {
+		/*
+		 * A timer of a CPU going down is moved to another one: the
+		 * ring's buffer was published when its CPU went
+		 * (nt_sessions_cpu_offline), and its producer state is not
+		 * ours to touch from here.
+		 */
+		nt_ring_flush(r);
+	}
 	local_irq_restore(irq);
 }
 
-/* On the ring's CPU, interrupts off: a buffer was just started. */
+void nt_ring_lock_init(struct nt_ring_lock *l)
+{
+	raw_spin_lock_init(&l->lock);
+	l->owner = -1;
+	l->depth = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_lock_init);
+
+void nt_ring_lock(struct nt_ring_lock *l)
+{
+	int cpu = smp_processor_id();
+
+	lockdep_assert_irqs_disabled();
+	/*
+	 * Only this CPU writes its own number here, and only while it holds
+	 * the lock, with interrupts off: seeing it, we are nested in that
+	 * hold (a tracepoint hit while the holder copies) and go on under it.
+	 */
+	if (READ_ONCE(l->owner) != cpu) {
+		raw_spin_lock(&l->lock);
+		WRITE_ONCE(l->owner, cpu);
+	}
+	l->depth++;
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_lock);
+
+void nt_ring_unlock(struct nt_ring_lock *l)
+{
+	lockdep_assert_irqs_disabled();
+	if (--l->depth)
+		return;
+	WRITE_ONCE(l->owner, -1);
+	raw_spin_unlock(&l->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(nt_ring_unlock);
+
+/* On the ring's CPU (or holding the shared ring), interrupts off: a buffer was just started. */
 static void nt_ring_arm_timer(struct nt_ring *r)
 {
 	unsigned long period = READ_ONCE(r->conf->flush_jiffies);

@@ -5,20 +5,60 @@
  * can run, at stop), so it needs no lock and (but to take a buffer from a real-time consumer)
  * no atomic operation; the consumers are user space, reading through the
  * mapping and acknowledging through their ack->consumed (see the protocols
- * in uapi/nttrace.h).
+ * in uapi/nttrace.h). A session without per-CPU buffering has one ring
+ * that every CPU writes: its producer side is then held through a struct
+ * nt_ring_lock instead, and is otherwise the same.
  */
 #ifndef NTTRACE_RING_H
 #define NTTRACE_RING_H
 
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
+#include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <nttrace/uapi.h>
 
+/*
+ * The lock of a ring that every CPU writes. A writer holds it, with
+ * interrupts off, from its reservation to its commit, so that the ring
+ * has one writer at a time, as a CPU's own ring has; so does a flush. A
+ * write nested in the holder's on the same CPU (a tracepoint its copy
+ * hits, such as a page fault's) goes on under that hold, as an
+ * interrupt's writer does on a CPU's own ring: it reserves after the
+ * holder and ends before it.
+ */
+struct nt_ring_lock {
+	raw_spinlock_t lock;
+	int owner;		/* the CPU holding it, or -1 */
+	unsigned int depth;	/* the holds of that CPU */
+};
+
+/**
+ * nt_ring_lock_init() - an unheld ring lock
+ * @l: the lock
+ */
+void nt_ring_lock_init(struct nt_ring_lock *l);
+
+/**
+ * nt_ring_lock() - hold a shared ring's producer side
+ * @l: the lock
+ *
+ * Interrupts off, any context but NMI; spins while another CPU holds it.
+ */
+void nt_ring_lock(struct nt_ring_lock *l);
+
+/**
+ * nt_ring_unlock() - end the hold nt_ring_lock() took
+ * @l: the lock
+ *
+ * Interrupts off, on the CPU that took it.
+ */
+void nt_ring_unlock(struct nt_ring_lock *l);
+
 /* What all rings of one session share. */
 struct nt_ring_conf {
-	u32 nbuf;		/* buffers per CPU */
+	u32 nbuf;		/* buffers per ring */
 	u32 bufsize;		/* bytes per buffer, a multiple of PAGE_SIZE */
 	bool overwrite;		/* full ring: overwrite oldest (else drop new) */
 	u16 logger_id;
@@ -34,6 +74,7 @@ struct nt_ring_conf {
 	 */
 	unsigned long flush_jiffies;
 	u32 ack_stride;		/* bytes from a consumer slot's acks to the next's */
+	struct nt_ring_lock *shared;	/* one ring that every CPU writes; else NULL */
 };
 
 /*

@@ -176,13 +176,20 @@ static void nt_session_wake(struct irq_work *work)
 	wake_up_all(&s->wq);
 }
 
-/* A ring's CPU is offline or going down: no producer runs on it. */
+/*
+ * A ring's CPU is offline or going down, or the session stopped: no
+ * producer runs on it. A shared ring is held as its writers hold it.
+ */
 static void nt_flush_here(struct nt_ring *r)
 {
 	unsigned long irq;
 
 	local_irq_save(irq);
+	if (r->conf->shared)
+		nt_ring_lock(r->conf->shared);
 	nt_ring_flush(r);
+	if (r->conf->shared)
+		nt_ring_unlock(r->conf->shared);
 	local_irq_restore(irq);
 }
 
@@ -222,7 +229,14 @@ static void nt_session_each_ring(struct nt_session *s,
 		call.ring = &s->rings[cpu];
 		if (want && !want(call.ring))
 			continue;
-		if (!s->stopped && cpu_online(cpu)) {
+		if (s->shared) {
+			/* Every CPU writes it, each holding its lock: so do we. */
+			local_irq_save(irq);
+			nt_ring_lock(&s->shared_lock);
+			fn(call.ring, arg);
+			nt_ring_unlock(&s->shared_lock);
+			local_irq_restore(irq);
+		} else if (!s->stopped && cpu_online(cpu)) {
 			smp_call_function_single(cpu, nt_ring_call_here, &call, 1);
 		} else {
 			local_irq_save(irq);
@@ -307,29 +321,34 @@ static int nt_check_mode(u32 mode)
 	return 0;
 }
 
-/* The sizes of a session's three regions (see struct nttrace_attach). */
-static size_t nt_heads_size(void)
+/* A session's rings: one per possible CPU, or one that all share. */
+static unsigned int nt_mode_rings(u32 mode)
 {
-	return PAGE_ALIGN(sizeof(struct nttrace_session_head) +
-			  nr_cpu_ids * NT_HEAD_STRIDE);
+	return mode & NTTRACE_EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING ? 1 : nr_cpu_ids;
+}
+
+/* The sizes of a session's three regions (see struct nttrace_attach). */
+static size_t nt_heads_size(unsigned int rings)
+{
+	return PAGE_ALIGN(sizeof(struct nttrace_session_head) + rings * NT_HEAD_STRIDE);
 }
 
 /* One consumer's acks; the session has NTTRACE_MAX_CONSUMERS of them. */
-static size_t nt_acks_size(void)
+static size_t nt_acks_size(unsigned int rings)
 {
-	return PAGE_ALIGN(nr_cpu_ids * NT_ACK_STRIDE);
+	return PAGE_ALIGN(rings * NT_ACK_STRIDE);
 }
 
-static size_t nt_data_size(u32 bufsize, u32 nbuf)
+static size_t nt_data_size(u32 bufsize, u32 nbuf, unsigned int rings)
 {
-	return (size_t)nr_cpu_ids * nbuf * bufsize;
+	return (size_t)rings * nbuf * bufsize;
 }
 
 /* The memory a session's three regions take. */
-static size_t nt_session_bytes(u32 bufsize, u32 nbuf)
+static size_t nt_session_bytes(u32 bufsize, u32 nbuf, unsigned int rings)
 {
-	return nt_heads_size() + NTTRACE_MAX_CONSUMERS * nt_acks_size() +
-	       nt_data_size(bufsize, nbuf);
+	return nt_heads_size(rings) + NTTRACE_MAX_CONSUMERS * nt_acks_size(rings) +
+	       nt_data_size(bufsize, nbuf, rings);
 }
 
 /*
@@ -340,6 +359,7 @@ static int nt_check_start(struct nttrace_logger_info *in)
 {
 	size_t cap = nt_max_session_bytes();
 	u32 kb, bufsize, fit;
+	unsigned int rings;
 	int ret;
 
 	if (in->control || in->control_flags)
@@ -376,10 +396,11 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	    in->min_buffers > NTTRACE_MAX_BUFFERS ||
 	    in->max_buffers > NTTRACE_MAX_BUFFERS)
 		return -EINVAL;
+	rings = nt_mode_rings(in->log_file_mode);
 	if (!in->max_buffers) {
-		size_t fixed = nt_session_bytes(bufsize, 0);
+		size_t fixed = nt_session_bytes(bufsize, 0, rings);
 
-		fit = cap > fixed ? min_t(size_t, (cap - fixed) / nr_cpu_ids / bufsize,
+		fit = cap > fixed ? min_t(size_t, (cap - fixed) / rings / bufsize,
 					  NTTRACE_MAX_BUFFERS) : 0;
 		in->max_buffers = clamp_t(u32, fit, in->min_buffers,
 					  max_t(u32, NTTRACE_DEFAULT_BUFFERS,
@@ -401,7 +422,7 @@ static int nt_check_start(struct nttrace_logger_info *in)
 	    !nt_clock_frequency(in->clock_type))
 		return -EINVAL;
 
-	if (nt_session_bytes(bufsize, in->max_buffers) > cap)
+	if (nt_session_bytes(bufsize, in->max_buffers, rings) > cap)
 		return -E2BIG;
 	return 0;
 }
@@ -444,15 +465,18 @@ static struct nt_session *nt_session_alloc(const struct nttrace_logger_info *in)
 	s->conf.start_perf = nt_clock_now(NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER);
 	s->conf.wake = &s->wake_work;
 	s->conf.flush_jiffies = (unsigned long)in->flush_timer * HZ;
-	s->conf.ack_stride = nt_acks_size();
+	s->nr_rings = nt_mode_rings(in->log_file_mode);
+	s->shared = !!(in->log_file_mode & NTTRACE_EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING);
+	nt_ring_lock_init(&s->shared_lock);
+	s->conf.ack_stride = nt_acks_size(s->nr_rings);
+	s->conf.shared = s->shared ? &s->shared_lock : NULL;
 
-	s->nr_rings = nr_cpu_ids;
-	s->heads_size = nt_heads_size();
-	s->acks_size = nt_acks_size();
-	s->data_size = nt_data_size(s->conf.bufsize, s->conf.nbuf);
+	s->heads_size = nt_heads_size(s->nr_rings);
+	s->acks_size = nt_acks_size(s->nr_rings);
+	s->data_size = nt_data_size(s->conf.bufsize, s->conf.nbuf, s->nr_rings);
 
 	/* Reserved first: the release below gives it back on failure. */
-	bytes = nt_session_bytes(s->conf.bufsize, s->conf.nbuf);
+	bytes = nt_session_bytes(s->conf.bufsize, s->conf.nbuf, s->nr_rings);
 	if (nt_mem_reserve(bytes)) {
 		nt_session_put(s);
 		return ERR_PTR(-ENOBUFS);
@@ -1179,14 +1203,27 @@ void nt_session_detach(struct nt_session *s, unsigned int slot)
 }
 EXPORT_SYMBOL_IF_KUNIT(nt_session_detach);
 
+/*
+ * A reservation ends: a shared ring's hold with it, and interrupts as the
+ * reservation found them.
+ */
+static void nt_reservation_end(struct nttrace_reservation *res, unsigned long irq)
+{
+	if (res->session->shared) {
+		nt_ring_unlock(&res->session->shared_lock);
+		irq = res->irq_flags;
+	}
+	local_irq_restore(irq);
+	preempt_enable();
+}
+
 void nttrace_commit(struct nttrace_reservation *res)
 {
 	unsigned long irq;
 
 	local_irq_save(irq);
 	nt_ring_commit(res->ring);
-	local_irq_restore(irq);
-	preempt_enable();
+	nt_reservation_end(res, irq);
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_commit, NTTRACE_NS);
 
@@ -1196,8 +1233,7 @@ void nttrace_discard(struct nttrace_reservation *res)
 
 	local_irq_save(irq);
 	nt_ring_discard(res->ring, res->rec, res->len);
-	local_irq_restore(irq);
-	preempt_enable();
+	nt_reservation_end(res, irq);
 }
 EXPORT_SYMBOL_NS_GPL(nttrace_discard, NTTRACE_NS);
 
@@ -1244,7 +1280,8 @@ void nt_sessions_cpu_offline(unsigned int cpu)
 		struct nt_session *s = live[i];
 
 		mutex_lock(&s->rings_lock);
-		if (!s->stopped && cpu < s->nr_rings)
+		/* A shared ring belongs to no CPU: its flush timer runs anywhere. */
+		if (!s->stopped && !s->shared && cpu < s->nr_rings)
 			nt_flush_here(&s->rings[cpu]);
 		mutex_unlock(&s->rings_lock);
 		/* The irq_work may not run on a CPU going down: wake here. */
@@ -1325,18 +1362,37 @@ void *nt_reserve_rules(u32 logger_id, u32 len, struct nttrace_reservation *res,
 		goto fail;
 	}
 	res->session = s;
-	res->ring = &s->rings[smp_processor_id()];
+	if (s->shared) {
+		/* Held until the commit, interrupts off: see nttrace_commit(). */
+		nt_ring_lock(&s->shared_lock);
+		res->ring = &s->rings[0];
+	} else {
+		res->ring = &s->rings[smp_processor_id()];
+	}
 	rec = nt_ring_reserve(res->ring, len);
 	if (!rec) {
+		if (s->shared)
+			nt_ring_unlock(&s->shared_lock);
 		err = -ENOSPC;
 		goto fail;
 	}
 	/*
-	 * Stamped in the reservation's own section: on one CPU, records
-	 * lie in the order of their time stamps, interrupts' too.
+	 * Stamped in the reservation's own section: on one CPU (or in the
+	 * shared ring, under its lock), records lie in the order of their
+	 * time stamps, interrupts' too.
 	 */
 	res->time_stamp = nt_clock_now(s->conf.clock_type);
-	local_irq_restore(irq);
+	if (s->shared) {
+		/*
+		 * The fast clock may step back a little across CPUs while
+		 * the kernel adjusts its rate: a stream's time never does.
+		 */
+		res->time_stamp = max(res->time_stamp, s->shared_last_ts);
+		s->shared_last_ts = res->time_stamp;
+		res->irq_flags = irq;
+	} else {
+		local_irq_restore(irq);
+	}
 	res->rec = rec;
 	res->len = len;
 	return rec;

@@ -108,8 +108,17 @@ struct nt_session {
 	size_t mem_reserved;		/* nt_mem_reserve()d, given back at release */
 
 	struct nt_ring_conf conf;
-	struct nt_ring *rings;		/* one per possible CPU */
+	struct nt_ring *rings;		/* one per possible CPU, or the shared one */
 	unsigned int nr_rings;
+	/*
+	 * NTTRACE_EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: one ring that every
+	 * CPU writes, its producer side held through @shared_lock (from each
+	 * reservation to its commit, interrupts off), so that the records of
+	 * all CPUs lie in one stream in time-stamp order.
+	 */
+	bool shared;
+	struct nt_ring_lock shared_lock;
+	u64 shared_last_ts;	/* the shared ring's last time stamp, under its lock */
 	atomic_t *event_seq; /* NTTRACE_TRACE_MESSAGE_SEQUENCE numbers: local or global */
 	/*
 	 * This session's sequence, written by every event with SEQUENCE on
@@ -384,7 +393,9 @@ void nt_session_detach(struct nt_session *s, unsigned int slot);
  * the record, with interrupts as it had them; then exactly one of
  * nttrace_commit() or nttrace_discard() must follow, without sleeping, and
  * turns preemption back on. Writers interrupted on one CPU end in the
- * reverse order of their reservations, as interrupts nest.
+ * reverse order of their reservations, as interrupts nest. In a session
+ * with one shared ring, the reservation holds the ring's lock and keeps
+ * interrupts off until the commit or discard (@irq_flags: as they were).
  */
 struct nttrace_reservation {
 	struct nt_session *session;
@@ -392,6 +403,7 @@ struct nttrace_reservation {
 	void *rec;
 	u32 len;
 	u64 time_stamp;		/* the session's clock at the reservation */
+	unsigned long irq_flags;
 };
 
 /**

@@ -225,6 +225,7 @@ struct nttrace_message_trace_header {
 #define NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE		0x02000000U
 #define NTTRACE_EVENT_TRACE_COMPRESSED_MODE		0x04000000U
 #define NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE	0x08000000U
+#define NTTRACE_EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING	0x10000000U
 
 /*
  * The modes a kernel session accepts, each doing what it does on Windows;
@@ -261,6 +262,13 @@ struct nttrace_message_trace_header {
  *   session here is so: an event goes to each session that wants it,
  *   whatever another did with it (full, refused, too large); the writer's
  *   status names the first refusal. The bit is kept for QUERY.
+ * - NO_PER_PROCESSOR_BUFFERING: one ring that every CPU writes, in place
+ *   of a ring per CPU (nr_cpus is then 1), so that the events of all CPUs
+ *   lie in one stream in the order of their time stamps, as Windows puts
+ *   them in common buffers. Writers take the ring one at a time, each
+ *   with interrupts off while it copies its event: slower on a busy
+ *   machine, as Windows warns. MaximumBuffers is the ring's; the buffers'
+ *   processor number is 0.
  * PRIVATE_LOGGER_MODE and PRIVATE_IN_PROC belong to the in-process logger
  * of the user library, never to the kernel.
  */
@@ -271,7 +279,8 @@ struct nttrace_message_trace_header {
 	NTTRACE_EVENT_TRACE_REAL_TIME_MODE | NTTRACE_EVENT_TRACE_BUFFERING_MODE | \
 	NTTRACE_EVENT_TRACE_USE_GLOBAL_SEQUENCE | NTTRACE_EVENT_TRACE_USE_LOCAL_SEQUENCE | \
 	NTTRACE_EVENT_TRACE_USE_PAGED_MEMORY | NTTRACE_EVENT_TRACE_SYSTEM_LOGGER_MODE | \
-	NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE | NTTRACE_EVENT_TRACE_COMPRESSED_MODE)
+	NTTRACE_EVENT_TRACE_INDEPENDENT_SESSION_MODE | NTTRACE_EVENT_TRACE_COMPRESSED_MODE | \
+	NTTRACE_EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING)
 
 /*
  * ---- System loggers ----
@@ -410,8 +419,8 @@ struct nttrace_message_trace_header {
  * @logger_id:       START: out; CONTROL: in (0: by @name), out
  * @control:         CONTROL: in, an EVENT_TRACE_CONTROL_* code; START: 0
  * @buffer_size_kb:  in (START), out: KB per buffer, rounded up to whole pages
- * @min_buffers:     in (START), out: per CPU; 0 means NTTRACE_MIN_BUFFERS
- * @max_buffers:     in (START), out: per CPU; 0 means NTTRACE_DEFAULT_BUFFERS,
+ * @min_buffers:     in (START), out: per ring; 0 means NTTRACE_MIN_BUFFERS
+ * @max_buffers:     in (START), out: per ring; 0 means NTTRACE_DEFAULT_BUFFERS,
  *                   or fewer (not below @min_buffers) where that would not
  *                   fit max_session_mb: many possible CPUs.
  *                   Rings are mapped into the consumer, so they do not grow:
@@ -420,7 +429,8 @@ struct nttrace_message_trace_header {
  * @flush_timer:     in (START, UPDATE), out: seconds between flushes, 0: none
  *                   (START of a REAL_TIME session: 0 means 1)
  * @clock_type:      in (START), out: EVENT_TRACE_CLOCK_*; 0 means PERFCOUNTER
- * @nr_cpus:         out: rings, one per possible CPU
+ * @nr_cpus:         out: rings, one per possible CPU (one in all with
+ *                   NO_PER_PROCESSOR_BUFFERING)
  * @number_of_buffers: out: buffers allocated, all CPUs
  * @free_buffers:    out: buffers holding nothing unread, all CPUs
  * @buffers_written: out: buffers completed (filled or flushed)

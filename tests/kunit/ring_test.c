@@ -340,19 +340,23 @@ static void accounting_circular_test(struct kunit *test)
 
 /*
  * Two producers, one bound to each CPU, write numbered records into their
- * own ring while a consumer thread drains both; every record is seen
- * exactly once, in order, or counted lost.
+ * own ring (or, shared, both into ring 0 under its lock) while a consumer
+ * thread drains the rings; every record is seen exactly once, each
+ * producer's in order, or counted lost.
  */
 #define N_EVENTS	20000
 
 struct mp_ctx {
 	struct nt_ring_conf conf;
+	struct nt_ring_lock lock;
 	struct nttrace_ring_head head[2];
 	struct nttrace_ring_ack ack[2];
 	struct nt_ring ring[2];
 	u8 *data[2];
 	atomic_t producers_done;
-	u64 seen[2], next[2], dup_or_reorder[2];
+	u64 seen[2], next[2], bad;
+	u32 order;		/* shared: taken under the lock, for each record */
+	u32 last_order;		/* the drain's: the last record's, plus one */
 };
 
 struct mp_producer {
@@ -364,7 +368,8 @@ struct mp_producer {
 static int mp_produce(void *arg)
 {
 	struct mp_producer *p = arg;
-	struct nt_ring *r = &p->ctx->ring[p->cpu];
+	struct nt_ring_lock *shared = p->ctx->conf.shared;
+	struct nt_ring *r = &p->ctx->ring[shared ? 0 : p->cpu];
 	u32 n;
 
 	for (n = 0; n < N_EVENTS; n++) {
@@ -373,19 +378,28 @@ static int mp_produce(void *arg)
 
 		local_irq_save(irq);
 		WARN_ON_ONCE(smp_processor_id() != p->cpu);
+		if (shared)
+			nt_ring_lock(shared);
 		rec = nt_ring_reserve(r, 16);
 		if (rec) {
 			rec[0] = 16;	/* size, as count_records reads it */
 			rec[1] = p->cpu;
 			rec[2] = n;
+			rec[3] = shared ? p->ctx->order++ : 0;
 			nt_ring_commit(r);
 		}
+		if (shared)
+			nt_ring_unlock(shared);
 		local_irq_restore(irq);
 		if (n % 64 == 0)
 			cond_resched();
 	}
 	local_irq_disable();
+	if (shared)
+		nt_ring_lock(shared);
 	nt_ring_flush(r);
+	if (shared)
+		nt_ring_unlock(shared);
 	local_irq_enable();
 	atomic_inc(&p->ctx->producers_done);
 	complete(&p->done);
@@ -404,12 +418,18 @@ static void mp_drain(struct mp_ctx *ctx, unsigned int c)
 		u32 off = HDR;
 
 		while (off < h->saved_offset) {
-			u32 *rec = (u32 *)(b + off);
+			u32 *rec = (u32 *)(b + off), who = rec[1];
 
-			if (rec[1] != c || rec[2] < ctx->next[c])
-				ctx->dup_or_reorder[c]++;
-			ctx->next[c] = rec[2] + 1;
-			ctx->seen[c]++;
+			/* Shared: in the ring in the order the lock gave. */
+			if (who > 1 || (!ctx->conf.shared && who != c) ||
+			    rec[2] < ctx->next[who] ||
+			    (ctx->conf.shared && rec[3] < ctx->last_order)) {
+				ctx->bad++;
+			} else {
+				ctx->next[who] = rec[2] + 1;
+				ctx->seen[who]++;
+				ctx->last_order = rec[3] + 1;
+			}
 			off += 16;
 		}
 	}
@@ -417,11 +437,11 @@ static void mp_drain(struct mp_ctx *ctx, unsigned int c)
 	smp_store_release(&ctx->ack[c].consumed, p);
 }
 
-static void two_cpus_test(struct kunit *test)
+static void mp_run(struct kunit *test, bool shared)
 {
 	struct mp_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	struct mp_producer prod[2];
-	unsigned int c;
+	unsigned int c, rings = shared ? 1 : 2;
 
 	if (num_online_cpus() < 2 || !cpu_online(0) || !cpu_online(1))
 		kunit_skip(test, "needs CPUs 0 and 1");
@@ -429,7 +449,9 @@ static void two_cpus_test(struct kunit *test)
 	ctx->conf.nbuf = 4;
 	ctx->conf.bufsize = PAGE_SIZE;
 	ctx->conf.clock_type = NTTRACE_EVENT_TRACE_CLOCK_PERFCOUNTER;
-	for (c = 0; c < 2; c++) {
+	nt_ring_lock_init(&ctx->lock);
+	ctx->conf.shared = shared ? &ctx->lock : NULL;
+	for (c = 0; c < rings; c++) {
 		ctx->data[c] = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, ctx->data[c]);
 		KUNIT_ASSERT_EQ(test, nt_ring_init(&ctx->ring[c], &ctx->conf, c,
@@ -450,21 +472,69 @@ static void two_cpus_test(struct kunit *test)
 	}
 	/* The consumer: this thread, on whichever CPU it runs. */
 	while (atomic_read(&ctx->producers_done) < 2) {
-		for (c = 0; c < 2; c++)
+		for (c = 0; c < rings; c++)
 			mp_drain(ctx, c);
 		usleep_range(50, 100);
 	}
-	for (c = 0; c < 2; c++) {
+	for (c = 0; c < 2; c++)
 		wait_for_completion(&prod[c].done);
+	for (c = 0; c < rings; c++)
 		mp_drain(ctx, c);
-		KUNIT_EXPECT_EQ(test, ctx->dup_or_reorder[c], 0);
-		KUNIT_EXPECT_EQ(test, ctx->seen[c], ctx->head[c].events_written);
-		KUNIT_EXPECT_EQ(test, ctx->seen[c] + ctx->head[c].events_lost,
-				N_EVENTS);
-		kunit_info(test, "cpu %u: %llu seen, %llu lost\n", c,
-			   ctx->seen[c], ctx->head[c].events_lost);
-		nt_ring_destroy(&ctx->ring[c]);
+	KUNIT_EXPECT_EQ(test, ctx->bad, 0);
+	if (shared) {
+		KUNIT_EXPECT_EQ(test, ctx->seen[0] + ctx->seen[1], ctx->head[0].events_written);
+		KUNIT_EXPECT_EQ(test, ctx->seen[0] + ctx->seen[1] + ctx->head[0].events_lost,
+				2 * N_EVENTS);
+		/* Both wrote, or the test showed nothing about sharing. */
+		KUNIT_EXPECT_GT(test, ctx->seen[0], 0);
+		KUNIT_EXPECT_GT(test, ctx->seen[1], 0);
+	} else {
+		for (c = 0; c < 2; c++) {
+			KUNIT_EXPECT_EQ(test, ctx->seen[c], ctx->head[c].events_written);
+			KUNIT_EXPECT_EQ(test, ctx->seen[c] + ctx->head[c].events_lost,
+					N_EVENTS);
+		}
 	}
+	for (c = 0; c < 2; c++)
+		kunit_info(test, "producer %u: %llu seen\n", c, ctx->seen[c]);
+	for (c = 0; c < rings; c++)
+		nt_ring_destroy(&ctx->ring[c]);
+}
+
+static void two_cpus_test(struct kunit *test)
+{
+	mp_run(test, false);
+}
+
+/* One ring that both CPUs write: one stream, in the order of the writes. */
+static void shared_ring_test(struct kunit *test)
+{
+	mp_run(test, true);
+}
+
+/*
+ * The shared ring's lock, taken again on the CPU that holds it (a write
+ * nested in the holder's), goes on under the first hold, which alone
+ * releases it.
+ */
+static void shared_lock_nested_test(struct kunit *test)
+{
+	struct nt_ring_lock l;
+	unsigned long irq;
+
+	nt_ring_lock_init(&l);
+	local_irq_save(irq);
+	nt_ring_lock(&l);
+	KUNIT_EXPECT_TRUE(test, raw_spin_is_locked(&l.lock));
+	KUNIT_EXPECT_EQ(test, l.owner, (int)smp_processor_id());
+	nt_ring_lock(&l);
+	KUNIT_EXPECT_EQ(test, l.depth, 2);
+	nt_ring_unlock(&l);
+	KUNIT_EXPECT_TRUE(test, raw_spin_is_locked(&l.lock));
+	nt_ring_unlock(&l);
+	KUNIT_EXPECT_FALSE(test, raw_spin_is_locked(&l.lock));
+	KUNIT_EXPECT_EQ(test, l.owner, -1);
+	local_irq_restore(irq);
 }
 
 /* The consumers become @readers, with @holders and @realtime; @join new. */
@@ -813,6 +883,8 @@ static struct kunit_case nttrace_ring_cases[] = {
 	KUNIT_CASE(accounting_discard_test),
 	KUNIT_CASE(accounting_circular_test),
 	KUNIT_CASE(two_cpus_test),
+	KUNIT_CASE(shared_ring_test),
+	KUNIT_CASE(shared_lock_nested_test),
 	KUNIT_CASE(realtime_taken_test),
 	KUNIT_CASE(realtime_holds_test),
 	KUNIT_CASE(realtime_race_test),

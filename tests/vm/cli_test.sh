@@ -20,7 +20,7 @@ mkdir -p "$tmp"
 module=0
 [ -e /dev/nttrace ] && module=1
 subs="start stop query list flush record dump show formats version call enable disable providers"
-modes="sequential circular append newfile preallocate secure realtime buffering global-sequence local-sequence paged"
+modes="sequential circular append newfile preallocate secure realtime buffering global-sequence local-sequence paged no-per-processor"
 others="nonstoppable delay-open private add-header
 	kbytes relog private-in-proc"
 notloaded="nttrace: the nttrace kernel module is not loaded (/dev/nttrace not found)"

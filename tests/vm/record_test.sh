@@ -31,6 +31,27 @@ for bits in 64 32; do
 	check "$bits-bit: record without -o is refused" sh -c "! $tool record rec 2>/dev/null"
 	check "$bits-bit: unknown session" sh -c "! $tool query nosuch 2>/dev/null"
 done
+# The NT Kernel Logger with one ring for all CPUs: processes on both CPUs,
+# their context switches and page faults. The file has one stream, in
+# time order; the run has no lockdep report (the VM run fails on any).
+out=/tmp/record-nopp.etl
+kl="NT Kernel Logger"
+check "kernel logger, no-per-processor: start" u64/nttrace start --kernel \
+	process,thread,cswitch,memory_page_faults --mode no-per-processor >/dev/null
+check "... query says the mode and one ring" \
+	sh -c "u64/nttrace query '$kl' | grep -q 'no-per-processor'"
+check "... record" u64/nttrace record "$kl" -o "$out" --quiet -- \
+	sh -c 'for i in 1 2 3 4 5 6 7 8; do ls -R /sys/module >/dev/null 2>&1 & done; wait'
+check "... stop" u64/nttrace stop "$kl" >/dev/null
+u64/nttrace dump "$out" > /tmp/record-nopp.txt 2>&1
+check "... the file says one processor" grep -q ", 1 processors," /tmp/record-nopp.txt
+check "... it holds events" test "$(grep -c " cpu 0 " /tmp/record-nopp.txt)" -gt 100
+check "... all of them in processor 0's stream" \
+	sh -c "! grep -q ' cpu [1-9]' /tmp/record-nopp.txt"
+check "... in time order" awk '/^#/ { next } { t = $1 " " $2; if (t < last) exit 1; last = t }' \
+	/tmp/record-nopp.txt
+rm -f "$out" /tmp/record-nopp.txt
+
 for sub in start stop query list flush record dump show formats version call; do
 	check "nttrace $sub --help" sh -c "u64/nttrace $sub --help >/dev/null"
 done

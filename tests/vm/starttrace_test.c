@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,105 @@ TEST_F(nttrace, compressed_file)
 	tap_ok(zbuf > 0, "%d-bit: ... its buffers are compressed", BITS);
 	tap_eq(nread, sent, "%d-bit: ... every event traced is in it", BITS);
 	tap_eq(nread + st.p.EventsLost, 3000, "%d-bit: ... in the file + EventsLost = traced", BITS);
+}
+
+/*
+ * EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: threads on every CPU write to
+ * one ring, one at a time, so the file holds one stream (processor 0) in
+ * which the session's sequence numbers and the time stamps both rise in
+ * file order, every event traced there once.
+ */
+#define NOPP_THREADS 4
+#define NOPP_EVENTS 1500
+
+static TRACEHANDLE nopp_handle;
+static unsigned int nopp_sent[NOPP_THREADS];
+
+static void *nopp_produce(void *arg)
+{
+	unsigned int t = (uintptr_t)arg, i;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(t % (ncpu > 0 ? ncpu : 1), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (i = 0; i < NOPP_EVENTS; i++) {
+		uint32_t id = t << 16 | i;
+
+		nopp_sent[t] += TraceMessage(nopp_handle, TRACE_MESSAGE_SEQUENCE |
+					     TRACE_MESSAGE_TIMESTAMP, NULL, 6, &id,
+					     sizeof(id), NULL) == ERROR_SUCCESS;
+	}
+	return NULL;
+}
+
+TEST_F(nttrace, no_per_processor)
+{
+	static uint8_t seen_id[NOPP_THREADS][NOPP_EVENTS];
+	const struct nttrace_etl_event *ev;
+	struct nttrace_etl_reader *r;
+	pthread_t th[NOPP_THREADS];
+	struct props pr, q, st;
+	char path[64];
+	unsigned int t, sent = 0, nread = 0, off_cpu = 0, seq_back = 0, ts_back = 0,
+		     dup = 0, ncpus = 0;
+	uint32_t last_seq = 0;
+	uint64_t last_ts = 0;
+
+	snprintf(path, sizeof(path), "/tmp/st-nopp-%d.etl", getpid());
+	props_init(&pr, path, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING);
+	pr.p.BufferSize = 4;
+	pr.p.MinimumBuffers = 64;
+	pr.p.MaximumBuffers = 64;
+	if (!tap_eq(StartTraceA(&nopp_handle, "st-nopp", &pr.p), ERROR_SUCCESS,
+		    "%d-bit: StartTrace with NO_PER_PROCESSOR_BUFFERING", BITS))
+		return;
+	props_init(&q, NULL, 0);
+	tap_eq(QueryTraceA(nopp_handle, NULL, &q.p), ERROR_SUCCESS, "%d-bit: QueryTrace", BITS);
+	tap_ok(q.p.LogFileMode & EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING,
+	       "%d-bit: ... the mode is kept", BITS);
+	tap_eq(q.p.NumberOfBuffers, 64, "%d-bit: ... 64 buffers in all: one ring, not one a CPU",
+	       BITS);
+	for (t = 0; t < NOPP_THREADS; t++)
+		pthread_create(&th[t], NULL, nopp_produce, (void *)(uintptr_t)t);
+	for (t = 0; t < NOPP_THREADS; t++) {
+		pthread_join(th[t], NULL);
+		sent += nopp_sent[t];
+	}
+	props_init(&st, NULL, 0);
+	tap_eq(StopTraceA(nopp_handle, NULL, &st.p), ERROR_SUCCESS, "%d-bit: StopTrace", BITS);
+	if (!tap_eq(nttrace_etl_open(&r, path, NULL, NULL), 0, "%d-bit: the file opens", BITS))
+		return;
+	ncpus = nttrace_etl_info(r)->nr_cpus;
+	while ((ev = nttrace_etl_next_ref(r))) {
+		uint32_t id;
+
+		if (!ev->message || ev->number != 6 || ev->data_len != 4)
+			continue;
+		memcpy(&id, ev->data, 4);
+		if ((id >> 16) >= NOPP_THREADS || (id & 0xFFFF) >= NOPP_EVENTS ||
+		    seen_id[id >> 16][id & 0xFFFF]++)
+			dup++;
+		off_cpu += ev->cpu != 0;
+		seq_back += nread && ev->sequence <= last_seq;
+		ts_back += nread && ev->timestamp < last_ts;
+		last_seq = ev->sequence;
+		last_ts = ev->timestamp;
+		nread++;
+	}
+	nttrace_etl_close(r);
+	unlink(path);
+	printf("# no per-processor buffering: %u sent, %u read, EventsLost %u, %ld CPUs\n", sent,
+	       nread, st.p.EventsLost, sysconf(_SC_NPROCESSORS_ONLN));
+	tap_eq(ncpus, 1, "%d-bit: ... the file has one processor's stream", BITS);
+	tap_eq(off_cpu, 0, "%d-bit: ... every event in buffers of processor 0", BITS);
+	tap_eq(dup, 0, "%d-bit: ... each event once, as written", BITS);
+	tap_eq(nread, sent, "%d-bit: ... every event traced is in the file", BITS);
+	tap_eq(nread + st.p.EventsLost, NOPP_THREADS * NOPP_EVENTS,
+	       "%d-bit: ... in the file + EventsLost = traced", BITS);
+	tap_eq(seq_back, 0, "%d-bit: ... sequence numbers rise in file order", BITS);
+	tap_eq(ts_back, 0, "%d-bit: ... and so do the time stamps", BITS);
 }
 
 int main(int argc, char **argv)

@@ -183,6 +183,7 @@ static const struct {
 	{ "paged", EVENT_TRACE_USE_PAGED_MEMORY, 1 },
 	/* Set by `start --kernel` with a NAME of its own. */
 	{ "system-logger", EVENT_TRACE_SYSTEM_LOGGER_MODE, 0 },
+	{ "no-per-processor", EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, 1 },
 };
 #define N_MODES (sizeof(mode_names) / sizeof(mode_names[0]))
 
@@ -322,8 +323,12 @@ static void print_info(const struct nttrace_logger_info *i)
 	printf("Name:              %s\n", (const char *)i->name);
 	printf("Logger ID:         %u\n", i->logger_id);
 	printf("Buffer size:       %u KB\n", i->buffer_size_kb);
-	printf("Buffers per CPU:   %u min, %u max; %u CPUs\n", i->min_buffers,
-	       i->max_buffers, i->nr_cpus);
+	if (i->log_file_mode & EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING)
+		printf("Buffers:           %u min, %u max; one ring for all CPUs\n",
+		       i->min_buffers, i->max_buffers);
+	else
+		printf("Buffers per CPU:   %u min, %u max; %u CPUs\n", i->min_buffers,
+		       i->max_buffers, i->nr_cpus);
 	printf("Buffers:           %u allocated, %u free, %u written, %u lost\n",
 	       i->number_of_buffers, i->free_buffers, i->buffers_written,
 	       i->log_buffers_lost);
@@ -379,7 +384,9 @@ static void start_usage(FILE *f)
 		"the others are taken with a warning. A system logger sees every process:\n"
 		"starting or reading one needs CAP_PERFMON (or CAP_SYS_ADMIN) in the\n"
 		"initial user and PID namespaces, and at most %d run at once.\n\n"
-		"Buffers are per CPU: KB from %u to %u, N from %u to %u; 0 or an\n"
+		"Buffers are per CPU (no-per-processor: one ring for all CPUs, which\n"
+		"write to it one at a time, its events in time order): KB from %u to\n"
+		"%u, N from %u to %u; 0 or an\n"
 		"option left out takes the default (%u KB, %u min, %u max). MODES is a\n"
 		"comma list of these, or a number made of their bits:\n",
 		NTTRACE_MAX_SYSTEM_LOGGERS, NTTRACE_MIN_BUFFER_KB, NTTRACE_MAX_BUFFER_KB, NTTRACE_MIN_BUFFERS,

@@ -45,7 +45,9 @@ static void usage(FILE *f)
 		"Attach to a session (by NAME, or by logger ID with --id N) as its\n"
 		"consumer and write an ETL file: a header buffer, then every buffer of\n"
 		"every CPU as it is, until the session stops, SECONDS pass (fractions\n"
-		"allowed; 0: no limit), COMMAND exits, or SIGINT/SIGTERM. With --kernel\n"
+		"allowed; 0: no limit), COMMAND exits, or SIGINT/SIGTERM (a session\n"
+		"that goes on is flushed first, so that its last events are in the\n"
+		"file). With --kernel\n"
 		"FLAGS, start the NT Kernel Logger (or the system logger NAME) first, as\n"
 		"`nttrace start --kernel` does, and stop it at the end. With a COMMAND\n"
 		"(after --), run it once recording has begun, and stop when it exits; the\n"
@@ -134,7 +136,7 @@ int cmd_record(int argc, char **argv)
 	};
 	char **cmd = NULL;
 	pid_t child = 0;
-	int child_status = 0, kernel = 0, started = 0, stopping = 0, i;
+	int child_status = 0, kernel = 0, started = 0, stopping = 0, flushed = 0, i;
 	uint32_t flags = 0, nr_stacks = 0;
 	uint16_t stacks[NTTRACE_STACKS_MAX];
 	struct nttrace_logger_info info;
@@ -290,6 +292,20 @@ int cmd_record(int argc, char **argv)
 			stopping = 1;
 			if (stop_started(info.logger_id))
 				break;
+			continue;
+		}
+		if (end && !started && !flushed) {
+			/*
+			 * Another's session goes on: what it holds in partly
+			 * filled buffers (COMMAND's last events) is published
+			 * now and drained once more. A caller who may read the
+			 * session but not control it records what was published.
+			 */
+			struct nttrace_logger_info f = { .size = sizeof(f),
+							 .logger_id = info.logger_id };
+
+			flushed = 1;
+			nttrace_control(&f, EVENT_TRACE_CONTROL_FLUSH);
 			continue;
 		}
 		if (end && !started)
