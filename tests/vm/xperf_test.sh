@@ -3,7 +3,8 @@
 # kernel logger with flags and groups and -stackwalk, a user session of
 # the sample provider's (samples/event_sample) started beside it on one
 # command line, both stopped and merged by -stop ... -d into one file
-# `nttrace dump` reads; -loggers, -flush, -providers, -merge; xperf's
+# `nttrace dump` reads; -loggers, -flush, -providers, -merge; -buffering
+# saved by -flush -f while it goes on; xperf's
 # errors for a session already running or not running, and one refused
 # option, each leaving nothing running; and who may: root in a user
 # namespace cannot start the kernel logger. Prints TAP.
@@ -49,8 +50,32 @@ for bits in 64 32; do
 	check "$b: -stop with nothing running" exits 1 "[(]0x1069[)]" $x -stop
 	check "$b: -d alone with nothing running" exits 1 "[(]0x1069[)]" $x -d "$tmp/none.etl"
 	check "$b: a flag that is none" exits 2 "'NOPE' is not a kernel flag or group" $x -on PROC_THREAD+NOPE
-	check "$b: -buffering is refused, not taken" exits 2 "-buffering is not done here" \
-		$x -on PROC_THREAD -buffering
+	# -buffering: in memory only, saved by -flush -f while it goes on.
+	rm -f kernel.etl
+	check "$b: -on PROC_THREAD+CSWITCH -buffering" exits 0 "" $x -on PROC_THREAD+CSWITCH -buffering
+	check "$b: ... no file written" test ! -e kernel.etl
+	$top/u$bits/spin_sample --cpu-ms 50 > /dev/null
+	check "$b: ... -flush -f saves what the buffers hold" exits 0 \
+		"^NT Kernel Logger: [1-9][0-9]* events in [1-9][0-9]* buffers saved to $tmp/snap1.etl" \
+		$x -flush -f "$tmp/snap1.etl"
+	check "$b: ... the saved file holds the kernel's events" dumped "$tmp/snap1.etl" "CSwitch" 1
+	check "$b: ... the session goes on" exits 0 "Logger Name +: NT Kernel Logger" $x -loggers
+	$top/u$bits/spin_sample --cpu-ms 50 > /dev/null
+	check "$b: ... a second save, by name" exits 0 "saved to $tmp/snap2.etl" \
+		$x -flush "NT Kernel Logger" -f "$tmp/snap2.etl"
+	check "$b: ... its file holds events too" dumped "$tmp/snap2.etl" "CSwitch" 1
+	check "$b: ... a file with -buffering at the start is refused" exits 2 \
+		"-buffering writes no file" $x -start xperftest -on "$guid" -buffering -f "$tmp/x.etl"
+	check "$b: ... -stop ends it, keeping nothing" exits 0 "" $x -stop
+	check "$b: ... nothing left running" none_running
+	check "$b: -flush -f of a session with a file of its own is refused" exits 1 \
+		"-f is for a session in buffering mode" \
+		sh -c "$x -on PROC_THREAD -f '$tmp/k.etl' > /dev/null && $x -flush -f '$tmp/y.etl'"
+	check "$b: ... and writes nothing" test ! -e "$tmp/y.etl"
+	$x -stop > /dev/null 2>&1
+	check "$b: -flush -f with nothing running" exits 1 "[(]0x1069[)]" $x -flush -f "$tmp/z.etl"
+	check "$b: ... nothing left running" none_running
+	rm -f "$tmp/snap1.etl" "$tmp/snap2.etl" "$tmp/k.etl"
 	check "$b: a provider nobody knows" exits 1 "Nowhere-Provider: The provider is not known here" \
 		$x -start xperftest -on Nowhere-Provider
 	check "$b: ... nothing left running" none_running

@@ -24,8 +24,12 @@
  * the sessions it stopped (the kernel logger's when none is named), as
  * `nttrace merge` does.
  *
- * Not done, and refused rather than taken: -buffering (a memory-only
- * session saved by -flush -f). Flags and
+ * -buffering keeps a session in memory (EVENT_TRACE_BUFFERING_MODE: its
+ * rings overwrite their oldest buffers, no file is written); -flush [NAME]
+ * -f FILE then saves what the rings hold to FILE and the session goes on,
+ * as xperf saves a buffering session. Each save takes the buffers
+ * recorded since the one before it, as many as the rings still hold;
+ * -stop ends such a session and keeps nothing. Flags and
  * stacks nttrace records nothing for are listed once, "not recorded".
  * Which file each session writes is kept in a state file of the user's own
  * (cli_state_path()) for -stop and -d.
@@ -57,7 +61,7 @@ struct logger {
 	unsigned int n_stackwalk;
 	uint64_t buffer_kb, min_buffers, max_buffers, max_file, flush_timer;
 	uint32_t clock;
-	int circular, newfile, append, realtime;
+	int circular, newfile, append, realtime, buffering;
 };
 
 static void usage(FILE *f)
@@ -66,14 +70,16 @@ static void usage(FILE *f)
 		"usage: nttrace xperf -on FLAGS|GROUPS [-stackwalk EVENTS] [-f FILE] [OPTIONS]\n"
 		"                     [-start NAME -on PROVIDERS [-f FILE] [OPTIONS]]...\n"
 		"       nttrace xperf -stop [NAME]... [-d MERGED.etl]  |  -d MERGED.etl\n"
-		"       nttrace xperf -flush [NAME]  |  -providers [K|KF|KG|I|R]  |  -loggers\n"
+		"       nttrace xperf -flush [NAME] [-f FILE]  |  -providers [K|KF|KG|I|R]\n"
+		"       nttrace xperf -loggers\n"
 		"       nttrace xperf -merge IN.etl... OUT.etl\n\n"
 		"xperf's commands. FLAGS are the kernel logger's flags and groups\n"
 		"(`-providers K` lists them), joined by +; PROVIDERS are\n"
 		"GUID|Name[:Keywords[:Level[:'stack']]] joined by +. OPTIONS: -BufferSize KB,\n"
 		"-MinBuffers N, -MaxBuffers N, -MaxFile MB,\n"
 		"-FileMode Sequential|Circular|Append|NewFile,\n"
-		"-FlushTimer S, -ClockType PerfCounter|SystemTime|Cycle, -realtime. The\n"
+		"-FlushTimer S, -ClockType PerfCounter|SystemTime|Cycle, -realtime,\n"
+		"-buffering (in memory only, until -flush NAME -f FILE saves it). The\n"
 		"kernel logger writes kernel.etl, a session user.etl (in the current\n"
 		"directory) unless -f says else. -stackwalk takes xperf's event names\n"
 		"(Profile, CSwitch, ReadyThread, ...) or 0xGGTT, joined by +. -stop with\n"
@@ -209,7 +215,17 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 	pid_t pid;
 	int ret;
 
-	mode = l->realtime ? EVENT_TRACE_REAL_TIME_MODE :
+	if (l->buffering && l->file) {
+		fprintf(stderr, "nttrace xperf: -buffering writes no file: give -f to "
+			"-flush %s, which saves the buffers\n", name);
+		return CLI_USAGE;
+	}
+	if (l->buffering && l->realtime) {
+		fprintf(stderr, "nttrace xperf: -buffering and -realtime exclude each other\n");
+		return CLI_USAGE;
+	}
+	mode = l->buffering ? EVENT_TRACE_BUFFERING_MODE :
+	       l->realtime ? EVENT_TRACE_REAL_TIME_MODE :
 	       l->circular ? EVENT_TRACE_FILE_MODE_CIRCULAR :
 	       l->newfile ? EVENT_TRACE_FILE_MODE_NEWFILE :
 	       l->append ? EVENT_TRACE_FILE_MODE_APPEND : EVENT_TRACE_FILE_MODE_SEQUENTIAL;
@@ -292,7 +308,7 @@ static int start_logger(const struct logger *l, char *skipped, size_t room)
 	for (spec = is_kernel(l) ? NULL : strtok(strdupa(l->on), "+"); spec; spec = strtok(NULL, "+"))
 		if ((ret = enable_one(info.logger_id, spec, &known)))
 			goto stop;
-	if (!l->realtime) {
+	if (!l->realtime && !l->buffering) {
 		ret = absolute(l->file ? l->file : is_kernel(l) ? "kernel.etl" : "user.etl", file,
 			       sizeof(file));
 		cli_same_tool();
@@ -339,6 +355,61 @@ static int stop_one(const char *name, char *file, size_t room)
 	if (info.events_lost)
 		fprintf(stderr, "xperf: warning: %s: %llu events were lost.\n", name,
 			(unsigned long long)info.events_lost);
+	return 0;
+}
+
+/*
+ * -flush NAME -f FILE of a session in buffering mode: what its rings hold,
+ * its partly filled buffers flushed first, written to FILE as a logger
+ * writes it; the session goes on. The buffers saved are released to it.
+ */
+static int save_buffers(const char *name, const char *file)
+{
+	struct nttrace_logger_info info;
+	struct nttrace_etl_session es;
+	struct nttrace_logfile lf;
+	struct nttrace_consumer *c;
+	struct nttrace_counts n;
+	char path[PATH_MAX];
+	long got;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	if (nttrace_set_name(&info, name) ||
+	    nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY) == -ENOENT)
+		return xfail(name, "The instance name passed was not recognized as valid by a "
+			     "WMI data provider.", 0x1069);
+	if (!(info.log_file_mode & EVENT_TRACE_BUFFERING_MODE))
+		return xfail(name, "-f is for a session in buffering mode (-buffering); "
+			     "this one writes its own file", 0x57);
+	ret = nttrace_consumer_open(&c, info.logger_id);
+	if (ret)
+		return xfail(name, ret == -EPERM ? "Access is denied." : strerror(-ret),
+			     ret == -EPERM ? 0x5 : 0x57);
+	ret = nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
+	if (!ret)
+		ret = absolute(file, path, sizeof(path));
+	if (ret) {
+		nttrace_consumer_close(c);
+		return xfail(name, strerror(-ret), 0x57);
+	}
+	nttrace_etl_from_info(&es, &info);
+	ret = nttrace_logfile_open(&lf, path, &es);
+	if (ret) {
+		nttrace_consumer_close(c);
+		return xfail(file, cli_create_error(ret), 0x2);
+	}
+	got = nttrace_consumer_drain(c, nttrace_logfile_buffer, &lf);
+	nttrace_consumer_counts(c, &n);
+	ret = nttrace_logfile_close(&lf, n.events_lost + n.events_overwritten,
+				    n.buffers_overwritten);
+	nttrace_consumer_close(c);
+	if (got < 0 || ret) {
+		unlink(path);
+		return xfail(file, strerror(got < 0 ? (int)-got : -ret), 0x1d);
+	}
+	printf("%s: %llu events in %llu buffers saved to %s\n", name,
+	       (unsigned long long)lf.events, (unsigned long long)lf.buffers, path);
 	return 0;
 }
 
@@ -524,9 +595,7 @@ int cmd_xperf(int argc, char **argv)
 		} else if (opt_is(a, "realtime")) {
 			cur->realtime = 1;
 		} else if (opt_is(a, "buffering")) {
-			fprintf(stderr, "nttrace xperf: -buffering is not done here: use "
-				"`nttrace wpr -start`, which keeps a recording in memory\n");
-			return CLI_USAGE;
+			cur->buffering = 1;
 		} else if (opt_is(a, "stop")) {
 			unsigned int before = n_stops;
 
@@ -569,6 +638,8 @@ int cmd_xperf(int argc, char **argv)
 		}
 		return merge(to_merge, n_merge - 1, to_merge[n_merge - 1]);
 	}
+	if (do_flush && lg[n_lg - 1].file)
+		return save_buffers(flush ? flush : NTTRACE_KERNEL_LOGGER_NAME, lg[n_lg - 1].file);
 	if (do_flush) {
 		struct nttrace_logger_info info;
 
