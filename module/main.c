@@ -68,7 +68,7 @@ static long nttrace_ioc_version(void __user *uarg)
 		return -EINVAL;
 	/* Every member is an output but size: set each one. */
 	v.abi_version = NTTRACE_ABI_VERSION;
-	v.features = NTTRACE_FEAT_SYSTEM_FLAGS;
+	v.features = NTTRACE_FEAT_SYSTEM_FLAGS | NTTRACE_FEAT_ENABLE_TIMEOUT;
 	v.types = nttrace_types_implemented();
 	v.system_flags = nt_kernel_logger_flags();
 	return nttrace_write_args(uarg, &v, sizeof(v), usize);

@@ -180,6 +180,19 @@ struct nt_enable {
 struct nt_held {
 	struct list_head node;
 	struct nttrace_notification n;
+	struct nt_wait *w;	/* the ENABLE waiting for it, or NULL */
+};
+
+/*
+ * An ENABLE that waits for the callbacks it causes (@timeout_ms): one
+ * reference for the waiter and one for each notification it queued,
+ * given back with @pending when that notification is done with (see
+ * struct nttrace_enable's @timeout_ms).
+ */
+struct nt_wait {
+	refcount_t ref;
+	atomic_t pending;
+	wait_queue_head_t wq;
 };
 
 /* A kernel registration's callback, queued: its arguments. */
@@ -251,6 +264,8 @@ void nt_prov_file_init(struct nt_prov_file *pf)
 	pf->head = 0;
 	pf->count = 0;
 	pf->dropped = 0;
+	pf->waits = NULL;
+	pf->taken = NULL;
 	INIT_LIST_HEAD(&pf->regs);
 	pf->nr_regs = 0;
 }
@@ -280,35 +295,89 @@ __poll_t nt_prov_file_poll(struct file *file, struct nt_prov_file *pf,
 static int nt_prov_file_queue(struct nt_prov_file *pf)
 {
 	struct nttrace_notification *q;
+	struct nt_wait **w;
 
 	if (nt_prov_file_active(pf))
 		return 0;
 	q = kvcalloc(NTTRACE_MAX_NOTIFICATIONS, sizeof(*q), GFP_KERNEL_ACCOUNT);
-	if (!q)
+	w = kvcalloc(NTTRACE_MAX_NOTIFICATIONS, sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!q || !w) {
+		kvfree(q);
+		kvfree(w);
 		return -ENOMEM;
+	}
 	spin_lock(&pf->lock);
 	if (!pf->queue) {
+		pf->waits = w;
 		/* Pairs with the smp_load_acquire() in nt_prov_file_active(). */
 		smp_store_release(&pf->queue, q);
 		q = NULL;
+		w = NULL;
 	}
 	spin_unlock(&pf->lock);
 	kvfree(q);
+	kvfree(w);
 	return 0;
 }
 
-/* Queue @n on its registration's file; past the bound, drop the oldest. */
-static void nt_notify(struct nt_reg *r, const struct nttrace_notification *n)
+/* ---- waiting ENABLEs ---- */
+
+/*
+ * Under nt_provider_lock: the ENABLE whose changes are being notified, if
+ * it waits for them; each notification it queues joins it.
+ */
+static struct nt_wait *nt_cur_wait;
+
+static void nt_wait_put(struct nt_wait *w)
+{
+	if (w && refcount_dec_and_test(&w->ref))
+		kfree(w);
+}
+
+/* A notification for the current ENABLE: its wait, referenced; or NULL. */
+static struct nt_wait *nt_wait_join(void)
+{
+	struct nt_wait *w = nt_cur_wait;
+
+	lockdep_assert_held(&nt_provider_lock);
+	if (w) {
+		refcount_inc(&w->ref);
+		atomic_inc(&w->pending);
+	}
+	return w;
+}
+
+/* A notification of @w's is done with: the waiter is woken at the last. */
+static void nt_wait_done(struct nt_wait *w)
+{
+	if (!w)
+		return;
+	if (atomic_dec_and_test(&w->pending))
+		wake_up_all(&w->wq);
+	nt_wait_put(w);
+}
+
+/*
+ * Queue @n on its registration's file, for the waiting ENABLE @w (or
+ * NULL); past the bound, drop the oldest.
+ */
+static void nt_notify(struct nt_reg *r, const struct nttrace_notification *n,
+		      struct nt_wait *w)
 {
 	struct nt_prov_file *pf = r->pf;
+	unsigned int at;
 
 	spin_lock(&pf->lock);
 	if (pf->count == NTTRACE_MAX_NOTIFICATIONS) {
+		nt_wait_done(pf->waits[pf->head]);
+		pf->waits[pf->head] = NULL;
 		pf->head = (pf->head + 1) % NTTRACE_MAX_NOTIFICATIONS;
 		pf->count--;
 		pf->dropped++;
 	}
-	pf->queue[(pf->head + pf->count) % NTTRACE_MAX_NOTIFICATIONS] = *n;
+	at = (pf->head + pf->count) % NTTRACE_MAX_NOTIFICATIONS;
+	pf->queue[at] = *n;
+	pf->waits[at] = w;
 	pf->count++;
 	spin_unlock(&pf->lock);
 	wake_up_all(&pf->wq);
@@ -321,13 +390,19 @@ static void nt_notify_purge(struct nt_prov_file *pf, u64 handle)
 
 	spin_lock(&pf->lock);
 	for (i = 0; i < pf->count; i++) {
-		struct nttrace_notification *n =
-			&pf->queue[(pf->head + i) % NTTRACE_MAX_NOTIFICATIONS];
+		unsigned int at = (pf->head + i) % NTTRACE_MAX_NOTIFICATIONS;
+		unsigned int to = (pf->head + kept) % NTTRACE_MAX_NOTIFICATIONS;
 
-		if (n->handle == handle)
+		if (pf->queue[at].handle == handle) {
+			nt_wait_done(pf->waits[at]);
+			pf->waits[at] = NULL;
 			continue;
-		if (kept != i)
-			pf->queue[(pf->head + kept) % NTTRACE_MAX_NOTIFICATIONS] = *n;
+		}
+		if (kept != i) {
+			pf->queue[to] = pf->queue[at];
+			pf->waits[to] = pf->waits[at];
+			pf->waits[at] = NULL;
+		}
 		kept++;
 	}
 	pf->count = kept;
@@ -343,10 +418,11 @@ static void nt_notify_purge(struct nt_prov_file *pf, u64 handle)
  */
 static void nt_notify_or_hold(struct nt_reg *r, const struct nttrace_notification *n)
 {
+	struct nt_wait *w = nt_wait_join();
 	struct nt_held *h;
 
 	if (!r->fault_queued) {
-		nt_notify(r, n);
+		nt_notify(r, n, w);
 		return;
 	}
 	if (r->nr_held == NTTRACE_MAX_NOTIFICATIONS) {
@@ -354,11 +430,13 @@ static void nt_notify_or_hold(struct nt_reg *r, const struct nttrace_notificatio
 		list_del(&h->node);
 		r->nr_held--;
 		r->held_dropped++;
+		nt_wait_done(h->w);
 	} else {
 		/* A change of enables cannot fail: nor may this (it is small). */
 		h = kmalloc(sizeof(*h), GFP_KERNEL | __GFP_NOFAIL);
 	}
 	h->n = *n;
+	h->w = w;
 	list_add_tail(&h->node, &r->held);
 	r->nr_held++;
 }
@@ -377,7 +455,9 @@ static void nt_held_release(struct nt_reg *r, bool deliver)
 	list_for_each_entry_safe(h, tmp, &r->held, node) {
 		list_del(&h->node);
 		if (deliver)
-			nt_notify(r, &h->n);
+			nt_notify(r, &h->n, h->w);
+		else
+			nt_wait_done(h->w);
 		kfree(h);
 	}
 	r->nr_held = 0;
@@ -392,10 +472,15 @@ int nt_provider_notification(struct nt_prov_file *pf,
 	if (!nt_prov_file_active(pf))
 		return -EAGAIN;
 	spin_lock(&pf->lock);
+	/* The one taken before is done with: its callback has returned. */
+	nt_wait_done(pf->taken);
+	pf->taken = NULL;
 	if (pf->count) {
 		*n = pf->queue[pf->head];
 		n->dropped = pf->dropped;
 		pf->dropped = 0;
+		pf->taken = pf->waits[pf->head];
+		pf->waits[pf->head] = NULL;
 		pf->head = (pf->head + 1) % NTTRACE_MAX_NOTIFICATIONS;
 		pf->count--;
 		ret = 0;
@@ -1084,6 +1169,17 @@ void nt_prov_file_release(struct nt_prov_file *pf)
 	mutex_unlock(&nt_provider_lock);
 	list_for_each_entry_safe(r, tmp, &gone, file_node)
 		nt_reg_put(r);
+	/* Nothing queues here any more: what waited is done with. */
+	if (pf->queue) {
+		unsigned int i;
+
+		nt_wait_done(pf->taken);
+		pf->taken = NULL;
+		for (i = 0; i < NTTRACE_MAX_NOTIFICATIONS; i++)
+			nt_wait_done(pf->waits[i]);
+	}
+	kvfree(pf->waits);
+	pf->waits = NULL;
 	kvfree(pf->queue);
 	pf->queue = NULL;
 }
@@ -1099,7 +1195,7 @@ static void nt_kcalls_run(struct list_head *todo);
  */
 static int nt_enable_filter_check(const struct nttrace_enable *in)
 {
-	if (in->pad || (in->enable_property & ~NTTRACE_ENABLE_PROPERTY_STACK_TRACE))
+	if (in->enable_property & ~NTTRACE_ENABLE_PROPERTY_STACK_TRACE)
 		return -EINVAL;
 	if (in->enable_property && in->control != NTTRACE_EVENT_CONTROL_CODE_ENABLE_PROVIDER)
 		return -EINVAL;
@@ -1183,6 +1279,7 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 	struct nt_enable *e, *fresh_e = NULL, *pos;
 	struct nt_guid *g, *fresh_g = NULL;
 	struct nt_id_filter *ids = NULL;
+	struct nt_wait *w = NULL;
 	struct nt_session *s;
 	LIST_HEAD(todo);
 	int ret = 0;
@@ -1226,8 +1323,18 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 			goto out_free;
 		}
 	}
+	if (in->timeout_ms) {
+		w = kzalloc(sizeof(*w), GFP_KERNEL);
+		if (!w) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		refcount_set(&w->ref, 1);
+		init_waitqueue_head(&w->wq);
+	}
 
 	mutex_lock(&nt_provider_lock);
+	nt_cur_wait = w;
 	/*
 	 * Checked under nt_provider_lock, as a session's stop drops its
 	 * enables: an enable either sees the session gone or is dropped.
@@ -1300,6 +1407,7 @@ static int nt_enable(struct nttrace_enable *in, const u16 *kids)
 		break;
 	}
 out:
+	nt_cur_wait = NULL;
 	mutex_unlock(&nt_provider_lock);
 	nt_kcalls_run(&todo);
 	/*
@@ -1307,7 +1415,18 @@ out:
 	 * but where the process holds its mm's lock (see the top).
 	 */
 	nt_provider_fault_flush();
+	if (w && !ret) {
+		/* Past the time, the change stands all the same, as on Windows. */
+		long left = wait_event_killable_timeout(w->wq, !atomic_read(&w->pending),
+							msecs_to_jiffies(in->timeout_ms));
+
+		if (!left)
+			ret = -ETIMEDOUT;
+		else if (left < 0)
+			ret = left;
+	}
 out_free:
+	nt_wait_put(w);
 	/* The replaced filter (readers of the old snapshot may hold it), or ours unused. */
 	if (ids)
 		kfree_rcu(ids, rcu);

@@ -24,6 +24,8 @@
 #include <nttrace/uapi.h>
 
 /* The provider state of one open /dev/nttrace (part of struct nt_file). */
+struct nt_wait;
+
 struct nt_prov_file {
 	/* The notification queue: a ring of NTTRACE_MAX_NOTIFICATIONS. */
 	spinlock_t lock;
@@ -31,6 +33,12 @@ struct nt_prov_file {
 	struct nttrace_notification *queue;	/* NULL until the first REGISTER */
 	unsigned int head, count;		/* under lock */
 	u32 dropped;				/* under lock; since the last taken */
+	/*
+	 * Under lock: the ENABLE waiting for each queued notification (by
+	 * the queue's index; NULL: none), and for the one last taken.
+	 */
+	struct nt_wait **waits;
+	struct nt_wait *taken;
 	/* Under nt_provider_lock (provider.c). */
 	struct list_head regs;
 	unsigned int nr_regs;			/* registered or being registered */

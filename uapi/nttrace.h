@@ -119,6 +119,8 @@ struct nttrace_version {
 
 /* nttrace_version.features: @system_flags is filled in. */
 #define NTTRACE_FEAT_SYSTEM_FLAGS	(1ULL << 0)
+/* struct nttrace_enable's @timeout_ms waits for the providers' callbacks. */
+#define NTTRACE_FEAT_ENABLE_TIMEOUT	(1ULL << 1)
 
 /**
  * struct nttrace_trace_event - NTTRACE_IOC_TRACE_EVENT: one NtTraceEvent call.
@@ -957,15 +959,15 @@ struct nttrace_enable {
 	__u64 event_ids;
 	/* NTTRACE_ENABLE_SIZE_VER2: */
 	__u32 enable_property;
-	__u32 pad;
+	__u32 timeout_ms;
 };
 #define NTTRACE_ENABLE_SIZE_VER0	56
 #define NTTRACE_ENABLE_SIZE_VER1	72
 #define NTTRACE_ENABLE_SIZE_VER2	80
 /*
  * @enable_property: EnableTraceEx2's EVENT_ENABLE_PROPERTY_STACK_TRACE, the
- * one property the kernel keeps (ENABLE only, else -EINVAL; any other bit,
- * or @pad not 0: -EINVAL). Each EventWrite record the session gets then
+ * one property the kernel keeps (ENABLE only, else -EINVAL; any other bit:
+ * -EINVAL). Each EventWrite record the session gets then
  * carries an EVENT_HEADER_EXT_TYPE_STACK_TRACE64 item (STACK_TRACE32 from
  * a 32-bit process), its data a __u64 MatchId, always 0 here (every stack
  * is whole when written), then the return addresses, innermost first, at
@@ -974,6 +976,18 @@ struct nttrace_enable {
  * session whose readers may see kernel addresses (a system logger started
  * with PROFILE by a CAP_SYSLOG holder), else none. Frames that would take
  * the record past 0xFFFF bytes are left out.
+ *
+ * @timeout_ms: EnableTraceEx2's Timeout (any control code; a module
+ * without NTTRACE_FEAT_ENABLE_TIMEOUT takes only 0, else -EINVAL). 0: the
+ * call returns once the registrations are notified. Else it also waits,
+ * up to that many milliseconds, until each notification it queued is done
+ * with: taken, and followed by its file's next NTTRACE_IOC_NOTIFICATION
+ * call (the library takes the next one only when the callback of the one
+ * before has returned, and calls until none is left), or dropped (an
+ * overflowing queue, UNREGISTER, the file closed). Past the time:
+ * -ETIMEDOUT, the change made all the same (Windows' ERROR_TIMEOUT). A
+ * fatal signal ends the wait too. A kernel registration's callbacks have
+ * run when the call returns, unless another thread was running them.
  */
 #define NTTRACE_ENABLE_PROPERTY_STACK_TRACE	0x00000004U
 #define NTTRACE_MAX_ENABLES		256	/* GUIDs per session */

@@ -2222,6 +2222,9 @@ static void op_provider(struct thr *t)
 		if (chance(&t->r, 30))
 			k.e.enable_property = chance(&t->r, 90) ? NTTRACE_ENABLE_PROPERTY_STACK_TRACE :
 								 pick_u32(&t->r);
+		/* A short wait for the callbacks: the notifications taken here, or not. */
+		if (chance(&t->r, 5))
+			k.e.timeout_ms = 1 + below(&t->r, 20);
 		arg = place(t, &k.e, sizeof(k.e), NTTRACE_ENABLE_SIZE_VER0, exact, &out);
 		fz_ioctl(t, OP_PROVIDER, fd, NTTRACE_IOC_ENABLE, arg);
 		return;

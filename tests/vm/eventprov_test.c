@@ -24,6 +24,9 @@
  * - a session's stop disables the provider (callback);
  * - a disabled EventEnabled/EventWrite makes no system call (ptrace);
  * - EnableTraceEx2's kernel errors;
+ * - EnableTraceEx2's Timeout: a callback that has not returned makes an
+ *   enable with a timeout ERROR_TIMEOUT (the enable made all the same) and
+ *   one without return at once; INFINITE returns after the callback ran;
  * - fork: a provider registered and enabled before
  *   fork keeps writing in the child, its events recorded with the child's
  *   process ID, also when fork copied its enable info mid-update (an odd
@@ -61,6 +64,7 @@
 static const GUID prov_a = { 0x6e7b0001, 0x2222, 0x4333, { 0x84, 1, 2, 3, 4, 5, 6, 7 } };
 static const GUID prov_b = { 0x6e7b0002, 0x2222, 0x4333, { 0x84, 1, 2, 3, 4, 5, 6, 8 } };
 static const GUID prov_c = { 0x6e7b0003, 0x2222, 0x4333, { 0x84, 1, 2, 3, 4, 5, 6, 9 } };
+static const GUID prov_t = { 0x6e7b0004, 0x2222, 0x4333, { 0x84, 1, 2, 3, 4, 5, 6, 10 } };
 static const GUID source = { 0x50c0e1d0, 0x1111, 0x2222, { 9, 8, 7, 6, 5, 4, 3, 2 } };
 static const GUID null_guid;
 
@@ -1002,6 +1006,70 @@ static void test_no_syscall(void)
 	       sh->result[2] == ERROR_SUCCESS, "%d-bit: ... FALSE, ERROR_SUCCESS", BITS);
 }
 
+/*
+ * EnableTraceEx2's Timeout. The callback of prov_t, on the library's
+ * notification thread, blocks (while slow.block) until the test writes a
+ * byte to slow.pipe, so that whether it has returned is the test's doing,
+ * not the machine's speed.
+ */
+static struct {
+	int pipe[2];
+	int block, entered, done;
+} slow;
+
+static void NTAPI slow_callback(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
+				ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
+				PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext)
+{
+	char c;
+
+	__atomic_add_fetch(&slow.entered, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&slow.block, __ATOMIC_ACQUIRE) &&
+	    read(slow.pipe[0], &c, 1) != 1)
+		printf("# the callback's pipe failed\n");
+	__atomic_add_fetch(&slow.done, 1, __ATOMIC_SEQ_CST);
+}
+
+static void test_timeout(void)
+{
+	uint32_t s = start("ep-timeout");
+	REGHANDLE h = 0;
+	char c = 0;
+
+	if (!s || pipe(slow.pipe))
+		return;
+	tap_eq(EventRegister(&prov_t, slow_callback, NULL, &h), ERROR_SUCCESS,
+	       "%d-bit: timeout: EventRegister", BITS);
+	slow.block = 1;
+	tap_eq(EnableTraceEx2(s, &prov_t, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 200, NULL),
+	       ERROR_TIMEOUT, "%d-bit: ... a callback that has not returned: ERROR_TIMEOUT", BITS);
+	tap_ok(EventProviderEnabled(h, 4, 0), "%d-bit: ... the enable stands all the same",
+	       BITS);
+	tap_eq(__atomic_load_n(&slow.done, __ATOMIC_SEQ_CST), 0,
+	       "%d-bit: ... and the callback is still running", BITS);
+	tap_eq(EnableTraceEx2(s, &prov_t, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL),
+	       ERROR_SUCCESS, "%d-bit: ... Timeout 0 returns at once, the callback still "
+	       "running", BITS);
+	/* Both callbacks go on: the one running, then the capture's. */
+	__atomic_store_n(&slow.block, 0, __ATOMIC_RELEASE);
+	tap_eq(write(slow.pipe[1], &c, 1), 1, "%d-bit: ... the callback let go", BITS);
+	while (__atomic_load_n(&slow.done, __ATOMIC_SEQ_CST) < 2)
+		usleep(1000);	/* a pace for the poll, not a limit */
+	tap_eq(EnableTraceEx2(s, &prov_t, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0xFFFFFFFF,
+			      NULL), ERROR_SUCCESS, "%d-bit: ... INFINITE (0xFFFFFFFF), a callback that returns",
+	       BITS);
+	tap_eq(__atomic_load_n(&slow.done, __ATOMIC_SEQ_CST), 3,
+	       "%d-bit: ... it has run when EnableTraceEx2 returns", BITS);
+	tap_eq(EnableTraceEx2(s, &prov_t, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 60000,
+			      NULL), ERROR_SUCCESS, "%d-bit: ... a disable with a timeout", BITS);
+	tap_eq(__atomic_load_n(&slow.done, __ATOMIC_SEQ_CST), 4,
+	       "%d-bit: ... its callback has run too", BITS);
+	EventUnregister(h);
+	stop_session(s);
+	close(slow.pipe[0]);
+	close(slow.pipe[1]);
+}
+
 /* The module's cases: none runs where there is no /dev/nttrace (the host). */
 TEST_F(nttrace, two_sessions)
 {
@@ -1019,6 +1087,12 @@ TEST_F(nttrace, no_syscall)
 {
 	if (have_module)
 		test_no_syscall();
+}
+
+TEST_F(nttrace, timeout)
+{
+	if (have_module)
+		test_timeout();
 }
 
 TEST_F(nttrace, fork)

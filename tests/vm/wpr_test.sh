@@ -136,8 +136,10 @@ for bits in 64 32; do
 	wait $sample
 	check "$b: ... the provider was asked for its state at the save (CaptureStateOnSave 0x10)" \
 		grep -q "event_sample: capture state, level 5, any 0x10" "$tmp/sample.out"
-	check "$b: ... the state it wrote at the start is in the file" \
-		sh -c "$tool dump '$tmp/mine-$bits.etl' | grep -q \"event_sample's state\""
+	# -stop waits for the callback (EnableTraceEx2's Timeout): the state
+	# written at the save is in the file too.
+	check "$b: ... the state it wrote at the start and at the save is in the file" \
+		dumped "$tmp/mine-$bits.etl" "event_sample's state" 2
 	check "$b: ... the provider's events are in the file" \
 		dumped "$tmp/mine-$bits.etl" "8a1d5c3e-7b42-4e19-9c0d-2f6a8e4b1d70" 15
 	check "$b: ... and the kernel's" dumped "$tmp/mine-$bits.etl" "Process/DC" 2

@@ -89,7 +89,8 @@ static ULONG enable_private_ex(TRACEHANDLE SessionHandle, LPCGUID guid, ULONG co
  */
 static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t control,
 			   uint32_t level, uint32_t flags, uint64_t any, uint64_t all,
-			   uint32_t property, const struct nttrace_filters *filters)
+			   uint32_t property, const struct nttrace_filters *filters,
+			   uint32_t timeout)
 {
 	struct nttrace_enable e;
 	int fd, err;
@@ -119,6 +120,9 @@ static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t con
 		e.event_id_count = filters->nids;
 		e.event_ids = (uintptr_t)filters->ids;
 	}
+	/* A module from before the wait returns at once, as this library did. */
+	if (timeout && (nttrace_module_features() & NTTRACE_FEAT_ENABLE_TIMEOUT))
+		e.timeout_ms = timeout;
 	if (ioctl(fd, NTTRACE_IOC_ENABLE, &e) == 0)
 		return set_error(ERROR_SUCCESS);
 	err = -errno;
@@ -135,6 +139,9 @@ static ULONG enable_kernel(TRACEHANDLE SessionHandle, LPCGUID guid, uint32_t con
 		return set_error(ERROR_INVALID_HANDLE);
 	case -ENOSPC:
 		return set_error(ERROR_NO_SYSTEM_RESOURCES);
+	case -ETIMEDOUT:
+		/* Done, but a callback had not returned by then. */
+		return set_error(ERROR_TIMEOUT);
 	default:
 		return set_error(nttrace_errno_to_win32(err));
 	}
@@ -153,16 +160,19 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel,
 	return enable_kernel(SessionHandle, ControlGuid,
 			     Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER :
 				      EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-			     EnableLevel, EnableFlag, EnableFlag, 0, 0, NULL);
+			     EnableLevel, EnableFlag, EnableFlag, 0, 0, NULL, 0);
 }
 
 /*
  * EnableTraceEx2 and EnableTraceEx. Choices where Microsoft is silent:
  * - The enable flags a classic provider sees are MatchAnyKeyword's low 32
  *   bits (as Windows passes them to classic providers).
- * - Timeout: every enable here completes before the call returns (the
- *   kernel notifies; the callbacks run on the provider's thread), so there
- *   is nothing to wait for and any value is accepted.
+ * - Timeout: 0 returns once the providers are notified; else the call
+ *   waits up to Timeout milliseconds (INFINITE: as long as it takes) for
+ *   their callbacks, which run on each provider process's notification
+ *   thread, to return (NTTRACE_IOC_ENABLE's @timeout_ms), and
+ *   ERROR_TIMEOUT says one had not, the change made all the same. The
+ *   in-process logger's callbacks have run when it returns.
  * - ENABLE_TRACE_PARAMETERS: Version 1 or 2 (else ERROR_INVALID_PARAMETER);
  *   ControlFlags is reserved (non-zero: ERROR_INVALID_PARAMETER);
  *   EnableProperty may hold ENABLE_KEYWORD_0 (keyword-0 events are
@@ -213,7 +223,6 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
 	int private;
 	ULONG err;
 
-	(void)Timeout;
 	if (!ProviderId || !TraceHandle || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
 		return set_error(ERROR_INVALID_PARAMETER);
 	err = check_params(EnableParameters);
@@ -235,7 +244,8 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
 	else
 		err = enable_kernel(TraceHandle, ProviderId, ControlCode, Level,
 				    (uint32_t)MatchAnyKeyword, MatchAnyKeyword, MatchAllKeyword,
-				    EnableParameters ? EnableParameters->EnableProperty : 0, filters);
+				    EnableParameters ? EnableParameters->EnableProperty : 0, filters,
+				    Timeout);
 	nttrace_filters_free(filters);
 	return err;
 }

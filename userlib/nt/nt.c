@@ -40,6 +40,16 @@ int nttrace_device_fd(void)
 	return fd;
 }
 
+uint64_t nttrace_module_features(void)
+{
+	struct nttrace_version v = { .size = sizeof(v) };
+	int fd = nttrace_device_fd();
+
+	if (fd < 0 || ioctl(fd, NTTRACE_IOC_VERSION, &v) < 0)
+		return 0;
+	return v.features;
+}
+
 int nttrace_system_flags(uint32_t *flags)
 {
 	struct nttrace_version v = { .size = sizeof(v) };

@@ -71,6 +71,7 @@ uint32_t nttrace_errno_to_win32(int err)
 	case -EACCES: return ERROR_ACCESS_DENIED;
 	case -ENOENT: return ERROR_WMI_INSTANCE_NOT_FOUND;
 	case -EBUSY: return ERROR_BUSY;
+	case -ETIMEDOUT: return ERROR_TIMEOUT;
 	case -EFAULT: return ERROR_NOACCESS;
 	case -ENOSPC: return ERROR_DISK_FULL;
 	/* A log file at its MaximumFileSize (or the process's file size limit). */

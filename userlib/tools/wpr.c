@@ -429,10 +429,17 @@ static int usable_provider(const struct wprp_provider *p, PROVIDER_ENUMERATION_I
 }
 
 /*
+ * How long the providers' callbacks may take to write the state asked of
+ * them before the recording goes on (or is saved) without the rest: our
+ * choice, WPR's own is not documented.
+ */
+#define CAPTURE_TIMEOUT_MS	5000
+
+/*
  * EnableTraceEx2's CAPTURE_STATE for provider @guid in logger @id, with the
  * level and keywords of the state wanted: the providers' callbacks are
- * told, and they write their state (asynchronously: nttrace does not wait
- * for them, as EnableTraceEx2's Timeout would on Windows). 0 or -errno.
+ * told, and they write their state; the call waits for them up to
+ * CAPTURE_TIMEOUT_MS where the module can (-ETIMEDOUT past it). 0 or -errno.
  */
 static int capture_state(int fd, uint32_t id, const uint8_t guid[16], uint8_t level,
 			 uint64_t keywords)
@@ -441,6 +448,8 @@ static int capture_state(int fd, uint32_t id, const uint8_t guid[16], uint8_t le
 				    .control = EVENT_CONTROL_CODE_CAPTURE_STATE,
 				    .level = level, .match_any_keyword = keywords };
 
+	if (nttrace_module_features() & NTTRACE_FEAT_ENABLE_TIMEOUT)
+		e.timeout_ms = CAPTURE_TIMEOUT_MS;
 	memcpy(e.guid, guid, 16);
 	return ioctl(fd, NTTRACE_IOC_ENABLE, &e) < 0 ? -errno : 0;
 }
@@ -880,7 +889,11 @@ static void ask_saved_state(const struct wpr_state *s)
 		if (query_named(s->sessions[c->session], &info))
 			continue;	/* said by stop_sessions() */
 		err = capture_state(fd, info.logger_id, c->guid, c->level, c->keywords);
-		if (err)
+		if (err == -ETIMEDOUT)
+			fprintf(stderr, "nttrace wpr: %s: CaptureStateOnSave: a provider's callback "
+				"had not returned after %d ms; the state it writes later is not in "
+				"the recording\n", s->sessions[c->session], CAPTURE_TIMEOUT_MS);
+		else if (err)
 			fprintf(stderr, "nttrace wpr: %s: CaptureStateOnSave: %s\n",
 				s->sessions[c->session], strerror(-err));
 	}

@@ -65,6 +65,12 @@ int nttrace_device_fd(void);
  */
 int nttrace_system_flags(uint32_t *flags);
 
+/*
+ * The loaded module's NTTRACE_FEAT_* bits (NTTRACE_IOC_VERSION); 0 when it
+ * cannot be asked (not loaded).
+ */
+uint64_t nttrace_module_features(void);
+
 /* "STATUS_ACCESS_VIOLATION" and so on; NULL for a value we do not name. */
 const char *nttrace_status_name(NTSTATUS status);
 
