@@ -344,11 +344,12 @@ static void write_quotes(const char *path)
  */
 static void tracerpt(const char *tool, const char *dir, const char *path, const char *manifest)
 {
-	char xml[256], csv[256], sum[256], quotes[256];
+	char xml[256], csv[256], sum[256], quotes[256], rep[256];
 
 	snprintf(xml, sizeof(xml), "%s/tl-dump-%d.xml", dir, (int)getpid());
 	snprintf(csv, sizeof(csv), "%s/tl-dump-%d.csv", dir, (int)getpid());
 	snprintf(sum, sizeof(sum), "%s/tl-dump-%d.txt", dir, (int)getpid());
+	snprintf(rep, sizeof(rep), "%s/tl-dump-%d-report.xml", dir, (int)getpid());
 	snprintf(quotes, sizeof(quotes), "%s/tl-dump-quotes-%d.etl", dir, (int)getpid());
 	unlink(xml);
 	unlink(csv);
@@ -386,8 +387,15 @@ static void tracerpt(const char *tool, const char *dir, const char *path, const 
 	       "a file that is not there: exit 1");
 	tap_eq(sh("test -s %s && ! ls %s.* >/dev/null 2>&1", xml, xml), 0,
 	       "... the output left as it was, no temporary file");
-	tap_eq(sh("%s tracerpt %s -report r.xml >/dev/null 2>&1", tool, path), 2,
-	       "-report (not built): refused, exit 2");
+	tap_eq(sh("%s tracerpt %s -o %s -y -report %s >/dev/null && grep -q '^<Report "
+		  "name=\"Trace Report\">$' %s && grep -q '<Data name=\"provider\">"
+		  "nttrace.dump</Data>' %s && ! grep -q 'Processes' %s", tool, path, xml, rep,
+		  rep, rep, rep), 0,
+	       "-report: the files and events, no processes in a trace without the kernel's");
+	unlink(rep);
+	tap_eq(sh("%s tracerpt %s -o %s -y -report %s -f PDF >/dev/null 2>&1 || test $? -eq 2 "
+		  "&& test ! -e %s && exit 2", tool, path, xml, rep, rep), 2,
+	       "-report -f PDF: refused, exit 2, no report");
 
 	write_quotes(quotes);
 	tap_eq(sh("%s tracerpt %s -o %s -y >/dev/null && grep -q '^\t\t<Data Name=\"s\">"

@@ -4,7 +4,8 @@
  * summary:
  *
  *   nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV|EVTX] [-summary [FILE]]
- *                    [-export [FILE]] [-import MANIFEST...] [-lr] [-y]
+ *                    [-report [FILE]] [-f XML|HTML] [-export [FILE]]
+ *                    [-import MANIFEST...] [-lr] [-y]
  *
  * The events come through OpenTrace and ProcessTrace (several files
  * merged in time order, as ProcessTrace merges them) and are decoded by
@@ -39,7 +40,10 @@
  * events by ID, opcode and count.
  *
  * -export (schema.man) writes the instrumentation manifest of the
- * providers whose events the files hold (tracerpt_export.c says what).
+ * providers whose events the files hold (tracerpt_export.c says what);
+ * -report (report.xml, or report.html with -f HTML) a report of the
+ * files, their events and, of a kernel trace, where each process's time
+ * went (tracerpt_report.c says what).
  *
  * Outputs are written to a temporary file beside each, created by
  * nttrace_trace_file_create() (0600, no symbolic link followed), and
@@ -47,7 +51,7 @@
  * file; an existing file is replaced only with -y (tracerpt asks; this
  * tool does not prompt). -lr (tracerpt's "less restrictive": best effort
  * for events that do not match their schema) is what this tool always
- * does. -report is not built: refused.
+ * does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,20 +76,12 @@
 
 #define MAX_FILES	64	/* ProcessTrace's handles */
 
-struct count {
-	GUID guid;
-	USHORT id;
-	UCHAR opcode, version;
-	char *provider, *event;
-	uint64_t n;
-};
-
 static struct {
 	FILE *out;		/* the dump, as text */
 	struct evtx *evtx;	/* or as an .evtx */
 	int csv;
 	uint64_t events;
-	struct count *counts;
+	struct tracerpt_count *counts;
 	size_t ncounts, capcounts;
 	uint32_t *slot;		/* the counts' hash: index + 1 */
 	size_t capslot;
@@ -93,12 +89,13 @@ static struct {
 	int oom;
 	char computer[256];	/* this machine's name, for <Computer> */
 	int export;		/* -export: each event's description kept */
+	int report;		/* -report: the processes' times counted */
 } T;
 
 /* ---- text for other interpreters ---- */
 
 /* @s as XML character data or attribute text; C0 controls as U+FFFD. */
-static void xml_text(FILE *f, const char *s)
+void tracerpt_xml_text(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -160,7 +157,7 @@ static void csv_num(FILE *f, uint64_t v)
 }
 
 /* "{lowercase GUID}", as tracerpt writes them. */
-static void guid_text(char *out, size_t room, const GUID *g)
+void tracerpt_guid_text(char *out, size_t room, const GUID *g)
 {
 	char s[NTTRACE_GUID_STRING];
 
@@ -173,7 +170,7 @@ static void guid_upper(char *out, size_t room, const GUID *g)
 {
 	char *c;
 
-	guid_text(out, room, g);
+	tracerpt_guid_text(out, room, g);
 	for (c = out; *c; c++)
 		if (*c >= 'a' && *c <= 'f')
 			*c = (char)(*c - 'a' + 'A');
@@ -187,7 +184,7 @@ static int guid_zero(const GUID *g)
 }
 
 /* A FILETIME as "2014-01-24T12:00:20.612995800Z" (100 ns, then "00"). */
-static void time_text(char *out, size_t room, uint64_t ft)
+void tracerpt_time_text(char *out, size_t room, uint64_t ft)
 {
 	const uint64_t epoch = 116444736000000000ULL;	/* 1601 to 1970, in 100 ns */
 	time_t secs = (time_t)((ft - epoch) / 10000000);
@@ -280,7 +277,7 @@ static void message_text(FILE *f, const char *msg, const struct render_fields *v
 
 	for (; *msg; msg++) {
 		if (*msg != '%' || !msg[1]) {
-			xml_text(f, (char[]){ *msg, 0 });
+			tracerpt_xml_text(f, (char[]){ *msg, 0 });
 			continue;
 		}
 		msg++;
@@ -295,7 +292,7 @@ static void message_text(FILE *f, const char *msg, const struct render_fields *v
 					msg = end;
 			}
 			if (v && k <= v->n && v->v[k - 1].text)
-				xml_text(f, v->v[k - 1].text);
+				tracerpt_xml_text(f, v->v[k - 1].text);
 			continue;
 		}
 		switch (*msg) {
@@ -303,7 +300,7 @@ static void message_text(FILE *f, const char *msg, const struct render_fields *v
 		case 'n': fputc('\n', f); break;
 		case 't': fputc('\t', f); break;
 		case 'r': fputc('\r', f); break;
-		default: xml_text(f, (char[]){ *msg, 0 }); break;
+		default: tracerpt_xml_text(f, (char[]){ *msg, 0 }); break;
 		}
 	}
 }
@@ -342,7 +339,7 @@ static int count_rehash(void)
 	if (!slot)
 		return -1;
 	for (i = 0; i < T.ncounts; i++) {
-		const struct count *c = &T.counts[i];
+		const struct tracerpt_count *c = &T.counts[i];
 
 		for (at = count_hash(&c->guid, c->id, c->opcode, c->version, c->event) & (cap - 1);
 		     slot[at]; at = (at + 1) & (cap - 1))
@@ -365,7 +362,7 @@ static void count_event(const EVENT_RECORD *er, const char *provider, const char
 	const EVENT_HEADER *h = &er->EventHeader;
 	const EVENT_DESCRIPTOR *d = &h->EventDescriptor;
 	uint64_t hv;
-	struct count *c, *grown;
+	struct tracerpt_count *c, *grown;
 	size_t at;
 
 	if (!T.seed && getrandom(&T.seed, sizeof(T.seed), GRND_NONBLOCK) != sizeof(T.seed))
@@ -424,7 +421,7 @@ static void xml_value(FILE *f, const EVENT_RECORD *er, const struct render_field
 		return;
 	}
 	if (kind == TRACERPT_TEXT) {
-		xml_text(f, v->text);
+		tracerpt_xml_text(f, v->text);
 		return;
 	}
 	for (i = 0; i < v->size; i++)
@@ -453,10 +450,10 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 	      "\t<System>\n\t\t<Provider ", f);
 	if (n->provider) {
 		fputs("Name=\"", f);
-		xml_text(f, n->provider);
+		tracerpt_xml_text(f, n->provider);
 		fputs("\" ", f);
 	}
-	guid_text(g, sizeof(g), &h->ProviderId);
+	tracerpt_guid_text(g, sizeof(g), &h->ProviderId);
 	fprintf(f, "Guid=\"%s\" />\n", g);
 	fprintf(f, "\t\t<EventID>%u</EventID>\n\t\t<Version>%u</Version>\n"
 		"\t\t<Level>%u</Level>\n\t\t<Task>%u</Task>\n\t\t<Opcode>%u</Opcode>\n"
@@ -464,7 +461,7 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 		h->EventDescriptor.Id, h->EventDescriptor.Version, h->EventDescriptor.Level,
 		h->EventDescriptor.Task, h->EventDescriptor.Opcode,
 		(uint64_t)h->EventDescriptor.Keyword);
-	time_text(when, sizeof(when), h->TimeStamp.QuadPart);
+	tracerpt_time_text(when, sizeof(when), h->TimeStamp.QuadPart);
 	fprintf(f, "\t\t<TimeCreated SystemTime=\"%s\" />\n", when);
 	/* As Windows writes it: uppercase, and no attribute for a null GUID. */
 	fputs("\t\t<Correlation", f);
@@ -494,7 +491,7 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 	 * name is in RenderingInfo) and names the computer it runs on.
 	 */
 	fputs("\t\t<Channel />\n\t\t<Computer>", f);
-	xml_text(f, T.computer);
+	tracerpt_xml_text(f, T.computer);
 	fputs("</Computer>\n\t</System>\n", f);
 	bad = decoded ? tracerpt_unterminated(er, v) : NULL;
 	if (bad) {
@@ -502,7 +499,7 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 
 		fprintf(f, "\t<ProcessingErrorData>\n\t\t<ErrorCode>%u</ErrorCode>\n"
 			"\t\t<DataItemName>", ERROR_EVT_INVALID_EVENT_DATA);
-		xml_text(f, bad->name);
+		tracerpt_xml_text(f, bad->name);
 		fputs("</DataItemName>\n\t\t<EventPayload>", f);
 		for (i = 0; i < er->UserDataLength; i++)
 			fprintf(f, "%02X", d[i]);
@@ -511,7 +508,7 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 		fputs("\t<EventData>\n", f);
 		for (i = 0; i < v->n; i++) {
 			fputs("\t\t<Data Name=\"", f);
-			xml_text(f, v->v[i].name);
+			tracerpt_xml_text(f, v->v[i].name);
 			fputs("\">", f);
 			xml_value(f, er, &v->v[i]);
 			fputs("</Data>\n", f);
@@ -534,33 +531,33 @@ static void xml_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 		}
 		if (n->level) {
 			fputs("\t\t<Level>", f);
-			xml_text(f, n->level);
+			tracerpt_xml_text(f, n->level);
 			fputs("</Level>\n", f);
 		}
 		if (n->opcode) {
 			fputs("\t\t<Opcode>", f);
-			xml_text(f, n->opcode);
+			tracerpt_xml_text(f, n->opcode);
 			fputs("</Opcode>\n", f);
 		}
 		if (n->task) {
 			fputs("\t\t<Task>", f);
-			xml_text(f, n->task);
+			tracerpt_xml_text(f, n->task);
 			fputs("</Task>\n", f);
 		}
 		if (n->channel) {
 			fputs("\t\t<Channel>", f);
-			xml_text(f, n->channel);
+			tracerpt_xml_text(f, n->channel);
 			fputs("</Channel>\n", f);
 		}
 		if (n->provider) {
 			fputs("\t\t<Provider>", f);
-			xml_text(f, n->provider);
+			tracerpt_xml_text(f, n->provider);
 			fputs("</Provider>\n", f);
 		}
 		fputs("\t\t<Keywords>\n", f);
 		for (i = 0; i < n->nkeywords; i++) {
 			fputs("\t\t\t<Keyword>", f);
-			xml_text(f, n->keywords[i]);
+			tracerpt_xml_text(f, n->keywords[i]);
 			fputs("</Keyword>\n", f);
 		}
 		fputs("\t\t</Keywords>\n\t</RenderingInfo>\n", f);
@@ -578,7 +575,7 @@ static void csv_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 	unsigned int i;
 	GUID rel = { 0 };
 
-	guid_text(g, sizeof(g), &h->ProviderId);
+	tracerpt_guid_text(g, sizeof(g), &h->ProviderId);
 	csv_cell(f, n->provider ? n->provider : g, 1);
 	csv_cell(f, n->opcode ? n->opcode : "", 0);
 	csv_num(f, h->EventDescriptor.Id);
@@ -597,12 +594,12 @@ static void csv_event(FILE *f, const EVENT_RECORD *er, const struct render_field
 		memcpy(&in, (const void *)(uintptr_t)it->DataPtr, sizeof(in));
 	csv_num(f, in.InstanceId);
 	csv_num(f, in.ParentInstanceId);
-	guid_text(g, sizeof(g), &h->ActivityId);
+	tracerpt_guid_text(g, sizeof(g), &h->ActivityId);
 	csv_cell(f, g, 0);
 	it = render_ext_item(er, EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID, sizeof(rel));
 	if (it)
 		memcpy(&rel, (const void *)(uintptr_t)it->DataPtr, sizeof(rel));
-	guid_text(g, sizeof(g), &rel);
+	tracerpt_guid_text(g, sizeof(g), &rel);
 	csv_cell(f, g, 0);
 	csv_num(f, (uint64_t)h->TimeStamp.QuadPart);
 	if (h->Flags & (EVENT_HEADER_FLAG_PRIVATE_SESSION | EVENT_HEADER_FLAG_NO_CPUTIME)) {
@@ -647,6 +644,8 @@ static VOID WINAPI on_event(PEVENT_RECORD er)
 	}
 	if (T.evtx)
 		evtx_event(T.evtx, er, &v, decoded, n.provider);
+	if (T.report)
+		tracerpt_report_event(er, &v, decoded);
 	count_event(er, decoded ? v.provider : n.provider, decoded ? v.event : NULL);
 	T.events++;
 	if (decoded)
@@ -717,7 +716,7 @@ static int output_close(struct output *o, int ok)
 
 static int by_provider(const void *a, const void *b)
 {
-	const struct count *x = a, *y = b;
+	const struct tracerpt_count *x = a, *y = b;
 	int c = memcmp(&x->guid, &y->guid, sizeof(GUID));
 
 	if (c)
@@ -753,9 +752,9 @@ static void write_summary(FILE *f, char **files, int nfiles, const EVENT_TRACE_L
 	fprintf(f, "Total Buffers Processed %" PRIu64 "\n", buffers);
 	fprintf(f, "Total Events  Processed %" PRIu64 "\n", T.events);
 	fprintf(f, "Total Events  Lost      %" PRIu64 "\n", lost);
-	time_text(when, sizeof(when), start);
+	tracerpt_time_text(when, sizeof(when), start);
 	fprintf(f, "Start Time              %s\n", when);
-	time_text(when, sizeof(when), end);
+	tracerpt_time_text(when, sizeof(when), end);
 	fprintf(f, "End Time                %s\n", when);
 	fprintf(f, "Elapsed Time            %" PRIu64 " sec\n\n",
 		end > start ? (end - start) / 10000000 : 0);
@@ -764,9 +763,9 @@ static void write_summary(FILE *f, char **files, int nfiles, const EVENT_TRACE_L
 	if (T.ncounts)
 		qsort(T.counts, T.ncounts, sizeof(*T.counts), by_provider);
 	for (i = 0; i < T.ncounts; i++) {
-		const struct count *c = &T.counts[i];
+		const struct tracerpt_count *c = &T.counts[i];
 
-		guid_text(g, sizeof(g), &c->guid);
+		tracerpt_guid_text(g, sizeof(g), &c->guid);
 		fprintf(f, "%-12" PRIu64 " %-32s %-24s %-8u %-6u %-7u %s\n", c->n,
 			c->provider ? c->provider : "", c->event ? c->event : "", c->id, c->opcode,
 			c->version, g);
@@ -791,7 +790,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: nttrace tracerpt [-l] FILE... [-o OUT] [-of XML|CSV|EVTX] [-summary [FILE]]\n"
-		"                        [-export [FILE]] [-import MANIFEST...] [-lr] [-y]\n\n"
+		"                        [-report [FILE]] [-f XML|HTML] [-export [FILE]]\n"
+		"                        [-import MANIFEST...] [-lr] [-y]\n\n"
 		"Windows' tracerpt over log files (several are merged in time order): the\n"
 		"events as Windows' event XML (the default; -o names the file, default\n"
 		"dumpfile.xml), as CSV (-of CSV, default dumpfile.csv) or as Windows' event\n"
@@ -799,23 +799,27 @@ static void usage(FILE *f)
 		"TDH (manifests given with -import, installed with `nttrace manifest\n"
 		"install` or on NTTRACE_MANIFEST_PATH, TraceLogging's, the kernel's\n"
 		"classes); -summary writes the counts by provider and event (default\n"
-		"summary.txt); -export writes the providers of the events as an\n"
+		"summary.txt); -report writes a report of the files, the events by\n"
+		"provider and, for a kernel trace, each process's CPU samples, CPU time,\n"
+		"context switches, disk, file and network I/O (default report.xml; -f\n"
+		"HTML: report.html); -export writes the providers of the events as an\n"
 		"instrumentation manifest (default schema.man): manifest-based and\n"
 		"TraceLogging ones, as TDH describes them; classic (MOF) and WPP events\n"
 		"cannot be, and their providers are named on stderr. An existing output is\n"
 		"replaced only with -y; files are written whole or not at all, 0600. -lr\n"
 		"(best effort for events that do not match their schema) is always so\n"
-		"here. Not built: -report.\n");
+		"here.\n");
 }
 
 int cmd_tracerpt(int argc, char **argv)
 {
 	static EVENT_TRACE_LOGFILEA lf[MAX_FILES];
 	TRACEHANDLE h[MAX_FILES];
-	struct output dump = { 0 }, summary = { 0 }, schema = { 0 };
+	static struct tracerpt_file rfiles[MAX_FILES];
+	struct output dump = { 0 }, summary = { 0 }, schema = { 0 }, report = { 0 };
 	char *files[MAX_FILES], *imports[MAX_FILES];
 	int nfiles = 0, nimports = 0, replace = 0, want_summary = 0, i, k, ok = 1;
-	const char *format = "XML";
+	const char *format = "XML", *report_format = "XML";
 	ULONG err;
 
 	if (cli_wants_help(argc, argv)) {
@@ -835,6 +839,12 @@ int cmd_tracerpt(int argc, char **argv)
 			want_summary = 1;
 			if (i + 1 < argc && argv[i + 1][0] != '-')
 				summary.path = argv[++i];
+		} else if (!strcasecmp(a, "-report")) {
+			T.report = 1;
+			if (i + 1 < argc && argv[i + 1][0] != '-')
+				report.path = argv[++i];
+		} else if (!strcasecmp(a, "-f") && i + 1 < argc) {
+			report_format = argv[++i];
 		} else if (!strcasecmp(a, "-export")) {
 			T.export = 1;
 			if (i + 1 < argc && argv[i + 1][0] != '-')
@@ -846,8 +856,7 @@ int cmd_tracerpt(int argc, char **argv)
 			replace = 1;
 		} else if (!strcasecmp(a, "-lr") || !strcasecmp(a, "-l")) {
 			continue;
-		} else if (!strcasecmp(a, "-report") ||
-			   !strcasecmp(a, "-rt") || !strcasecmp(a, "-f") ||
+		} else if (!strcasecmp(a, "-rt") || !strcasecmp(a, "-f") ||
 			   !strcasecmp(a, "-int") || !strcasecmp(a, "-df") ||
 			   !strcasecmp(a, "-en") || !strcasecmp(a, "-rts") ||
 			   !strcasecmp(a, "-config") || !strcasecmp(a, "-gmt")) {
@@ -871,7 +880,13 @@ int cmd_tracerpt(int argc, char **argv)
 			usage(stderr);
 		return CLI_USAGE;
 	}
+	if (strcasecmp(report_format, "XML") && strcasecmp(report_format, "HTML")) {
+		fprintf(stderr, "nttrace: tracerpt: -f %s: XML or HTML\n", report_format);
+		return CLI_USAGE;
+	}
 	T.csv = !strcasecmp(format, "CSV");
+	if (T.report && !report.path)
+		report.path = strcasecmp(report_format, "HTML") ? "report.xml" : "report.html";
 	if (!dump.path)
 		dump.path = T.csv ? "dumpfile.csv" :
 			    !strcasecmp(format, "EVTX") ? "dumpfile.evtx" : "dumpfile.xml";
@@ -899,9 +914,11 @@ int cmd_tracerpt(int argc, char **argv)
 		}
 	}
 	if (output_open(&dump, replace) || (summary.path && output_open(&summary, replace)) ||
-	    (schema.path && output_open(&schema, replace))) {
+	    (schema.path && output_open(&schema, replace)) ||
+	    (report.path && output_open(&report, replace))) {
 		output_close(&dump, 0);
 		output_close(&summary, 0);
+		output_close(&schema, 0);
 		for (k = 0; k < nfiles; k++)
 			CloseTrace(h[k]);
 		return 1;
@@ -919,8 +936,16 @@ int cmd_tracerpt(int argc, char **argv)
 	else if (T.out)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Events>\n", T.out);
 	err = ProcessTrace(h, (ULONG)nfiles, NULL, NULL);
-	for (k = 0; k < nfiles; k++)
+	for (k = 0; k < nfiles; k++) {
+		/* The header's names are the handle's: kept before it closes. */
+		rfiles[k].path = files[k];
+		rfiles[k].header = lf[k].LogfileHeader;
+		rfiles[k].session = lf[k].LogfileHeader.LoggerName ?
+				    render_utf16(lf[k].LogfileHeader.LoggerName) : NULL;
+		rfiles[k].header.LoggerName = NULL;
+		rfiles[k].header.LogFileName = NULL;
 		CloseTrace(h[k]);
+	}
 	if (err != ERROR_SUCCESS) {
 		render_fail(err, files[0], "ProcessTrace");
 		ok = 0;
@@ -945,6 +970,20 @@ int cmd_tracerpt(int argc, char **argv)
 	}
 	if (summary.f)
 		write_summary(summary.f, files, nfiles, lf);
+	if (report.f) {
+		if (T.ncounts)
+			qsort(T.counts, T.ncounts, sizeof(*T.counts), by_provider);
+		if (tracerpt_report_write(report.f, !strcasecmp(report_format, "HTML"), rfiles,
+					  (unsigned int)nfiles, T.events, T.counts, T.ncounts)) {
+			fprintf(stderr, "nttrace: tracerpt: out of memory\n");
+			ok = 0;
+		}
+	}
+	tracerpt_report_free();
+	for (k = 0; k < nfiles; k++) {
+		free(rfiles[k].session);
+		rfiles[k].session = NULL;
+	}
 	if (schema.f && ok && tracerpt_export_write(schema.f, base_name(schema.path))) {
 		fprintf(stderr, "nttrace: tracerpt: out of memory\n");
 		ok = 0;
@@ -956,12 +995,16 @@ int cmd_tracerpt(int argc, char **argv)
 		ok = 0;
 	if (output_close(&schema, ok))
 		ok = 0;
+	if (output_close(&report, ok))
+		ok = 0;
 	if (ok) {
 		printf("Output      %s\n", dump.path);
 		if (summary.path)
 			printf("Summary     %s\n", summary.path);
 		if (schema.path)
 			printf("Schema      %s\n", schema.path);
+		if (report.path)
+			printf("Report      %s\n", report.path);
 	}
 	return ok ? 0 : 1;
 }

@@ -3,7 +3,8 @@
  * What `nttrace tracerpt`'s files share: how Windows keeps an event's
  * values (tracerpt_value.c), so that the event XML and the .evtx (evtx.c) hold
  * the same, and the instrumentation manifest of the providers whose
- * events a log holds (-export, tracerpt_export.c).
+ * events a log holds (-export, tracerpt_export.c), and the report of where
+ * the time went (-report, tracerpt_report.c).
  */
 #ifndef NTTRACE_TOOLS_TRACERPT_H
 #define NTTRACE_TOOLS_TRACERPT_H
@@ -60,5 +61,43 @@ int tracerpt_export_record(const EVENT_RECORD *er, const TRACE_EVENT_INFO *t);
  */
 int tracerpt_export_write(FILE *f, const char *base);
 void tracerpt_export_free(void);
+
+/* Events of one kind in the logs: provider, ID, opcode, version. */
+struct tracerpt_count {
+	GUID guid;
+	USHORT id;
+	UCHAR opcode, version;
+	char *provider, *event;
+	uint64_t n;
+};
+
+/* A log as -report describes it: its header, as OpenTrace read it. */
+struct tracerpt_file {
+	const char *path;
+	char *session;		/* LoggerName, UTF-8; NULL if none */
+	TRACE_LOGFILE_HEADER header;
+};
+
+/* @s as XML character data or attribute text (HTML's too); C0 controls as U+FFFD. */
+void tracerpt_xml_text(FILE *f, const char *s);
+/* "{guid}", lowercase, into @out. */
+void tracerpt_guid_text(char *out, size_t room, const GUID *g);
+/* A FILETIME as ISO 8601 UTC to the 100 ns ("...T12:00:00.123456700Z"), into @out. */
+void tracerpt_time_text(char *out, size_t room, uint64_t ft);
+
+/*
+ * -report (tracerpt_report.c): each event, decoded by TDH (@v, when
+ * @decoded), in ProcessTrace's order.
+ */
+void tracerpt_report_event(const EVENT_RECORD *er, const struct render_fields *v, int decoded);
+/*
+ * The report, as XML (or @html), of @nfiles logs, @events events and the
+ * counts by kind (@counts, sorted by provider GUID); 0, or -1 when the
+ * events could not all be counted (out of memory).
+ */
+int tracerpt_report_write(FILE *f, int html, const struct tracerpt_file *files,
+			  unsigned int nfiles, uint64_t events, const struct tracerpt_count *counts,
+			  size_t ncounts);
+void tracerpt_report_free(void);
 
 #endif /* NTTRACE_TOOLS_TRACERPT_H */
