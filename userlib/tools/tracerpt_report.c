@@ -58,13 +58,30 @@ static const GUID tcpip_guid = { 0x9a280ac0, 0xc8e0, 0x11d1,
 #define MAX_CPUS	4096	/* the CPUs whose switches are followed */
 #define NO_PID		UINT32_MAX
 
+enum { IO_DISK, IO_FILE, IO_NET, IO_KINDS };
+enum { IO_IN, IO_OUT };	/* read or received, written or sent */
+
+/*
+ * The I/O the report counts: @in and @out, the opcodes of the two
+ * directions; the process by thread field @thread, or (NULL) by field PID;
+ * the bytes in field @bytes.
+ */
+static const struct io_kind {
+	const GUID *guid;
+	UCHAR in, out;
+	const char *thread, *bytes;
+} io_kinds[IO_KINDS] = {
+	[IO_DISK] = { &diskio_guid, OP_DISK_READ, OP_DISK_WRITE, "IssuingThreadId",
+		      "TransferSize" },
+	[IO_FILE] = { &fileio_guid, OP_FILE_READ, OP_FILE_WRITE, "TTID", "IoSize" },
+	[IO_NET] = { &tcpip_guid, OP_TCP_RECV, OP_TCP_SEND, NULL, "size" },
+};
+
 struct proc {
 	uint32_t pid;
 	char image[64];
 	uint64_t samples, switches, cpu_time;	/* cpu_time: 100 ns units */
-	uint64_t disk_reads, disk_read_bytes, disk_writes, disk_write_bytes;
-	uint64_t file_reads, file_read_bytes, file_writes, file_write_bytes;
-	uint64_t net_send_bytes, net_recv_bytes;
+	uint64_t ops[IO_KINDS][2], bytes[IO_KINDS][2];
 };
 
 /* A thread's process: a hash of TID to PID, open addressing. */
@@ -278,6 +295,31 @@ static void on_cswitch(const EVENT_RECORD *er, const struct render_fields *v)
 		p->switches++;
 }
 
+static void on_io(const EVENT_RECORD *er, const struct render_fields *v)
+{
+	UCHAR op = er->EventHeader.EventDescriptor.Opcode;
+	uint64_t who, bytes = 0;
+	unsigned int k, dir;
+	struct proc *p;
+
+	for (k = 0; k < IO_KINDS; k++)
+		if (!memcmp(&er->EventHeader.ProviderId, io_kinds[k].guid, sizeof(GUID)) &&
+		    (op == io_kinds[k].in || op == io_kinds[k].out))
+			break;
+	if (k == IO_KINDS)
+		return;
+	dir = op == io_kinds[k].in ? IO_IN : IO_OUT;
+	if (io_kinds[k].thread) {
+		if (!field(er, v, io_kinds[k].thread, &who) || !(p = proc_of_thread(er, who)))
+			return;
+	} else if (!field(er, v, "PID", &who) || !(p = proc_of((uint32_t)who))) {
+		return;
+	}
+	field(er, v, io_kinds[k].bytes, &bytes);
+	p->ops[k][dir]++;
+	p->bytes[k][dir] += bytes;
+}
+
 void tracerpt_report_event(const EVENT_RECORD *er, const struct render_fields *v, int decoded)
 {
 	const GUID *g = &er->EventHeader.ProviderId;
@@ -305,42 +347,8 @@ void tracerpt_report_event(const EVENT_RECORD *er, const struct render_fields *v
 	} else if (!memcmp(g, &perfinfo_guid, sizeof(*g)) && op == OP_SAMPLE) {
 		if (field(er, v, "ThreadId", &a) && (p = proc_of_thread(er, a)))
 			p->samples++;
-	} else if (!memcmp(g, &diskio_guid, sizeof(*g)) &&
-		   (op == OP_DISK_READ || op == OP_DISK_WRITE)) {
-		if (!field(er, v, "IssuingThreadId", &a) || !(p = proc_of_thread(er, a)))
-			return;
-		b = 0;
-		field(er, v, "TransferSize", &b);
-		if (op == OP_DISK_READ) {
-			p->disk_reads++;
-			p->disk_read_bytes += b;
-		} else {
-			p->disk_writes++;
-			p->disk_write_bytes += b;
-		}
-	} else if (!memcmp(g, &fileio_guid, sizeof(*g)) &&
-		   (op == OP_FILE_READ || op == OP_FILE_WRITE)) {
-		if (!field(er, v, "TTID", &a) || !(p = proc_of_thread(er, a)))
-			return;
-		b = 0;
-		field(er, v, "IoSize", &b);
-		if (op == OP_FILE_READ) {
-			p->file_reads++;
-			p->file_read_bytes += b;
-		} else {
-			p->file_writes++;
-			p->file_write_bytes += b;
-		}
-	} else if (!memcmp(g, &tcpip_guid, sizeof(*g)) &&
-		   (op == OP_TCP_SEND || op == OP_TCP_RECV)) {
-		if (!field(er, v, "PID", &a) || !(p = proc_of((uint32_t)a)))
-			return;
-		b = 0;
-		field(er, v, "size", &b);
-		if (op == OP_TCP_SEND)
-			p->net_send_bytes += b;
-		else
-			p->net_recv_bytes += b;
+	} else {
+		on_io(er, v);
 	}
 }
 
@@ -551,16 +559,16 @@ static void process_section(const struct out *o)
 		vals[2] = NUM(num[1], p->samples);
 		vals[3] = NUM(num[2], p->cpu_time / 10000);
 		vals[4] = NUM(num[3], p->switches);
-		vals[5] = NUM(num[4], p->disk_reads);
-		vals[6] = NUM(num[5], p->disk_read_bytes);
-		vals[7] = NUM(num[6], p->disk_writes);
-		vals[8] = NUM(num[7], p->disk_write_bytes);
-		vals[9] = NUM(num[8], p->file_reads);
-		vals[10] = NUM(num[9], p->file_read_bytes);
-		vals[11] = NUM(num[10], p->file_writes);
-		vals[12] = NUM(num[11], p->file_write_bytes);
-		vals[13] = NUM(num[12], p->net_send_bytes);
-		vals[14] = NUM(num[13], p->net_recv_bytes);
+		vals[5] = NUM(num[4], p->ops[IO_DISK][IO_IN]);
+		vals[6] = NUM(num[5], p->bytes[IO_DISK][IO_IN]);
+		vals[7] = NUM(num[6], p->ops[IO_DISK][IO_OUT]);
+		vals[8] = NUM(num[7], p->bytes[IO_DISK][IO_OUT]);
+		vals[9] = NUM(num[8], p->ops[IO_FILE][IO_IN]);
+		vals[10] = NUM(num[9], p->bytes[IO_FILE][IO_IN]);
+		vals[11] = NUM(num[10], p->ops[IO_FILE][IO_OUT]);
+		vals[12] = NUM(num[11], p->bytes[IO_FILE][IO_OUT]);
+		vals[13] = NUM(num[12], p->bytes[IO_NET][IO_OUT]);
+		vals[14] = NUM(num[13], p->bytes[IO_NET][IO_IN]);
 		row(o, cols, vals, 15);
 	}
 	table_close(o);

@@ -7,7 +7,15 @@
  * for win:HexInt32 or win:HexInt64 (a request ID, an NTSTATUS), a pointer
  * is 0x and lowercase hex without leading zeros, binary data (a socket
  * address too) is uppercase hex pairs; the other types are TDH's text.
+ * And the text every output writes: XML's escaping, GUIDs and times as
+ * tracerpt writes them.
  */
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include <nttrace/uapi.h>
+
 #include "tracerpt.h"
 
 enum tracerpt_kind tracerpt_kind(const struct render_field *v)
@@ -43,4 +51,50 @@ const struct render_field *tracerpt_unterminated(const EVENT_RECORD *er,
 			return r;
 	}
 	return NULL;
+}
+
+/* @s as XML character data or attribute text; C0 controls as U+FFFD. */
+void tracerpt_xml_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+				fputs("\xef\xbf\xbd", f);
+			else
+				fputc(c, f);
+		}
+	}
+}
+
+/* "{lowercase GUID}", as tracerpt writes them. */
+void tracerpt_guid_text(char *out, size_t room, const GUID *g)
+{
+	char s[NTTRACE_GUID_STRING];
+
+	nttrace_guid_string((const uint8_t *)g, s);
+	snprintf(out, room, "{%s}", s);
+}
+
+/* A FILETIME as "2014-01-24T12:00:20.612995800Z" (100 ns, then "00"). */
+void tracerpt_time_text(char *out, size_t room, uint64_t ft)
+{
+	const uint64_t epoch = 116444736000000000ULL;	/* 1601 to 1970, in 100 ns */
+	time_t secs = (time_t)((ft - epoch) / 10000000);
+	struct tm tm;
+
+	if (ft < epoch || !gmtime_r(&secs, &tm)) {
+		snprintf(out, room, "%" PRIu64, ft);
+		return;
+	}
+	snprintf(out, room, "%04d-%02d-%02dT%02d:%02d:%02d.%07" PRIu64 "00Z",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, (ft - epoch) % 10000000);
 }
