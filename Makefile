@@ -91,7 +91,7 @@ TOOLS := nttrace
 WPRP_OBJS := wprp_xml.o wprp.o wpr_names.o wpr_builtin.o
 NTTRACE_OBJS := nttrace.o cli.o record.o dump.o providers.o show.o render.o render_tdh.o render_out.o plot.o \
 		convert.o merge.o profile.o samples.o perfdata.o flame.o buildid.o kallsyms.o \
-		manifest.o tracerpt.o tracerpt_value.o tracerpt_export.o tracerpt_report.o evtx.o mc.o mc_out.o mc_header.o mc_prov.o mc_msg.o \
+		manifest.o tracerpt.o tracerpt_value.o tracerpt_export.o tracerpt_report.o relay.o evtx.o mc.o mc_out.o mc_header.o mc_prov.o mc_msg.o \
 		mc_wevt.o mc_rc.o mc_prelude.o wpr.o $(WPRP_OBJS) xperf.o xperf_names.o logman.o tlname.o \
 		autologger.o
 VM_TESTS := abi_test session_test consumer_test message_test umlogger_test starttrace_test etl_test wpp_test permission_test cpu_test irqsoff_test

@@ -52,6 +52,7 @@
 #include <nttrace/consumer.h>
 #include <nttrace/etl.h>
 #include "cli.h"
+#include "relay.h"
 #include "samples.h"
 
 #define CTF_MAGIC	0xC1FC1FC1U
@@ -80,7 +81,9 @@ struct ctf_class {
 };
 
 struct stream {
+	int open;		/* its file, or its relay stream, made */
 	FILE *f;
+	uint64_t handle, net_seq;	/* to a relay: its handle, next sequence number */
 	uint8_t *pkt;
 	size_t len, cap;
 	uint64_t begin, end, last, seq;
@@ -101,6 +104,8 @@ static struct {
 	TRACEHANDLE handle;
 	const char *session;	/* live, or NULL */
 	const char *source;
+	struct relay *relay;	/* --to net://: the relay, else NULL */
+	uint64_t metadata_handle;
 } c;
 
 static volatile sig_atomic_t stop_signal;
@@ -292,8 +297,19 @@ static void packet_end(struct stream *s)
 	cli_put_le(s->pkt + 16, s->end, 8);
 	cli_put_le(s->pkt + 24, bits, 8);
 	cli_put_le(s->pkt + 32, bits, 8);
-	if (fwrite(s->pkt, 1, s->len, s->f) != s->len && !c.failed)
+	if (c.relay) {
+		const struct relay_index ix = {
+			.packet_size = bits, .content_size = bits,
+			.timestamp_begin = s->begin, .timestamp_end = s->end,
+			.stream_instance_id = (uint64_t)(s - c.cpu), .packet_seq_num = s->seq,
+		};
+		int err = relay_packet(c.relay, s->handle, &s->net_seq, s->pkt, s->len, &ix);
+
+		if (err && !c.failed)
+			c.failed = -err;
+	} else if (fwrite(s->pkt, 1, s->len, s->f) != s->len && !c.failed) {
 		c.failed = errno ? errno : EIO;
+	}
 	s->seq++;
 	s->len = 0;
 }
@@ -317,9 +333,20 @@ static struct stream *stream_of(unsigned int cpu)
 {
 	struct stream *s = &c.cpu[cpu];
 	char path[4096];
+	int err;
 
-	if (s->f)
+	if (s->open)
 		return s;
+	if (c.relay) {
+		snprintf(path, sizeof(path), "channel0_%u", cpu);
+		err = relay_add_stream(c.relay, path, &s->handle);
+		if (err) {
+			c.failed = -err;
+			return NULL;
+		}
+		s->open = 1;
+		return s;
+	}
 	snprintf(path, sizeof(path), "%s/channel0_%u", c.dir, cpu);
 	s->f = create(path);
 	if (!s->f) {
@@ -327,6 +354,7 @@ static struct stream *stream_of(unsigned int cpu)
 		c.failed = errno;
 		return NULL;
 	}
+	s->open = 1;
 	return s;
 }
 
@@ -599,20 +627,14 @@ static void env_string(FILE *m, const char *key, const char *value)
 	fputs(";\n", m);
 }
 
-static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
+/* The metadata's text (TSDL), to @m. */
+static void metadata_text(FILE *m, uint64_t events_lost, uint64_t buffers_lost)
 {
 	const TRACE_LOGFILE_HEADER *h = &c.lf.LogfileHeader;
-	char path[4096], host[256] = "";
+	char host[256] = "";
 	unsigned int b;
 	uint32_t i;
-	FILE *m;
 
-	snprintf(path, sizeof(path), "%s/metadata", c.dir);
-	m = create(path);
-	if (!m) {
-		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
 	fputs("/* CTF 1.8 */\n\n", m);
 	for (b = 8; b <= 64; b *= 2)
 		fprintf(m, "typealias integer { size = %u; align = 8; signed = false; } := u%u;\n"
@@ -660,6 +682,39 @@ static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
 			field_decl(m, line + 1);
 		fputs("\t};\n};\n", m);
 	}
+}
+
+/* The metadata, as DIR/metadata or to the relay's metadata stream: 0 or 1. */
+static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
+{
+	char path[4096], *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int err;
+
+	if (c.relay) {
+		m = open_memstream(&text, &len);
+		if (!m) {
+			fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
+			return 1;
+		}
+		metadata_text(m, events_lost, buffers_lost);
+		if (fclose(m)) {
+			fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
+			free(text);
+			return 1;
+		}
+		err = relay_metadata(c.relay, c.metadata_handle, text, len);
+		free(text);
+		return !!err;
+	}
+	snprintf(path, sizeof(path), "%s/metadata", c.dir);
+	m = create(path);
+	if (!m) {
+		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	metadata_text(m, events_lost, buffers_lost);
 	if (fclose(m)) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -738,9 +793,12 @@ int cmd_convert(int argc, char **argv)
 		{ "live", required_argument, NULL, 'l' },
 		{ "formats", required_argument, NULL, 'f' },
 		{ "manifest", required_argument, NULL, 'm' },
+		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	const char *url = NULL, *name = NULL;
+	char host[256] = "", base[256];
 	struct nttrace_trace_counts counts;
 	uint64_t events_lost, buffers_lost;
 	struct sigaction sa;
@@ -756,11 +814,17 @@ int cmd_convert(int argc, char **argv)
 				to = 1;
 			} else if (!strcmp(optarg, "perf-data")) {
 				to = 2;
+			} else if (!strncmp(optarg, "net://", 6)) {
+				to = 3;
+				url = optarg;
 			} else {
-				fprintf(stderr, "nttrace: --to %s: the formats are ctf and perf-data\n",
-					optarg);
+				fprintf(stderr, "nttrace: --to %s: the formats are ctf, perf-data and "
+					"net://HOST[:CTRL_PORT[:DATA_PORT]]\n", optarg);
 				return CLI_USAGE;
 			}
+			break;
+		case 'n':
+			name = optarg;
 			break;
 		case 'l':
 			c.session = optarg;
@@ -781,7 +845,9 @@ int cmd_convert(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (!to || optind != argc - (c.session ? 1 : 2)) {
+	/* DIR, but to a relay; then FILE, but for a session. */
+	if (!to || optind != argc - (to == 3 ? 0 : 1) - (c.session ? 0 : 1) ||
+	    (name && to != 3)) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
@@ -792,8 +858,13 @@ int cmd_convert(int argc, char **argv)
 		}
 		return perfdata_convert(argv[optind], argv[optind + 1]);
 	}
-	c.dir = argv[optind];
-	c.source = c.session ? c.session : argv[optind + 1];
+	if (to == 3) {
+		c.dir = url;
+		c.source = c.session ? c.session : argv[optind];
+	} else {
+		c.dir = argv[optind];
+		c.source = c.session ? c.session : argv[optind + 1];
+	}
 	if (c.session) {
 		c.lf.LoggerName = (LPSTR)c.session;
 		c.lf.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME |
@@ -809,7 +880,27 @@ int cmd_convert(int argc, char **argv)
 	c.handle = OpenTraceA(&c.lf);
 	if (c.handle == INVALID_PROCESSTRACE_HANDLE)
 		return render_fail(GetLastError(), c.source, "OpenTrace");
-	if (make_dir(c.dir)) {
+	if (to == 3) {
+		/* The session's name: --name, the live session's, or the file's. */
+		if (!name) {
+			const char *slash = strrchr(c.source, '/');
+			char *dot;
+
+			snprintf(base, sizeof(base), "%s", slash ? slash + 1 : c.source);
+			dot = strrchr(base, '.');
+			if (dot && dot != base)
+				*dot = 0;
+			name = base;
+		}
+		if (gethostname(host, sizeof(host) - 1) || !host[0])
+			snprintf(host, sizeof(host), "localhost");
+		if (relay_open(&c.relay, url, name, host, 0) ||
+		    relay_add_stream(c.relay, "metadata", &c.metadata_handle)) {
+			relay_close(c.relay);
+			CloseTrace(c.handle);
+			return 1;
+		}
+	} else if (make_dir(c.dir)) {
 		CloseTrace(c.handle);
 		return 1;
 	}
@@ -828,10 +919,10 @@ int cmd_convert(int argc, char **argv)
 	nttrace_trace_counts(c.handle, &counts);
 	CloseTrace(c.handle);
 	for (i = 0; i < MAX_CPUS; i++) {
-		if (!c.cpu[i].f)
+		if (!c.cpu[i].open)
 			continue;
 		packet_end(&c.cpu[i]);
-		if (fclose(c.cpu[i].f) && !c.failed)
+		if (c.cpu[i].f && fclose(c.cpu[i].f) && !c.failed)
 			c.failed = errno;
 		free(c.cpu[i].pkt);
 	}
@@ -842,8 +933,20 @@ int cmd_convert(int argc, char **argv)
 		events_lost = c.lf.LogfileHeader.EventsLost;
 		buffers_lost = c.lf.LogfileHeader.BuffersLost;
 	}
+	if (c.relay && !c.failed && relay_streams_sent(c.relay))
+		c.failed = EPROTO;
 	if (write_metadata(events_lost, buffers_lost))
 		ret = 1;
+	if (c.relay) {
+		/* Each stream closed after its last packet; then the session. */
+		for (i = 0; i < MAX_CPUS && !ret && !c.failed; i++)
+			if (c.cpu[i].open &&
+			    relay_close_stream(c.relay, c.cpu[i].handle, c.cpu[i].net_seq))
+				ret = 1;
+		if (!ret && !c.failed && relay_close_stream(c.relay, c.metadata_handle, 0))
+			ret = 1;
+		relay_close(c.relay);
+	}
 	nttrace_tmf_free(&render_formats);
 	if (c.failed) {
 		fprintf(stderr, "nttrace: %s: %s\n", c.dir, strerror(c.failed));
