@@ -127,6 +127,14 @@ static void usage(FILE *f)
 		"and --manifest are as for `nttrace dump`. Events lost, as the file or\n"
 		"session counts them, are in the metadata's env; an event after a loss\n"
 		"has lost_before = 1.\n\n"
+		"       nttrace convert --to net://HOST[:CTRL_PORT[:DATA_PORT]] [--name SESSION]\n"
+		"                       [OPTIONS] FILE.etl | --live SESSION\n\n"
+		"Send the same CTF to LTTng's relay daemon (lttng-relayd, ports 5342 and\n"
+		"5343 unless given), which stores it as HOST/SESSION-DATE-TIME/nttrace in\n"
+		"its output directory (HOST: this machine's name; SESSION: --name, else\n"
+		"the file's name or the live session's); `babeltrace2` reads that\n"
+		"directory. The relay has no authentication: keep its ports on a\n"
+		"private network or a tunnel.\n\n"
 		"       nttrace convert --to perf-data OUT FILE.etl\n\n"
 		"Write the CPU samples of FILE (a kernel trace with --kernel profile, and\n"
 		"--stacks profile for callchains) as the perf.data file OUT, which `perf\n"
@@ -815,6 +823,10 @@ int cmd_convert(int argc, char **argv)
 			} else if (!strcmp(optarg, "perf-data")) {
 				to = 2;
 			} else if (!strncmp(optarg, "net://", 6)) {
+				uint16_t ctrl, data;
+
+				if (relay_parse_url(optarg, host, sizeof(host), &ctrl, &data))
+					return CLI_USAGE;
 				to = 3;
 				url = optarg;
 			} else {
