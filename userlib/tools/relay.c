@@ -298,50 +298,38 @@ static int generic(struct relay *r, uint32_t cmd, const void *payload, size_t le
 	return status_ok(r, code, what);
 }
 
-int relay_open(struct relay **rp, const char *url, const char *session, const char *hostname,
-	       uint32_t live_timer_us)
+static int names_ok(const char *session, const char *hostname)
+{
+	if (*session && strlen(session) < NAME_MAX_2_4 && !strchr(session, '/') &&
+	    *hostname && strlen(hostname) < HOST_NAME_MAX_2_4 && !strchr(hostname, '/'))
+		return 1;
+	fprintf(stderr, "nttrace: relay: a session name of 1 to %d bytes and a host name of "
+		"1 to %d, neither with '/'\n", NAME_MAX_2_4 - 1, HOST_NAME_MAX_2_4 - 1);
+	return 0;
+}
+
+/* The version agreed and the session created on @r's control connection. */
+static int handshake(struct relay *r, const char *session, const char *hostname,
+		     uint32_t live_timer_us)
 {
 	uint8_t ver[8], reply[12], cs[NAME_MAX_2_4 + HOST_NAME_MAX_2_4 + 8];
-	char host[256], date[32];
+	char date[32];
 	uint32_t major, minor, code;
-	uint16_t ctrl_port, data_port;
-	struct relay *r;
 	uint64_t id;
 	time_t now = time(NULL);
 	struct tm tm;
 	int err;
 
-	*rp = NULL;
-	if (relay_parse_url(url, host, sizeof(host), &ctrl_port, &data_port))
-		return -EINVAL;
-	if (!*session || strlen(session) >= NAME_MAX_2_4 || strchr(session, '/') ||
-	    !*hostname || strlen(hostname) >= HOST_NAME_MAX_2_4 || strchr(hostname, '/')) {
-		fprintf(stderr, "nttrace: relay: a session name of 1 to %d bytes and a host "
-			"name of 1 to %d, neither with '/'\n", NAME_MAX_2_4 - 1,
-			HOST_NAME_MAX_2_4 - 1);
-		return -EINVAL;
-	}
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->data = -1;
-	r->ctrl = dial(host, ctrl_port, r->where, sizeof(r->where));
-	if (r->ctrl < 0) {
-		err = r->ctrl;
-		free(r);
-		return err;
-	}
 	be(ver, PROTO_MAJOR, 4);
 	be(ver + 4, PROTO_MINOR, 4);
 	err = command(r, CMD_VERSION, ver, sizeof(ver), NULL, 0, ver, sizeof(ver), "version");
 	if (err)
-		goto out;
+		return err;
 	relay_parse_version(ver, sizeof(ver), &major, &minor);
 	if (major != PROTO_MAJOR || minor < PROTO_MINOR_MIN) {
 		fprintf(stderr, "nttrace: relay %s: speaks protocol %u.%u; 2.%d to 2.%d are "
 			"spoken here\n", r->where, major, minor, PROTO_MINOR_MIN, PROTO_MINOR);
-		err = -EPROTONOSUPPORT;
-		goto out;
+		return -EPROTONOSUPPORT;
 	}
 	r->minor = minor < PROTO_MINOR ? minor : PROTO_MINOR;
 	memset(cs, 0, sizeof(cs));
@@ -352,26 +340,73 @@ int relay_open(struct relay **rp, const char *url, const char *session, const ch
 	err = command(r, CMD_CREATE_SESSION, cs, sizeof(cs), NULL, 0, reply, sizeof(reply),
 		      "create session");
 	if (err)
-		goto out;
+		return err;
 	relay_parse_status(reply, sizeof(reply), &id, &code);
 	err = status_ok(r, code, "create session");
 	if (err)
-		goto out;
+		return err;
 	/* The session's directory, named as LTTng names its sessions'. */
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", &tm);
 	snprintf(r->path, sizeof(r->path), "%s/%s-%s/nttrace", hostname, session, date);
-	r->data = dial(host, data_port, r->where, sizeof(r->where));
-	if (r->data < 0) {
-		err = r->data;
-		goto out;
+	return 0;
+}
+
+int relay_open(struct relay **rp, const char *url, const char *session, const char *hostname,
+	       uint32_t live_timer_us)
+{
+	uint16_t ctrl_port, data_port;
+	char host[256];
+	struct relay *r;
+	int err;
+
+	*rp = NULL;
+	if (relay_parse_url(url, host, sizeof(host), &ctrl_port, &data_port))
+		return -EINVAL;
+	if (!names_ok(session, hostname))
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->data = -1;
+	r->ctrl = dial(host, ctrl_port, r->where, sizeof(r->where));
+	err = r->ctrl < 0 ? r->ctrl : handshake(r, session, hostname, live_timer_us);
+	if (!err) {
+		r->data = dial(host, data_port, r->where, sizeof(r->where));
+		err = r->data < 0 ? r->data : 0;
+	}
+	if (err) {
+		relay_close(r);
+		return err;
 	}
 	snprintf(r->where, sizeof(r->where), "%s:%u", host, ctrl_port);
 	*rp = r;
 	return 0;
-out:
-	relay_close(r);
-	return err;
+}
+
+int relay_open_fds(struct relay **rp, int ctrl, int data, const char *session,
+		   const char *hostname, uint32_t live_timer_us)
+{
+	struct relay *r;
+	int err;
+
+	*rp = NULL;
+	if (!names_ok(session, hostname))
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->ctrl = ctrl;
+	r->data = data;
+	snprintf(r->where, sizeof(r->where), "(connected)");
+	err = handshake(r, session, hostname, live_timer_us);
+	if (err) {
+		r->ctrl = r->data = -1;	/* the caller's */
+		relay_close(r);
+		return err;
+	}
+	*rp = r;
+	return 0;
 }
 
 int relay_add_stream(struct relay *r, const char *name, uint64_t *handle)

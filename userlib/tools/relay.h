@@ -54,6 +54,14 @@ int relay_parse_url(const char *url, char *host, size_t room, uint16_t *ctrl, ui
 int relay_open(struct relay **rp, const char *url, const char *session, const char *hostname,
 	       uint32_t live_timer_us);
 
+/*
+ * relay_open() on connections already made (@ctrl, @data: the control and
+ * data sockets; the fuzzer's socket pairs): the version and the session.
+ * On failure the descriptors stay the caller's. 0 or -errno.
+ */
+int relay_open_fds(struct relay **rp, int ctrl, int data, const char *session,
+		   const char *hostname, uint32_t live_timer_us);
+
 /**
  * relay_add_stream() - a stream of the trace, stored as a file of that name
  * @r: the connection
