@@ -32,6 +32,10 @@
  * earlier than its stream's last gets the last time, and the times so
  * moved are counted, said on stderr and in the metadata's env.
  *
+ * To a relay (--to net://): the same packets and metadata go to LTTng's
+ * relay daemon (relay.c) instead of files, a stream a CPU added when its
+ * first packet is, the metadata sent once the events end.
+ *
  * Loss: the file header's (or, live, this consumer's) events and buffers
  * lost are in env; each event says lost_before = 1 when its buffer says
  * events were lost before it. CTF's events_discarded stays 0: ETW's
@@ -133,8 +137,9 @@ static void usage(FILE *f)
 		"5343 unless given), which stores it as HOST/SESSION-DATE-TIME/nttrace in\n"
 		"its output directory (HOST: this machine's name; SESSION: --name, else\n"
 		"the file's name or the live session's); `babeltrace2` reads that\n"
-		"directory. The relay has no authentication: keep its ports on a\n"
-		"private network or a tunnel.\n\n"
+		"directory. A live session's metadata goes when it stops: live viewers\n"
+		"cannot follow it yet. The relay has no authentication: keep its ports\n"
+		"on a private network or a tunnel.\n\n"
 		"       nttrace convert --to perf-data OUT FILE.etl\n\n"
 		"Write the CPU samples of FILE (a kernel trace with --kernel profile, and\n"
 		"--stacks profile for callchains) as the perf.data file OUT, which `perf\n"
