@@ -92,8 +92,8 @@ static void test_version(uint64_t *types)
 	tap_eq(v.size, sizeof(v), "%d-bit: VERSION keeps size", BITS);
 	tap_eq(sizeof(v), NTTRACE_VERSION_SIZE_VER1, "%d-bit: VERSION's size is 32", BITS);
 	tap_eq(v.abi_version, NTTRACE_ABI_VERSION, "%d-bit: ABI version", BITS);
-	tap_eq(v.features, NTTRACE_FEAT_SYSTEM_FLAGS, "%d-bit: features: system_flags alone",
-	       BITS);
+	tap_eq(v.features, NTTRACE_FEAT_SYSTEM_FLAGS | NTTRACE_FEAT_ENABLE_TIMEOUT,
+	       "%d-bit: features: system_flags and the enable's timeout", BITS);
 	for (i = 0; i < NVALID; i++)
 		valid_bits |= NTTRACE_TYPE_BIT(valid[i].type);
 	tap_eq(v.types & ~valid_bits, 0, "%d-bit: only valid types are implemented", BITS);

@@ -321,8 +321,8 @@ static void CheckSystemLogger(void)
 		       EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, 0, &session);
 	if (status == ERROR_SUCCESS)
 		Stop(L"WinNamesNoPerCpu");
-	Check(status == ERROR_INVALID_PARAMETER,
-	      "StartTrace, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: ERROR_INVALID_PARAMETER");
+	Check(status == ERROR_SUCCESS,
+	      "StartTrace, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING: one buffer for all CPUs");
 	status = Start(L"WinNamesDriver", EVENT_TRACE_REAL_TIME_MODE | EVENT_TRACE_SYSTEM_LOGGER_MODE,
 		       EVENT_TRACE_FLAG_DRIVER, &session);
 	if (status == ERROR_SUCCESS)
