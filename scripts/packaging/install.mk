@@ -202,6 +202,9 @@ install: shared $(UAPI_H) install-module-source
 	sed 's|@BINDIR@|$(BINDIR)|g' scripts/packaging/systemd/nttrace-autologger.service \
 		> $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service
+	sed 's|@BINDIR@|$(BINDIR)|g' scripts/packaging/systemd/nttrace-relay@.service \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-relay@.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-relay@.service
 	@# Into the running system (no DESTDIR): the loader's cache, as a
 	@# package's postinst does with its trigger.
 	@if [ -z "$(DESTDIR)" ] && command -v ldconfig > /dev/null; then ldconfig; fi
@@ -219,7 +222,8 @@ uninstall: uninstall-module-source
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/,$(notdir $(WINDOWS_HEADERS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MAN_PAGES))
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-nttrace.rules $(DESTDIR)$(MODULESLOADDIR)/nttrace.conf \
-		$(DESTDIR)$(MODPROBEDIR)/nttrace.conf $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service
+		$(DESTDIR)$(MODPROBEDIR)/nttrace.conf $(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-autologger.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/nttrace-relay@.service
 	rm -f $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits/c++config.h
 	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows/bits 2> /dev/null || true
 	rmdir $(DESTDIR)$(INCLUDEDIR)/nttrace/windows 2> /dev/null || true
