@@ -9,6 +9,9 @@
 #ifndef NTTRACE_TRACELOGGING_FAKE_H
 #define NTTRACE_TRACELOGGING_FAKE_H
 
+/* The functions are played here: calls to them, not the header's inline tests. */
+#define NTTRACE_NO_INLINE_EVENTS
+
 #include <string.h>
 
 #include <nttrace/traceloggingprovider.h>

@@ -39,6 +39,8 @@
  *   per-process random base (one getrandom, at the first CREATE) and a
  *   counter, in GUID form with the version nibble 4 and variant bits 10.
  */
+/* The functions themselves are defined here: not the header's inline tests. */
+#define NTTRACE_NO_INLINE_EVENTS
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>

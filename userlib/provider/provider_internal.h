@@ -8,6 +8,7 @@
 #define NTTRACE_PROVIDER_INTERNAL_H
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -160,11 +161,18 @@ struct nttrace_event_reg {
 #define NTTRACE_REG_EVENT_BIT	((uint32_t)NTTRACE_MAX_REGISTRATIONS)
 #define NTTRACE_REG_GEN_SHIFT	(__builtin_ctz(NTTRACE_MAX_REGISTRATIONS) + 1)
 
-struct nttrace_reg_slot {
-	uint32_t key;			/* its live handle; 0: free */
-	struct nttrace_event_reg *reg;	/* made at the slot's first use, kept */
-};
-extern struct nttrace_reg_slot nttrace_reg_slots[NTTRACE_MAX_REGISTRATIONS];
+/*
+ * struct nttrace_reg_slot and the table are <nttrace/evntprov.h>'s, whose
+ * inline tests read them; a registration begins as it says.
+ */
+_Static_assert(offsetof(struct nttrace_event_reg, info) ==
+	       offsetof(struct nttrace_event_reg_head, info) &&
+	       offsetof(struct nttrace_event_reg, priv) ==
+	       offsetof(struct nttrace_event_reg_head, priv),
+	       "a registration begins with the head the inline tests read");
+_Static_assert(NTTRACE_REG_EVENT_BIT == NTTRACE_INLINE_REG_EVENT_BIT &&
+	       NTTRACE_REG_INDEX_MASK == NTTRACE_INLINE_REG_INDEX_MASK,
+	       "the inline tests decode handles as the table does");
 
 /*
  * The live registration of @handle, or NULL: a load of the slot, a
