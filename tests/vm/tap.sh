@@ -52,8 +52,13 @@ wait_caught() {
 	looks=0
 	shell=$(readlink /proc/$$/exe)
 	while kill -0 "$1" 2> /dev/null; do
+		# The program first, then its handlers: read the other way, the
+		# handlers could be the shell's copy's, read just before the
+		# exec (it catches SIGINT), and the signal then go to the
+		# program before it catches it (a background job ignores it).
+		caught_exe=$(readlink "/proc/$1/exe" 2> /dev/null)
 		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
-		[ "$(readlink "/proc/$1/exe" 2> /dev/null)" != "$shell" ] && [ -n "$cgt" ] &&
+		[ -n "$caught_exe" ] && [ "$caught_exe" != "$shell" ] && [ -n "$cgt" ] &&
 			[ $(((0x$cgt >> ($2 - 1)) & 1)) -eq 1 ] && return 0
 		looks=$((looks + 1))
 		[ $looks -ne 2400 ] || say_threads wait_caught "$1"
