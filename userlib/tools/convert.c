@@ -310,7 +310,9 @@ static void packet_end(struct stream *s)
 	cli_put_le(s->pkt + 16, s->end, 8);
 	cli_put_le(s->pkt + 24, bits, 8);
 	cli_put_le(s->pkt + 32, bits, 8);
-	if (c.relay) {
+	if (c.relay && c.failed) {
+		/* The relay failed (said once): nothing more is sent. */
+	} else if (c.relay) {
 		const struct relay_index ix = {
 			.packet_size = bits, .content_size = bits,
 			.timestamp_begin = s->begin, .timestamp_end = s->end,
@@ -351,6 +353,8 @@ static struct stream *stream_of(unsigned int cpu)
 	if (s->open)
 		return s;
 	if (c.relay) {
+		if (c.failed)
+			return NULL;
 		snprintf(path, sizeof(path), "channel0_%u", cpu);
 		err = relay_add_stream(c.relay, path, &s->handle);
 		if (err) {
@@ -706,6 +710,8 @@ static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
 	int err;
 
 	if (c.relay) {
+		if (c.failed)
+			return 1;	/* the relay's failure, said already */
 		m = open_memstream(&text, &len);
 		if (!m) {
 			fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
