@@ -5,7 +5,7 @@
 # stored is its text of `convert --to ctf` of the same file, every event.
 # Then relays that misbehave (python3 plays them): none listening, another
 # protocol version, a refused session, a reply cut short, a connection
-# closed: each a clear error, exit 1. Prints TAP.
+# closed at once or mid-stream: each a clear error, exit 1. Prints TAP.
 #
 #   tests/host/relay_test.sh NTTRACE BENCH_READ OUTDIR
 set -u
@@ -115,6 +115,12 @@ else:
         s.sendall(struct.pack(">QI", 0, 1))
     elif mode == "garbage":
         s.sendall(b"\xff" * 7)
+    elif mode == "midstream":
+        # The session and the metadata stream, then gone.
+        s.sendall(struct.pack(">QI", 1, 10))
+        cmd()
+        s.sendall(struct.pack(">QI", 1, 10))
+        d.accept()
 s.close()
 PY
 	fake_pid=$!
@@ -147,6 +153,7 @@ refused "a relay that refuses the session: said with its error" refuse "create s
 refused "a reply cut short: said" short "version: the relay closed the connection"
 refused "a reply of the wrong size: said" garbage "create session: the relay closed the connection"
 refused "a relay that closes at once: said" close "version: the relay closed the connection"
+refused "a relay that closes mid-stream: said" midstream "the relay closed the connection"
 check "a URL that is not net://HOST[:PORT[:PORT]]: exit 2" \
 	sh -c "'$tool' convert --to net://h:0 '$tmp/t.etl' 2> /dev/null; test \$? -eq 2"
 check "a session name with '/': refused" \
