@@ -310,18 +310,20 @@ static void packet_end(struct stream *s)
 	cli_put_le(s->pkt + 16, s->end, 8);
 	cli_put_le(s->pkt + 24, bits, 8);
 	cli_put_le(s->pkt + 32, bits, 8);
-	if (c.relay && c.failed) {
-		/* The relay failed (said once): nothing more is sent. */
-	} else if (c.relay) {
+	if (c.relay) {
 		const struct relay_index ix = {
 			.packet_size = bits, .content_size = bits,
 			.timestamp_begin = s->begin, .timestamp_end = s->end,
 			.stream_instance_id = (uint64_t)(s - c.cpu), .packet_seq_num = s->seq,
 		};
-		int err = relay_packet(c.relay, s->handle, &s->net_seq, s->pkt, s->len, &ix);
+		int err;
 
-		if (err && !c.failed)
-			c.failed = -err;
+		/* Once the relay failed (said once), nothing more is sent. */
+		if (!c.failed) {
+			err = relay_packet(c.relay, s->handle, &s->net_seq, s->pkt, s->len, &ix);
+			if (err)
+				c.failed = -err;
+		}
 	} else if (fwrite(s->pkt, 1, s->len, s->f) != s->len && !c.failed) {
 		c.failed = errno ? errno : EIO;
 	}
