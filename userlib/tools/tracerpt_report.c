@@ -29,21 +29,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nttrace/etl.h>
+
 #include "tracerpt.h"
 
-/* The NT Kernel Logger's classes the report reads, as TDH names them. */
-static const GUID process_guid = { 0x3d6fa8d0, 0xfe05, 0x11d0,
-				   { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-static const GUID thread_guid = { 0x3d6fa8d1, 0xfe05, 0x11d0,
-				  { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-static const GUID diskio_guid = { 0x3d6fa8d4, 0xfe05, 0x11d0,
-				  { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-static const GUID perfinfo_guid = { 0xce1dbfb4, 0x137e, 0x4da6,
-				    { 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc } };
-static const GUID fileio_guid = { 0x90cbdc39, 0x4a3e, 0x11d1,
-				  { 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3 } };
-static const GUID tcpip_guid = { 0x9a280ac0, 0xc8e0, 0x11d1,
-				 { 0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2 } };
+/*
+ * The NT Kernel Logger's event groups the report reads, by their HookIds'
+ * high byte: the library's table of groups (nttrace_kernel_group()) gives
+ * each its GUID, the event's ProviderId.
+ */
+#define GROUP_DISKIO	0x01
+#define GROUP_PROCESS	0x03
+#define GROUP_FILEIO	0x04
+#define GROUP_THREAD	0x05
+#define GROUP_TCPIP	0x06
+#define GROUP_PERFINFO	0x0F
 
 #define OP_START	1
 #define OP_DCSTART	3
@@ -67,15 +67,23 @@ enum { IO_IN, IO_OUT };	/* read or received, written or sent */
  * the bytes in field @bytes.
  */
 static const struct io_kind {
-	const GUID *guid;
+	unsigned int group;
 	UCHAR in, out;
 	const char *thread, *bytes;
 } io_kinds[IO_KINDS] = {
-	[IO_DISK] = { &diskio_guid, OP_DISK_READ, OP_DISK_WRITE, "IssuingThreadId",
+	[IO_DISK] = { GROUP_DISKIO, OP_DISK_READ, OP_DISK_WRITE, "IssuingThreadId",
 		      "TransferSize" },
-	[IO_FILE] = { &fileio_guid, OP_FILE_READ, OP_FILE_WRITE, "TTID", "IoSize" },
-	[IO_NET] = { &tcpip_guid, OP_TCP_RECV, OP_TCP_SEND, NULL, "size" },
+	[IO_FILE] = { GROUP_FILEIO, OP_FILE_READ, OP_FILE_WRITE, "TTID", "IoSize" },
+	[IO_NET] = { GROUP_TCPIP, OP_TCP_RECV, OP_TCP_SEND, NULL, "size" },
 };
+
+/* Whether @er is an event of the kernel's group @group. */
+static int of_group(const EVENT_RECORD *er, unsigned int group)
+{
+	const struct nttrace_kernel_group *k = nttrace_kernel_group((uint16_t)(group << 8));
+
+	return k && !memcmp(&er->EventHeader.ProviderId, &k->guid, sizeof(GUID));
+}
 
 struct proc {
 	uint32_t pid;
@@ -303,7 +311,7 @@ static void on_io(const EVENT_RECORD *er, const struct render_fields *v)
 	struct proc *p;
 
 	for (k = 0; k < IO_KINDS; k++)
-		if (!memcmp(&er->EventHeader.ProviderId, io_kinds[k].guid, sizeof(GUID)) &&
+		if (of_group(er, io_kinds[k].group) &&
 		    (op == io_kinds[k].in || op == io_kinds[k].out))
 			break;
 	if (k == IO_KINDS)
@@ -322,7 +330,6 @@ static void on_io(const EVENT_RECORD *er, const struct render_fields *v)
 
 void tracerpt_report_event(const EVENT_RECORD *er, const struct render_fields *v, int decoded)
 {
-	const GUID *g = &er->EventHeader.ProviderId;
 	UCHAR op = er->EventHeader.EventDescriptor.Opcode;
 	uint64_t a, b;
 	struct proc *p;
@@ -330,21 +337,21 @@ void tracerpt_report_event(const EVENT_RECORD *er, const struct render_fields *v
 
 	if (!decoded || R.oom)
 		return;
-	if (!memcmp(g, &process_guid, sizeof(*g)) && (op == OP_START || op == OP_DCSTART)) {
+	if (of_group(er, GROUP_PROCESS) && (op == OP_START || op == OP_DCSTART)) {
 		R.kernel = 1;
 		if (!field(er, v, "ProcessId", &a) || !(p = proc_of((uint32_t)a)))
 			return;
 		image = field_text(v, "ImageFileName");
 		if (image && *image)
 			snprintf(p->image, sizeof(p->image), "%s", image);
-	} else if (!memcmp(g, &thread_guid, sizeof(*g))) {
+	} else if (of_group(er, GROUP_THREAD)) {
 		if ((op == OP_START || op == OP_DCSTART) && field(er, v, "TThreadId", &a) &&
 		    field(er, v, "ProcessId", &b) && tmap_put(&R.threads, (uint32_t)a, (uint32_t)b))
 			R.oom = 1;
 		else if (op == OP_CSWITCH)
 			on_cswitch(er, v);
 		return;
-	} else if (!memcmp(g, &perfinfo_guid, sizeof(*g)) && op == OP_SAMPLE) {
+	} else if (of_group(er, GROUP_PERFINFO) && op == OP_SAMPLE) {
 		if (field(er, v, "ThreadId", &a) && (p = proc_of_thread(er, a)))
 			p->samples++;
 	} else {
