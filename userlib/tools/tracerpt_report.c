@@ -553,8 +553,13 @@ static void process_section(const struct out *o)
 
 	if (!R.kernel)
 		return;
-	/* The hash's indexes are stale once sorted: nothing looks up after this. */
-	qsort(R.procs, R.nprocs, sizeof(*R.procs), by_time);
+	/*
+	 * The hash's indexes are stale once sorted: nothing looks up after
+	 * this. A process event without a ProcessId marks the trace as the
+	 * kernel's yet allocates no table, and qsort() takes no null array.
+	 */
+	if (R.nprocs)
+		qsort(R.procs, R.nprocs, sizeof(*R.procs), by_time);
 	section_open(o, "Processes");
 	table_open(o, "Processes", cols, 15);
 	for (i = 0; i < R.nprocs; i++) {
