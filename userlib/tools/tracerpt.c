@@ -714,8 +714,6 @@ static void write_summary(FILE *f, char **files, int nfiles, const EVENT_TRACE_L
 		end > start ? (end - start) / 10000000 : 0);
 	fprintf(f, "%-12s %-32s %-24s %-8s %-6s %-7s %s\n", "Event Count", "Provider", "Event",
 		"Event ID", "Opcode", "Version", "Guid");
-	if (T.ncounts)
-		qsort(T.counts, T.ncounts, sizeof(*T.counts), by_provider);
 	for (i = 0; i < T.ncounts; i++) {
 		const struct tracerpt_count *c = &T.counts[i];
 
@@ -922,11 +920,15 @@ int cmd_tracerpt(int argc, char **argv)
 			fprintf(stderr, "nttrace: tracerpt: %s: %" PRIu64 " events left out\n",
 				dump.path, dropped);
 	}
+	/*
+	 * The summary and the report both list the counts by provider. The
+	 * counts' hash is stale once sorted: nothing counts after ProcessTrace.
+	 */
+	if (T.ncounts)
+		qsort(T.counts, T.ncounts, sizeof(*T.counts), by_provider);
 	if (summary.f)
 		write_summary(summary.f, files, nfiles, lf);
 	if (report.f) {
-		if (T.ncounts)
-			qsort(T.counts, T.ncounts, sizeof(*T.counts), by_provider);
 		if (tracerpt_report_write(report.f, !strcasecmp(report_format, "HTML"), rfiles,
 					  (unsigned int)nfiles, T.events, T.counts, T.ncounts)) {
 			fprintf(stderr, "nttrace: tracerpt: out of memory\n");
