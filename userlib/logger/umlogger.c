@@ -31,6 +31,20 @@
  * producer's path. Fewer wait for the flush timer, FlushTrace
  * or stop. The slots are static, so a late producer never touches freed memory.
  *
+ * When fewer than half the buffers are free, the writer is behind, and a
+ * producer taking a buffer first gives its CPU away once (sched_yield():
+ * nothing happens unless another thread is runnable on its CPU). Measured
+ * on 2 CPUs (`perf sched`): the writer, woken by a producer, was placed on
+ * the producer's CPU, where a producer that never sleeps kept it waiting
+ * for its share, and with 2 or 4 producers it had a fifth of the CPUs: 35
+ * to 79 % of the events were lost at full rate, where LTTng-UST's
+ * consumer daemon in the same conditions discarded 3 to 18 %. Yielding
+ * there, none were lost, at 41 to 70 ns an event (wall time over all
+ * threads' events, against LTTng-UST's 45 to 65). It costs a system call
+ * a buffer, only while buffers are short; a producer never waits for the
+ * writer or the file, and an event that finds no free buffer is lost and
+ * counted, as on Windows.
+ *
  * Choices: MaximumBuffers counts buffers in all (not per CPU); a buffer's
  * processor_number is its slot, each slot's buffers being one time-ordered
  * stream as a CPU's are (with EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING every
@@ -272,6 +286,7 @@ static struct {
 	uint32_t *queue, qhead, qlen;
 	uint32_t *events_in;		/* a queued buffer's events, by index */
 	uint32_t wake_at;		/* qlen that wakes the writer */
+	uint32_t yield_below;		/* nfree below which producers yield */
 	/*
 	 * Buffers the writer takes at once, one system call for them: at
 	 * most an eighth of the pool, so that the producers keep free ones
@@ -415,6 +430,9 @@ static int take_buffer(struct um_slot *s, unsigned int slot, TRACEHANDLE handle)
 	};
 	uint32_t index;
 
+	/* The writer is behind: let it have this CPU if it waits for it (see the head). */
+	if (__atomic_load_n(&um.nfree, __ATOMIC_RELAXED) < um.yield_below)
+		sched_yield();
 	/*
 	 * None free, as far as we can tell without the lock: the event is
 	 * lost without taking it, so that a producer that outruns the writer
@@ -1089,6 +1107,7 @@ ULONG nttrace_um_start(PTRACEHANDLE handle, const char *name,
 	um.bufsize = kb * 1024;
 	um.nbuf = nbuf;
 	um.wake_at = pool_share(nbuf, 4, UM_WAKE_MAX);
+	um.yield_below = nbuf / 2;
 	um.batch = pool_share(nbuf, 8, NTTRACE_LOGFILE_BATCH);
 	/* Relaxed: a writer of the last session may read it (and then fails). */
 	__atomic_store_n(&um.mode, p->LogFileMode, __ATOMIC_RELAXED);
