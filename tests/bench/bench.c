@@ -87,7 +87,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1630,35 +1632,90 @@ static long long kernel_lost(void)
 	return (long long)(info.events_lost + info.events_overwritten);
 }
 
+/*
+ * The events LTTng discarded in the trace under @dir, read as babeltrace2
+ * reads them: each stream's packets carry a running count of the events
+ * its ring buffer discarded (the packet context's events_discarded), and
+ * the session's index files repeat it (index/CHANNEL_CPU.idx, the CTF
+ * packet index: a big-endian header of magic 0xC1F1DCC1, major and minor
+ * version and entry size, then an entry a packet, of big-endian 64-bit
+ * fields whose sixth is that count). A stream's last entry holds its
+ * count, and the trace's is their sum. `lttng list` and `lttng stop` have
+ * printed this sum with bit 63 set after runs of 4 threads on 2 CPUs, so
+ * they are not asked. -1 if a file cannot be read, or there is none.
+ */
+static long long discarded_sum;
+static unsigned int discarded_files;
+
+static int add_index(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	uint8_t h[16], e[48];
+	uint32_t entry;
+	off_t last;
+	uint64_t n = 0;
+	int fd, i;
+
+	(void)ftw;
+	if (type != FTW_F || strlen(path) < 4 || strcmp(path + strlen(path) - 4, ".idx") ||
+	    !strstr(path, "/index/"))
+		return 0;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || pread(fd, h, sizeof(h), 0) != sizeof(h) ||
+	    ((uint32_t)h[0] << 24 | h[1] << 16 | h[2] << 8 | h[3]) != 0xC1F1DCC1u) {
+		if (fd >= 0)
+			close(fd);
+		discarded_sum = -1;
+		return 1;
+	}
+	entry = (uint32_t)h[12] << 24 | h[13] << 16 | h[14] << 8 | h[15];
+	last = st->st_size - (st->st_size - (off_t)sizeof(h)) % (entry ? entry : 1) - entry;
+	if (entry >= sizeof(e) && last >= (off_t)sizeof(h)) {
+		if (pread(fd, e, sizeof(e), last) != sizeof(e)) {
+			close(fd);
+			discarded_sum = -1;
+			return 1;
+		}
+		for (i = 40; i < 48; i++)
+			n = n << 8 | e[i];
+	}
+	close(fd);
+	discarded_sum += n;
+	discarded_files++;
+	return 0;
+}
+
+static long long lttng_discarded(const char *dir)
+{
+	discarded_sum = 0;
+	discarded_files = 0;
+	if (nftw(dir, add_index, 16, FTW_PHYS) || !discarded_files)
+		return -1;
+	return discarded_sum;
+}
+
 #ifdef NTTRACE_BENCH_LTTNG
 /*
- * LTTng's discarded events so far: `lttng list SESSION -c channel0` (the
- * session scripts/bench made, named in BENCH_LTTNG_SESSION), untimed.
+ * LTTng's discarded events so far in the session scripts/bench made (named
+ * in BENCH_LTTNG_SESSION, its trace in BENCH_LTTNG_DIR), untimed: `lttng
+ * stop` writes every packet out (the counts of the last ones with them),
+ * then the index files are read, and the session started again.
  */
 static long long lttng_lost(void)
 {
 	const char *session = getenv("BENCH_LTTNG_SESSION");
-	char cmd[256], line[256], *d;
-	long long n = -1;
-	FILE *f;
+	const char *dir = getenv("BENCH_LTTNG_DIR");
+	char cmd[512];
+	long long n;
 
-	if (!session)
+	if (!session || !dir)
 		return -1;
-	snprintf(cmd, sizeof(cmd), "lttng list '%s' -c channel0 2>/dev/null", session);
-	f = popen(cmd, "r");
-	if (!f)
+	snprintf(cmd, sizeof(cmd), "lttng stop '%s' > /dev/null 2>&1", session);
+	if (system(cmd))
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		d = strstr(line, "Discarded events:");
-		/*
-		 * LTTng-tools has printed counts with bit 63 set after runs of
-		 * 4 threads on 2 CPUs: not a count we can read; -1 ("n/a").
-		 */
-		if (d)
-			n = strtoull(d + 17, NULL, 10) >> 63 ? -1 :
-			    (long long)strtoull(d + 17, NULL, 10);
-	}
-	pclose(f);
+	n = lttng_discarded(dir);
+	snprintf(cmd, sizeof(cmd), "lttng start '%s' > /dev/null 2>&1", session);
+	if (system(cmd))
+		return -1;
 	return n;
 }
 
@@ -1809,6 +1866,16 @@ int main(int argc, char **argv)
 		n_user = n_user * atoi(getenv("BENCH_SCALE")) / 100;
 		n_fast = n_fast * atoi(getenv("BENCH_SCALE")) / 100;
 		n_rt = n_rt * atoi(getenv("BENCH_SCALE")) / 100;
+	}
+	if (argc == 3 && !strcmp(argv[1], "lttng-discarded")) {
+		long long n = lttng_discarded(argv[2]);
+
+		if (n < 0) {
+			fprintf(stderr, "lttng-discarded: no CTF index read under %s\n", argv[2]);
+			return 1;
+		}
+		printf("%lld\n", n);
+		return 0;
 	}
 #ifdef NTTRACE_BENCH_LTTNG
 	if (argc == 3 && !strcmp(argv[1], "lttng-overhead")) {

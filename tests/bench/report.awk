@@ -55,8 +55,9 @@ function lttng_round(round, before,    a, b) {
 	return a - b
 }
 
-# A count `lttng stop` printed: bit 63 set is no count (seen after runs of
-# 4 threads on 2 CPUs).
+# A count of LTTng's discards (the bench reads them from the trace's CTF
+# index, not from `lttng list`, which has printed them with bit 63 set):
+# such a value is no count.
 function lttng_count(v) {
 	if (v == "")
 		return "n/a"
@@ -672,23 +673,12 @@ function sw_table(h, title, dat,    p, k, sk, name, cell, v, nfoot, hdr, line, n
 			}
 			v = sw_median(sk, sw_sizes[k])
 			cell = cell " " ns(v)
-			if (name ~ /^lttng/) {
-				sw_ltt_lost += sw_lost[sk, sw_sizes[k]]
-				sw_ltt_written += sw_written[sk, sw_sizes[k]]
-			} else if (sw_lost[sk, sw_sizes[k]] > 0)
+			if (sw_lost[sk, sw_sizes[k]] > 0)
 				cell = cell sprintf(" (%s%% lost)", pct(sw_lost[sk, sw_sizes[k]], \
 					sw_written[sk, sw_sizes[k]]))
 			cell = cell " |"
 		}
 		print cell
-	}
-	if (sw_ltt_written) {
-		print ""
-		printf "LTTng-UST discarded %d of the %d events of its sweep runs (%.0f%%), all sizes " \
-			"together: `lttng list` counts a run's discards only when a later packet " \
-			"closes, so they cannot be told apart by size.\n", sw_ltt_lost,
-			sw_ltt_written, 100 * sw_ltt_lost / sw_ltt_written
-		sw_ltt_written = 0
 	}
 	if (dat == "")
 		return
