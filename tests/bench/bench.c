@@ -38,6 +38,7 @@
  *   tl_disabled, tl_kernel, tl_umlogger  TraceLoggingWrite of one 64-byte
  *                 Binary field: disabled (the header's inline test), into
  *                 the kernel session, into the user-mode logger
+ *   ewt_disabled, ewx_disabled  EventWriteTransfer and EventWriteEx of it
  *   ee_disabled   EventEnabled for it
  *   mc_disabled   EventWriteX of a header `nttrace mc` generated, its
  *                 provider registered and not enabled (tests/bench/bench.man)
@@ -436,6 +437,28 @@ static long path_event_write(void *arg, long n)
 	return failed;
 }
 
+static long path_event_write_transfer(void *arg, long n)
+{
+	struct ew_ctx *c = arg;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += EventWriteTransfer(c->h, &c->d, NULL, NULL, 1, &c->data) !=
+			  ERROR_SUCCESS;
+	return failed;
+}
+
+static long path_event_write_ex(void *arg, long n)
+{
+	struct ew_ctx *c = arg;
+	long i, failed = 0;
+
+	for (i = 0; i < n; i++)
+		failed += EventWriteEx(c->h, &c->d, 0, 0, NULL, NULL, 1, &c->data) !=
+			  ERROR_SUCCESS;
+	return failed;
+}
+
 /* Counts as failed every time the answer is "enabled": it must not be. */
 static long path_event_enabled(void *arg, long n)
 {
@@ -700,6 +723,8 @@ static void setup_disabled(void)
 	if (ew_register(&ew_off, "ew_disabled", 0x60))
 		return;
 	add_case("ew_disabled", path_event_write, &ew_off, n_fast, 1);
+	add_case("ewt_disabled", path_event_write_transfer, &ew_off, n_fast, 1);
+	add_case("ewx_disabled", path_event_write_ex, &ew_off, n_fast, 1);
 	add_case("ee_disabled", path_event_enabled, &ew_off, n_fast, 1);
 	if (EventRegisternttrace_bench_mc() != ERROR_SUCCESS)
 		printf("# mc_disabled: EventRegister failed\n");
