@@ -93,3 +93,40 @@ bpftrace_bundle() {
 	} > /dev/null || die "cannot install bpftrace"
 	program_bundle "$1" "$(readlink -f "$(command -v bpftrace)")" bpftrace
 }
+
+# LTTng's relay daemon and babeltrace2 with its plugins (Debian's
+# lttng-tools and babeltrace2, which scripts/deps installs) for a guest
+# that has neither: DIR/relay.sh defines `lttng_relayd` and `babeltrace2`,
+# each run by its own loader from /add/DIR's base name, the plugins' and
+# the programs' libraries in DIR/lib. For tests/vm/relay_live_test.sh.
+relay_bundle() {
+	bundle=$1
+	relayd=$(command -v lttng-relayd) || die "lttng-relayd is not installed (scripts/deps)"
+	bt=$(command -v babeltrace2) || die "babeltrace2 is not installed (scripts/deps)"
+	plugins=$(ls -d /usr/lib/*/babeltrace2/plugins 2> /dev/null | head -n 1)
+	[ -n "$plugins" ] || die "babeltrace2's plugins are not installed"
+	rm -rf "$bundle"
+	mkdir -p "$bundle/lib" "$bundle/plugins" "$bundle/no-providers"
+	cp "$relayd" "$bundle/lttng-relayd"
+	cp "$bt" "$bundle/babeltrace2"
+	cp "$plugins"/*.so "$bundle/plugins/"
+	for f in "$relayd" "$bt" "$plugins"/*.so; do
+		ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
+	done | sort -u | while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	# babeltrace2's text goes through stdio, in 4 KB blocks to a file: a
+	# live viewer's last events would wait there. Line-buffered instead.
+	printf '#include <stdio.h>\n%s\n' \
+		'static void __attribute__((constructor)) lines(void) { setvbuf(stdout, NULL, _IOLBF, 0); }' |
+		gcc -shared -fPIC -x c -o "$bundle/lib/linebuf.so" - || die "cannot build linebuf.so"
+	loader=$(basename "$(ls "$bundle"/lib/ld-linux-*.so.* | head -n 1)")
+	base=/add/$(basename "$bundle")
+	cat > "$bundle/relay.sh" <<EOS
+lttng_relayd() { $base/lib/$loader --library-path $base/lib $base/lttng-relayd "\$@"; }
+babeltrace2() {
+	BABELTRACE_PLUGIN_PATH=$base/plugins \\
+	LIBBABELTRACE2_PLUGIN_PROVIDER_DIR=$base/no-providers \\
+		$base/lib/$loader --library-path $base/lib --preload $base/lib/linebuf.so \\
+		$base/babeltrace2 "\$@"
+}
+EOS
+}

@@ -36,10 +36,29 @@
  * relay daemon (relay.c) instead of files, a stream a CPU added when its
  * first packet is, the metadata sent once the events end.
  *
+ * Live to a relay (--to net:// --live SESSION): the relay's session is a
+ * live one (a live timer of LIVE_TIMER_US, as `lttng create --live`
+ * makes), which viewers (`babeltrace2 net://RELAY:5344/host/HOST/NAME`)
+ * follow as it grows, so: a stream for each of the session's CPUs is
+ * announced at the start; the metadata goes in metadata packets (as
+ * LTTng's consumer daemon sends it), without the counts only the end
+ * knows, its head and the classes so far with the first packet, each
+ * later class's declaration appended before the first packet that uses
+ * it; and every LIVE_TIMER_US each stream's packet so far is sent, or, if
+ * the stream has nothing new, a beacon: an index of no packet saying the
+ * stream is idle up to the latest time any stream has written (the
+ * watermark), so that a viewer merging the streams in time need not wait
+ * for it. Such a stream's events that come later but earlier than that
+ * get the watermark's time, counted as times moved (the rule below).
+ *
  * Loss: the file header's (or, live, this consumer's) events and buffers
  * lost are in env; each event says lost_before = 1 when its buffer says
- * events were lost before it. CTF's events_discarded stays 0: ETW's
- * buffers say that events were lost, not how many.
+ * events were lost before it. Live, the events this consumer lost (full
+ * rings while it fell behind) are also counted in the packets'
+ * events_discarded, a running count a stream, which babeltrace2 reports
+ * as discarded events: each loss in the stream whose packet closes next.
+ * A file's events_discarded stays 0: ETW's buffers say that events were
+ * lost, not how many.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,7 +81,10 @@
 #define CTF_MAGIC	0xC1FC1FC1U
 #define PACKET_MAX	(64 * 1024)	/* a packet's usual bound; a larger event gets its own */
 #define PACKET_HEADER	8		/* magic, stream_id */
-#define PACKET_CONTEXT	44		/* as packet.context in the metadata */
+#define PACKET_CONTEXT	52		/* as packet.context in the metadata */
+#define PACKET_DISCARDED 48		/* the offset of its events_discarded */
+#define METADATA_PACKET_HEADER 37	/* a metadata packet's header */
+#define LIVE_TIMER_US	1000000		/* live: packets and beacons this often */
 #define MAX_CPUS	256		/* the ETL reader's bound */
 
 enum ftype { F_STRING, F_INT, F_BYTES };
@@ -91,6 +113,8 @@ struct stream {
 	uint8_t *pkt;
 	size_t len, cap;
 	uint64_t begin, end, last, seq;
+	uint64_t discarded;	/* live: events lost, counted in its packets */
+	int empty;		/* live: the packet goes even without an event */
 };
 
 #define HASH_SIZE 4096
@@ -110,6 +134,17 @@ static struct {
 	const char *source;
 	struct relay *relay;	/* --to net://: the relay, else NULL */
 	uint64_t metadata_handle;
+	/*
+	 * Live to a relay (@live): @lock orders the events (ProcessTrace's
+	 * thread) and the live timer (the watcher's); @classes_sent, the
+	 * classes declared to the relay, @head_sent whether the metadata's
+	 * head went; @discarded, the consumer's losses put in packets so far;
+	 * @watermark, the latest time written.
+	 */
+	int live, head_sent;
+	pthread_mutex_t lock;
+	uint32_t classes_sent;
+	uint64_t discarded, watermark;
 } c;
 
 static volatile sig_atomic_t stop_signal;
@@ -137,9 +172,12 @@ static void usage(FILE *f)
 		"5343 unless given), which stores it as HOST/SESSION-DATE-TIME/nttrace in\n"
 		"its output directory (HOST: this machine's name; SESSION: --name, else\n"
 		"the file's name or the live session's); `babeltrace2` reads that\n"
-		"directory. A live session's metadata goes when it stops: live viewers\n"
-		"cannot follow it yet. The relay has no authentication: keep its ports\n"
-		"on a private network or a tunnel.\n\n"
+		"directory. A live session is a live one there too: `babeltrace2\n"
+		"net://RELAY:5344/host/HOST/SESSION` follows it as it runs, each CPU's\n"
+		"events sent every second (give the session --flush-timer 1 for its\n"
+		"buffers to come that often), events this consumer lost counted in the\n"
+		"packets' events_discarded. The relay has no authentication: keep its\n"
+		"ports on a private network or a tunnel.\n\n"
 		"       nttrace convert --to perf-data OUT FILE.etl\n\n"
 		"Write the CPU samples of FILE (a kernel trace with --kernel profile, and\n"
 		"--stacks profile for callchains) as the perf.data file OUT, which `perf\n"
@@ -296,29 +334,47 @@ static void packet_start(struct stream *s, unsigned int cpu)
 	put_le(s, 0, 8);			/* content_size */
 	put_le(s, 0, 8);			/* packet_size */
 	put_le(s, s->seq, 8);			/* packet_seq_num */
+	put_le(s, 0, 8);			/* events_discarded */
 	put_le(s, cpu, 4);			/* cpu_id */
 	s->begin = 0;
 }
 
+static int live_metadata(void);
+
+/* The packet sent or written, if it has an event (or @s->empty is set). */
 static void packet_end(struct stream *s)
 {
 	uint64_t bits = (uint64_t)s->len * 8;
 
-	if (s->len <= PACKET_HEADER + PACKET_CONTEXT)
+	if (s->len < PACKET_HEADER + PACKET_CONTEXT ||
+	    (s->len == PACKET_HEADER + PACKET_CONTEXT && !s->empty))
 		return;
+	s->empty = 0;
+	if (c.live) {
+		uint64_t lost = __atomic_load_n(&c.consumer_lost, __ATOMIC_RELAXED);
+
+		if (lost > c.discarded) {
+			s->discarded += lost - c.discarded;
+			c.discarded = lost;
+		}
+	}
 	cli_put_le(s->pkt + 8, s->begin, 8);
 	cli_put_le(s->pkt + 16, s->end, 8);
 	cli_put_le(s->pkt + 24, bits, 8);
 	cli_put_le(s->pkt + 32, bits, 8);
+	cli_put_le(s->pkt + PACKET_DISCARDED, s->discarded, 8);
 	if (c.relay) {
 		const struct relay_index ix = {
 			.packet_size = bits, .content_size = bits,
 			.timestamp_begin = s->begin, .timestamp_end = s->end,
+			.events_discarded = s->discarded,
 			.stream_instance_id = (uint64_t)(s - c.cpu), .packet_seq_num = s->seq,
 		};
 		int err;
 
 		/* Once the relay failed (said once), nothing more is sent. */
+		if (!c.failed && c.live && live_metadata())
+			c.failed = EPROTO;
 		if (!c.failed) {
 			err = relay_packet(c.relay, s->handle, &s->net_seq, s->pkt, s->len, &ix);
 			if (err)
@@ -359,6 +415,9 @@ static struct stream *stream_of(unsigned int cpu)
 			return NULL;
 		snprintf(path, sizeof(path), "channel0_%u", cpu);
 		err = relay_add_stream(c.relay, path, &s->handle);
+		/* Live: viewers are told of it at once. */
+		if (!err && c.live)
+			err = relay_streams_sent(c.relay);
 		if (err) {
 			c.failed = -err;
 			return NULL;
@@ -441,6 +500,8 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 		c.moved++;
 	}
 	s->last = ts;
+	if (ts > c.watermark)
+		c.watermark = ts;
 	if (s->len && s->len + 256 + eh->Size > PACKET_MAX)
 		packet_end(s);
 	if (!s->len) {
@@ -599,9 +660,13 @@ static void WINAPI on_event(PEVENT_RECORD er)
 	const EVENT_HEADER *eh = &er->EventHeader;
 	const struct nttrace_etl_event *ev = nttrace_current_record();
 
-	if (c.failed || render_is_header_event(er))
+	if (render_is_header_event(er))
 		return;
-	if (eh->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE) {
+	if (c.live)
+		pthread_mutex_lock(&c.lock);
+	if (c.failed) {
+		;
+	} else if (eh->Flags & EVENT_HEADER_FLAG_TRACE_MESSAGE) {
 		if (!convert_formatted(er))
 			convert_data(er, "TraceMessage");
 	} else if (convert_tdh(er)) {
@@ -619,6 +684,8 @@ static void WINAPI on_event(PEVENT_RECORD er)
 	} else {
 		convert_data(er, "EventWrite");
 	}
+	if (c.live)
+		pthread_mutex_unlock(&c.lock);
 }
 
 /* ---- the metadata ---- */
@@ -646,13 +713,16 @@ static void env_string(FILE *m, const char *key, const char *value)
 	fputs(";\n", m);
 }
 
-/* The metadata's text (TSDL), to @m. */
-static void metadata_text(FILE *m, uint64_t events_lost, uint64_t buffers_lost)
+/*
+ * The metadata's text (TSDL) up to the event classes, to @m; @counts: with
+ * the losses and times moved in env (known at the end; live, they are
+ * not, and the losses go in the packets).
+ */
+static void metadata_head(FILE *m, int counts, uint64_t events_lost, uint64_t buffers_lost)
 {
 	const TRACE_LOGFILE_HEADER *h = &c.lf.LogfileHeader;
 	char host[256] = "";
 	unsigned int b;
-	uint32_t i;
 
 	fputs("/* CTF 1.8 */\n\n", m);
 	for (b = 8; b <= 64; b *= 2)
@@ -668,9 +738,11 @@ static void metadata_text(FILE *m, uint64_t events_lost, uint64_t buffers_lost)
 	env_string(m, "trace_name", c.session ? c.session : c.source);
 	if (!gethostname(host, sizeof(host) - 1) && host[0])
 		env_string(m, "converted_on", host);
-	fprintf(m, "\tevents_lost = %" PRIu64 ";\n\tbuffers_lost = %" PRIu64 ";\n"
-		"\ttimes_moved_forward = %" PRIu64 ";\n\tpointer_size = %u;\n"
-		"\tnumber_of_processors = %u;\n};\n\n", events_lost, buffers_lost, c.moved,
+	if (counts)
+		fprintf(m, "\tevents_lost = %" PRIu64 ";\n\tbuffers_lost = %" PRIu64 ";\n"
+			"\ttimes_moved_forward = %" PRIu64 ";\n", events_lost, buffers_lost,
+			c.moved);
+	fprintf(m, "\tpointer_size = %u;\n\tnumber_of_processors = %u;\n};\n\n",
 		h->PointerSize ? h->PointerSize : 8, h->NumberOfProcessors);
 	fputs("clock {\n\tname = \"filetime\";\n"
 	      "\tdescription = \"UTC in ns since 1970, from the events' FILETIMEs\";\n"
@@ -682,13 +754,20 @@ static void metadata_text(FILE *m, uint64_t events_lost, uint64_t buffers_lost)
 	      "\tpacket.context := struct {\n"
 	      "\t\tu64_clock timestamp_begin;\n\t\tu64_clock timestamp_end;\n"
 	      "\t\tu64 content_size;\n\t\tu64 packet_size;\n\t\tu64 packet_seq_num;\n"
-	      "\t\tu32 cpu_id;\n\t};\n"
+	      "\t\tu64 events_discarded;\n\t\tu32 cpu_id;\n\t};\n"
 	      "\tevent.header := struct {\n\t\tu32 id;\n\t\tu64_clock timestamp;\n\t};\n"
 	      "\tevent.context := struct {\n"
 	      "\t\tstring provider;\n\t\tu32 pid;\n\t\tu32 tid;\n\t\tu16 id;\n"
 	      "\t\tu8 version;\n\t\tu8 channel;\n\t\tu8 level;\n\t\tu8 opcode;\n"
 	      "\t\tu16 task;\n\t\txu64 keyword;\n\t\tu8 lost_before;\n\t};\n};\n", m);
-	for (i = 0; i < c.nr_classes; i++) {
+}
+
+/* The declarations of event classes @from to the last, to @m. */
+static void metadata_classes(FILE *m, uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < c.nr_classes; i++) {
 		const char *key = c.classes[i]->key, *line = strchr(key, '\n');
 		size_t len = line ? (size_t)(line - key) : strlen(key);
 		char *name = strndup(key, len);
@@ -703,39 +782,94 @@ static void metadata_text(FILE *m, uint64_t events_lost, uint64_t buffers_lost)
 	}
 }
 
-/* The metadata, as DIR/metadata or to the relay's metadata stream: 0 or 1. */
-static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
+/*
+ * The header of a metadata packet of @len bytes (CTF 1.8, "Metadata"; in
+ * the trace's byte order, little-endian): its magic, no UUID, checksum,
+ * compression or encryption, its sizes in bits, the CTF version.
+ */
+static void metadata_packet_header(uint8_t *p, size_t len)
 {
-	char path[4096], *text = NULL;
+	cli_put_le(p, 0x75D11D57, 4);		/* magic */
+	memset(p + 4, 0, 20);			/* uuid, checksum */
+	cli_put_le(p + 24, (uint64_t)len * 8, 4);	/* content_size */
+	cli_put_le(p + 28, (uint64_t)len * 8, 4);	/* packet_size */
+	memset(p + 32, 0, 3);		/* compression, encryption, checksum schemes */
+	p[35] = 1;				/* major */
+	p[36] = 8;				/* minor */
+}
+
+/*
+ * To the relay's metadata stream: the head if @head (with @counts, as
+ * metadata_head()), then the classes it does not have yet. 0 or 1.
+ */
+static int relay_send_metadata(int head, int counts, uint64_t events_lost,
+			       uint64_t buffers_lost)
+{
+	char *text = NULL;
 	size_t len = 0;
 	FILE *m;
 	int err;
 
-	if (c.relay) {
-		if (c.failed)
-			return 1;	/* the relay's failure, said already */
-		m = open_memstream(&text, &len);
-		if (!m) {
-			fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
-			return 1;
-		}
-		metadata_text(m, events_lost, buffers_lost);
-		if (fclose(m)) {
-			fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
-			free(text);
-			return 1;
-		}
-		err = relay_metadata(c.relay, c.metadata_handle, text, len);
-		free(text);
-		return !!err;
+	if (c.failed)
+		return 1;	/* the relay's failure, said already */
+	if (!head && c.classes_sent == c.nr_classes)
+		return 0;
+	m = open_memstream(&text, &len);
+	if (!m) {
+		fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
+		return 1;
 	}
+	/* Live, each piece is a metadata packet, as LTTng's are. */
+	if (c.live)
+		fwrite((char[METADATA_PACKET_HEADER]){ 0 }, 1, METADATA_PACKET_HEADER, m);
+	if (head)
+		metadata_head(m, counts, events_lost, buffers_lost);
+	metadata_classes(m, c.classes_sent);
+	if (fclose(m)) {
+		fprintf(stderr, "nttrace: metadata: %s\n", strerror(errno));
+		free(text);
+		return 1;
+	}
+	if (c.live)
+		metadata_packet_header((uint8_t *)text, len);
+	err = relay_metadata(c.relay, c.metadata_handle, text, len);
+	free(text);
+	if (!err)
+		c.classes_sent = c.nr_classes;
+	return !!err;
+}
+
+/*
+ * Live: before a packet, the classes declared since the last one, and with
+ * the first packet the head. Not before: babeltrace2 2.0's lttng-live
+ * source, given a trace of no event class first, crashed (SIGSEGV) at the
+ * first event after its class came in the next piece. 0 or 1.
+ */
+static int live_metadata(void)
+{
+	int head = !c.head_sent;
+
+	c.head_sent = 1;
+	return relay_send_metadata(head, 0, 0, 0);
+}
+
+/* The metadata, as DIR/metadata or to the relay's metadata stream: 0 or 1. */
+static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
+{
+	char path[4096];
+	FILE *m;
+
+	if (c.relay)
+		return c.live ? live_metadata() :
+		       relay_send_metadata(1, 1, events_lost, buffers_lost);
 	snprintf(path, sizeof(path), "%s/metadata", c.dir);
 	m = create(path);
 	if (!m) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	metadata_text(m, events_lost, buffers_lost);
+	metadata_head(m, 1, events_lost, buffers_lost);
+	metadata_classes(m, 0);
 	if (fclose(m)) {
 		fprintf(stderr, "nttrace: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -745,15 +879,102 @@ static int write_metadata(uint64_t events_lost, uint64_t buffers_lost)
 
 /* ---- the command ---- */
 
+/*
+ * Live to a relay, before the first event: a stream for each of the
+ * session's CPUs, all announced at once with the metadata's. A viewer
+ * that attaches to a trace of no data stream drops the trace (babeltrace2
+ * 2.0's lttng-live source), and a stream announced later would then come
+ * without its metadata: so every stream is there from the start, as
+ * LTTng's consumer daemon adds a channel's streams. 0 or 1.
+ */
+static int live_start(void)
+{
+	unsigned int i, n = c.lf.LogfileHeader.NumberOfProcessors;
+
+	for (i = 0; i < n && i < MAX_CPUS; i++) {
+		struct stream *s = &c.cpu[i];
+		char path[32];
+		int err;
+
+		snprintf(path, sizeof(path), "channel0_%u", i);
+		err = relay_add_stream(c.relay, path, &s->handle);
+		if (err)
+			return 1;
+		s->open = 1;
+	}
+	return !!relay_streams_sent(c.relay);
+}
+
+/*
+ * Live to a relay, at each tick of its live timer: each stream's packet so
+ * far sent, or, for a stream with nothing new, a beacon up to the
+ * watermark (the head of this file says why). The relay heeds a beacon
+ * only once the stream has sent a packet, and a viewer waits on a stream
+ * with neither: a stream that has sent none yet sends a packet of no
+ * event, from and to the watermark, as LTTng's consumer daemon flushes an
+ * empty buffer at its live timer.
+ */
+static void live_tick(void)
+{
+	unsigned int i;
+	int err;
+
+	pthread_mutex_lock(&c.lock);
+	for (i = 0; i < MAX_CPUS && !c.failed; i++) {
+		struct stream *s = &c.cpu[i];
+
+		if (!s->open)
+			continue;
+		if (s->len) {
+			packet_end(s);
+			continue;
+		}
+		if (!c.watermark)
+			continue;	/* no event yet, anywhere */
+		if (s->last < c.watermark)
+			s->last = c.watermark;
+		if (!s->net_seq) {
+			/* A first packet, of no event (see above). */
+			packet_start(s, i);
+			s->begin = s->end = s->last;
+			s->empty = 1;
+			packet_end(s);
+			continue;
+		}
+		err = relay_beacon(c.relay, s->handle, s->net_seq, s->last, i);
+		if (err)
+			c.failed = -err;
+	}
+	pthread_mutex_unlock(&c.lock);
+}
+
+static uint64_t monotonic_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+}
+
+/*
+ * A live session's: CloseTrace at a signal (or, live to a relay, once the
+ * relay failed), and the relay's live timer.
+ */
 static void *watcher(void *arg)
 {
 	struct timespec step = { 0, 50000000 };
+	uint64_t next = monotonic_us() + LIVE_TIMER_US;
 
 	(void)arg;
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-		if (stop_signal) {
+		/* A relay that failed ends a live stream: said, exit 1. */
+		if (stop_signal || (c.live && __atomic_load_n(&c.failed, __ATOMIC_RELAXED))) {
 			CloseTrace(c.handle);
 			break;
+		}
+		if (c.live && monotonic_us() >= next) {
+			live_tick();
+			next = monotonic_us() + LIVE_TIMER_US;
 		}
 		nanosleep(&step, NULL);
 	}
@@ -919,12 +1140,15 @@ int cmd_convert(int argc, char **argv)
 		}
 		if (gethostname(host, sizeof(host) - 1) || !host[0])
 			snprintf(host, sizeof(host), "localhost");
-		if (relay_open(&c.relay, url, name, host, 0) ||
-		    relay_add_stream(c.relay, "metadata", &c.metadata_handle)) {
+		c.live = !!c.session;
+		if (relay_open(&c.relay, url, name, host, c.live ? LIVE_TIMER_US : 0) ||
+		    relay_add_stream(c.relay, "metadata", &c.metadata_handle) ||
+		    (c.live && live_start())) {
 			relay_close(c.relay);
 			CloseTrace(c.handle);
 			return 1;
 		}
+		pthread_mutex_init(&c.lock, NULL);
 	} else if (make_dir(c.dir)) {
 		CloseTrace(c.handle);
 		return 1;
@@ -980,6 +1204,9 @@ int cmd_convert(int argc, char **argv)
 	if (c.moved)
 		fprintf(stderr, "nttrace: %" PRIu64 " events earlier than the one before them on"
 			" their CPU were given its time\n", c.moved);
+	if (c.session && events_lost)
+		fprintf(stderr, "nttrace: %" PRIu64 " events lost: the session's rings were full"
+			" while this reader fell behind\n", events_lost);
 	if (c.too_far) {
 		fprintf(stderr, "nttrace: %" PRIu64 " events of CPUs past %d not converted\n",
 			c.too_far, MAX_CPUS - 1);

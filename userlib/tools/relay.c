@@ -444,10 +444,30 @@ int relay_metadata(struct relay *r, uint64_t handle, const void *buf, size_t len
 	return command(r, CMD_SEND_METADATA, m, sizeof(m), buf, len, NULL, 0, "metadata");
 }
 
+/* SEND_INDEX (lttcomm_relayd_index): @ix of the packet @seq of @handle. */
+static int send_index(struct relay *r, uint64_t handle, uint64_t seq,
+		      const struct relay_index *ix)
+{
+	uint8_t idx[80];
+
+	be(idx, handle, 8);
+	be(idx + 8, seq, 8);
+	be(idx + 16, ix->packet_size, 8);
+	be(idx + 24, ix->content_size, 8);
+	be(idx + 32, ix->timestamp_begin, 8);
+	be(idx + 40, ix->timestamp_end, 8);
+	be(idx + 48, ix->events_discarded, 8);
+	be(idx + 56, ix->stream_class_id, 8);
+	be(idx + 64, ix->stream_instance_id, 8);
+	be(idx + 72, ix->packet_seq_num, 8);
+	return generic(r, CMD_SEND_INDEX, idx, r->minor >= PROTO_MINOR_INDEX_2_8 ? 80 : 64,
+		       "index");
+}
+
 int relay_packet(struct relay *r, uint64_t handle, uint64_t *seq, const void *pkt, size_t len,
 		 const struct relay_index *ix)
 {
-	uint8_t h[DATA_HEADER], idx[80];
+	uint8_t h[DATA_HEADER];
 	struct iovec iov[2] = { { h, sizeof(h) }, { (void *)pkt, len } };
 	int err;
 
@@ -461,19 +481,20 @@ int relay_packet(struct relay *r, uint64_t handle, uint64_t *seq, const void *pk
 	err = send_all(r->data, iov, 2);
 	if (err)
 		return fail(r, "data", err);
-	be(idx, handle, 8);
-	be(idx + 8, *seq, 8);
-	be(idx + 16, ix->packet_size, 8);
-	be(idx + 24, ix->content_size, 8);
-	be(idx + 32, ix->timestamp_begin, 8);
-	be(idx + 40, ix->timestamp_end, 8);
-	be(idx + 48, ix->events_discarded, 8);
-	be(idx + 56, ix->stream_class_id, 8);
-	be(idx + 64, ix->stream_instance_id, 8);
-	be(idx + 72, ix->packet_seq_num, 8);
+	err = send_index(r, handle, *seq, ix);
 	(*seq)++;
-	return generic(r, CMD_SEND_INDEX, idx, r->minor >= PROTO_MINOR_INDEX_2_8 ? 80 : 64,
-		       "index");
+	return err;
+}
+
+int relay_beacon(struct relay *r, uint64_t handle, uint64_t seq, uint64_t timestamp_end,
+		 uint64_t stream_instance_id)
+{
+	const struct relay_index ix = {
+		.timestamp_end = timestamp_end,
+		.stream_instance_id = stream_instance_id,
+	};
+
+	return send_index(r, handle, seq, &ix);
 }
 
 int relay_close_stream(struct relay *r, uint64_t handle, uint64_t next_seq)

@@ -92,6 +92,23 @@ int relay_packet(struct relay *r, uint64_t handle, uint64_t *seq, const void *pk
 		 const struct relay_index *index);
 
 /* Stream @handle ends after packet @next_seq - 1 (none sent: 0). 0 or -errno. */
+/**
+ * relay_beacon() - a live viewer told that data stream @handle has
+ * nothing before @timestamp_end (CTF clock units), as LTTng's consumer
+ * daemon tells it of a stream with no new packet at its live timer: an
+ * index of no packet (packet_size 0). The relay heeds it once the stream
+ * has sent a packet.
+ * @r: the connection
+ * @handle: the stream
+ * @seq: the stream's next network sequence number (not consumed)
+ * @timestamp_end: the time up to which the stream is known to be idle
+ * @stream_instance_id: as in its packets' indexes (here the CPU)
+ *
+ * Return: 0, or -errno having said why.
+ */
+int relay_beacon(struct relay *r, uint64_t handle, uint64_t seq, uint64_t timestamp_end,
+		 uint64_t stream_instance_id);
+
 int relay_close_stream(struct relay *r, uint64_t handle, uint64_t next_seq);
 
 /* The connection closed (the relay then ends the session); NULL: nothing. */
