@@ -81,7 +81,8 @@ done
 check "lttng-relayd listens on 5342, 5343 and 5344" listening 5344
 listening 5344 || sed 's/^/# relayd: /' "$tmp/relayd.log" >&3
 
-$u/nttrace start live1 --flush-timer 1 > /dev/null
+# No flush timer: the converter's own flush at each tick brings the events.
+$u/nttrace start live1 > /dev/null
 $u/nttrace convert --to net://127.0.0.1 --live live1 2> "$tmp/conv.err" &
 conv=$!
 check "convert --to net://127.0.0.1 --live live1 attached to the session" wait_attached "$conv"

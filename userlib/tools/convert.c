@@ -38,7 +38,7 @@
  *
  * Live to a relay (--to net:// --live SESSION): the relay's session is a
  * live one (a live timer of LIVE_TIMER_US, as `lttng create --live`
- * makes), which viewers (`babeltrace2 net://RELAY:5344/host/HOST/NAME`)
+ * makes; at each tick the session is flushed, live_flush()), which viewers (`babeltrace2 net://RELAY:5344/host/HOST/NAME`)
  * follow as it grows, so: a stream for each of the session's CPUs is
  * announced at the start; the metadata goes in metadata packets (as
  * LTTng's consumer daemon sends it), without the counts only the end
@@ -63,6 +63,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -84,7 +85,7 @@
 #define PACKET_CONTEXT	52		/* as packet.context in the metadata */
 #define PACKET_DISCARDED 48		/* the offset of its events_discarded */
 #define METADATA_PACKET_HEADER 37	/* a metadata packet's header */
-#define LIVE_TIMER_US	1000000		/* live: packets and beacons this often */
+#define LIVE_TIMER_US	500000		/* live: flush, packets and beacons this often */
 #define MAX_CPUS	256		/* the ETL reader's bound */
 
 enum ftype { F_STRING, F_INT, F_BYTES };
@@ -141,7 +142,7 @@ static struct {
 	 * head went; @discarded, the consumer's losses put in packets so far;
 	 * @watermark, the latest time written.
 	 */
-	int live, head_sent;
+	int live, head_sent, flush_refused;
 	pthread_mutex_t lock;
 	uint32_t classes_sent;
 	uint64_t discarded, watermark;
@@ -173,11 +174,10 @@ static void usage(FILE *f)
 		"its output directory (HOST: this machine's name; SESSION: --name, else\n"
 		"the file's name or the live session's); `babeltrace2` reads that\n"
 		"directory. A live session is a live one there too: `babeltrace2\n"
-		"net://RELAY:5344/host/HOST/SESSION` follows it as it runs, each CPU's\n"
-		"events sent every second (give the session --flush-timer 1 for its\n"
-		"buffers to come that often), events this consumer lost counted in the\n"
-		"packets' events_discarded. The relay has no authentication: keep its\n"
-		"ports on a private network or a tunnel.\n\n"
+		"net://RELAY:5344/host/HOST/SESSION` follows it as it runs, the session\n"
+		"flushed and each CPU's events sent every half second, events this\n"
+		"reader lost counted in the packets' events_discarded. The relay has no\n"
+		"authentication: keep its ports on a private network or a tunnel.\n\n"
 		"       nttrace convert --to perf-data OUT FILE.etl\n\n"
 		"Write the CPU samples of FILE (a kernel trace with --kernel profile, and\n"
 		"--stacks profile for callchains) as the perf.data file OUT, which `perf\n"
@@ -906,6 +906,36 @@ static int live_start(void)
 }
 
 /*
+ * Live to a relay, at each tick: the session flushed (ControlTrace FLUSH),
+ * so that what its CPUs hold in partly filled buffers comes now, not at
+ * its flush timer, as LTTng's consumer daemon flushes its buffers at its
+ * live timer. A caller who may read the session but not control it is
+ * told once, and its events come at the session's flush timer.
+ */
+static void live_flush(void)
+{
+	struct flush_props {
+		EVENT_TRACE_PROPERTIES p;
+		char names[2048];
+	} pr;
+	ULONG err;
+
+	if (c.flush_refused)
+		return;
+	memset(&pr, 0, sizeof(pr));
+	pr.p.Wnode.BufferSize = sizeof(pr);
+	pr.p.LoggerNameOffset = offsetof(struct flush_props, names);
+	pr.p.LogFileNameOffset = offsetof(struct flush_props, names) + 1024;
+	err = ControlTraceA(0, c.session, &pr.p, EVENT_TRACE_CONTROL_FLUSH);
+	if (err == ERROR_SUCCESS)
+		return;
+	c.flush_refused = 1;
+	fprintf(stderr, "nttrace: %s: not flushed each tick (Win32 error %lu): its events "
+		"come when its buffers fill or at its flush timer\n", c.session,
+		(unsigned long)err);
+}
+
+/*
  * Live to a relay, at each tick of its live timer: each stream's packet so
  * far sent, or, for a stream with nothing new, a beacon up to the
  * watermark (the head of this file says why). The relay heeds a beacon
@@ -919,6 +949,7 @@ static void live_tick(void)
 	unsigned int i;
 	int err;
 
+	live_flush();
 	pthread_mutex_lock(&c.lock);
 	for (i = 0; i < MAX_CPUS && !c.failed; i++) {
 		struct stream *s = &c.cpu[i];
