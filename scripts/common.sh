@@ -130,3 +130,32 @@ babeltrace2() {
 }
 EOS
 }
+
+# LTTng's control tool, session and consumer daemons, and nttrace_bench_lttng
+# (an LTTng-UST program) with their libraries, for a guest that has none:
+# DIR/NAME runs each (a shell script calling its loader, so that the session
+# daemon can run the consumer daemon by its path). For scripts/bench-relay.
+lttng_bundle() {
+	bundle=$1
+	bench=$2
+	consumerd=$(ls /usr/lib/*/lttng/libexec/lttng-consumerd 2> /dev/null | head -n 1)
+	[ -n "$consumerd" ] || die "lttng-consumerd is not installed (scripts/deps)"
+	rm -rf "$bundle"
+	mkdir -p "$bundle/lib"
+	base=/add/$(basename "$bundle")
+	for f in "$(command -v lttng)" "$(command -v lttng-sessiond)" "$consumerd" "$bench"; do
+		cp "$f" "$bundle/$(basename "$f").bin"
+		ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
+	done | sort -u | while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	# What liblttng-ust opens by name at run time; the schema the
+	# session daemon checks session files against (it reads none here).
+	cp -L /usr/lib/*/liblttng-ust-*.so.1 "$bundle/lib/" 2> /dev/null || true
+	cp /usr/share/xml/lttng/session.xsd "$bundle/" ||
+		die "lttng-tools' session.xsd is not installed"
+	loader=$(basename "$(ls "$bundle"/lib/ld-linux-*.so.* | head -n 1)")
+	for f in lttng lttng-sessiond lttng-consumerd "$(basename "$bench")"; do
+		printf '#!/bin/sh\nexport LTTNG_SESSION_CONFIG_XSD_PATH=%s\nexec %s/lib/%s --library-path %s/lib %s/%s.bin "$@"\n' \
+			"$base" "$base" "$loader" "$base" "$base" "$f" > "$bundle/$f"
+		chmod +x "$bundle/$f"
+	done
+}

@@ -1718,6 +1718,35 @@ static long long lttng_discarded(const char *dir)
 	return discarded_sum;
 }
 
+/*
+ * nttrace_bench burst SESSION N: N TraceMessage events of PAYLOAD bytes
+ * (SEQUENCE, time stamp, system information) into the running kernel
+ * session SESSION, split over one thread a CPU, as fast as they go, for
+ * scripts/bench-relay; prints "burst WRITTEN FAILED NS" (the writes' span).
+ */
+static int burst(const char *session, long n)
+{
+	struct props pr;
+	struct tm_ctx ctx;
+	struct crew cr;
+	long failed;
+	ULONG err;
+
+	props_init(&pr, NULL, 0);
+	err = QueryTraceA(0, session, &pr.p);
+	if (err != ERROR_SUCCESS) {
+		fprintf(stderr, "burst: %s: QueryTrace failed: %lu\n", session, (unsigned long)err);
+		return 1;
+	}
+	ctx.h = pr.p.Wnode.HistoricalContext;
+	ctx.flags = TRACE_MESSAGE_SEQUENCE | TRACE_MESSAGE_TIMESTAMP | TRACE_MESSAGE_SYSTEMINFO;
+	crew_start(&cr, path_trace_message, &ctx, n / ncpus, ncpus);
+	failed = crew_join(&cr);
+	printf("burst %ld %ld %llu\n", n / ncpus * ncpus, failed,
+	       (unsigned long long)crew_span(&cr));
+	return 0;
+}
+
 #ifdef NTTRACE_BENCH_LTTNG
 /*
  * LTTng's discarded events so far in the session scripts/bench made (named
@@ -1742,6 +1771,21 @@ static long long lttng_lost(void)
 	if (system(cmd))
 		return -1;
 	return n;
+}
+
+/*
+ * nttrace_bench_lttng lttng-burst N: N LTTng-UST events of PAYLOAD bytes
+ * (the msg tracepoint), one thread a CPU, as fast as they go, for
+ * scripts/bench-relay (burst's peer).
+ */
+static int lttng_burst(long n)
+{
+	struct crew cr;
+
+	crew_start(&cr, path_lttng, NULL, n / ncpus, ncpus);
+	crew_join(&cr);
+	printf("burst %ld 0 %llu\n", n / ncpus * ncpus, (unsigned long long)crew_span(&cr));
+	return 0;
 }
 
 /* nttrace_bench lttng-overhead N: N 64-byte events, paced (scripts/bench). */
@@ -1892,6 +1936,13 @@ int main(int argc, char **argv)
 		n_fast = n_fast * atoi(getenv("BENCH_SCALE")) / 100;
 		n_rt = n_rt * atoi(getenv("BENCH_SCALE")) / 100;
 	}
+	if (argc == 4 && !strcmp(argv[1], "burst"))
+		return burst(argv[2], atol(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "now")) {
+		/* CLOCK_MONOTONIC in ns, for a shell's timing (scripts/bench-relay). */
+		printf("%llu\n", (unsigned long long)now_ns());
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "lttng-discarded")) {
 		long long n = lttng_discarded(argv[2]);
 
@@ -1907,6 +1958,8 @@ int main(int argc, char **argv)
 		lttng_overhead(atol(argv[2]));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "lttng-burst"))
+		return lttng_burst(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "lttng-trace"))
 		return lttng_trace(atol(argv[2]), atoi(argv[3]));
 #endif

@@ -63,7 +63,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stddef.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -75,6 +74,7 @@
 
 #include <nttrace/consumer.h>
 #include <nttrace/etl.h>
+#include <nttrace/session.h>
 #include "cli.h"
 #include "relay.h"
 #include "samples.h"
@@ -906,7 +906,7 @@ static int live_start(void)
 }
 
 /*
- * Live to a relay, at each tick: the session flushed (ControlTrace FLUSH),
+ * Live to a relay, at each tick: the session flushed (as `nttrace flush`),
  * so that what its CPUs hold in partly filled buffers comes now, not at
  * its flush timer, as LTTng's consumer daemon flushes its buffers at its
  * live timer. A caller who may read the session but not control it is
@@ -914,25 +914,28 @@ static int live_start(void)
  */
 static void live_flush(void)
 {
-	struct flush_props {
-		EVENT_TRACE_PROPERTIES p;
-		char names[2048];
-	} pr;
-	ULONG err;
+	struct nttrace_logger_info info = { .size = sizeof(info) };
+	int err;
 
 	if (c.flush_refused)
 		return;
-	memset(&pr, 0, sizeof(pr));
-	pr.p.Wnode.BufferSize = sizeof(pr);
-	pr.p.LoggerNameOffset = offsetof(struct flush_props, names);
-	pr.p.LogFileNameOffset = offsetof(struct flush_props, names) + 1024;
-	err = ControlTraceA(0, c.session, &pr.p, EVENT_TRACE_CONTROL_FLUSH);
-	if (err == ERROR_SUCCESS)
+	err = nttrace_set_name(&info, c.session);
+	if (!err)
+		err = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
+	if (!err) {
+		uint32_t id = info.logger_id;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		info.logger_id = id;
+		err = nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
+	}
+	/* Gone (stopped since the last tick): the reader ends as it goes. */
+	if (err != -EPERM && err != -EACCES)
 		return;
 	c.flush_refused = 1;
-	fprintf(stderr, "nttrace: %s: not flushed each tick (Win32 error %lu): its events "
-		"come when its buffers fill or at its flush timer\n", c.session,
-		(unsigned long)err);
+	fprintf(stderr, "nttrace: %s: not flushed each tick (%s): its events come when its "
+		"buffers fill or at its flush timer\n", c.session, strerror(-err));
 }
 
 /*
