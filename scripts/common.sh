@@ -46,6 +46,15 @@ kernel_dir() {
 	esac
 }
 
+# The libraries FILE... link (their loader too), copied into DIR.
+bundle_libs() {
+	libdir=$1
+	shift
+	for f in "$@"; do
+		ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
+	done | sort -u | while read -r lib; do cp -L "$lib" "$libdir/"; done
+}
+
 # PROGRAM (a path) and the libraries it links into DIR, for a guest that
 # has none of them (a busybox initramfs): DIR/NAME, DIR/lib/, and
 # DIR/NAME.sh, which defines a shell function NAME running it by its own
@@ -57,8 +66,7 @@ program_bundle() {
 	rm -rf "$bundle"
 	mkdir -p "$bundle/lib"
 	cp "$bin" "$bundle/$name"
-	ldd "$bin" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
-		while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	bundle_libs "$bundle/lib" "$bin"
 	loader=$(basename "$(ls "$bundle"/lib/ld-linux-*.so.* | head -n 1)")
 	base=$(basename "$bundle")
 	echo "$name() { /add/$base/lib/$loader --library-path /add/$base/lib /add/$base/$name \"\$@\"; }" \
@@ -110,9 +118,7 @@ relay_bundle() {
 	cp "$relayd" "$bundle/lttng-relayd"
 	cp "$bt" "$bundle/babeltrace2"
 	cp "$plugins"/*.so "$bundle/plugins/"
-	for f in "$relayd" "$bt" "$plugins"/*.so; do
-		ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
-	done | sort -u | while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	bundle_libs "$bundle/lib" "$relayd" "$bt" "$plugins"/*.so
 	# babeltrace2's text goes through stdio, in 4 KB blocks to a file: a
 	# live viewer's last events would wait there. Line-buffered instead.
 	printf '#include <stdio.h>\n%s\n' \
@@ -145,8 +151,9 @@ lttng_bundle() {
 	base=/add/$(basename "$bundle")
 	for f in "$(command -v lttng)" "$(command -v lttng-sessiond)" "$consumerd" "$bench"; do
 		cp "$f" "$bundle/$(basename "$f").bin"
-		ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
-	done | sort -u | while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+	done
+	bundle_libs "$bundle/lib" "$(command -v lttng)" "$(command -v lttng-sessiond)" \
+		"$consumerd" "$bench"
 	# What liblttng-ust opens by name at run time; the schema the
 	# session daemon checks session files against (it reads none here).
 	cp -L /usr/lib/*/liblttng-ust-*.so.1 "$bundle/lib/" 2> /dev/null || true

@@ -402,6 +402,19 @@ static FILE *create(const char *path)
 	return f;
 }
 
+/* CPU @cpu's stream added at the relay, as LTTng names it: 0 or -errno. */
+static int relay_stream_add(unsigned int cpu)
+{
+	char path[32];
+	int err;
+
+	snprintf(path, sizeof(path), "channel0_%u", cpu);
+	err = relay_add_stream(c.relay, path, &c.cpu[cpu].handle);
+	if (!err)
+		c.cpu[cpu].open = 1;
+	return err;
+}
+
 static struct stream *stream_of(unsigned int cpu)
 {
 	struct stream *s = &c.cpu[cpu];
@@ -413,8 +426,7 @@ static struct stream *stream_of(unsigned int cpu)
 	if (c.relay) {
 		if (c.failed)
 			return NULL;
-		snprintf(path, sizeof(path), "channel0_%u", cpu);
-		err = relay_add_stream(c.relay, path, &s->handle);
+		err = relay_stream_add(cpu);
 		/* Live: viewers are told of it at once. */
 		if (!err && c.live)
 			err = relay_streams_sent(c.relay);
@@ -422,7 +434,6 @@ static struct stream *stream_of(unsigned int cpu)
 			c.failed = -err;
 			return NULL;
 		}
-		s->open = 1;
 		return s;
 	}
 	snprintf(path, sizeof(path), "%s/channel0_%u", c.dir, cpu);
@@ -891,17 +902,9 @@ static int live_start(void)
 {
 	unsigned int i, n = c.lf.LogfileHeader.NumberOfProcessors;
 
-	for (i = 0; i < n && i < MAX_CPUS; i++) {
-		struct stream *s = &c.cpu[i];
-		char path[32];
-		int err;
-
-		snprintf(path, sizeof(path), "channel0_%u", i);
-		err = relay_add_stream(c.relay, path, &s->handle);
-		if (err)
+	for (i = 0; i < n && i < MAX_CPUS; i++)
+		if (relay_stream_add(i))
 			return 1;
-		s->open = 1;
-	}
 	return !!relay_streams_sent(c.relay);
 }
 
@@ -921,15 +924,7 @@ static void live_flush(void)
 		return;
 	err = nttrace_set_name(&info, c.session);
 	if (!err)
-		err = nttrace_control(&info, EVENT_TRACE_CONTROL_QUERY);
-	if (!err) {
-		uint32_t id = info.logger_id;
-
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		info.logger_id = id;
 		err = nttrace_control(&info, EVENT_TRACE_CONTROL_FLUSH);
-	}
 	/* Gone (stopped since the last tick): the reader ends as it goes. */
 	if (err != -EPERM && err != -EACCES)
 		return;
