@@ -670,6 +670,62 @@ static void check(const char *tool, const char *dir, const char *file, const cha
 		free(got[i]);
 }
 
+/*
+ * MANY TraceLogging event names, each written twice (all of them, then all
+ * again), so that convert's table of classes grows several times and every
+ * second lookup must find a class made before a growth: MANY classes.
+ */
+#define MANY	5000
+
+static void many_classes(const char *tool, const char *dir, const char *file)
+{
+	EVENT_DESCRIPTOR d = { .Level = 5, .Channel = 11 };
+	char cmd[3 * 4200 + 64], line[LINE];
+	unsigned int i, events = 0, classes = 0;
+	TRACEHANDLE h = 0;
+	struct props pr;
+	FILE *p;
+	int st;
+
+	props_init(&pr, file, EVENT_TRACE_PRIVATE_LOGGER_MODE);
+	if (!tap_eq(StartTraceA(&h, "ctf-many", &pr.p), ERROR_SUCCESS, "many classes: a logger"))
+		return;
+	tap_eq(TraceLoggingRegister(ctf_provider), 0, "... TraceLoggingRegister");
+	tap_eq(EnableTraceEx2(h, &tl_guid, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, NULL),
+	       ERROR_SUCCESS, "... enabled");
+	for (i = 0; i < 2 * MANY; i++) {
+		/* The event's metadata: size, no tags, "eN", then field "v", INT32. */
+		uint8_t meta[32];
+		int32_t v = (int32_t)i;
+		EVENT_DATA_DESCRIPTOR dd[3];
+		int n = snprintf((char *)meta + 3, sizeof(meta) - 3, "e%u", i % MANY) + 1;
+
+		meta[2] = 0;
+		memcpy(meta + 3 + n, "v", 2);
+		meta[3 + n + 2] = 7;	/* TlgInINT32 */
+		n += 3 + 3;
+		meta[0] = (uint8_t)n;
+		meta[1] = (uint8_t)(n >> 8);
+		nttrace_tl_desc_typed(&dd[1], meta, n, EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA);
+		EventDataDescCreate(&dd[2], &v, sizeof(v));
+		if (nttrace_tl_write(ctf_provider, &d, NULL, NULL, 3, dd) != ERROR_SUCCESS)
+			break;
+	}
+	tap_eq(i, 2 * MANY, "... %u events written", 2 * MANY);
+	TraceLoggingUnregister(ctf_provider);
+	tap_eq(ControlTraceA(h, NULL, &pr.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS, "... stop");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && %s convert --to ctf %s %s 2>&1", dir, tool, dir,
+		 file);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p))
+		if (sscanf(line, "nttrace: %u events in %u classes", &events, &classes) != 2)
+			printf("# %s", line);
+	st = p ? pclose(p) : -1;
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "... nttrace convert --to ctf");
+	tap_eq(events, 2 * MANY, "... every event converted");
+	tap_eq(classes, MANY, "... one class a name, found again after the table grew");
+}
+
 /* @path's mode bits, or -1 (lstat: a link is not followed). */
 static int mode_of(const char *path)
 {
@@ -750,5 +806,8 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%s/ctf-kernel", argv[2]);
 	check(argv[1], dir, kfile, "", "kernel records' file");
 	check_modes(argv[1], dir, kfile);
+	snprintf(file, sizeof(file), "%s/ctf-many.etl", argv[2]);
+	snprintf(dir, sizeof(dir), "%s/ctf-many", argv[2]);
+	many_classes(argv[1], dir, file);
 	return tap_done();
 }

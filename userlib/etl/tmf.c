@@ -597,12 +597,26 @@ void nttrace_tmf_free(struct nttrace_tmf *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * By hand rather than with snprintf: the tools write a GUID for every
+ * event, and sixteen conversions cost more than the rest of an event.
+ */
 void nttrace_guid_string(const uint8_t *g, char out[NTTRACE_GUID_STRING])
 {
-	snprintf(out, NTTRACE_GUID_STRING,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6],
-		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+	/* The bytes in the order they are written: Data1 to Data3 little-endian. */
+	static const uint8_t order[16] = { 3, 2, 1, 0, 5, 4, 7, 6,
+					   8, 9, 10, 11, 12, 13, 14, 15 };
+	static const char hex[] = "0123456789abcdef";
+	char *p = out;
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		*p++ = hex[g[order[i]] >> 4];
+		*p++ = hex[g[order[i]] & 15];
+	}
+	*p = 0;
 }
 
 /* A line being written: as snprintf, @n counts what did not fit too. */

@@ -68,6 +68,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,8 +104,15 @@ struct field {
 
 struct ctf_class {
 	char *key;		/* name and fields' types and names */
-	uint32_t id;
+	size_t len;		/* strlen(@key) */
+	uint32_t hash, id;	/* hash_of(@key); the class's ID */
 	struct ctf_class *next;	/* in its hash chain */
+};
+
+/* A class key being built: @len bytes at @buf, NUL-terminated, @cap held. */
+struct class_key {
+	char *buf;
+	size_t len, cap;
 };
 
 struct stream {
@@ -118,13 +126,21 @@ struct stream {
 	int empty;		/* live: the packet goes even without an event */
 };
 
-#define HASH_SIZE 4096
 
 static struct {
 	const char *dir;
 	struct stream cpu[MAX_CPUS];
-	struct ctf_class *hash[HASH_SIZE];
+	/*
+	 * The classes by key: chains in a table of @hash_mask + 1 (a power of
+	 * 2, at least the classes: it doubles as they come), the keys hashed
+	 * from @hash_seed, this run's, so that a file cannot choose names that
+	 * all land in one chain.
+	 */
+	struct ctf_class **hash;
+	uint32_t hash_mask, hash_seed;
 	struct ctf_class **classes;	/* by id */
+	struct class_key key;		/* class_of()'s, kept between events */
+	struct ctf_class *last_class;	/* the class class_of() found last */
 	uint32_t nr_classes, cap_classes;
 	uint64_t events, moved, too_far, problems;
 	ULONG consumer_lost;	/* live: this consumer's EventsLost (atomic) */
@@ -230,41 +246,106 @@ static void tsdl_string(FILE *f, const char *s)
 
 static uint32_t hash_of(const char *s)
 {
-	uint32_t h = 2166136261U;	/* FNV-1a */
+	uint32_t h = 2166136261U ^ c.hash_seed;	/* FNV-1a */
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619U;
 	return h;
 }
 
+/* A table of the classes twice as large (or the first): 0, or -1. */
+static int hash_grow(void)
+{
+	uint32_t size = c.hash ? 2 * (c.hash_mask + 1) : 1024, i;
+	struct ctf_class **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -1;
+	if (!c.hash &&
+	    getrandom(&c.hash_seed, sizeof(c.hash_seed), GRND_NONBLOCK) != sizeof(c.hash_seed))
+		c.hash_seed = (uint32_t)(uintptr_t)t ^ (uint32_t)getpid() ^ (uint32_t)time(NULL);
+	for (i = 0; i < c.nr_classes; i++) {
+		struct ctf_class *e = c.classes[i];
+
+		e->next = t[e->hash & (size - 1)];
+		t[e->hash & (size - 1)] = e;
+	}
+	free(c.hash);
+	c.hash = t;
+	c.hash_mask = size - 1;
+	return 0;
+}
+
+/* @s at the end of the class key being built in @k. */
+static int key_add(struct class_key *k, const char *s, size_t n)
+{
+	if (k->len + n + 1 > k->cap) {
+		size_t cap = k->cap ? k->cap : 256;
+		char *b;
+
+		while (cap < k->len + n + 1)
+			cap *= 2;
+		b = realloc(k->buf, cap);
+		if (!b)
+			return -1;
+		k->buf = b;
+		k->cap = cap;
+	}
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+	k->buf[k->len] = 0;
+	return 0;
+}
+
 /*
  * The class of an event named @name with @fields: its key is the name,
  * then a line a field of its type and name. New keys get the next ID.
- * UINT32_MAX when memory runs out.
+ * UINT32_MAX when memory runs out. Every event asks, so the key is built
+ * in one buffer kept from event to event, with no formatted output: with
+ * a stdio stream a field it was the converter's largest cost.
  */
 static uint32_t class_of(const char *name, const struct field *fields, unsigned int n)
 {
-	struct ctf_class *k;
-	char *key = NULL;
-	size_t len = 0;
+	struct class_key *k = &c.key;
+	struct ctf_class *e;
+	char *key;
 	unsigned int i;
 	uint32_t h;
-	FILE *m = open_memstream(&key, &len);
 
-	if (!m)
+	k->len = 0;
+	if (key_add(k, name, strlen(name)))
 		return UINT32_MAX;
-	fputs(name, m);
-	for (i = 0; i < n; i++)
-		fprintf(m, "\n%c%u %s", "sib"[fields[i].type], fields[i].bits * 2 +
-			!!fields[i].is_signed, fields[i].name);
-	if (fclose(m))
-		return UINT32_MAX;
-	h = hash_of(key) % HASH_SIZE;
-	for (k = c.hash[h]; k; k = k->next)
-		if (!strcmp(k->key, key)) {
-			free(key);
-			return k->id;
+	for (i = 0; i < n; i++) {
+		char num[16], *p = num + sizeof(num);
+		unsigned int v = fields[i].bits * 2 + !!fields[i].is_signed;
+
+		*--p = ' ';
+		do
+			*--p = (char)('0' + v % 10);
+		while (v /= 10);
+		*--p = "sib"[fields[i].type];
+		*--p = '\n';
+		if (key_add(k, p, num + sizeof(num) - p) ||
+		    key_add(k, fields[i].name, strlen(fields[i].name)))
+			return UINT32_MAX;
+	}
+	/* Events come in runs of one class: the last one found, first. */
+	e = c.last_class;
+	if (e && e->len == k->len && !memcmp(e->key, k->buf, k->len))
+		return e->id;
+	if (!c.hash || c.nr_classes > c.hash_mask) {
+		if (hash_grow())
+			return UINT32_MAX;
+	}
+	h = hash_of(k->buf);
+	for (e = c.hash[h & c.hash_mask]; e; e = e->next)
+		if (!strcmp(e->key, k->buf)) {
+			c.last_class = e;
+			return e->id;
 		}
+	key = strdup(k->buf);
+	if (!key)
+		return UINT32_MAX;
 	if (c.nr_classes == c.cap_classes) {
 		uint32_t cap = c.cap_classes ? 2 * c.cap_classes : 64;
 		struct ctf_class **v = realloc(c.classes, cap * sizeof(*v));
@@ -274,15 +355,17 @@ static uint32_t class_of(const char *name, const struct field *fields, unsigned 
 		c.classes = v;
 		c.cap_classes = cap;
 	}
-	k = malloc(sizeof(*k));
-	if (!k)
+	e = malloc(sizeof(*e));
+	if (!e)
 		goto nomem;
-	k->key = key;
-	k->id = c.nr_classes;
-	k->next = c.hash[h];
-	c.hash[h] = k;
-	c.classes[c.nr_classes++] = k;
-	return k->id;
+	e->key = key;
+	e->len = k->len;
+	e->hash = h;
+	e->id = c.nr_classes;
+	e->next = c.hash[h & c.hash_mask];
+	c.hash[h & c.hash_mask] = e;
+	c.classes[c.nr_classes++] = e;
+	return e->id;
 nomem:
 	free(key);
 	return UINT32_MAX;
@@ -290,32 +373,46 @@ nomem:
 
 /* ---- streams and packets ---- */
 
-static void put(struct stream *s, const void *p, size_t n)
+/* Room for @n more bytes in @s's packet: 0, or -1 (c.failed set). */
+static int put_grow(struct stream *s, size_t n)
 {
-	if (s->len + n > s->cap) {
-		size_t cap = s->cap ? s->cap : PACKET_MAX;
-		uint8_t *b;
+	size_t cap = s->cap ? s->cap : PACKET_MAX;
+	uint8_t *b;
 
-		while (cap < s->len + n)
-			cap *= 2;
-		b = realloc(s->pkt, cap);
-		if (!b) {
-			c.failed = ENOMEM;
-			return;
-		}
-		s->pkt = b;
-		s->cap = cap;
+	while (cap < s->len + n)
+		cap *= 2;
+	b = realloc(s->pkt, cap);
+	if (!b) {
+		c.failed = ENOMEM;
+		return -1;
 	}
+	s->pkt = b;
+	s->cap = cap;
+	return 0;
+}
+
+/*
+ * The two below run a dozen times an event: inline, with the room checked
+ * in line and the bytes stored in place, they cost a fraction of a call
+ * each (put_le()'s constant sizes become single stores).
+ */
+static inline void put(struct stream *s, const void *p, size_t n)
+{
+	if (s->len + n > s->cap && put_grow(s, n))
+		return;
 	memcpy(s->pkt + s->len, p, n);
 	s->len += n;
 }
 
-static void put_le(struct stream *s, uint64_t v, unsigned int bytes)
+static inline void put_le(struct stream *s, uint64_t v, unsigned int bytes)
 {
-	uint8_t b[8];
+	unsigned int i;
 
-	cli_put_le(b, v, bytes);
-	put(s, b, bytes);
+	if (s->len + bytes > s->cap && put_grow(s, bytes))
+		return;
+	for (i = 0; i < bytes; i++)
+		s->pkt[s->len + i] = (uint8_t)(v >> 8 * i);
+	s->len += bytes;
 }
 
 static void put_str(struct stream *s, const char *str)
@@ -460,10 +557,13 @@ static void add(struct field *v, unsigned int *n, enum ftype type, const char *n
 /* A name met twice in one event (TDH allows it) gets _2, _3, ... */
 static int unique_names(struct field *v, unsigned int n)
 {
-	char **names = malloc((n + 1) * sizeof(*names));
+	char **names;
 	unsigned int i;
 	int ret;
 
+	if (n < 2)
+		return 0;
+	names = malloc(n * sizeof(*names));
 	if (!names)
 		return -1;
 	for (i = 0; i < n; i++)
