@@ -251,7 +251,7 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_image_write);
 
 /* ---- CSwitch, ReadyThread ---- */
 
-static void cswitch_put(struct sr_w *w, const void *x)
+static __always_inline void cswitch_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_cswitch *c = x;
 
@@ -280,7 +280,7 @@ __u32 ntr_sr_cswitch_write(void *buf, __u32 room, const struct ntr_sr_cswitch *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_cswitch_write);
 
-static void ready_put(struct sr_w *w, const void *x)
+static __always_inline void ready_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_ready *r = x;
 
@@ -304,7 +304,7 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_ready_write);
 
 /* ---- DiskIo ---- */
 
-static void disk_put(struct sr_w *w, const void *x)
+static __always_inline void disk_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_disk *d = x;
 
@@ -398,7 +398,7 @@ EXPORT_SYMBOL_IF_KUNIT(ntr_sr_tcp_write);
 
 /* ---- the mark ---- */
 
-static void sample_put(struct sr_w *w, const void *x)
+static __always_inline void sample_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_sample *p = x;
 
@@ -442,7 +442,7 @@ __u32 ntr_sr_profile_interval_write(void *buf, __u32 room,
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_profile_interval_write);
 
-static void syscall_put(struct sr_w *w, const void *x)
+static __always_inline void syscall_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_syscall *s = x;
 
@@ -463,7 +463,7 @@ __u32 ntr_sr_syscall_write(void *buf, __u32 room, const struct ntr_sr_syscall *x
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_syscall_write);
 
-static void perfctr_put(struct sr_w *w, const void *x)
+static __always_inline void perfctr_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_perfctr *c = x;
 
@@ -578,7 +578,7 @@ __u32 ntr_sr_fileio_write(void *buf, __u32 room, const struct ntr_sr_fileio *x, 
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_fileio_write);
 
-static void fault_put(struct sr_w *w, const void *x)
+static __always_inline void fault_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_fault *f = x;
 
@@ -598,7 +598,7 @@ __u32 ntr_sr_fault_write(void *buf, __u32 room, const struct ntr_sr_fault *x, bo
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_fault_write);
 
-static void hardfault_put(struct sr_w *w, const void *x)
+static __always_inline void hardfault_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_hardfault *h = x;
 
@@ -623,7 +623,7 @@ __u32 ntr_sr_hardfault_write(void *buf, __u32 room, const struct ntr_sr_hardfaul
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_hardfault_write);
 
-static void valloc_put(struct sr_w *w, const void *x)
+static __always_inline void valloc_put(struct sr_w *w, const void *x)
 {
 	const struct ntr_sr_valloc *v = x;
 

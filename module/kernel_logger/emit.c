@@ -252,18 +252,6 @@ void nt_kevent_regs(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u
 	preempt_enable();
 }
 
-void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
-		  nt_ksize_t size, nt_kwrite_t write, const void *obj)
-{
-	nt_kevent_regs(kaddr, e, tid, pid, only, size, write, obj, NULL);
-}
-
-void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
-	       nt_kwrite_t write, const void *obj)
-{
-	nt_kevent_to(-1, e, tid, pid, only, size, write, obj);
-}
-
 s8 nt_win_priority(const struct task_struct *t)
 {
 	int prio = READ_ONCE(t->prio);

@@ -164,7 +164,8 @@ typedef u32 (*nt_ksize_t)(const void *obj);
 typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
 
 /**
- * nt_kevent() - write one kernel event with a header of its kind
+ * nt_kevent_regs() - write one kernel event with a header of its kind
+ * @kaddr: which system loggers, as nt_sys_emit_to()'s
  * @e: the event (common/sysrec.h, ntr_sr_event() of an NTR_SR_* HookId)
  * @tid: the thread ID, for a full header (a PERFINFO header has none)
  * @pid: the process ID, likewise
@@ -173,40 +174,12 @@ typedef u32 (*nt_kwrite_t)(void *buf, u32 room, const void *obj);
  * @size: the payload's ntr_sr_X_size() bound to @obj (NT_KCLASS below)
  * @write: the payload's ntr_sr_X_write(), likewise
  * @obj: the payload's object
+ * @regs: the interrupted registers (a CPU sample's), or NULL: the
+ *	caller's context
  *
  * Into the system loggers that want @e's group, by nt_sys_emit(). Any
  * context but NMI. A payload no record can hold (its strings too long) is
  * not written: counted with nt_sys_emit()'s too-large events.
- */
-void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only, nt_ksize_t size,
-	       nt_kwrite_t write, const void *obj);
-
-/**
- * nt_kevent_to() - nt_kevent() into some of the system loggers
- * @kaddr: which, as nt_sys_emit_to()'s
- * @e: as nt_kevent()'s
- * @tid: likewise
- * @pid: likewise
- * @only: likewise
- * @size: likewise
- * @write: likewise
- * @obj: likewise
- */
-void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
-		  nt_ksize_t size, nt_kwrite_t write, const void *obj);
-
-/**
- * nt_kevent_regs() - nt_kevent_to() of an event an interrupt took
- * @kaddr: as nt_kevent_to()'s
- * @e: likewise
- * @tid: likewise
- * @pid: likewise
- * @only: likewise
- * @size: likewise
- * @write: likewise
- * @obj: likewise
- * @regs: the interrupted registers (a CPU sample's), or NULL: the
- *	caller's context
  *
  * A system logger that wants stacks for @e's HookId (NTTRACE_IOC_STACKS)
  * gets a StackWalk event after it: the stack of the code @regs
@@ -214,6 +187,24 @@ void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32
  */
 void nt_kevent_regs(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
 		    nt_ksize_t size, nt_kwrite_t write, const void *obj, struct pt_regs *regs);
+
+/*
+ * nt_kevent_regs() in the caller's context: nt_kevent_to() into some of
+ * the system loggers (@kaddr), nt_kevent() into all. Inline: a context
+ * switch's event should not pay two more calls.
+ */
+static inline void nt_kevent_to(int kaddr, const struct ntr_sr_event *e, u32 tid, u32 pid,
+				u32 only, nt_ksize_t size, nt_kwrite_t write,
+				const void *obj)
+{
+	nt_kevent_regs(kaddr, e, tid, pid, only, size, write, obj, NULL);
+}
+
+static inline void nt_kevent(const struct ntr_sr_event *e, u32 tid, u32 pid, u32 only,
+			     nt_ksize_t size, nt_kwrite_t write, const void *obj)
+{
+	nt_kevent_regs(-1, e, tid, pid, only, size, write, obj, NULL);
+}
 
 /**
  * nt_sys_emit_stack() - nt_sys_emit_to(), then each session's StackWalk
