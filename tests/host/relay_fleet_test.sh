@@ -17,18 +17,8 @@ out=$3
 hosts="1 2 3"
 tag=$$
 br=nfb$tag
-n=0
-fail=0
 relayd_pid=
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else bad "$desc"; fi
-}
-done_tap() { echo "1..$n"; exit $fail; }
+. "$(dirname "$0")/tap.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v lttng-relayd > /dev/null ||
    ! command -v babeltrace2 > /dev/null || ! command -v ip > /dev/null ||
@@ -51,13 +41,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# listening PORT: the relay listens on the bridge's address (the test's
-# condition to go on, never a time).
-listening() {
-	python3 -c 'import socket, sys
-s = socket.socket()
-sys.exit(s.connect_ex(("198.18.77.1", int(sys.argv[1]))))' "$1"
-}
 
 # The network: a bridge with the relay's address, a veth pair a host.
 ip link add "$br" type bridge && ip addr add 198.18.77.1/24 dev "$br" &&
@@ -86,11 +69,11 @@ cport=$(port) dport=$(port) lport=$(port)
 lttng-relayd -o "$tmp/relay" -C "tcp://198.18.77.1:$cport" -D "tcp://198.18.77.1:$dport" \
 	-L "tcp://198.18.77.1:$lport" > "$tmp/relayd.log" 2>&1 &
 relayd_pid=$!
-while ! listening "$cport" || ! listening "$dport"; do
+while ! listening 198.18.77.1 "$cport" || ! listening 198.18.77.1 "$dport"; do
 	kill -0 "$relayd_pid" 2> /dev/null || break
 	sleep 0.05
 done
-check "lttng-relayd listens on the bridge's address alone" listening "$dport"
+check "lttng-relayd listens on the bridge's address alone" listening 198.18.77.1 "$dport"
 
 # All three at once, each under its own host name.
 for h in $hosts; do

@@ -13,18 +13,9 @@ tool=$1
 gen=$2
 out=$3
 tmp=$(mktemp -d "$out/relay-test.XXXXXX")
-n=0
-fail=0
 relayd_pid=
+. "$(dirname "$0")/tap.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else bad "$desc"; fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 cleanup() {
 	[ -n "$relayd_pid" ] && kill "$relayd_pid" 2> /dev/null && wait "$relayd_pid"
 	rm -rf "$tmp"
@@ -35,13 +26,6 @@ trap cleanup EXIT
 # A port nobody listens on now, from the ephemeral range (bind, close).
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# listening PORT: a TCP socket listens on 127.0.0.1:PORT (the condition
-# the test waits on, never a time).
-listening() {
-	python3 -c 'import socket, sys
-s = socket.socket()
-sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))))' "$1"
 }
 
 "$gen" gen "$tmp/t.etl" 2 4 > /dev/null || { echo "Bail out! cannot write the ETL file"; exit 1; }
@@ -55,11 +39,11 @@ else
 	lttng-relayd -o "$tmp/relay" -C "tcp://127.0.0.1:$cport" -D "tcp://127.0.0.1:$dport" \
 		-L "tcp://127.0.0.1:$lport" > "$tmp/relayd.log" 2>&1 &
 	relayd_pid=$!
-	while ! listening "$cport" || ! listening "$dport"; do
+	while ! listening 127.0.0.1 "$cport" || ! listening 127.0.0.1 "$dport"; do
 		kill -0 "$relayd_pid" 2> /dev/null || break
 		sleep 0.05
 	done
-	check "lttng-relayd listens" listening "$dport"
+	check "lttng-relayd listens" listening 127.0.0.1 "$dport"
 	check "convert --to net://127.0.0.1:CTRL:DATA --name fleet-a: exit 0" \
 		sh -c "'$tool' convert --to net://127.0.0.1:$cport:$dport --name fleet-a '$tmp/t.etl' 2> '$tmp/net.err'"
 	check "... says it sent every event ($events)" grep -q "^nttrace: $events events" "$tmp/net.err"
@@ -158,5 +142,4 @@ check "a URL that is not net://HOST[:PORT[:PORT]]: exit 2" \
 	sh -c "'$tool' convert --to net://h:0 '$tmp/t.etl' 2> /dev/null; test \$? -eq 2"
 check "a session name with '/': refused" \
 	sh -c "! '$tool' convert --to net://127.0.0.1:1 --name a/b '$tmp/t.etl' 2> /dev/null"
-echo "1..$n"
-exit $fail
+done_tap

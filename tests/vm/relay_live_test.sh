@@ -37,10 +37,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# listening PORT: a TCP socket listens on PORT (/proc/net/tcp, state 0A).
-listening() {
-	grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F:]* 0A " /proc/net/tcp
-}
 # lines FILE: how many lines FILE has (0 if none).
 lines() {
 	if [ -f "$1" ]; then wc -l < "$1"; else echo 0; fi

@@ -30,6 +30,11 @@ wait_attached() {
 	done
 	return 1
 }
+# listening PORT: a TCP socket listens on PORT, any address (/proc/net/tcp,
+# state 0A): the guest has no other tool to ask.
+listening() {
+	grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F:]* 0A " /proc/net/tcp
+}
 # say_threads WHO PID: where each of PID's threads is (its wait channel,
 # state, signal masks and kernel stack), as diagnostic lines of the TAP.
 say_threads() {
