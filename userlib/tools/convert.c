@@ -141,6 +141,8 @@ static struct {
 	struct ctf_class **classes;	/* by id */
 	struct class_key key;		/* class_of()'s, kept between events */
 	struct ctf_class *last_class;	/* the class class_of() found last */
+	uint8_t guid[16];		/* the provider write_event() wrote last, */
+	char guid_text[NTTRACE_GUID_STRING];	/* as text ("" before the first) */
 	uint32_t nr_classes, cap_classes;
 	uint64_t events, moved, too_far, problems;
 	ULONG consumer_lost;	/* live: this consumer's EventsLost (atomic) */
@@ -583,7 +585,6 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	const struct nttrace_etl_event *ev = nttrace_current_record();
 	unsigned int cpu = er->BufferContext.ProcessorIndex, i;
 	uint64_t ft = eh->TimeStamp.QuadPart, ts;
-	char guid[NTTRACE_GUID_STRING];
 	struct stream *s;
 	uint32_t id;
 
@@ -623,8 +624,12 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	put_le(s, id, 4);
 	put_le(s, ts, 8);
 	/* event.context */
-	nttrace_guid_string((const uint8_t *)&eh->ProviderId, guid);
-	put_str(s, guid);
+	/* Events come in runs of one provider: its text is kept. */
+	if (!c.guid_text[0] || memcmp(c.guid, &eh->ProviderId, sizeof(c.guid))) {
+		memcpy(c.guid, &eh->ProviderId, sizeof(c.guid));
+		nttrace_guid_string(c.guid, c.guid_text);
+	}
+	put(s, c.guid_text, NTTRACE_GUID_STRING);
 	put_le(s, eh->ProcessId, 4);
 	put_le(s, eh->ThreadId, 4);
 	put_le(s, d->Id, 2);
