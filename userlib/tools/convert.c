@@ -126,7 +126,6 @@ struct stream {
 	int empty;		/* live: the packet goes even without an event */
 };
 
-
 static struct {
 	const char *dir;
 	struct stream cpu[MAX_CPUS];
