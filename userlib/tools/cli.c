@@ -280,10 +280,30 @@ static struct name_slot *name_slot(const struct name_set *s, const char *name)
 	}
 }
 
+uint64_t cli_seed(void)
+{
+	static uint64_t seed;
+	static int seeded;
+
+	if (!seeded) {
+		if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+			seed = (uint64_t)(uintptr_t)&seed ^ (uint64_t)getpid() ^
+			       (uint64_t)time(NULL);
+		seeded = 1;
+	}
+	return seed;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int cli_unique_names(char **names, unsigned int n)
 {
-	static uint32_t seed;
-	static int seeded;
 	struct name_set s = { NULL, 16, 0 };
 	unsigned int i;
 	int ret = -1;
@@ -296,18 +316,11 @@ int cli_unique_names(char **names, unsigned int n)
 	if (!s.slot)
 		return -1;
 	/*
-	 * The names come from a file: a seed of this run's, so that they
-	 * cannot be chosen in advance to collide. One for the process, drawn
-	 * at the first call: convert asks for every event, and a system call
-	 * each time was a fifth of its cost.
+	 * The names come from a file: this run's seed, so that they cannot be
+	 * chosen in advance to collide (drawn once: convert asks for every
+	 * event, and a system call each time was a fifth of its cost).
 	 */
-	if (!seeded) {
-		if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
-			seed = (uint32_t)(uintptr_t)s.slot ^ (uint32_t)getpid() ^
-			       (uint32_t)time(NULL);
-		seeded = 1;
-	}
-	s.seed = seed;
+	s.seed = (uint32_t)cli_seed();
 	for (i = 0; i < n; i++) {
 		struct name_slot *e = name_slot(&s, names[i]);
 		unsigned int k;

@@ -82,6 +82,17 @@ int cli_unique_names(char **names, unsigned int n);
 extern unsigned long cli_name_steps;
 
 /*
+ * This process's seed for the hash tables whose keys come from a file,
+ * so that a file cannot choose keys that collide: drawn at the first call
+ * (getrandom, else the address of a static, the PID and the time), the
+ * same afterwards. Not for more than one thread's first call at once.
+ */
+uint64_t cli_seed(void);
+
+/* CLOCK_MONOTONIC's time, in seconds. */
+double cli_now(void);
+
+/*
  * Where a Windows-style command (`wpr`, `xperf`) keeps what it started
  * for its later commands: $XDG_RUNTIME_DIR (a directory of the user's own
  * by systemd's rules) or /tmp, then nttrace-@tool-UID, created 0700 and,

@@ -68,7 +68,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -262,9 +261,8 @@ static int hash_grow(void)
 
 	if (!t)
 		return -1;
-	if (!c.hash &&
-	    getrandom(&c.hash_seed, sizeof(c.hash_seed), GRND_NONBLOCK) != sizeof(c.hash_seed))
-		c.hash_seed = (uint32_t)(uintptr_t)t ^ (uint32_t)getpid() ^ (uint32_t)time(NULL);
+	if (!c.hash)
+		c.hash_seed = (uint32_t)cli_seed();
 	for (i = 0; i < c.nr_classes; i++) {
 		struct ctf_class *e = c.classes[i];
 
@@ -1081,14 +1079,6 @@ static void live_tick(void)
 	pthread_mutex_unlock(&c.lock);
 }
 
-static uint64_t monotonic_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
-}
-
 /*
  * A live session's: CloseTrace at a signal (or, live to a relay, once the
  * relay failed), and the relay's live timer.
@@ -1096,7 +1086,7 @@ static uint64_t monotonic_us(void)
 static void *watcher(void *arg)
 {
 	struct timespec step = { 0, 50000000 };
-	uint64_t next = monotonic_us() + LIVE_TIMER_US;
+	double next = cli_now() + LIVE_TIMER_US / 1e6;
 
 	(void)arg;
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
@@ -1105,9 +1095,9 @@ static void *watcher(void *arg)
 			CloseTrace(c.handle);
 			break;
 		}
-		if (c.live && monotonic_us() >= next) {
+		if (c.live && cli_now() >= next) {
 			live_tick();
-			next = monotonic_us() + LIVE_TIMER_US;
+			next = cli_now() + LIVE_TIMER_US / 1e6;
 		}
 		nanosleep(&step, NULL);
 	}

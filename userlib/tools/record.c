@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,14 +24,6 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void usage(FILE *f)
@@ -267,7 +258,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	/* COMMAND's output goes to the terminal: no status line over it. */
 	status_line = !quiet && !cmd && isatty(STDERR_FILENO);
-	start = now_s();
+	start = cli_now();
 	if (cmd && run_command(cmd, &child)) {
 		child = 0;
 		interrupted = 1;	/* record nothing more, stop what was started */
@@ -283,7 +274,7 @@ int cmd_record(int argc, char **argv)
 			child = -1;	/* exited: the end of the recording */
 		if (stopped)
 			break;
-		end = interrupted || child < 0 || (duration > 0 && now_s() - start >= duration);
+		end = interrupted || child < 0 || (duration > 0 && cli_now() - start >= duration);
 		/*
 		 * The session started here is stopped here, and drained until
 		 * the stop is seen: its last events (the rundown's DCEnd) too.
@@ -310,8 +301,8 @@ int cmd_record(int argc, char **argv)
 		}
 		if (end && !started)
 			break;
-		if (status_line && now_s() - last >= 0.5) {
-			double t = now_s();
+		if (status_line && cli_now() - last >= 0.5) {
+			double t = cli_now();
 
 			nttrace_consumer_counts(c, &n);
 			fprintf(stderr, "\r%llu events (%.0f/s), %llu lost, %llu buffers   ",

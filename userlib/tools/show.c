@@ -138,19 +138,11 @@ static uint64_t session_buffers_lost(void)
 	return (uint64_t)q.p.RealTimeBuffersLost + q.p.LogBuffersLost;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* "N events, R/s, lost L events[, B buffers]" on stderr, over the last line. */
 static void print_status(double *last_t, uint64_t *last_n, int final)
 {
 	uint64_t n = __atomic_load_n(&received, __ATOMIC_RELAXED), events, buffers;
-	double t = now(), rate = t > *last_t ? (n - *last_n) / (t - *last_t) : 0;
+	double t = cli_now(), rate = t > *last_t ? (n - *last_n) / (t - *last_t) : 0;
 
 	if (session) {
 		events = __atomic_load_n(&consumer_lost, __ATOMIC_RELAXED);
@@ -197,7 +189,7 @@ static int stop_done, stop_failed;
 static void *watcher(void *status)
 {
 	struct timespec step = { 0, WATCH_NS };
-	double start = now(), last_t = start, shown = start;
+	double start = cli_now(), last_t = start, shown = start;
 	uint64_t last_n = 0;
 
 	double stopped_at = 0;
@@ -206,17 +198,17 @@ static void *watcher(void *status)
 		if (stop_signal && started_id && !stopped_at) {
 			stop_failed = stop_started(started_id);
 			__atomic_store_n(&stop_done, 1, __ATOMIC_RELEASE);
-			stopped_at = now();
+			stopped_at = cli_now();
 			if (stop_failed)
 				stopped_at -= STOP_GRACE_S;
 		}
-		if (stop_signal && (!started_id || now() - stopped_at >= STOP_GRACE_S)) {
+		if (stop_signal && (!started_id || cli_now() - stopped_at >= STOP_GRACE_S)) {
 			CloseTrace(handle);
 			break;
 		}
-		if (status && now() - shown >= STATUS_NS / 1e9) {
+		if (status && cli_now() - shown >= STATUS_NS / 1e9) {
 			print_status(&last_t, &last_n, 0);
-			shown = now();
+			shown = cli_now();
 		}
 		nanosleep(&step, NULL);
 	}

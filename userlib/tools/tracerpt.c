@@ -59,7 +59,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -319,8 +318,8 @@ static void count_event(const EVENT_RECORD *er, const char *provider, const char
 	struct tracerpt_count *c, *grown;
 	size_t at;
 
-	if (!T.seed && getrandom(&T.seed, sizeof(T.seed), GRND_NONBLOCK) != sizeof(T.seed))
-		T.seed = (uint64_t)getpid() ^ (uint64_t)time(NULL);
+	if (!T.seed)
+		T.seed = cli_seed();
 	hv = count_hash(&h->ProviderId, d->Id, d->Opcode, d->Version, event);
 	for (at = T.capslot ? hv & (T.capslot - 1) : 0; T.capslot && T.slot[at];
 	     at = (at + 1) & (T.capslot - 1)) {

@@ -48,7 +48,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,9 +132,7 @@ static void seed(void)
 {
 	if (X.seed)
 		return;
-	if (getrandom(&X.seed, sizeof(X.seed), GRND_NONBLOCK) != sizeof(X.seed))
-		X.seed = (uint64_t)(uintptr_t)&X ^ (uint64_t)getpid() ^ (uint64_t)time(NULL);
-	X.seed |= 1;
+	X.seed = cli_seed() | 1;
 }
 
 /* Grow an open-addressed table of indices (+1) to twice its size: 0 or -1. */
