@@ -234,14 +234,6 @@ int cli_guid(const char *what, const char *arg, uint8_t out[16])
 	return 0;
 }
 
-void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> 8 * i);
-}
-
 unsigned long cli_name_steps;
 
 struct name_slot {

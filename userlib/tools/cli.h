@@ -113,8 +113,18 @@ int cli_state_read(const char *tool, const char *name, char *text, size_t room, 
 /* @dir and the directories above it that are missing, 0755: 0 or -errno. */
 int cli_make_dirs(const char *dir);
 
-/* The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them. */
-void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes);
+/*
+ * The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them.
+ * Inline: convert's CTF writer stores a dozen fields an event with it, and
+ * a constant @bytes then becomes one store.
+ */
+static inline void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
 
 /*
  * The NT Kernel Logger's flags (EVENT_TRACE_PROPERTIES.EnableFlags, the

@@ -392,8 +392,8 @@ static int put_grow(struct stream *s, size_t n)
 
 /*
  * The two below run a dozen times an event: inline, with the room checked
- * in line and the bytes stored in place, they cost a fraction of a call
- * each (put_le()'s constant sizes become single stores).
+ * in line and the bytes stored in place (cli_put_le() is inline too), they
+ * cost a fraction of a call each.
  */
 static inline void put(struct stream *s, const void *p, size_t n)
 {
@@ -405,12 +405,9 @@ static inline void put(struct stream *s, const void *p, size_t n)
 
 static inline void put_le(struct stream *s, uint64_t v, unsigned int bytes)
 {
-	unsigned int i;
-
 	if (s->len + bytes > s->cap && put_grow(s, bytes))
 		return;
-	for (i = 0; i < bytes; i++)
-		s->pkt[s->len + i] = (uint8_t)(v >> 8 * i);
+	cli_put_le(s->pkt + s->len, v, bytes);
 	s->len += bytes;
 }
 
