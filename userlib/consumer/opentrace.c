@@ -117,6 +117,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,7 @@ const GUID EventTraceGuid = EVENT_TRACE_GUID_INIT;
 struct cpu_buf {
 	uint64_t offset;
 	uint32_t filled;
+	uint16_t logger_id;	/* the buffer header's, read once a buffer */
 	int have;
 };
 
@@ -458,13 +460,33 @@ static int grow_items(struct consumer *c, unsigned int n)
 	return 0;
 }
 
+/*
+ * The logger ID in the header of @ev's buffer: as track_buffer() kept it
+ * when the buffer came. Read again for each event, the header would be a
+ * cache miss each time when many CPUs' streams take turns.
+ */
+static uint16_t buffer_logger_id(const struct consumer *c, const struct nttrace_etl_event *ev)
+{
+	const struct cpu_buf *b = ev->cpu < c->ncpus ? &c->cpus[ev->cpu] : NULL;
+
+	if (b && b->have && b->offset == ev->buffer_offset)
+		return b->logger_id;
+	return get(ev->buffer + 0x2A, 2);
+}
+
 /* @ev as an EVENT_RECORD in @er; 0, or -1 when it is not delivered. */
 static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, EVENT_RECORD *er)
 {
 	EVENT_HEADER *eh = &er->EventHeader;
 	const uint8_t *p = ev->rec;
 
-	memset(er, 0, sizeof(*er));
+	/*
+	 * What follows the header is zeroed here, the header in each branch
+	 * that does not copy it whole: one memset() of the whole record is a
+	 * `rep stos` (gcc's choice at this size), slow to start for every
+	 * event.
+	 */
+	memset(&er->BufferContext, 0, sizeof(*er) - offsetof(EVENT_RECORD, BufferContext));
 	if (ev->event_header) {
 		struct nttrace_etl_ext item;
 		uint32_t at = 0;
@@ -495,6 +517,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 			er->ExtendedDataCount = n;
 		}
 	} else if (ev->classic) {
+		memset(eh, 0, sizeof(*eh));
 		eh->Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER |
 			    bits_flag(p[2] == NTTRACE_TRACE_HEADER_TYPE_FULL_HEADER32 ||
 				      p[2] == NTTRACE_TRACE_HEADER_TYPE_INSTANCE32 ? 4 : 8);
@@ -521,6 +544,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		const struct nttrace_kernel_group *g = nttrace_kernel_group(ev->hook_id);
 		unsigned int n = 0;
 
+		memset(eh, 0, sizeof(*eh));
 		eh->Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | bits_flag(system_bits(p[2]));
 		if (g)
 			memcpy(&eh->ProviderId, &g->guid, 16);
@@ -550,6 +574,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		uint32_t psz = ev->flags & TRACE_MESSAGE_POINTER32 ? 4 :
 			       ev->flags & TRACE_MESSAGE_POINTER64 ? 8 : c->info.pointer_size;
 
+		memset(eh, 0, sizeof(*eh));
 		eh->Flags = EVENT_HEADER_FLAG_TRACE_MESSAGE | EVENT_HEADER_FLAG_NO_CPUTIME |
 			    bits_flag(psz);
 		if (ev->guid_len == 16)
@@ -568,7 +593,7 @@ static int event_record(struct consumer *c, const struct nttrace_etl_event *ev, 
 		eh->ThreadId = eh->ProcessId = NO_ID;
 	eh->TimeStamp.QuadPart = raw_time(c) ? ev->timestamp : ev->filetime;
 	er->BufferContext.ProcessorIndex = ev->cpu;
-	er->BufferContext.LoggerId = get(ev->buffer + 0x2A, 2);
+	er->BufferContext.LoggerId = buffer_logger_id(c, ev);
 	er->UserData = (PVOID)ev->data;
 	er->UserDataLength = ev->data ? ev->data_len : 0;
 	er->UserContext = LF(c, Context);
@@ -924,11 +949,14 @@ static int track_buffer(struct consumer *c, const struct nttrace_etl_event *ev)
 		c->ncpus = n;
 	}
 	b = &c->cpus[ev->cpu];
-	if (b->have && b->offset != off && buffer_done(c, b->filled))
+	if (b->have && b->offset == off)
+		return 0;	/* the same buffer: its header was read */
+	if (b->have && buffer_done(c, b->filled))
 		return -1;
 	b->have = 1;
 	b->offset = off;
 	b->filled = get(ev->buffer + 4, 4);
+	b->logger_id = get(ev->buffer + 0x2A, 2);
 	return 0;
 }
 
