@@ -571,6 +571,8 @@ const struct nttrace_tmf_format *nttrace_tmf_find(struct nttrace_tmf *t,
 	struct nttrace_tmf_format key;
 	size_t i;
 
+	if (!t->n)
+		return NULL;	/* none loaded: asked for every message */
 	if (!t->sorted)
 		sort_unique(t, NULL);
 	memcpy(key.guid, guid, 16);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <nttrace/session.h>
 #include <nttrace/evntcons.h>
@@ -116,12 +117,19 @@ int cli_make_dirs(const char *dir);
 /*
  * The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them.
  * Inline: convert's CTF writer stores a dozen fields an event with it, and
- * a constant @bytes then becomes one store.
+ * a constant @bytes then becomes one store on a little-endian machine (GCC
+ * left the loop a loop of byte stores, an eighth of convert's time).
  */
 static inline void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
 {
 	unsigned int i;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (__builtin_constant_p(bytes) && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) {
+		memcpy(p, &v, bytes);
+		return;
+	}
+#endif
 	for (i = 0; i < bytes; i++)
 		p[i] = (uint8_t)(v >> 8 * i);
 }

@@ -95,6 +95,7 @@ struct field {
 	unsigned int bits;	/* F_INT */
 	int is_signed;
 	char *name;		/* as declared (a TSDL identifier) */
+	int fixed;		/* @name is a constant below, not allocated */
 	const char *text;	/* F_STRING */
 	uint64_t value;		/* F_INT */
 	const uint8_t *bytes;	/* F_BYTES: @size of them */
@@ -112,6 +113,23 @@ struct ctf_class {
 struct class_key {
 	char *buf;
 	size_t len, cap;
+};
+
+/*
+ * The class last found for an event whose fields all have constant names
+ * (add_fixed()), by the event's name and its fields' names and types:
+ * such events (every TraceMessage of a trace without formats, say) come in
+ * long runs, and are matched without building their key.
+ */
+#define FIXED_FIELDS	3
+struct fixed_class {
+	int valid;
+	char name[64];
+	unsigned int n;
+	const char *names[FIXED_FIELDS];
+	enum ftype types[FIXED_FIELDS];
+	unsigned int bits[FIXED_FIELDS];
+	uint32_t id;
 };
 
 struct stream {
@@ -139,6 +157,7 @@ static struct {
 	struct ctf_class **classes;	/* by id */
 	struct class_key key;		/* class_of()'s, kept between events */
 	struct ctf_class *last_class;	/* the class class_of() found last */
+	struct fixed_class fixed;	/* class_of()'s, for fields of add_fixed() */
 	uint8_t guid[16];		/* the provider write_event() wrote last, */
 	char guid_text[NTTRACE_GUID_STRING];	/* as text ("" before the first) */
 	uint32_t nr_classes, cap_classes;
@@ -296,6 +315,47 @@ static int key_add(struct class_key *k, const char *s, size_t n)
 	return 0;
 }
 
+/* @name and @fields are those of c.fixed: its class is theirs. */
+static int fixed_same(const char *name, const struct field *fields, unsigned int n)
+{
+	const struct fixed_class *f = &c.fixed;
+	unsigned int i;
+
+	if (!f->valid || f->n != n || strcmp(f->name, name))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!fields[i].fixed || fields[i].name != f->names[i] ||
+		    fields[i].type != f->types[i] || fields[i].bits != f->bits[i])
+			return 0;
+	return 1;
+}
+
+/* Remember @id as the class of @name and @fields, if all are constant. */
+static uint32_t fixed_keep(const char *name, const struct field *fields, unsigned int n,
+			   uint32_t id)
+{
+	struct fixed_class *f = &c.fixed;
+	unsigned int i;
+	size_t len = strlen(name);
+
+	f->valid = 0;
+	if (id == UINT32_MAX || n > FIXED_FIELDS || len >= sizeof(f->name))
+		return id;
+	for (i = 0; i < n; i++) {
+		/* A constant's sign is its type's: F_INT's are unsigned. */
+		if (!fields[i].fixed || fields[i].is_signed)
+			return id;
+		f->names[i] = fields[i].name;
+		f->types[i] = fields[i].type;
+		f->bits[i] = fields[i].bits;
+	}
+	memcpy(f->name, name, len + 1);
+	f->n = n;
+	f->id = id;
+	f->valid = 1;
+	return id;
+}
+
 /*
  * The class of an event named @name with @fields: its key is the name,
  * then a line a field of its type and name. New keys get the next ID.
@@ -303,7 +363,7 @@ static int key_add(struct class_key *k, const char *s, size_t n)
  * in one buffer kept from event to event, with no formatted output: with
  * a stdio stream a field it was the converter's largest cost.
  */
-static uint32_t class_of(const char *name, const struct field *fields, unsigned int n)
+static uint32_t class_find(const char *name, const struct field *fields, unsigned int n)
 {
 	struct class_key *k = &c.key;
 	struct ctf_class *e;
@@ -368,6 +428,14 @@ static uint32_t class_of(const char *name, const struct field *fields, unsigned 
 nomem:
 	free(key);
 	return UINT32_MAX;
+}
+
+/* The class of an event named @name with @fields (class_find()). */
+static uint32_t class_of(const char *name, const struct field *fields, unsigned int n)
+{
+	if (fixed_same(name, fields, n))
+		return c.fixed.id;
+	return fixed_keep(name, fields, n, class_find(name, fields, n));
 }
 
 /* ---- streams and packets ---- */
@@ -550,6 +618,23 @@ static void add(struct field *v, unsigned int *n, enum ftype type, const char *n
 	(*n)++;
 }
 
+/*
+ * The fields of the events this file names itself (not TDH): their names
+ * as TSDL identifiers, constants, so that such an event, which may be
+ * every event of a trace, allocates none. No two of one event are alike.
+ */
+static const char id_data[] = "_data", id_text[] = "_text", id_message[] = "_message",
+		  id_file[] = "_file", id_line[] = "_line";
+
+static void add_fixed(struct field *v, unsigned int *n, enum ftype type, const char *id)
+{
+	memset(&v[*n], 0, sizeof(v[*n]));
+	v[*n].type = type;
+	v[*n].name = (char *)id;	/* @fixed: never freed nor renamed */
+	v[*n].fixed = 1;
+	(*n)++;
+}
+
 /* A name met twice in one event (TDH allows it) gets _2, _3, ... */
 static int unique_names(struct field *v, unsigned int n)
 {
@@ -557,8 +642,10 @@ static int unique_names(struct field *v, unsigned int n)
 	unsigned int i;
 	int ret;
 
-	if (n < 2)
-		return 0;
+	for (i = 0; i < n && v[i].fixed; i++)
+		;
+	if (n < 2 || i == n)
+		return 0;	/* nothing can collide */
 	names = malloc(n * sizeof(*names));
 	if (!names)
 		return -1;
@@ -657,7 +744,8 @@ nomem:
 static void free_fields(struct field *v, unsigned int n)
 {
 	while (n--)
-		free(v[n].name);
+		if (!v[n].fixed)
+			free(v[n].name);
 }
 
 /* A TDH-described event: its properties, and the data they leave as bytes. */
@@ -724,11 +812,11 @@ static int convert_formatted(const EVENT_RECORD *er)
 		return 0;
 	nttrace_tmf_render(f, er->UserData, er->UserDataLength, render_pointer_size(er), text,
 			   sizeof(text));
-	add(v, &n, F_STRING, "message");
+	add_fixed(v, &n, F_STRING, id_message);
 	v[0].text = text;
-	add(v, &n, F_STRING, "file");
+	add_fixed(v, &n, F_STRING, id_file);
 	v[1].text = f->file;
-	add(v, &n, F_INT, "line");
+	add_fixed(v, &n, F_INT, id_line);
 	v[2].bits = 32;
 	v[2].value = f->line;
 	write_event(er, "TraceMessage", v, n);
@@ -745,7 +833,7 @@ static int convert_text(const EVENT_RECORD *er)
 
 	if (!text)
 		return 0;
-	add(v, &n, F_STRING, "text");
+	add_fixed(v, &n, F_STRING, id_text);
 	v[0].text = text;
 	write_event(er, "EventWriteString", v, n);
 	free_fields(v, n);
@@ -758,7 +846,7 @@ static void convert_data(const EVENT_RECORD *er, const char *name)
 	struct field v[1];
 	unsigned int n = 0;
 
-	add(v, &n, F_BYTES, "data");
+	add_fixed(v, &n, F_BYTES, id_data);
 	v[0].bytes = er->UserData;
 	v[0].size = er->UserDataLength;
 	write_event(er, name, v, n);
