@@ -81,6 +81,8 @@
 
 #define CTF_MAGIC	0xC1FC1FC1U
 #define PACKET_MAX	(64 * 1024)	/* a packet's usual bound; a larger event gets its own */
+/* An event's bytes before its fields: ID, time, then event.context. */
+#define EVENT_HEAD	(4 + 8 + NTTRACE_GUID_STRING + 4 + 4 + 2 + 4 * 1 + 2 + 8 + 1)
 #define PACKET_HEADER	8		/* magic, stream_id */
 #define PACKET_CONTEXT	52		/* as packet.context in the metadata */
 #define PACKET_DISCARDED 48		/* the offset of its events_discarded */
@@ -100,6 +102,7 @@ struct field {
 	uint64_t value;		/* F_INT */
 	const uint8_t *bytes;	/* F_BYTES: @size of them */
 	uint32_t size;
+	size_t len;		/* F_STRING: strlen(@text) + 1, when written */
 };
 
 struct ctf_class {
@@ -458,19 +461,7 @@ static int put_grow(struct stream *s, size_t n)
 	return 0;
 }
 
-/*
- * The two below run a dozen times an event: inline, with the room checked
- * in line and the bytes stored in place (cli_put_le() is inline too), they
- * cost a fraction of a call each.
- */
-static inline void put(struct stream *s, const void *p, size_t n)
-{
-	if (s->len + n > s->cap && put_grow(s, n))
-		return;
-	memcpy(s->pkt + s->len, p, n);
-	s->len += n;
-}
-
+/* An integer at the end of @s's packet (packet_start()'s fields). */
 static inline void put_le(struct stream *s, uint64_t v, unsigned int bytes)
 {
 	if (s->len + bytes > s->cap && put_grow(s, bytes))
@@ -479,9 +470,16 @@ static inline void put_le(struct stream *s, uint64_t v, unsigned int bytes)
 	s->len += bytes;
 }
 
-static void put_str(struct stream *s, const char *str)
+/* Room for @n more bytes at the end of @s's packet, or NULL (c.failed). */
+static uint8_t *room(struct stream *s, size_t n)
 {
-	put(s, str, strlen(str) + 1);
+	if (n > SIZE_MAX / 4 - s->len) {	/* put_grow()'s doubling would wrap */
+		c.failed = ENOMEM;
+		return NULL;
+	}
+	if (s->len + n > s->cap && put_grow(s, n))
+		return NULL;
+	return s->pkt + s->len;
 }
 
 /* The packet's header and context; its times and sizes are set at its end. */
@@ -667,6 +665,8 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	unsigned int cpu = er->BufferContext.ProcessorIndex, i;
 	uint64_t ft = eh->TimeStamp.QuadPart, ts;
 	struct stream *s;
+	uint8_t *p, *at;
+	size_t size;
 	uint32_t id;
 
 	for (i = 0; i < n; i++)
@@ -702,39 +702,65 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 		s->begin = ts;
 	}
 	s->end = ts;
-	put_le(s, id, 4);
-	put_le(s, ts, 8);
-	/* event.context */
 	/* Events come in runs of one provider: its text is kept. */
 	if (!c.guid_text[0] || memcmp(c.guid, &eh->ProviderId, sizeof(c.guid))) {
 		memcpy(c.guid, &eh->ProviderId, sizeof(c.guid));
 		nttrace_guid_string(c.guid, c.guid_text);
 	}
-	put(s, c.guid_text, NTTRACE_GUID_STRING);
-	put_le(s, eh->ProcessId, 4);
-	put_le(s, eh->ThreadId, 4);
-	put_le(s, d->Id, 2);
-	put_le(s, d->Version, 1);
-	put_le(s, d->Channel, 1);
-	put_le(s, d->Level, 1);
-	put_le(s, d->Opcode, 1);
-	put_le(s, d->Task, 2);
-	put_le(s, d->Keyword, 8);
-	put_le(s, ev && ev->lost, 1);
+	/*
+	 * The event's size first, then its bytes through a cursor of our own:
+	 * stored through the packet's pointer, each field made the compiler
+	 * load and store the packet's length again (a byte store may alias
+	 * it), which under an emulator (QEMU's TCG) is most of the cost.
+	 */
+	size = EVENT_HEAD;
+	for (i = 0; i < n; i++) {
+		size_t len = v[i].type == F_INT ? v[i].bits / 8 :
+			     v[i].type == F_BYTES ? 4 + (size_t)v[i].size :
+			     (v[i].len = strlen(v[i].text ? v[i].text : "") + 1);
+
+		if (len > SIZE_MAX - size)
+			goto nomem;
+		size += len;
+	}
+	p = room(s, size);
+	if (!p)
+		return;
+	at = p;
+	cli_put_le(at, id, 4);
+	cli_put_le(at + 4, ts, 8);
+	/* event.context */
+	memcpy(at + 12, c.guid_text, NTTRACE_GUID_STRING);
+	at += 12 + NTTRACE_GUID_STRING;
+	cli_put_le(at, eh->ProcessId, 4);
+	cli_put_le(at + 4, eh->ThreadId, 4);
+	cli_put_le(at + 8, d->Id, 2);
+	at[10] = d->Version;
+	at[11] = d->Channel;
+	at[12] = d->Level;
+	at[13] = d->Opcode;
+	cli_put_le(at + 14, d->Task, 2);
+	cli_put_le(at + 16, d->Keyword, 8);
+	at[24] = ev && ev->lost;
+	at += 25;
 	for (i = 0; i < n; i++) {
 		switch (v[i].type) {
 		case F_STRING:
-			put_str(s, v[i].text ? v[i].text : "");
+			memcpy(at, v[i].text ? v[i].text : "", v[i].len);
+			at += v[i].len;
 			break;
 		case F_INT:
-			put_le(s, v[i].value, v[i].bits / 8);
+			cli_put_le(at, v[i].value, v[i].bits / 8);
+			at += v[i].bits / 8;
 			break;
 		case F_BYTES:
-			put_le(s, v[i].size, 4);
-			put(s, v[i].bytes, v[i].size);
+			cli_put_le(at, v[i].size, 4);
+			memcpy(at + 4, v[i].bytes, v[i].size);
+			at += 4 + (size_t)v[i].size;
 			break;
 		}
 	}
+	s->len += size;
 	c.events++;
 	return;
 nomem:
