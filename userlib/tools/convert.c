@@ -665,7 +665,7 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	unsigned int cpu = er->BufferContext.ProcessorIndex, i;
 	uint64_t ft = eh->TimeStamp.QuadPart, ts;
 	struct stream *s;
-	uint8_t *p, *at;
+	uint8_t *at;
 	size_t size;
 	uint32_t id;
 
@@ -711,22 +711,30 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	 * The event's size first, then its bytes through a cursor of our own:
 	 * stored through the packet's pointer, each field made the compiler
 	 * load and store the packet's length again (a byte store may alias
-	 * it), which under an emulator (QEMU's TCG) is most of the cost.
+	 * it), memory accesses that an emulator (QEMU's TCG) makes dear.
 	 */
 	size = EVENT_HEAD;
 	for (i = 0; i < n; i++) {
-		size_t len = v[i].type == F_INT ? v[i].bits / 8 :
-			     v[i].type == F_BYTES ? 4 + (size_t)v[i].size :
-			     (v[i].len = strlen(v[i].text ? v[i].text : "") + 1);
+		size_t len;
 
+		switch (v[i].type) {
+		case F_STRING:
+			len = v[i].len = strlen(v[i].text ? v[i].text : "") + 1;
+			break;
+		case F_INT:
+			len = v[i].bits / 8;
+			break;
+		default:
+			len = 4 + (size_t)v[i].size;
+			break;
+		}
 		if (len > SIZE_MAX - size)
 			goto nomem;
 		size += len;
 	}
-	p = room(s, size);
-	if (!p)
+	at = room(s, size);
+	if (!at)
 		return;
-	at = p;
 	cli_put_le(at, id, 4);
 	cli_put_le(at + 4, ts, 8);
 	/* event.context */
