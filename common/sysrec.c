@@ -77,18 +77,18 @@ void ntr_sr_header_write(void *rec, __u16 size, const struct ntr_sr_header *h)
 	p[1] = 0;
 	p[2] = ntr_sr_header_type(h->kind, h->ptr32);
 	p[3] = SR_MARKER_FLAGS;
-	put_le(p + 4, size, 2);
-	put_le(p + 6, h->hook_id, 2);
+	ntr_put_le(p + 4, size, 2);
+	ntr_put_le(p + 6, h->hook_id, 2);
 	if (h->kind == NTR_SR_PERFINFO) {
-		put_le(p + 8, h->time_stamp, 8);
+		ntr_put_le(p + 8, h->time_stamp, 8);
 		return;
 	}
-	put_le(p + 8, h->thread_id, 4);
-	put_le(p + 0xC, h->process_id, 4);
-	put_le(p + 0x10, h->time_stamp, 8);
+	ntr_put_le(p + 8, h->thread_id, 4);
+	ntr_put_le(p + 0xC, h->process_id, 4);
+	ntr_put_le(p + 0x10, h->time_stamp, 8);
 	if (h->kind == NTR_SR_FULL) {
-		put_le(p + 0x18, h->kernel_time, 4);
-		put_le(p + 0x1C, h->user_time, 4);
+		ntr_put_le(p + 0x18, h->kernel_time, 4);
+		ntr_put_le(p + 0x1C, h->user_time, 4);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_header_write);
@@ -106,7 +106,7 @@ __u32 ntr_sr_sid_write(__u8 *out, __u64 authority, const __u32 *sub, __u8 n)
 	for (i = 0; i < 6; i++)
 		out[2 + i] = (__u8)(authority >> (8 * (5 - i)));
 	for (i = 0; i < n; i++)
-		put_le(out + 8 + 4 * i, sub[i], 4);
+		ntr_put_le(out + 8 + 4 * i, sub[i], 4);
 	return 8 + 4 * n;
 }
 EXPORT_SYMBOL_IF_KUNIT(ntr_sr_sid_write);

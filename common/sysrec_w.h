@@ -8,6 +8,7 @@
 #ifndef NTTRACE_COMMON_SYSREC_W_H
 #define NTTRACE_COMMON_SYSREC_W_H
 
+#include "put_le.h"
 #include "sysrec.h"
 #include "utf16.h"
 
@@ -31,31 +32,6 @@
 
 /* The most payload a record holds, under the largest header. */
 #define SR_PAYLOAD_MAX		(NTR_SR_RECORD_MAX - 0x20)
-
-/**
- * put_le() - stores a little-endian integer
- * @p: where
- * @v: the value
- * @n: its bytes, at most 8
- */
-static __always_inline void put_le(__u8 *p, __u64 v, unsigned int n)
-{
-	unsigned int i;
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/*
-	 * One store of @n bytes where the size is known when compiling: GCC
-	 * left the loop below as a loop of byte stores (a CSwitch's payload
-	 * took 24 steps and 24 stores).
-	 */
-	if (__builtin_constant_p(n) && (n == 1 || n == 2 || n == 4 || n == 8)) {
-		__builtin_memcpy(p, &v, n);
-		return;
-	}
-#endif
-	for (i = 0; i < n; i++)
-		p[i] = (__u8)(v >> (8 * i));
-}
 
 struct sr_w {
 	__u8 *p;		/* NULL: counting */
@@ -104,7 +80,7 @@ static __always_inline void w_int(struct sr_w *w, __u64 v, unsigned int n)
 	if (!w_room(w, n))
 		return;
 	if (w->p)
-		put_le(w->p + w->at, v, n);
+		ntr_put_le(w->p + w->at, v, n);
 	w->at += n;
 }
 

@@ -9,11 +9,12 @@
 
 #include <stdio.h>
 #include <stdint.h>
-#include <string.h>
 
 #include <nttrace/session.h>
 #include <nttrace/evntcons.h>
 #include <nttrace/tmf.h>
+
+#include "put_le.h"	/* ntr_put_le(), for the tools that write ETL and CTF */
 
 #define CLI_USAGE	2
 
@@ -113,26 +114,6 @@ int cli_state_read(const char *tool, const char *name, char *text, size_t room, 
 
 /* @dir and the directories above it that are missing, 0755: 0 or -errno. */
 int cli_make_dirs(const char *dir);
-
-/*
- * The low @bytes bytes of @v at @p, little-endian, as ETL and CTF have them.
- * Inline: convert's CTF writer stores a dozen fields an event with it, and
- * a constant @bytes then becomes one store on a little-endian machine (GCC
- * left the loop a loop of byte stores, an eighth of convert's time).
- */
-static inline void cli_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (__builtin_constant_p(bytes) && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) {
-		memcpy(p, &v, bytes);
-		return;
-	}
-#endif
-	for (i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> 8 * i);
-}
 
 /*
  * The NT Kernel Logger's flags (EVENT_TRACE_PROPERTIES.EnableFlags, the

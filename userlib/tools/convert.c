@@ -466,7 +466,7 @@ static inline void put_le(struct stream *s, uint64_t v, unsigned int bytes)
 {
 	if (s->len + bytes > s->cap && put_grow(s, bytes))
 		return;
-	cli_put_le(s->pkt + s->len, v, bytes);
+	ntr_put_le(s->pkt + s->len, v, bytes);
 	s->len += bytes;
 }
 
@@ -517,11 +517,11 @@ static void packet_end(struct stream *s)
 			c.discarded = lost;
 		}
 	}
-	cli_put_le(s->pkt + 8, s->begin, 8);
-	cli_put_le(s->pkt + 16, s->end, 8);
-	cli_put_le(s->pkt + 24, bits, 8);
-	cli_put_le(s->pkt + 32, bits, 8);
-	cli_put_le(s->pkt + PACKET_DISCARDED, s->discarded, 8);
+	ntr_put_le(s->pkt + 8, s->begin, 8);
+	ntr_put_le(s->pkt + 16, s->end, 8);
+	ntr_put_le(s->pkt + 24, bits, 8);
+	ntr_put_le(s->pkt + 32, bits, 8);
+	ntr_put_le(s->pkt + PACKET_DISCARDED, s->discarded, 8);
 	if (c.relay) {
 		const struct relay_index ix = {
 			.packet_size = bits, .content_size = bits,
@@ -735,20 +735,20 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	at = room(s, size);
 	if (!at)
 		return;
-	cli_put_le(at, id, 4);
-	cli_put_le(at + 4, ts, 8);
+	ntr_put_le(at, id, 4);
+	ntr_put_le(at + 4, ts, 8);
 	/* event.context */
 	memcpy(at + 12, c.guid_text, NTTRACE_GUID_STRING);
 	at += 12 + NTTRACE_GUID_STRING;
-	cli_put_le(at, eh->ProcessId, 4);
-	cli_put_le(at + 4, eh->ThreadId, 4);
-	cli_put_le(at + 8, d->Id, 2);
+	ntr_put_le(at, eh->ProcessId, 4);
+	ntr_put_le(at + 4, eh->ThreadId, 4);
+	ntr_put_le(at + 8, d->Id, 2);
 	at[10] = d->Version;
 	at[11] = d->Channel;
 	at[12] = d->Level;
 	at[13] = d->Opcode;
-	cli_put_le(at + 14, d->Task, 2);
-	cli_put_le(at + 16, d->Keyword, 8);
+	ntr_put_le(at + 14, d->Task, 2);
+	ntr_put_le(at + 16, d->Keyword, 8);
 	at[24] = ev && ev->lost;
 	at += 25;
 	for (i = 0; i < n; i++) {
@@ -758,11 +758,11 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 			at += v[i].len;
 			break;
 		case F_INT:
-			cli_put_le(at, v[i].value, v[i].bits / 8);
+			ntr_put_le(at, v[i].value, v[i].bits / 8);
 			at += v[i].bits / 8;
 			break;
 		case F_BYTES:
-			cli_put_le(at, v[i].size, 4);
+			ntr_put_le(at, v[i].size, 4);
 			memcpy(at + 4, v[i].bytes, v[i].size);
 			at += 4 + (size_t)v[i].size;
 			break;
@@ -1021,10 +1021,10 @@ static void metadata_classes(FILE *m, uint32_t from)
  */
 static void metadata_packet_header(uint8_t *p, size_t len)
 {
-	cli_put_le(p, 0x75D11D57, 4);		/* magic */
+	ntr_put_le(p, 0x75D11D57, 4);		/* magic */
 	memset(p + 4, 0, 20);			/* uuid, checksum */
-	cli_put_le(p + 24, (uint64_t)len * 8, 4);	/* content_size */
-	cli_put_le(p + 28, (uint64_t)len * 8, 4);	/* packet_size */
+	ntr_put_le(p + 24, (uint64_t)len * 8, 4);	/* content_size */
+	ntr_put_le(p + 28, (uint64_t)len * 8, 4);	/* packet_size */
 	memset(p + 32, 0, 3);		/* compression, encryption, checksum schemes */
 	p[35] = 1;				/* major */
 	p[36] = 8;				/* minor */

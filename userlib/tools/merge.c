@@ -370,12 +370,12 @@ static int tl_event(uint32_t cpu, uint64_t ts, uint32_t psz, const char *name,
 	uint8_t *rec;
 
 	nt += put_str(traits + nt, "nttrace-merge", 32);
-	cli_put_le(traits, nt, 2);
+	ntr_put_le(traits, nt, 2);
 	meta[nm++] = 0;		/* no event tags */
 	nm += put_str(meta + nm, name, 32);
 	memcpy(meta + nm, fields, nf);
 	nm += nf;
-	cli_put_le(meta, nm, 2);
+	ntr_put_le(meta, nm, 2);
 
 	e.ptr32 = psz == 4;
 	e.descriptor = &desc;
@@ -424,22 +424,22 @@ static int source_event(struct input *in, unsigned int k, uint32_t psz)
 	nm += tl_field(meta + nm, "EventsLost", TL_UINT32, 0);
 	nm += tl_field(meta + nm, "BuffersLost", TL_UINT32, 0);
 
-	cli_put_le(data + nd, k + 1, 4);
+	ntr_put_le(data + nd, k + 1, 4);
 	nd += 4;
 	nd += put_str(data + nd, in->path, PATH_MAX_SHOWN);
 	nd += put_str(data + nd, in->info.logger_name, NTTRACE_NAME_MAX);
-	cli_put_le(data + nd, in->info.pointer_size, 4);
-	cli_put_le(data + nd + 4, in->info.clock, 4);
+	ntr_put_le(data + nd, in->info.pointer_size, 4);
+	ntr_put_le(data + nd + 4, in->info.clock, 4);
 	nd += 8;
 	nd += put_str(data + nd, clock_name(in->info.clock), 32);
-	cli_put_le(data + nd, in->info.perf_freq, 8);
-	cli_put_le(data + nd + 8, in->info.start_time, 8);	/* as its header says */
-	cli_put_le(data + nd + 16, (uint64_t)in->offset, 8);
-	cli_put_le(data + nd + 24, in->first_cpu, 4);
-	cli_put_le(data + nd + 28, in->ncpus, 4);
-	cli_put_le(data + nd + 32, in->events, 8);
-	cli_put_le(data + nd + 40, in->info.events_lost, 4);
-	cli_put_le(data + nd + 44, in->info.buffers_lost, 4);
+	ntr_put_le(data + nd, in->info.perf_freq, 8);
+	ntr_put_le(data + nd + 8, in->info.start_time, 8);	/* as its header says */
+	ntr_put_le(data + nd + 16, (uint64_t)in->offset, 8);
+	ntr_put_le(data + nd + 24, in->first_cpu, 4);
+	ntr_put_le(data + nd + 28, in->ncpus, 4);
+	ntr_put_le(data + nd + 32, in->events, 8);
+	ntr_put_le(data + nd + 40, in->info.events_lost, 4);
+	ntr_put_le(data + nd + 44, in->info.buffers_lost, 4);
 	nd += 48;
 	return tl_event(0, m.start, psz, "MergeInput", meta, nm, data, nd);
 }
@@ -497,9 +497,9 @@ static int image_id_event(const struct input *in, uint64_t ft, uint32_t cpu, uin
 	nm += tl_field(meta + nm, "ImageSize", TL_UINT64, TL_OUT_HEX);
 	nm += tl_field(meta + nm, "BuildId", TL_ANSISTRING, 0);
 	nm += tl_field(meta + nm, "FileName", TL_ANSISTRING, TL_OUT_UTF8);
-	cli_put_le(data, pid, 4);
-	cli_put_le(data + 4, base, 8);
-	cli_put_le(data + 12, size, 8);
+	ntr_put_le(data, pid, 4);
+	ntr_put_le(data + 4, base, 8);
+	ntr_put_le(data + 12, size, 8);
 	nd = 20;
 	nd += put_str(data + nd, hex, sizeof(hex) - 1);
 	nd += put_str(data + nd, path, PATH_MAX_SHOWN - 1);
@@ -549,7 +549,7 @@ static int copy_event(struct input *in)
 		return 1;
 	memcpy(rec, ev->rec, ev->size);
 	if (at >= 0) {
-		cli_put_le(rec + at, ft, 8);
+		ntr_put_le(rec + at, ft, 8);
 		m.cpu[cpu].dated = 1;
 	} else if (!m.cpu[cpu].dated) {
 		/* Nothing before it in its stream to take a time from. */
