@@ -199,6 +199,17 @@ static inline uint64_t get(const uint8_t *p, int bytes)
 	return nttrace_get_le(p, bytes);
 }
 
+/* The fields of a buffer's header (WMI_BUFFER_HEADER) that ProcessTrace reports. */
+static uint32_t header_filled(const uint8_t *buf)
+{
+	return get(buf + offsetof(struct nttrace_wmi_buffer_header, saved_offset), 4);
+}
+
+static uint16_t header_logger_id(const uint8_t *buf)
+{
+	return get(buf + offsetof(struct nttrace_wmi_buffer_header, logger_id), 2);
+}
+
 static ULONG fail_handle(ULONG err)
 {
 	SetLastError(err);
@@ -347,8 +358,8 @@ static uint32_t take_header_event(struct consumer *c, const uint8_t *b, uint32_t
 		return ERROR_NOT_ENOUGH_MEMORY;
 	memcpy(c->hdr, rec, len);
 	c->hdr_len = len;
-	c->hdr_filled = get(b + 4, 4);
-	c->hdr_logger_id = get(b + 0x2A, 2);
+	c->hdr_filled = header_filled(b);
+	c->hdr_logger_id = header_logger_id(b);
 	lf = c->hdr + NTTRACE_ETL_SYSTEM_HEADER_SIZE;
 	len -= NTTRACE_ETL_SYSTEM_HEADER_SIZE + NTTRACE_ETL_LF_SIZE(psz);
 	c->logger_name = copy_name(lf + NTTRACE_ETL_LF_SIZE(psz), len, &used);
@@ -471,7 +482,7 @@ static uint16_t buffer_logger_id(const struct consumer *c, const struct nttrace_
 
 	if (b && b->have && b->offset == ev->buffer_offset)
 		return b->logger_id;
-	return get(ev->buffer + 0x2A, 2);
+	return header_logger_id(ev->buffer);
 }
 
 /* @ev as an EVENT_RECORD in @er; 0, or -1 when it is not delivered. */
@@ -955,8 +966,8 @@ static int track_buffer(struct consumer *c, const struct nttrace_etl_event *ev)
 		return -1;
 	b->have = 1;
 	b->offset = off;
-	b->filled = get(ev->buffer + 4, 4);
-	b->logger_id = get(ev->buffer + 0x2A, 2);
+	b->filled = header_filled(ev->buffer);
+	b->logger_id = header_logger_id(ev->buffer);
 	return 0;
 }
 
