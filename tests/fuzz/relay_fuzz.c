@@ -4,8 +4,9 @@
  * daemon's replies (userlib/tools/relay.c). The input is everything the
  * "relay" answers on the control connection, then it hangs up: the client
  * agrees a version, creates a session, adds a metadata and a data stream,
- * sends a packet with its index, metadata, STREAMS_SENT and closes both
- * streams, each step going on only while the replies say so. Socket pairs
+ * sends a packet with its index, metadata, STREAMS_SENT, asks until the
+ * data stream is written (DATA_PENDING) and closes both streams, each step
+ * going on only while the replies say so. Socket pairs
  * stand in for the TCP connections; what the client sends is read and
  * dropped. The sanitizers check the parsing and the steps' errors.
  *
@@ -42,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !relay_add_stream(r, "channel0_0", &stream) &&
 		    !relay_packet(r, stream, &seq, pkt, sizeof(pkt), &ix) &&
 		    !relay_metadata(r, meta, "/* CTF 1.8 */\n", 14) &&
-		    !relay_streams_sent(r) && !relay_close_stream(r, stream, seq))
+		    !relay_streams_sent(r) && !relay_wait_written(r, stream, seq) &&
+		    !relay_close_stream(r, stream, seq))
 			relay_close_stream(r, meta, 0);
 		relay_close(r);
 	} else {

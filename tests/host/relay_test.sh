@@ -5,7 +5,10 @@
 # stored is its text of `convert --to ctf` of the same file, every event.
 # Then relays that misbehave (python3 plays them): none listening, another
 # protocol version, a refused session, a reply cut short, a connection
-# closed at once or mid-stream: each a clear error, exit 1. Prints TAP.
+# closed at once or mid-stream, or asked about a stream it does not know:
+# each a clear error, exit 1. And one still writing when the converter is
+# done: each stream is closed only once the relay says it is written.
+# Prints TAP.
 #
 #   tests/host/relay_test.sh NTTRACE BENCH_READ OUTDIR
 set -u
@@ -64,16 +67,20 @@ fi
 
 # ---- relays that misbehave ----
 # fake MODE: a relay on two free ports that does MODE with the first
-# command; prints "CTRL DATA" once it listens.
+# command; prints "CTRL DATA" once it listens. The modes pending and
+# unknown answer a whole conversation, and log to $tmp/fake.log each
+# stream's close with how many DATA_PENDING asks came before it.
 fake() {
-	python3 - "$1" > "$tmp/fake.ports" <<'PY' &
-import socket, struct, sys
+	python3 - "$1" "$tmp/fake.log" > "$tmp/fake.ports" <<'PY' &
+import socket, struct, sys, threading
 mode = sys.argv[1]
 c = socket.socket(); c.bind(("127.0.0.1", 0)); c.listen(1)
 d = socket.socket(); d.bind(("127.0.0.1", 0)); d.listen(1)
 print(c.getsockname()[1], d.getsockname()[1], flush=True)
 s, _ = c.accept()
+body = b""
 def cmd():
+    global body
     h = b""
     while len(h) < 24:
         b = s.recv(24 - len(h))
@@ -83,8 +90,42 @@ def cmd():
     size = struct.unpack(">QQII", h)[1]
     body = b""
     while len(body) < size:
-        body += s.recv(size - len(body))
+        b = s.recv(size - len(body))
+        if not b:
+            sys.exit(0)
+        body += b
     return struct.unpack(">QQII", h)[2]
+# The rest of a conversation: ADD_STREAM, SEND_METADATA, SEND_INDEX,
+# STREAMS_SENT, DATA_PENDING (pending twice for each stream, then
+# written; unknown: no such stream) and CLOSE_STREAM, as lttng-relayd
+# answers them, the data connection read and dropped.
+def conversation():
+    def drain():
+        ds, _ = d.accept()
+        while ds.recv(65536):
+            pass
+    threading.Thread(target=drain, daemon=True).start()
+    log = open(sys.argv[2], "w", buffering=1)
+    handles, asks = 0, {}
+    s.sendall(struct.pack(">QI", 1, 10))
+    while True:
+        n = cmd()
+        if n == 1:
+            handles += 1
+            s.sendall(struct.pack(">QI", handles, 10))
+        elif n in (13, 16):
+            s.sendall(struct.pack(">I", 10))
+        elif n == 8:
+            sid = struct.unpack(">QQ", body[:16])[0]
+            asks[sid] = asks.get(sid, 0) + 1
+            if mode == "unknown":
+                s.sendall(struct.pack(">i", -1))
+            else:
+                s.sendall(struct.pack(">I", 1 if asks[sid] <= 2 else 0))
+        elif n == 7:
+            sid = struct.unpack(">QQ", body[:16])[0]
+            log.write("close %d after %d asks\n" % (sid, asks.get(sid, 0)))
+            s.sendall(struct.pack(">I", 10))
 cmd()
 if mode == "major":
     s.sendall(struct.pack(">II", 3, 0))
@@ -99,6 +140,8 @@ else:
         s.sendall(struct.pack(">QI", 0, 1))
     elif mode == "garbage":
         s.sendall(b"\xff" * 7)
+    elif mode in ("pending", "unknown"):
+        conversation()
     elif mode == "midstream":
         # The session and the metadata stream, then gone.
         s.sendall(struct.pack(">QI", 1, 10))
@@ -138,6 +181,20 @@ refused "a reply cut short: said" short "version: the relay closed the connectio
 refused "a reply of the wrong size: said" garbage "create session: the relay closed the connection"
 refused "a relay that closes at once: said" close "version: the relay closed the connection"
 refused "a relay that closes mid-stream: said" midstream "the relay closed the connection"
+# Each data stream closed only once the relay says its packets are
+# written; the metadata, sent on the control connection, is not asked.
+fake pending
+"$tool" convert --to "net://127.0.0.1:$fc:$fd" "$tmp/t.etl" > /dev/null 2> "$tmp/err"
+rc=$?
+wait "$fake_pid"
+check "a relay still writing: the converter asks until it is written, exit 0" test "$rc" -eq 0
+check "... each data stream closed after the relay said it was written" \
+	test "$(grep -c '^close [0-9]* after 3 asks$' "$tmp/fake.log")" -eq 4
+check "... the metadata stream closed without asking" grep -q '^close 1 after 0 asks$' "$tmp/fake.log"
+check "... and nothing else closed" test "$(wc -l < "$tmp/fake.log")" -eq 5
+rm -f "$tmp/fake.ports"
+refused "a relay that does not know the stream it is asked about: said" unknown \
+	"data pending: the relay does not know the stream"
 check "a URL that is not net://HOST[:PORT[:PORT]]: exit 2" \
 	sh -c "'$tool' convert --to net://h:0 '$tmp/t.etl' 2> /dev/null; test \$? -eq 2"
 check "a session name with '/': refused" \

@@ -1429,10 +1429,15 @@ int cmd_convert(int argc, char **argv)
 	if (write_metadata(events_lost, buffers_lost))
 		ret = 1;
 	if (c.relay) {
-		/* Each stream closed after its last packet; then the session. */
+		/*
+		 * Each stream closed once the relay has written its last
+		 * packet (a reader of the relay's copy may start as soon as
+		 * this command ends); then the session.
+		 */
 		for (i = 0; i < MAX_CPUS && !ret && !c.failed; i++)
 			if (c.cpu[i].open &&
-			    relay_close_stream(c.relay, c.cpu[i].handle, c.cpu[i].net_seq))
+			    (relay_wait_written(c.relay, c.cpu[i].handle, c.cpu[i].net_seq) ||
+			     relay_close_stream(c.relay, c.cpu[i].handle, c.cpu[i].net_seq)))
 				ret = 1;
 		if (!ret && !c.failed && relay_close_stream(c.relay, c.metadata_handle, 0))
 			ret = 1;

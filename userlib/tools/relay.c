@@ -18,7 +18,8 @@
  * host names, ADD_STREAM with a channel's name and a path under the
  * relay's output directory (HOST/SESSION-YYYYMMDD-HHMMSS/nttrace, as
  * LTTng 2.10's sessions name theirs), SEND_METADATA, data packets each
- * with its SEND_INDEX (what live viewers read), STREAMS_SENT and
+ * with its SEND_INDEX (what live viewers read), STREAMS_SENT,
+ * DATA_PENDING until the relay has written a data stream, and
  * CLOSE_STREAM. 2.11 and later add trace chunks, the session daemon's
  * unit of rotation: a writer that never rotates has no use for them, and
  * relay daemons of every version since store a 2.10 peer's trace as they
@@ -50,6 +51,7 @@
 #define CMD_VERSION		5
 #define CMD_SEND_METADATA	6
 #define CMD_CLOSE_STREAM	7
+#define CMD_DATA_PENDING	8
 #define CMD_SEND_INDEX		13
 #define CMD_STREAMS_SENT	16
 
@@ -66,10 +68,12 @@
 #define STREAM_NAME_LEN		264
 #define PATH_LEN		4096
 #define RELAY_TIMEOUT_S		30
+#define PENDING_PAUSE_NS	10000000	/* between two DATA_PENDING asks */
 
 struct relay {
 	int ctrl, data;
 	uint32_t minor;		/* the protocol version spoken: 2.minor */
+	long pending_pause_ns;	/* relay_wait_written()'s pause between asks */
 	char path[PATH_LEN];	/* the streams' directory under the relay's */
 	char where[300];	/* host:port, for messages */
 };
@@ -369,6 +373,7 @@ int relay_open(struct relay **rp, const char *url, const char *session, const ch
 	if (!r)
 		return -ENOMEM;
 	r->data = -1;
+	r->pending_pause_ns = PENDING_PAUSE_NS;
 	r->ctrl = dial(host, ctrl_port, r->where, sizeof(r->where));
 	err = r->ctrl < 0 ? r->ctrl : handshake(r, session, hostname, live_timer_us);
 	if (!err) {
@@ -495,6 +500,54 @@ int relay_beacon(struct relay *r, uint64_t handle, uint64_t seq, uint64_t timest
 	};
 
 	return send_index(r, handle, seq, &ix);
+}
+
+/*
+ * DATA_PENDING (lttcomm_relayd_data_pending: the stream's handle, the last
+ * packet's sequence number), answered with a generic reply: 0 when the
+ * relay has written the stream's packets up to that one and their
+ * indexes, 1 while some are still on their way (the data connection is
+ * read apart from the control one), and -1 for a stream it does not know.
+ * Asked again after a pause until 0, within RELAY_TIMEOUT_S of the first
+ * ask: LTTng's session daemon asks the same before `lttng stop` returns.
+ */
+int relay_wait_written(struct relay *r, uint64_t handle, uint64_t next_seq)
+{
+	struct timespec pause = { 0, r->pending_pause_ns }, start, now;
+	uint8_t c[16], reply[4];
+	uint32_t code;
+	int err;
+
+	if (!next_seq)
+		return 0;	/* no packet sent */
+	be(c, handle, 8);
+	be(c + 8, next_seq - 1, 8);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		err = command(r, CMD_DATA_PENDING, c, sizeof(c), NULL, 0, reply, sizeof(reply),
+			      "data pending");
+		if (err)
+			return err;
+		if (relay_parse_generic(reply, sizeof(reply), &code))
+			return fail(r, "data pending", -EPROTO);
+		if (code == 0)
+			return 0;
+		if (code != 1) {
+			fprintf(stderr,
+				"nttrace: relay %s: data pending: the relay does not know the stream (reply %u)\n",
+				r->where, code);
+			return -EREMOTEIO;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= RELAY_TIMEOUT_S) {
+			fprintf(stderr,
+				"nttrace: relay %s: data pending: the stream's last packets not written within %d s\n",
+				r->where, RELAY_TIMEOUT_S);
+			return -ETIMEDOUT;
+		}
+		if (pause.tv_nsec)
+			nanosleep(&pause, NULL);
+	}
 }
 
 int relay_close_stream(struct relay *r, uint64_t handle, uint64_t next_seq)

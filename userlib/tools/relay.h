@@ -57,7 +57,9 @@ int relay_open(struct relay **rp, const char *url, const char *session, const ch
 /*
  * relay_open() on connections already made (@ctrl, @data: the control and
  * data sockets; the fuzzer's socket pairs): the version and the session.
- * On failure the descriptors stay the caller's. 0 or -errno.
+ * relay_wait_written() then asks again without a pause: the peer is the
+ * caller's, with its replies written ahead. On failure the descriptors
+ * stay the caller's. 0 or -errno.
  */
 int relay_open_fds(struct relay **rp, int ctrl, int data, const char *session,
 		   const char *hostname, uint32_t live_timer_us);
@@ -108,6 +110,23 @@ int relay_packet(struct relay *r, uint64_t handle, uint64_t *seq, const void *pk
  */
 int relay_beacon(struct relay *r, uint64_t handle, uint64_t seq, uint64_t timestamp_end,
 		 uint64_t stream_instance_id);
+
+/**
+ * relay_wait_written() - wait until the relay has written a data stream
+ * @r: the connection
+ * @handle: the stream
+ * @next_seq: the stream's next network sequence number (0: none sent)
+ *
+ * The relay reads packets from the data connection apart from commands,
+ * so that a stream closed just after its last packet may still be
+ * written after the close is answered; a reader of the relay's copy
+ * started then would find it short. This asks the relay (DATA_PENDING)
+ * until every packet before @next_seq and its index is in its files, at
+ * most RELAY_TIMEOUT_S seconds.
+ *
+ * Return: 0, or -errno having said why.
+ */
+int relay_wait_written(struct relay *r, uint64_t handle, uint64_t next_seq);
 
 int relay_close_stream(struct relay *r, uint64_t handle, uint64_t next_seq);
 
