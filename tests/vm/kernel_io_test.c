@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,33 @@ struct conn {
 };
 
 /*
+ * Waits until @fd's TCP_INFO shows @what: the accept queue of a listener
+ * holding a connection (its tcpi_unacked), or a socket that has sent a
+ * segment again. 0 once it does; -1 if it does not within 60 s, a guard
+ * against a hang far past what any machine takes.
+ */
+enum tcp_wait { QUEUED, RESENT };
+
+static int tcp_wait(int fd, enum tcp_wait what)
+{
+	int i;
+
+	for (i = 0; i < 6000; i++) {
+		struct tcp_info ti;
+		socklen_t len = sizeof(ti);
+
+		memset(&ti, 0, sizeof(ti));
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+			return -1;
+		if (what == QUEUED ? ti.tcpi_unacked >= 1 :
+				     ti.tcpi_total_retrans >= 1 || ti.tcpi_retransmits >= 1)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/*
  * A SYN that must be sent again: a listener with a backlog of 0 whose
  * accept queue one unaccepted connection fills drops the next SYN, which
  * the client resends after its first RTO (1 s) from a timer, in softirq:
@@ -233,17 +261,16 @@ static void retx_io(struct conn *c)
 	c->lport = ntohs(a.sin_port);
 	first = socket(AF_INET, SOCK_STREAM, 0);
 	cl = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-	if (first < 0 || cl < 0 || connect(first, (struct sockaddr *)&a, sizeof(a)))
+	if (first < 0 || cl < 0 || connect(first, (struct sockaddr *)&a, sizeof(a)) ||
+	    tcp_wait(l, QUEUED))
 		goto out;
-	usleep(100000);
 	if (connect(cl, (struct sockaddr *)&a, sizeof(a)) == 0 || errno != EINPROGRESS)
 		goto out;
 	alen = sizeof(a);
 	if (getsockname(cl, (struct sockaddr *)&a, &alen))
 		goto out;
 	c->cport = ntohs(a.sin_port);
-	usleep(1600000);
-	c->ok = 1;
+	c->ok = !tcp_wait(cl, RESENT);
 out:
 	if (cl >= 0)
 		close(cl);

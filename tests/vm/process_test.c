@@ -1033,8 +1033,8 @@ TEST(fork_in_callback)
 	}
 	EnableTraceEx2(um, &guid_fork, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 4, 0, 0, 0, NULL);
 	if (fork_cb_pid == 0) {
-		/* The child, out of the callback it forked in. */
-		alarm(10);
+		/* The child, out of the callback it forked in; a hang's guard. */
+		alarm(60);
 		_exit(EventUnregister(h) == ERROR_SUCCESS ? 0 : 1);
 	}
 	if (fork_cb_pid > 0)

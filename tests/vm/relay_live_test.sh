@@ -83,9 +83,24 @@ $u/nttrace convert --to net://127.0.0.1 --live live1 2> "$tmp/conv.err" &
 conv=$!
 check "convert --to net://127.0.0.1 --live live1 attached to the session" wait_attached "$conv"
 
-# The viewer waits for the session to appear, then follows it.
+# The viewer waits for the session to appear, then follows it from the
+# streams' ends (lttng-live attaches at the last packet): the first round
+# is written only once the relay counts it as live1's client.
 babeltrace2 "net://127.0.0.1:5344/host/$host/live1" > "$tmp/view.txt" 2> "$tmp/view.err" &
 viewer=$!
+# viewer_attached: the relay's list of live sessions has a client on live1.
+viewer_attached() {
+	babeltrace2 -i lttng-live net://127.0.0.1:5344 2> /dev/null |
+		grep "/host/$host/live1 (" | grep -q ' [1-9][0-9]* client(s) connected)'
+}
+looks=0
+until viewer_attached; do
+	kill -0 "$viewer" 2> /dev/null || break
+	looks=$((looks + 1))
+	[ $looks -lt 600 ] || break	# a guard against a hang, not a time the test needs
+	sleep 0.05
+done
+check "the viewer attached to live1 at the relay" viewer_attached
 
 round 0
 check "round 1 (CPU 0) reaches the viewer while the session runs" \
@@ -119,6 +134,9 @@ check "the relay stored the trace as HOST/live1-DATE-TIME/nttrace" test -d "$dir
 babeltrace2 "$dir" > "$tmp/stored.txt" 2> "$tmp/stored.err"
 check "... babeltrace2 reads every event there ($(lines "$tmp/stored.txt"))" \
 	test "$(lines "$tmp/stored.txt")" -eq "${sent:-0}"
+# The viewer ends only when asked: it is asked once it has had as many
+# events as were sent (or it ended first, or the guard ran out).
+wait_lines "$tmp/view.txt" "${sent:-0}" "$viewer"
 kill "$viewer" 2> /dev/null
 wait "$viewer" 2> /dev/null
 viewer=

@@ -340,25 +340,25 @@ if [ $live -eq 1 ]; then
 		check "$tb-bit: a stopped session: exit 1" exits 1 "ERROR_WMI_INSTANCE_NOT_FOUND" \
 			$tool show "$s"
 
-		# `nttrace convert --to ctf DIR --live`: until Ctrl-C, every
-		# event that a second consumer, show --json, is given. (The
-		# guest has no babeltrace2: tests/host/ctf_test.c reads what
-		# convert writes, from files.)
+		# `nttrace convert --to ctf DIR --live`: every event that a
+		# second consumer, show --json, is given, both attached before
+		# the sample writes and ended by the session's stop, once each
+		# has had all of it. (The guest has no babeltrace2:
+		# tests/host/ctf_test.c reads what convert writes, from files.)
 		check "$tb-bit: start for convert --live" sh -c "$tool start $s > /dev/null"
 		$tool convert --to ctf --formats u$tb/trace_sample "$tmp/ctf$tb" --live "$s" \
 			2> "$tmp/ctf.err" &
 		pid=$!
 		$tool show --json "$s" > "$tmp/ctf.json" 2>&1 &
 		spid=$!
-		sleep 1
+		wait_caught $pid 2	# attached, its handler set
+		wait_caught $spid 2
 		u$tb/trace_sample --session $s > /dev/null
-		$tool flush $s > /dev/null
-		sleep 2
-		kill -INT $pid $spid
+		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 		wait $pid
 		rc=$?
 		wait $spid
-		check "$tb-bit: convert --live: SIGINT ends it, exit 0" test $rc -eq 0
+		check "$tb-bit: convert --live: the session's stop ends it, exit 0" test $rc -eq 0
 		shown=$(grep -c '^{' "$tmp/ctf.json")
 		check "$tb-bit: ... the events show had ($shown), no more, no fewer" sh -c \
 			"[ $shown -gt 0 ] && grep -q '^nttrace: $shown events in [0-9]* classes written to' '$tmp/ctf.err'"
@@ -366,6 +366,19 @@ if [ $live -eq 1 ]; then
 			grep -q 'name = "TraceMessage"' "$tmp/ctf$tb/metadata"
 		check "$tb-bit: ... in CTF 1.8, its streams written" sh -c \
 			"head -1 '$tmp/ctf$tb/metadata' | grep -q 'CTF 1.8' && [ -s \"\$(ls '$tmp/ctf$tb'/channel0_* | head -1)\" ]"
+		# Ctrl-C ends it too, with its summary.
+		check "$tb-bit: start for convert --live and SIGINT" sh -c "$tool start $s > /dev/null"
+		rm -rf "$tmp/ctf$tb"
+		$tool convert --to ctf "$tmp/ctf$tb" --live "$s" 2> "$tmp/ctf.err" &
+		pid=$!
+		wait_caught $pid 2
+		u$tb/trace_sample --session $s > /dev/null
+		kill -INT $pid
+		wait $pid	# a convert that SIGINT does not end hangs here
+		rc=$?
+		check "$tb-bit: convert --live: SIGINT ends it, exit 0" test $rc -eq 0
+		check "$tb-bit: ... and says what it wrote" \
+			grep -q '^nttrace: [0-9]* events in [0-9]* classes written to' "$tmp/ctf.err"
 		check "$tb-bit: stop" sh -c "$tool stop $s > /dev/null"
 	done
 fi

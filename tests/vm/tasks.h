@@ -28,12 +28,16 @@ static inline int count_tasks(void)
 	return n;
 }
 
-/* Whether the process comes back to @want threads within 5 seconds. */
+/*
+ * Whether the process comes back to @want threads: checked every 10 ms, for
+ * at most 60 seconds (a guard against a hang; an exiting thread leaves
+ * /proc/self/task later on a slower or busier machine).
+ */
 static inline int tasks_become(int want)
 {
 	int i;
 
-	for (i = 0; i < 500; i++) {
+	for (i = 0; i < 6000; i++) {
 		if (count_tasks() == want)
 			return 1;
 		usleep(10000);
