@@ -507,8 +507,8 @@ int relay_beacon(struct relay *r, uint64_t handle, uint64_t seq, uint64_t timest
  * packet's sequence number), answered with a generic reply: 0 when the
  * relay has written the stream's packets up to that one and their
  * indexes, 1 while some are still on their way (the data connection is
- * read apart from the control one), and -1 for a stream it does not know.
- * Asked again after a pause until 0, within RELAY_TIMEOUT_S of the first
+ * read apart from the control one), and -1 for a stream it does not know;
+ * any other code is no answer of this command's. Asked again after a pause until 0, within RELAY_TIMEOUT_S of the first
  * ask: LTTng's session daemon asks the same before `lttng stop` returns.
  */
 int relay_wait_written(struct relay *r, uint64_t handle, uint64_t next_seq)
@@ -532,12 +532,13 @@ int relay_wait_written(struct relay *r, uint64_t handle, uint64_t next_seq)
 			return fail(r, "data pending", -EPROTO);
 		if (code == 0)
 			return 0;
-		if (code != 1) {
-			fprintf(stderr,
-				"nttrace: relay %s: data pending: the relay does not know the stream (reply %u)\n",
-				r->where, code);
+		if (code == UINT32_MAX) {
+			fprintf(stderr, "nttrace: relay %s: data pending: the relay does not know the stream\n",
+				r->where);
 			return -EREMOTEIO;
 		}
+		if (code != 1)
+			return fail(r, "data pending", -EPROTO);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - start.tv_sec >= RELAY_TIMEOUT_S) {
 			fprintf(stderr,
