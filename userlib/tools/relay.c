@@ -307,8 +307,9 @@ static int names_ok(const char *session, const char *hostname)
 	if (*session && strlen(session) < NAME_MAX_2_4 && !strchr(session, '/') &&
 	    *hostname && strlen(hostname) < HOST_NAME_MAX_2_4 && !strchr(hostname, '/'))
 		return 1;
-	fprintf(stderr, "nttrace: relay: a session name of 1 to %d bytes and a host name of "
-		"1 to %d, neither with '/'\n", NAME_MAX_2_4 - 1, HOST_NAME_MAX_2_4 - 1);
+	fprintf(stderr,
+		"nttrace: relay: a session name of 1 to %d bytes and a host name of 1 to %d, neither with '/'\n",
+		NAME_MAX_2_4 - 1, HOST_NAME_MAX_2_4 - 1);
 	return 0;
 }
 
@@ -331,8 +332,8 @@ static int handshake(struct relay *r, const char *session, const char *hostname,
 		return err;
 	relay_parse_version(ver, sizeof(ver), &major, &minor);
 	if (major != PROTO_MAJOR || minor < PROTO_MINOR_MIN) {
-		fprintf(stderr, "nttrace: relay %s: speaks protocol %u.%u; 2.%d to 2.%d are "
-			"spoken here\n", r->where, major, minor, PROTO_MINOR_MIN, PROTO_MINOR);
+		fprintf(stderr, "nttrace: relay %s: speaks protocol %u.%u; 2.%d to 2.%d are spoken here\n",
+			r->where, major, minor, PROTO_MINOR_MIN, PROTO_MINOR);
 		return -EPROTONOSUPPORT;
 	}
 	r->minor = minor < PROTO_MINOR ? minor : PROTO_MINOR;
