@@ -102,7 +102,7 @@ struct field {
 	uint64_t value;		/* F_INT */
 	const uint8_t *bytes;	/* F_BYTES: @size of them */
 	uint32_t size;
-	size_t len;		/* F_STRING: strlen(@text) + 1, when written */
+	size_t len;		/* its bytes in the event, set when written */
 };
 
 struct ctf_class {
@@ -715,22 +715,20 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 	 */
 	size = EVENT_HEAD;
 	for (i = 0; i < n; i++) {
-		size_t len;
-
 		switch (v[i].type) {
 		case F_STRING:
-			len = v[i].len = strlen(v[i].text ? v[i].text : "") + 1;
+			v[i].len = strlen(v[i].text ? v[i].text : "") + 1;
 			break;
 		case F_INT:
-			len = v[i].bits / 8;
+			v[i].len = v[i].bits / 8;
 			break;
 		default:
-			len = 4 + (size_t)v[i].size;
+			v[i].len = 4 + (size_t)v[i].size;
 			break;
 		}
-		if (len > SIZE_MAX - size)
+		if (v[i].len > SIZE_MAX - size)
 			goto nomem;
-		size += len;
+		size += v[i].len;
 	}
 	at = room(s, size);
 	if (!at)
@@ -755,18 +753,16 @@ static void write_event(const EVENT_RECORD *er, const char *name, struct field *
 		switch (v[i].type) {
 		case F_STRING:
 			memcpy(at, v[i].text ? v[i].text : "", v[i].len);
-			at += v[i].len;
 			break;
 		case F_INT:
-			ntr_put_le(at, v[i].value, v[i].bits / 8);
-			at += v[i].bits / 8;
+			ntr_put_le(at, v[i].value, v[i].len);
 			break;
 		case F_BYTES:
 			ntr_put_le(at, v[i].size, 4);
 			memcpy(at + 4, v[i].bytes, v[i].size);
-			at += 4 + (size_t)v[i].size;
 			break;
 		}
+		at += v[i].len;
 	}
 	s->len += size;
 	c.events++;
